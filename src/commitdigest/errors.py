@@ -1,0 +1,53 @@
+"""Errors commitdigest raises on purpose, and the exit code each one maps to.
+
+::
+
+    CommitdigestError            1  anything else we raise knowingly
+    ├── UsageError               2  bad option values: dates, zones, formats, languages
+    ├── SourceError              3  a repository cannot be read: not a git repo, unknown branch
+    ├── OutputError              4  a report cannot be written: unwritable --out, bad JSON input
+    └── StoreError               5  the SQLite store cannot be opened or migrated
+
+The CLI prints ``error: <message>`` on one line and exits with the code; it never shows a
+traceback for these (``-v`` adds one for debugging). Any other exception is a bug and
+exits with 70.
+"""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_INTERNAL = 70
+
+
+class CommitdigestError(Exception):
+    exit_code = 1
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class UsageError(CommitdigestError):
+    exit_code = 2
+
+
+class SourceError(CommitdigestError):
+    exit_code = 3
+
+
+class OutputError(CommitdigestError):
+    exit_code = 4
+
+
+class StoreError(CommitdigestError):
+    exit_code = 5
+
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 success; 1 other known error; 2 bad usage (dates, zones, formats, "
+    "languages); 3 a repository cannot be read; 4 a report cannot be written; 5 the store "
+    "cannot be opened; 70 internal error (a bug: please report it)."
+)

@@ -1,0 +1,194 @@
+"""The plain, serializable data that flows between the pipeline's stages.
+
+sources -> :class:`Commit` (with budgeted patches)
+analysis -> :class:`Analysis`
+render  <- :class:`ReportContext` (the JSON context; renderable on its own)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class FileStatus(StrEnum):
+    ADDED = "added"
+    MODIFIED = "modified"
+    DELETED = "deleted"
+    RENAMED = "renamed"
+    COPIED = "copied"
+    TYPE_CHANGED = "type_changed"
+
+
+class ChangeType(StrEnum):
+    FEATURE = "feature"
+    BUGFIX = "bugfix"
+    PERFORMANCE = "performance"
+    REFACTOR = "refactor"
+    DOCUMENTATION = "documentation"
+    TEST = "test"
+    CI_BUILD = "ci_build"
+    DEPENDENCY = "dependency"
+    REVERT = "revert"
+    REMOVAL = "removal"
+    SECURITY = "security"
+    OTHER = "other"
+
+
+class Importance(StrEnum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+    @property
+    def rank(self) -> int:
+        """2 for high, 1 for medium, 0 for low: ``max`` by rank is 'the most alarming'."""
+        return {"high": 2, "medium": 1, "low": 0}[self.value]
+
+
+IMPORTANCE_ORDER: tuple[Importance, ...] = (Importance.HIGH, Importance.MEDIUM, Importance.LOW)
+
+
+class AnalysisStatus(StrEnum):
+    OK = "ok"  # the analyser asked for produced it
+    FALLBACK = "fallback"  # the asked-for analyser failed; rules produced it (reason in notes)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class FileChange(_Frozen):
+    """One file of a commit, as the git source saw it.
+
+    ``additions``/``deletions`` come from the full numstat (``None`` for binary files);
+    ``patch`` is the file's diff text, cut to the configured byte budget.
+    """
+
+    path: str
+    old_path: str | None = None
+    status: FileStatus = FileStatus.MODIFIED
+    additions: int | None = 0
+    deletions: int | None = 0
+    binary: bool = False
+    patch: str = ""
+    patch_truncated: bool = False
+
+
+class Commit(_Frozen):
+    sha: str
+    parents: tuple[str, ...] = ()
+    title: str
+    body: str = ""
+    author: str
+    author_email: str = ""
+    authored_at: datetime
+    committed_at: datetime
+    files: tuple[FileChange, ...] = ()
+    url: str | None = None
+    pr_number: int | None = None
+    patch_truncated: bool = False  # the commit-wide patch budget cut something
+
+    @property
+    def short_sha(self) -> str:
+        return self.sha[:7]
+
+    @property
+    def additions(self) -> int:
+        return sum(f.additions or 0 for f in self.files)
+
+    @property
+    def deletions(self) -> int:
+        return sum(f.deletions or 0 for f in self.files)
+
+
+class Insight(_Frozen):
+    dimension: str  # architecture / performance / security / maintainability / compatibility
+    text: str
+
+
+class Risk(_Frozen):
+    risk: str
+    effect: str = ""
+    mitigation: str = ""
+
+
+class Analysis(_Frozen):
+    """What an analyser says about one commit.
+
+    Free-text fields are restricted Markdown (inline formatting only); the renderer
+    sanitises them and builds every heading and label itself.
+    """
+
+    change_type: ChangeType
+    importance: Importance
+    summary: str
+    impact: list[str] = Field(default_factory=list)
+    insights: list[Insight] = Field(default_factory=list)
+    risks: list[Risk] = Field(default_factory=list)
+    recommendations: list[str] = Field(default_factory=list)
+    analyser: str  # "rules" or "llm"
+    analyser_version: str = ""
+    status: AnalysisStatus = AnalysisStatus.OK
+    notes: list[str] = Field(default_factory=list)  # why: evidence, fallback reasons
+
+
+# ---- the render context (the JSON output) -------------------------------------------
+
+
+class WindowInfo(_Frozen):
+    start: datetime
+    end: datetime
+    tz: str
+    label: str  # "2026-01-13" for a calendar day, else "start – end"
+
+
+class FileEntry(_Frozen):
+    path: str
+    old_path: str | None = None
+    additions: int | None
+    deletions: int | None
+    status: FileStatus
+
+
+class CommitEntry(_Frozen):
+    sha: str
+    short_sha: str
+    anchor: str
+    title: str
+    body: str
+    author: str
+    author_email: str
+    committed_at: datetime
+    url: str | None
+    pr_number: int | None
+    files: list[FileEntry]
+    analysis: Analysis
+
+
+class Coverage(_Frozen):
+    total: int
+    analysed: int
+    by_llm: int = 0
+    by_rules: int = 0
+    fallback: int = 0
+
+
+class RepositoryEntry(_Frozen):
+    name: str
+    url: str | None
+    branch: str | None = None
+    anchor: str
+    commits: list[CommitEntry]  # newest first
+    coverage: Coverage
+
+
+class ReportContext(_Frozen):
+    schema_version: int = 1
+    generated_at: datetime
+    lang: str
+    window: WindowInfo
+    repositories: list[RepositoryEntry]
+    coverage: Coverage

@@ -1,0 +1,7 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# tests import their helpers (gitfixture, ...) as top-level modules
+sys.path.insert(0, str(Path(__file__).parent))
