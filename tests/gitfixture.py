@@ -32,9 +32,7 @@ class CommitSpec:
 
 def git(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> str:
     full_env = {**_BASE_ENV, **(env or {})}
-    out = subprocess.run(
-        ["git", *args], cwd=repo, env=full_env, check=True, capture_output=True
-    )
+    out = subprocess.run(["git", *args], cwd=repo, env=full_env, check=True, capture_output=True)
     return out.stdout.decode("utf-8", "replace")
 
 
@@ -95,9 +93,7 @@ def commit(repo: Path, spec: CommitSpec) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
-def build_repo(
-    path: Path, specs: Sequence[CommitSpec], *, origin: str | None = None
-) -> list[str]:
+def build_repo(path: Path, specs: Sequence[CommitSpec], *, origin: str | None = None) -> list[str]:
     """Create a repository at ``path`` with ``specs`` committed in order; return SHAs."""
     init_repo(path, origin=origin)
     return [commit(path, s) for s in specs]

@@ -1,0 +1,262 @@
+"""Commit titles: bracket tags, conventional-commit prefixes, reverts -> a change type.
+
+A title such as ``[ROCm][Bugfix] Fix Mamba decode (#32099)`` or ``feat(api)!: drop v1``
+says what kind of change it is. :func:`parse_title` takes it apart; :func:`change_type_from_title`
+turns it into a :class:`~commitdigest.models.ChangeType` or ``None`` when the title says
+nothing about the type.
+
+Precedence, highest first (used when several signals disagree)::
+
+    security > revert > bugfix > removal > performance > feature > dependency
+             > refactor > ci_build > test > documentation
+
+* A ``Revert "..."`` prefix and security words (CVE, vulnerability, ...) win over every tag:
+  they are the most specific thing a title can say.
+* Otherwise typed bracket tags and the conventional-commit type decide (the highest by the
+  order above): ``[ROCm][Bugfix] ...`` is a bug fix, ``[Perf][Refactor]`` is performance.
+  A type tag beats keywords, so ``[CI] Fix flaky test`` is ``ci_build`` (a fix *to CI*), and
+  ``[Refactor] Remove X`` stays a refactor.
+* Tags that name an area, not a type (``[Misc]``, ``[ROCm]``, ``[Model Runner V2]``,
+  ``[1/N]``, ``[Kernel]``, ``[Model]`` ...) are skipped, never mapped to ``other``.
+* Failing tags, keywords in the title decide (:data:`KEYWORD_RULES`, first match wins).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from commitdigest.models import ChangeType
+
+# highest first; see the module docstring
+PRECEDENCE: tuple[ChangeType, ...] = (
+    ChangeType.SECURITY,
+    ChangeType.REVERT,
+    ChangeType.BUGFIX,
+    ChangeType.REMOVAL,
+    ChangeType.PERFORMANCE,
+    ChangeType.FEATURE,
+    ChangeType.DEPENDENCY,
+    ChangeType.REFACTOR,
+    ChangeType.CI_BUILD,
+    ChangeType.TEST,
+    ChangeType.DOCUMENTATION,
+    ChangeType.OTHER,
+)
+_RANK = {t: i for i, t in enumerate(PRECEDENCE)}
+
+# normalised tag key (lowercase, letters and digits only) -> type
+TAG_TYPES: dict[str, ChangeType] = {
+    **dict.fromkeys(["security", "cve", "vuln", "vulnerability"], ChangeType.SECURITY),
+    **dict.fromkeys(["revert", "reverts"], ChangeType.REVERT),
+    **dict.fromkeys(
+        ["bugfix", "bugfixes", "fix", "fixes", "bug", "hotfix", "fixup", "regression"],
+        ChangeType.BUGFIX,
+    ),
+    **dict.fromkeys(
+        ["deprecation", "deprecate", "deprecated", "removal", "remove"], ChangeType.REMOVAL
+    ),
+    **dict.fromkeys(
+        ["perf", "performance", "optimization", "optimisation", "optimize", "speedup"],
+        ChangeType.PERFORMANCE,
+    ),
+    **dict.fromkeys(["feature", "feat", "features", "newmodel", "newfeature"], ChangeType.FEATURE),
+    **dict.fromkeys(["deps", "dep", "dependency", "dependencies", "bump"], ChangeType.DEPENDENCY),
+    **dict.fromkeys(
+        ["refactor", "refactoring", "cleanup", "chore", "style", "typing", "be"],
+        ChangeType.REFACTOR,
+    ),
+    **dict.fromkeys(
+        ["ci", "build", "cibuild", "cicd", "packaging", "docker"],
+        ChangeType.CI_BUILD,
+    ),
+    **dict.fromkeys(["test", "tests", "testing", "unittest", "ut"], ChangeType.TEST),
+    **dict.fromkeys(
+        ["doc", "docs", "documentation", "typo", "typos", "readme", "docstring"],
+        ChangeType.DOCUMENTATION,
+    ),
+}
+
+# conventional-commit type -> change type (``chore(deps)``/``build(deps)`` -> dependency)
+CONVENTIONAL_TYPES: dict[str, ChangeType] = {
+    "feat": ChangeType.FEATURE,
+    "feature": ChangeType.FEATURE,
+    "fix": ChangeType.BUGFIX,
+    "bugfix": ChangeType.BUGFIX,
+    "hotfix": ChangeType.BUGFIX,
+    "docs": ChangeType.DOCUMENTATION,
+    "doc": ChangeType.DOCUMENTATION,
+    "perf": ChangeType.PERFORMANCE,
+    "refactor": ChangeType.REFACTOR,
+    "style": ChangeType.REFACTOR,
+    "chore": ChangeType.REFACTOR,
+    "build": ChangeType.CI_BUILD,
+    "ci": ChangeType.CI_BUILD,
+    "test": ChangeType.TEST,
+    "tests": ChangeType.TEST,
+    "revert": ChangeType.REVERT,
+    "deps": ChangeType.DEPENDENCY,
+    "security": ChangeType.SECURITY,
+}
+
+SECURITY_RE = re.compile(
+    r"\bCVE-\d{4}-\d+|\bvulnerab\w*|\bsecurity\b|\binjection\b|\bRCE\b|\bXSS\b|\bCSRF\b"
+    r"|\bSSRF\b|\b(?:buffer|heap|stack|integer)[ -]overflow\b|\bpath traversal\b"
+    r"|\barbitrary (?:code|file)\b|\bremote code execution\b|\bprivilege escalation\b"
+    r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+",
+    re.IGNORECASE,
+)
+
+# (pattern, type) in priority order; matched against the clean title, case-insensitively
+KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), t)
+    for p, t in (
+        (r"\btypos?\b|\bspelling\b", ChangeType.DOCUMENTATION),
+        (
+            r"\bfix(?:es|ed|ing)?\b|\bbugs?\b|\bcrash\w*|\bregression\b|\bhotfix\b"
+            r"|\bincorrect\b|\bwrong\b|\brace condition\b|\bdeadlock\b|\bhang\b",
+            ChangeType.BUGFIX,
+        ),
+        (
+            r"\bremov(?:e|es|ed|ing) (?:the )?(?:unused|dead|redundant|duplicated?|obsolete)\b",
+            ChangeType.REFACTOR,
+        ),
+        (
+            r"\bremov(?:e|es|ed|ing)\b|\bdeprecat\w*|\bdrop(?:s|ped)? support\b|\bdelete\b",
+            ChangeType.REMOVAL,
+        ),
+        (
+            r"\bspeed[- ]?ups?\b|\boptimi[sz](?:e|es|ed|ation|ations)\b|\bfaster\b"
+            r"|\bperformance\b|\baccelerat\w*|\blatency\b|\bthroughput\b",
+            ChangeType.PERFORMANCE,
+        ),
+        (
+            r"\bbump(?:s|ed)?\b|\bupgrade\b.*\bto\b|\bupdate\b.*\bto v?\d|\bpin(?:s|ned|ning)?\b",
+            ChangeType.DEPENDENCY,
+        ),
+        (r"\bdocs?\b|\bdocumentation\b|\breadme\b|\bdocstrings?\b", ChangeType.DOCUMENTATION),
+        (r"\b(?:unit |e2e )?tests?\b|\btesting\b", ChangeType.TEST),
+        (
+            r"\badd(?:s|ed)? support\b|\bsupports?\b|\bnew model\b|\bintroduce\w*|\bimplement\w*"
+            r"|\benable\w*|\badd(?:s|ed)?\b",
+            ChangeType.FEATURE,
+        ),
+        (
+            r"\brefactor\w*|\bclean ?up\b|\bmov(?:e|es|ed|ing)\b|\brenam\w*|\bsimplif\w*"
+            r"|\bmigrat\w*|\bconsolidat\w*|\bstandardi[sz]\w*|\breorgani[sz]\w*"
+            r"|\btype (?:hints?|coverage|annotations?)\b|\bmypy\b",
+            ChangeType.REFACTOR,
+        ),
+    )
+)
+
+_TAG_RE = re.compile(r"\s*\[([^\[\]]{1,60})\]")
+_CONVENTIONAL_RE = re.compile(r"^([A-Za-z]+)(?:\(([^()]{0,60})\))?(!)?:\s+(.*)$", re.DOTALL)
+_REVERT_RE = re.compile(r'^revert\s*[:"“]', re.IGNORECASE)
+_PR_SUFFIX_RE = re.compile(r"\s*\(#(\d+)\)\s*$")
+
+
+@dataclass(frozen=True)
+class TitleInfo:
+    """A commit title taken apart.
+
+    ``tags`` are the bracket tags as written (leading ones, then any trailing ones such as
+    ``[3/3]``), ``tag_keys`` the same normalised (lowercase, letters and digits only).
+    ``clean_title`` has no leading tags, no conventional prefix, no ``(#NNN)`` suffix.
+    """
+
+    title: str
+    tags: tuple[str, ...]
+    tag_keys: tuple[str, ...]
+    conventional_type: str | None
+    conventional_scope: str | None
+    breaking: bool
+    is_revert: bool
+    clean_title: str
+    pr_number: int | None
+
+
+def normalise_tag(tag: str) -> str:
+    """``"Model Runner V2"`` -> ``"modelrunnerv2"``, ``"CI/Build"`` -> ``"cibuild"``."""
+    return "".join(ch for ch in tag.lower() if ch.isalnum())
+
+
+def parse_title(title: str) -> TitleInfo:
+    first_line = title.strip().splitlines()[0].strip() if title.strip() else ""
+    rest = first_line
+    pr_number: int | None = None
+    pr = _PR_SUFFIX_RE.search(rest)
+    if pr:
+        pr_number = int(pr.group(1))
+        rest = rest[: pr.start()].rstrip()
+
+    tags: list[str] = []
+    while m := _TAG_RE.match(rest):
+        tags.append(m.group(1).strip())
+        rest = rest[m.end() :]
+    rest = rest.strip()
+
+    conv_type: str | None = None
+    conv_scope: str | None = None
+    breaking = False
+    cm = _CONVENTIONAL_RE.match(rest)
+    if cm and cm.group(1).lower() in CONVENTIONAL_TYPES:
+        conv_type = cm.group(1).lower()
+        conv_scope = cm.group(2).strip() if cm.group(2) is not None else None
+        breaking = cm.group(3) is not None
+        rest = cm.group(4).strip()
+
+    # trailing tags like "... [3/3]" are tags too (kept in the clean title: they read well)
+    trailing = re.findall(r"\[([^\[\]]{1,60})\]\s*$", rest)
+    all_tags = tags + [t.strip() for t in trailing]
+
+    is_revert = bool(_REVERT_RE.match(rest)) or conv_type == "revert"
+    is_revert = is_revert or any(normalise_tag(t) in ("revert", "reverts") for t in tags)
+    return TitleInfo(
+        title=first_line,
+        tags=tuple(all_tags),
+        tag_keys=tuple(normalise_tag(t) for t in all_tags),
+        conventional_type=conv_type,
+        conventional_scope=conv_scope,
+        breaking=breaking,
+        is_revert=is_revert,
+        clean_title=rest or first_line,
+        pr_number=pr_number,
+    )
+
+
+def _highest(types: list[ChangeType]) -> ChangeType | None:
+    return min(types, key=_RANK.__getitem__) if types else None
+
+
+def tag_change_types(info: TitleInfo) -> list[ChangeType]:
+    """Types stated by the bracket tags and the conventional prefix (unsorted, may repeat)."""
+    found = [TAG_TYPES[k] for k in info.tag_keys if k in TAG_TYPES]
+    if info.conventional_type is not None:
+        conv = CONVENTIONAL_TYPES[info.conventional_type]
+        scope = normalise_tag(info.conventional_scope or "")
+        if conv in (ChangeType.REFACTOR, ChangeType.CI_BUILD) and scope in ("deps", "dep"):
+            conv = ChangeType.DEPENDENCY
+        found.append(conv)
+    return found
+
+
+def keyword_change_type(text: str) -> ChangeType | None:
+    """The first :data:`KEYWORD_RULES` entry matching ``text``, or ``None``."""
+    for pattern, change_type in KEYWORD_RULES:
+        if pattern.search(text):
+            return change_type
+    return None
+
+
+def change_type_from_title(title: str) -> ChangeType | None:
+    """The change type the title states (tags, conventional prefix, revert, keywords)."""
+    info = parse_title(title)
+    if info.is_revert:
+        return ChangeType.REVERT
+    if SECURITY_RE.search(info.title):
+        return ChangeType.SECURITY
+    tagged = _highest(tag_change_types(info))
+    if tagged is not None:
+        return tagged
+    return keyword_change_type(info.clean_title)

@@ -1,0 +1,200 @@
+"""The command line: parses arguments, calls the library, maps our errors to exit codes."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import __version__
+from .errors import EXIT_CODES_HELP, EXIT_INTERNAL, CommitdigestError
+from .pipeline import LANGS, ReportOptions, check_lang, generate_reports, parse_formats, render_file
+from .progress import RichProgress
+from .store import Store
+from .window import plan_windows
+
+app = typer.Typer(
+    name="commitdigest",
+    help="Daily reports of what changed upstream: every commit of a time window, analysed, "
+    "grouped by importance, as Markdown or JSON.",
+    epilog=EXIT_CODES_HELP,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+log = logging.getLogger("commitdigest")
+_state = {"verbose": False}
+
+T = TypeVar("T")
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"commitdigest {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Debug logs on stderr (and tracebacks).")
+    ] = False,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print version.")
+    ] = False,
+) -> None:
+    _state["verbose"] = verbose
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def _guard(action: Callable[[], T]) -> T:
+    """Run ``action``; turn our errors into one line on stderr and an exit code."""
+    try:
+        return action()
+    except CommitdigestError as exc:
+        if _state["verbose"]:
+            traceback.print_exc()
+        err.print(f"error: {exc.message}", markup=False)
+        raise typer.Exit(exc.exit_code) from None
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        raise typer.Exit(130) from None
+    except Exception as exc:  # a bug: say so plainly, keep the traceback for -v
+        if _state["verbose"]:
+            traceback.print_exc()
+        err.print(
+            f"internal error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False
+        )
+        raise typer.Exit(EXIT_INTERNAL) from None
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def report(
+    repositories: Annotated[
+        list[str], typer.Argument(help="Local git repositories (paths); several share a report.")
+    ],
+    date: Annotated[
+        str | None, typer.Option("--date", help="One calendar day (YYYY-MM-DD) in --tz.")
+    ] = None,
+    since: Annotated[
+        str | None,
+        typer.Option(help="Start: a date or ISO datetime (inclusive). One report per day."),
+    ] = None,
+    until: Annotated[
+        str | None, typer.Option(help="End: a date or ISO datetime (exclusive); default now.")
+    ] = None,
+    days: Annotated[
+        int | None, typer.Option(help="The last N complete days, one report per day.")
+    ] = None,
+    tz: Annotated[
+        str | None,
+        typer.Option(help="IANA time zone of the days, e.g. Asia/Shanghai (default: local)."),
+    ] = None,
+    branch: Annotated[
+        str | None, typer.Option(help="Branch to read (default: the current HEAD).")
+    ] = None,
+    lang: Annotated[str, typer.Option(help=f"Report language: {', '.join(LANGS)}.")] = "zh",
+    fmt: Annotated[
+        str, typer.Option("--format", help="Comma-separated output formats: md, json.")
+    ] = "md",
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="Folder that receives YYYY-MM-DD.<format> files.")
+    ] = Path("reports"),
+    home: Annotated[
+        Path | None,
+        typer.Option(
+            envvar="COMMITDIGEST_HOME", help="Folder of the SQLite store (cache and run records)."
+        ),
+    ] = None,
+) -> None:
+    """Write the report of each day in the window (default: yesterday) and print the paths.
+
+    Without --date, --since/--until or --days the window is yesterday in --tz.
+    """
+
+    def action() -> None:
+        windows = plan_windows(tz=tz, on_date=date, since=since, until=until, days=days)
+        options = ReportOptions(
+            repositories=repositories,
+            windows=windows,
+            branch=branch,
+            lang=check_lang(lang),
+            formats=parse_formats(fmt),
+            out_dir=out_dir,
+        )
+        with Store.open(home) as store, RichProgress(err) as progress:
+            outcome = asyncio.run(generate_reports(options, store, progress=progress))
+        for path in outcome.paths:
+            out.print(str(path), markup=False)
+        log.debug(
+            "analysed %d, cached %d, timings %s", outcome.analysed, outcome.cached, outcome.timings
+        )
+
+    _guard(action)
+
+
+@app.command(epilog=EXIT_CODES_HELP)
+def render(
+    source: Annotated[Path, typer.Argument(help="A report's JSON context (--format json).")],
+    fmt: Annotated[str, typer.Option("--format", help="Formats to write: md, json.")] = "md",
+    out_dir: Annotated[
+        Path | None, typer.Option("--out", help="Output folder (default: beside the JSON).")
+    ] = None,
+) -> None:
+    """Render a report again from its JSON context, without git or analysis."""
+    for path in _guard(lambda: render_file(source, parse_formats(fmt), out_dir)):
+        out.print(str(path), markup=False)
+
+
+@app.command()
+def runs(
+    limit: Annotated[int, typer.Option(help="How many recent runs to list.")] = 10,
+    home: Annotated[
+        Path | None, typer.Option(envvar="COMMITDIGEST_HOME", help="Folder of the store.")
+    ] = None,
+) -> None:
+    """List recent report runs recorded in the store."""
+
+    def action() -> None:
+        with Store.open(home) as store:
+            records = store.runs(limit)
+        table = Table(
+            "id", "started (UTC)", "window", "repositories", "commits", "new", "cached", "status"
+        )
+        for r in records:
+            table.add_row(
+                str(r.id),
+                r.started_at,
+                f"{r.window_start} → {r.window_end}",
+                ", ".join(r.repositories),
+                str(r.commits),
+                str(r.analysed),
+                str(r.cached),
+                r.status if not r.error else f"{r.status}: {r.error}",
+            )
+        out.print(table)
+
+    _guard(action)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

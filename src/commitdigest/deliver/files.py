@@ -1,0 +1,45 @@
+"""Writing report files: atomically (temp file + rename) and always as UTF-8."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import OutputError
+
+
+def ensure_writable_dir(directory: Path) -> Path:
+    """Create ``directory`` if needed and check that files can be created in it."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".commitdigest-probe-", dir=directory)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OutputError(f"cannot write to output folder {directory}: {reason}") from None
+    return directory
+
+
+def write_text_atomic(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` as UTF-8 so that readers see the old or the new file."""
+    data = text.encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, 0o644)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise OutputError(f"cannot write {path}: {reason}") from None
+    return path

@@ -1,0 +1,101 @@
+"""The SQLite store: where it lives, how it is opened, and its append-only migrations.
+
+Migrations are an append-only list (never edit or reorder an entry; add a new one).
+The ``_migrations`` table records which have run, so opening a store created by an
+older commitdigest upgrades it in place.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import platformdirs
+
+from ..errors import StoreError
+
+MIGRATIONS: list[str] = [
+    # 1: analyses cached per commit and analyser
+    """
+    CREATE TABLE analyses (
+        repository TEXT NOT NULL,
+        sha TEXT NOT NULL,
+        analyser TEXT NOT NULL,
+        analyser_version TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        analysis_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (repository, sha, analyser, analyser_version, lang)
+    )
+    """,
+    # 2: one row per report run
+    """
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        started_at TEXT NOT NULL,
+        finished_at TEXT,
+        command TEXT NOT NULL,
+        window_start TEXT NOT NULL,
+        window_end TEXT NOT NULL,
+        tz TEXT NOT NULL,
+        repositories_json TEXT NOT NULL,
+        commits INTEGER NOT NULL DEFAULT 0,
+        analysed INTEGER NOT NULL DEFAULT 0,
+        cached INTEGER NOT NULL DEFAULT 0,
+        timings_json TEXT NOT NULL DEFAULT '{}',
+        outputs_json TEXT NOT NULL DEFAULT '[]',
+        status TEXT NOT NULL DEFAULT 'running',
+        error TEXT
+    )
+    """,
+]
+
+
+def default_home() -> Path:
+    """``$COMMITDIGEST_HOME``, else the platform's user data directory."""
+    env = os.environ.get("COMMITDIGEST_HOME")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("commitdigest", appauthor=False))
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) and migrate the store at ``path``."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        migrate(conn)
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreError(f"cannot open the store at {path}: {exc}") from None
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply the migrations not yet recorded; return the schema version."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, applied_at TEXT)"
+    )
+    done = {row[0] for row in conn.execute("SELECT version FROM _migrations")}
+    for version, sql in enumerate(MIGRATIONS, start=1):
+        if version in done:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # another process may have migrated between our read and the lock
+            if conn.execute("SELECT 1 FROM _migrations WHERE version = ?", (version,)).fetchone():
+                conn.execute("COMMIT")
+                continue
+            conn.execute(sql)
+            conn.execute(
+                "INSERT INTO _migrations (version, applied_at) VALUES (?, datetime('now'))",
+                (version,),
+            )
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return len(MIGRATIONS)

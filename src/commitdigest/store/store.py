@@ -1,0 +1,207 @@
+"""The store's operations: cached analyses and run records."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import StoreError
+from ..models import Analysis
+from .db import connect, default_home
+
+STORE_FILE = "commitdigest.sqlite3"
+
+
+@dataclass(frozen=True)
+class AnalysisKey:
+    """A cached analysis is valid for exactly this commit, analyser, version and language."""
+
+    repository: str
+    sha: str
+    analyser: str
+    analyser_version: str
+    lang: str
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    id: int
+    started_at: str
+    finished_at: str | None
+    command: str
+    window_start: str
+    window_end: str
+    tz: str
+    repositories: list[str]
+    commits: int
+    analysed: int
+    cached: int
+    timings: dict[str, float]
+    outputs: list[str]
+    status: str
+    error: str | None
+
+
+def _now() -> str:
+    return datetime.now(tz=UTC).isoformat(timespec="seconds")
+
+
+class Store:
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+
+    @classmethod
+    def open(cls, home: Path | None = None) -> Store:
+        path = (home or default_home()) / STORE_FILE
+        return cls(connect(path), path)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            yield self._conn
+            self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise StoreError(f"cannot write to the store at {self.path}: {exc}") from None
+
+    # ---- analyses ---------------------------------------------------------------------
+
+    def get_analyses(self, keys: Iterable[AnalysisKey]) -> dict[AnalysisKey, Analysis]:
+        """The cached analyses among ``keys`` (an entry that no longer validates is a miss)."""
+        found: dict[AnalysisKey, Analysis] = {}
+        for key in keys:
+            row = self._conn.execute(
+                "SELECT analysis_json FROM analyses WHERE repository = ? AND sha = ? "
+                "AND analyser = ? AND analyser_version = ? AND lang = ?",
+                (key.repository, key.sha, key.analyser, key.analyser_version, key.lang),
+            ).fetchone()
+            if row is None:
+                continue
+            try:
+                found[key] = Analysis.model_validate_json(row[0])
+            except ValidationError:
+                continue
+        return found
+
+    def put_analysis(self, key: AnalysisKey, analysis: Analysis) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO analyses (repository, sha, analyser, analyser_version,"
+                " lang, analysis_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    key.repository,
+                    key.sha,
+                    key.analyser,
+                    key.analyser_version,
+                    key.lang,
+                    analysis.model_dump_json(),
+                    _now(),
+                ),
+            )
+
+    def count_analyses(self) -> int:
+        return int(self._conn.execute("SELECT COUNT(*) FROM analyses").fetchone()[0])
+
+    # ---- runs -------------------------------------------------------------------------
+
+    def start_run(
+        self,
+        *,
+        command: str,
+        window_start: datetime,
+        window_end: datetime,
+        tz: str,
+        repositories: list[str],
+    ) -> int:
+        with self._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO runs (started_at, command, window_start, window_end, tz,"
+                " repositories_json) VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    _now(),
+                    command,
+                    window_start.isoformat(),
+                    window_end.isoformat(),
+                    tz,
+                    json.dumps(repositories, ensure_ascii=False),
+                ),
+            )
+            return int(cur.lastrowid or 0)
+
+    def finish_run(
+        self,
+        run_id: int,
+        *,
+        status: str,
+        commits: int = 0,
+        analysed: int = 0,
+        cached: int = 0,
+        timings: dict[str, float] | None = None,
+        outputs: list[str] | None = None,
+        error: str | None = None,
+    ) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE runs SET finished_at = ?, status = ?, commits = ?, analysed = ?,"
+                " cached = ?, timings_json = ?, outputs_json = ?, error = ? WHERE id = ?",
+                (
+                    _now(),
+                    status,
+                    commits,
+                    analysed,
+                    cached,
+                    json.dumps(timings or {}),
+                    json.dumps(outputs or [], ensure_ascii=False),
+                    error,
+                    run_id,
+                ),
+            )
+
+    def runs(self, limit: int = 20) -> list[RunRecord]:
+        rows = self._conn.execute(
+            "SELECT id, started_at, finished_at, command, window_start, window_end, tz,"
+            " repositories_json, commits, analysed, cached, timings_json, outputs_json,"
+            " status, error FROM runs ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [_run_from_row(r) for r in rows]
+
+
+def _run_from_row(r: tuple[Any, ...]) -> RunRecord:
+    return RunRecord(
+        id=r[0],
+        started_at=r[1],
+        finished_at=r[2],
+        command=r[3],
+        window_start=r[4],
+        window_end=r[5],
+        tz=r[6],
+        repositories=json.loads(r[7]),
+        commits=r[8],
+        analysed=r[9],
+        cached=r[10],
+        timings=json.loads(r[11]),
+        outputs=json.loads(r[12]),
+        status=r[13],
+        error=r[14],
+    )

@@ -1,0 +1,150 @@
+"""Time windows: which calendar days (in which zone) a report covers.
+
+A report covers one or more calendar days in an IANA time zone; each day is the
+half-open interval ``[00:00, next 00:00)`` in that zone, clipped to ``--since/--until``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, tzinfo
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from .errors import UsageError
+from .models import WindowInfo
+
+
+@dataclass(frozen=True)
+class DayWindow:
+    day: date
+    start: datetime  # aware, inclusive
+    end: datetime  # aware, exclusive
+    tz: str
+
+    @property
+    def is_full_day(self) -> bool:
+        return self.start == day_start(self.day, self.start.tzinfo) and self.end == day_start(
+            self.day + timedelta(days=1), self.start.tzinfo
+        )
+
+    def info(self) -> WindowInfo:
+        return WindowInfo(start=self.start, end=self.end, tz=self.tz, label=self.day.isoformat())
+
+
+def day_start(day: date, zone: tzinfo | None) -> datetime:
+    return datetime.combine(day, time(0), tzinfo=zone)
+
+
+def local_zone_name() -> str:
+    """The machine's IANA zone name: $TZ, /etc/timezone, the /etc/localtime link, else UTC."""
+    candidates: list[str] = []
+    if os.environ.get("TZ"):
+        candidates.append(os.environ["TZ"].lstrip(":"))
+    with contextlib.suppress(OSError):
+        candidates.append(Path("/etc/timezone").read_text(encoding="utf-8").strip())
+    try:
+        target = os.readlink("/etc/localtime")
+        if "zoneinfo/" in target:
+            candidates.append(target.split("zoneinfo/", 1)[1])
+    except OSError:
+        pass
+    for name in candidates:
+        try:
+            ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            continue
+        return name
+    return "UTC"
+
+
+def resolve_zone(name: str | None) -> tuple[str, ZoneInfo]:
+    zone_name = name or local_zone_name()
+    try:
+        return zone_name, ZoneInfo(zone_name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageError(
+            f"unknown time zone {zone_name!r}: use an IANA name such as Asia/Shanghai or UTC"
+        ) from None
+
+
+def parse_point(text: str, zone: ZoneInfo, option: str) -> datetime:
+    """A date (midnight in ``zone``) or an ISO datetime (its own offset, else ``zone``)."""
+    value = text.strip()
+    try:
+        if len(value) == 10:
+            return day_start(date.fromisoformat(value), zone)
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(
+            f"{option}: {text!r} is not a date (YYYY-MM-DD) or ISO datetime (YYYY-MM-DDTHH:MM)"
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
+
+
+def parse_day(text: str, option: str = "--date") -> date:
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise UsageError(f"{option}: {text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def plan_windows(
+    *,
+    tz: str | None = None,
+    on_date: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    days: int | None = None,
+    now: datetime | None = None,
+) -> list[DayWindow]:
+    """The day windows a report command covers, oldest first.
+
+    Exactly one way of choosing: ``on_date``; ``since``/``until``; ``days`` (the last N
+    complete days); or nothing, meaning yesterday (the last complete day).
+    """
+    zone_name, zone = resolve_zone(tz)
+    if on_date is not None and (since or until or days):
+        raise UsageError("--date cannot be combined with --since, --until or --days")
+    if days is not None and (since or until):
+        raise UsageError("--days cannot be combined with --since or --until")
+    if days is not None and days < 1:
+        raise UsageError("--days must be at least 1")
+    today = (now or datetime.now(tz=zone)).astimezone(zone).date()
+
+    if on_date is not None:
+        day = parse_day(on_date)
+        start, end = day_start(day, zone), day_start(day + timedelta(days=1), zone)
+    elif since or until:
+        if not since:
+            raise UsageError("--until needs --since")
+        start = parse_point(since, zone, "--since")
+        end = (
+            parse_point(until, zone, "--until")
+            if until
+            else day_start(today + timedelta(days=1), zone)
+        )
+        if start >= end:
+            raise UsageError(f"--since ({since}) must be before --until ({until or 'now'})")
+    else:
+        n = days or 1
+        start, end = day_start(today - timedelta(days=n), zone), day_start(today, zone)
+    return split_days(start, end, zone_name)
+
+
+def split_days(start: datetime, end: datetime, zone_name: str) -> list[DayWindow]:
+    zone = ZoneInfo(zone_name)
+    start, end = start.astimezone(zone), end.astimezone(zone)
+    if (end - start).days > 3660:
+        raise UsageError("the window spans more than ten years; choose a shorter range")
+    windows: list[DayWindow] = []
+    day = start.date()
+    while day_start(day, zone) < end:
+        lo = max(start, day_start(day, zone))
+        hi = min(end, day_start(day + timedelta(days=1), zone))
+        if lo < hi:
+            windows.append(DayWindow(day=day, start=lo, end=hi, tz=zone_name))
+        day += timedelta(days=1)
+    return windows
