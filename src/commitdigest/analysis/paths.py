@@ -5,10 +5,10 @@ Areas, checked in this order (the first that matches wins):
 1. ``generated``  vendored or generated code (``vendor/``, ``third_party/``, ``*_pb2.py`` ...)
 2. ``dependency`` dependency manifests and lockfiles (``requirements*.txt``, ``uv.lock`` ...)
 3. ``ci_build``   CI and build configuration (``.github/``, ``Dockerfile``, ``setup.py`` ...)
-4. ``tests``      test code (``tests/``, ``test_*.py``, ``*_test.go``, ``conftest.py`` ...)
-5. ``benchmarks`` ``benchmarks/``, ``bench/`` ...
-6. ``examples``   ``examples/``, ``samples/`` ...
-7. ``docs``       ``docs/``, ``*.md``, ``*.rst`` ...
+4. ``tests``      test code (``tests/`` at any depth, ``test_*.py``, ``*_test.go`` ...)
+5. ``benchmarks`` top-level ``benchmarks/``, ``bench/`` ...
+6. ``examples``   top-level ``examples/``, ``samples/`` ...
+7. ``docs``       top-level ``docs/``; ``*.md``, ``*.rst`` ... anywhere
 8. ``source``     everything else: the code a user runs.
 """
 
@@ -99,13 +99,23 @@ def classify_path(path: str) -> Area:
         return Area.CI_BUILD
     if any(d in _TEST_DIRS for d in dirs) or _TEST_FILE_RE.match(name):
         return Area.TESTS
-    if any(d in _BENCH_DIRS for d in dirs):
+    # benchmarks/examples/docs only at the top (``vllm/benchmarks/serve.py`` is source)
+    top = _top_dirs(dirs)
+    if top & _BENCH_DIRS:
         return Area.BENCHMARKS
-    if any(d in _EXAMPLE_DIRS for d in dirs):
+    if top & _EXAMPLE_DIRS:
         return Area.EXAMPLES
-    if any(d in _DOC_DIRS for d in dirs) or _DOC_FILE_RE.search(lname):
+    if top & _DOC_DIRS or _DOC_FILE_RE.search(lname):
         return Area.DOCS
     return Area.SOURCE
+
+
+def _top_dirs(dirs: list[str]) -> set[str]:
+    """The top directory, and in a monorepo (``packages/foo/docs``) a package's top one."""
+    top = set(dirs[:1])
+    if len(dirs) > 2 and dirs[0] in _LAYOUT_DIRS:
+        top.add(dirs[2])
+    return top
 
 
 def component_of(path: str, area: Area | None = None) -> str:

@@ -118,7 +118,8 @@ KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
             ChangeType.BUGFIX,
         ),
         (
-            r"\bremov(?:e|es|ed|ing) (?:the )?(?:unused|dead|redundant|duplicated?|obsolete)\b",
+            r"\bremov(?:e|es|ed|ing) (?:the )?(?:unused|dead|redundant|duplicated?|obsolete"
+            r"|usages? of)\b",
             ChangeType.REFACTOR,
         ),
         (
@@ -138,7 +139,7 @@ KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
         (r"\b(?:unit |e2e )?tests?\b|\btesting\b", ChangeType.TEST),
         (
             r"\badd(?:s|ed)? support\b|\bsupports?\b|\bnew model\b|\bintroduce\w*|\bimplement\w*"
-            r"|\benable\w*|\badd(?:s|ed)?\b",
+            r"|\benabl(?:e|es|ed|ing)\b|\ballow(?:s|ed|ing)?\b|\badd(?:s|ed)?\b",
             ChangeType.FEATURE,
         ),
         (
@@ -241,12 +242,18 @@ def tag_change_types(info: TitleInfo) -> list[ChangeType]:
     return found
 
 
-def keyword_change_type(text: str) -> ChangeType | None:
-    """The first :data:`KEYWORD_RULES` entry matching ``text``, or ``None``."""
+def keyword_match(text: str) -> tuple[ChangeType, str] | None:
+    """The first :data:`KEYWORD_RULES` entry matching ``text``: its type and the words matched."""
     for pattern, change_type in KEYWORD_RULES:
-        if pattern.search(text):
-            return change_type
+        if m := pattern.search(text):
+            return change_type, m.group(0)
     return None
+
+
+def keyword_change_type(text: str) -> ChangeType | None:
+    """The type of the first :data:`KEYWORD_RULES` entry matching ``text``, or ``None``."""
+    found = keyword_match(text)
+    return found[0] if found else None
 
 
 def change_type_from_title(title: str) -> ChangeType | None:

@@ -1,0 +1,425 @@
+"""The rule-based analyser: types, importance evidence, text, Markdown safety."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import UTC, datetime
+from string import Formatter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from commitdigest.analysis.paths import Area, classify_path, component_of
+from commitdigest.analysis.rules import RULES_VERSION, RuleAnalyser
+from commitdigest.analysis.rules_text import TEXT as TEMPLATES
+from commitdigest.analysis.rules_text import (
+    code_span,
+    cut_text,
+    escape_md_inline,
+    first_paragraph,
+    strip_controls,
+)
+from commitdigest.analysis.tags import change_type_from_title
+from commitdigest.models import (
+    Analysis,
+    AnalysisStatus,
+    ChangeType,
+    Commit,
+    FileChange,
+    FileStatus,
+    Importance,
+)
+
+WHEN = datetime(2026, 1, 13, 12, 0, tzinfo=UTC)
+RULES = RuleAnalyser()
+
+
+def commit(title: str, *files: FileChange, body: str = "") -> Commit:
+    return Commit(
+        sha="0123456789abcdef0123456789abcdef01234567",
+        title=title,
+        body=body,
+        author="A. Author",
+        authored_at=WHEN,
+        committed_at=WHEN,
+        files=files,
+    )
+
+
+def fc(path: str, add: int | None = 5, delete: int | None = 1, **kw: object) -> FileChange:
+    return FileChange.model_validate({"path": path, "additions": add, "deletions": delete, **kw})
+
+
+def free_text(a: Analysis) -> list[str]:
+    out = [a.summary, *a.impact, *a.recommendations, *a.notes]
+    out += [t for i in a.insights for t in (i.dimension, i.text)]
+    out += [t for r in a.risks for t in (r.risk, r.effect, r.mitigation)]
+    return out
+
+
+def has_cjk(text: str) -> bool:
+    return re.search(r"[\u4e00-\u9fff]", text) is not None
+
+
+# ---- identity ------------------------------------------------------------------------------
+
+
+def test_identity_and_status() -> None:
+    a = RULES.analyse(commit("[Bugfix] Fix x", fc("pkg/mod/a.py")))
+    assert RULES.id == "rules" and RULES.version == RULES_VERSION
+    assert a.analyser == "rules" and a.analyser_version == RULES_VERSION
+    assert a.status is AnalysisStatus.OK
+
+
+def test_deterministic_and_type_and_importance_independent_of_language() -> None:
+    c = commit(
+        "[Refactor] Move things (#1)",
+        *(fc(f"pkg/c{i}/m.py", 40, 10) for i in range(6)),
+        body="Moves things around. Nothing else.\n\nSigned-off-by: A <a@b>",
+    )
+    zh1, zh2, en = RULES.analyse(c), RULES.analyse(c), RULES.analyse(c, lang="en")
+    assert zh1 == zh2
+    assert (zh1.change_type, zh1.importance) == (en.change_type, en.importance)
+    assert zh1.summary != en.summary
+
+
+# ---- change type from files ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("paths", "expected"),
+    [
+        (["docs/usage.md", "README.md"], ChangeType.DOCUMENTATION),
+        (["tests/test_a.py", "tests/unit/conftest.py"], ChangeType.TEST),
+        ([".github/workflows/ci.yml", "Dockerfile"], ChangeType.CI_BUILD),
+        (["requirements/cuda.txt", "uv.lock"], ChangeType.DEPENDENCY),
+        (["package.json", "package-lock.json"], ChangeType.DEPENDENCY),
+        (["pkg/core/a.py", "tests/test_a.py"], ChangeType.OTHER),
+        (["docs/a.md", "tests/test_a.py"], ChangeType.OTHER),
+    ],
+)
+def test_files_only_fallback(paths: list[str], expected: ChangeType) -> None:
+    a = RULES.analyse(commit("Tweak things", *(fc(p) for p in paths)))
+    assert a.change_type is expected
+
+
+def test_title_tag_beats_files_and_is_noted() -> None:
+    a = RULES.analyse(commit("[Bugfix] Update the guide", fc("docs/guide.md")), lang="en")
+    assert a.change_type is ChangeType.BUGFIX
+    assert "`[Bugfix]`" in a.notes[0]
+
+
+@pytest.mark.parametrize(
+    ("path", "area"),
+    [
+        ("vllm/entrypoints/openai/api_server.py", Area.SOURCE),
+        ("vllm/benchmarks/serve.py", Area.SOURCE),  # benchmarks/ only counts at the top
+        ("vllm/v1/worker/gpu/sample/logit_bias.py", Area.SOURCE),
+        ("benchmarks/kernels/bench_fp8.py", Area.BENCHMARKS),
+        ("examples/offline_inference/basic.py", Area.EXAMPLES),
+        ("tests/v1/test_engine.py", Area.TESTS),
+        ("pkg/sub/tests/helpers.py", Area.TESTS),
+        ("pkg/foo_test.go", Area.TESTS),
+        ("docs/index.md", Area.DOCS),
+        ("CHANGELOG.md", Area.DOCS),
+        (".buildkite/test-pipeline.yaml", Area.CI_BUILD),
+        ("docker/Dockerfile.rocm", Area.CI_BUILD),
+        ("setup.py", Area.CI_BUILD),
+        ("requirements/rocm-test.txt", Area.DEPENDENCY),
+        ("requirements-dev.txt", Area.DEPENDENCY),
+        ("Cargo.lock", Area.DEPENDENCY),
+        ("third_party/lib/x.c", Area.GENERATED),
+        ("api/service_pb2.py", Area.GENERATED),
+        ("csrc/moe/ops.cu", Area.SOURCE),
+    ],
+)
+def test_classify_path(path: str, area: Area) -> None:
+    assert classify_path(path) is area
+
+
+def test_component_of() -> None:
+    assert component_of("vllm/entrypoints/openai/api_server.py") == "vllm/entrypoints"
+    assert component_of("vllm/envs.py") == "vllm"
+    assert component_of("src/pkg/sub/m.py") == "src/pkg/sub"
+    assert component_of("tests/v1/test_x.py") == "tests"
+    assert component_of("setup.py") == "setup.py"
+
+
+# ---- importance evidence -------------------------------------------------------------------
+
+
+def test_big_core_change_is_high_with_the_reason() -> None:
+    files = [fc(f"vllm/{d}/mod{i}.py", 200, 50) for i, d in enumerate("abcde")]
+    zh = RULES.analyse(commit("[Refactor] Rework the engine", *files))
+    en = RULES.analyse(commit("[Refactor] Rework the engine", *files), lang="en")
+    assert zh.importance is Importance.HIGH
+    assert any("1,250 行" in n and "5 个组件" in n for n in zh.notes)
+    assert any("1,250 lines of core source" in n and "5 component" in n for n in en.notes)
+    assert any(i.dimension == "architecture" for i in en.insights)
+    assert en.risks and en.recommendations  # no tests touched: say so
+
+
+def test_docs_only_is_low_even_when_large() -> None:
+    a = RULES.analyse(commit("[Doc] Rewrite the guide", fc("docs/guide.md", 3000, 2000)))
+    assert a.importance is Importance.LOW
+    assert a.change_type is ChangeType.DOCUMENTATION
+    assert not a.insights and not a.risks and not a.recommendations
+
+
+def test_tiny_source_fix_is_low_and_ordinary_one_is_medium() -> None:
+    tiny = RULES.analyse(commit("[Bugfix] Fix x", fc("pkg/mod/a.py", 2, 1)))
+    ordinary = RULES.analyse(commit("[Bugfix] Fix x", fc("pkg/mod/a.py", 60, 20)))
+    assert tiny.importance is Importance.LOW
+    assert ordinary.importance is Importance.MEDIUM
+
+
+def test_many_small_files_do_not_make_a_big_change() -> None:
+    files = [fc(f"pkg/mod/f{i}.py", 1, 1) for i in range(12)]
+    a = RULES.analyse(commit("[Misc] Reword error messages", *files))
+    assert a.importance is Importance.LOW  # 24 lines in one component
+
+
+def test_unknown_line_counts_are_judged_by_files() -> None:
+    one = RULES.analyse(commit("Tweak", fc("pkg/mod/a.py", None, None)), lang="en")
+    many = RULES.analyse(
+        commit("Tweak", *(fc(f"pkg/m{i}/a.py", None, None) for i in range(12))), lang="en"
+    )
+    assert one.importance is Importance.MEDIUM
+    assert any("line counts unknown" in n for n in one.notes)
+    assert many.importance is Importance.HIGH  # 12 files (2) + 12 components (1)
+
+
+REMOVED_API_PATCH = """@@ -1,10 +1,2 @@
+-def normalize(x):
+-    return x
+-class PoolingParams:
+-    pass
+-def _private_helper():
+-    pass
+-async def fetch():
+-    pass
++def kept():
++    pass
+"""
+
+
+def test_removed_public_def_is_at_least_medium_with_a_compatibility_risk() -> None:
+    c = commit("Tidy", fc("pkg/mod/api.py", 2, 8, patch=REMOVED_API_PATCH))
+    a = RULES.analyse(c, lang="en")
+    assert a.importance.rank >= Importance.MEDIUM.rank
+    removed = "`normalize`, `PoolingParams`, `fetch`"
+    assert any(removed in n for n in a.notes)
+    assert "_private_helper" not in " ".join(a.notes)
+    assert any("`normalize`" in r.risk and "breaks" in r.risk for r in a.risks)
+    assert any("Search your code for `normalize`" in r for r in a.recommendations)
+    assert any(i.dimension == "compatibility" for i in a.insights)
+
+
+def test_a_def_moved_to_another_file_is_not_removed() -> None:
+    moved_out = fc("pkg/a/old.py", 0, 2, patch="-def normalize(x):\n-    return x\n")
+    moved_in = fc("pkg/b/new.py", 2, 0, patch="+def normalize(x):\n+    return x\n")
+    a = RULES.analyse(commit("Move normalize", moved_out, moved_in))
+    assert a.importance is Importance.LOW
+    assert not a.risks
+
+
+def test_removed_and_renamed_modules_are_evidence() -> None:
+    gone = fc("pkg/mod/old.py", 0, 10, status=FileStatus.DELETED)
+    renamed = fc("pkg/mod/new.py", 1, 1, status=FileStatus.RENAMED, old_path="pkg/mod/was.py")
+    a = RULES.analyse(commit("Tidy", gone, renamed), lang="en")
+    assert a.importance is Importance.MEDIUM
+    assert any("`pkg/mod/old.py`, `pkg/mod/was.py`" in n for n in a.notes)
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[Bugfix] Fix CVE-2025-12345 in the tokenizer",
+        "Prevent SQL injection in the admin query",
+        "Fix heap overflow in the image decoder",
+        "Fix XSS in the dashboard",
+    ],
+)
+def test_security_word_is_high(title: str) -> None:
+    a = RULES.analyse(commit(title, fc("pkg/mod/a.py", 2, 1)), lang="en")
+    assert a.importance is Importance.HIGH
+    assert any(i.dimension == "security" for i in a.insights)
+    assert any("security" in n for n in a.notes)
+
+
+def test_numeric_overflow_is_not_a_security_word() -> None:
+    a = RULES.analyse(commit("[Quantization] fix: overflow with scaling", fc("pkg/q/a.py", 2, 1)))
+    assert a.change_type is ChangeType.BUGFIX
+    assert a.importance is Importance.LOW
+
+
+def test_breaking_markers_are_high() -> None:
+    bang = RULES.analyse(commit("feat(api)!: drop v1 routes", fc("pkg/api/r.py", 5, 5)))
+    footer = RULES.analyse(
+        commit("Drop v1", fc("pkg/api/r.py", 5, 5), body="Bye.\n\nBREAKING CHANGE: v1 is gone")
+    )
+    assert bang.importance is Importance.HIGH and footer.importance is Importance.HIGH
+
+
+def test_revert_removal_feature_and_dependency_raise_importance() -> None:
+    tiny = fc("pkg/mod/a.py", 1, 1)
+    assert RULES.analyse(commit('Revert "Add x"', tiny)).importance is Importance.MEDIUM
+    assert RULES.analyse(commit("[Deprecation] Old flag", tiny)).importance is Importance.MEDIUM
+    assert RULES.analyse(commit("Add support for Foo", tiny)).importance is Importance.MEDIUM
+    deps = RULES.analyse(commit("Bump torch to 2.6", fc("requirements/cuda.txt", 1, 1)), lang="en")
+    assert deps.change_type is ChangeType.DEPENDENCY
+    assert deps.importance is Importance.MEDIUM
+    assert any("`requirements/cuda.txt`" in r.mitigation for r in deps.risks)
+
+
+def test_no_files_is_judged_by_title_only() -> None:
+    a = RULES.analyse(commit("[Misc] Something"), lang="en")
+    assert a.importance is Importance.LOW
+    assert any("title only" in n for n in a.notes)
+
+
+# ---- text ----------------------------------------------------------------------------------
+
+
+def test_summary_uses_clean_title_body_paragraph_and_shape() -> None:
+    body = (
+        "## Purpose\n\nFix the KV events. The lora name may be missing.\n\n"
+        "## Test Plan\n\npytest\n\nSigned-off-by: A <a@b>\nCo-authored-by: B <b@c>\n"
+    )
+    files = (fc("vllm/distributed/kv.py", 3, 1), fc("tests/test_kv.py", 10, 0))
+    en = RULES.analyse(
+        commit("[BugFix] [KVConnector] Fix KV events (#32169)", *files, body=body), lang="en"
+    )
+    assert en.summary.startswith("Fix KV events. Fix the KV events. The lora name may be missing.")
+    assert "source: 1 file (+3/−1); tests: 1 file (+10/−0)" in en.summary
+    assert "[" not in en.summary and "#32169" not in en.summary
+    assert "Signed" not in en.summary and "Purpose" not in en.summary
+    zh = RULES.analyse(commit("[BugFix] Fix KV events (#32169)", *files, body=body))
+    assert "源码 1 个文件（+3/−1）" in zh.summary and has_cjk(zh.summary)
+
+
+def test_all_free_text_is_in_the_language() -> None:
+    c = commit(
+        "Tidy",
+        fc("pkg/mod/api.py", 200, 800, patch=REMOVED_API_PATCH),
+        *(fc(f"pkg/c{i}/m.py", 30, 10) for i in range(5)),
+        fc("requirements.txt", 1, 1),
+    )
+    zh, en = RULES.analyse(c), RULES.analyse(c, lang="en")
+    assert zh.importance is Importance.HIGH
+    for text in [*zh.notes, *zh.recommendations, *(r.risk for r in zh.risks)]:
+        assert has_cjk(text), text
+    for text in free_text(en):
+        assert not has_cjk(text), text
+
+
+def test_impact_lists_components_biggest_first_and_caps() -> None:
+    files = [fc(f"pkg/c{i:02}/m.py", i * 10, 0) for i in range(1, 13)]
+    a = RULES.analyse(commit("Tweak", *files), lang="en")
+    assert a.impact[0] == "`pkg/c12` (+120/−0, 1 file)"
+    assert a.impact[1].startswith("`pkg/c11`")
+    assert len(a.impact) == 9 and a.impact[-1] == "…and 4 more"
+
+
+def test_first_paragraph_and_cut() -> None:
+    body = (
+        "<!-- template -->\n## Purpose\n\n- [ ] checklist\n\n"
+        "PLEASE FILL IN THE PR DESCRIPTION HERE ENSURING ALL CHECKLIST ITEMS\n\n"
+        "Real text starts here.\nIt continues.\n\nSecond paragraph."
+    )
+    assert first_paragraph(body) == "Real text starts here. It continues."
+    assert first_paragraph("Signed-off-by: A <a@b>\n") == ""
+    long = "First sentence is here. " * 30
+    cut = cut_text(long, 100)
+    assert len(cut) <= 101 and cut.endswith(".")
+    assert cut_text("word " * 100, 50).endswith("…")
+
+
+def test_escape_md_inline() -> None:
+    assert escape_md_inline("# Title") == r"\# Title"
+    assert escape_md_inline("- item") == r"\- item"
+    assert escape_md_inline("1. item") == r"1\. item"
+    assert escape_md_inline("a <b> `c` *d* [e](f) |g| !h _i_ {j} \\") == (
+        r"a \<b\> \`c\` \*d\* \[e\](f) \|g\| \!h \_i\_ \{j\} \\"
+    )
+    assert escape_md_inline("line1\n# line2\x00\u2028x") == r"line1 \# line2 x"
+
+
+def test_code_span_cannot_break_out() -> None:
+    assert code_span("a`b") == "`ab`"
+    assert code_span("x<y>") == r"x\<y\>"
+    assert code_span("``") == ""
+
+
+# ---- Markdown safety (property) ------------------------------------------------------------
+
+MD = MarkdownIt("commonmark").enable("table")
+FORBIDDEN = {"heading_open", "html_block", "html_inline", "table_open", "hr", "fence", "code_block"}
+HOSTILE = st.sampled_from(
+    ["# ", "\n# ", "## Purpose\n", "<script>", "</div>", "<!--", "`", "``", "[a](b)", "![i](x)",
+     "|", "---\n", "\n===\n", "- ", "1. ", "> ", "*", "_", "\\", "&lt;", "\x00", "\u2028", "\r",
+     "\t", "    ", "<http://x>", "\u202e"]
+)  # fmt: skip
+TEXT = st.lists(st.one_of(HOSTILE, st.text(max_size=8)), max_size=8).map("".join)
+PATH = st.lists(st.one_of(HOSTILE, st.text(max_size=5)), min_size=1, max_size=4).map("/".join)
+
+
+def assert_safe(text: str) -> None:
+    for line in text.splitlines():
+        assert not line.lstrip().startswith("#"), text
+    for m in re.finditer("<", text):
+        backslashes = len(text[: m.start()]) - len(text[: m.start()].rstrip("\\"))
+        assert backslashes % 2 == 1, text
+    tokens = MD.parse(text)
+    assert not [t.type for t in tokens if t.type in FORBIDDEN], text
+    for t in tokens:
+        for child in t.children or []:
+            assert child.type not in ("html_inline", "link_open", "image"), text
+
+
+@settings(max_examples=150, deadline=None)
+@given(title=TEXT, body=TEXT, paths=st.lists(PATH, max_size=4), lang=st.sampled_from(["zh", "en"]))
+def test_no_heading_or_html_can_come_out(
+    title: str, body: str, paths: list[str], lang: str
+) -> None:
+    files = [fc(p, 500, 500, patch=f"-def {i}x():\n") for i, p in enumerate(paths) if p.strip()]
+    a = RULES.analyse(commit(title, *files, body=body), lang=lang)
+    for text in free_text(a):
+        assert_safe(text)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=TEXT)
+def test_escaped_text_renders_as_the_same_plain_text(text: str) -> None:
+    escaped = escape_md_inline(text)
+    assert_safe(escaped)
+    rendered = MD.render(escaped)
+    inner = rendered.removeprefix("<p>").removesuffix("</p>\n")
+    assert html.unescape(inner) == strip_controls(text).replace("\x00", "")
+
+
+def test_templates_match_across_languages() -> None:
+    assert TEMPLATES["zh"].keys() == TEMPLATES["en"].keys()
+    for key, zh in TEMPLATES["zh"].items():
+        fields = {f for _, f, _, _ in Formatter().parse(zh) if f}
+        assert fields == {f for _, f, _, _ in Formatter().parse(TEMPLATES["en"][key]) if f}, key
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[ROCm][CI] Fix x (#1)",
+        "chore(deps): bump a",
+        "feat!: y",
+        'Revert "z"',
+        "Fix CVE-2024-1 leak",
+        "Tweak",
+        "[Misc] Add support for w",
+    ],
+)
+def test_analyser_type_agrees_with_change_type_from_title(title: str) -> None:
+    a = RULES.analyse(commit(title, fc("pkg/mod/a.py")))
+    assert a.change_type is (change_type_from_title(title) or ChangeType.OTHER)
