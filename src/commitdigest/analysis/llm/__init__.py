@@ -1,0 +1,1 @@
+"""The LLM analyser: budgeted diffs, an OpenAI-compatible client, validated output."""
