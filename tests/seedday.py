@@ -57,7 +57,8 @@ def build_seed_day(path: Path) -> list[str]:
         specs.append(
             CommitSpec(
                 title=title,
-                body=f"Change {index} of the seed day.\n\nSigned-off-by: {author} <{email}@example.com>",
+                body=f"Change {index} of the seed day.\n\n"
+                f"Signed-off-by: {author} <{email}@example.com>",
                 author=author,
                 email=f"{email}@example.com",
                 date=when.replace(" ", "T") + "+08:00",

@@ -1,0 +1,316 @@
+"""End to end: `commitdigest report` on fixture repositories, through the real CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import mdcheck
+import pytest
+from gitfixture import CommitSpec, build_repo, commit
+from seedday import build_seed_day, seed_rows, seed_table_lines
+from typer.testing import CliRunner
+
+from commitdigest.cli import app
+from commitdigest.store import Store
+
+runner = CliRunner()
+GENERATED_LINE = re.compile(r"^> (生成时间|Generated at).*$", re.M)
+
+
+@pytest.fixture(scope="module")
+def seed_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    repo = tmp_path_factory.mktemp("seed") / "vllm"
+    build_seed_day(repo)
+    return repo
+
+
+def cli(*args: str, home: Path) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args), env={"COMMITDIGEST_HOME": str(home)})
+    return result.exit_code, result.stdout, result.stderr
+
+
+def report_seed(seed_repo: Path, tmp_path: Path, *extra: str) -> Path:
+    code, _, err = cli(
+        "report",
+        str(seed_repo),
+        "--date",
+        "2026-01-13",
+        "--tz",
+        "Asia/Shanghai",
+        "--out",
+        str(tmp_path / "out"),
+        *extra,
+        home=tmp_path / "home",
+    )
+    assert code == 0, err
+    return tmp_path / "out"
+
+
+def test_seed_day_reproduces_the_seed_table_with_a_section_per_commit(
+    seed_repo: Path, tmp_path: Path
+) -> None:
+    out = report_seed(seed_repo, tmp_path, "--lang", "zh", "--format", "md,json")
+    assert sorted(p.name for p in out.iterdir()) == ["2026-01-13.json", "2026-01-13.md"]
+    text = (out / "2026-01-13.md").read_bytes().decode("utf-8")  # strict UTF-8 read-back
+    lines = text.splitlines()
+
+    # the commit table equals the seed's, row for row
+    start = lines.index(seed_table_lines()[0])
+    assert lines[start : start + 47] == seed_table_lines()
+
+    doc = mdcheck.parse(text)
+    assert doc.unresolved_links() == [] and doc.duplicate_anchors() == []
+    titles = [title for _, _, title in seed_rows()]
+    commit_headings = [h.text for h in doc.headings if h.level == 3 and h.text in titles]
+    assert sorted(commit_headings) == sorted(titles)  # 45 sections, one per commit
+    assert len(doc.internal_links()) >= 45
+
+    stats = re.search(r"本日共 (\d+) 个提交 \| 🔴高 (\d+) \| 🟡中 (\d+) \| 🟢低 (\d+)", text)
+    assert stats is not None
+    total, high, medium, low = map(int, stats.groups())
+    assert total == 45 == high + medium + low
+    for label, count in (("高", high), ("中", medium), ("低", low)):
+        if count:
+            assert f"重要度变更 ({count})" in text, label
+    assert "覆盖：45/45 已分析（规则 45）" in text
+    assert "2026-01-13 00:00 — 2026-01-14 00:00（Asia/Shanghai）" in text
+
+    context = json.loads((out / "2026-01-13.json").read_text(encoding="utf-8"))
+    [repo] = context["repositories"]
+    assert repo["name"] == "vllm-project/vllm" and len(repo["commits"]) == 45
+    first = repo["commits"][0]
+    assert first["pr_number"] == 32169 and first["analysis"]["analyser"] == "rules"
+    assert first["url"].startswith("https://github.com/vllm-project/vllm/commit/")
+    assert context["coverage"]["total"] == 45 and context["window"]["tz"] == "Asia/Shanghai"
+
+
+def test_rerun_analyses_nothing_and_writes_the_same_report(seed_repo: Path, tmp_path: Path) -> None:
+    first = (report_seed(seed_repo, tmp_path) / "2026-01-13.md").read_text(encoding="utf-8")
+    second = (report_seed(seed_repo, tmp_path) / "2026-01-13.md").read_text(encoding="utf-8")
+    assert GENERATED_LINE.sub("", first) == GENERATED_LINE.sub("", second)
+    with Store.open(tmp_path / "home") as store:
+        latest, earlier = store.runs(2)
+    assert (earlier.analysed, earlier.cached) == (45, 0)
+    assert (latest.analysed, latest.cached, latest.commits) == (0, 45, 45)
+    assert latest.status == "ok" and latest.outputs == [str(tmp_path / "out" / "2026-01-13.md")]
+
+
+def test_english_report_mirrors_the_structure(seed_repo: Path, tmp_path: Path) -> None:
+    text = (report_seed(seed_repo, tmp_path, "--lang", "en") / "2026-01-13.md").read_text(
+        encoding="utf-8"
+    )
+    assert text.startswith("# Daily update report (2026-01-13)")
+    assert "| Time | Author | Commit |" in text and "Coverage: 45/45 analysed (rules 45)" in text
+    assert mdcheck.parse(text).unresolved_links() == []
+
+
+def test_render_from_json_gives_the_same_markdown(seed_repo: Path, tmp_path: Path) -> None:
+    out = report_seed(seed_repo, tmp_path, "--format", "json,md")
+    written = (out / "2026-01-13.md").read_text(encoding="utf-8")
+    (out / "2026-01-13.md").unlink()
+    code, stdout, err = cli("render", str(out / "2026-01-13.json"), home=tmp_path / "home")
+    assert code == 0, err
+    assert stdout.strip() == str(out / "2026-01-13.md")
+    assert (out / "2026-01-13.md").read_text(encoding="utf-8") == written
+
+
+def test_range_gives_one_file_per_day_and_empty_days_say_so(
+    seed_repo: Path, tmp_path: Path
+) -> None:
+    code, stdout, err = cli(
+        "report",
+        str(seed_repo),
+        "--since",
+        "2026-01-12",
+        "--until",
+        "2026-01-15",
+        "--tz",
+        "Asia/Shanghai",
+        "--out",
+        str(tmp_path / "out"),
+        "--lang",
+        "en",
+        home=tmp_path / "home",
+    )
+    assert code == 0, err
+    names = ["2026-01-12.md", "2026-01-13.md", "2026-01-14.md"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == names
+    assert stdout.split() == [str(tmp_path / "out" / n) for n in names]
+    empty = (tmp_path / "out" / "2026-01-14.md").read_text(encoding="utf-8")
+    assert "No commits in this window." in empty and "Coverage: 0/0 analysed" in empty
+    assert "Coverage: 1/1 analysed" in (tmp_path / "out" / "2026-01-12.md").read_text("utf-8")
+
+
+def test_a_day_boundary_in_another_zone(seed_repo: Path, tmp_path: Path) -> None:
+    """The seed day in +08:00 is split over two UTC days: 00:00–07:59 +08 is the 12th UTC."""
+    code, _, err = cli(
+        "report",
+        str(seed_repo),
+        "--date",
+        "2026-01-12",
+        "--tz",
+        "UTC",
+        "--format",
+        "json",
+        "--out",
+        str(tmp_path / "out"),
+        home=tmp_path / "home",
+    )
+    assert code == 0, err
+    context = json.loads((tmp_path / "out" / "2026-01-12.json").read_text(encoding="utf-8"))
+    times = [c["committed_at"] for c in context["repositories"][0]["commits"]]
+    # seed commits before 08:00 +08:00 are 16:00–23:59 UTC on the 12th, plus the root commit
+    expected = 1 + sum(1 for when, _, _ in seed_rows() if when[11:13] < "08")
+    assert len(times) == expected
+
+
+def test_several_repositories_share_one_report(tmp_path: Path) -> None:
+    a = tmp_path / "alpha"
+    b = tmp_path / "beta"
+    day = "2026-03-02T10:00:00+00:00"
+    build_repo(
+        a,
+        [CommitSpec("feat: alpha thing", day, files={"src/a.py": "x = 1\n"})],
+        origin="git@github.com:acme/alpha.git",
+    )
+    build_repo(b, [CommitSpec("docs: beta guide", day, files={"docs/b.md": "# b\n"})])
+    code, _, err = cli(
+        "report",
+        str(a),
+        str(b),
+        "--date",
+        "2026-03-02",
+        "--tz",
+        "UTC",
+        "--out",
+        str(tmp_path / "out"),
+        home=tmp_path / "home",
+    )
+    assert code == 0, err
+    text = (tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8")
+    doc = mdcheck.parse(text)
+    assert [h.text for h in doc.headings if h.level == 2][:2] == ["acme/alpha", "beta"]
+    assert doc.unresolved_links() == []
+    assert "全部仓库覆盖：2/2 已分析" in text
+
+
+def test_hostile_commit_text_cannot_change_the_structure(tmp_path: Path) -> None:
+    repo = tmp_path / "evil"
+    titles = [
+        "| a | b | <script>alert(1)</script>",
+        "# not a heading",
+        "[click](javascript:alert(1)) `unbalanced",
+    ]
+    build_repo(
+        repo,
+        [
+            CommitSpec(
+                t,
+                f"2026-03-02T1{i}:00:00+00:00",
+                body="## injected\n\n---\n<img src=x>",
+                files={f"f{i}.py": "print(1)\n"},
+            )
+            for i, t in enumerate(titles)
+        ],
+    )
+    code, _, err = cli(
+        "report",
+        str(repo),
+        "--date",
+        "2026-03-02",
+        "--tz",
+        "UTC",
+        "--out",
+        str(tmp_path / "out"),
+        home=tmp_path / "home",
+    )
+    assert code == 0, err
+    doc = mdcheck.parse((tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8"))
+    [table] = doc.tables
+    assert len(table.rows) == 3 and all(len(r) == 3 for r in table.rows)
+    assert sorted(r[2] for r in table.rows) == sorted(titles)
+    assert doc.html == []  # only our anchors are raw HTML
+    assert not [link for link in doc.links if link.href.startswith("javascript")]
+    assert sum(1 for h in doc.headings if h.level == 3) == 3 + 1  # sections + stats
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["report", "{missing}"], 3, "does not exist"),
+        (["report", "{plain}"], 3, "not a git repository"),
+        (["report", "{repo}", "--branch", "nope"], 3, "nope"),
+        (["report", "{repo}", "--date", "2026-02-30"], 2, "is not a date"),
+        (["report", "{repo}", "--tz", "Nowhere/City"], 2, "unknown time zone"),
+        (
+            ["report", "{repo}", "--since", "2026-02-01", "--until", "2026-01-01"],
+            2,
+            "must be before",
+        ),
+        (["report", "{repo}", "--out", "{file}/sub"], 4, "cannot write to output folder"),
+        (["report", "{repo}", "--format", "pdf"], 2, "unknown format pdf"),
+        (["report", "{repo}", "--lang", "fr"], 2, "unknown language"),
+        (["render", "{file}"], 4, "invalid JSON"),
+    ],
+)
+def test_errors_are_one_line_with_an_exit_code(
+    tmp_path: Path, args: list[str], code: int, message: str
+) -> None:
+    repo = tmp_path / "repo"
+    build_repo(repo, [CommitSpec("init", "2026-01-01T00:00:00+00:00", files={"a": "a\n"})])
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "file").write_text("not json", encoding="utf-8")
+    paths = {
+        "missing": tmp_path / "missing",
+        "plain": tmp_path / "plain",
+        "repo": repo,
+        "file": tmp_path / "file",
+    }
+    argv = [a.format(**paths) for a in args]
+    got, stdout, stderr = (
+        cli(*argv, "--out", str(tmp_path / "o"), home=tmp_path / "h")
+        if (argv[0] == "report" and "--out" not in argv)
+        else cli(*argv, home=tmp_path / "h")
+    )
+    assert got == code, stderr
+    assert stderr.startswith("error: ") and message in stderr
+    assert len(stderr.strip().splitlines()) == 1 and "Traceback" not in stderr + stdout
+
+
+def test_help_documents_exit_codes_and_options() -> None:
+    result = runner.invoke(app, ["report", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    for text in (
+        "--date",
+        "--since",
+        "--days",
+        "--tz",
+        "--lang",
+        "--format",
+        "--out",
+        "Exit codes",
+    ):
+        assert text in result.stdout
+
+
+def test_new_commits_are_analysed_while_old_ones_come_from_the_cache(tmp_path: Path) -> None:
+    repo = tmp_path / "r"
+    build_repo(repo, [CommitSpec("fix: one", "2026-03-02T08:00:00+00:00", files={"a.py": "1\n"})])
+    args = (
+        "report",
+        str(repo),
+        "--date",
+        "2026-03-02",
+        "--tz",
+        "UTC",
+        "--out",
+        str(tmp_path / "out"),
+    )
+    assert cli(*args, home=tmp_path / "home")[0] == 0
+    commit(repo, CommitSpec("fix: two", "2026-03-02T09:00:00+00:00", files={"b.py": "2\n"}))
+    assert cli(*args, home=tmp_path / "home")[0] == 0
+    with Store.open(tmp_path / "home") as store:
+        latest = store.runs(1)[0]
+    assert (latest.analysed, latest.cached, latest.commits) == (1, 1, 2)
