@@ -72,6 +72,7 @@ def test_json_is_pretty_utf8_stable_and_ends_with_a_newline() -> None:
         "window",
         "repositories",
         "coverage",
+        "usage",
     ]
     assert data["coverage"]["total"] == len(HOSTILE) + 1
     assert text.encode("utf-8").decode("utf-8") == text

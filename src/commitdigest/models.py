@@ -115,6 +115,28 @@ class Risk(_Frozen):
     mitigation: str = ""
 
 
+class Usage(_Frozen):
+    """Tokens an analysis (or a whole report) cost, as the server reported them."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    calls: int = 0
+    cost: float | None = None  # in the configured currency, when prices are configured
+
+    def __add__(self, other: Usage) -> Usage:
+        cost = (
+            None
+            if self.cost is None and other.cost is None
+            else ((self.cost or 0.0) + (other.cost or 0.0))
+        )
+        return Usage(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            calls=self.calls + other.calls,
+            cost=cost,
+        )
+
+
 class Analysis(_Frozen):
     """What an analyser says about one commit.
 
@@ -133,6 +155,20 @@ class Analysis(_Frozen):
     analyser_version: str = ""
     status: AnalysisStatus = AnalysisStatus.OK
     notes: list[str] = Field(default_factory=list)  # why: evidence, fallback reasons
+    omitted_files: list[str] = Field(default_factory=list)  # changed files the analyser never saw
+    usage: Usage | None = None  # what producing this analysis cost (LLM only)
+
+
+class Overview(_Frozen):
+    """A repository's day in a few lines, made from the day's analyses (not the diffs)."""
+
+    themes: list[str] = Field(default_factory=list)
+    key_changes: list[str] = Field(default_factory=list)
+    risks: list[str] = Field(default_factory=list)
+    analyser: str  # "rules" or "llm"
+    status: AnalysisStatus = AnalysisStatus.OK
+    notes: list[str] = Field(default_factory=list)
+    usage: Usage | None = None
 
 
 # ---- the render context (the JSON output) -------------------------------------------
@@ -183,6 +219,7 @@ class RepositoryEntry(_Frozen):
     anchor: str
     commits: list[CommitEntry]  # newest first
     coverage: Coverage
+    overview: Overview | None = None
 
 
 class ReportContext(_Frozen):
@@ -192,3 +229,4 @@ class ReportContext(_Frozen):
     window: WindowInfo
     repositories: list[RepositoryEntry]
     coverage: Coverage
+    usage: Usage | None = None  # all analyses and overviews of the report together

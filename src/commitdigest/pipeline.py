@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from .analysis.rules import RuleAnalyser
+from .analysis.runner import AsyncRuleAnalyser, CommitAnalyser, analyse_commits
 from .deliver import ensure_writable_dir, write_text_atomic
 from .errors import OutputError, UsageError
 from .models import Analysis, Commit, Importance, ReportContext
@@ -23,7 +23,7 @@ from .render.json_output import load_context, render_json
 from .render.markdown import render_markdown
 from .sources.git import PatchLimits, read_commits
 from .sources.repo_info import RepositoryInfo, resolve_repository
-from .store import AnalysisKey, Store
+from .store import Store
 from .window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json")
@@ -100,9 +100,11 @@ async def generate_reports(
     *,
     progress: Progress | None = None,
     now: datetime | None = None,
+    analyser: CommitAnalyser | None = None,
 ) -> ReportOutcome:
     """Write one report per day window; return what was written and what it cost."""
     progress = progress or _NoProgress()
+    analyser = analyser or AsyncRuleAnalyser()
     check_lang(options.lang)
     formats = parse_formats(options.formats)
     if not options.windows:
@@ -130,7 +132,18 @@ async def generate_reports(
         outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
 
         clock = time.perf_counter()
-        analyses = _analyse_all(infos, commits_by_repo, options.lang, store, progress, outcome)
+        work = [
+            (i.name, c) for i, commits in zip(infos, commits_by_repo, strict=True) for c in commits
+        ]
+        progress.start("analyse", len(work))
+        analyses, tally = await analyse_commits(
+            analyser,
+            work,
+            lang=options.lang,
+            store=store,
+            on_done=lambda n: progress.advance("analyse", n),
+        )
+        outcome.analysed, outcome.cached = tally.made, tally.cached
         outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
 
         clock = time.perf_counter()
@@ -174,36 +187,6 @@ async def _read(
     commits = await read_commits(info, start, end, limits=limits)
     progress.advance("read")
     return commits
-
-
-def _analyse_all(
-    infos: Sequence[RepositoryInfo],
-    commits_by_repo: Sequence[list[Commit]],
-    lang: str,
-    store: Store,
-    progress: Progress,
-    outcome: ReportOutcome,
-) -> dict[tuple[str, str], Analysis]:
-    analyser = RuleAnalyser()
-    wanted: dict[AnalysisKey, Commit] = {}
-    for info, commits in zip(infos, commits_by_repo, strict=True):
-        for commit in commits:
-            key = AnalysisKey(info.name, commit.sha, analyser.id, analyser.version, lang)
-            wanted[key] = commit
-    cached = store.get_analyses(wanted)
-    outcome.cached = len(cached)
-    progress.start("analyse", len(wanted))
-    progress.advance("analyse", len(cached))
-    result = {(k.repository, k.sha): a for k, a in cached.items()}
-    for key, commit in wanted.items():
-        if key in cached:
-            continue
-        analysis = analyser.analyse(commit, lang=lang)
-        store.put_analysis(key, analysis)  # saved at once: an interrupted run resumes here
-        result[(key.repository, key.sha)] = analysis
-        outcome.analysed += 1
-        progress.advance("analyse")
-    return result
 
 
 def _write_day(

@@ -1,6 +1,6 @@
 """SQLite store: cached analyses and run records."""
 
 from .db import default_home
-from .store import AnalysisKey, RunRecord, Store
+from .store import AnalysisKey, OverviewKey, RunRecord, Store
 
-__all__ = ["AnalysisKey", "RunRecord", "Store", "default_home"]
+__all__ = ["AnalysisKey", "OverviewKey", "RunRecord", "Store", "default_home"]

@@ -49,6 +49,20 @@ MIGRATIONS: list[str] = [
         error TEXT
     )
     """,
+    # 3: daily overviews, keyed by what they were made from
+    """
+    CREATE TABLE overviews (
+        repository TEXT NOT NULL,
+        day TEXT NOT NULL,
+        analyser TEXT NOT NULL,
+        analyser_version TEXT NOT NULL,
+        lang TEXT NOT NULL,
+        input_hash TEXT NOT NULL,
+        overview_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (repository, day, analyser, analyser_version, lang, input_hash)
+    )
+    """,
 ]
 
 

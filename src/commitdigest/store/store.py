@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import StoreError
-from ..models import Analysis
+from ..models import Analysis, Overview
 from .db import connect, default_home
 
 STORE_FILE = "commitdigest.sqlite3"
@@ -29,6 +29,18 @@ class AnalysisKey:
     analyser: str
     analyser_version: str
     lang: str
+
+
+@dataclass(frozen=True)
+class OverviewKey:
+    """A cached overview is valid for this repository, day, analyser and exact input."""
+
+    repository: str
+    day: str
+    analyser: str
+    analyser_version: str
+    lang: str
+    input_hash: str  # digest of the analyses the overview was made from
 
 
 @dataclass(frozen=True)
@@ -117,6 +129,29 @@ class Store:
                     analysis.model_dump_json(),
                     _now(),
                 ),
+            )
+
+    # ---- overviews --------------------------------------------------------------------
+
+    def get_overview(self, key: OverviewKey) -> Overview | None:
+        row = self._conn.execute(
+            "SELECT overview_json FROM overviews WHERE repository = ? AND day = ? AND analyser = ?"
+            " AND analyser_version = ? AND lang = ? AND input_hash = ?",
+            astuple(key),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            return Overview.model_validate_json(row[0])
+        except ValidationError:
+            return None
+
+    def put_overview(self, key: OverviewKey, overview: Overview) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO overviews (repository, day, analyser, analyser_version,"
+                " lang, input_hash, overview_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (*astuple(key), overview.model_dump_json(), _now()),
             )
 
     def count_analyses(self) -> int:

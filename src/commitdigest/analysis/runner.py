@@ -1,0 +1,99 @@
+"""Running an analyser over many commits: cache first, concurrently, saved as each completes.
+
+An analysis is written to the store the moment it is made, so an interrupted run resumes
+where it stopped. Fallback analyses (the LLM failed, rules stood in) are not cached: the
+next run asks the LLM again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..models import Analysis, AnalysisStatus, Commit
+from ..store import AnalysisKey, Store
+from .rules import RuleAnalyser
+
+
+class CommitAnalyser(Protocol):
+    """What the pipeline needs of an analyser (rules or LLM)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> str: ...
+
+    async def analyse(self, commit: Commit, *, repository: str, lang: str) -> Analysis: ...
+
+
+class AsyncRuleAnalyser:
+    """The rule-based analyser behind the async :class:`CommitAnalyser` interface."""
+
+    def __init__(self, rules: RuleAnalyser | None = None) -> None:
+        self._rules = rules or RuleAnalyser()
+
+    @property
+    def id(self) -> str:
+        return self._rules.id
+
+    @property
+    def version(self) -> str:
+        return self._rules.version
+
+    async def analyse(self, commit: Commit, *, repository: str, lang: str) -> Analysis:
+        return self._rules.analyse(commit, lang=lang)
+
+
+@dataclass
+class AnalysisTally:
+    made: int = 0  # analyses computed in this run
+    cached: int = 0  # analyses taken from the store
+    fallback: int = 0  # LLM failures that rules stood in for
+
+
+async def analyse_commits(
+    analyser: CommitAnalyser,
+    work: Sequence[tuple[str, Commit]],
+    *,
+    lang: str,
+    store: Store,
+    on_done: Callable[[int], None] = lambda n: None,
+) -> tuple[dict[tuple[str, str], Analysis], AnalysisTally]:
+    """Analyse each ``(repository, commit)``; return analyses by ``(repository, sha)``.
+
+    The analyser bounds its own concurrency (the LLM client's rate limiter); rule-based
+    analysis is CPU-only and runs inline.
+    """
+    keys = {
+        AnalysisKey(repo, commit.sha, analyser.id, analyser.version, lang): commit
+        for repo, commit in work
+    }
+    cached: Mapping[AnalysisKey, Analysis] = store.get_analyses(keys)
+    tally = AnalysisTally(cached=len(cached))
+    on_done(len(cached))
+    result = {(k.repository, k.sha): a for k, a in cached.items()}
+
+    async def one(key: AnalysisKey, commit: Commit) -> None:
+        analysis = await analyser.analyse(commit, repository=key.repository, lang=lang)
+        if analysis.status == AnalysisStatus.FALLBACK:
+            tally.fallback += 1
+        else:
+            store.put_analysis(key, analysis)  # saved at once: an interrupted run resumes
+        result[(key.repository, key.sha)] = analysis
+        tally.made += 1
+        on_done(1)
+
+    pending = [one(key, commit) for key, commit in keys.items() if key not in cached]
+    if pending:
+        tasks = [asyncio.ensure_future(coro) for coro in pending]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+    return result, tally
