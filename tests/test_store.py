@@ -96,3 +96,15 @@ def test_store_from_an_older_schema_is_upgraded(tmp_path: Path) -> None:
     conn.close()
     with Store.open(tmp_path) as store:
         assert store.runs() == []  # migration 2 (runs) was applied
+
+
+def test_overview_cache_is_keyed_by_its_input(tmp_path: Path) -> None:
+    from commitdigest.models import Overview
+    from commitdigest.store import OverviewKey
+
+    key = OverviewKey("o/r", "2026-01-13", "llm", "m@v1", "zh", "hash-a")
+    with Store.open(tmp_path) as store:
+        store.put_overview(key, Overview(themes=["t"], analyser="llm"))
+        assert store.get_overview(key) == Overview(themes=["t"], analyser="llm")
+        assert store.get_overview(OverviewKey("o/r", "2026-01-13", "llm", "m@v1", "zh",
+                                              "hash-b")) is None

@@ -1,0 +1,108 @@
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from commitdigest.analysis.runner import AsyncRuleAnalyser, analyse_commits
+from commitdigest.models import Analysis, AnalysisStatus, ChangeType, Commit, Importance
+from commitdigest.store import Store
+
+WHEN = datetime(2026, 1, 13, tzinfo=UTC)
+
+
+def commits(n: int) -> list[tuple[str, Commit]]:
+    return [
+        (
+            "o/r",
+            Commit(
+                sha=f"{i:040x}",
+                title=f"fix: thing {i}",
+                author="a",
+                authored_at=WHEN,
+                committed_at=WHEN,
+            ),
+        )
+        for i in range(n)
+    ]
+
+
+class CountingAnalyser:
+    """Fails (like an interrupted run) on the commits in ``explode``; falls back on ``weak``."""
+
+    id = "fake"
+    version = "1"
+
+    def __init__(self, explode: set[int] = frozenset(), weak: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+        self.calls: list[str] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.explode = explode
+        self.weak = weak
+
+    async def analyse(self, commit: Commit, *, repository: str, lang: str) -> Analysis:
+        index = int(commit.sha, 16)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        await asyncio.sleep(0.01 * (index % 3))
+        self.in_flight -= 1
+        self.calls.append(commit.sha)
+        if index in self.explode:
+            raise KeyboardInterrupt
+        return Analysis(
+            change_type=ChangeType.BUGFIX,
+            importance=Importance.LOW,
+            summary=f"s{index}",
+            analyser="fake",
+            status=AnalysisStatus.FALLBACK if index in self.weak else AnalysisStatus.OK,
+            notes=["LLM unavailable"] if index in self.weak else [],
+        )
+
+
+def test_cache_first_then_nothing_twice(tmp_path: Path) -> None:
+    work = commits(6)
+    with Store.open(tmp_path) as store:
+        fake = CountingAnalyser()
+        result, tally = asyncio.run(analyse_commits(fake, work, lang="zh", store=store))
+        assert len(result) == 6 and (tally.made, tally.cached) == (6, 0)
+        again = CountingAnalyser()
+        result2, tally2 = asyncio.run(analyse_commits(again, work, lang="zh", store=store))
+    assert again.calls == [] and (tally2.made, tally2.cached) == (0, 6)
+    assert result2 == result
+    assert fake.max_in_flight > 1  # analyses overlap
+
+
+def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path) -> None:
+    work = commits(9)
+    with Store.open(tmp_path) as store:
+        with pytest.raises(KeyboardInterrupt):
+            asyncio.run(
+                analyse_commits(CountingAnalyser(explode={5}), work, lang="zh", store=store)
+            )
+        saved = store.count_analyses()
+        assert 0 < saved < 9
+        resumed = CountingAnalyser()
+        result, tally = asyncio.run(analyse_commits(resumed, work, lang="zh", store=store))
+    assert len(result) == 9 and tally.cached == saved and len(resumed.calls) == 9 - saved
+
+
+def test_fallbacks_are_not_cached(tmp_path: Path) -> None:
+    work = commits(3)
+    with Store.open(tmp_path) as store:
+        _, tally = asyncio.run(
+            analyse_commits(CountingAnalyser(weak={1}), work, lang="zh", store=store)
+        )
+        assert tally.fallback == 1 and store.count_analyses() == 2
+        retry = CountingAnalyser()
+        asyncio.run(analyse_commits(retry, work, lang="zh", store=store))
+    assert retry.calls == [f"{1:040x}"]
+
+
+def test_rules_adapter_keeps_id_and_version(tmp_path: Path) -> None:
+    rules = AsyncRuleAnalyser()
+    with Store.open(tmp_path) as store:
+        result, _ = asyncio.run(analyse_commits(rules, commits(2), lang="en", store=store))
+    assert {a.analyser for a in result.values()} == {"rules"}
+    assert rules.id == "rules" and rules.version
