@@ -1,0 +1,422 @@
+"""Parse the byte stream of one ``git log --raw --numstat -p -z`` run into :class:`Commit`\\ s.
+
+Pure: no I/O. Feed it chunks as they arrive (:meth:`GitLogParser.feed`), then call
+:meth:`GitLogParser.close`; each returns the commits completed so far, in stream order.
+
+The stream (``LOG_FORMAT`` below, ``-z``) is, per commit::
+
+    MARKER sha \\0 parents \\0 author \\0 email \\0 adate \\0 cdate \\0 message \\0 \\0
+    [ \\n  raw entries  numstat entries  \\0  patch sections ]
+
+* raw entries (``-z``): ``:oldmode newmode oldsha newsha STATUS\\0path\\0`` (renames and
+  copies: ``Rnnn\\0old\\0new\\0``) - the file list and each file's status;
+* numstat entries: ``added\\tdeleted\\tpath\\0`` (renames: ``added\\tdeleted\\t\\0old\\0new\\0``),
+  ``-\\t-`` for binary files - the full line counts, never budgeted;
+* patch sections: one ``diff --git`` section per raw entry, in the same order, except that a
+  type change (file <-> symlink <-> submodule) is split by git into a deletion and a creation,
+  i.e. two sections. Sections are matched to files by that order, never by re-parsing the
+  (C-quoted) paths of the patch headers.
+
+Paths come unquoted thanks to ``-z``; every text field is decoded as UTF-8 with
+``errors="replace"``. Patch bytes beyond the budget (:class:`PatchLimits`) are skipped with
+``bytes.find`` only: no Python string is ever built for them, and memory stays bounded by the
+budget plus one read chunk, however large a diff is.
+
+Where can ``MARKER`` be mistaken? Commit messages and paths cannot contain NUL bytes, and a
+patch line never starts with one; only a text file that git did not consider binary (a NUL
+after its first 8,000 bytes) containing the exact 15-byte marker could fool it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NoReturn
+
+from commitdigest.models import Commit, FileChange, FileStatus
+
+MARKER = b"\x00\x00\x1ecommitdigest\x1f"
+"""Starts every commit in the stream (the ``%x00%x00%x1ecommitdigest%x1f`` of LOG_FORMAT)."""
+
+LOG_FORMAT = "--format=%x00%x00%x1ecommitdigest%x1f%H%x00%P%x00%aN%x00%aE%x00%aI%x00%cI%x00%B%x00"
+"""The ``git log`` pretty format this parser reads (author name/email through .mailmap)."""
+
+_DIFF = b"\ndiff --git "
+_KEEP = max(len(MARKER), len(_DIFF)) - 1  # tail kept between chunks: a boundary may straddle
+_HEADER_FIELDS = 7
+_PR_RE = re.compile(r"\(#(\d+)\)\s*$")
+_STATUS = {
+    "A": FileStatus.ADDED,
+    "M": FileStatus.MODIFIED,
+    "D": FileStatus.DELETED,
+    "R": FileStatus.RENAMED,
+    "C": FileStatus.COPIED,
+    "T": FileStatus.TYPE_CHANGED,
+}
+
+
+class GitLogFormatError(ValueError):
+    """The stream is not what ``LOG_FORMAT`` with ``--raw --numstat -p -z`` produces."""
+
+
+@dataclass(frozen=True, slots=True)
+class PatchLimits:
+    """How many patch bytes to keep; line counts (numstat) are always kept in full."""
+
+    max_patch_bytes_per_file: int = 16 * 1024
+    max_patch_bytes_per_commit: int = 128 * 1024
+
+    def __post_init__(self) -> None:
+        if self.max_patch_bytes_per_file < 0 or self.max_patch_bytes_per_commit < 0:
+            raise ValueError("patch limits must be >= 0")
+
+
+def pr_number_from_title(title: str) -> int | None:
+    """``"Fix foo (#12) (#345)"`` -> 345: the ``(#N)`` group ending the title, if any."""
+    m = _PR_RE.search(title)
+    return int(m.group(1)) if m else None
+
+
+def split_message(message: str) -> tuple[str, str]:
+    """(title, body): the first line, and the rest stripped."""
+    title, _, body = message.strip("\n").partition("\n")
+    return title.strip(), body.strip()
+
+
+class _Incomplete(Exception):
+    """More bytes are needed before this part of the stream can be parsed."""
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
+
+
+@dataclass(slots=True)
+class _FileMeta:
+    path: str
+    old_path: str | None
+    status: FileStatus
+    additions: int | None = 0
+    deletions: int | None = 0
+    binary: bool = False
+    sections: int = 1  # patch sections git writes for it (2 for a type change)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A commit whose header and file list are parsed and whose patch is being read."""
+
+    fields: list[bytes]
+    files: list[_FileMeta]
+    commit_left: int
+    file_index: int = 0
+    sections_left: int = 0
+    allow: int = 0  # bytes the current file may still store
+    pieces: list[bytes] = field(default_factory=list)
+    cut: bool = False  # the current file's patch was cut
+    patches: list[tuple[str, bool]] = field(default_factory=list)
+    commit_cut: bool = False
+    exhausted: bool = False  # the commit budget is spent: skip to the next commit
+
+
+class GitLogParser:
+    """Incremental parser: ``feed`` chunks, then ``close``."""
+
+    def __init__(self, limits: PatchLimits | None = None, *, web_url: str | None = None) -> None:
+        self._limits = limits or PatchLimits()
+        self._web_url = web_url.rstrip("/") if web_url else None
+        self._buf = b""
+        self._pending: _Pending | None = None
+        self._closed = False
+        self._wait_for = 0  # don't re-parse an incomplete header before the buffer is this big
+
+    def feed(self, data: bytes) -> list[Commit]:
+        if self._closed:
+            raise ValueError("feed() after close()")
+        self._buf = self._buf + data if self._buf else data
+        if len(self._buf) < self._wait_for:
+            return []  # an incomplete header/file list: retry once the buffer has doubled
+        return self._run(eof=False)
+
+    def close(self) -> list[Commit]:
+        out = self._run(eof=True)
+        self._closed = True
+        if self._buf:
+            raise GitLogFormatError("truncated git log output at end of stream")
+        return out
+
+    # ---- the loop ----------------------------------------------------------------------
+
+    def _run(self, *, eof: bool) -> list[Commit]:
+        out: list[Commit] = []
+        b = self._buf
+        pos = 0
+        n = len(b)
+        while pos < n or (eof and self._pending is not None):
+            if self._pending is None:
+                try:
+                    pos, done = self._start_commit(b, pos, eof)
+                except _Incomplete:
+                    self._wait_for = 2 * (n - pos)
+                    break
+                if done is not None:
+                    out.append(done)
+                continue
+            pos, finished = self._consume_patch(b, pos, eof)
+            if finished:
+                out.append(self._finish())
+            elif not eof:
+                break
+        self._buf = b[pos:] if pos < n else b""
+        if self._pending is not None or not self._buf:
+            self._wait_for = 0
+        return out
+
+    # ---- header and file list ----------------------------------------------------------
+
+    def _start_commit(self, b: bytes, pos: int, eof: bool) -> tuple[int, Commit | None]:
+        """Parse header (+ raw + numstat) at ``pos``; return (new pos, commit if empty)."""
+        if not b.startswith(MARKER, pos):
+            if len(b) - pos < len(MARKER) and MARKER.startswith(b[pos:]) and not eof:
+                raise _Incomplete
+            raise GitLogFormatError(f"expected a commit header, got {b[pos : pos + 40]!r}")
+        i = pos + len(MARKER)
+        fields: list[bytes] = []
+        for _ in range(_HEADER_FIELDS):
+            j = b.find(b"\x00", i)
+            if j < 0:
+                self._incomplete_or_error(eof, "commit header")
+            fields.append(b[i:j])
+            i = j + 1
+        if i >= len(b):  # the -z terminator
+            self._incomplete_or_error(eof, "commit header")
+        if b[i] != 0:
+            raise GitLogFormatError("commit header not NUL-terminated")
+        i += 1
+        if i >= len(b) and not eof:
+            raise _Incomplete
+        if i >= len(b) or b.startswith(MARKER, i):
+            return i, self._build(fields, [], [], commit_cut=False)
+        if b[i] != 0x0A:  # "\n" before the raw entries; else maybe a partial marker
+            if not eof and len(b) - i < len(MARKER) and MARKER.startswith(b[i:]):
+                raise _Incomplete
+            raise GitLogFormatError(f"unexpected bytes after commit header: {b[i : i + 40]!r}")
+        i, files = self._parse_file_list(b, i + 1, eof)
+        limit = self._limits.max_patch_bytes_per_commit
+        p = _Pending(fields=fields, files=files, commit_left=limit)
+        self._pending = p
+        if files:
+            self._begin_file(p)
+        else:
+            p.exhausted = True
+        return i, None
+
+    def _incomplete_or_error(self, eof: bool, what: str) -> NoReturn:
+        if eof:
+            raise GitLogFormatError(f"truncated {what}")
+        raise _Incomplete
+
+    def _parse_file_list(self, b: bytes, i: int, eof: bool) -> tuple[int, list[_FileMeta]]:
+        files: list[_FileMeta] = []
+        n = len(b)
+        find = b.find
+        while i < n and b[i] == 0x3A:  # ":" raw entry
+            j = find(b"\x00", i)
+            if j < 0:
+                self._incomplete_or_error(eof, "raw entry")
+            token = b[b.rfind(b" ", i, j) + 1 : j]  # "M", "A", ... or "R085" (with a score)
+            letter = chr(token[0]) if token else "?"
+            k = find(b"\x00", j + 1)
+            if k < 0:
+                self._incomplete_or_error(eof, "raw entry")
+            first = b[j + 1 : k]
+            i = k + 1
+            old: bytes | None = None
+            if letter in ("R", "C"):
+                m = find(b"\x00", i)
+                if m < 0:
+                    self._incomplete_or_error(eof, "raw entry")
+                old, first, i = first, b[i:m], m + 1
+            status = _STATUS.get(letter, FileStatus.MODIFIED)
+            files.append(
+                _FileMeta(
+                    path=_text(first),
+                    old_path=_text(old) if old is not None else None,
+                    status=status,
+                    sections=2 if status is FileStatus.TYPE_CHANGED else 1,
+                )
+            )
+        counts: list[tuple[str, int | None, int | None]] = []
+        while i < n and (0x30 <= b[i] <= 0x39 or b[i] == 0x2D):  # digit or "-"
+            t1 = find(b"\t", i)
+            t2 = find(b"\t", t1 + 1) if t1 >= 0 else -1
+            if t2 < 0:
+                self._incomplete_or_error(eof, "numstat entry")
+            added, deleted = b[i:t1], b[t1 + 1 : t2]
+            i = t2 + 1
+            if i < n and b[i] == 0:  # rename: "\0old\0new\0"
+                m = find(b"\x00", i + 1)
+                m2 = find(b"\x00", m + 1) if m >= 0 else -1
+                if m2 < 0:
+                    self._incomplete_or_error(eof, "numstat entry")
+                path, i = b[m + 1 : m2], m2 + 1
+            else:
+                m = find(b"\x00", i)
+                if m < 0:
+                    self._incomplete_or_error(eof, "numstat entry")
+                path, i = b[i:m], m + 1
+            if added == b"-":
+                counts.append((_text(path), None, None))
+            elif added.isdigit() and deleted.isdigit():
+                counts.append((_text(path), int(added), int(deleted)))
+            else:
+                raise GitLogFormatError(f"bad numstat counts: {added!r} {deleted!r}")
+        if i >= n:
+            self._incomplete_or_error(eof, "file list")
+        if b[i] != 0:
+            raise GitLogFormatError(f"file list not NUL-terminated: {b[i : i + 40]!r}")
+        _apply_counts(files, counts)
+        return i + 1, files
+
+    # ---- patches -----------------------------------------------------------------------
+
+    def _consume_patch(self, b: bytes, pos: int, eof: bool) -> tuple[int, bool]:
+        """Read patch bytes from ``pos``; return (new pos, whether the commit ended)."""
+        p = self._pending
+        assert p is not None
+        n = len(b)
+        mpos = b.find(MARKER, pos)
+        if mpos >= 0:
+            end = search_end = mpos
+        else:
+            end = n if eof else max(pos, n - _KEEP)
+            search_end = n
+        while pos < end and not p.exhausted:
+            d = b.find(_DIFF, pos, search_end)
+            if 0 <= d < end:
+                self._append(b, pos, d + 1)
+                pos = d + 1
+                self._next_section(p)
+            else:
+                self._append(b, pos, end)
+                pos = end
+        pos = max(pos, end)
+        return pos, mpos >= 0 or eof
+
+    def _append(self, b: bytes, start: int, stop: int) -> None:
+        p = self._pending
+        assert p is not None
+        size = stop - start
+        take = min(size, p.allow)
+        if take > 0:
+            p.pieces.append(b[start : start + take])
+            p.allow -= take
+        if take < size:
+            p.cut = True
+
+    def _begin_file(self, p: _Pending) -> None:
+        meta = p.files[p.file_index]
+        p.sections_left = meta.sections
+        p.allow = min(self._limits.max_patch_bytes_per_file, p.commit_left)
+        p.pieces = []
+        p.cut = False
+
+    def _end_file(self, p: _Pending) -> None:
+        data = b"".join(p.pieces)
+        if p.cut:  # keep whole lines only
+            data = data[: data.rfind(b"\n") + 1]
+            if p.commit_left < self._limits.max_patch_bytes_per_file:
+                p.commit_cut = True
+        p.commit_left -= len(data)
+        p.patches.append((_text(data), p.cut))
+        p.pieces = []
+
+    def _next_section(self, p: _Pending) -> None:
+        p.sections_left -= 1
+        if p.sections_left > 0 or p.file_index + 1 >= len(p.files):
+            return  # more sections for this file (or extra ones: keep them on the last)
+        self._end_file(p)
+        p.file_index += 1
+        if p.commit_left <= 0:
+            p.exhausted = True
+        else:
+            self._begin_file(p)
+
+    def _finish(self) -> Commit:
+        p = self._pending
+        assert p is not None
+        self._pending = None
+        if p.files and len(p.patches) <= p.file_index and not p.exhausted:
+            self._end_file(p)
+        missing = len(p.files) - len(p.patches)
+        if missing > 0 and p.exhausted:
+            p.commit_cut = True
+        patches = p.patches + [("", p.exhausted)] * missing
+        return self._build(p.fields, p.files, patches, commit_cut=p.commit_cut)
+
+    # ---- output ------------------------------------------------------------------------
+
+    def _build(
+        self,
+        fields: list[bytes],
+        files: list[_FileMeta],
+        patches: list[tuple[str, bool]],
+        *,
+        commit_cut: bool,
+    ) -> Commit:
+        sha_b, parents_b, name_b, email_b, adate_b, cdate_b, msg_b = fields
+        sha = sha_b.decode("ascii", "replace")
+        title, body = split_message(_text(msg_b))
+        try:
+            authored_at = datetime.fromisoformat(adate_b.decode("ascii"))
+            committed_at = datetime.fromisoformat(cdate_b.decode("ascii"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise GitLogFormatError(f"bad date in commit {sha}: {exc}") from None
+        changes = tuple(
+            FileChange(
+                path=f.path,
+                old_path=f.old_path,
+                status=f.status,
+                additions=f.additions,
+                deletions=f.deletions,
+                binary=f.binary,
+                patch=patch,
+                patch_truncated=cut,
+            )
+            for f, (patch, cut) in zip(files, patches, strict=True)
+        )
+        return Commit(
+            sha=sha,
+            parents=tuple(parents_b.decode("ascii", "replace").split()),
+            title=title,
+            body=body,
+            author=_text(name_b),
+            author_email=_text(email_b),
+            authored_at=authored_at,
+            committed_at=committed_at,
+            files=changes,
+            url=f"{self._web_url}/commit/{sha}" if self._web_url else None,
+            pr_number=pr_number_from_title(title),
+            patch_truncated=commit_cut,
+        )
+
+
+def _apply_counts(files: list[_FileMeta], counts: list[tuple[str, int | None, int | None]]) -> None:
+    """Attach numstat counts to raw entries: by position, or by path if the lists disagree."""
+    aligned = len(counts) == len(files) and all(
+        c[0] == f.path for c, f in zip(counts, files, strict=True)
+    )
+    by_path = {} if aligned else {c[0]: c for c in counts}
+    for index, f in enumerate(files):
+        count = counts[index] if aligned else by_path.get(f.path)
+        if count is not None:
+            f.additions, f.deletions, f.binary = count[1], count[2], count[1] is None
+
+
+def parse_log(
+    data: bytes, limits: PatchLimits | None = None, *, web_url: str | None = None
+) -> list[Commit]:
+    """Parse a whole stream at once (tests, small outputs)."""
+    parser = GitLogParser(limits, web_url=web_url)
+    return parser.feed(data) + parser.close()

@@ -1,0 +1,304 @@
+"""The git log stream parser, on hand-written byte strings (no git needed)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from commitdigest.models import Commit, FileStatus
+from commitdigest.sources.gitlog_parse import (
+    MARKER,
+    GitLogFormatError,
+    GitLogParser,
+    PatchLimits,
+    parse_log,
+    pr_number_from_title,
+    split_message,
+)
+
+SHA1 = "1" * 40
+SHA2 = "2" * 40
+SHA3 = "3" * 40
+
+
+def header(
+    sha: str = SHA1,
+    parents: str = SHA2,
+    message: bytes = b"Title (#42)\n\nBody line\n",
+    name: bytes = b"Ada",
+    email: bytes = b"ada@example.com",
+    adate: bytes = b"2026-01-13T23:50:34+08:00",
+    cdate: bytes = b"2026-01-13T23:59:59+08:00",
+) -> bytes:
+    fields = [sha.encode(), parents.encode(), name, email, adate, cdate, message]
+    return MARKER + b"\x00".join(fields) + b"\x00\x00"
+
+
+def raw(status: str, path: bytes, old: bytes | None = None, modes: str = "100644 100644") -> bytes:
+    head = f":{modes} abc1234 def5678 {status}".encode()
+    return head + b"\x00" + (old + b"\x00" if old is not None else b"") + path + b"\x00"
+
+
+def numstat(added: str, deleted: str, path: bytes, old: bytes | None = None) -> bytes:
+    counts = f"{added}\t{deleted}\t".encode()
+    if old is not None:
+        return counts + b"\x00" + old + b"\x00" + path + b"\x00"
+    return counts + path + b"\x00"
+
+
+def section(path: str, body: bytes = b"@@ -1 +1 @@\n-a\n+b\n") -> bytes:
+    return f"diff --git a/{path} b/{path}\n".encode() + body
+
+
+def commit_bytes(files: list[tuple[bytes, bytes, bytes]], **kw: object) -> bytes:
+    """header + raw entries + numstat entries + terminator + patch sections."""
+    out = header(**kw)  # type: ignore[arg-type]
+    if not files:
+        return out
+    out += b"\n" + b"".join(f[0] for f in files) + b"".join(f[1] for f in files) + b"\x00"
+    return out + b"".join(f[2] for f in files)
+
+
+def simple(path: str = "src/a.py", **kw: object) -> bytes:
+    p = path.encode()
+    return commit_bytes([(raw("M", p), numstat("1", "1", p), section(path))], **kw)
+
+
+def test_header_fields_and_timezone() -> None:
+    [c] = parse_log(simple(), web_url="https://github.com/o/r/")
+    assert c.sha == SHA1 and c.parents == (SHA2,)
+    assert (c.title, c.body, c.pr_number) == ("Title (#42)", "Body line", 42)
+    assert (c.author, c.author_email) == ("Ada", "ada@example.com")
+    assert c.committed_at.utcoffset() == timedelta(hours=8)
+    assert c.committed_at.isoformat() == "2026-01-13T23:59:59+08:00"
+    assert c.authored_at.isoformat() == "2026-01-13T23:50:34+08:00"
+    assert c.url == f"https://github.com/o/r/commit/{SHA1}"
+    [f] = c.files
+    assert (f.path, f.status, f.additions, f.deletions, f.binary) == (
+        "src/a.py",
+        FileStatus.MODIFIED,
+        1,
+        1,
+        False,
+    )
+    assert f.patch == "diff --git a/src/a.py b/src/a.py\n@@ -1 +1 @@\n-a\n+b\n"
+    assert not f.patch_truncated and not c.patch_truncated
+
+
+def test_no_web_url_no_commit_url_and_root_commit() -> None:
+    [c] = parse_log(simple(parents=""))
+    assert c.url is None and c.parents == ()
+
+
+def test_empty_commits_between_and_at_end() -> None:
+    data = simple(sha=SHA1) + header(sha=SHA2, message=b"empty") + simple(sha=SHA3)
+    data += header(sha=SHA2, message=b"empty at end\n")
+    commits = parse_log(data)
+    assert [c.sha for c in commits] == [SHA1, SHA2, SHA3, SHA2]
+    assert commits[1].files == () and commits[3].files == ()
+    assert commits[1].title == "empty" and commits[3].title == "empty at end"
+
+
+def test_commit_with_file_list_but_no_patch() -> None:
+    p = b"x"
+    data = commit_bytes([(raw("M", p), numstat("0", "0", p), b"")]) + simple(sha=SHA3)
+    first, second = parse_log(data)
+    assert [f.path for f in first.files] == ["x"] and first.files[0].patch == ""
+    assert second.files[0].patch.startswith("diff --git a/src/a.py")
+
+
+def test_rename_binary_delete_add_and_mode_change() -> None:
+    files = [
+        (raw("R085", b"new name.txt", old=b"old name.txt"),
+         numstat("3", "1", b"new name.txt", old=b"old name.txt"),
+         section("old name.txt", b"similarity index 85%\n@@ -1 +1,3 @@\n")),
+        (raw("M", b"img.png"), numstat("-", "-", b"img.png"),
+         section("img.png", b"Binary files a/img.png and b/img.png differ\n")),
+        (raw("D", b"gone.txt"), numstat("0", "7", b"gone.txt"), section("gone.txt")),
+        (raw("A", b"new.txt"), numstat("2", "0", b"new.txt"), section("new.txt")),
+        (raw("M", b"run.sh", modes="100644 100755"), numstat("0", "0", b"run.sh"),
+         section("run.sh", b"old mode 100644\nnew mode 100755\n")),
+    ]  # fmt: skip
+    [c] = parse_log(commit_bytes(files))
+    ren, binf, gone, new, mode = c.files
+    assert (ren.status, ren.path, ren.old_path, ren.additions) == (
+        FileStatus.RENAMED,
+        "new name.txt",
+        "old name.txt",
+        3,
+    )
+    assert "similarity index 85%" in ren.patch
+    assert (binf.binary, binf.additions, binf.deletions) == (True, None, None)
+    assert "Binary files" in binf.patch
+    assert (gone.status, gone.deletions) == (FileStatus.DELETED, 7)
+    assert new.status is FileStatus.ADDED
+    assert (mode.status, mode.additions, mode.deletions) == (FileStatus.MODIFIED, 0, 0)
+    assert mode.patch.endswith("new mode 100755\n")
+    assert c.additions == 5 and c.deletions == 8  # binary counts as 0
+
+
+def test_type_change_takes_both_sections() -> None:
+    p = b"link"
+    files = [
+        (raw("T", p, modes="100644 120000"), numstat("1", "1", p),
+         section("link", b"deleted file mode 100644\n-x\n")
+         + section("link", b"new file mode 120000\n+target\n")),
+        (raw("M", b"z.txt"), numstat("1", "1", b"z.txt"), section("z.txt")),
+    ]  # fmt: skip
+    [c] = parse_log(commit_bytes(files))
+    link, z = c.files
+    assert link.status is FileStatus.TYPE_CHANGED
+    assert "deleted file mode" in link.patch and "new file mode 120000" in link.patch
+    assert z.patch.startswith("diff --git a/z.txt")
+
+
+def test_awkward_paths_with_z() -> None:
+    names = ["with space.txt", "中文/文件.txt", "tab\there.txt", "new\nline.txt", "-dash"]
+    files = [
+        (raw("A", n.encode()), numstat("1", "0", n.encode()), section(n.replace("\n", "\\n")))
+        for n in names
+    ]
+    [c] = parse_log(commit_bytes(files))
+    assert [f.path for f in c.files] == names
+    assert all(f.additions == 1 for f in c.files)
+
+
+def test_non_utf8_message_and_path_do_not_crash() -> None:
+    data = commit_bytes(
+        [(raw("A", b"caf\xe9.txt"), numstat("1", "0", b"caf\xe9.txt"), section("x"))],
+        message=b"Caf\xe9 cr\xe8me (#7)\n\n\xff\xfe body",
+        name=b"Jos\xe9",
+    )
+    [c] = parse_log(data)
+    assert c.title == "Caf\ufffd cr\ufffdme (#7)" and c.pr_number == 7
+    assert c.author == "Jos\ufffd" and c.body == "\ufffd\ufffd body"
+    assert c.files[0].path == "caf\ufffd.txt"
+
+
+def test_diff_like_lines_inside_a_patch_and_message_do_not_split() -> None:
+    body = b"@@ -1 +1,2 @@\n+diff --git a/fake b/fake\n diff --git x y\n"
+    data = commit_bytes(
+        [(raw("M", b"a"), numstat("2", "0", b"a"), section("a", body))],
+        message=b"Quote a patch\n\ndiff --git a/x b/x\n:100644 100644 x y M\n",
+    )
+    [c] = parse_log(data)
+    assert c.files[0].patch.endswith(b"diff --git x y\n".decode())
+    assert "diff --git a/x b/x" in c.body
+
+
+def test_patch_budget_per_file_and_per_commit() -> None:
+    big = b"@@ -0,0 +1,500 @@\n" + b"".join(b"+line %04d\n" % i for i in range(500))
+    names = [b"a.txt", b"b.txt", b"c.txt"]
+    files = [(raw("M", n), numstat("500", "0", n), section(n.decode(), big)) for n in names]
+    limits = PatchLimits(max_patch_bytes_per_file=1000, max_patch_bytes_per_commit=1500)
+    [c] = parse_log(commit_bytes(files), limits)
+    a, b, cc = c.files
+    assert all(f.additions == 500 for f in c.files)  # numstat kept in full
+    assert a.patch_truncated and 900 < len(a.patch.encode()) <= 1000
+    assert a.patch.endswith("\n")  # cut on a line boundary
+    assert b.patch_truncated and len(b.patch.encode()) <= 1500 - len(a.patch.encode())
+    assert b.patch.startswith("diff --git a/b.txt")
+    assert cc.patch == "" and cc.patch_truncated
+    assert c.patch_truncated
+
+
+def test_per_file_cut_alone_does_not_flag_commit() -> None:
+    big = b"".join(b"+%d\n" % i for i in range(1000))
+    files = [(raw("M", b"a"), numstat("1000", "0", b"a"), section("a", big))]
+    [c] = parse_log(commit_bytes(files), PatchLimits(max_patch_bytes_per_file=100))
+    assert c.files[0].patch_truncated and not c.patch_truncated
+
+
+def _stream() -> bytes:
+    big = b"".join(b"+%d\n" % i for i in range(300))
+    files = [
+        (raw("M", b"a b"), numstat("300", "0", b"a b"), section("a b", big)),
+        (raw("R100", b"n", old=b"o"), numstat("0", "0", b"n", old=b"o"), section("o")),
+    ]
+    return (
+        commit_bytes(files, sha=SHA1)
+        + header(sha=SHA2, message=b"empty")
+        + simple(sha=SHA3)
+        + header(sha=SHA2, message=b"last")
+    )
+
+
+def _feed_in(data: bytes, cuts: list[int], limits: PatchLimits) -> list[Commit]:
+    parser = GitLogParser(limits)
+    out: list[Commit] = []
+    last = 0
+    for cut in sorted(set(cuts)):
+        out += parser.feed(data[last:cut])
+        last = cut
+    return out + parser.feed(data[last:]) + parser.close()
+
+
+def test_byte_by_byte_feeding_matches_whole() -> None:
+    data = _stream()
+    limits = PatchLimits(max_patch_bytes_per_file=500, max_patch_bytes_per_commit=700)
+    assert _feed_in(data, list(range(len(data))), limits) == parse_log(data, limits)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=len(_stream())), max_size=12))
+def test_any_chunking_matches_whole(cuts: list[int]) -> None:
+    data = _stream()
+    limits = PatchLimits(max_patch_bytes_per_file=400, max_patch_bytes_per_commit=1000)
+    assert _feed_in(data, cuts, limits) == parse_log(data, limits)
+
+
+def test_empty_stream() -> None:
+    assert parse_log(b"") == []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"garbage",
+        MARKER + b"abc\x00",  # truncated header
+        header() + b"X",  # neither a file list nor the next commit
+        header() + b"\n:100644 100644 a b M\x00path",  # truncated raw entry
+        header() + b"\n" + raw("M", b"p") + b"1\t1\tp\x00X",  # file list not terminated
+        header(cdate=b"yesterday"),
+        header() + b"\n" + raw("M", b"p") + b"1\tx\tp\x00\x00",  # bad numstat count
+    ],
+)
+def test_malformed_streams_raise_format_error(data: bytes) -> None:
+    with pytest.raises(GitLogFormatError):
+        parse_log(data)
+
+
+def test_feed_after_close_is_an_error() -> None:
+    parser = GitLogParser()
+    parser.close()
+    with pytest.raises(ValueError):
+        parser.feed(b"")
+
+
+def test_negative_limits_rejected() -> None:
+    with pytest.raises(ValueError):
+        PatchLimits(max_patch_bytes_per_file=-1)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("[Bugfix] Fix it (#1234)", 1234),
+        ("Revert foo (#12) (#345)", 345),
+        ("trailing space (#9)  ", 9),
+        ("(#5) at the start only", None),
+        ('Revert "x (#1)"', None),
+        ("no number (#abc)", None),
+        ("plain", None),
+    ],
+)
+def test_pr_number_from_title(title: str, expected: int | None) -> None:
+    assert pr_number_from_title(title) == expected
+
+
+def test_split_message() -> None:
+    assert split_message("\nTitle  \n\n  body\n more\n\n") == ("Title", "body\n more")
+    assert split_message("only") == ("only", "")
