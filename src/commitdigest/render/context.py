@@ -18,8 +18,10 @@ from commitdigest.models import (
     CommitEntry,
     Coverage,
     FileEntry,
+    Overview,
     ReportContext,
     RepositoryEntry,
+    Usage,
     WindowInfo,
 )
 from commitdigest.render.labels import get_labels
@@ -37,6 +39,7 @@ class RepositoryInput:
     branch: str | None
     commits: Sequence[Commit]  # newest first
     analyses: Mapping[str, Analysis]  # by sha
+    overview: Overview | None = None  # the day's overview, shown above the contents
 
 
 def build_context(
@@ -49,7 +52,8 @@ def build_context(
     """The report context for ``repositories`` over ``window``.
 
     Every commit must have an analysis (``ValueError`` naming the commit otherwise: a
-    commit is never silently dropped). Commits are listed newest first.
+    commit is never silently dropped). Commits are listed newest first. The context's
+    ``usage`` is what its analyses and overviews cost, summed (None when none says).
     """
     get_labels(lang)  # fail early on an unknown language
     ordered: list[list[Commit]] = []
@@ -82,6 +86,7 @@ def build_context(
                 anchor=repo_anchor,
                 commits=items,
                 coverage=coverage([item.analysis for item in items]),
+                overview=repo.overview,
             )
         )
     return ReportContext(
@@ -90,7 +95,20 @@ def build_context(
         window=window,
         repositories=entries,
         coverage=coverage(item.analysis for entry in entries for item in entry.commits),
+        usage=total_usage(entries),
     )
+
+
+def total_usage(entries: Iterable[RepositoryEntry]) -> Usage | None:
+    """The sum of every analysis' and overview's usage; None when none has any."""
+    total: Usage | None = None
+    for entry in entries:
+        parts = [item.analysis.usage for item in entry.commits]
+        parts.append(entry.overview.usage if entry.overview is not None else None)
+        for usage in parts:
+            if usage is not None:
+                total = usage if total is None else total + usage
+    return total
 
 
 def coverage(analyses: Iterable[Analysis]) -> Coverage:

@@ -24,9 +24,11 @@ from commitdigest.models import (
     CommitEntry,
     Coverage,
     Insight,
+    Overview,
     ReportContext,
     RepositoryEntry,
     Risk,
+    Usage,
     WindowInfo,
 )
 from commitdigest.render.context import repository_anchor_family
@@ -43,6 +45,7 @@ from commitdigest.render.mdtext import (
     shorten_title,
 )
 
+OMITTED_SHOWN = 20  # omitted files named in a section; the rest are counted
 _GITHUB_COMMIT = re.compile(r"https://github\.com/([^/?#]+)/([^/?#]+)/commit/[0-9a-fA-F]+/?")
 
 
@@ -107,6 +110,11 @@ def is_calendar_day(window: WindowInfo, zone: tzinfo) -> bool:
         and end.time() == time(0)
         and end.date() - start.date() == timedelta(days=1)
     )
+
+
+def format_cost(cost: float) -> str:
+    """2 decimals; 4 for a cost under 0.01 (but not for nothing at all)."""
+    return f"{cost:.4f}" if 0 < abs(cost) < 0.01 else f"{cost:,.2f}"
 
 
 def _local(moment: datetime, zone: tzinfo) -> datetime:
@@ -210,6 +218,55 @@ class _View:
         notes = analysis.notes[1:] if analysis.status == AnalysisStatus.FALLBACK else analysis.notes
         # joined on one line: a note's own closing punctuation would double the separator
         return self.items(note.rstrip("。．.；;，, ") for note in notes)
+
+    def omitted(self, analysis: Analysis) -> str:
+        """The files the analyser never saw, as code spans (the first :data:`OMITTED_SHOWN`,
+        then how many more); ``""`` when there are none."""
+        s = self.labels.s
+        spans = [span for span in (code_span(p) for p in analysis.omitted_files) if span]
+        if not spans:
+            return ""
+        line = s["list_sep"].join(spans[:OMITTED_SHOWN])
+        if len(spans) > OMITTED_SHOWN:
+            line += s["omitted_more"].format(n=f"{len(spans) - OMITTED_SHOWN:,}")
+        return line
+
+    # -- the repository's overview and the report's cost ------------------------------
+    def overview(self, overview: Overview | None) -> list[tuple[str, list[str]]]:
+        """(label, sanitised items) for each non-empty list of the overview; [] for none."""
+        if overview is None:
+            return []
+        s = self.labels.s
+        lists = (
+            ("ov_themes", overview.themes),
+            ("ov_key_changes", overview.key_changes),
+            ("ov_risks", overview.risks),
+        )
+        return [(s[key], items) for key, values in lists if (items := self.items(values))]
+
+    def overview_by(self, overview: Overview) -> str:
+        """Who wrote the overview (and, for a fallback, why the LLM did not)."""
+        s = self.labels.s
+        if overview.status == AnalysisStatus.FALLBACK:
+            reason = sanitize_inline(overview.notes[0]) if overview.notes else ""
+            return s["ov_fallback"].format(reason=reason or s["unknown_reason"])
+        name = clean_line(overview.analyser)
+        if name in ("rules", "llm"):
+            return s[f"ov_by_{name}"]
+        return s["ov_by_other"].format(name=escape_text(name, "heading"))
+
+    def usage(self, usage: Usage) -> str:
+        """Tokens, calls and (when known) the cost of the report's analyses."""
+        s = self.labels.s
+        calls = s["usage_call" if usage.calls == 1 else "usage_calls"].format(n=f"{usage.calls:,}")
+        line = s["usage"].format(
+            prompt=f"{usage.prompt_tokens:,}",
+            completion=f"{usage.completion_tokens:,}",
+            calls=calls,
+        )
+        if usage.cost is not None:
+            line += s["usage_cost"].format(cost=format_cost(usage.cost))
+        return line
 
     def insights(self, insights: Iterable[Insight]) -> list[tuple[str, str]]:
         rows = []

@@ -1,0 +1,349 @@
+"""The LLM-made daily overview: one call per repository and day, over the day's analyses.
+
+:func:`build_overview_prompt` lays the items out for the model (templates
+``prompts/v1/overview.{zh,en}.j2``) within an input budget in
+:func:`~commitdigest.analysis.llm.tokens.estimate_tokens` units. When all of it does not fit,
+it degrades step by step, and says so in the prompt: low-importance commits by title only;
+medium ones too; every commit by title only; then the least important titles left out.
+Commit and analyser text sits inside a ``<commit_analyses>`` block, one cleaned line per
+field, with that block's tags neutralised: data, not instructions.
+
+:func:`llm_overview` asks for JSON (:class:`OverviewReply`, lenient: a string is a one-item
+list, extra items are dropped) and never raises for an LLM failure: the endpoint unavailable,
+an invalid reply twice (the second request says what was wrong), ``finish_reason == "length"``
+twice (the retry has twice the room), a refused request or a prompt too long for the context
+twice (the retry has half the input budget). It then returns the rule-made overview with
+status ``fallback`` and the reason as ``notes[0]``. :class:`LLMAuthError` propagates.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import jinja2
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from commitdigest.analysis.llm.client import (
+    ChatClient,
+    ChatRequest,
+    ChatResult,
+    ContextLengthError,
+    LLMAuthError,
+    LLMError,
+    LLMUnavailableError,
+)
+from commitdigest.analysis.llm.extract import JSONExtractionError, extract_json_object
+from commitdigest.analysis.llm.tokens import estimate_tokens
+from commitdigest.analysis.overview import MAX_ITEMS, OverviewItem, rule_overview
+from commitdigest.analysis.rules_text import strip_controls
+from commitdigest.models import IMPORTANCE_ORDER, AnalysisStatus, Importance, Overview, Usage
+
+log = logging.getLogger(__name__)
+
+OVERVIEW_PROMPT_VERSION = "overview-v1"
+"""Names the prompt templates and reply handling, for cache keys: bump when either changes."""
+DEFAULT_INPUT_BUDGET = 16_000
+"""Estimated tokens of the whole prompt (system and user message)."""
+SUMMARY_CHARS = 800  # a summary longer than this is cut (input only: the reply is never cut)
+RISK_CHARS = 300
+RISKS_PER_COMMIT = 3
+TITLE_CHARS = 200
+DATA_TAG = "commit_analyses"
+
+_TAG_RE = re.compile(rf"<(/?)\s*{DATA_TAG}", re.IGNORECASE)
+
+REPLY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        key: {"type": "array", "items": {"type": "string"}, "maxItems": MAX_ITEMS}
+        for key in ("themes", "key_changes", "risks")
+    },
+    "required": ["themes", "key_changes", "risks"],
+    "additionalProperties": False,
+}
+
+
+class OverviewReply(BaseModel):
+    """The model's reply. Lenient: ``null`` is an empty list, a string a one-item list,
+    blank items are dropped, items beyond :data:`MAX_ITEMS` too (never cut mid-text)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    themes: list[str] = Field(default_factory=list)
+    key_changes: list[str] = Field(
+        default_factory=list,
+        validation_alias=AliasChoices("key_changes", "keyChanges", "key changes"),
+    )
+    risks: list[str] = Field(default_factory=list)
+
+    @field_validator("themes", "key_changes", "risks", mode="before")
+    @classmethod
+    def _lenient(cls, value: object) -> object:
+        if value is None:
+            return []
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            return value  # pydantic rejects it
+        kept = [v.strip() if isinstance(v, str) else v for v in value]
+        return [v for v in kept if v != ""][:MAX_ITEMS]
+
+
+def parse_overview_reply(text: str) -> OverviewReply:
+    """The reply in ``text``; :class:`ValueError` with a short reason when there is none."""
+    reply = OverviewReply.model_validate(extract_json_object(text))
+    if not (reply.themes or reply.key_changes or reply.risks):
+        raise ValueError("the reply lists nothing")
+    return reply
+
+
+@dataclass(frozen=True)
+class OverviewPrompt:
+    messages: list[dict[str, str]]
+    estimated_tokens: int
+    detailed: int  # commits given in full
+    titled: int  # commits given by title only
+    omitted: int  # commits not listed
+    notes: list[str] = field(default_factory=list)  # what was cut, for Overview.notes
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("commitdigest.analysis.llm", "prompts/v1"),
+        autoescape=False,  # plain text for a model; values are cleaned by _line
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+
+
+def _macros(lang: str) -> Any:
+    name = "overview.zh.j2" if lang == "zh" else "overview.en.j2"
+    return _environment().get_template(name).module
+
+
+def _line(text: str, limit: int) -> str:
+    """One line of data: controls and runs of whitespace collapsed, cut to ``limit``
+    characters, the data block's tags neutralised."""
+    text = _TAG_RE.sub(lambda m: f"‹{m.group(1)}{DATA_TAG}", strip_controls(text))
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _entry(item: OverviewItem) -> dict[str, Any]:
+    risks = [r for r in (_line(r, RISK_CHARS) for r in item.risks) if r]
+    return {
+        "sha": _line(item.short_sha, 40),
+        "importance": item.importance.value,
+        "change_type": item.change_type.value,
+        "title": _line(item.title, TITLE_CHARS),
+        "summary": _line(item.summary, SUMMARY_CHARS),
+        "risks": risks[:RISKS_PER_COMMIT],
+    }
+
+
+def _render(
+    lang: str,
+    repository: str,
+    label: str,
+    ordered: Sequence[OverviewItem],
+    full_levels: frozenset[Importance],
+    keep: int,
+) -> OverviewPrompt:
+    shown = ordered[:keep]
+    detailed = [_entry(i) for i in shown if i.importance in full_levels]
+    titled_items = [i for i in shown if i.importance not in full_levels]
+    levels = [
+        imp.value for imp in IMPORTANCE_ORDER if any(i.importance == imp for i in titled_items)
+    ]
+    p = {
+        "repository": _line(repository, 200),
+        "label": _line(label, 100),
+        "tag": DATA_TAG,
+        "max_items": MAX_ITEMS,
+        "total": len(ordered),
+        "counts": {imp.value: sum(1 for i in ordered if i.importance == imp) for imp in Importance},
+        "detailed": detailed,
+        "titled": [_entry(i) for i in titled_items],
+        "titled_levels": levels,
+        "omitted": len(ordered) - keep,
+    }
+    macros = _macros(lang)
+    system, user = str(macros.system(p)), str(macros.user(p))
+    notes = []
+    if titled_items:
+        notes.append(
+            f"prompt budget: {len(titled_items)} commits ({', '.join(levels)} importance) "
+            "sent by title only"
+        )
+    if keep < len(ordered):
+        notes.append(f"prompt budget: {len(ordered) - keep} least important commits not sent")
+    return OverviewPrompt(
+        messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+        estimated_tokens=estimate_tokens(system) + estimate_tokens(user),
+        detailed=len(detailed),
+        titled=len(titled_items),
+        omitted=len(ordered) - keep,
+        notes=notes,
+    )
+
+
+def build_overview_prompt(
+    *,
+    repository: str,
+    label: str,
+    items: Sequence[OverviewItem],
+    lang: str,
+    budget: int = DEFAULT_INPUT_BUDGET,
+) -> OverviewPrompt:
+    """The messages for ``items``: the fullest layout whose estimate fits ``budget``.
+
+    Commits are listed high importance first (input order within a level). Steps: all in
+    full; low by title; medium too; all by title; then titles dropped from the end (at least
+    one commit is always listed, even if that exceeds the budget).
+    """
+    ordered = sorted(items, key=lambda i: -i.importance.rank)  # stable: input order kept
+    n = len(ordered)
+    for full in (
+        frozenset(Importance),
+        frozenset({Importance.HIGH, Importance.MEDIUM}),
+        frozenset({Importance.HIGH}),
+        frozenset[Importance](),
+    ):
+        prompt = _render(lang, repository, label, ordered, full, n)
+        if prompt.estimated_tokens <= budget:
+            return prompt
+    lo, hi = 1, n  # titles only: the most commits whose prompt fits (binary search)
+    best = _render(lang, repository, label, ordered, frozenset(), 1)
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        candidate = _render(lang, repository, label, ordered, frozenset(), mid)
+        if candidate.estimated_tokens <= budget:
+            best, lo = candidate, mid + 1
+        else:
+            hi = mid - 1
+    return best
+
+
+def _usage(
+    results: Sequence[ChatResult], price_in: float | None, price_out: float | None
+) -> Usage | None:
+    if not results:
+        return None
+    prompt = sum((r.usage.prompt_tokens or 0) for r in results if r.usage is not None)
+    completion = sum((r.usage.completion_tokens or 0) for r in results if r.usage is not None)
+    cost = None
+    if price_in is not None or price_out is not None:
+        cost = (prompt * (price_in or 0.0) + completion * (price_out or 0.0)) / 1_000_000
+    return Usage(prompt_tokens=prompt, completion_tokens=completion, calls=len(results), cost=cost)
+
+
+def _reason(err: ValueError) -> str:
+    if isinstance(err, JSONExtractionError):
+        return err.reason
+    if isinstance(err, ValidationError):
+        first = err.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "reply"
+        return f"reply does not match the schema ({where}: {first['msg']})"
+    return str(err)
+
+
+async def llm_overview(
+    client: ChatClient,
+    *,
+    model: str,
+    repository: str,
+    label: str,
+    items: Sequence[OverviewItem],
+    lang: str,
+    max_tokens: int = 1024,
+    temperature: float = 0.2,
+    extra_body: dict[str, Any] | None = None,
+    price_input_per_mtok: float | None = None,
+    price_output_per_mtok: float | None = None,
+    input_budget: int = DEFAULT_INPUT_BUDGET,
+) -> Overview:
+    """The LLM's overview of ``items`` (see the module docstring); an empty day makes no call."""
+    if not items:
+        return rule_overview(items, lang)
+    prompt = build_overview_prompt(
+        repository=repository, label=label, items=items, lang=lang, budget=input_budget
+    )
+    messages, room = prompt.messages, max_tokens
+    results: list[ChatResult] = []
+    retried_json = retried_length = shrunk = False
+
+    def fallback(reason: str) -> Overview:
+        log.warning(
+            "overview of %s (%s): LLM failed, rule-made instead: %s", repository, label, reason
+        )
+        base = rule_overview(items, lang)
+        return Overview(
+            themes=base.themes,
+            key_changes=base.key_changes,
+            risks=base.risks,
+            analyser=base.analyser,
+            status=AnalysisStatus.FALLBACK,
+            notes=[reason],
+            usage=_usage(results, price_input_per_mtok, price_output_per_mtok),
+        )
+
+    while True:
+        request = ChatRequest(
+            messages=messages,
+            model=model,
+            max_tokens=room,
+            temperature=temperature,
+            json_schema=REPLY_SCHEMA,
+            schema_name="daily_overview",
+            extra_body=extra_body,
+        )
+        try:
+            result = await client.complete(request)
+        except LLMAuthError:
+            raise
+        except LLMUnavailableError as err:
+            return fallback(f"LLM unavailable: {err.reason}")
+        except ContextLengthError:
+            if shrunk:
+                return fallback("prompt too long for the model's context, even at half the budget")
+            shrunk, input_budget = True, input_budget // 2
+            prompt = build_overview_prompt(
+                repository=repository, label=label, items=items, lang=lang, budget=input_budget
+            )
+            messages = prompt.messages
+            continue
+        except LLMError as err:
+            return fallback(f"LLM request failed: {err}")
+        results.append(result)
+        if result.finish_reason == "length":
+            if retried_length:
+                return fallback(
+                    f"model output cut off (finish_reason=length) twice, at max_tokens={room}"
+                )
+            retried_length, room = True, max(room * 2, room + 512)
+            continue
+        try:
+            reply = parse_overview_reply(result.text)
+        except ValueError as err:  # JSONExtractionError and ValidationError among them
+            reason = _reason(err)
+            if retried_json:
+                return fallback(f"invalid JSON twice: {reason}")
+            retried_json = True
+            fix = {"role": "user", "content": str(_macros(lang).fix(_line(reason, 300)))}
+            messages = [*prompt.messages, fix]
+            continue
+        return Overview(
+            themes=reply.themes,
+            key_changes=reply.key_changes,
+            risks=reply.risks,
+            analyser="llm",
+            notes=prompt.notes,
+            usage=_usage(results, price_input_per_mtok, price_output_per_mtok),
+        )

@@ -1,0 +1,137 @@
+"""A repository's day in a few lines: the input shape shared by both overview makers, and
+the rule-made overview.
+
+The overview is made from the day's *analyses*, never the diffs: :class:`OverviewItem` is
+what one commit contributes (its title, short SHA, change type, importance, summary and
+risks as text). :func:`rule_overview` turns a list of them into an
+:class:`~commitdigest.models.Overview` deterministically and offline:
+
+* themes: one line counting the commits by change type, most frequent first
+  (``12 bug fixes, 8 refactors, 5 features`` / ``Bug 修复 12 个、代码重构 8 个、功能增强 5 个``);
+* key changes: the titles of the high-importance commits (up to :data:`MAX_ITEMS`); on a day
+  without any, the first :data:`MEDIUM_FALLBACK` medium ones;
+* risks: the first risk of each high-importance commit that has one (up to
+  :data:`MAX_ITEMS`), tagged with the commit's short SHA.
+
+An empty day gives an overview without items (the renderer then shows nothing). The LLM
+overview (:mod:`commitdigest.analysis.llm.overview`) falls back to this one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from commitdigest.analysis import rules_text as rt
+from commitdigest.models import Analysis, ChangeType, Importance, Overview
+
+MAX_ITEMS = 5
+"""At most this many themes, key changes and risks (extras are dropped, never cut)."""
+MEDIUM_FALLBACK = 3
+"""Key changes on a day without high-importance commits: this many medium ones."""
+
+# change type -> (zh name, en singular, en plural); zh names are the report's labels
+_TYPE_WORDS: dict[ChangeType, tuple[str, str, str]] = {
+    ChangeType.FEATURE: ("功能增强", "feature", "features"),
+    ChangeType.BUGFIX: ("Bug 修复", "bug fix", "bug fixes"),
+    ChangeType.PERFORMANCE: ("性能优化", "performance change", "performance changes"),
+    ChangeType.REFACTOR: ("代码重构", "refactor", "refactors"),
+    ChangeType.DOCUMENTATION: ("文档更新", "documentation change", "documentation changes"),
+    ChangeType.TEST: ("测试", "test change", "test changes"),
+    ChangeType.CI_BUILD: ("CI / 构建", "CI/build change", "CI/build changes"),
+    ChangeType.DEPENDENCY: ("依赖更新", "dependency update", "dependency updates"),
+    ChangeType.REVERT: ("回滚", "revert", "reverts"),
+    ChangeType.REMOVAL: ("移除", "removal", "removals"),
+    ChangeType.SECURITY: ("安全修复", "security fix", "security fixes"),
+    ChangeType.OTHER: ("其他", "other change", "other changes"),
+}
+_TYPE_ORDER = {t: i for i, t in enumerate(ChangeType)}
+
+
+@dataclass(frozen=True, slots=True)
+class OverviewItem:
+    """What one commit contributes to the day's overview (from its analysis).
+
+    ``title`` is the commit's plain title; ``summary`` and ``risks`` are analyser text
+    (restricted inline Markdown), one risk per entry.
+    """
+
+    title: str
+    short_sha: str
+    change_type: ChangeType
+    importance: Importance
+    summary: str = ""
+    risks: tuple[str, ...] = ()
+
+    @classmethod
+    def from_analysis(cls, title: str, short_sha: str, analysis: Analysis) -> OverviewItem:
+        """The item for a commit with this title and short SHA, and its analysis."""
+        risks = []
+        for risk in analysis.risks:
+            parts = [p.strip() for p in (risk.risk, risk.effect, risk.mitigation) if p.strip()]
+            if parts:
+                risks.append(" — ".join(parts))
+        return cls(
+            title=title,
+            short_sha=short_sha,
+            change_type=analysis.change_type,
+            importance=analysis.importance,
+            summary=analysis.summary,
+            risks=tuple(risks),
+        )
+
+
+def overview_input_digest(items: Sequence[OverviewItem]) -> str:
+    """A SHA-256 over the items (order included), for the overview cache key."""
+    payload = json.dumps([asdict(item) for item in items], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def type_counts(items: Sequence[OverviewItem]) -> list[tuple[ChangeType, int]]:
+    """(change type, commits) for each type present: most commits first, ties in enum order."""
+    counts = Counter(item.change_type for item in items)
+    return sorted(counts.items(), key=lambda kv: (-kv[1], _TYPE_ORDER[kv[0]]))
+
+
+def counts_line(items: Sequence[OverviewItem], lang: str) -> str:
+    """``12 bug fixes, 8 refactors`` / ``Bug 修复 12 个、代码重构 8 个``; ``""`` for no items."""
+    parts = []
+    for change_type, n in type_counts(items):
+        zh, singular, plural = _TYPE_WORDS[change_type]
+        if lang == "zh":
+            parts.append(f"{zh} {n} 个")
+        else:
+            parts.append(f"{n} {singular if n == 1 else plural}")
+    return rt.join_list(parts, lang)
+
+
+def rule_overview(items: Sequence[OverviewItem], lang: str) -> Overview:
+    """The deterministic overview of ``items`` in ``lang`` (see the module docstring)."""
+    if not items:
+        return Overview(analyser="rules")
+    high = [item for item in items if item.importance == Importance.HIGH]
+    medium = [item for item in items if item.importance == Importance.MEDIUM]
+    picked = high[:MAX_ITEMS] if high else medium[:MEDIUM_FALLBACK]
+    key_changes = [text for text in (_title(item) for item in picked) if text]
+    risks: list[str] = []
+    for item in high:
+        first = next((r for r in (rt.strip_controls(r) for r in item.risks) if r), "")
+        if first:
+            sha = rt.code_span(item.short_sha)
+            risks.append(f"{first}（{sha}）" if lang == "zh" else f"{first} ({sha})")
+        if len(risks) == MAX_ITEMS:
+            break
+    return Overview(
+        themes=[counts_line(items, lang)],
+        key_changes=key_changes,
+        risks=risks,
+        analyser="rules",
+    )
+
+
+def _title(item: OverviewItem) -> str:
+    """A commit title as analyser text: plain text, Markdown specials escaped."""
+    return rt.escape_md_inline(item.title)
