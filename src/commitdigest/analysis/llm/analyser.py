@@ -1,0 +1,326 @@
+"""The LLM analyser: one commit in, one validated :class:`Analysis` out — or the rules' one.
+
+For each commit:
+
+1. **Plan.** The diff budget is what the input budget (``input_budget_tokens``, and the
+   context window less the minimum output room; in estimated tokens via the
+   :class:`TokenCalibration`) leaves after the prompt's fixed parts, measured by rendering
+   the prompt with an empty file list and diff (the message body is clipped to a fifth of
+   the budget first). :func:`plan_diff` splits the diff into at most ``max_chunks`` chunks.
+2. **Call.** One chunk: one call. Several: one call per chunk, concurrently (the client's
+   rate limiter bounds them), then one merge call given the parts' analyses as JSON. After
+   the merge, importance is at least the worst part's and every part's risk is kept. If the
+   merge call fails the parts are merged locally; a part that failed has its files listed as
+   omitted. Each call is retried as :mod:`.analyser_calls` describes.
+3. **Shrink.** A request the server (or our estimate) finds too large for the context is
+   planned again with half the diff budget, at most :data:`MAX_REPLANS` times.
+4. **Fall back.** When no usable answer comes, the rule-based analysis is returned with
+   ``status=fallback`` and the reason as its first note.
+
+The commit's own title tags seed the change type (:func:`change_type_from_title`); the model
+may override it only with a reason (:func:`~commitdigest.analysis.llm.schema.to_analysis`).
+Notes, in the report language, say what was done: parts, merges, compact answers, files the
+model never saw (also listed in ``omitted_files``), clipped diffs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from commitdigest.analysis.llm.analyser_calls import (
+    Caller,
+    CallFailed,
+    CallOutcome,
+    CallSpec,
+    LLMOptions,
+    PromptTooLarge,
+    Tally,
+)
+from commitdigest.analysis.llm.analyser_merge import (
+    MERGE_LEVELS,
+    combine_parts,
+    dedupe,
+    part_payload,
+)
+from commitdigest.analysis.llm.analyser_text import count_kinds, lang_of, tr
+from commitdigest.analysis.llm.budget import DiffPlan, ListReason, format_chunk, format_file_list
+from commitdigest.analysis.llm.budget import plan_diff as plan_diff
+from commitdigest.analysis.llm.client import ChatClient, LLMAuthError
+from commitdigest.analysis.llm.prompt import (
+    PROMPT_VERSION,
+    clip_text,
+    commit_prompt,
+    correction_prompt,
+    estimate_messages,
+    merge_prompt,
+    system_prompt,
+)
+from commitdigest.analysis.llm.schema import FULL_SCHEMA, CompactOutput, FullOutput, to_analysis
+from commitdigest.analysis.llm.tokens import TokenCalibration
+from commitdigest.analysis.rules import RuleAnalyser
+from commitdigest.analysis.tags import change_type_from_title
+from commitdigest.models import Analysis, AnalysisStatus, Commit
+
+__all__ = ["MAX_REPLANS", "LLMAnalyser", "LLMOptions"]
+
+log = logging.getLogger(__name__)
+
+MAX_REPLANS = 2  # after the server said "context length exceeded"
+BODY_SHARE = 0.2  # of the input budget, at most, for the commit message body
+# an upper bound of the re-ask message, kept free in every request
+_RESERVE = {"role": "user", "content": correction_prompt("x" * 320)}
+
+T = TypeVar("T")
+
+
+class LLMAnalyser:
+    """Commit -> :class:`Analysis` by an OpenAI-compatible model (see the module docstring).
+
+    :meth:`analyse` never raises for an LLM problem (unavailable, refused, cut off, invalid
+    output, too large): it falls back to the rule-based analysis with the reason. Two kinds
+    of error do propagate: :class:`~commitdigest.analysis.llm.client.LLMAuthError` (a
+    missing or refused API key is a configuration error that would fail every commit: the
+    pipeline should stop with a clear message) and unexpected exceptions (bugs).
+    """
+
+    id = "llm"
+
+    def __init__(
+        self,
+        client: ChatClient,
+        options: LLMOptions,
+        *,
+        fallback: RuleAnalyser | None = None,
+        calibration: TokenCalibration | None = None,
+    ) -> None:
+        self.client = client
+        self.options = options
+        self.fallback = fallback or RuleAnalyser()
+        self.calibration = calibration or TokenCalibration()
+
+    @property
+    def version(self) -> str:
+        """``model@prompt-version``: part of the analysis cache key."""
+        return f"{self.options.model}@{PROMPT_VERSION}"
+
+    async def analyse(
+        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+    ) -> Analysis:
+        """The analysis of ``commit``; the rules' one (``status=fallback``) if the model fails."""
+        lang = lang_of(lang)
+        tally = Tally()
+        job = _Job(self, commit, repository=repository, lang=lang, focus=focus, tally=tally)
+        try:
+            return await job.run()
+        except CallFailed as failed:
+            reason = failed.reason
+        except LLMAuthError:
+            raise
+        log.warning("LLM analysis of %s fell back to rules: %s", commit.short_sha, reason)
+        rules = self.fallback.analyse(commit, lang=lang)
+        update: dict[str, Any] = {
+            "status": AnalysisStatus.FALLBACK,
+            "notes": [reason, *rules.notes],
+            "usage": tally.usage(self.options),
+        }
+        return rules.model_copy(update=update)
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    plan: DiffPlan
+    file_list: str
+    body: str
+    body_clipped: bool
+
+
+class _Job:
+    """The analysis of one commit: plan, calls, merge, notes."""
+
+    def __init__(
+        self,
+        owner: LLMAnalyser,
+        commit: Commit,
+        *,
+        repository: str,
+        lang: str,
+        focus: str | None,
+        tally: Tally,
+    ) -> None:
+        self.owner = owner
+        self.options = owner.options
+        self.commit = commit
+        self.repository = repository
+        self.lang = lang
+        self.tally = tally
+        self.seeded = change_type_from_title(commit.title)
+        self.system = system_prompt(lang, focus)
+        self.caller = Caller(owner.client, owner.options, owner.calibration, tally, lang)
+        self.shrunk = False
+
+    async def run(self) -> Analysis:
+        shrink: int | None = None
+        for _ in range(MAX_REPLANS + 1):
+            prep = self._prepare(shrink)
+            try:
+                if len(prep.plan.chunks) == 1:
+                    return await self._single(prep)
+                return await self._chunked(prep)
+            except PromptTooLarge:
+                log.info("LLM prompt for %s too large; planning again", self.commit.short_sha)
+                shrink = prep.plan.budget // 2
+                self.shrunk = True
+        raise CallFailed(tr(self.lang, "too_large", n=MAX_REPLANS))
+
+    # ---- planning
+
+    def _user(
+        self, file_list: str, body: str, diff: str, part: int, parts: int, compact: bool
+    ) -> str:
+        return commit_prompt(
+            self.commit, repository=self.repository, lang=self.lang, seeded_type=self.seeded,
+            file_list=file_list, diff=diff, part=part, parts=parts, compact=compact, body=body,
+        )  # fmt: skip
+
+    def _prepare(self, shrink: int | None) -> _Prepared:
+        opts = self.options
+        cap = self.owner.calibration.to_estimated(opts.input_cap)
+        body, clipped = clip_text(self.commit.body.strip(), int(cap * BODY_SHARE))
+        n = opts.max_chunks
+        skeleton = self._user("", body, "", n, n, compact=True)  # the fixed parts
+        messages = [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": skeleton},
+        ]
+        fixed = estimate_messages([*messages, _RESERVE], FULL_SCHEMA)
+        budget = max(0, cap - fixed)
+        if shrink is not None:
+            budget = min(budget, shrink)
+        plan = plan_diff(self.commit, budget, max_chunks=n)
+        return _Prepared(plan, format_file_list(plan), body, clipped)
+
+    def _spec(self, prep: _Prepared, part: int) -> CallSpec:
+        parts = len(prep.plan.chunks)
+        diff = format_chunk(prep.plan.chunks[part - 1])
+        return CallSpec(
+            system=self.system,
+            user=self._user(prep.file_list, prep.body, diff, part, parts, compact=False),
+            compact_user=self._user(prep.file_list, prep.body, diff, part, parts, compact=True),
+            label=f"{self.commit.short_sha} part {part}/{parts}",
+        )
+
+    # ---- calls
+
+    async def _single(self, prep: _Prepared) -> Analysis:
+        outcome = await self.caller.run(self._spec(prep, 1))
+        notes = [tr(self.lang, "compact")] if outcome.compact else []
+        return self._finish(outcome.output, prep, notes, [])
+
+    async def _chunked(self, prep: _Prepared) -> Analysis:
+        n = len(prep.plan.chunks)
+        results = await asyncio.gather(
+            *(self.caller.run(self._spec(prep, i)) for i in range(1, n + 1)),
+            return_exceptions=True,
+        )
+        for r in results:  # configuration errors first, then bugs: never swallowed
+            if isinstance(r, LLMAuthError):
+                raise r
+        for r in results:
+            if isinstance(r, BaseException) and not isinstance(r, CallFailed | PromptTooLarge):
+                raise r
+        if any(isinstance(r, PromptTooLarge) for r in results):
+            raise PromptTooLarge
+        done = [(i, r) for i, r in enumerate(results, 1) if isinstance(r, CallOutcome)]
+        failed = [(i, r) for i, r in enumerate(results, 1) if isinstance(r, CallFailed)]
+        if not done:
+            raise CallFailed(tr(self.lang, "parts_failed", n=n, reason=failed[0][1].reason))
+        notes = [tr(self.lang, "chunks", n=n)]
+        output, merge_notes, merge_compact = await self._merge(prep, done)
+        notes += merge_notes
+        omitted: list[str] = []
+        for i, err in failed:
+            files = [f.path for f in prep.plan.chunks[i - 1].files]
+            omitted += files
+            notes.append(tr(self.lang, "part_failed", i=i, n=n, reason=err.reason, k=len(files)))
+        if merge_compact or any(o.compact for _, o in done):
+            notes.append(tr(self.lang, "compact"))
+        return self._finish(output, prep, notes, omitted)
+
+    async def _merge(
+        self, prep: _Prepared, done: list[tuple[int, CallOutcome]]
+    ) -> tuple[FullOutput, list[str], bool]:
+        parts = [o.output for _, o in done]
+        worst = max((p.importance for p in parts), key=lambda imp: imp.rank)
+        n = len(prep.plan.chunks)
+        reason = tr(self.lang, "merge_too_long")
+        for level in range(MERGE_LEVELS):
+            payload = [part_payload(i, o.output, level) for i, o in done]
+            users = [
+                merge_prompt(
+                    self.commit,
+                    repository=self.repository,
+                    lang=self.lang,
+                    seeded_type=self.seeded,
+                    file_list=prep.file_list,
+                    analyses=payload,
+                    worst=worst.value,
+                    compact=compact,
+                    body=prep.body,
+                )
+                for compact in (False, True)
+            ]
+            probe = [
+                {"role": "system", "content": self.system},
+                {"role": "user", "content": users[0]},
+            ]
+            if not self.caller.fits([*probe, _RESERVE]):
+                continue
+            label = f"{self.commit.short_sha} merge"
+            try:
+                outcome = await self.caller.run(CallSpec(self.system, users[0], users[1], label))
+            except CallFailed as err:
+                reason = err.reason
+            except PromptTooLarge:
+                pass
+            else:
+                return combine_parts(outcome.output, parts, self.seeded), [], outcome.compact
+            break
+        log.info("merging the parts of %s locally: %s", self.commit.short_sha, reason)
+        note = tr(self.lang, "merge_local", n=n, reason=reason)
+        return combine_parts(None, parts, self.seeded), [note], False
+
+    # ---- the result
+
+    def _finish(
+        self, output: CompactOutput, prep: _Prepared, notes: list[str], omitted: list[str]
+    ) -> Analysis:
+        plan = prep.plan
+        over = [f.path for f in plan.listed_only if f.reason is ListReason.OVER_BUDGET]
+        over += plan.omitted
+        if self.shrunk:
+            notes.append(tr(self.lang, "shrunk"))
+        if over:
+            notes.append(tr(self.lang, "omitted", n=len(over)))
+        kinds: Counter[ListReason] = Counter(
+            f.reason for f in plan.listed_only if f.reason is not ListReason.OVER_BUDGET
+        )
+        if kinds:
+            notes.append(tr(self.lang, "by_name", what=count_kinds(self.lang, kinds)))
+        clipped = sum(f.clipped for chunk in plan.chunks for f in chunk.files)
+        if clipped:
+            notes.append(tr(self.lang, "clipped", n=clipped))
+        if prep.body_clipped:
+            notes.append(tr(self.lang, "body_clipped"))
+        return to_analysis(
+            output,
+            seeded_type=self.seeded,
+            analyser_version=self.owner.version,
+            lang=self.lang,
+            notes=notes,
+            omitted_files=dedupe([*over, *omitted], str),
+            usage=self.tally.usage(self.options),
+        )
