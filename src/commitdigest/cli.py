@@ -15,9 +15,12 @@ from rich.console import Console
 from rich.table import Table
 
 from . import __version__
+from .config import find_config, load_settings
+from .config_cli import config_app, repos_app
 from .errors import EXIT_CODES_HELP, EXIT_INTERNAL, CommitdigestError
 from .pipeline import LANGS, ReportOptions, check_lang, generate_reports, parse_formats, render_file
 from .progress import RichProgress
+from .sources.git import PatchLimits
 from .store import Store
 from .window import plan_windows
 
@@ -31,6 +34,8 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
+app.add_typer(config_app, name="config")
+app.add_typer(repos_app, name="repos")
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 log = logging.getLogger("commitdigest")
@@ -108,13 +113,33 @@ def report(
     branch: Annotated[
         str | None, typer.Option(help="Branch to read (default: the current HEAD).")
     ] = None,
-    lang: Annotated[str, typer.Option(help=f"Report language: {', '.join(LANGS)}.")] = "zh",
+    lang: Annotated[
+        str | None, typer.Option(help=f"Report language: {', '.join(LANGS)} (default zh).")
+    ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", help="Comma-separated output formats: md, json.")
-    ] = "md",
+        str | None, typer.Option("--format", help="Comma-separated formats: md, json (default md).")
+    ] = None,
     out_dir: Annotated[
-        Path, typer.Option("--out", help="Folder that receives YYYY-MM-DD.<format> files.")
-    ] = Path("reports"),
+        Path | None,
+        typer.Option("--out", help="Folder for YYYY-MM-DD.<format> files (default reports)."),
+    ] = None,
+    analyser: Annotated[
+        str | None,
+        typer.Option(help="rules (offline, default) or llm (OpenAI-compatible endpoint)."),
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="LLM model name (llm.model).")] = None,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(min=1, max=64, help="Concurrent LLM requests (llm.max_concurrency)."),
+    ] = None,
+    overview: Annotated[
+        bool | None,
+        typer.Option("--overview/--no-overview", help="A daily overview per repository."),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(help="Config file (default ./commitdigest.toml, then the home folder)."),
+    ] = None,
     home: Annotated[
         Path | None,
         typer.Option(
@@ -124,23 +149,46 @@ def report(
 ) -> None:
     """Write the report of each day in the window (default: yesterday) and print the paths.
 
-    Without --date, --since/--until or --days the window is yesterday in --tz.
+    Without --date, --since/--until or --days the window is yesterday in --tz. Options
+    given here override the config file; OPENAI_API_KEY / OPENAI_BASE_URL configure the LLM.
     """
 
     def action() -> None:
-        windows = plan_windows(tz=tz, on_date=date, since=since, until=until, days=days)
+        settings = load_settings(find_config(config))
+        llm = settings.llm.model_copy(
+            update={
+                k: v
+                for k, v in (("model", model), ("max_concurrency", concurrency))
+                if v is not None
+            }
+        )
+        windows = plan_windows(
+            tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
+        )
         options = ReportOptions(
             repositories=repositories,
             windows=windows,
             branch=branch,
-            lang=check_lang(lang),
-            formats=parse_formats(fmt),
-            out_dir=out_dir,
+            lang=check_lang(lang or settings.language),
+            formats=parse_formats(fmt or settings.formats),
+            out_dir=out_dir or settings.output_dir,
+            limits=PatchLimits(
+                settings.git.max_patch_bytes_per_file, settings.git.max_patch_bytes_per_commit
+            ),
+            analyser=analyser or settings.analysis.analyser,
+            llm=llm,
+            overview=settings.analysis.overview if overview is None else overview,
         )
         with Store.open(home) as store, RichProgress(err) as progress:
             outcome = asyncio.run(generate_reports(options, store, progress=progress))
         for path in outcome.paths:
             out.print(str(path), markup=False)
+        if outcome.fallback:
+            err.print(
+                f"warning: the LLM failed on {outcome.fallback} commit(s); rule-based "
+                "analysis stands in (marked in the report)",
+                markup=False,
+            )
         log.debug(
             "analysed %d, cached %d, timings %s", outcome.analysed, outcome.cached, outcome.timings
         )

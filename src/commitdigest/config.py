@@ -2,29 +2,66 @@
 
 Precedence, highest first: command-line options (applied by the CLI), ``COMMITDIGEST_*``
 environment variables (nested keys with ``__``, e.g. ``COMMITDIGEST_LLM__MODEL``), the
-TOML file, the defaults below. Secrets come from the environment: ``OPENAI_API_KEY`` and
-``OPENAI_BASE_URL`` fill ``llm.api_key`` / ``llm.base_url`` when the file leaves them out.
+TOML file, the defaults below. Secrets come from the environment only: ``OPENAI_API_KEY``
+fills ``llm.api_key``, ``GITHUB_TOKEN`` (else ``GH_TOKEN``) fills ``github.token``; a file that
+holds an ``api_key`` or ``token`` is rejected. ``OPENAI_BASE_URL`` and ``GITHUB_API_URL``
+fill ``llm.base_url`` / ``github.api_url`` when neither the file nor ``COMMITDIGEST_*``
+sets them. The followed repositories are ``[[repositories]]`` entries (:class:`Repository`,
+each with a :class:`Focus`); :mod:`commitdigest.subscriptions` edits them in the file.
+Every field is documented in ``docs/config.md``.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tomllib
+from collections.abc import Sequence
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
+    InitSettingsSource,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    SettingsError,
     TomlConfigSettingsSource,
 )
 
 from .errors import UsageError
 from .store.db import default_home
+from .subscriptions import Focus as Focus
+from .subscriptions import Repository as Repository
 
 CONFIG_FILE = "commitdigest.toml"
+ENV_PREFIX = "COMMITDIGEST_"
+# secret key path -> the environment variables that fill it, first one set wins
+SECRET_ENV: dict[str, tuple[str, ...]] = {
+    "llm.api_key": ("OPENAI_API_KEY",),
+    "github.token": ("GITHUB_TOKEN", "GH_TOKEN"),
+}
+SECRET_HINTS = {"llm.api_key": "OPENAI_API_KEY", "github.token": "GITHUB_TOKEN or GH_TOKEN"}
+SECRET_KEYS = frozenset({"api_key", "token"})
+MASK = "********"
+Format = Literal["md", "json"]
+# what load_settings is loading: the parsed file (None: none) and whether env vars count
+_LOADING: ContextVar[tuple[dict[str, Any] | None, bool]] = ContextVar(
+    "_LOADING", default=(None, True)
+)
 
 
 class _Section(BaseModel):
@@ -60,19 +97,91 @@ class LLMSettings(_Section):
     price_output_per_mtok: float | None = Field(None, ge=0)
 
 
+class GitHubSettings(_Section):
+    api_url: str = "https://api.github.com"
+    token: SecretStr | None = None  # from GH_TOKEN / GITHUB_TOKEN, never from the file
+    max_concurrency: int = Field(4, ge=1, le=32)
+    rate_limit_max_wait_s: float = Field(900, ge=0)
+
+    @field_validator("api_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        value = value.strip()
+        if not value.startswith(("https://", "http://")):
+            raise ValueError(f"must be an http(s) URL, got {value!r}")
+        return value.rstrip("/")
+
+
+class RunSettings(_Section):
+    first_run_days_back: int = Field(1, ge=1, le=366)  # window of a repository's first run
+    lock_timeout_s: float = Field(60, ge=0)  # wait this long for another run's lock
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
-        env_prefix="COMMITDIGEST_", env_nested_delimiter="__", extra="forbid"
+        env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid"
     )
-    toml_path: ClassVar[Path | None] = None
+    toml_path: ClassVar[Path | None] = None  # a subclass may name a file to read
 
     timezone: str | None = None
     language: Literal["zh", "en"] = "zh"
     output_dir: Path = Path("reports")
-    formats: list[str] = Field(default_factory=lambda: ["md"])
+    formats: Annotated[list[Format], NoDecode] = Field(default_factory=lambda: list[Format](["md"]))
     git: GitSettings = Field(default_factory=GitSettings)
     analysis: AnalysisSettings = Field(default_factory=AnalysisSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    github: GitHubSettings = Field(default_factory=GitHubSettings)
+    run: RunSettings = Field(default_factory=RunSettings)
+    repositories: list[Repository] = Field(default_factory=list)
+
+    _config_file: Path | None = PrivateAttr(None)
+    _secret_sources: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(
+                f"unknown time zone {value!r} (use an IANA name such as Asia/Shanghai or UTC)"
+            ) from None
+        return value
+
+    @field_validator("formats", mode="before")
+    @classmethod
+    def _split_formats(cls, value: Any) -> Any:
+        if isinstance(value, str):  # COMMITDIGEST_FORMATS=md,json (or a JSON list)
+            if value.lstrip().startswith("["):
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    raise ValueError(f"not a JSON list: {value!r}") from None
+            else:
+                value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, list):
+            value = list(
+                dict.fromkeys(v.strip().lower() if isinstance(v, str) else v for v in value)
+            )
+            if not value:
+                raise ValueError("needs at least one format (md, json)")
+        return value
+
+    @field_validator("repositories")
+    @classmethod
+    def _unique(cls, repositories: list[Repository]) -> list[Repository]:
+        seen: dict[str, int] = {}
+        for i, repo in enumerate(repositories):
+            if repo.key in seen:
+                j = seen[repo.key]
+                raise ValueError(
+                    f"repositories[{i}] {repo.name!r} is the same repository as "
+                    f"repositories[{j}] {repositories[j].name!r}"
+                )
+            seen[repo.key] = i
+        return repositories
 
     @classmethod
     def settings_customise_sources(
@@ -83,10 +192,29 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        sources: list[PydanticBaseSettingsSource] = [init_settings, env_settings]
-        if cls.toml_path is not None:
+        file_data, use_env = _LOADING.get()
+        sources: list[PydanticBaseSettingsSource] = [init_settings]
+        if use_env:
+            sources.append(env_settings)
+        if file_data is not None:
+            sources.append(InitSettingsSource(settings_cls, init_kwargs=file_data))
+        elif cls.toml_path is not None:
             sources.append(TomlConfigSettingsSource(settings_cls, toml_file=cls.toml_path))
         return tuple(sources)
+
+    @property
+    def config_file(self) -> Path | None:
+        """The file these settings were loaded from (None: defaults and environment)."""
+        return self._config_file
+
+    def secret_source(self, key: str) -> str | None:
+        """The environment variable that set secret ``key`` (``llm.api_key``), or None."""
+        return self._secret_sources.get(key)
+
+
+def default_config_path() -> Path:
+    """Where the file is created when none exists: ``$COMMITDIGEST_HOME/commitdigest.toml``."""
+    return default_home() / CONFIG_FILE
 
 
 def find_config(explicit: Path | None = None, *, cwd: Path | None = None) -> Path | None:
@@ -95,32 +223,128 @@ def find_config(explicit: Path | None = None, *, cwd: Path | None = None) -> Pat
         if not explicit.is_file():
             raise UsageError(f"config file {explicit} does not exist")
         return explicit
-    for candidate in ((cwd or Path.cwd()) / CONFIG_FILE, default_home() / CONFIG_FILE):
+    for candidate in ((cwd or Path.cwd()) / CONFIG_FILE, default_config_path()):
         if candidate.is_file():
             return candidate
     return None
 
 
+def parse_config_text(text: str, path: Path) -> dict[str, Any]:
+    """Parse the file's TOML and refuse secrets in it; errors are one-line UsageErrors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"config file {path} is not valid TOML: {exc}") from None
+    _reject_secrets(data, path, ())
+    return data
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read config file {path}: {exc}") from None
+    return parse_config_text(text, path)
+
+
+def validate_file_data(data: dict[str, Any], path: Path) -> Settings:
+    """Validate what a file holds, ignoring the environment (used before writing a file)."""
+    return _build(data, path, use_env=False)
+
+
 def load_settings(path: Path | None = None) -> Settings:
     """Load and validate the settings; a bad file is a one-line :class:`UsageError`."""
-    if path is not None:
-        try:
-            tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read config file {path}: {exc}") from None
-        except tomllib.TOMLDecodeError as exc:
-            raise UsageError(f"config file {path} is not valid TOML: {exc}") from None
-    loader = type("_LoadedSettings", (Settings,), {"toml_path": path})
-    try:
-        settings: Settings = loader()
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        source = f"config file {path}" if path else "settings"
-        raise UsageError(f"{source}: {where}: {first['msg']}") from None
-    llm = settings.llm
-    if llm.api_key is None and os.environ.get("OPENAI_API_KEY"):
-        llm.api_key = SecretStr(os.environ["OPENAI_API_KEY"])
+    data = read_config_file(path) if path is not None else {}
+    settings = _build(data, path, use_env=True)
+    settings._config_file = path
+    for key, names in SECRET_ENV.items():
+        section, field = key.split(".")
+        model = getattr(settings, section)
+        if getattr(model, field) is not None:  # only COMMITDIGEST_* can have set it
+            settings._secret_sources[key] = f"{ENV_PREFIX}{section}__{field}".upper()
+            continue
+        name = next((n for n in names if os.environ.get(n)), None)
+        if name is not None:
+            setattr(model, field, SecretStr(os.environ[name]))
+            settings._secret_sources[key] = name
+    llm, github = settings.llm, settings.github
     if llm.base_url is None and os.environ.get("OPENAI_BASE_URL"):
         llm.base_url = os.environ["OPENAI_BASE_URL"]
+    if "api_url" not in github.model_fields_set and os.environ.get("GITHUB_API_URL"):
+        try:
+            github.api_url = GitHubSettings._http_url(os.environ["GITHUB_API_URL"])
+        except ValueError as exc:
+            raise UsageError(f"environment variable GITHUB_API_URL: {exc}") from None
     return settings
+
+
+def _build(data: dict[str, Any], path: Path | None, *, use_env: bool) -> Settings:
+    token = _LOADING.set((data, use_env))
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise UsageError(describe_error(exc, path=path)) from None
+    except SettingsError as exc:  # an environment value that is not valid JSON
+        field = re.search(r'field "(\w+)"', str(exc))
+        var = ENV_PREFIX + (field.group(1).upper() if field else "*")
+        raise UsageError(
+            f"environment variable {var}: cannot parse its value (lists and tables are JSON)"
+        ) from None
+    finally:
+        _LOADING.reset(token)
+
+
+def _reject_secrets(node: Any, path: Path, loc: tuple[str | int, ...]) -> None:
+    if isinstance(node, list):
+        for i, item in enumerate(node):
+            _reject_secrets(item, path, (*loc, i))
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            here = (*loc, key)
+            if key in SECRET_KEYS:
+                hint = SECRET_HINTS.get(format_loc(here), "OPENAI_API_KEY or GITHUB_TOKEN")
+                raise UsageError(
+                    f"config file {path}: {format_loc(here)}: secrets are not read from the "
+                    f"file; remove the key and set the {hint} environment variable instead"
+                )
+            _reject_secrets(value, path, here)
+
+
+def format_loc(loc: Sequence[str | int]) -> str:
+    """``("repositories", 1, "focus")`` → ``repositories[1].focus``."""
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    return text
+
+
+def describe_error(
+    exc: ValidationError, origin: str | None = None, path: Path | None = None
+) -> str:
+    """One line: ``<origin>: <key path>: <problem>``; the origin is found when not given."""
+    error = exc.errors()[0]
+    loc = tuple(p for p in error["loc"] if isinstance(p, str | int))
+    message = str(error["msg"]).removeprefix("Value error, ")
+    if error["type"] == "extra_forbidden":
+        message = "unknown key"
+    elif "input" in error and not isinstance(error["input"], dict | list):
+        shown = repr(error["input"])
+        if shown not in message:
+            message += f" (got {shown[:80]})"
+    where = f"{format_loc(loc)}: " if loc else ""
+    return f"{origin or _origin(loc, path)}: {where}{message}"
+
+
+def _origin(loc: tuple[str | int, ...], path: Path | None) -> str:
+    """Who set the bad value: a ``COMMITDIGEST_*`` variable outranks the file."""
+    names: list[str] = []
+    for part in loc:
+        if not isinstance(part, str):
+            break
+        names.append(part)
+    env = {name.upper() for name in os.environ}
+    for k in range(len(names), 0, -1):
+        var = (ENV_PREFIX + "__".join(names[:k])).upper()
+        if var in env:
+            return f"environment variable {var}"
+    return f"config file {path}" if path is not None else "settings"

@@ -1,33 +1,39 @@
 """The report pipeline: sources -> analysis -> store -> render -> deliver (files).
 
 Reads each repository once for the whole range, splits the commits into day windows,
-analyses every commit (cache first), renders each day and writes its files.
+analyses every commit (cache first, concurrently), adds each repository's daily overview,
+renders each day and writes its files.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from .analysis.runner import AsyncRuleAnalyser, CommitAnalyser, analyse_commits
+from .analysis.factory import AnalysisSetup, build_analysis, daily_overview
+from .analysis.overview import OverviewItem
+from .analysis.runner import analyse_commits
+from .config import LLMSettings
 from .deliver import ensure_writable_dir, write_text_atomic
-from .errors import OutputError, UsageError
-from .models import Analysis, Commit, Importance, ReportContext
+from .errors import CommitdigestError, OutputError, UsageError
+from .models import Analysis, Commit, Importance, Overview, ReportContext
 from .render.context import RepositoryInput, build_context
 from .render.json_output import load_context, render_json
 from .render.markdown import render_markdown
-from .sources.git import PatchLimits, read_commits
-from .sources.repo_info import RepositoryInfo, resolve_repository
+from .sources.git import PatchLimits
+from .sources.open import RepoSpec, SourceRepository, open_local
 from .store import Store
 from .window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json")
 LANGS: tuple[str, ...] = ("zh", "en")
+
+Opener = Callable[[RepoSpec], Awaitable[SourceRepository]]
 
 
 class Progress(Protocol):
@@ -48,13 +54,18 @@ class _NoProgress:
 
 @dataclass(frozen=True)
 class ReportOptions:
-    repositories: Sequence[str]
+    repositories: Sequence[RepoSpec | str]
     windows: Sequence[DayWindow]
-    branch: str | None = None
+    branch: str | None = None  # for repositories named by a plain string
     lang: str = "zh"
     formats: Sequence[str] = ("md",)
     out_dir: Path = Path("reports")
     limits: PatchLimits = field(default_factory=PatchLimits)
+    analyser: str = "rules"
+    llm: LLMSettings | None = None
+    overview: bool = True
+    keep_going: bool = False  # a repository that fails is reported, the others go on
+    command: str = "report"
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,8 @@ class ReportOutcome:
     days: list[DayResult] = field(default_factory=list)
     analysed: int = 0  # analyses computed in this run
     cached: int = 0  # analyses taken from the store
+    fallback: int = 0  # commits the LLM failed on (rules stood in)
+    failures: dict[str, str] = field(default_factory=dict)  # repository -> reason
     timings: dict[str, float] = field(default_factory=dict)
 
     @property
@@ -100,11 +113,11 @@ async def generate_reports(
     *,
     progress: Progress | None = None,
     now: datetime | None = None,
-    analyser: CommitAnalyser | None = None,
+    setup: AnalysisSetup | None = None,
+    opener: Opener = open_local,
 ) -> ReportOutcome:
     """Write one report per day window; return what was written and what it cost."""
     progress = progress or _NoProgress()
-    analyser = analyser or AsyncRuleAnalyser()
     check_lang(options.lang)
     formats = parse_formats(options.formats)
     if not options.windows:
@@ -112,104 +125,183 @@ async def generate_reports(
     if not options.repositories:
         raise UsageError("name at least one repository")
     ensure_writable_dir(options.out_dir)
+    own_setup = setup is None
+    setup = setup or build_analysis(options.analyser, options.llm)
     outcome = ReportOutcome()
-    clock = time.perf_counter()
-
-    infos = await _resolve_all(options.repositories, options.branch)
     start, end = options.windows[0].start, options.windows[-1].end
     run_id = store.start_run(
-        command="report",
+        command=options.command,
         window_start=start,
         window_end=end,
         tz=options.windows[0].tz,
-        repositories=[i.name for i in infos],
+        repositories=[_spec(r).name for r in options.repositories],
     )
     try:
-        progress.start("read", len(infos))
-        commits_by_repo = await asyncio.gather(
-            *(_read(info, start, end, options.limits, progress) for info in infos)
-        )
-        outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
-
-        clock = time.perf_counter()
-        work = [
-            (i.name, c) for i, commits in zip(infos, commits_by_repo, strict=True) for c in commits
-        ]
-        progress.start("analyse", len(work))
-        analyses, tally = await analyse_commits(
-            analyser,
-            work,
-            lang=options.lang,
-            store=store,
-            on_done=lambda n: progress.advance("analyse", n),
-        )
-        outcome.analysed, outcome.cached = tally.made, tally.cached
-        outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
-
+        repos = await _open_all(options, opener, outcome)
+        commits_by_repo = await _read_all(repos, options, progress, outcome)
+        analyses = await _analyse(repos, commits_by_repo, options, store, setup, progress, outcome)
         clock = time.perf_counter()
         generated_at = now or datetime.now(tz=options.windows[0].start.tzinfo)
         progress.start("render", len(options.windows))
         for window in options.windows:
-            outcome.days.append(
-                _write_day(window, infos, commits_by_repo, analyses, options, formats, generated_at)
+            inputs = await _day_inputs(
+                window, repos, commits_by_repo, analyses, options, store, setup
             )
+            outcome.days.append(_write_day(window, inputs, options, formats, generated_at))
             progress.advance("render")
         outcome.timings["render_s"] = round(time.perf_counter() - clock, 3)
     except BaseException as exc:
         store.finish_run(run_id, status="failed", error=str(exc)[:500], timings=outcome.timings)
         raise
+    finally:
+        if own_setup:
+            await setup.aclose()
     store.finish_run(
         run_id,
-        status="ok",
+        status="partial" if outcome.failures else "ok",
         commits=sum(d.commits for d in outcome.days),
         analysed=outcome.analysed,
         cached=outcome.cached,
         timings=outcome.timings,
         outputs=[str(p) for p in outcome.paths],
+        error="; ".join(f"{k}: {v}" for k, v in outcome.failures.items()) or None,
     )
     return outcome
 
 
-async def _resolve_all(paths: Sequence[str], branch: str | None) -> list[RepositoryInfo]:
-    infos: list[RepositoryInfo] = []
-    seen: set[Path] = set()
-    for raw in paths:
-        info = await resolve_repository(Path(raw), branch)
-        if info.root not in seen:
-            seen.add(info.root)
-            infos.append(info)
-    return infos
+def _spec(raw: RepoSpec | str) -> RepoSpec:
+    return raw if isinstance(raw, RepoSpec) else RepoSpec(name=raw)
 
 
-async def _read(
-    info: RepositoryInfo, start: datetime, end: datetime, limits: PatchLimits, progress: Progress
-) -> list[Commit]:
-    commits = await read_commits(info, start, end, limits=limits)
-    progress.advance("read")
-    return commits
+async def _open_all(
+    options: ReportOptions, opener: Opener, outcome: ReportOutcome
+) -> list[SourceRepository]:
+    repos: list[SourceRepository] = []
+    seen: set[str] = set()
+    for raw in options.repositories:
+        spec = _spec(raw)
+        if spec.branch is None and options.branch is not None:
+            spec = RepoSpec(
+                spec.name,
+                options.branch,
+                spec.source,
+                spec.focus_paths,
+                spec.focus_keywords,
+                spec.emphasis,
+            )
+        try:
+            repo = await opener(spec)
+        except CommitdigestError as exc:
+            if not options.keep_going:
+                raise
+            outcome.failures[spec.name] = exc.message
+            continue
+        if repo.identity not in seen:
+            seen.add(repo.identity)
+            repos.append(repo)
+    return repos
+
+
+async def _read_all(
+    repos: list[SourceRepository],
+    options: ReportOptions,
+    progress: Progress,
+    outcome: ReportOutcome,
+) -> list[list[Commit]]:
+    clock = time.perf_counter()
+    start, end = options.windows[0].start, options.windows[-1].end
+    progress.start("read", len(repos))
+
+    async def one(repo: SourceRepository) -> list[Commit] | CommitdigestError:
+        try:
+            commits = await repo.read_commits(start, end, limits=options.limits)
+        except CommitdigestError as exc:
+            if not options.keep_going:
+                raise
+            return exc
+        finally:
+            progress.advance("read")
+        return commits
+
+    results = await asyncio.gather(*(one(r) for r in repos))
+    kept: list[list[Commit]] = []
+    for repo, result in zip(list(repos), results, strict=True):
+        if isinstance(result, CommitdigestError):
+            outcome.failures[repo.name] = result.message
+            repos.remove(repo)
+        else:
+            kept.append(result)
+    outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
+    return kept
+
+
+async def _analyse(
+    repos: Sequence[SourceRepository],
+    commits_by_repo: Sequence[list[Commit]],
+    options: ReportOptions,
+    store: Store,
+    setup: AnalysisSetup,
+    progress: Progress,
+    outcome: ReportOutcome,
+) -> dict[tuple[str, str], Analysis]:
+    clock = time.perf_counter()
+    work = [(r.name, c) for r, commits in zip(repos, commits_by_repo, strict=True) for c in commits]
+    progress.start("analyse", len(work))
+    analyses, tally = await analyse_commits(
+        setup.analyser,
+        work,
+        lang=options.lang,
+        store=store,
+        on_done=lambda n: progress.advance("analyse", n),
+    )
+    outcome.analysed, outcome.cached, outcome.fallback = tally.made, tally.cached, tally.fallback
+    outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
+    return analyses
+
+
+async def _day_inputs(
+    window: DayWindow,
+    repos: Sequence[SourceRepository],
+    commits_by_repo: Sequence[list[Commit]],
+    analyses: dict[tuple[str, str], Analysis],
+    options: ReportOptions,
+    store: Store,
+    setup: AnalysisSetup,
+) -> list[RepositoryInput]:
+    day = window.day.isoformat()
+
+    async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
+        day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
+        by_sha = {c.sha: analyses[(repo.name, c.sha)] for c in day_commits}
+        overview: Overview | None = None
+        if options.overview and day_commits:
+            items = [
+                OverviewItem.from_analysis(c.title, c.sha[:7], by_sha[c.sha]) for c in day_commits
+            ]
+            overview = await daily_overview(
+                setup, repository=repo.name, day=day, items=items, lang=options.lang, store=store
+            )
+        return RepositoryInput(
+            name=repo.name,
+            url=repo.web_url,
+            branch=repo.branch,
+            commits=day_commits,
+            analyses=by_sha,
+            overview=overview,
+        )
+
+    return list(
+        await asyncio.gather(*(one(r, c) for r, c in zip(repos, commits_by_repo, strict=True)))
+    )
 
 
 def _write_day(
     window: DayWindow,
-    infos: Sequence[RepositoryInfo],
-    commits_by_repo: Sequence[list[Commit]],
-    analyses: dict[tuple[str, str], Analysis],
+    inputs: list[RepositoryInput],
     options: ReportOptions,
     formats: Sequence[str],
     generated_at: datetime,
 ) -> DayResult:
-    inputs: list[RepositoryInput] = []
-    for info, commits in zip(infos, commits_by_repo, strict=True):
-        day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
-        inputs.append(
-            RepositoryInput(
-                name=info.name,
-                url=info.web_url,
-                branch=info.branch,
-                commits=day_commits,
-                analyses={c.sha: analyses[(info.name, c.sha)] for c in day_commits},
-            )
-        )
     context = build_context(inputs, window.info(), lang=options.lang, generated_at=generated_at)
     paths = [
         write_text_atomic(
@@ -233,8 +325,10 @@ def render_file(source: Path, formats: Sequence[str], out_dir: Path | None = Non
     fmts = parse_formats(formats)
     try:
         text = source.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise OutputError(f"cannot read {source}: {exc.strerror or exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OutputError(
+            f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     context = load_context(text)
     target = ensure_writable_dir(out_dir or source.parent)
     return [

@@ -33,7 +33,11 @@ def write_text_atomic(path: Path, text: str) -> Path:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
+            try:  # an existing file keeps its permissions (a 0600 config stays 0600)
+                mode = os.stat(path).st_mode & 0o777
+            except FileNotFoundError:
+                mode = 0o644
+            os.chmod(tmp, mode)
             os.replace(tmp, path)
         except BaseException:
             if os.path.exists(tmp):

@@ -1,0 +1,129 @@
+"""Building the analysers, the chat client and the daily overview from the settings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..config import LLMSettings
+from ..errors import UsageError
+from ..models import Analysis, Overview
+from ..store import OverviewKey, Store
+from .llm.analyser import LLMAnalyser, LLMOptions
+from .llm.client import ChatClient, OpenAIChatClient
+from .llm.overview import OVERVIEW_PROMPT_VERSION, llm_overview
+from .llm.ratelimit import RateLimiter, RetryPolicy
+from .overview import OverviewItem, overview_input_digest, rule_overview
+from .runner import AsyncRuleAnalyser, CommitAnalyser
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+ANALYSERS = ("rules", "llm")
+
+
+def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
+    """The real client for ``settings``; a dummy key for servers that need none."""
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    if not key and not settings.base_url:
+        raise UsageError(
+            "the LLM analyser needs OPENAI_API_KEY (or OPENAI_BASE_URL for a server that "
+            "needs no key)"
+        )
+    return OpenAIChatClient(
+        base_url=settings.base_url or DEFAULT_BASE_URL,
+        api_key=key or "not-needed",
+        timeout=settings.timeout_s,
+        retry=RetryPolicy(max_attempts=settings.max_attempts),
+        limiter=RateLimiter(
+            max_concurrency=settings.max_concurrency,
+            requests_per_minute=settings.requests_per_minute,
+        ),
+    )
+
+
+def llm_options(settings: LLMSettings) -> LLMOptions:
+    return LLMOptions(
+        model=settings.model,
+        temperature=settings.temperature,
+        max_output_tokens=settings.max_output_tokens,
+        max_output_tokens_cap=settings.max_output_tokens_cap,
+        context_window=settings.context_window,
+        input_budget_tokens=settings.input_budget_tokens,
+        max_chunks=settings.max_chunks,
+        extra_body=dict(settings.extra_body),
+        price_input_per_mtok=settings.price_input_per_mtok,
+        price_output_per_mtok=settings.price_output_per_mtok,
+        request_timeout_s=settings.timeout_s,
+    )
+
+
+@dataclass
+class AnalysisSetup:
+    """The analyser of a run and, for the LLM, its client (closed by :meth:`aclose`)."""
+
+    analyser: CommitAnalyser
+    client: ChatClient | None = None
+    llm: LLMSettings | None = None
+
+    async def aclose(self) -> None:
+        if isinstance(self.client, OpenAIChatClient):
+            await self.client.aclose()
+
+
+def build_analysis(
+    name: str, llm: LLMSettings | None, *, client: ChatClient | None = None
+) -> AnalysisSetup:
+    """``rules``, or ``llm`` with ``client`` (default: the real client for ``llm``)."""
+    if name == "rules":
+        return AnalysisSetup(AsyncRuleAnalyser())
+    if name != "llm":
+        raise UsageError(f"unknown analyser {name!r}: choose from {', '.join(ANALYSERS)}")
+    settings = llm or LLMSettings()
+    chat = client or build_chat_client(settings)
+    return AnalysisSetup(LLMAnalyser(chat, llm_options(settings)), chat, settings)
+
+
+async def daily_overview(
+    setup: AnalysisSetup,
+    *,
+    repository: str,
+    day: str,
+    items: Sequence[OverviewItem],
+    lang: str,
+    store: Store,
+) -> Overview:
+    """The repository's overview of ``day``: LLM (cached by its input) or rule-made."""
+    if not items:
+        return rule_overview(items, lang)
+    if setup.client is None or setup.llm is None:
+        return rule_overview(items, lang)
+    settings = setup.llm
+    key = OverviewKey(
+        repository,
+        day,
+        "llm",
+        f"{settings.model}@{OVERVIEW_PROMPT_VERSION}",
+        lang,
+        overview_input_digest(items),
+    )
+    cached = store.get_overview(key)
+    if cached is not None:
+        return cached
+    overview = await llm_overview(
+        setup.client,
+        model=settings.model,
+        repository=repository,
+        label=day,
+        items=items,
+        lang=lang,
+        temperature=settings.temperature,
+        extra_body=dict(settings.extra_body),
+        price_input_per_mtok=settings.price_input_per_mtok,
+        price_output_per_mtok=settings.price_output_per_mtok,
+    )
+    if overview.analyser == "llm":  # a rule-made fallback is not cached: ask again next time
+        store.put_overview(key, overview)
+    return overview
+
+
+def overview_items(titles_and_analyses: Sequence[tuple[str, str, Analysis]]) -> list[OverviewItem]:
+    return [OverviewItem.from_analysis(t, s, a) for t, s, a in titles_and_analyses]

@@ -1,0 +1,311 @@
+"""``commitdigest config …`` (check and locate the settings file) and ``commitdigest repos …``
+(add, remove and list the followed repositories, editing the file in place).
+
+Mounted by :mod:`commitdigest.cli`::
+
+    app.add_typer(config_app, name="config")
+    app.add_typer(repos_app, name="repos")
+
+Edits keep every other byte of the file (comments included), are validated before they
+are written, and are written atomically as UTF-8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+
+from .config import (
+    MASK,
+    SECRET_ENV,
+    SECRET_HINTS,
+    Settings,
+    default_config_path,
+    describe_error,
+    find_config,
+    load_settings,
+    parse_config_text,
+    validate_file_data,
+)
+from .deliver import write_text_atomic
+from .errors import EXIT_CODES_HELP, CommitdigestError, UsageError
+from .subscriptions import (
+    NEW_FILE_HEADER,
+    Repository,
+    append_entry,
+    find_entry,
+    remove_entry,
+)
+
+config_app = typer.Typer(
+    help="Check and locate the settings file (commitdigest.toml).",
+    epilog=EXIT_CODES_HELP,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+repos_app = typer.Typer(
+    help="Follow repositories: add, remove and list the [[repositories]] of commitdigest.toml.",
+    epilog=EXIT_CODES_HELP,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+T = TypeVar("T")
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="The settings file (default: ./commitdigest.toml, else "
+        "$COMMITDIGEST_HOME/commitdigest.toml).",
+    ),
+]
+
+
+def _guard(action: Callable[[], T]) -> T:
+    """Our errors become one line on stderr and their exit code."""
+    try:
+        return action()
+    except CommitdigestError as exc:
+        err.print(f"error: {exc.message}", markup=False)
+        raise typer.Exit(exc.exit_code) from None
+
+
+def target_path(explicit: Path | None) -> Path:
+    """The file to edit: ``--config``, else the one found, else where a new one goes."""
+    if explicit is not None:
+        return explicit
+    return find_config() or default_config_path()
+
+
+def add_subscription(
+    path: Path,
+    name: str,
+    *,
+    branch: str | None = None,
+    source: str | None = None,
+    paths: Sequence[str] = (),
+    keywords: Sequence[str] = (),
+    emphasis: str | None = None,
+) -> Repository:
+    """Append a ``[[repositories]]`` entry to ``path`` (created if missing); refuse duplicates."""
+    entry: dict[str, Any] = {"name": name.strip()}
+    if branch is not None:
+        entry["branch"] = branch
+    if source is not None:
+        entry["source"] = source
+    focus = {"paths": list(paths), "keywords": list(keywords), "emphasis": emphasis}
+    focus = {key: value for key, value in focus.items() if value}
+    if focus:
+        entry["focus"] = focus
+    try:
+        repository = Repository.model_validate(entry)
+    except ValidationError as exc:
+        raise UsageError(describe_error(exc, f"repository {name!r}")) from None
+    text = _read(path) if path.exists() else NEW_FILE_HEADER
+    settings = validate_file_data(parse_config_text(text, path), path)
+    for existing in settings.repositories:
+        if existing.key == repository.key:
+            raise UsageError(
+                f"{repository.name} is already followed in {path} (as {existing.name!r}); "
+                "remove it first to change it"
+            )
+    try:
+        new_text = append_entry(text, entry)
+    except ValueError as exc:
+        raise UsageError(f"cannot edit {path}: {exc}") from None
+    validate_file_data(parse_config_text(new_text, path), path)
+    write_text_atomic(path.resolve(), new_text)
+    return repository
+
+
+def remove_subscription(path: Path, name: str) -> str:
+    """Remove the entry that is the same repository as ``name``; return its name as written.
+
+    The rest of the file need not be valid (removing a duplicate entry is how one fixes it).
+    """
+    if not path.is_file():
+        raise UsageError(f"config file {path} does not exist; nothing to remove")
+    text = _read(path)
+    data = parse_config_text(text, path)
+    raw = data.get("repositories", [])
+    try:
+        index = find_entry(raw if isinstance(raw, list) else [], name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if index is None:
+        raise UsageError(f"{name.strip()} is not followed in {path} (see: commitdigest repos list)")
+    try:
+        new_text = remove_entry(text, index)
+    except ValueError as exc:
+        raise UsageError(f"cannot edit {path}: {exc}") from None
+    parse_config_text(new_text, path)
+    write_text_atomic(path.resolve(), new_text)
+    return str(raw[index]["name"]).strip()
+
+
+def effective_toml(settings: Settings) -> str:
+    """The effective settings as TOML: unset values as comments, secrets masked."""
+    import tomlkit
+    from tomlkit.container import Container
+    from tomlkit.items import Table as TomlTable
+
+    def fill(target: Container | TomlTable, data: dict[str, Any], where: str) -> None:
+        def nested(item: tuple[str, Any]) -> int:  # plain keys before sub-tables
+            value = item[1]
+            return isinstance(value, dict) or (
+                isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+            )
+
+        for key, value in sorted(data.items(), key=nested):
+            here = f"{where}.{key}" if where else key
+            if here in SECRET_ENV:
+                source = settings.secret_source(here)
+                if source is None:
+                    target.add(tomlkit.comment(f"{key}: not set (set {SECRET_HINTS[here]})"))
+                else:
+                    target.add(key, tomlkit.item(MASK).comment(f"from {source}"))
+            elif value is None:
+                target.add(tomlkit.comment(f"{key}: not set"))
+            elif isinstance(value, dict):
+                table = tomlkit.table()
+                fill(table, value, here)
+                target.add(key, table)
+            elif isinstance(value, list) and value and isinstance(value[0], dict):
+                tables = tomlkit.aot()
+                for item in value:
+                    table = tomlkit.table()
+                    fill(table, item, here)
+                    tables.append(table)
+                target.add(key, tables)
+            else:
+                target.add(key, value)
+
+    data = settings.model_dump(mode="json")
+    for key in SECRET_ENV:  # never let a secret's value reach the text
+        section, field = key.split(".")
+        data[section][field] = None
+    doc = tomlkit.document()
+    fill(doc, data, "")
+    return tomlkit.dumps(doc)
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read config file {path}: {exc}") from None
+
+
+def focus_summary(repository: Repository) -> str:
+    focus = repository.focus
+    parts = [
+        f"paths: {', '.join(focus.paths)}" if focus.paths else "",
+        f"keywords: {', '.join(focus.keywords)}" if focus.keywords else "",
+        f"emphasis: {focus.emphasis}" if focus.emphasis else "",
+    ]
+    return "\n".join(p for p in parts if p) or "—"
+
+
+@config_app.command("check")
+def check(config: ConfigOption = None) -> None:
+    """Validate the settings file and print the effective settings (secrets masked).
+
+    Exit 0 when valid, 2 with a one-line error (key path and problem) when not.
+    """
+
+    def action() -> str:
+        path = find_config(config)
+        settings = load_settings(path)
+        where = str(path) if path else "none found: defaults and environment only"
+        return f"# config file: {where}\n# valid\n\n{effective_toml(settings)}"
+
+    typer.echo(_guard(action), nl=False)
+
+
+@config_app.command("path")
+def path(config: ConfigOption = None) -> None:
+    """Print where the settings file is, or where `repos add` would create it."""
+    target = target_path(config)
+    typer.echo(str(target))
+    if not target.is_file():
+        err.print("(does not exist yet; `commitdigest repos add` creates it)", markup=False)
+
+
+@repos_app.command("add")
+def add(
+    name: Annotated[str, typer.Argument(help="owner/repo, a repository URL, or a local path.")],
+    branch: Annotated[
+        str | None, typer.Option(help="Branch to follow (default: the default branch).")
+    ] = None,
+    source: Annotated[
+        str | None,
+        typer.Option(help="github or git (default: github for owner/repo, git for a path)."),
+    ] = None,
+    paths: Annotated[
+        list[str] | None,
+        typer.Option("--path", help="Focus glob, e.g. 'vllm/platforms/**' (repeatable)."),
+    ] = None,
+    keywords: Annotated[
+        list[str] | None, typer.Option("--keyword", help="Focus keyword (repeatable).")
+    ] = None,
+    emphasis: Annotated[
+        str | None, typer.Option(help="What matters, in words, for the LLM prompt.")
+    ] = None,
+    config: ConfigOption = None,
+) -> None:
+    """Follow a repository: append a [[repositories]] entry (creates the file if missing)."""
+
+    def action() -> Path:
+        target = target_path(config)
+        add_subscription(
+            target,
+            name,
+            branch=branch,
+            source=source,
+            paths=paths or (),
+            keywords=keywords or (),
+            emphasis=emphasis,
+        )
+        return target
+
+    target = _guard(action)
+    out.print(f"following {name.strip()} (in {target})", markup=False)
+
+
+@repos_app.command("remove")
+def remove(
+    name: Annotated[str, typer.Argument(help="The repository, in any of its name forms.")],
+    config: ConfigOption = None,
+) -> None:
+    """Stop following a repository: remove its entry, and the comment lines right above it."""
+
+    def action() -> tuple[Path, str]:
+        target = target_path(config)
+        return target, remove_subscription(target, name)
+
+    target, removed = _guard(action)
+    out.print(f"removed {removed} (from {target})", markup=False)
+
+
+@repos_app.command("list")
+def list_(config: ConfigOption = None) -> None:
+    """List the followed repositories: name, source, branch, focus."""
+    settings = _guard(lambda: load_settings(find_config(config)))
+    if not settings.repositories:
+        where = settings.config_file or default_config_path()
+        out.print(f"no repositories followed (add one: commitdigest repos add; {where})")
+        return
+    table = Table("name", "source", "branch", "focus", title=str(settings.config_file or ""))
+    for repository in settings.repositories:
+        table.add_row(
+            repository.name, repository.source, repository.branch or "—", focus_summary(repository)
+        )
+    out.print(table)
