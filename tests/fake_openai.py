@@ -26,6 +26,7 @@ import contextlib
 import itertools
 import json
 import socket
+import sys
 import threading
 import time
 from collections import deque
@@ -211,6 +212,12 @@ class _Server(ThreadingHTTPServer):
     block_on_close = False
     request_queue_size = 128  # the default backlog of 5 drops SYNs under a burst (1 s stalls)
     fake: FakeOpenAI
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # a client that hangs up (cancelled, timed out) is normal here, not worth a traceback
+        if isinstance(sys.exc_info()[1], ConnectionError | TimeoutError):
+            return
+        super().handle_error(request, client_address)
 
 
 class _RequestHandler(BaseHTTPRequestHandler):

@@ -106,5 +106,7 @@ def test_overview_cache_is_keyed_by_its_input(tmp_path: Path) -> None:
     with Store.open(tmp_path) as store:
         store.put_overview(key, Overview(themes=["t"], analyser="llm"))
         assert store.get_overview(key) == Overview(themes=["t"], analyser="llm")
-        assert store.get_overview(OverviewKey("o/r", "2026-01-13", "llm", "m@v1", "zh",
-                                              "hash-b")) is None
+        assert (
+            store.get_overview(OverviewKey("o/r", "2026-01-13", "llm", "m@v1", "zh", "hash-b"))
+            is None
+        )
