@@ -1,0 +1,184 @@
+"""Benchmark: the LLM analysis stage against the fake OpenAI server.
+
+Prints, in one run:
+1. the wall time of analysing N commits at concurrency C against a server with a fixed
+   latency, beside the ideal ceil(N/C) * latency (floor: <= 1.15x the ideal);
+2. the number of LLM calls on a re-run of the same commits (floor: 0);
+3. over generated commits from a one-line change to 250,000 changed lines, the largest
+   estimated prompt of any request against the input budget, and prompt + max_tokens
+   against the context window (floor: never over).
+
+Usage: python bench/llm_pipeline.py [--commits 45] [--concurrency 8] [--latency 0.3]
+Exits non-zero when a floor is missed. Runs offline (127.0.0.1 only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fake_openai import FakeOpenAI, answer  # noqa: E402
+
+from commitdigest.analysis.llm.analyser import LLMAnalyser, LLMOptions  # noqa: E402
+from commitdigest.analysis.llm.client import (  # noqa: E402
+    ChatRequest,
+    ChatResult,
+    OpenAIChatClient,
+    ScriptedChatClient,
+)
+from commitdigest.analysis.llm.prompt import estimate_messages  # noqa: E402
+from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy  # noqa: E402
+from commitdigest.analysis.runner import analyse_commits  # noqa: E402
+from commitdigest.models import Commit, FileChange  # noqa: E402
+from commitdigest.store import Store  # noqa: E402
+
+WHEN = datetime(2026, 1, 13, 12, tzinfo=UTC)
+REPLY = {
+    "change_type": "bugfix",
+    "change_type_reason": "",
+    "importance": "medium",
+    "summary": "A summary.",
+    "impact": ["src"],
+    "insights": [],
+    "risks": [],
+    "recommendations": ["Test it."],
+}
+
+
+def make_commit(index: int, changed_lines: int, files: int = 1) -> Commit:
+    per_file = max(1, changed_lines // files)
+    changes = []
+    for f in range(files):
+        body = "".join(f"+line {n} of file {f} in commit {index}\n" for n in range(per_file))
+        patch = f"@@ -0,0 +1,{per_file} @@\n{body}"
+        changes.append(
+            FileChange(
+                path=f"src/pkg_{f % 7}/mod_{f}.py", additions=per_file, deletions=0, patch=patch
+            )
+        )
+    return Commit(
+        sha=f"{index:040x}",
+        title=f"fix: generated change {index} (#{1000 + index})",
+        body="Generated for the benchmark.",
+        author="bench",
+        authored_at=WHEN,
+        committed_at=WHEN,
+        files=tuple(changes),
+    )
+
+
+async def latency_stage(n: int, concurrency: int, latency: float, home: Path) -> tuple[float, int]:
+    commits = [("bench/repo", make_commit(i, 40 + i * 13 % 200, 1 + i % 4)) for i in range(n)]
+    with FakeOpenAI(default=answer(REPLY, delay=latency)) as server:
+        client = OpenAIChatClient(
+            base_url=server.base_url,
+            api_key="bench",
+            timeout=30,
+            retry=RetryPolicy(max_attempts=2),
+            limiter=RateLimiter(max_concurrency=concurrency),
+        )
+        analyser = LLMAnalyser(client, LLMOptions(model="fake-model"))
+        with Store.open(home) as store:
+            # warm the connection pool and imports outside the timed part
+            await client.complete(
+                ChatRequest(
+                    messages=[{"role": "user", "content": "hi"}], model="fake-model", max_tokens=16
+                )
+            )
+            before = len(server.chat_requests)
+            clock = time.perf_counter()
+            _, tally = await analyse_commits(analyser, commits, lang="zh", store=store)
+            wall = time.perf_counter() - clock
+            assert tally.made == n and tally.fallback == 0, tally
+            first_calls = len(server.chat_requests) - before
+            assert first_calls == n, first_calls
+            _, again = await analyse_commits(analyser, commits, lang="zh", store=store)
+            rerun_calls = len(server.chat_requests) - before - first_calls
+            assert again.cached == n
+        await client.aclose()
+    return wall, rerun_calls
+
+
+async def budget_stage(options: LLMOptions) -> list[tuple[int, int, int, int, int]]:
+    rows = []
+    for lines, files in (
+        (1, 1),
+        (100, 3),
+        (2_000, 10),
+        (20_000, 40),
+        (100_000, 300),
+        (250_000, 1_000),
+        (250_000, 1),
+    ):
+        requests: list[ChatRequest] = []
+
+        def handler(request: ChatRequest, requests: list[ChatRequest] = requests) -> ChatResult:
+            requests.append(request)
+            return ChatResult(text=json.dumps(REPLY))
+
+        client = ScriptedChatClient(handler=handler)
+        analyser = LLMAnalyser(client, options)
+        analysis = await analyser.analyse(
+            make_commit(lines, lines, files), repository="bench/repo", lang="zh"
+        )
+        assert analysis.analyser == "llm", analysis.notes
+        prompts = [estimate_messages(r.messages, r.json_schema) for r in requests]
+        worst_total = max(p + (r.max_tokens or 0) for p, r in zip(prompts, requests, strict=True))
+        rows.append((lines, files, len(requests), max(prompts), worst_total))
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commits", type=int, default=45)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--latency", type=float, default=0.3)
+    args = parser.parse_args()
+    ok = True
+
+    with tempfile.TemporaryDirectory() as home:
+        wall, rerun = asyncio.run(
+            latency_stage(args.commits, args.concurrency, args.latency, Path(home))
+        )
+    ideal = math.ceil(args.commits / args.concurrency) * args.latency
+    ratio = wall / ideal
+    print(f"analysis stage: N={args.commits} C={args.concurrency} latency={args.latency}s")
+    print(
+        f"  measured {wall:.3f} s   ideal ceil(N/C)*latency {ideal:.3f} s   ratio {ratio:.3f}"
+        f"   (floor 1.15: {'OK' if ratio <= 1.15 else 'MISSED'})"
+    )
+    ok &= ratio <= 1.15
+    print(f"  LLM calls on re-run: {rerun}   (floor 0: {'OK' if rerun == 0 else 'MISSED'})")
+    ok &= rerun == 0
+
+    options = LLMOptions(model="fake-model")
+    print(
+        f"prompt budget: input budget {options.input_budget_tokens} estimated tokens, "
+        f"context window {options.context_window}"
+    )
+    print(
+        f"  {'changed lines':>13} {'files':>6} {'requests':>8} {'largest prompt':>14} "
+        f"{'prompt+max_tokens':>17}"
+    )
+    for lines, files, n, largest, total in asyncio.run(budget_stage(options)):
+        fits = largest <= options.input_budget_tokens and total <= options.context_window
+        ok &= fits
+        print(
+            f"  {lines:>13,} {files:>6,} {n:>8} {largest:>14,} {total:>17,}"
+            f"   {'OK' if fits else 'OVER'}"
+        )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
