@@ -34,6 +34,7 @@ class CountingAnalyser:
 
     id = "fake"
     version = "1"
+    uses_focus = False
 
     def __init__(self, explode: set[int] = frozenset(), weak: set[int] = frozenset()) -> None:  # type: ignore[assignment]
         self.calls: list[str] = []
@@ -42,7 +43,9 @@ class CountingAnalyser:
         self.explode = explode
         self.weak = weak
 
-    async def analyse(self, commit: Commit, *, repository: str, lang: str) -> Analysis:
+    async def analyse(
+        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+    ) -> Analysis:
         index = int(commit.sha, 16)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)

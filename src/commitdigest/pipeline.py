@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from .analysis.factory import AnalysisSetup, build_analysis, daily_overview
+from .analysis.focus import apply_focus, make_focus
 from .analysis.overview import OverviewItem
 from .analysis.runner import analyse_commits
 from .config import LLMSettings
@@ -137,9 +138,12 @@ async def generate_reports(
         repositories=[_spec(r).name for r in options.repositories],
     )
     try:
-        repos = await _open_all(options, opener, outcome)
+        specs: dict[str, RepoSpec] = {}
+        repos = await _open_all(options, opener, outcome, specs)
         commits_by_repo = await _read_all(repos, options, progress, outcome)
-        analyses = await _analyse(repos, commits_by_repo, options, store, setup, progress, outcome)
+        analyses = await _analyse(
+            repos, commits_by_repo, options, store, setup, progress, outcome, specs
+        )
         clock = time.perf_counter()
         generated_at = now or datetime.now(tz=options.windows[0].start.tzinfo)
         progress.start("render", len(options.windows))
@@ -174,7 +178,7 @@ def _spec(raw: RepoSpec | str) -> RepoSpec:
 
 
 async def _open_all(
-    options: ReportOptions, opener: Opener, outcome: ReportOutcome
+    options: ReportOptions, opener: Opener, outcome: ReportOutcome, specs: dict[str, RepoSpec]
 ) -> list[SourceRepository]:
     repos: list[SourceRepository] = []
     seen: set[str] = set()
@@ -199,6 +203,7 @@ async def _open_all(
         if repo.identity not in seen:
             seen.add(repo.identity)
             repos.append(repo)
+            specs[repo.name] = spec
     return repos
 
 
@@ -243,6 +248,7 @@ async def _analyse(
     setup: AnalysisSetup,
     progress: Progress,
     outcome: ReportOutcome,
+    specs: dict[str, RepoSpec],
 ) -> dict[tuple[str, str], Analysis]:
     clock = time.perf_counter()
     work = [(r.name, c) for r, commits in zip(repos, commits_by_repo, strict=True) for c in commits]
@@ -252,9 +258,14 @@ async def _analyse(
         work,
         lang=options.lang,
         store=store,
+        emphasis={name: s.emphasis for name, s in specs.items() if s.emphasis},
         on_done=lambda n: progress.advance("analyse", n),
     )
     outcome.analysed, outcome.cached, outcome.fallback = tally.made, tally.cached, tally.fallback
+    focus = {name: make_focus(s.focus_paths, s.focus_keywords) for name, s in specs.items()}
+    for repo, commit in work:  # after the cache: changing the focus needs no re-analysis
+        key = (repo, commit.sha)
+        analyses[key] = apply_focus(analyses[key], commit, focus.get(repo), options.lang)
     outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
     return analyses
 

@@ -8,6 +8,7 @@ next run asks the LLM again.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -26,7 +27,14 @@ class CommitAnalyser(Protocol):
     @property
     def version(self) -> str: ...
 
-    async def analyse(self, commit: Commit, *, repository: str, lang: str) -> Analysis: ...
+    @property
+    def uses_focus(self) -> bool:
+        """Whether ``focus`` (a subscription's emphasis) changes the analysis."""
+        ...
+
+    async def analyse(
+        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+    ) -> Analysis: ...
 
 
 class AsyncRuleAnalyser:
@@ -43,7 +51,13 @@ class AsyncRuleAnalyser:
     def version(self) -> str:
         return self._rules.version
 
-    async def analyse(self, commit: Commit, *, repository: str, lang: str) -> Analysis:
+    @property
+    def uses_focus(self) -> bool:
+        return False
+
+    async def analyse(
+        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+    ) -> Analysis:
         return self._rules.analyse(commit, lang=lang)
 
 
@@ -60,15 +74,25 @@ async def analyse_commits(
     *,
     lang: str,
     store: Store,
+    emphasis: Mapping[str, str] | None = None,
     on_done: Callable[[int], None] = lambda n: None,
 ) -> tuple[dict[tuple[str, str], Analysis], AnalysisTally]:
     """Analyse each ``(repository, commit)``; return analyses by ``(repository, sha)``.
 
-    The analyser bounds its own concurrency (the LLM client's rate limiter); rule-based
-    analysis is CPU-only and runs inline.
+    ``emphasis`` (per repository) goes to an analyser that uses it, and then into the cache
+    key. The analyser bounds its own concurrency (the LLM client's rate limiter);
+    rule-based analysis is CPU-only and runs inline.
     """
+    emphasis = emphasis if analyser.uses_focus and emphasis else {}
+
+    def version(repo: str) -> str:
+        text = emphasis.get(repo)
+        if not text:
+            return analyser.version
+        return f"{analyser.version}+focus-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+
     keys = {
-        AnalysisKey(repo, commit.sha, analyser.id, analyser.version, lang): commit
+        AnalysisKey(repo, commit.sha, analyser.id, version(repo), lang): commit
         for repo, commit in work
     }
     cached: Mapping[AnalysisKey, Analysis] = store.get_analyses(keys)
@@ -77,7 +101,9 @@ async def analyse_commits(
     result = {(k.repository, k.sha): a for k, a in cached.items()}
 
     async def one(key: AnalysisKey, commit: Commit) -> None:
-        analysis = await analyser.analyse(commit, repository=key.repository, lang=lang)
+        analysis = await analyser.analyse(
+            commit, repository=key.repository, lang=lang, focus=emphasis.get(key.repository)
+        )
         if analysis.status == AnalysisStatus.FALLBACK:
             tally.fallback += 1
         else:

@@ -212,6 +212,13 @@ class Store:
                 ),
             )
 
+    def last_ok_window_end(self, command: str) -> datetime | None:
+        """The latest end of a window that a fully successful ``command`` run covered."""
+        rows = self._conn.execute(
+            "SELECT window_end FROM runs WHERE command = ? AND status = 'ok'", (command,)
+        ).fetchall()
+        return max((datetime.fromisoformat(r[0]) for r in rows), default=None)
+
     def runs(self, limit: int = 20) -> list[RunRecord]:
         rows = self._conn.execute(
             "SELECT id, started_at, finished_at, command, window_start, window_end, tz,"

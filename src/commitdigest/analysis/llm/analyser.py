@@ -88,6 +88,7 @@ class LLMAnalyser:
     """
 
     id = "llm"
+    uses_focus = True  # the subscription's emphasis changes the prompt (and the cache key)
 
     def __init__(
         self,

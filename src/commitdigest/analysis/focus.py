@@ -1,0 +1,41 @@
+"""A subscription's focus raises the importance of the commits that touch it.
+
+The focus (path globs, keywords) comes from the repository's entry in the config file.
+The bump is applied after the cache, so changing the focus needs no re-analysis; the
+free-text ``emphasis`` goes to the LLM prompt instead (see the analysis runner).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..models import Analysis, Commit, Importance
+from ..subscriptions import Focus
+
+_BUMP = {
+    Importance.LOW: Importance.MEDIUM,
+    Importance.MEDIUM: Importance.HIGH,
+    Importance.HIGH: Importance.HIGH,
+}
+_NOTE = {
+    "zh": "触及订阅的关注范围（{what}），重要程度上调一级",
+    "en": "touches the subscription's focus ({what}); importance raised one level",
+}
+
+
+def make_focus(paths: Sequence[str], keywords: Sequence[str]) -> Focus | None:
+    return Focus(paths=list(paths), keywords=list(keywords)) if paths or keywords else None
+
+
+def apply_focus(analysis: Analysis, commit: Commit, focus: Focus | None, lang: str) -> Analysis:
+    """``analysis`` with its importance raised one level when ``commit`` touches ``focus``."""
+    if focus is None:
+        return analysis
+    paths = [p for f in commit.files for p in (f.path, f.old_path) if p]
+    if not focus.matches(paths, f"{commit.title}\n{commit.body}"):
+        return analysis
+    what = ", ".join([*focus.paths, *focus.keywords][:4])
+    note = _NOTE.get(lang, _NOTE["en"]).format(what=what)
+    return analysis.model_copy(
+        update={"importance": _BUMP[analysis.importance], "notes": [*analysis.notes, note]}
+    )

@@ -1,0 +1,154 @@
+"""The daily run: every subscribed repository, each complete day since the last good run.
+
+``commitdigest run`` is safe to repeat and to schedule: it catches up the days a machine
+was off (nothing is reported twice), takes a lock so two runs never overlap, and writes
+atomically, so it can be killed at any moment (cached analyses survive). A repository
+that fails is reported and does not stop the others; the days of a run with a failure
+are done again next time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from pathlib import Path
+
+from .config import Settings
+from .errors import BusyError, UsageError
+from .pipeline import Opener, Progress, ReportOptions, ReportOutcome, generate_reports
+from .sources.git import PatchLimits
+from .sources.open import RepoSpec
+from .store import Store
+from .window import DayWindow, day_start, parse_day, resolve_zone
+
+RUN_COMMAND = "run"  # runs that move the catch-up pointer
+RERUN_COMMAND = "run-date"  # explicit --date re-runs: never move it
+MAX_CATCH_UP_DAYS = 31
+
+
+@dataclass(frozen=True)
+class DailyPlan:
+    days: list[DayWindow]
+    command: str
+    skipped_days: int = 0  # older missed days beyond MAX_CATCH_UP_DAYS
+
+
+def plan_days(
+    store: Store, settings: Settings, *, on_date: str | None = None, now: datetime | None = None
+) -> DailyPlan:
+    """The days to report: ``on_date``, else each complete day since the last good run."""
+    zone_name, zone = resolve_zone(settings.timezone)
+    today = (now or datetime.now(tz=zone)).astimezone(zone).date()
+    if on_date is not None:
+        day = parse_day(on_date)
+        if day >= today:
+            raise UsageError(f"--date {day} is not a complete day yet in {zone_name}")
+        return DailyPlan([_window(day, zone_name)], RERUN_COMMAND)
+    last_end = store.last_ok_window_end(RUN_COMMAND)
+    if last_end is None:
+        first = today - timedelta(days=settings.run.first_run_days_back)
+    else:
+        first = last_end.astimezone(zone).date()
+    skipped = 0
+    if (today - first).days > MAX_CATCH_UP_DAYS:
+        skipped = (today - first).days - MAX_CATCH_UP_DAYS
+        first = today - timedelta(days=MAX_CATCH_UP_DAYS)
+    days = [_window(first + timedelta(days=i), zone_name) for i in range((today - first).days)]
+    return DailyPlan(days, RUN_COMMAND, skipped)
+
+
+def _window(day: date, zone_name: str) -> DayWindow:
+    _, zone = resolve_zone(zone_name)
+    return DayWindow(day, day_start(day, zone), day_start(day + timedelta(days=1), zone), zone_name)
+
+
+def specs_from_settings(settings: Settings) -> list[RepoSpec]:
+    base = settings.config_file.parent if settings.config_file else Path.cwd()
+    specs = []
+    for repo in settings.repositories:
+        name = repo.name
+        if repo.kind == "path" and not Path(name).expanduser().is_absolute():
+            name = str(base / name)  # relative paths are relative to the config file
+        specs.append(
+            RepoSpec(
+                name=name,
+                branch=repo.branch,
+                source=repo.source,
+                focus_paths=tuple(repo.focus.paths),
+                focus_keywords=tuple(repo.focus.keywords),
+                emphasis=repo.focus.emphasis,
+            )
+        )
+    return specs
+
+
+@contextlib.contextmanager
+def run_lock(home: Path, timeout_s: float) -> Iterator[None]:
+    """An exclusive lock on ``home/run.lock``; :class:`BusyError` after ``timeout_s``."""
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / "run.lock"
+    with open(path, "a+", encoding="utf-8") as handle:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    handle.seek(0)
+                    holder = handle.read().strip() or "another process"
+                    raise BusyError(
+                        f"another commitdigest run is in progress ({holder}); lock {path}"
+                    ) from None
+                time.sleep(0.1)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            handle.truncate()
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+async def run_daily(
+    settings: Settings,
+    store: Store,
+    plan: DailyPlan,
+    *,
+    opener: Opener,
+    progress: Progress | None = None,
+    now: datetime | None = None,
+) -> ReportOutcome:
+    """Report ``plan``'s days for every subscribed repository (one combined report a day)."""
+    specs = specs_from_settings(settings)
+    if not specs:
+        raise UsageError(
+            "no repositories to follow: add some with `commitdigest repos add OWNER/REPO` "
+            "or [[repositories]] in commitdigest.toml"
+        )
+    if not plan.days:
+        return ReportOutcome()
+    options = ReportOptions(
+        repositories=specs,
+        windows=plan.days,
+        lang=settings.language,
+        formats=settings.formats,
+        out_dir=settings.output_dir,
+        limits=PatchLimits(
+            settings.git.max_patch_bytes_per_file, settings.git.max_patch_bytes_per_commit
+        ),
+        analyser=settings.analysis.analyser,
+        llm=settings.llm,
+        overview=settings.analysis.overview,
+        keep_going=True,
+        command=plan.command,
+    )
+    return await generate_reports(options, store, progress=progress, now=now, opener=opener)
