@@ -63,6 +63,17 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (repository, day, analyser, analyser_version, lang, input_hash)
     )
     """,
+    # 4: GitHub source cache: conditional responses (ETag + body + Link) and commit details
+    #    (etag NULL: a commit's details never change, kept by SHA)
+    """
+    CREATE TABLE github_cache (
+        key TEXT PRIMARY KEY,
+        etag TEXT,
+        body TEXT NOT NULL,
+        link TEXT NOT NULL DEFAULT '',
+        stored_at TEXT NOT NULL
+    )
+    """,
 ]
 
 
