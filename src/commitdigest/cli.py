@@ -6,7 +6,7 @@ import asyncio
 import logging
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -17,11 +17,13 @@ from rich.table import Table
 from . import __version__
 from .config import find_config, load_settings
 from .config_cli import config_app, repos_app
-from .errors import EXIT_CODES_HELP, EXIT_INTERNAL, CommitdigestError
+from .daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
+from .errors import EXIT_CODES_HELP, EXIT_INTERNAL, CommitdigestError, SourceError
 from .pipeline import LANGS, ReportOptions, check_lang, generate_reports, parse_formats, render_file
 from .progress import RichProgress
 from .sources.git import PatchLimits
-from .store import Store
+from .sources.open import RepositoryOpener
+from .store import Store, default_home
 from .window import plan_windows
 
 app = typer.Typer(
@@ -91,7 +93,8 @@ def _guard(action: Callable[[], T]) -> T:
 @app.command(epilog=EXIT_CODES_HELP)
 def report(
     repositories: Annotated[
-        list[str], typer.Argument(help="Local git repositories (paths); several share a report.")
+        list[str],
+        typer.Argument(help="Local git repositories (paths), or GitHub owner/repo or URLs."),
     ],
     date: Annotated[
         str | None, typer.Option("--date", help="One calendar day (YYYY-MM-DD) in --tz.")
@@ -179,8 +182,12 @@ def report(
             llm=llm,
             overview=settings.analysis.overview if overview is None else overview,
         )
-        with Store.open(home) as store, RichProgress(err) as progress:
-            outcome = asyncio.run(generate_reports(options, store, progress=progress))
+        home_dir = home or default_home()
+        with Store.open(home_dir) as store, RichProgress(err) as progress:
+            opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
+            outcome = asyncio.run(
+                _closing(opener, generate_reports(options, store, progress=progress, opener=opener))
+            )
         for path in outcome.paths:
             out.print(str(path), markup=False)
         if outcome.fallback:
@@ -194,6 +201,66 @@ def report(
         )
 
     _guard(action)
+
+
+@app.command(name="run", epilog=EXIT_CODES_HELP)
+def run_command(
+    date: Annotated[
+        str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(help="Config file (default ./commitdigest.toml, then the home folder)."),
+    ] = None,
+    home: Annotated[
+        Path | None,
+        typer.Option(envvar="COMMITDIGEST_HOME", help="Folder of the store, lock and mirrors."),
+    ] = None,
+) -> None:
+    """Report every subscribed repository for each complete day since the last good run.
+
+    The first run reports yesterday; a machine that was off catches up the missed days,
+    and no day is reported twice. Safe to start twice (a lock) and to kill at any moment.
+    A repository that fails does not stop the others; the exit code is 3 if any failed.
+    """
+
+    def action() -> int:
+        settings = load_settings(find_config(config))
+        home_dir = home or default_home()
+        with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
+            plan = plan_days(store, settings, on_date=date)
+            if plan.skipped_days:
+                err.print(
+                    f"warning: {plan.skipped_days} older missed day(s) are not caught up "
+                    f"(at most {MAX_CATCH_UP_DAYS}); use --date to report one",
+                    markup=False,
+                )
+            if not plan.days:
+                err.print("nothing to do: every complete day is reported", markup=False)
+                return 0
+            with RichProgress(err) as progress:
+                opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
+                outcome = asyncio.run(
+                    _closing(
+                        opener, run_daily(settings, store, plan, opener=opener, progress=progress)
+                    )
+                )
+        for path in outcome.paths:
+            out.print(str(path), markup=False)
+        for name, reason in outcome.failures.items():
+            err.print(f"error: {name}: {reason}", markup=False)
+        return SourceError.exit_code if outcome.failures else 0
+
+    code = _guard(action)
+    if code:
+        raise typer.Exit(code)
+
+
+async def _closing(opener: RepositoryOpener, work: Awaitable[T]) -> T:
+    try:
+        return await work
+    finally:
+        await opener.aclose()
 
 
 @app.command(epilog=EXIT_CODES_HELP)

@@ -89,6 +89,7 @@ class Commit(_Frozen):
     files: tuple[FileChange, ...] = ()
     url: str | None = None
     pr_number: int | None = None
+    labels: tuple[str, ...] = ()  # the pull request's labels, when the source knows them
     patch_truncated: bool = False  # the commit-wide patch budget cut something
 
     @property
@@ -200,6 +201,7 @@ class CommitEntry(_Frozen):
     committed_at: datetime
     url: str | None
     pr_number: int | None
+    labels: list[str] = Field(default_factory=list)
     files: list[FileEntry]
     analysis: Analysis
 

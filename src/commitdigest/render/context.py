@@ -183,6 +183,7 @@ def _commit_entry(commit: Commit, analysis: Analysis, anchor: str) -> CommitEntr
         committed_at=commit.committed_at,
         url=commit.url,
         pr_number=commit.pr_number,
+        labels=list(commit.labels),
         files=[
             FileEntry(
                 path=f.path,

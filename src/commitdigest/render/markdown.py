@@ -155,6 +155,10 @@ class _View:
     def code(self, value: str) -> str:
         return code_span(value)
 
+    def pr_labels(self, values: Iterable[str]) -> str:
+        """A pull request's labels as code spans (at most 10)."""
+        return ", ".join(code_span(clean_line(v)) for v in list(values)[:10] if clean_line(v))
+
     def url(self, value: str | None) -> str | None:
         return safe_url(value)
 

@@ -295,7 +295,12 @@ def commit_entry(data: dict[str, Any], files: list[dict[str, Any]]) -> dict[str,
 
 
 def build_commit(
-    d: dict[str, Any], limits: PatchLimits, *, pr_number: int | None, web_url: str
+    d: dict[str, Any],
+    limits: PatchLimits,
+    *,
+    pr_number: int | None,
+    web_url: str,
+    labels: tuple[str, ...] = (),
 ) -> Commit:
     """The :class:`Commit` of a stored entry, patches cut by ``limits``; the title's ``(#N)``
     wins over ``pr_number`` (the pull-request look-up's), as the git source reads titles."""
@@ -328,5 +333,6 @@ def build_commit(
         files=changes,
         url=d["url"] or f"{web_url}/commit/{d['sha']}",
         pr_number=from_title if from_title is not None else pr_number,
+        labels=labels,
         patch_truncated=commit_cut,
     )

@@ -185,6 +185,11 @@ class GitHubRepository:
     def stats(self) -> RequestStats:
         return self.api.stats
 
+    @property
+    def identity(self) -> str:
+        """The same repository named twice (URL and owner/repo, any case) is read once."""
+        return f"github:{self.api.api_url}/{self.name.lower()}"
+
     def labels_for(self, sha: str) -> tuple[str, ...]:
         pr = self.pull_requests.get(sha)
         return pr.labels if pr else ()
@@ -228,8 +233,15 @@ class GitHubRepository:
         for detail, pr in zip(found, prs, strict=True):
             if pr is not None:
                 self.pull_requests[detail["sha"]] = pr
-            pr_number = pr.number if pr else None
-            commits.append(build_commit(detail, limits, pr_number=pr_number, web_url=self.web_url))
+            commits.append(
+                build_commit(
+                    detail,
+                    limits,
+                    pr_number=pr.number if pr else None,
+                    web_url=self.web_url,
+                    labels=tuple(pr.labels) if pr else (),
+                )
+            )
         return commits
 
     async def _list(self, start: datetime, end: datetime) -> list[dict[str, Any]]:

@@ -7,13 +7,25 @@ window.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
+import httpx2
+
+from ..config import GitHubSettings
+from ..errors import SourceError
 from ..models import Commit
+from ..store import Store
+from ..store.http_cache import HttpCache
 from .git import PatchLimits, read_commits
+from .github_api import GitHubAPI
+from .github_auth import discover_token
+from .github_source import open_github_repository, parse_github_spec
+from .mirror import ensure_mirror
 from .repo_info import RepositoryInfo, resolve_repository
 
 
@@ -80,3 +92,68 @@ class LocalGitRepository:
 
 async def open_local(spec: RepoSpec) -> LocalGitRepository:
     return LocalGitRepository(await resolve_repository(Path(spec.name).expanduser(), spec.branch))
+
+
+class RepositoryOpener:
+    """Opens what a user names: a local path (git), ``owner/repo`` or a GitHub URL (the REST
+    API, or our own mirror clone with ``source = "git"``). One GitHub client serves every
+    repository of a run (one connection pool, one concurrency limit, one rate-limit wait);
+    :meth:`aclose` closes it.
+    """
+
+    def __init__(
+        self,
+        *,
+        store: Store | None,
+        home: Path,
+        github: GitHubSettings | None = None,
+        transport: httpx2.AsyncBaseTransport | None = None,
+        clone_url: Callable[[str, str], str] | None = None,
+    ) -> None:
+        self._store = store
+        self._home = home
+        self._github = github or GitHubSettings()
+        self._transport = transport
+        self._clone_url = clone_url
+        self._api: GitHubAPI | None = None
+
+    async def __call__(self, spec: RepoSpec) -> SourceRepository:
+        path = Path(spec.name).expanduser()
+        slug = parse_github_spec(spec.name)
+        if spec.source != "github" and (path.exists() or slug is None):
+            return await open_local(spec)  # a missing path gets the git source's clear error
+        if slug is None:
+            raise SourceError(f"{spec.name}: not owner/repo or a GitHub URL")
+        owner, repo = slug
+        if spec.source == "git":
+            url = self._clone_url(owner, repo) if self._clone_url else None
+            mirror = await ensure_mirror(self._home, owner, repo, url=url)
+            info = await resolve_repository(mirror, spec.branch)
+            return LocalGitRepository(info, display_name=f"{owner}/{repo}")
+        return await open_github_repository(
+            owner, repo, branch=spec.branch, store=self._store, api=await self._shared_api()
+        )
+
+    async def _shared_api(self) -> GitHubAPI:
+        if self._api is None:
+            settings = self._github
+            api_url = settings.api_url.rstrip("/")
+            token, source = settings.token, "GITHUB_TOKEN"
+            if token is None:
+                found = await asyncio.to_thread(discover_token, api_url)
+                token, source = found.token, found.source
+            self._api = GitHubAPI(
+                api_url,
+                token=token,
+                token_source=source,
+                cache=HttpCache(self._store),
+                concurrency=settings.max_concurrency,
+                max_wait=settings.rate_limit_max_wait_s,
+                transport=self._transport,
+            )
+        return self._api
+
+    async def aclose(self) -> None:
+        if self._api is not None:
+            await self._api.aclose()
+            self._api = None
