@@ -5,20 +5,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-import traceback
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from . import __version__
+from .cli_common import closing, err, guard, out, state
+from .cli_run import register as register_run_commands
 from .config import find_config, load_settings
 from .config_cli import config_app, repos_app
-from .daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
-from .errors import EXIT_CODES_HELP, EXIT_INTERNAL, CommitdigestError, SourceError
+from .errors import EXIT_CODES_HELP
 from .pipeline import LANGS, ReportOptions, check_lang, generate_reports, parse_formats, render_file
 from .progress import RichProgress
 from .sources.git import PatchLimits
@@ -38,12 +36,8 @@ app = typer.Typer(
 )
 app.add_typer(config_app, name="config")
 app.add_typer(repos_app, name="repos")
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+register_run_commands(app)
 log = logging.getLogger("commitdigest")
-_state = {"verbose": False}
-
-T = TypeVar("T")
 
 
 def _version(value: bool) -> None:
@@ -61,33 +55,12 @@ def _main(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print version.")
     ] = False,
 ) -> None:
-    _state["verbose"] = verbose
+    state["verbose"] = verbose
     logging.basicConfig(
         level=logging.DEBUG if verbose else logging.WARNING,
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-
-
-def _guard(action: Callable[[], T]) -> T:
-    """Run ``action``; turn our errors into one line on stderr and an exit code."""
-    try:
-        return action()
-    except CommitdigestError as exc:
-        if _state["verbose"]:
-            traceback.print_exc()
-        err.print(f"error: {exc.message}", markup=False)
-        raise typer.Exit(exc.exit_code) from None
-    except KeyboardInterrupt:
-        err.print("interrupted", markup=False)
-        raise typer.Exit(130) from None
-    except Exception as exc:  # a bug: say so plainly, keep the traceback for -v
-        if _state["verbose"]:
-            traceback.print_exc()
-        err.print(
-            f"internal error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False
-        )
-        raise typer.Exit(EXIT_INTERNAL) from None
 
 
 @app.command(epilog=EXIT_CODES_HELP)
@@ -186,7 +159,7 @@ def report(
         with Store.open(home_dir) as store, RichProgress(err) as progress:
             opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
             outcome = asyncio.run(
-                _closing(opener, generate_reports(options, store, progress=progress, opener=opener))
+                closing(opener, generate_reports(options, store, progress=progress, opener=opener))
             )
         for path in outcome.paths:
             out.print(str(path), markup=False)
@@ -200,67 +173,7 @@ def report(
             "analysed %d, cached %d, timings %s", outcome.analysed, outcome.cached, outcome.timings
         )
 
-    _guard(action)
-
-
-@app.command(name="run", epilog=EXIT_CODES_HELP)
-def run_command(
-    date: Annotated[
-        str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
-    ] = None,
-    config: Annotated[
-        Path | None,
-        typer.Option(help="Config file (default ./commitdigest.toml, then the home folder)."),
-    ] = None,
-    home: Annotated[
-        Path | None,
-        typer.Option(envvar="COMMITDIGEST_HOME", help="Folder of the store, lock and mirrors."),
-    ] = None,
-) -> None:
-    """Report every subscribed repository for each complete day since the last good run.
-
-    The first run reports yesterday; a machine that was off catches up the missed days,
-    and no day is reported twice. Safe to start twice (a lock) and to kill at any moment.
-    A repository that fails does not stop the others; the exit code is 3 if any failed.
-    """
-
-    def action() -> int:
-        settings = load_settings(find_config(config))
-        home_dir = home or default_home()
-        with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
-            plan = plan_days(store, settings, on_date=date)
-            if plan.skipped_days:
-                err.print(
-                    f"warning: {plan.skipped_days} older missed day(s) are not caught up "
-                    f"(at most {MAX_CATCH_UP_DAYS}); use --date to report one",
-                    markup=False,
-                )
-            if not plan.days:
-                err.print("nothing to do: every complete day is reported", markup=False)
-                return 0
-            with RichProgress(err) as progress:
-                opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
-                outcome = asyncio.run(
-                    _closing(
-                        opener, run_daily(settings, store, plan, opener=opener, progress=progress)
-                    )
-                )
-        for path in outcome.paths:
-            out.print(str(path), markup=False)
-        for name, reason in outcome.failures.items():
-            err.print(f"error: {name}: {reason}", markup=False)
-        return SourceError.exit_code if outcome.failures else 0
-
-    code = _guard(action)
-    if code:
-        raise typer.Exit(code)
-
-
-async def _closing(opener: RepositoryOpener, work: Awaitable[T]) -> T:
-    try:
-        return await work
-    finally:
-        await opener.aclose()
+    guard(action)
 
 
 @app.command(epilog=EXIT_CODES_HELP)
@@ -272,7 +185,7 @@ def render(
     ] = None,
 ) -> None:
     """Render a report again from its JSON context, without git or analysis."""
-    for path in _guard(lambda: render_file(source, parse_formats(fmt), out_dir)):
+    for path in guard(lambda: render_file(source, parse_formats(fmt), out_dir)):
         out.print(str(path), markup=False)
 
 
@@ -304,7 +217,7 @@ def runs(
             )
         out.print(table)
 
-    _guard(action)
+    guard(action)
 
 
 def main() -> None:

@@ -1,0 +1,65 @@
+"""What every command shares: the consoles, the verbosity, and error-to-exit-code mapping."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar
+
+import typer
+from rich.console import Console
+
+from .errors import EXIT_INTERNAL, CommitdigestError
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+state = {"verbose": False}
+
+T = TypeVar("T")
+
+
+def exit_code_of(action: Callable[[], int]) -> int:
+    """Run ``action``; our errors become one line on stderr and their exit code."""
+    try:
+        return action()
+    except CommitdigestError as exc:
+        if state["verbose"]:
+            traceback.print_exc()
+        err.print(f"error: {exc.message}", markup=False)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        err.print("interrupted", markup=False)
+        return 130
+    except Exception as exc:  # a bug: say so plainly, keep the traceback for -v
+        if state["verbose"]:
+            traceback.print_exc()
+        err.print(
+            f"internal error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False
+        )
+        return EXIT_INTERNAL
+
+
+def guard(action: Callable[[], T]) -> T:
+    """Run ``action``; on our errors print one line and exit with their code."""
+    result: list[T] = []
+
+    def wrapped() -> int:
+        result.append(action())
+        return 0
+
+    code = exit_code_of(wrapped)
+    if code:
+        raise typer.Exit(code)
+    return result[0]
+
+
+class _Closable(Protocol):
+    async def aclose(self) -> None: ...
+
+
+async def closing(resource: _Closable, work: Awaitable[T]) -> T:
+    """Await ``work``, then close ``resource`` whatever happened."""
+    try:
+        return await work
+    finally:
+        await resource.aclose()

@@ -1,0 +1,109 @@
+"""The commands for unattended use: `run` (the daily job) and `schedule` (run it daily)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli_common import closing, err, exit_code_of, out
+from .config import find_config, load_settings
+from .daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
+from .errors import EXIT_CODES_HELP, SourceError
+from .progress import RichProgress
+from .schedule import parse_at, schedule_loop
+from .sources.open import RepositoryOpener
+from .store import Store, default_home
+from .window import resolve_zone
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(help="Config file (default ./commitdigest.toml, then the home folder)."),
+]
+HomeOption = Annotated[
+    Path | None,
+    typer.Option(envvar="COMMITDIGEST_HOME", help="Folder of the store, lock and mirrors."),
+]
+
+
+def daily_run(config: Path | None, home: Path | None, date: str | None = None) -> int:
+    """One daily run; the exit code (3 if a repository failed). Raises our errors."""
+    settings = load_settings(find_config(config))
+    home_dir = home or default_home()
+    with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
+        plan = plan_days(store, settings, on_date=date)
+        if plan.skipped_days:
+            err.print(
+                f"warning: {plan.skipped_days} older missed day(s) are not caught up "
+                f"(at most {MAX_CATCH_UP_DAYS}); use --date to report one",
+                markup=False,
+            )
+        if not plan.days:
+            err.print("nothing to do: every complete day is reported", markup=False)
+            return 0
+        with RichProgress(err) as progress:
+            opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
+            outcome = asyncio.run(
+                closing(opener, run_daily(settings, store, plan, opener=opener, progress=progress))
+            )
+    for path in outcome.paths:
+        out.print(str(path), markup=False)
+    for name, reason in outcome.failures.items():
+        err.print(f"error: {name}: {reason}", markup=False)
+    return SourceError.exit_code if outcome.failures else 0
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(name="run", epilog=EXIT_CODES_HELP)
+    def run_command(
+        date: Annotated[
+            str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
+        ] = None,
+        config: ConfigOption = None,
+        home: HomeOption = None,
+    ) -> None:
+        """Report every subscribed repository for each complete day since the last good run.
+
+        The first run reports yesterday; a machine that was off catches up the missed days,
+        and no day is reported twice. Safe to start twice (a lock) and to kill at any moment.
+        A repository that fails does not stop the others; the exit code is 3 if any failed.
+        """
+        code = exit_code_of(lambda: daily_run(config, home, date))
+        if code:
+            raise typer.Exit(code)
+
+    @app.command(epilog=EXIT_CODES_HELP)
+    def schedule(
+        at: Annotated[str, typer.Option(help="Wall-clock time of the daily run, HH:MM.")],
+        tz: Annotated[
+            str | None, typer.Option(help="IANA zone of --at (default: config, else local).")
+        ] = None,
+        config: ConfigOption = None,
+        home: HomeOption = None,
+    ) -> None:
+        """Stay in the foreground and start `run` every day at --at (Ctrl-C stops).
+
+        A failed run is logged and the schedule goes on. For servers prefer cron, a systemd
+        timer or GitHub Actions (docs/scheduling.md): they survive reboots.
+        """
+
+        def action() -> int:
+            hours_minutes = parse_at(at)
+            settings = load_settings(find_config(config))
+            _, zone = resolve_zone(tz or settings.timezone)
+            logging.getLogger("commitdigest.schedule").setLevel(logging.INFO)
+            err.print(
+                f"scheduling `commitdigest run` daily at {at} ({zone.key}); Ctrl-C stops",
+                markup=False,
+            )
+            schedule_loop(
+                lambda: exit_code_of(lambda: daily_run(config, home)), at=hours_minutes, zone=zone
+            )
+            return 0
+
+        code = exit_code_of(action)
+        if code:
+            raise typer.Exit(code)
