@@ -124,6 +124,29 @@ class Usage(_Frozen):
     calls: int = 0
     cost: float | None = None  # in the configured currency, when prices are configured
 
+    @classmethod
+    def priced(
+        cls,
+        prompt_tokens: int,
+        completion_tokens: int,
+        calls: int,
+        price_input_per_mtok: float | None,
+        price_output_per_mtok: float | None,
+    ) -> Usage:
+        """Token counts with their cost, when a price per million tokens is configured."""
+        cost = None
+        if price_input_per_mtok is not None or price_output_per_mtok is not None:
+            cost = (
+                prompt_tokens * (price_input_per_mtok or 0.0)
+                + completion_tokens * (price_output_per_mtok or 0.0)
+            ) / 1_000_000
+        return cls(
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            calls=calls,
+            cost=cost,
+        )
+
     def __add__(self, other: Usage) -> Usage:
         cost = (
             None

@@ -118,16 +118,12 @@ class Tally:
         """The total as a :class:`Usage` (``None`` before any response), priced if configured."""
         if self.calls == 0:
             return None
-        p_in, p_out = options.price_input_per_mtok, options.price_output_per_mtok
-        cost = None
-        if p_in is not None or p_out is not None:
-            cost = self.prompt_tokens / 1e6 * (p_in or 0.0)
-            cost += self.completion_tokens / 1e6 * (p_out or 0.0)
-        return Usage(
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-            calls=self.calls,
-            cost=cost,
+        return Usage.priced(
+            self.prompt_tokens,
+            self.completion_tokens,
+            self.calls,
+            options.price_input_per_mtok,
+            options.price_output_per_mtok,
         )
 
 

@@ -238,10 +238,7 @@ def _usage(
         return None
     prompt = sum((r.usage.prompt_tokens or 0) for r in results if r.usage is not None)
     completion = sum((r.usage.completion_tokens or 0) for r in results if r.usage is not None)
-    cost = None
-    if price_in is not None or price_out is not None:
-        cost = (prompt * (price_in or 0.0) + completion * (price_out or 0.0)) / 1_000_000
-    return Usage(prompt_tokens=prompt, completion_tokens=completion, calls=len(results), cost=cost)
+    return Usage.priced(prompt, completion, len(results), price_in, price_out)
 
 
 def _reason(err: ValueError) -> str:
