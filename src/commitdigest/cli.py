@@ -19,6 +19,7 @@ from .config_cli import config_app, repos_app
 from .errors import EXIT_CODES_HELP
 from .pipeline import LANGS, ReportOptions, check_lang, generate_reports, parse_formats, render_file
 from .progress import RichProgress
+from .site.cli import register as register_site_commands
 from .sources.git import PatchLimits
 from .sources.open import RepositoryOpener
 from .store import Store, default_home
@@ -34,9 +35,6 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-app.add_typer(config_app, name="config")
-app.add_typer(repos_app, name="repos")
-register_run_commands(app)
 log = logging.getLogger("commitdigest")
 
 
@@ -93,7 +91,8 @@ def report(
         str | None, typer.Option(help=f"Report language: {', '.join(LANGS)} (default zh).")
     ] = None,
     fmt: Annotated[
-        str | None, typer.Option("--format", help="Comma-separated formats: md, json (default md).")
+        str | None,
+        typer.Option("--format", help="Comma-separated formats: md, json, html (default md)."),
     ] = None,
     out_dir: Annotated[
         Path | None,
@@ -179,7 +178,7 @@ def report(
 @app.command(epilog=EXIT_CODES_HELP)
 def render(
     source: Annotated[Path, typer.Argument(help="A report's JSON context (--format json).")],
-    fmt: Annotated[str, typer.Option("--format", help="Formats to write: md, json.")] = "md",
+    fmt: Annotated[str, typer.Option("--format", help="Formats to write: md, json, html.")] = "md",
     out_dir: Annotated[
         Path | None, typer.Option("--out", help="Output folder (default: beside the JSON).")
     ] = None,
@@ -218,6 +217,12 @@ def runs(
         out.print(table)
 
     guard(action)
+
+
+register_run_commands(app)
+register_site_commands(app)
+app.add_typer(config_app, name="config")
+app.add_typer(repos_app, name="repos")
 
 
 def main() -> None:

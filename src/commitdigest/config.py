@@ -57,7 +57,7 @@ SECRET_ENV: dict[str, tuple[str, ...]] = {
 SECRET_HINTS = {"llm.api_key": "OPENAI_API_KEY", "github.token": "GITHUB_TOKEN or GH_TOKEN"}
 SECRET_KEYS = frozenset({"api_key", "token"})
 MASK = "********"
-Format = Literal["md", "json"]
+Format = Literal["md", "json", "html"]
 # what load_settings is loading: the parsed file (None: none) and whether env vars count
 _LOADING: ContextVar[tuple[dict[str, Any] | None, bool]] = ContextVar(
     "_LOADING", default=(None, True)

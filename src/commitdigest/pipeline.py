@@ -25,13 +25,14 @@ from .errors import CommitdigestError, OutputError, UsageError
 from .models import Analysis, Commit, Importance, Overview, ReportContext
 from .render.context import RepositoryInput, build_context
 from .render.json_output import load_context, render_json
+from .render.html import render_html
 from .render.markdown import render_markdown
 from .sources.git import PatchLimits
 from .sources.open import RepoSpec, SourceRepository, open_local
 from .store import Store
 from .window import DayWindow
 
-FORMATS: tuple[str, ...] = ("md", "json")
+FORMATS: tuple[str, ...] = ("md", "json", "html")
 LANGS: tuple[str, ...] = ("zh", "en")
 
 Opener = Callable[[RepoSpec], Awaitable[SourceRepository]]
@@ -328,7 +329,8 @@ def _write_day(
 
 
 def _render(context: ReportContext, fmt: str) -> str:
-    return render_json(context) if fmt == "json" else render_markdown(context)
+    renderers = {"json": render_json, "md": render_markdown, "html": render_html}
+    return renderers[fmt](context)
 
 
 def render_file(source: Path, formats: Sequence[str], out_dir: Path | None = None) -> list[Path]:

@@ -1,0 +1,121 @@
+"""The archive's HTML pages: the index (one card per day, newest first) and one page per
+repository (its days), from the days' :class:`~commitdigest.site.summary.DaySummary`.
+
+Pages are self-contained: one inline stylesheet allowed by a Content-Security-Policy
+hash, no script, no request to anything. Every link is relative, so the folder works on
+any static host and straight from disk. Jinja2 autoescapes all text.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+import jinja2
+from markupsafe import Markup
+
+from commitdigest.models import IMPORTANCE_ORDER
+from commitdigest.render.labels import get_labels
+from commitdigest.site.strings import SiteStrings
+from commitdigest.site.summary import DaySummary, RepoDay, repo_slug
+
+REPOS_DIR = "repos"  # repository pages live in <site>/repos/<slug>.html
+
+
+@dataclass(frozen=True)
+class DayEntry:
+    """One day of the archive: its summary (None when the day has only a Markdown file)."""
+
+    day: str
+    summary: DaySummary | None
+    has_md: bool
+
+
+@dataclass
+class RepoPage:
+    name: str
+    url: str | None
+    days: list[tuple[str, RepoDay]] = field(default_factory=list)  # newest first
+
+    @property
+    def slug(self) -> str:
+        return repo_slug(self.name)
+
+    @property
+    def path(self) -> str:
+        """The page's path inside the site."""
+        return f"{REPOS_DIR}/{self.slug}.html"
+
+    @property
+    def commits(self) -> int:
+        return sum(repo_day.counts.total for _, repo_day in self.days)
+
+
+def repo_pages(days: Sequence[DayEntry]) -> list[RepoPage]:
+    """One page per repository named in any day's report, sorted by name; each lists
+    its days newest first (``days`` must be newest first)."""
+    pages: dict[str, RepoPage] = {}
+    for entry in days:
+        if entry.summary is None:
+            continue
+        for repo_day in entry.summary.repos:
+            page = pages.setdefault(repo_day.name, RepoPage(repo_day.name, repo_day.url))
+            page.url = page.url or repo_day.url  # the newest day that knows it
+            page.days.append((entry.day, repo_day))
+    return sorted(pages.values(), key=lambda page: page.name.lower())
+
+
+def render_index(
+    days: Sequence[DayEntry], repos: Sequence[RepoPage], *, title: str, lang: str
+) -> str:
+    """``index.html``: the repositories, then every day newest first."""
+    return _render("index.html.j2", lang, title=title, days=days, repos=repos, root="")
+
+
+def render_repo_page(page: RepoPage, *, title: str, lang: str) -> str:
+    """``repos/<slug>.html``: one repository's days, each linking into its report."""
+    return _render("repo.html.j2", lang, title=title, page=page, root="../")
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("commitdigest.site", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+
+@cache
+def stylesheet() -> tuple[Markup, str]:
+    """The pages' inline CSS and the Content-Security-Policy that allows only it."""
+    css = _environment().get_template("style.css.j2").render().strip() + "\n"
+    if "</style" in css.lower():  # pragma: no cover - a template bug
+        raise ValueError("the stylesheet would close its own element")
+    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
+    policy = f"default-src 'none'; style-src 'sha256-{digest}'; base-uri 'none'; form-action 'none'"
+    return Markup(css), policy
+
+
+def _render(template: str, lang: str, **values: object) -> str:
+    css, csp = stylesheet()
+    text = (
+        _environment()
+        .get_template(template)
+        .render(
+            t=SiteStrings(lang),
+            L=get_labels(lang),
+            html_lang="zh-CN" if lang == "zh" else lang,
+            importances=[imp.value for imp in IMPORTANCE_ORDER],
+            css=css,
+            csp=csp,
+            **values,
+        )
+    )
+    return text.rstrip("\n") + "\n"
