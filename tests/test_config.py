@@ -184,7 +184,7 @@ def test_standard_urls_fill_only_what_the_file_leaves_out(
         ("[llm]\nmodle = 1\n", r"llm\.modle: unknown key"),
         ('timezone = "Mars/Base"\n', r"timezone: unknown time zone 'Mars/Base'"),
         ("formats = []\n", r"formats: needs at least one format"),
-        ('formats = ["pdf"]\n', r"formats\[0\]: .*'md' or 'json'"),
+        ('formats = ["pdf"]\n', r"formats\[0\]: .*'md', 'json' or 'html'"),
         ("[github]\nmax_concurrency = 0\n", r"github\.max_concurrency: .*greater than or equal"),
         ('[github]\napi_url = "api.github.com"\n', r"github\.api_url: must be an http\(s\) URL"),
         ("[run]\nfirst_run_days_back = 0\n", r"run\.first_run_days_back"),

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from . import __version__
 from .cli_common import closing, err, guard, out, state
+from .cli_deliver import register as register_deliver_command
 from .cli_run import register as register_run_commands
 from .config import find_config, load_settings
 from .config_cli import config_app, repos_app
@@ -220,6 +221,7 @@ def runs(
 
 
 register_run_commands(app)
+register_deliver_command(app)
 register_site_commands(app)
 app.add_typer(config_app, name="config")
 app.add_typer(repos_app, name="repos")

@@ -10,9 +10,10 @@ from typing import Annotated
 import typer
 
 from .cli_common import closing, err, exit_code_of, out
+from .cli_deliver import deliver_outcome
 from .config import find_config, load_settings
 from .daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
-from .errors import EXIT_CODES_HELP, SourceError
+from .errors import EXIT_CODES_HELP, DeliveryFailed, SourceError
 from .progress import RichProgress
 from .schedule import parse_at, schedule_loop
 from .sources.open import RepositoryOpener
@@ -49,11 +50,14 @@ def daily_run(config: Path | None, home: Path | None, date: str | None = None) -
             outcome = asyncio.run(
                 closing(opener, run_daily(settings, store, plan, opener=opener, progress=progress))
             )
-    for path in outcome.paths:
-        out.print(str(path), markup=False)
-    for name, reason in outcome.failures.items():
-        err.print(f"error: {name}: {reason}", markup=False)
-    return SourceError.exit_code if outcome.failures else 0
+        for path in outcome.paths:
+            out.print(str(path), markup=False)
+        for name, reason in outcome.failures.items():
+            err.print(f"error: {name}: {reason}", markup=False)
+        delivery_failed = deliver_outcome(settings, store, outcome)  # after the files exist
+    if outcome.failures:
+        return SourceError.exit_code
+    return DeliveryFailed.exit_code if delivery_failed else 0
 
 
 def register(app: typer.Typer) -> None:
@@ -70,6 +74,7 @@ def register(app: typer.Typer) -> None:
         The first run reports yesterday; a machine that was off catches up the missed days,
         and no day is reported twice. Safe to start twice (a lock) and to kill at any moment.
         A repository that fails does not stop the others; the exit code is 3 if any failed.
+        Then each day is sent to the [[deliver]] channels (exit code 7 if one failed).
         """
         code = exit_code_of(lambda: daily_run(config, home, date))
         if code:

@@ -42,6 +42,7 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from .deliver.settings import ChannelConfig, check_unique_names
 from .errors import UsageError
 from .store.db import default_home
 from .subscriptions import Focus as Focus
@@ -133,6 +134,7 @@ class Settings(BaseSettings):
     github: GitHubSettings = Field(default_factory=GitHubSettings)
     run: RunSettings = Field(default_factory=RunSettings)
     repositories: list[Repository] = Field(default_factory=list)
+    deliver: list[ChannelConfig] = Field(default_factory=list)
 
     _config_file: Path | None = PrivateAttr(None)
     _secret_sources: dict[str, str] = PrivateAttr(default_factory=dict)
@@ -168,6 +170,11 @@ class Settings(BaseSettings):
             if not value:
                 raise ValueError("needs at least one format (md, json)")
         return value
+
+    @field_validator("deliver")
+    @classmethod
+    def _unique_channels(cls, channels: list[ChannelConfig]) -> list[ChannelConfig]:
+        return check_unique_names(channels)
 
     @field_validator("repositories")
     @classmethod

@@ -140,7 +140,8 @@ async def run_daily(
         repositories=specs,
         windows=plan.days,
         lang=settings.language,
-        formats=settings.formats,
+        # delivery (and `deliver --date`) reads the day's JSON context
+        formats=[*settings.formats, *(["json"] if settings.deliver else [])],
         out_dir=settings.output_dir,
         limits=PatchLimits(
             settings.git.max_patch_bytes_per_file, settings.git.max_patch_bytes_per_commit

@@ -7,7 +7,8 @@
     ├── SourceError              3  a repository cannot be read: not a git repo, unknown branch
     ├── OutputError              4  a report cannot be written: unwritable --out, bad JSON input
     ├── StoreError               5  the SQLite store cannot be opened or migrated
-    └── BusyError                6  another ``commitdigest run`` holds the lock
+    ├── BusyError                6  another ``commitdigest run`` holds the lock
+    └── DeliveryFailed           7  a delivery failed (the reports were written)
 
 The CLI prints ``error: <message>`` on one line and exits with the code; it never shows a
 traceback for these (``-v`` adds one for debugging). Any other exception is a bug and
@@ -51,8 +52,13 @@ class BusyError(CommitdigestError):
     exit_code = 6
 
 
+class DeliveryFailed(CommitdigestError):
+    exit_code = 7
+
+
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 other known error; 2 bad usage (dates, zones, formats, "
-    "languages); 3 a repository cannot be read; 4 a report cannot be written; 5 the store "
-    "cannot be opened; 6 another run holds the lock; 70 internal error (a bug: please report it)."
+    "languages, config); 3 a repository cannot be read; 4 a report cannot be written; "
+    "5 the store cannot be opened; 6 another run holds the lock; 7 a delivery failed "
+    "(the reports were written); 70 internal error (a bug: please report it)."
 )

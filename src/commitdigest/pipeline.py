@@ -24,8 +24,8 @@ from .deliver import ensure_writable_dir, write_text_atomic
 from .errors import CommitdigestError, OutputError, UsageError
 from .models import Analysis, Commit, Importance, Overview, ReportContext
 from .render.context import RepositoryInput, build_context
-from .render.json_output import load_context, render_json
 from .render.html import render_html
+from .render.json_output import load_context, render_json
 from .render.markdown import render_markdown
 from .sources.git import PatchLimits
 from .sources.open import RepoSpec, SourceRepository, open_local
@@ -76,6 +76,7 @@ class DayResult:
     commits: int
     importance: dict[str, int]
     paths: list[Path]
+    context: ReportContext | None = None  # what was rendered (delivery sends it)
 
 
 @dataclass
@@ -325,7 +326,7 @@ def _write_day(
     for repo in context.repositories:
         for entry in repo.commits:
             counts[entry.analysis.importance.value] += 1
-    return DayResult(window.day.isoformat(), context.coverage.total, counts, paths)
+    return DayResult(window.day.isoformat(), context.coverage.total, counts, paths, context)
 
 
 def _render(context: ReportContext, fmt: str) -> str:

@@ -74,6 +74,23 @@ MIGRATIONS: list[str] = [
         stored_at TEXT NOT NULL
     )
     """,
+    # 5: report deliveries: one row per delivery of a day to a channel (its attempts
+    #    counted); status 'sending' while it runs, then 'sent' or 'failed'
+    """
+    CREATE TABLE deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        day TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        channel_type TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        error TEXT,
+        started_at TEXT NOT NULL,
+        delivered_at TEXT,
+        digest_hash TEXT NOT NULL,
+        forced INTEGER NOT NULL DEFAULT 0
+    )
+    """,
 ]
 
 

@@ -1,0 +1,105 @@
+"""`commitdigest deliver`: send a day's report to the channels again, or a test message."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from .cli_common import err, exit_code_of, out
+from .config import Settings, find_config, load_settings
+from .daily import run_lock
+from .deliver.service import (
+    DeliveryResult,
+    deliver_day,
+    failed,
+    load_day_context,
+    select_channels,
+    send_test,
+)
+from .errors import EXIT_CODES_HELP, DeliveryFailed
+from .pipeline import ReportOutcome
+from .store import Store, default_home
+from .window import parse_day, resolve_zone
+
+
+def print_results(results: Sequence[DeliveryResult]) -> None:
+    for r in results:
+        if r.ok:
+            detail = f" ({r.detail})" if r.detail else ""
+            out.print(f"{r.status} {r.channel} {r.day}{detail}", markup=False)
+        else:
+            err.print(f"error: deliver {r.channel} {r.day}: {r.error}", markup=False)
+
+
+def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) -> bool:
+    """Send each day a run wrote to every channel; True if a delivery failed.
+
+    Days of a run where a repository failed are not sent: the next run redoes them, and
+    sending the incomplete report now would mark the day as delivered.
+    """
+    if not settings.deliver or outcome.failures:
+        return False
+    any_failed = False
+    for day in outcome.days:
+        if day.context is None:
+            continue
+        paths = {p.suffix.lstrip("."): p for p in day.paths}
+        results = asyncio.run(deliver_day(day.context, settings.deliver, store, report_paths=paths))
+        print_results(results)
+        any_failed |= bool(failed(results))
+    return any_failed
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(epilog=EXIT_CODES_HELP)
+    def deliver(
+        date: Annotated[
+            str | None, typer.Option("--date", help="Day to send (YYYY-MM-DD); default yesterday.")
+        ] = None,
+        channel: Annotated[
+            list[str] | None, typer.Option("--channel", help="Only this channel (repeatable).")
+        ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Send again even if already delivered.")
+        ] = False,
+        test: Annotated[
+            str | None,
+            typer.Option("--test", metavar="CHANNEL", help="Send a sample message to CHANNEL."),
+        ] = None,
+        config: Annotated[Path | None, typer.Option(help="Config file.")] = None,
+        home: Annotated[
+            Path | None, typer.Option(envvar="COMMITDIGEST_HOME", help="Folder of the store.")
+        ] = None,
+    ) -> None:
+        """Send a day's report to the [[deliver]] channels (again), or a test message.
+
+        `run` delivers by itself after writing the files; use this to resend a day
+        (--force sends again where it was already delivered) or to check a channel.
+        """
+
+        def action() -> int:
+            settings = load_settings(find_config(config))
+            if test is not None:
+                (target,) = select_channels(settings.deliver, [test])
+                results = [asyncio.run(send_test(target, lang=target.lang or settings.language))]
+            else:
+                _, zone = resolve_zone(settings.timezone)
+                day = parse_day(date) if date else datetime.now(tz=zone).date() - timedelta(1)
+                context, paths = load_day_context(settings.output_dir, day.isoformat())
+                targets = select_channels(settings.deliver, channel)
+                home_dir = home or default_home()
+                with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
+                    results = asyncio.run(
+                        deliver_day(context, targets, store, force=force, report_paths=paths)
+                    )
+            print_results(results)
+            return DeliveryFailed.exit_code if failed(results) else 0
+
+        code = exit_code_of(action)
+        if code:
+            raise typer.Exit(code)

@@ -1,0 +1,338 @@
+"""The channel interface, the registry of channel types, and what every sender shares.
+
+A channel (:class:`Channel`) turns a day's report into one message (:meth:`Channel.prepare`,
+pure: the same bytes on every attempt) and sends it once (:meth:`Channel.send`); the
+service (:mod:`commitdigest.deliver.service`) retries, records and reports. An attempt that
+fails raises :class:`DeliveryError`, which says whether trying again can help (5xx,
+429 — with its ``Retry-After`` —, time-outs and connection errors) or not (4xx, a missing
+secret).
+
+Secrets (webhook URLs with tokens, signing secrets, passwords, bot tokens) are read from
+the environment or a file only when a message is sent (:func:`read_secret_env`), kept as
+:class:`~pydantic.SecretStr` (masked in any repr) and registered for redaction: every
+error message passes through :func:`redact`, and a logging filter on the HTTP client's
+loggers (``httpx2``, ``httpcore2.*``: it logs each request's full URL) masks them in log
+records too.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import importlib
+import json
+import logging
+import os
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, TypeVar
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx2
+from pydantic import SecretStr
+
+from commitdigest.models import ReportContext
+
+from .settings import ChannelConfig
+
+log = logging.getLogger("commitdigest.deliver")
+MASK = "***"
+_MIN_SECRET = 4  # shorter values are not masked (they would mask ordinary text)
+
+
+class DeliveryError(Exception):
+    """One attempt failed; ``str()`` is safe to show (secrets are masked)."""
+
+    def __init__(
+        self, message: str, *, retryable: bool = False, retry_after: float | None = None
+    ) -> None:
+        self.message = redact(message)
+        super().__init__(self.message)
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# ---- secrets and redaction ------------------------------------------------------------
+
+_SECRETS: set[str] = set()
+_SECRETS_LOCK = threading.Lock()
+
+
+def register_secret(value: str) -> None:
+    """Mask ``value`` (and, for a URL, its path, query and their longer parts) from now on."""
+    parts = {value}
+    if value.startswith(("http://", "https://")):
+        try:
+            split = urlsplit(value)
+            parts.add(str(httpx2.URL(value)))
+        except (ValueError, httpx2.InvalidURL):
+            split = None
+        if split is not None:
+            parts.update({split.path, split.query})
+            parts.update(seg for seg in split.path.split("/") if len(seg) >= 12)
+            parts.update(v for _, v in parse_qsl(split.query) if len(v) >= 8)
+    with _SECRETS_LOCK:
+        _SECRETS.update(p for p in parts if len(p) >= _MIN_SECRET and p != "/")
+
+
+def redact(text: str) -> str:
+    """``text`` with every registered secret replaced by ``***``."""
+    with _SECRETS_LOCK:
+        secrets = sorted(_SECRETS, key=len, reverse=True)
+    for secret in secrets:
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text
+
+
+class RedactingFilter(logging.Filter):
+    """Masks registered secrets in a record's message (the HTTP client logs full URLs)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed record: leave it to logging's own error handling
+            return True
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        return True
+
+
+_FILTER = RedactingFilter()
+_FILTERED_LOGGERS = (
+    "httpx2",
+    "httpcore2",
+    "httpcore2.connection",
+    "httpcore2.http11",
+    "httpcore2.http2",
+    "httpcore2.proxy",
+    "commitdigest",
+    "commitdigest.deliver",
+)
+
+
+def install_log_redaction() -> None:
+    """Add the redacting filter to the HTTP client's loggers and ours (idempotent)."""
+    for name in _FILTERED_LOGGERS:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+
+
+def read_secret_env(name: str, *, what: str) -> SecretStr:
+    """The secret in environment variable ``name``; a missing one is a permanent failure."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        raise DeliveryError(f"environment variable {name} ({what}) is not set")
+    register_secret(value)
+    return SecretStr(value)
+
+
+def read_secret_file(path: Path, *, what: str) -> SecretStr:
+    try:
+        value = path.expanduser().read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or type(exc).__name__
+        raise DeliveryError(f"cannot read the {what} file {path}: {reason}") from None
+    if not value:
+        raise DeliveryError(f"the {what} file {path} is empty")
+    register_secret(value)
+    return SecretStr(value)
+
+
+# ---- the interface --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeliveryJob:
+    """What a channel delivers: one day's report."""
+
+    context: ReportContext
+    day: str  # YYYY-MM-DD
+    report_paths: Mapping[str, Path] = field(default_factory=dict)  # format -> written file
+    test: bool = False  # a sample message from `deliver --test`
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A message ready to send; ``text`` is what its digest says (hashed in the store)."""
+
+    text: str
+    payload: Any
+    items_shown: int = 0
+    items_omitted: int = 0
+
+
+class Channel(ABC):
+    """One configured destination. Subclasses register with :func:`register`."""
+
+    type_name: ClassVar[str]
+
+    def __init__(self, config: ChannelConfig, client: httpx2.AsyncClient) -> None:
+        self.config = config
+        self.client = client
+
+    @property
+    def name(self) -> str:
+        return self.config.name
+
+    def lang(self, job: DeliveryJob) -> str:
+        return self.config.lang or job.context.lang
+
+    @abstractmethod
+    def prepare(self, job: DeliveryJob) -> Prepared:
+        """Build the message (no I/O besides reading the report files, no secrets)."""
+
+    @abstractmethod
+    async def send(self, message: Prepared) -> None:
+        """One attempt; raises :class:`DeliveryError`."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+_REGISTRY: dict[str, type[Channel]] = {}
+_MODULES = {
+    "email": "commitdigest.deliver.email",
+    "feishu": "commitdigest.deliver.chat_cn",
+    "dingtalk": "commitdigest.deliver.chat_cn",
+    "wecom": "commitdigest.deliver.chat_cn",
+    "slack": "commitdigest.deliver.chat_intl",
+    "discord": "commitdigest.deliver.chat_intl",
+    "telegram": "commitdigest.deliver.chat_intl",
+    "webhook": "commitdigest.deliver.webhook",
+}
+C = TypeVar("C", bound=type[Channel])
+
+
+def register(cls: C) -> C:
+    _REGISTRY[cls.type_name] = cls
+    return cls
+
+
+def channel_class(type_name: str) -> type[Channel]:
+    """The class for a ``type``, importing its module on first use."""
+    if type_name not in _REGISTRY and type_name in _MODULES:
+        importlib.import_module(_MODULES[type_name])
+    try:
+        return _REGISTRY[type_name]
+    except KeyError:
+        raise ValueError(f"unknown channel type {type_name!r}") from None
+
+
+def build_channel(config: ChannelConfig, client: httpx2.AsyncClient) -> Channel:
+    install_log_redaction()
+    return channel_class(config.type)(config, client)
+
+
+# ---- HTTP -----------------------------------------------------------------------------
+
+
+def json_bytes(payload: Any) -> bytes:
+    """The request body exactly as sent (sizes are measured on these bytes)."""
+    return json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def utf8_bytes(text: str) -> int:
+    return len(text.encode("utf-8"))
+
+
+def utf16_units(text: str) -> int:
+    """Telegram's (and JavaScript's) length: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+JSON_HEADERS = {"Content-Type": "application/json; charset=utf-8"}
+
+
+async def post(
+    client: httpx2.AsyncClient,
+    url: str,
+    body: bytes,
+    *,
+    timeout: float,
+    headers: Mapping[str, str] | None = None,
+    params: Mapping[str, str] | None = None,
+) -> httpx2.Response:
+    """POST ``body``; a transport failure or a non-2xx answer becomes a DeliveryError."""
+    try:
+        response = await client.post(
+            url,
+            content=body,
+            headers={**JSON_HEADERS, **(headers or {})},
+            params=dict(params) if params else None,
+            timeout=timeout,
+        )
+    except httpx2.TimeoutException:
+        raise DeliveryError(f"timed out after {timeout:g} s", retryable=True) from None
+    except httpx2.TransportError as exc:
+        detail = str(exc).strip()
+        raise DeliveryError(
+            f"connection failed: {type(exc).__name__}" + (f": {detail}" if detail else ""),
+            retryable=True,
+        ) from None
+    check_status(response)
+    return response
+
+
+def check_status(response: httpx2.Response) -> None:
+    status = response.status_code
+    if 200 <= status < 300:
+        return
+    if status == 429:
+        raise DeliveryError(
+            "HTTP 429 Too Many Requests" + _snippet(response),
+            retryable=True,
+            retry_after=retry_after(response),
+        )
+    raise DeliveryError(
+        f"HTTP {status} {response.reason_phrase}".rstrip() + _snippet(response),
+        retryable=status >= 500 or status == 408,
+        retry_after=retry_after(response) if status == 503 else None,
+    )
+
+
+def retry_after(response: httpx2.Response) -> float | None:
+    """``Retry-After`` in seconds (a number or an HTTP date); else the JSON body's
+    ``retry_after`` (Discord) or ``parameters.retry_after`` (Telegram); else None."""
+    value = response.headers.get("retry-after", "").strip()
+    if not value:
+        data = json_body(response)
+        params = data.get("parameters")
+        found = data.get(
+            "retry_after", params.get("retry_after") if isinstance(params, dict) else None
+        )
+        return max(0.0, float(found)) if isinstance(found, int | float) else None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        moment = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, moment.timestamp() - time.time())
+
+
+def _snippet(response: httpx2.Response, limit: int = 200) -> str:
+    try:
+        text = " ".join(response.text.split())
+    except Exception:
+        return ""
+    return f": {text[:limit]}" if text else ""
+
+
+def json_body(response: httpx2.Response) -> dict[str, Any]:
+    """The answer's JSON object ({} when it is not one)."""
+    try:
+        data = response.json()
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}

@@ -1,0 +1,285 @@
+"""Feishu / Lark custom bots, DingTalk robots and WeCom group robots.
+
+Each sends the short digest (:mod:`commitdigest.deliver.digest`) cut to the service's
+limit on whole lines. The three answer HTTP 200 with an error code in the body when they
+refuse a message, so the body is checked too; their rate-limit codes are retried.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import time
+from urllib.parse import urlencode
+
+from pydantic import SecretStr
+
+from .channels import (
+    Channel,
+    DeliveryError,
+    DeliveryJob,
+    Prepared,
+    json_body,
+    json_bytes,
+    post,
+    read_secret_env,
+    register,
+    utf8_bytes,
+)
+from .digest import (
+    DigestLines,
+    Markup,
+    build_digest,
+    digest_lines,
+    fit,
+    more_line,
+    report_link,
+    strings,
+)
+from .settings import DingTalkChannel, FeishuChannel, WeComChannel
+
+
+def _neutralise(text: str) -> str:
+    """DingTalk's and WeCom's markdown have no escape character (and Feishu's lark_md
+    escapes are HTML entities we cannot rely on): defuse what would turn a commit title
+    into a link, an @mention, a tag or bold text."""
+    return text.replace("<", "＜").replace(">", "＞").replace("](", "] (").replace("*", "＊")
+
+
+PLAIN_MD = Markup(
+    escape=_neutralise,
+    bold=lambda text: f"**{text}**",
+    link=lambda text, url: f"[{text}]({url})",
+)
+LARK_MD = PLAIN_MD  # Feishu's lark_md: the same defusing (its escapes are not CommonMark's)
+
+
+# ---- Feishu / Lark --------------------------------------------------------------------
+#
+# Custom bot ("自定义机器人"), POST to the hook URL (open.feishu.cn/open-apis/bot/v2/hook/…,
+# or open.larksuite.com for Lark), an interactive card (message card schema 1.0):
+#
+#   {"timestamp": "1599360473", "sign": "…",            (only with a signing secret)
+#    "msg_type": "interactive",
+#    "card": {"config": {"wide_screen_mode": true},
+#             "header": {"title": {"tag": "plain_text", "content": TITLE}, "template": "red"},
+#             "elements": [{"tag": "div", "text": {"tag": "lark_md", "content": LINES}},
+#                          {"tag": "action", "actions": [{"tag": "button", "type": "primary",
+#                             "text": {"tag": "plain_text", "content": "…"}, "url": REPORT}]}]}}
+#
+# Signature: the string timestamp + "\n" + secret is the HMAC-SHA256 KEY, the message is
+# empty, the digest is base64-encoded; timestamp in seconds, valid for an hour.
+# Answer: {"code": 0, "msg": "success", …} (older: "StatusCode"); 19021 is a bad signature,
+# 11232 "frequency limited" (retried). The request body may be at most 20 KB: we keep the
+# JSON body within 20,000 UTF-8 bytes, signature fields included.
+
+FEISHU_MAX_BODY = 20_000
+_FEISHU_SIGN_ROOM = 120  # "timestamp" and "sign" fields added at send time
+_FEISHU_RETRY_CODES = frozenset({11232})
+
+
+def feishu_sign(timestamp: int, secret: str) -> str:
+    key = f"{timestamp}\n{secret}".encode()
+    return base64.b64encode(hmac.new(key, b"", hashlib.sha256).digest()).decode("ascii")
+
+
+@register
+class FeishuSender(Channel):
+    type_name = "feishu"
+    config: FeishuChannel
+
+    def prepare(self, job: DeliveryJob) -> Prepared:
+        lang = self.lang(job)
+        url = report_link(self.config.report_base_url, job.day)
+        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        # the link to the full report is a button under the text
+        lines = digest_lines(digest, LARK_MD, with_title=False)
+        lines = DigestLines(lines.head, lines.items, [])
+        template = "red" if any(r.high for r in digest.repos) else "blue"
+        button = strings(lang)["report_link"]
+
+        def build(body: list[str]) -> dict[str, object]:
+            elements: list[dict[str, object]] = [
+                {"tag": "div", "text": {"tag": "lark_md", "content": "\n".join(body)}}
+            ]
+            if url:
+                action = {
+                    "tag": "button",
+                    "text": {"tag": "plain_text", "content": button},
+                    "type": "primary",
+                    "url": url,
+                }
+                elements.append({"tag": "action", "actions": [action]})
+            return {
+                "msg_type": "interactive",
+                "card": {
+                    "config": {"wide_screen_mode": True},
+                    "header": {
+                        "title": {"tag": "plain_text", "content": digest.title},
+                        "template": template,
+                    },
+                    "elements": elements,
+                },
+            }
+
+        fitted = fit(
+            lines,
+            build=build,
+            fits=lambda p: len(json_bytes(p)) + _FEISHU_SIGN_ROOM <= FEISHU_MAX_BODY,
+            more=lambda n: more_line(lang, n, LARK_MD),
+            max_items=self.config.max_items,
+        )
+        return Prepared(
+            "\n".join([digest.title, *fitted.lines]),
+            fitted.payload,
+            fitted.shown,
+            fitted.omitted,
+        )
+
+    async def send(self, message: Prepared) -> None:
+        url = read_secret_env(self.config.url_env, what="Feishu webhook URL")
+        payload = message.payload
+        if self.config.secret_env:
+            secret = read_secret_env(self.config.secret_env, what="Feishu signing secret")
+            timestamp = int(time.time())
+            sign = feishu_sign(timestamp, _s(secret))
+            payload = {"timestamp": str(timestamp), "sign": sign, **message.payload}
+        response = await post(
+            self.client, _s(url), json_bytes(payload), timeout=self.config.timeout_s
+        )
+        data = json_body(response)
+        code = data.get("code", data.get("StatusCode", 0))
+        if code not in (0, None):
+            text = data.get("msg") or data.get("StatusMessage") or ""
+            raise DeliveryError(
+                f"Feishu refused the message: code {code} {text}".rstrip(),
+                retryable=code in _FEISHU_RETRY_CODES,
+            )
+
+
+# ---- DingTalk -------------------------------------------------------------------------
+#
+# Custom robot, POST to https://oapi.dingtalk.com/robot/send?access_token=…:
+#
+#   {"msgtype": "markdown", "markdown": {"title": TITLE, "text": MARKDOWN}}
+#
+# Signature ("加签"): HMAC-SHA256 with the secret as the KEY over timestamp + "\n" + secret
+# (timestamp in milliseconds), base64, then URL-encoded, added to the URL as the
+# `timestamp` and `sign` query parameters. Answer: {"errcode": 0, "errmsg": "ok"};
+# 310000 is a failed security check, 130101 "send too fast" (retried; 20 messages a
+# minute per robot). The documents we found state no size for a markdown text; we keep
+# the JSON body within 20,000 UTF-8 bytes. A single "\n" does not break a line in
+# DingTalk's markdown: lines end with two spaces (a hard break).
+
+DINGTALK_MAX_BODY = 20_000
+_DINGTALK_RETRY_CODES = frozenset({130101, 130102})
+
+
+def dingtalk_sign(timestamp_ms: int, secret: str) -> str:
+    """The base64 signature (URL-encode it when adding it to the URL)."""
+    message = f"{timestamp_ms}\n{secret}".encode()
+    digest = hmac.new(secret.encode("utf-8"), message, hashlib.sha256).digest()
+    return base64.b64encode(digest).decode("ascii")
+
+
+@register
+class DingTalkSender(Channel):
+    type_name = "dingtalk"
+    config: DingTalkChannel
+
+    def prepare(self, job: DeliveryJob) -> Prepared:
+        lang = self.lang(job)
+        url = report_link(self.config.report_base_url, job.day)
+        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        lines = digest_lines(digest, PLAIN_MD, with_title=True)
+
+        def build(body: list[str]) -> dict[str, object]:
+            text = "  \n".join(body)
+            return {"msgtype": "markdown", "markdown": {"title": digest.title, "text": text}}
+
+        fitted = fit(
+            lines,
+            build=build,
+            fits=lambda p: len(json_bytes(p)) <= DINGTALK_MAX_BODY,
+            more=lambda n: more_line(lang, n, PLAIN_MD),
+            max_items=self.config.max_items,
+        )
+        return Prepared("\n".join(fitted.lines), fitted.payload, fitted.shown, fitted.omitted)
+
+    async def send(self, message: Prepared) -> None:
+        url = _s(read_secret_env(self.config.url_env, what="DingTalk webhook URL"))
+        if self.config.secret_env:
+            secret = _s(read_secret_env(self.config.secret_env, what="DingTalk signing secret"))
+            timestamp = int(time.time() * 1000)
+            query = urlencode({"timestamp": timestamp, "sign": dingtalk_sign(timestamp, secret)})
+            url += ("&" if "?" in url else "?") + query
+        response = await post(
+            self.client, url, json_bytes(message.payload), timeout=self.config.timeout_s
+        )
+        _check_errcode(json_body(response), "DingTalk", _DINGTALK_RETRY_CODES)
+
+
+# ---- WeCom ----------------------------------------------------------------------------
+#
+# Group robot ("群机器人"), POST to https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…:
+#
+#   {"msgtype": "markdown", "markdown": {"content": MARKDOWN}}
+#
+# content: at most 4096 bytes, UTF-8 (measured in bytes, so a Chinese character counts 3).
+# Answer: {"errcode": 0, "errmsg": "ok"}; 45009 is the rate limit (20 messages a minute,
+# retried), 40058 a content too long, 93000 an invalid webhook URL.
+
+WECOM_MAX_CONTENT = 4096
+_WECOM_RETRY_CODES = frozenset({45009, 45033})
+
+
+@register
+class WeComSender(Channel):
+    type_name = "wecom"
+    config: WeComChannel
+
+    def prepare(self, job: DeliveryJob) -> Prepared:
+        lang = self.lang(job)
+        url = report_link(self.config.report_base_url, job.day)
+        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        lines = digest_lines(digest, PLAIN_MD, with_title=True)
+
+        def build(body: list[str]) -> dict[str, object]:
+            return {"msgtype": "markdown", "markdown": {"content": "\n".join(body)}}
+
+        def fits(payload: dict[str, object]) -> bool:
+            markdown = payload["markdown"]
+            assert isinstance(markdown, dict)
+            return utf8_bytes(markdown["content"]) <= WECOM_MAX_CONTENT
+
+        fitted = fit(
+            lines,
+            build=build,
+            fits=fits,
+            more=lambda n: more_line(lang, n, PLAIN_MD),
+            max_items=self.config.max_items,
+        )
+        return Prepared("\n".join(fitted.lines), fitted.payload, fitted.shown, fitted.omitted)
+
+    async def send(self, message: Prepared) -> None:
+        url = read_secret_env(self.config.url_env, what="WeCom webhook URL")
+        response = await post(
+            self.client, _s(url), json_bytes(message.payload), timeout=self.config.timeout_s
+        )
+        _check_errcode(json_body(response), "WeCom", _WECOM_RETRY_CODES)
+
+
+def _check_errcode(data: object, service: str, retry_codes: frozenset[int]) -> None:
+    if not isinstance(data, dict):
+        return
+    code = data.get("errcode", 0)
+    if code not in (0, None):
+        raise DeliveryError(
+            f"{service} refused the message: errcode {code} {data.get('errmsg', '')}".rstrip(),
+            retryable=code in retry_codes,
+        )
+
+
+def _s(secret: SecretStr) -> str:
+    return secret.get_secret_value()

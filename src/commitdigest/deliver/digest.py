@@ -1,0 +1,395 @@
+"""The short digest a chat message carries, and cutting it to a service's size limit.
+
+A :class:`Digest` is the day in a few lines: a title, the counts, each repository's
+overview and its high-importance commits (with links), and a link to the full report.
+:func:`digest_lines` writes it in one service's markup (:class:`Markup`), and :func:`fit`
+keeps as many whole lines as the service's limit allows (measured the way that service
+measures: UTF-8 bytes, characters or UTF-16 code units), ending with "…and N more" /
+"……另有 N 条" instead of cutting text in the middle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Generic, TypeVar
+
+from commitdigest.models import (
+    Analysis,
+    ChangeType,
+    CommitEntry,
+    Coverage,
+    Importance,
+    Overview,
+    ReportContext,
+    RepositoryEntry,
+    WindowInfo,
+)
+from commitdigest.render.labels import IMPORTANCE_EMOJI, get_labels
+from commitdigest.render.markdown import report_zone
+from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
+
+T = TypeVar("T")
+ITEM_CHARS = 200  # a commit title or overview item longer than this is shortened ("...")
+
+_STRINGS: dict[str, dict[str, str]] = {
+    "zh": {
+        "title": "{repos} 每日更新 · {day}",
+        "test": "🧪 测试消息 · ",
+        "counts": "共 {n} 个提交 · {high} {medium} {low}",
+        "none": "本日没有提交。",
+        "more": "……另有 {n} 条",
+        "report": "📄 完整报告：",
+        "report_link": "查看完整报告",
+        "repos_more": " 等 {n} 个仓库",
+    },
+    "en": {
+        "title": "{repos} · daily update · {day}",
+        "test": "🧪 Test message · ",
+        "counts": "{n} commits · {high} {medium} {low}",
+        "none": "No commits this day.",
+        "more": "…and {n} more",
+        "report": "📄 Full report: ",
+        "report_link": "open the full report",
+        "repos_more": " +{n} more",
+    },
+}
+
+
+def strings(lang: str) -> dict[str, str]:
+    return _STRINGS.get(lang, _STRINGS["en"])
+
+
+@dataclass(frozen=True)
+class DigestCommit:
+    title: str
+    short_sha: str
+    url: str | None
+
+
+@dataclass(frozen=True)
+class DigestRepo:
+    name: str
+    counts: dict[Importance, int]
+    overview: list[tuple[str, list[str]]]  # (label, items) of the non-empty lists
+    high: list[DigestCommit]
+
+
+@dataclass(frozen=True)
+class Digest:
+    lang: str
+    day: str
+    title: str  # plain text
+    counts: dict[Importance, int]
+    total: int
+    repos: list[DigestRepo]
+    report_url: str | None
+    test: bool = False  # a sample message (`deliver --test`)
+
+    def counts_line(self) -> str:
+        if self.total == 0:
+            return strings(self.lang)["none"]
+        return strings(self.lang)["counts"].format(n=self.total, **_count_cells(self.counts))
+
+
+def _count_cells(counts: dict[Importance, int]) -> dict[str, str]:
+    return {imp.value: f"{IMPORTANCE_EMOJI[imp]}{counts.get(imp, 0)}" for imp in Importance}
+
+
+def report_day(context: ReportContext) -> str:
+    """The report's day, ``YYYY-MM-DD`` (its files are ``<day>.md`` …)."""
+    zone = report_zone(context.window)
+    start = context.window.start
+    return start.astimezone(zone).date().isoformat() if start.tzinfo else start.date().isoformat()
+
+
+def report_link(base_url: str | None, day: str) -> str | None:
+    """``https://example.org/reports/`` → ``…/reports/2026-01-13.html``; ``{date}`` filled in."""
+    if not base_url:
+        return None
+    if "{date}" in base_url:
+        return safe_url(base_url.replace("{date}", day))
+    return safe_url(base_url.rstrip("/") + f"/{day}.html")
+
+
+def repos_label(names: Sequence[str], lang: str, limit: int = 60) -> str:
+    """The repositories' names joined, shortened to about ``limit`` characters."""
+    if not names:
+        return "commitdigest"
+    joined = ", ".join(names)
+    if len(joined) <= limit:
+        return joined
+    short = [name.rsplit("/", 1)[-1] for name in names]
+    if len(", ".join(short)) <= limit:
+        return ", ".join(short)
+    shown: list[str] = []
+    for name in short:
+        if len(", ".join([*shown, name])) > limit - 12 and shown:
+            break
+        shown.append(name)
+    rest = len(names) - len(shown)
+    return ", ".join(shown) + (strings(lang)["repos_more"].format(n=rest) if rest else "")
+
+
+def build_digest(
+    context: ReportContext, *, lang: str | None = None, report_url: str | None, test: bool = False
+) -> Digest:
+    lang = lang or context.lang
+    labels = get_labels(lang)
+    day = report_day(context)
+    totals = dict.fromkeys(Importance, 0)
+    repos: list[DigestRepo] = []
+    for repo in context.repositories:
+        counts = dict.fromkeys(Importance, 0)
+        for commit in repo.commits:
+            counts[commit.analysis.importance] += 1
+            totals[commit.analysis.importance] += 1
+        overview: list[tuple[str, list[str]]] = []
+        if repo.overview is not None:
+            for key, values in (
+                ("ov_themes", repo.overview.themes),
+                ("ov_key_changes", repo.overview.key_changes),
+                ("ov_risks", repo.overview.risks),
+            ):
+                items = [shorten_title(v, ITEM_CHARS, ITEM_CHARS - 3) for v in values]
+                if items := [i for i in items if i]:
+                    overview.append((labels.s[key], items))
+        high = [
+            DigestCommit(
+                title=shorten_title(c.title, ITEM_CHARS, ITEM_CHARS - 3) or labels.s["untitled"],
+                short_sha=c.short_sha,
+                url=safe_url(c.url),
+            )
+            for c in repo.commits
+            if c.analysis.importance == Importance.HIGH
+        ]
+        repos.append(DigestRepo(clean_line(repo.name), counts, overview, high))
+    s = strings(lang)
+    title = s["title"].format(repos=repos_label([r.name for r in repos], lang), day=day)
+    return Digest(
+        lang=lang,
+        day=day,
+        title=(s["test"] if test else "") + title,
+        counts=totals,
+        total=sum(totals.values()),
+        repos=repos,
+        report_url=report_url,
+        test=test,
+    )
+
+
+def subject(digest: Digest, prefix: str) -> str:
+    """``[commitdigest] vllm-project/vllm 2026-01-13 · 🔴4 🟡24 🟢17``."""
+    cells = _count_cells(digest.counts)
+    names = repos_label([r.name for r in digest.repos], digest.lang)
+    test = strings(digest.lang)["test"] if digest.test else ""
+    head = f"{prefix} " if prefix else ""
+    return f"{head}{test}{names} {digest.day} · {cells['high']} {cells['medium']} {cells['low']}"
+
+
+# ---- markup ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Markup:
+    """How one service writes text: escaping, bold, links and list items."""
+
+    escape: Callable[[str], str]
+    bold: Callable[[str], str]  # of already escaped text
+    link: Callable[[str, str], str]  # (escaped text, safe url)
+    bullet: str = "• "
+
+
+@dataclass(frozen=True)
+class Line:
+    text: str
+    counted: bool  # an item ("…and N more" counts these); else a heading that sticks to them
+
+
+@dataclass(frozen=True)
+class DigestLines:
+    head: list[str]
+    items: list[Line]
+    tail: list[str]
+
+
+def digest_lines(digest: Digest, markup: Markup, *, with_title: bool) -> DigestLines:
+    """The digest as lines of ``markup``: head (title, counts), items, tail (the link)."""
+    labels = get_labels(digest.lang)
+    esc = markup.escape
+    head = [markup.bold(esc(digest.title))] if with_title else []
+    head.append(esc(digest.counts_line()))
+    several = len(digest.repos) > 1
+    items: list[Line] = []
+    for repo in digest.repos:
+        if several:
+            cells = _count_cells(repo.counts)
+            counts = f"{cells['high']} {cells['medium']} {cells['low']}"
+            items.append(Line(f"{markup.bold(esc(repo.name))} · {esc(counts)}", False))
+        for label, values in repo.overview:
+            items.append(Line(markup.bold(esc(label)), False))
+            items += [Line(markup.bullet + esc(v), True) for v in values]
+        if repo.high:
+            items.append(
+                Line(markup.bold(esc(labels.group(Importance.HIGH, len(repo.high)))), False)
+            )
+            for commit in repo.high:
+                sha = esc(commit.short_sha)
+                ref = markup.link(sha, commit.url) if commit.url else sha
+                items.append(Line(f"{markup.bullet}{esc(commit.title)} ({ref})", True))
+    tail: list[str] = []
+    if digest.report_url:
+        s = strings(digest.lang)
+        tail.append(esc(s["report"]) + markup.link(esc(s["report_link"]), digest.report_url))
+    return DigestLines(head, items, tail)
+
+
+PLAIN = Markup(escape=lambda text: text, bold=lambda text: text, link=lambda t, u: f"{t} <{u}>")
+
+
+def plain_text(digest: Digest) -> str:
+    """The whole digest as plain text (what the store's digest hash is made of)."""
+    lines = digest_lines(digest, PLAIN, with_title=True)
+    return "\n".join([*lines.head, *(line.text for line in lines.items), *lines.tail])
+
+
+def more_line(lang: str, omitted: int, markup: Markup) -> str:
+    return markup.escape(strings(lang)["more"].format(n=omitted))
+
+
+# ---- fitting --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fitted(Generic[T]):
+    payload: T
+    shown: int  # items kept
+    omitted: int  # items left out (the number in "…and N more")
+    lines: list[str] = field(default_factory=list)
+
+
+class DigestTooLarge(ValueError):
+    """Even the digest's title, counts and link alone exceed the limit."""
+
+
+def fit(
+    lines: DigestLines,
+    *,
+    build: Callable[[list[str]], T],
+    fits: Callable[[T], bool],
+    more: Callable[[int], str],
+    max_items: int | None = None,
+) -> Fitted[T]:
+    """The payload with the most whole item lines for which ``fits(payload)`` holds.
+
+    Item lines are kept in order; when some are left out, a ``more(n)`` line says how
+    many, and a heading is never left last without its items. ``build`` gets the lines
+    to send (head, kept items, the "more" line, tail) and makes the payload; ``fits``
+    measures it as the service does.
+    """
+    items = lines.items
+    counted = [i for i, line in enumerate(items) if line.counted]
+    total = len(counted)
+
+    def attempt(keep: int) -> tuple[T, list[str]]:
+        end = counted[keep - 1] + 1 if keep else 0
+        if keep == total:
+            end = len(items)
+        kept = [line.text for line in items[:end]]
+        omitted = total - keep
+        body = [*lines.head, *kept, *([more(omitted)] if omitted else []), *lines.tail]
+        return build(body), body
+
+    cap = total if max_items is None else min(total, max_items)
+    payload, body = attempt(cap)
+    if fits(payload):
+        return Fitted(payload, cap, total - cap, body)
+    # the payload grows with every kept line: binary search for the most that fit
+    best: tuple[int, T, list[str]] | None = None
+    low, high = 0, cap - 1
+    while low <= high:
+        mid = (low + high) // 2
+        payload, body = attempt(mid)
+        if fits(payload):
+            best, low = (mid, payload, body), mid + 1
+        else:
+            high = mid - 1
+    if best is None:
+        raise DigestTooLarge("the digest's title, counts and link alone exceed the limit")
+    keep, payload, body = best
+    return Fitted(payload, keep, total - keep, body)
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+# ---- the sample day of `commitdigest deliver --test` ----------------------------------
+
+_SAMPLE = (  # sha, importance, change type, zh title, en title
+    ("5f1e2d3c4b5a69788796a5b4c3d2e1f001122334", "high", "bugfix",
+     "[Bugfix] 修复长上下文下 KV cache 越界访问", "[Bugfix] Fix out-of-bounds KV cache access"),
+    ("6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7", "high", "feature",
+     "[Feature] 新增 FP8 量化推理支持", "[Feature] Add FP8 quantised inference"),
+    ("7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708", "medium", "performance",
+     "[Perf] 优化调度器的批处理", "[Perf] Faster scheduler batching"),
+    ("8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f70819", "low", "documentation",
+     "[Doc] 更新安装文档", "[Doc] Update the installation guide"),
+)  # fmt: skip
+
+
+def sample_context(lang: str) -> ReportContext:
+    """A small made-up day (one repository, four commits) for test messages."""
+    get_labels(lang)
+    zh = lang == "zh"
+    start = datetime(2026, 1, 13, tzinfo=UTC)
+    commits = [
+        CommitEntry(
+            sha=sha,
+            short_sha=sha[:7],
+            anchor=sha[:7],
+            title=title_zh if zh else title_en,
+            body="",
+            author="commitdigest",
+            author_email="",
+            committed_at=start + timedelta(hours=9 - i),
+            url=f"https://github.com/example/project/commit/{sha}",
+            pr_number=None,
+            files=[],
+            analysis=Analysis(
+                change_type=ChangeType(change),
+                importance=Importance(importance),
+                summary=("示例提交：" if zh else "A sample commit: ")
+                + (title_zh if zh else title_en),
+                analyser="rules",
+            ),
+        )
+        for i, (sha, importance, change, title_zh, title_en) in enumerate(_SAMPLE)
+    ]
+    overview = Overview(
+        themes=["示例：正确性与性能"] if zh else ["Sample: correctness and speed"],
+        key_changes=[commits[0].title, commits[1].title],
+        risks=["这是一条测试消息，并非真实报告"]
+        if zh
+        else ["This is a test message, not a report"],
+        analyser="rules",
+    )
+    coverage = Coverage(total=len(commits), analysed=len(commits), by_rules=len(commits))
+    return ReportContext(
+        generated_at=start + timedelta(days=1),
+        lang=lang,
+        window=WindowInfo(start=start, end=start + timedelta(days=1), tz="UTC", label="2026-01-13"),
+        repositories=[
+            RepositoryEntry(
+                name="example/project",
+                url="https://github.com/example/project",
+                anchor="example-project",
+                commits=commits,
+                coverage=coverage,
+                overview=overview,
+            )
+        ],
+        coverage=coverage,
+    )

@@ -1,0 +1,206 @@
+"""E-mail over SMTP: the HTML report, a plain-text alternative, the Markdown attached.
+
+The message (``multipart/mixed``) holds a ``multipart/alternative`` — ``text/plain`` (the
+Markdown report, readable as it is) and ``text/html`` (the HTML report: the written
+``<day>.html`` when there is one, else ``render_html(context)`` from
+``commitdigest.render.html``, else the Markdown rendered with markdown-it-py, raw HTML
+disabled) — and the Markdown as ``<day>.md`` (UTF-8). Subject:
+``[commitdigest] vllm-project/vllm 2026-01-13 · 🔴4 🟡24 🟢17``.
+
+Connections: ``security = "starttls"`` (port 587, certificate verified against the system
+CAs or ``ca_file``), ``"ssl"`` (465) or ``"none"`` (plain, for a local relay or tests).
+smtplib runs in a worker thread. 4xx SMTP replies, time-outs and dropped connections are
+retried; 5xx replies (bad credentials, refused recipients) and certificate failures are not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import importlib
+import re
+import smtplib
+import ssl
+from collections.abc import Callable
+from email.message import EmailMessage
+from email.policy import SMTP as SMTP_POLICY
+from email.utils import formatdate, make_msgid, parseaddr
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from commitdigest.models import ReportContext
+from commitdigest.render.markdown import render_markdown
+
+from .channels import (
+    Channel,
+    DeliveryError,
+    DeliveryJob,
+    Prepared,
+    log,
+    read_secret_env,
+    read_secret_file,
+    register,
+)
+from .digest import build_digest, plain_text, report_link, subject
+from .settings import EmailChannel
+
+_ESCAPED_ANCHOR = re.compile(
+    r"<p>&lt;a id=&quot;([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)&quot;&gt;&lt;/a&gt;</p>"
+)
+_STYLE = (
+    "body{font-family:-apple-system,'Segoe UI','PingFang SC','Microsoft YaHei',sans-serif;"
+    "line-height:1.5;max-width:960px;margin:0 auto;padding:16px;color:#1f2328}"
+    "table{border-collapse:collapse}th,td{border:1px solid #d0d7de;padding:4px 8px}"
+    "blockquote{color:#59636e;border-left:4px solid #d0d7de;margin:0;padding:0 12px}"
+    "code{background:#f6f8fa;padding:0 4px}"
+)
+
+
+def markdown_to_html(markdown: str, *, title: str, lang: str) -> str:
+    """The Markdown report as a standalone HTML page (raw HTML in the Markdown is escaped;
+    the report's own ``<a id="…"></a>`` anchors are kept so its contents links work)."""
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
+    body = _ESCAPED_ANCHOR.sub(r'<a id="\1"></a>', body)
+    return (
+        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
+        f"<body>\n{body}</body>\n</html>\n"
+    )
+
+
+def _html_renderer() -> Callable[[ReportContext], str] | None:
+    """``commitdigest.render.html.render_html`` when it exists (imported lazily)."""
+    try:
+        module = importlib.import_module("commitdigest.render.html")
+    except ImportError:
+        return None
+    render = getattr(module, "render_html", None)
+    return render if callable(render) else None
+
+
+def report_html(context: ReportContext, markdown: str, *, title: str) -> str:
+    render = _html_renderer()
+    if render is not None:
+        try:
+            return str(render(context))
+        except Exception as exc:  # the HTML renderer must not stop the mail: fall back
+            log.warning("render_html failed (%s); using the Markdown as HTML", type(exc).__name__)
+    return markdown_to_html(markdown, title=title, lang=context.lang)
+
+
+def _read(paths: dict[str, Path], fmt: str) -> str | None:
+    path = paths.get(fmt)
+    if path is None:
+        return None
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+@register
+class EmailSender(Channel):
+    type_name = "email"
+    config: EmailChannel
+
+    def prepare(self, job: DeliveryJob) -> Prepared:
+        config = self.config
+        lang = self.lang(job)
+        url = report_link(config.report_base_url, job.day)
+        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        paths = {} if job.test else dict(job.report_paths)
+        markdown = _read(paths, "md") or render_markdown(job.context)
+        title = subject(digest, config.subject_prefix)
+        page = _read(paths, "html") or report_html(job.context, markdown, title=title)
+        plain = markdown if url is None else f"{url}\n\n{markdown}"
+
+        message = EmailMessage(policy=SMTP_POLICY)
+        message["Subject"] = title
+        message["From"] = config.sender
+        message["To"] = ", ".join(config.to)
+        if config.cc:
+            message["Cc"] = ", ".join(config.cc)
+        message["Date"] = formatdate(localtime=True)
+        domain = parseaddr(config.sender)[1].rpartition("@")[2] or "commitdigest.invalid"
+        message["Message-ID"] = make_msgid("commitdigest", domain=domain)
+        message.set_content(plain, subtype="plain", charset="utf-8")
+        message.add_alternative(page, subtype="html", charset="utf-8")
+        if config.attach_markdown:
+            message.add_attachment(
+                markdown, subtype="markdown", charset="utf-8", filename=f"{job.day}.md"
+            )
+        return Prepared(f"{title}\n{plain_text(digest)}", message)
+
+    async def send(self, message: Prepared) -> None:
+        password: str | None = None
+        config = self.config
+        if config.password_env:
+            password = read_secret_env(config.password_env, what="SMTP password").get_secret_value()
+        elif config.password_file:
+            password = read_secret_file(
+                config.password_file, what="SMTP password"
+            ).get_secret_value()
+        elif config.username:
+            raise DeliveryError("username is set but neither password_env nor password_file")
+        await asyncio.to_thread(self._send_sync, message.payload, password)
+
+    def _send_sync(self, message: EmailMessage, password: str | None) -> None:
+        config = self.config
+        recipients = [_bare(a) for a in (*config.to, *config.cc)]
+        host, port, timeout = config.host, config.effective_port, config.timeout_s
+        try:
+            context = ssl.create_default_context(
+                cafile=str(config.ca_file.expanduser()) if config.ca_file else None
+            )
+            smtp: smtplib.SMTP
+            if config.security == "ssl":
+                smtp = smtplib.SMTP_SSL(host, port, timeout=timeout, context=context)
+            else:
+                smtp = smtplib.SMTP(host, port, timeout=timeout)
+            with smtp:
+                smtp.ehlo()
+                if config.security == "starttls":
+                    smtp.starttls(context=context)
+                    smtp.ehlo()
+                if config.username and password is not None:
+                    smtp.login(config.username, password)
+                refused = smtp.send_message(message, to_addrs=recipients)
+        except smtplib.SMTPRecipientsRefused as exc:
+            raise DeliveryError(
+                f"SMTP server refused every recipient: {_refused(exc.recipients)}"
+            ) from None
+        except smtplib.SMTPNotSupportedError as exc:
+            raise DeliveryError(f"SMTP server {host}:{port}: {exc}") from None
+        except smtplib.SMTPResponseException as exc:
+            text = (
+                exc.smtp_error.decode("utf-8", "replace")
+                if isinstance(exc.smtp_error, bytes)
+                else str(exc.smtp_error)
+            )
+            what = (
+                "authentication failed"
+                if isinstance(exc, smtplib.SMTPAuthenticationError)
+                else "refused"
+            )
+            raise DeliveryError(
+                f"SMTP server {host}:{port} {what}: {exc.smtp_code} {' '.join(text.split())}",
+                retryable=400 <= exc.smtp_code < 500,
+            ) from None
+        except ssl.SSLError as exc:
+            raise DeliveryError(f"TLS with {host}:{port} failed: {exc.reason or exc}") from None
+        except (smtplib.SMTPException, OSError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+            raise DeliveryError(
+                f"cannot talk to SMTP server {host}:{port}: {reason}", retryable=True
+            ) from None
+        if refused:
+            log.warning("%s: the SMTP server refused %s", self.name, _refused(refused))
+
+
+def _bare(address: str) -> str:
+    return parseaddr(address)[1] or address
+
+
+def _refused(recipients: dict[str, tuple[int, bytes]]) -> str:
+    return ", ".join(f"{addr} ({code})" for addr, (code, _) in recipients.items())

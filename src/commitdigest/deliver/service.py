@@ -1,0 +1,361 @@
+"""Deliver a day's report to the configured channels: once, with retries, on the record.
+
+:func:`deliver_day` runs after the report files are written. Every channel is tried on
+its own (concurrently): a failing one never stops the others nor touches the files, and
+each gets a :class:`DeliveryResult`. A delivery is a row of the store's ``deliveries``
+table (day, channel, status, attempts, error, delivered_at, digest hash); a day already
+``sent`` to a channel is skipped unless ``force`` is given. An attempt that fails with a
+retryable error (5xx, 429, time-out, connection error) is tried again after a backoff
+(doubling from ``backoff_s`` up to ``max_backoff_s``; a 429's ``Retry-After`` is
+honoured up to ``max_retry_after_s``); other errors (4xx, a missing secret) are final.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+import httpx2
+
+from commitdigest import __version__
+from commitdigest.errors import OutputError, StoreError, UsageError
+from commitdigest.models import ReportContext
+from commitdigest.render.json_output import load_context
+from commitdigest.store import Store
+
+from .channels import (
+    Channel,
+    DeliveryError,
+    DeliveryJob,
+    Prepared,
+    build_channel,
+    install_log_redaction,
+    redact,
+)
+from .digest import content_hash, report_day, sample_context
+from .settings import ChannelConfig
+
+log = logging.getLogger("commitdigest.deliver")
+Sleep = Callable[[float], Awaitable[None]]
+Status = Literal["sent", "skipped", "failed"]
+
+
+@dataclass(frozen=True)
+class DeliveryResult:
+    channel: str
+    type: str
+    day: str
+    status: Status
+    attempts: int = 0
+    error: str | None = None  # why it failed (secrets masked)
+    detail: str | None = None  # why it was skipped; how much of the digest was cut
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "failed"
+
+
+@dataclass(frozen=True)
+class DeliveryRecord:
+    id: int
+    day: str
+    channel: str
+    channel_type: str
+    status: str  # sending / sent / failed
+    attempts: int
+    error: str | None
+    started_at: str
+    delivered_at: str | None
+    digest_hash: str
+    forced: bool
+
+
+def _now() -> str:
+    return datetime.now(tz=UTC).isoformat(timespec="seconds")
+
+
+class DeliveryLog:
+    """The ``deliveries`` table, on the store's connection."""
+
+    _COLUMNS = (
+        "id, day, channel, channel_type, status, attempts, error, started_at, delivered_at,"
+        " digest_hash, forced"
+    )
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._conn = store._conn
+
+    def last_sent(self, day: str, channel: str) -> DeliveryRecord | None:
+        row = self._conn.execute(
+            f"SELECT {self._COLUMNS} FROM deliveries WHERE day = ? AND channel = ?"
+            " AND status = 'sent' ORDER BY id DESC LIMIT 1",
+            (day, channel),
+        ).fetchone()
+        return _record(row) if row else None
+
+    def start(self, day: str, channel: ChannelConfig, digest_hash: str, *, forced: bool) -> int:
+        with self._store._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO deliveries (day, channel, channel_type, status, attempts,"
+                " started_at, digest_hash, forced) VALUES (?, ?, ?, 'sending', 0, ?, ?, ?)",
+                (day, channel.name, channel.type, _now(), digest_hash, int(forced)),
+            )
+            return int(cur.lastrowid or 0)
+
+    def update(self, record_id: int, status: str, attempts: int, error: str | None) -> None:
+        delivered = _now() if status == "sent" else None
+        with self._store._write() as conn:
+            conn.execute(
+                "UPDATE deliveries SET status = ?, attempts = ?, error = ?, delivered_at = ?"
+                " WHERE id = ?",
+                (status, attempts, redact(error) if error else None, delivered, record_id),
+            )
+
+    def records(
+        self, *, day: str | None = None, channel: str | None = None, limit: int = 50
+    ) -> list[DeliveryRecord]:
+        """The latest deliveries, newest first (for a ``deliver --status`` listing)."""
+        where, args = [], []
+        if day is not None:
+            where.append("day = ?")
+            args.append(day)
+        if channel is not None:
+            where.append("channel = ?")
+            args.append(channel)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        rows = self._conn.execute(
+            f"SELECT {self._COLUMNS} FROM deliveries{clause} ORDER BY id DESC LIMIT ?",
+            (*args, limit),
+        ).fetchall()
+        return [_record(r) for r in rows]
+
+
+def _record(r: tuple[object, ...]) -> DeliveryRecord:
+    return DeliveryRecord(
+        id=int(str(r[0])),
+        day=str(r[1]),
+        channel=str(r[2]),
+        channel_type=str(r[3]),
+        status=str(r[4]),
+        attempts=int(str(r[5])),
+        error=None if r[6] is None else str(r[6]),
+        started_at=str(r[7]),
+        delivered_at=None if r[8] is None else str(r[8]),
+        digest_hash=str(r[9]),
+        forced=bool(r[10]),
+    )
+
+
+# ---- sending with retries -------------------------------------------------------------
+
+
+async def send_with_retries(
+    channel: Channel,
+    message: Prepared,
+    *,
+    on_attempt: Callable[[int, str | None], None] = lambda n, error: None,
+    sleep: Sleep = asyncio.sleep,
+) -> tuple[int, DeliveryError | None]:
+    """Send ``message``, retrying what may pass later; (attempts made, final error)."""
+    config = channel.config
+    attempt = 0
+    while True:
+        attempt += 1
+        try:
+            await channel.send(message)
+        except DeliveryError as exc:
+            error = exc
+        except Exception as exc:  # a bug in a sender: report it, do not retry
+            error = DeliveryError(f"internal error: {type(exc).__name__}: {exc}")
+        else:
+            on_attempt(attempt, None)
+            return attempt, None
+        on_attempt(attempt, error.message)
+        if not error.retryable or attempt >= config.max_attempts:
+            return attempt, error
+        delay = min(config.backoff_s * 2 ** (attempt - 1), config.max_backoff_s)
+        if error.retry_after is not None:
+            if error.retry_after > config.max_retry_after_s:
+                return attempt, DeliveryError(
+                    f"{error.message} (asked to retry after {error.retry_after:.0f} s, "
+                    f"more than max_retry_after_s = {config.max_retry_after_s:g})"
+                )
+            delay = max(delay, error.retry_after)
+        log.info(
+            "deliver %s: attempt %d failed (%s); retrying in %.2f s",
+            channel.name,
+            attempt,
+            error.message,
+            delay,
+        )
+        await sleep(delay)
+
+
+def _client(transport: httpx2.AsyncBaseTransport | None) -> httpx2.AsyncClient:
+    return httpx2.AsyncClient(
+        transport=transport,
+        follow_redirects=False,
+        headers={"User-Agent": f"commitdigest/{__version__}"},
+    )
+
+
+async def deliver_day(
+    context: ReportContext,
+    channels: Sequence[ChannelConfig],
+    store: Store | None,
+    *,
+    force: bool = False,
+    report_paths: Mapping[str, Path] | None = None,
+    transport: httpx2.AsyncBaseTransport | None = None,
+    sleep: Sleep = asyncio.sleep,
+) -> list[DeliveryResult]:
+    """Deliver ``context``'s day to every enabled channel; one result per channel, in order.
+
+    Never raises for a channel's failure (see each result's ``status`` and ``error``).
+    Without a store nothing is recorded and nothing is skipped.
+    """
+    install_log_redaction()
+    job = DeliveryJob(context, report_day(context), dict(report_paths or {}))
+    records = DeliveryLog(store) if store is not None else None
+    async with _client(transport) as client:
+        return list(
+            await asyncio.gather(
+                *(
+                    _deliver_one(config, job, client, records, force=force, sleep=sleep)
+                    for config in channels
+                    if config.enabled
+                )
+            )
+        )
+
+
+async def _deliver_one(
+    config: ChannelConfig,
+    job: DeliveryJob,
+    client: httpx2.AsyncClient,
+    records: DeliveryLog | None,
+    *,
+    force: bool,
+    sleep: Sleep,
+) -> DeliveryResult:
+    def result(
+        status: Status, attempts: int = 0, error: str | None = None, detail: str | None = None
+    ) -> DeliveryResult:
+        return DeliveryResult(config.name, config.type, job.day, status, attempts, error, detail)
+
+    try:
+        channel = build_channel(config, client)
+        message = channel.prepare(job)
+    except Exception as exc:  # no message can be made: the channel fails, the others go on
+        error = redact(f"cannot build the message: {type(exc).__name__}: {exc}")
+        log.warning("deliver %s: %s", config.name, error)
+        return result("failed", error=error)
+    digest_hash = content_hash(message.text)
+    detail = (
+        f"{message.items_shown} items shown, {message.items_omitted} more in the report"
+        if message.items_omitted
+        else None
+    )
+    record_id: int | None = None
+    if records is not None:
+        try:
+            previous = None if force else records.last_sent(job.day, config.name)
+            if previous is not None:
+                changed = previous.digest_hash != digest_hash
+                note = "; the report has changed since (use --force to send it again)"
+                return result(
+                    "skipped",
+                    detail=f"already delivered at {previous.delivered_at}"
+                    + (note if changed else ""),
+                )
+            record_id = records.start(job.day, config, digest_hash, forced=force)
+        except (StoreError, sqlite3.Error) as exc:
+            log.warning("deliver %s: cannot use the store (%s); sending anyway", config.name, exc)
+
+    def on_attempt(attempts: int, error: str | None) -> None:
+        if records is None or record_id is None:
+            return
+        status = "sent" if error is None else "sending"
+        try:
+            records.update(record_id, status, attempts, error)
+        except StoreError as exc:
+            log.warning("deliver %s: cannot record the attempt: %s", config.name, exc)
+
+    attempts, failure = await send_with_retries(
+        channel, message, on_attempt=on_attempt, sleep=sleep
+    )
+    if failure is None:
+        log.info("deliver %s: sent %s (%d attempt(s))", config.name, job.day, attempts)
+        return result("sent", attempts, detail=detail)
+    if records is not None and record_id is not None:
+        try:
+            records.update(record_id, "failed", attempts, failure.message)
+        except StoreError as exc:
+            log.warning("deliver %s: cannot record the failure: %s", config.name, exc)
+    log.warning("deliver %s: failed after %d attempt(s): %s", config.name, attempts, failure)
+    return result("failed", attempts, failure.message, detail)
+
+
+async def send_test(
+    channel: ChannelConfig,
+    *,
+    lang: str,
+    transport: httpx2.AsyncBaseTransport | None = None,
+    sleep: Sleep = asyncio.sleep,
+) -> DeliveryResult:
+    """Send a sample message (:func:`sample_context`) to check a channel's setup.
+
+    Nothing is recorded in the store; retries as configured.
+    """
+    install_log_redaction()
+    context = sample_context(lang)
+    job = DeliveryJob(context, report_day(context), {}, test=True)
+    async with _client(transport) as client:
+        return await _deliver_one(channel, job, client, None, force=True, sleep=sleep)
+
+
+# ---- helpers for the command line -----------------------------------------------------
+
+
+def select_channels(
+    channels: Sequence[ChannelConfig], names: Sequence[str] | None
+) -> list[ChannelConfig]:
+    """The channels named (all when ``names`` is empty); an unknown name is a UsageError."""
+    if not names:
+        return list(channels)
+    known = {c.name: c for c in channels}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        have = ", ".join(known) or "none: add [[deliver]] entries to commitdigest.toml"
+        raise UsageError(f"unknown channel {unknown[0]!r} (configured: {have})")
+    return [known[n] for n in dict.fromkeys(names)]
+
+
+def load_day_context(out_dir: Path, day: str) -> tuple[ReportContext, dict[str, Path]]:
+    """The context of the report written for ``day`` (from ``<out_dir>/<day>.json``) and
+    the report files there, by format; an :class:`OutputError` when there is no JSON."""
+    source = out_dir / f"{day}.json"
+    try:
+        text = source.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise OutputError(
+            f"no report context {source}: delivery re-reads a day's JSON report, so keep "
+            'json among the formats (formats = ["md", "json"])'
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OutputError(
+            f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
+    paths = {fmt: out_dir / f"{day}.{fmt}" for fmt in ("md", "json", "html")}
+    return load_context(text), {fmt: p for fmt, p in paths.items() if p.is_file()}
+
+
+def failed(results: Sequence[DeliveryResult]) -> list[DeliveryResult]:
+    return [r for r in results if not r.ok]

@@ -1,0 +1,261 @@
+"""The ``[[deliver]]`` entries of ``commitdigest.toml``: one pydantic model per channel type.
+
+Each entry has a unique ``name``, a ``type`` and its type's fields. Secrets are never
+written in the file: an entry names the environment variable (``url_env``, ``secret_env``,
+``password_env``, ``bot_token_env``) or, for the SMTP password, a file (``password_file``)
+that holds them; they are read when a message is sent (:mod:`commitdigest.deliver.channels`),
+so ``config check`` works without them. A key that would hold a secret (``url`` on a chat
+channel, ``password``, ``secret``, ``bot_token`` …) is refused with a hint, without echoing
+the value.
+
+::
+
+    [[deliver]]
+    name = "team-feishu"
+    type = "feishu"
+    url_env = "FEISHU_WEBHOOK_URL"
+    secret_env = "FEISHU_SECRET"
+    report_base_url = "https://example.org/reports/"
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+CHANNEL_TYPES: tuple[str, ...] = (
+    "email",
+    "feishu",
+    "dingtalk",
+    "wecom",
+    "slack",
+    "discord",
+    "telegram",
+    "webhook",
+)
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_ADDRESS = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+$")
+# keys that would hold a secret in the file -> the key to use instead
+_SECRET_KEYS: dict[str, str] = {
+    "password": "password_env or password_file",
+    "secret": "secret_env",
+    "bot_token": "bot_token_env",
+    "webhook_url": "url_env",
+    "access_token": "url_env",
+    "key": "url_env",
+}
+
+
+class _ChannelBase(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+    enabled: bool = True
+    lang: Literal["zh", "en"] | None = None  # the digest's language; default: the report's
+    # where the full reports are published: "https://example.org/reports/" links to
+    # …/2026-01-13.html; a "{date}" in it is replaced instead
+    report_base_url: str | None = None
+    max_items: int | None = Field(50, ge=1)  # overview items + important commits listed
+    timeout_s: float = Field(15, gt=0, le=300)
+    max_attempts: int = Field(4, ge=1, le=10)
+    backoff_s: float = Field(2.0, ge=0, le=600)  # first wait; doubles after each failure
+    max_backoff_s: float = Field(60.0, ge=0, le=3600)
+    max_retry_after_s: float = Field(300.0, ge=0, le=3600)  # longest 429 Retry-After honoured
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_secrets_in_file(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            allowed = set(cls.model_fields)
+            for key, instead in _SECRET_KEYS.items():
+                if key in data and key not in allowed:
+                    raise ValueError(
+                        f"{key}: secrets are not read from the file; name the environment "
+                        f"variable that holds it with {instead} instead"
+                    )
+            if "url" in data and "url" not in allowed:
+                raise ValueError(
+                    "url: this channel's webhook URL carries its token, so it is not read "
+                    "from the file; set url_env to the environment variable that holds it"
+                )
+        return data
+
+    @field_validator("report_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        return _check_http_url(value)
+
+    @model_validator(mode="after")
+    def _env_names(self) -> _ChannelBase:
+        for field in type(self).model_fields:
+            value = getattr(self, field)
+            if field.endswith("_env") and value is not None and not _ENV_NAME.match(value):
+                raise ValueError(
+                    f"{field}: must be an environment variable name (letters, digits, _)"
+                )
+        return self
+
+
+def _check_http_url(value: str | None) -> str | None:
+    if value is None:
+        return None
+    value = value.strip()
+    if not value.startswith(("https://", "http://")) or len(value) < 10:
+        raise ValueError("must be an http(s) URL")
+    return value
+
+
+class _UrlFromEnv(_ChannelBase):
+    url_env: str  # the environment variable holding the webhook URL (it carries a token)
+
+
+class EmailChannel(_ChannelBase):
+    type: Literal["email"]
+    host: str = Field(min_length=1)
+    port: int | None = Field(None, ge=1, le=65535)  # default: 587 starttls, 465 ssl, 25 none
+    security: Literal["starttls", "ssl", "none"] = "starttls"
+    username: str | None = None
+    password_env: str | None = None
+    password_file: Path | None = None
+    ca_file: Path | None = None  # a CA bundle to verify the server with (default: system)
+    sender: str
+    to: list[str] = Field(min_length=1)
+    cc: list[str] = Field(default_factory=list)
+    subject_prefix: str = "[commitdigest]"
+    attach_markdown: bool = True
+
+    @field_validator("sender")
+    @classmethod
+    def _one_address(cls, value: str) -> str:
+        return _check_address(value)
+
+    @field_validator("to", "cc")
+    @classmethod
+    def _addresses(cls, values: list[str]) -> list[str]:
+        return [_check_address(v) for v in values]
+
+    @model_validator(mode="after")
+    def _one_password_source(self) -> EmailChannel:
+        if self.password_env and self.password_file:
+            raise ValueError("set password_env or password_file, not both")
+        if (self.password_env or self.password_file) and not self.username:
+            raise ValueError("a password needs a username")
+        return self
+
+    @property
+    def effective_port(self) -> int:
+        if self.port is not None:
+            return self.port
+        return {"starttls": 587, "ssl": 465, "none": 25}[self.security]
+
+
+def _check_address(value: str) -> str:
+    value = value.strip()
+    # "Name <addr@host>" or a bare address
+    match = re.fullmatch(r"(?:[^<>]*<)?([^<>]+)>?", value)
+    address = match.group(1).strip() if match else value
+    if not _ADDRESS.match(address):
+        raise ValueError(f"not an e-mail address: {value!r}")
+    return value
+
+
+class FeishuChannel(_UrlFromEnv):
+    """Feishu / Lark custom bot (``open.feishu.cn`` or ``open.larksuite.com`` hook URL)."""
+
+    type: Literal["feishu"]
+    secret_env: str | None = None  # signature verification ("签名校验") secret
+
+
+class DingTalkChannel(_UrlFromEnv):
+    type: Literal["dingtalk"]
+    secret_env: str | None = None  # "加签" secret (SEC…)
+
+
+class WeComChannel(_UrlFromEnv):
+    type: Literal["wecom"]
+
+
+class SlackChannel(_UrlFromEnv):
+    type: Literal["slack"]
+
+
+class DiscordChannel(_UrlFromEnv):
+    type: Literal["discord"]
+    style: Literal["embed", "content"] = "embed"  # an embed (≤ 4096) or plain content (≤ 2000)
+
+
+class TelegramChannel(_ChannelBase):
+    type: Literal["telegram"]
+    bot_token_env: str
+    chat_id: int | str  # a numeric id or "@channelusername"
+    parse_mode: Literal["HTML", "MarkdownV2"] = "HTML"
+    api_url: str = "https://api.telegram.org"
+    disable_notification: bool = False
+
+    @field_validator("api_url")
+    @classmethod
+    def _api(cls, value: str) -> str:
+        checked = _check_http_url(value)
+        assert checked is not None
+        return checked.rstrip("/")
+
+
+class WebhookChannel(_ChannelBase):
+    """Any HTTP endpoint: POSTs the report's JSON context, optionally signed."""
+
+    type: Literal["webhook"]
+    url: str | None = None  # a URL without credentials may sit in the file …
+    url_env: str | None = None  # … one that carries a token comes from the environment
+    secret_env: str | None = None  # HMAC-SHA256 key for X-Commitdigest-Signature
+    headers: dict[str, str] = Field(default_factory=dict)  # extra, non-secret headers
+
+    @field_validator("url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        return _check_http_url(value)
+
+    @field_validator("headers")
+    @classmethod
+    def _plain_headers(cls, headers: dict[str, str]) -> dict[str, str]:
+        for name in headers:
+            if name.lower() in {"authorization", "cookie", "x-api-key", "proxy-authorization"}:
+                raise ValueError(f"header {name!r} holds a credential: not read from the file")
+        return headers
+
+    @model_validator(mode="after")
+    def _one_url(self) -> WebhookChannel:
+        if (self.url is None) == (self.url_env is None):
+            raise ValueError("set exactly one of url and url_env")
+        return self
+
+
+ChannelConfig = Annotated[
+    EmailChannel
+    | FeishuChannel
+    | DingTalkChannel
+    | WeComChannel
+    | SlackChannel
+    | DiscordChannel
+    | TelegramChannel
+    | WebhookChannel,
+    Field(discriminator="type"),
+]
+
+
+C = TypeVar("C", bound=_ChannelBase)
+
+
+def check_unique_names(channels: list[C]) -> list[C]:
+    """For ``Settings``' validator: every ``[[deliver]]`` name is used once."""
+    seen: dict[str, int] = {}
+    for i, channel in enumerate(channels):
+        if channel.name in seen:
+            first = seen[channel.name]
+            raise ValueError(
+                f"deliver[{i}] name {channel.name!r} is already used by deliver[{first}]"
+            )
+        seen[channel.name] = i
+    return channels
