@@ -102,9 +102,21 @@ def test_a_failing_repository_does_not_stop_the_others(tmp_path: Path) -> None:
     plan, outcome = run_at(tmp_path, config, now)
     assert list(outcome.failures) == [str(tmp_path / "gone")]
     assert "does not exist" in outcome.failures[str(tmp_path / "gone")]
-    assert "fix: good change" in (tmp_path / "out" / "2026-05-01.md").read_text("utf-8")
+    report = (tmp_path / "out" / "2026-05-01.md").read_text("utf-8")
+    assert "fix: good change" in report
+    assert "This repository could not be read this time" in report  # not silently missing
+    assert mdcheck.parse(report).unresolved_links() == []
     plan, _ = run_at(tmp_path, config, now)
     assert [d.day.isoformat() for d in plan.days] == ["2026-05-01"]  # the day is done again
+
+
+def test_when_every_repository_fails_no_report_is_replaced(tmp_path: Path) -> None:
+    config = write_config(tmp_path, str(tmp_path / "gone"))
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "2026-05-01.md").write_text("an earlier, good report", encoding="utf-8")
+    _, outcome = run_at(tmp_path, config, datetime(2026, 5, 2, 9, tzinfo=UTC8))
+    assert outcome.failures and outcome.paths == []
+    assert (tmp_path / "out" / "2026-05-01.md").read_text("utf-8") == "an earlier, good report"
 
 
 def test_cli_run_exit_codes_and_output(tmp_path: Path) -> None:

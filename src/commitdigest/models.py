@@ -245,6 +245,7 @@ class RepositoryEntry(_Frozen):
     commits: list[CommitEntry]  # newest first
     coverage: Coverage
     overview: Overview | None = None
+    error: str | None = None  # the repository could not be read this time (why)
 
 
 class ReportContext(_Frozen):

@@ -149,10 +149,17 @@ async def generate_reports(
         clock = time.perf_counter()
         generated_at = now or datetime.now(tz=options.windows[0].start.tzinfo)
         progress.start("render", len(options.windows))
-        for window in options.windows:
+        # every repository failed: write nothing rather than replace good reports
+        for window in options.windows if repos else []:
             inputs = await _day_inputs(
                 window, repos, commits_by_repo, analyses, options, store, setup
             )
+            inputs += [  # a repository that could not be read says so in the report
+                RepositoryInput(
+                    name=name, url=None, branch=None, commits=[], analyses={}, error=reason
+                )
+                for name, reason in outcome.failures.items()
+            ]
             outcome.days.append(_write_day(window, inputs, options, formats, generated_at))
             progress.advance("render")
         outcome.timings["render_s"] = round(time.perf_counter() - clock, 3)
@@ -164,7 +171,7 @@ async def generate_reports(
             await setup.aclose()
     store.finish_run(
         run_id,
-        status="partial" if outcome.failures else "ok",
+        status=("failed" if not outcome.days else "partial") if outcome.failures else "ok",
         commits=sum(d.commits for d in outcome.days),
         analysed=outcome.analysed,
         cached=outcome.cached,

@@ -40,6 +40,7 @@ class RepositoryInput:
     commits: Sequence[Commit]  # newest first
     analyses: Mapping[str, Analysis]  # by sha
     overview: Overview | None = None  # the day's overview, shown above the contents
+    error: str | None = None  # the repository could not be read (its commits are unknown)
 
 
 def build_context(
@@ -87,6 +88,7 @@ def build_context(
                 commits=items,
                 coverage=coverage([item.analysis for item in items]),
                 overview=repo.overview,
+                error=repo.error,
             )
         )
     return ReportContext(

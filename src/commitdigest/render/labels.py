@@ -90,6 +90,7 @@ _STRINGS: dict[str, dict[str, str]] = {
         "changes": "{name} · 变更详情",
         "group": "{emoji} {name}重要度变更 ({n})",
         "no_commits": "本时间窗口内没有提交。",
+        "repo_failed": "⚠️ 本次未能读取此仓库，其提交不在本报告中：{reason}。下次运行会重试。",
         "view_commit": "查看提交",
         "pr": "PR",
         "change_type": "🎯 变更类型",
@@ -175,6 +176,10 @@ _STRINGS: dict[str, dict[str, str]] = {
         "changes": "{name} · changes",
         "group": "{emoji} {name} importance ({n})",
         "no_commits": "No commits in this window.",
+        "repo_failed": (
+            "⚠️ This repository could not be read this time, so its commits are missing "
+            "from this report: {reason}. The next run tries again."
+        ),
         "view_commit": "View commit",
         "pr": "PR",
         "change_type": "🎯 Change type",
