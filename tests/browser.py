@@ -3,7 +3,7 @@
 * :func:`launch` starts ``/usr/bin/chromium`` (never a downloaded browser) headless, with
   everything that would phone home switched off. Without chromium or Playwright the
   tests are skipped with the reason, except in CI (``CI`` set and not false), where they
-  fail: a CI machine must have them.
+  fail: a CI machine must have them. :func:`running_chromium` is both, for a fixture.
 * :class:`RequestRecorder` routes every request of a page: ``file:`` and ``data:`` go on,
   anything else is aborted and recorded — so a test can assert the page asked no host.
 * :func:`artifact_dir` is where screenshots go: ``$COMMITDIGEST_ARTIFACTS``, else
@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +64,20 @@ def launch(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(
         executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
     )
+
+
+@contextmanager
+def running_chromium() -> Iterator[Browser]:
+    """Playwright and a launched chromium for the ``with`` block (one test module's)."""
+    playwright = start_playwright()
+    try:
+        instance = launch(playwright)
+        try:
+            yield instance
+        finally:
+            instance.close()
+    finally:
+        playwright.stop()
 
 
 @dataclass

@@ -44,6 +44,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
+from serverthread import serve_in_background, stop_serving
+
 from commitdigest.models import Commit, FileStatus
 from commitdigest.sources.diffparse import EMPTY_BLOB, strip_header
 from commitdigest.sources.git import GIT_CONFIG, LOG_FLAGS
@@ -302,18 +304,12 @@ class FakeGitHub:
         server = _Server(("127.0.0.1", 0), _Handler)
         server.fake = self
         self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        )
-        self._thread.start()
+        self._thread = serve_in_background(server, poll_interval=0.01)
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            if self._thread is not None:
-                self._thread.join(5)
+            stop_serving(self._server, self._thread)
             self._server = None
 
     def __enter__(self) -> FakeGitHub:

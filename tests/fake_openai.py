@@ -36,6 +36,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from serverthread import serve_in_background
 
 # --------------------------------------------------------------------------- behaviours
 
@@ -382,10 +383,7 @@ class FakeOpenAI:
         server = _Server(("127.0.0.1", 0), _RequestHandler)
         server.fake = self
         self._server = server
-        self._thread = threading.Thread(
-            target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        )
-        self._thread.start()
+        self._thread = serve_in_background(server, poll_interval=0.01)
         return self
 
     def stop(self, join_timeout: float = 5.0) -> None:

@@ -36,6 +36,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
+from serverthread import serve_in_background, stop_serving
 
 # ---- HTTP -----------------------------------------------------------------------------
 
@@ -93,9 +94,7 @@ class HttpReceiver:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._server.block_on_close = False
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
-        )
+        self._thread: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
@@ -110,12 +109,11 @@ class HttpReceiver:
             self._script.extend(replies)
 
     def __enter__(self) -> HttpReceiver:
-        self._thread.start()
+        self._thread = serve_in_background(self._server, poll_interval=0.02)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        stop_serving(self._server, self._thread)
 
     def _handle(self, handler: BaseHTTPRequestHandler) -> None:
         length = int(handler.headers.get("Content-Length") or 0)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -13,6 +12,7 @@ from typing import Any
 
 import pytest
 import typer
+from isolated import isolate_settings
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
@@ -38,17 +38,7 @@ runner = CliRunner()
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """No settings leak in from the machine; the home folder is empty, the cwd too."""
-    for name in list(os.environ):
-        upper = name.upper()
-        if upper.startswith(("COMMITDIGEST_", "OPENAI_", "GITHUB_")) or upper == "GH_TOKEN":
-            monkeypatch.delenv(name)
-    home = tmp_path / "home"
-    monkeypatch.setenv("COMMITDIGEST_HOME", str(home))
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    return home
+    return isolate_settings(monkeypatch, tmp_path)
 
 
 def write(path: Path, text: str) -> Path:

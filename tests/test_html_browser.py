@@ -30,13 +30,8 @@ CJK_FAMILIES = {"PingFang SC", "Microsoft YaHei", "Noto Sans CJK SC", "WenQuanYi
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    playwright = browser.start_playwright()
-    try:
-        instance = browser.launch(playwright)
+    with browser.running_chromium() as instance:
         yield instance
-        instance.close()
-    finally:
-        playwright.stop()
 
 
 @pytest.fixture(scope="module")

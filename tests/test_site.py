@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
@@ -25,6 +24,7 @@ from urllib.parse import urldefrag, urlsplit
 import feedparser
 import pytest
 import typer
+from serverthread import serving
 from test_render_markdown import day_window, make_analysis, make_commit, repo_input
 from typer.testing import CliRunner
 
@@ -494,14 +494,8 @@ def server(
     built: tuple[Path, Path, dict[str, ReportContext]],
 ) -> Iterator[str]:
     httpd = make_server(built[1], 0)
-    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
+    with serving(httpd, poll_interval=0.05):
         yield f"http://127.0.0.1:{httpd.server_port}/"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(5)
 
 
 def fetch(url: str) -> tuple[int, str, bytes]:

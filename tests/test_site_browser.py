@@ -1,39 +1,21 @@
 """The archive in a real browser: served by our server on 127.0.0.1, browsed with
-Debian's chromium through Playwright (one browser for the module)."""
+Debian's chromium through Playwright (one browser for the module, from :mod:`browser`)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from browser import running_chromium
+from serverthread import serving
 from test_site import DAYS, VLLM, write_reports
 
 from commitdigest.site import build_site, make_server
 from commitdigest.site.summary import repo_slug
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 NEWEST = max(DAYS)
-
-
-def _missing(reason: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (required when CI is set)")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="module")
@@ -42,30 +24,14 @@ def site_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     write_reports(root / "reports")
     build_site(root / "reports", root / "site")
     server = make_server(root / "site", 0)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
+    with serving(server, poll_interval=0.05):
         yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright is not installed")
-    if not (Path(CHROMIUM).is_file() or shutil.which("chromium")):
-        _missing(f"{CHROMIUM} is not installed")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with running_chromium() as chromium:
+        yield chromium
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import pytest
 import typer
 from hypothesis import given
 from hypothesis import strategies as st
+from isolated import isolate_settings
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
@@ -59,15 +60,7 @@ max_concurrency = 2  # be gentle
 
 @pytest.fixture(autouse=True)
 def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    for name in list(os.environ):
-        if name.upper().startswith(("COMMITDIGEST_", "OPENAI_", "GITHUB_", "GH_")):
-            monkeypatch.delenv(name)
-    home = tmp_path / "home"
-    monkeypatch.setenv("COMMITDIGEST_HOME", str(home))
-    work = tmp_path / "work"
-    work.mkdir()
-    monkeypatch.chdir(work)
-    return home
+    return isolate_settings(monkeypatch, tmp_path)
 
 
 def cli(*args: str) -> tuple[int, str, str]:

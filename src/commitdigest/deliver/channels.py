@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -36,11 +36,13 @@ from pydantic import SecretStr
 
 from commitdigest.models import ReportContext
 
+from .digest import Digest, DigestLines, Markup, build_digest, fit, more_line, report_link
 from .settings import ChannelConfig
 
 log = logging.getLogger("commitdigest.deliver")
 MASK = "***"
 _MIN_SECRET = 4  # shorter values are not masked (they would mask ordinary text)
+P = TypeVar("P")  # a channel's payload
 
 
 class DeliveryError(Exception):
@@ -185,6 +187,39 @@ class Channel(ABC):
 
     def lang(self, job: DeliveryJob) -> str:
         return self.config.lang or job.context.lang
+
+    def digest(self, job: DeliveryJob) -> Digest:
+        """The job's digest in this channel's language, linking to the full report when
+        ``report_base_url`` is set (``digest.report_url``, else None)."""
+        url = report_link(self.config.report_base_url, job.day)
+        return build_digest(job.context, lang=self.lang(job), report_url=url, test=job.test)
+
+    def fit_digest(
+        self,
+        digest: Digest,
+        lines: DigestLines,
+        markup: Markup,
+        *,
+        build: Callable[[list[str]], P],
+        fits: Callable[[P], bool],
+        titled: bool = False,
+    ) -> Prepared:
+        """A chat message: the most whole lines of ``lines`` that fit (see
+        :func:`~commitdigest.deliver.digest.fit`), at most ``max_items`` items. Its text is
+        the lines sent, after the digest's title when ``titled`` (the title is not in them)."""
+        fitted = fit(
+            lines,
+            build=build,
+            fits=fits,
+            more=lambda n: more_line(digest.lang, n, markup),
+            max_items=self.config.max_items,
+        )
+        text = "\n".join([digest.title, *fitted.lines] if titled else fitted.lines)
+        return Prepared(text, fitted.payload, fitted.shown, fitted.omitted)
+
+    async def post_json(self, url: str, payload: Any) -> httpx2.Response:
+        """POST ``payload`` as JSON to ``url`` within the channel's time-out."""
+        return await post(self.client, url, json_bytes(payload), timeout=self.config.timeout_s)
 
     @abstractmethod
     def prepare(self, job: DeliveryJob) -> Prepared:

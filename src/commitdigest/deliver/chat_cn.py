@@ -22,21 +22,11 @@ from .channels import (
     Prepared,
     json_body,
     json_bytes,
-    post,
     read_secret_env,
     register,
     utf8_bytes,
 )
-from .digest import (
-    DigestLines,
-    Markup,
-    build_digest,
-    digest_lines,
-    fit,
-    more_line,
-    report_link,
-    strings,
-)
+from .digest import DigestLines, Markup, digest_lines, strings
 from .settings import DingTalkChannel, FeishuChannel, WeComChannel
 
 
@@ -90,14 +80,13 @@ class FeishuSender(Channel):
     config: FeishuChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
-        lang = self.lang(job)
-        url = report_link(self.config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        digest = self.digest(job)
+        url = digest.report_url
         # the link to the full report is a button under the text
         lines = digest_lines(digest, LARK_MD, with_title=False)
         lines = DigestLines(lines.head, lines.items, [])
         template = "red" if any(r.high for r in digest.repos) else "blue"
-        button = strings(lang)["report_link"]
+        button = strings(digest.lang)["report_link"]
 
         def build(body: list[str]) -> dict[str, object]:
             elements: list[dict[str, object]] = [
@@ -123,18 +112,13 @@ class FeishuSender(Channel):
                 },
             }
 
-        fitted = fit(
+        return self.fit_digest(
+            digest,
             lines,
+            LARK_MD,
             build=build,
             fits=lambda p: len(json_bytes(p)) + _FEISHU_SIGN_ROOM <= FEISHU_MAX_BODY,
-            more=lambda n: more_line(lang, n, LARK_MD),
-            max_items=self.config.max_items,
-        )
-        return Prepared(
-            "\n".join([digest.title, *fitted.lines]),
-            fitted.payload,
-            fitted.shown,
-            fitted.omitted,
+            titled=True,
         )
 
     async def send(self, message: Prepared) -> None:
@@ -145,10 +129,7 @@ class FeishuSender(Channel):
             timestamp = int(time.time())
             sign = feishu_sign(timestamp, _s(secret))
             payload = {"timestamp": str(timestamp), "sign": sign, **message.payload}
-        response = await post(
-            self.client, _s(url), json_bytes(payload), timeout=self.config.timeout_s
-        )
-        data = json_body(response)
+        data = json_body(await self.post_json(_s(url), payload))
         code = data.get("code", data.get("StatusCode", 0))
         if code not in (0, None):
             text = data.get("msg") or data.get("StatusMessage") or ""
@@ -189,23 +170,20 @@ class DingTalkSender(Channel):
     config: DingTalkChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
-        lang = self.lang(job)
-        url = report_link(self.config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        digest = self.digest(job)
         lines = digest_lines(digest, PLAIN_MD, with_title=True)
 
         def build(body: list[str]) -> dict[str, object]:
             text = "  \n".join(body)
             return {"msgtype": "markdown", "markdown": {"title": digest.title, "text": text}}
 
-        fitted = fit(
+        return self.fit_digest(
+            digest,
             lines,
+            PLAIN_MD,
             build=build,
             fits=lambda p: len(json_bytes(p)) <= DINGTALK_MAX_BODY,
-            more=lambda n: more_line(lang, n, PLAIN_MD),
-            max_items=self.config.max_items,
         )
-        return Prepared("\n".join(fitted.lines), fitted.payload, fitted.shown, fitted.omitted)
 
     async def send(self, message: Prepared) -> None:
         url = _s(read_secret_env(self.config.url_env, what="DingTalk webhook URL"))
@@ -214,9 +192,7 @@ class DingTalkSender(Channel):
             timestamp = int(time.time() * 1000)
             query = urlencode({"timestamp": timestamp, "sign": dingtalk_sign(timestamp, secret)})
             url += ("&" if "?" in url else "?") + query
-        response = await post(
-            self.client, url, json_bytes(message.payload), timeout=self.config.timeout_s
-        )
+        response = await self.post_json(url, message.payload)
         _check_errcode(json_body(response), "DingTalk", _DINGTALK_RETRY_CODES)
 
 
@@ -240,9 +216,7 @@ class WeComSender(Channel):
     config: WeComChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
-        lang = self.lang(job)
-        url = report_link(self.config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        digest = self.digest(job)
         lines = digest_lines(digest, PLAIN_MD, with_title=True)
 
         def build(body: list[str]) -> dict[str, object]:
@@ -253,20 +227,11 @@ class WeComSender(Channel):
             assert isinstance(markdown, dict)
             return utf8_bytes(markdown["content"]) <= WECOM_MAX_CONTENT
 
-        fitted = fit(
-            lines,
-            build=build,
-            fits=fits,
-            more=lambda n: more_line(lang, n, PLAIN_MD),
-            max_items=self.config.max_items,
-        )
-        return Prepared("\n".join(fitted.lines), fitted.payload, fitted.shown, fitted.omitted)
+        return self.fit_digest(digest, lines, PLAIN_MD, build=build, fits=fits)
 
     async def send(self, message: Prepared) -> None:
         url = read_secret_env(self.config.url_env, what="WeCom webhook URL")
-        response = await post(
-            self.client, _s(url), json_bytes(message.payload), timeout=self.config.timeout_s
-        )
+        response = await self.post_json(_s(url), message.payload)
         _check_errcode(json_body(response), "WeCom", _WECOM_RETRY_CODES)
 
 

@@ -16,20 +16,11 @@ from .channels import (
     DeliveryJob,
     Prepared,
     json_body,
-    json_bytes,
-    post,
     read_secret_env,
     register,
     utf16_units,
 )
-from .digest import (
-    Markup,
-    build_digest,
-    digest_lines,
-    fit,
-    more_line,
-    report_link,
-)
+from .digest import Markup, digest_lines
 from .settings import DiscordChannel, SlackChannel, TelegramChannel
 
 # ---- Slack ----------------------------------------------------------------------------
@@ -85,9 +76,7 @@ class SlackSender(Channel):
     config: SlackChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
-        lang = self.lang(job)
-        url = report_link(self.config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        digest = self.digest(job)
         lines = digest_lines(digest, SLACK_MRKDWN, with_title=False)
         title = digest.title[:SLACK_HEADER_CHARS]
 
@@ -112,24 +101,11 @@ class SlackSender(Channel):
                 and sum(len(t) for t in texts) <= SLACK_TOTAL_CHARS
             )
 
-        fitted = fit(
-            lines,
-            build=build,
-            fits=fits,
-            more=lambda n: more_line(lang, n, SLACK_MRKDWN),
-            max_items=self.config.max_items,
-        )
-        text = "\n".join([digest.title, *fitted.lines])
-        return Prepared(text, fitted.payload, fitted.shown, fitted.omitted)
+        return self.fit_digest(digest, lines, SLACK_MRKDWN, build=build, fits=fits, titled=True)
 
     async def send(self, message: Prepared) -> None:
         url = read_secret_env(self.config.url_env, what="Slack webhook URL")
-        await post(
-            self.client,
-            url.get_secret_value(),
-            json_bytes(message.payload),
-            timeout=self.config.timeout_s,
-        )
+        await self.post_json(url.get_secret_value(), message.payload)
 
 
 # ---- Discord --------------------------------------------------------------------------
@@ -165,9 +141,8 @@ class DiscordSender(Channel):
     config: DiscordChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
-        lang = self.lang(job)
-        url = report_link(self.config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        digest = self.digest(job)
+        url = digest.report_url
         embed = self.config.style == "embed"
         lines = digest_lines(digest, DISCORD_MD, with_title=not embed)
         title = digest.title[:DISCORD_TITLE_CHARS]
@@ -195,24 +170,12 @@ class DiscordSender(Channel):
                 and len(description) + len(title) <= DISCORD_EMBEDS_TOTAL
             )
 
-        fitted = fit(
-            lines,
-            build=build,
-            fits=fits,
-            more=lambda n: more_line(lang, n, DISCORD_MD),
-            max_items=self.config.max_items,
-        )
-        text = "\n".join(([digest.title] if embed else []) + fitted.lines)
-        return Prepared(text, fitted.payload, fitted.shown, fitted.omitted)
+        # an embed's title is not in its lines: the text names it first
+        return self.fit_digest(digest, lines, DISCORD_MD, build=build, fits=fits, titled=embed)
 
     async def send(self, message: Prepared) -> None:
         url = read_secret_env(self.config.url_env, what="Discord webhook URL")
-        await post(
-            self.client,
-            url.get_secret_value(),
-            json_bytes(message.payload),
-            timeout=self.config.timeout_s,
-        )
+        await self.post_json(url.get_secret_value(), message.payload)
 
 
 # ---- Telegram -------------------------------------------------------------------------
@@ -258,9 +221,7 @@ class TelegramSender(Channel):
     config: TelegramChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
-        lang = self.lang(job)
-        url = report_link(self.config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        digest = self.digest(job)
         mode = self.config.parse_mode
         markup = TELEGRAM_HTML if mode == "HTML" else TELEGRAM_MDV2
         lines = digest_lines(digest, markup, with_title=True)
@@ -274,22 +235,18 @@ class TelegramSender(Channel):
                 "disable_notification": self.config.disable_notification,
             }
 
-        fitted = fit(
+        return self.fit_digest(
+            digest,
             lines,
+            markup,
             build=build,
             fits=lambda p: telegram_visible_units(str(p["text"]), mode) <= TELEGRAM_TEXT_UNITS,
-            more=lambda n: more_line(lang, n, markup),
-            max_items=self.config.max_items,
         )
-        return Prepared("\n".join(fitted.lines), fitted.payload, fitted.shown, fitted.omitted)
 
     async def send(self, message: Prepared) -> None:
         token = read_secret_env(self.config.bot_token_env, what="Telegram bot token")
         url = f"{self.config.api_url}/bot{token.get_secret_value()}/sendMessage"
-        response = await post(
-            self.client, url, json_bytes(message.payload), timeout=self.config.timeout_s
-        )
-        data = json_body(response)
+        data = json_body(await self.post_json(url, message.payload))
         if data.get("ok") is False:
             raise DeliveryError(
                 f"Telegram refused the message: {data.get('description', 'not ok')}"

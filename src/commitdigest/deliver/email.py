@@ -42,7 +42,7 @@ from .channels import (
     read_secret_file,
     register,
 )
-from .digest import build_digest, plain_text, report_link, subject
+from .digest import plain_text, subject
 from .settings import EmailChannel
 
 _ESCAPED_ANCHOR = re.compile(
@@ -106,9 +106,8 @@ class EmailSender(Channel):
 
     def prepare(self, job: DeliveryJob) -> Prepared:
         config = self.config
-        lang = self.lang(job)
-        url = report_link(config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=lang, report_url=url, test=job.test)
+        digest = self.digest(job)
+        url = digest.report_url
         paths = {} if job.test else dict(job.report_paths)
         markdown = _read(paths, "md") or render_markdown(job.context)
         title = subject(digest, config.subject_prefix)

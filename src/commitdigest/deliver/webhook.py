@@ -28,7 +28,7 @@ from commitdigest import __version__
 from commitdigest.render.json_output import render_json
 
 from .channels import Channel, DeliveryJob, Prepared, post, read_secret_env, register
-from .digest import build_digest, plain_text, report_link
+from .digest import plain_text
 from .settings import WebhookChannel
 
 SIGNATURE_HEADER = "X-Commitdigest-Signature"
@@ -61,9 +61,7 @@ class WebhookSender(Channel):
             "X-Commitdigest-Day": job.day,
             **self.config.headers,
         }
-        url = report_link(self.config.report_base_url, job.day)
-        digest = build_digest(job.context, lang=self.lang(job), report_url=url, test=job.test)
-        return Prepared(plain_text(digest), (text.encode("utf-8"), headers))
+        return Prepared(plain_text(self.digest(job)), (text.encode("utf-8"), headers))
 
     async def send(self, message: Prepared) -> None:
         body, headers = message.payload

@@ -15,36 +15,26 @@ with raw HTML and images disabled and links restricted to http(s). Filter data g
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
 from functools import cache
 from importlib import resources
 
-import jinja2
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from commitdigest.models import (
     IMPORTANCE_ORDER,
     Analysis,
-    AnalysisStatus,
     ChangeType,
     CommitEntry,
-    Coverage,
     Importance,
-    Insight,
-    Overview,
     ReportContext,
-    RepositoryEntry,
-    Risk,
-    Usage,
 )
-from commitdigest.render.labels import Labels, get_labels
+from commitdigest.render.jinja_env import csp_hash, template_environment
+from commitdigest.render.labels import get_labels
 from commitdigest.render.markdown import (
     OMITTED_SHOWN,
-    _View,
+    ReportView,
     check_anchors,
     is_calendar_day,
     report_zone,
@@ -85,18 +75,6 @@ def render_block(text: str) -> Markup:
 
 
 @cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("commitdigest.render", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-
-
-@cache
 def page_assets() -> tuple[str, str]:
     """The page's stylesheet and script, exactly as they are inlined."""
     folder = resources.files("commitdigest.render") / "templates"
@@ -105,12 +83,6 @@ def page_assets() -> tuple[str, str]:
     if "</style" in css.lower() or "</script" in js.lower():  # pragma: no cover
         raise ValueError("an inlined asset would close its own element")
     return css, js
-
-
-def csp_hash(text: str) -> str:
-    """A CSP source expression for an inline element whose content is ``text``."""
-    digest = hashlib.sha256(text.encode("utf-8")).digest()
-    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
 def content_security_policy(css: str, js: str) -> str:
@@ -129,7 +101,7 @@ def render_html(context: ReportContext) -> str:
     css, js = page_assets()
     view = _HtmlView(labels, zone)
     text = (
-        _environment()
+        template_environment("commitdigest.render")
         .get_template("report.html.j2")
         .render(
             ctx=context,
@@ -145,36 +117,27 @@ def render_html(context: ReportContext) -> str:
     return text.rstrip("\n") + "\n"
 
 
-class _HtmlView:
+class _HtmlView(ReportView[Markup]):
     """Helpers the HTML template calls. Plain strings are escaped by the template;
-    :class:`Markup` results are HTML this class made safe."""
+    :class:`Markup` results are HTML this class made safe. What it shares with the
+    Markdown report (times, groups, counts, the analyser and overview lines, insights
+    and risks) is :class:`~commitdigest.render.markdown.ReportView`'s."""
 
-    def __init__(self, labels: Labels, zone: tzinfo) -> None:
-        self.labels = labels
-        self.s = labels.s
-        self._plain = _View(labels, zone)  # the Markdown helpers whose output is plain text
+    # -- what the format decides: analyser text (restricted Markdown) -> HTML -------------
+    def inline(self, value: str) -> Markup:
+        return render_inline(value)
 
-    # -- shared with the Markdown report (plain text, escaped by the template) -----------
-    def time(self, moment: datetime, seconds: bool = True) -> str:
-        return self._plain.time(moment, seconds)
+    def cell_text(self, value: str) -> Markup:
+        return render_inline(value)
 
-    def groups(self, repo: RepositoryEntry) -> list[tuple[str, list[CommitEntry]]]:
-        return self._plain.groups(repo)
+    def plain(self, text: str) -> Markup:
+        return escape(text)
 
-    def stats(self, repo: RepositoryEntry, is_day: bool) -> str:
-        return self._plain.stats(repo, is_day)
+    def fill(self, template: str, **values: str) -> Markup:
+        return escape(template).format(**values)  # plain values are escaped too
 
-    def coverage(self, coverage: Coverage, total: bool = False) -> str:
-        return self._plain.coverage(coverage, total)
-
-    def usage(self, usage: Usage) -> str:
-        return self._plain.usage(usage)
-
-    def url(self, value: str | None) -> str | None:
-        return safe_url(value)
-
-    def pr_url(self, commit: CommitEntry) -> str | None:
-        return self._plain.pr_url(commit)
+    def fill_value(self, value: str) -> str:
+        return value
 
     # -- commit text (plain) -------------------------------------------------------------
     def text(self, value: str) -> str:
@@ -182,7 +145,7 @@ class _HtmlView:
 
     def title(self, value: str, short: bool = False) -> str:
         value = shorten_title(value) if short else clean_line(value)
-        return value or self.s["untitled"]
+        return value or self.labels.s["untitled"]
 
     def pr_labels(self, values: Iterable[str]) -> list[str]:
         return [label for label in (clean_line(v) for v in list(values)[:LABELS_SHOWN]) if label]
@@ -193,12 +156,6 @@ class _HtmlView:
         return " ".join(clean_line(part) for part in parts).lower()
 
     # -- analyser text (restricted Markdown -> HTML) ---------------------------------------
-    def inline(self, value: str) -> Markup:
-        return render_inline(value)
-
-    def items(self, values: Iterable[str]) -> list[Markup]:
-        return [html for html in (render_inline(v) for v in values) if html]
-
     def summary(self, analysis: Analysis, low: bool) -> tuple[str, Markup] | None:
         """("inline" | "block", html) as the Markdown shows it; None without a summary."""
         block = sanitize_block(analysis.summary)
@@ -208,75 +165,12 @@ class _HtmlView:
             return "inline", render_inline(analysis.summary)
         return "block", render_block(analysis.summary)
 
-    def insights(self, insights: Iterable[Insight]) -> list[tuple[Markup, Markup]]:
-        rows = []
-        for insight in insights:
-            text = render_inline(insight.text)
-            if not text:
-                continue
-            label = self.labels.dimension(insight.dimension)
-            dimension = escape(label) if label else render_inline(insight.dimension)
-            rows.append((dimension or escape(self.s["empty_cell"]), text))
-        return rows
-
-    def risks(self, risks: Iterable[Risk]) -> list[tuple[Markup, Markup, Markup]]:
-        rows = []
-        for risk in risks:
-            cells = (risk.risk, risk.effect, risk.mitigation)
-            if any(clean_line(cell) for cell in cells):
-                a, b, c = (render_inline(cell) or escape(self.s["empty_cell"]) for cell in cells)
-                rows.append((a, b, c))
-        return rows
-
-    def analyser(self, analysis: Analysis) -> Markup:
-        """Who analysed the commit (and, for a fallback, why the LLM did not)."""
-        s = self.s
-        if analysis.status == AnalysisStatus.FALLBACK:
-            reason = render_inline(analysis.notes[0]) if analysis.notes else Markup("")
-            return escape(s["fallback"]).format(reason=reason or s["unknown_reason"])
-        name = clean_line(analysis.analyser)
-        if name == "rules":
-            line = s["by_rules"]
-        elif name == "llm":
-            line = s["by_llm"]
-        else:
-            line = s["by_other"].format(name=name)
-        version = clean_line(analysis.analyser_version)
-        if version and name != "rules":
-            line += s["version"].format(version=version)
-        return escape(line)
-
-    def notes(self, analysis: Analysis) -> list[Markup]:
-        """The analyser's reasons (for a fallback, those after the failure reason)."""
-        notes = analysis.notes[1:] if analysis.status == AnalysisStatus.FALLBACK else analysis.notes
-        return self.items(note.rstrip("。．.；;，, ") for note in notes)
-
     def omitted(self, analysis: Analysis) -> tuple[list[str], str]:
         """The first files the analyser never saw, and "… N more" (or "")."""
         paths = [p for p in (clean_line(path) for path in analysis.omitted_files) if p]
         more = len(paths) - OMITTED_SHOWN
-        tail = self.s["omitted_more"].format(n=f"{more:,}") if more > 0 else ""
+        tail = self.labels.s["omitted_more"].format(n=f"{more:,}") if more > 0 else ""
         return paths[:OMITTED_SHOWN], tail
-
-    def overview(self, overview: Overview | None) -> list[tuple[str, list[Markup]]]:
-        if overview is None:
-            return []
-        lists = (
-            ("ov_themes", overview.themes),
-            ("ov_key_changes", overview.key_changes),
-            ("ov_risks", overview.risks),
-        )
-        return [(self.s[key], items) for key, values in lists if (items := self.items(values))]
-
-    def overview_by(self, overview: Overview) -> Markup:
-        s = self.s
-        if overview.status == AnalysisStatus.FALLBACK:
-            reason = render_inline(overview.notes[0]) if overview.notes else Markup("")
-            return escape(s["ov_fallback"]).format(reason=reason or s["unknown_reason"])
-        name = clean_line(overview.analyser)
-        if name in ("rules", "llm"):
-            return escape(s[f"ov_by_{name}"])
-        return escape(s["ov_by_other"].format(name=name))
 
     # -- the summary bar and the filters ---------------------------------------------------
     def totals(self, ctx: ReportContext) -> list[tuple[str, int]]:

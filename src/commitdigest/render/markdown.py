@@ -3,19 +3,19 @@
 The template (``templates/report.md.j2``) writes every heading and label; this module
 gives it the labels of the report's language (``L``, ``s``) and a helper object ``v``
 whose methods format times, group commits and make commit and analyser text safe (with
-:mod:`commitdigest.render.mdtext`). Output depends on the context only: the same
-context gives byte-identical Markdown.
+:mod:`commitdigest.render.mdtext`); those that work the same way in the HTML report are
+:class:`ReportView`'s. Output depends on the context only: the same context gives
+byte-identical Markdown.
 """
 
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import UTC, datetime, time, timedelta, tzinfo
-from functools import cache
+from typing import Generic, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-import jinja2
 
 from commitdigest.models import (
     IMPORTANCE_ORDER,
@@ -32,6 +32,7 @@ from commitdigest.models import (
     WindowInfo,
 )
 from commitdigest.render.context import repository_anchor_family
+from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.mdtext import (
     Context,
@@ -49,24 +50,14 @@ OMITTED_SHOWN = 20  # omitted files named in a section; the rest are counted
 _GITHUB_COMMIT = re.compile(r"https://github\.com/([^/?#]+)/([^/?#]+)/commit/[0-9a-fA-F]+/?")
 
 
-@cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("commitdigest.render", "templates"),
-        autoescape=False,  # Markdown, not HTML: every value is escaped by a filter
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-
-
 def render_markdown(context: ReportContext) -> str:
     """The Markdown report for ``context``."""
     labels = get_labels(context.lang)
     check_anchors(context)
     zone = report_zone(context.window)
-    template = _environment().get_template("report.md.j2")
+    # Markdown, not HTML: every value is escaped by a filter
+    environment = template_environment("commitdigest.render", autoescape=False)
+    template = environment.get_template("report.md.j2")
     view = _View(labels, zone)
     text = template.render(
         ctx=context,
@@ -122,45 +113,53 @@ def _local(moment: datetime, zone: tzinfo) -> datetime:
     return aware.astimezone(zone)
 
 
-class _View:
-    """Helpers the template calls: formatting, grouping, sanitising, composed lines."""
+T = TypeVar("T", bound=str)
+
+
+class ReportView(ABC, Generic[T]):
+    """The helpers both reports' templates call (``v``) that work the same way in each:
+    formatting, grouping, and the lines composed from labels and analyser text. What
+    differs is how text is made safe for the format — ``T``: Markdown text here, HTML
+    :class:`~markupsafe.Markup` in :mod:`commitdigest.render.html` — and that is what a
+    subclass says (:meth:`inline`, :meth:`cell_text`, :meth:`plain`, :meth:`fill`,
+    :meth:`fill_value`)."""
 
     def __init__(self, labels: Labels, zone: tzinfo) -> None:
         self.labels = labels
         self.zone = zone
 
+    # -- what the format decides ----------------------------------------------------
+    @abstractmethod
+    def inline(self, value: str) -> T:
+        """One line of analyser text (restricted Markdown), made safe."""
+
+    @abstractmethod
+    def cell_text(self, value: str) -> T:
+        """Analyser text for a table cell, made safe."""
+
+    @abstractmethod
+    def plain(self, text: str) -> T:
+        """A label of the report's language as it is."""
+
+    @abstractmethod
+    def fill(self, template: str, **values: str) -> T:
+        """A label with its ``{fields}`` filled in (values from :meth:`inline` or
+        :meth:`fill_value`, or labels)."""
+
+    @abstractmethod
+    def fill_value(self, value: str) -> str:
+        """Commit data (an analyser's name, a version) as a value for :meth:`fill`."""
+
     # -- text ------------------------------------------------------------------------
-    def text(self, value: str, context: Context = "table") -> str:
-        return escape_text(value, context)
-
-    def title(self, value: str, context: Context = "table") -> str:
-        """A commit title (cut for the table of contents)."""
-        if context == "link":
-            value = shorten_title(value)
-        return escape_text(value, context) or self.labels.s["untitled"]
-
-    def inline(self, value: str) -> str:
-        return sanitize_inline(value)
-
-    def cell(self, value: str) -> str:
-        return sanitize_inline(value, table=True) or self.labels.s["empty_cell"]
-
-    def block(self, value: str) -> str:
-        return sanitize_block(value)
-
-    def items(self, values: Iterable[str]) -> list[str]:
-        """Sanitised list items; empty ones are left out."""
-        return [text for text in (sanitize_inline(v) for v in values) if text]
-
-    def code(self, value: str) -> str:
-        return code_span(value)
-
-    def pr_labels(self, values: Iterable[str]) -> str:
-        """A pull request's labels as code spans (at most 10)."""
-        return ", ".join(code_span(clean_line(v)) for v in list(values)[:10] if clean_line(v))
-
     def url(self, value: str | None) -> str | None:
         return safe_url(value)
+
+    def items(self, values: Iterable[str]) -> list[T]:
+        """Safe list items; empty ones are left out."""
+        return [text for text in (self.inline(v) for v in values) if text]
+
+    def cell(self, value: str) -> T:
+        return self.cell_text(value) or self.plain(self.labels.s["empty_cell"])
 
     # -- time ------------------------------------------------------------------------
     def time(self, moment: datetime, seconds: bool = True) -> str:
@@ -198,46 +197,40 @@ class _View:
             return None
         return f"https://github.com/{match.group(1)}/{match.group(2)}/pull/{commit.pr_number}"
 
-    def analyser(self, analysis: Analysis) -> str:
+    def analyser(self, analysis: Analysis) -> T:
         """Who analysed the commit (and, for a fallback, why the LLM did not)."""
         s = self.labels.s
         if analysis.status == AnalysisStatus.FALLBACK:
-            reason = sanitize_inline(analysis.notes[0]) if analysis.notes else ""
-            return s["fallback"].format(reason=reason or s["unknown_reason"])
+            return self._fallback("fallback", analysis.notes)
         name = clean_line(analysis.analyser)
         if name == "rules":
-            line = s["by_rules"]
+            line = self.plain(s["by_rules"])
         elif name == "llm":
-            line = s["by_llm"]
+            line = self.plain(s["by_llm"])
         else:
-            line = s["by_other"].format(name=escape_text(name, "heading"))
+            line = self.fill(s["by_other"], name=self.fill_value(name))
         version = clean_line(analysis.analyser_version)
         if version and name != "rules":  # the rules' version number means nothing to a reader
-            line += s["version"].format(version=escape_text(version, "heading"))
+            # Markdown + Markdown, Markup + Markup: the format's text type again
+            line = cast(T, line + self.fill(s["version"], version=self.fill_value(version)))
         return line
 
-    def notes(self, analysis: Analysis) -> list[str]:
+    def notes(self, analysis: Analysis) -> list[T]:
         """The analyser's reasons; for a fallback the first note is the failure reason,
         shown on the analyser line instead."""
         notes = analysis.notes[1:] if analysis.status == AnalysisStatus.FALLBACK else analysis.notes
         # joined on one line: a note's own closing punctuation would double the separator
         return self.items(note.rstrip("。．.；;，, ") for note in notes)
 
-    def omitted(self, analysis: Analysis) -> str:
-        """The files the analyser never saw, as code spans (the first :data:`OMITTED_SHOWN`,
-        then how many more); ``""`` when there are none."""
+    def _fallback(self, key: str, notes: list[str]) -> T:
+        """The fallback label ``key`` with the failure reason (the first note)."""
         s = self.labels.s
-        spans = [span for span in (code_span(p) for p in analysis.omitted_files) if span]
-        if not spans:
-            return ""
-        line = s["list_sep"].join(spans[:OMITTED_SHOWN])
-        if len(spans) > OMITTED_SHOWN:
-            line += s["omitted_more"].format(n=f"{len(spans) - OMITTED_SHOWN:,}")
-        return line
+        reason = self.inline(notes[0]) if notes else self.plain("")
+        return self.fill(s[key], reason=reason or s["unknown_reason"])
 
     # -- the repository's overview and the report's cost ------------------------------
-    def overview(self, overview: Overview | None) -> list[tuple[str, list[str]]]:
-        """(label, sanitised items) for each non-empty list of the overview; [] for none."""
+    def overview(self, overview: Overview | None) -> list[tuple[str, list[T]]]:
+        """(label, safe items) for each non-empty list of the overview; [] for none."""
         if overview is None:
             return []
         s = self.labels.s
@@ -248,16 +241,15 @@ class _View:
         )
         return [(s[key], items) for key, values in lists if (items := self.items(values))]
 
-    def overview_by(self, overview: Overview) -> str:
+    def overview_by(self, overview: Overview) -> T:
         """Who wrote the overview (and, for a fallback, why the LLM did not)."""
         s = self.labels.s
         if overview.status == AnalysisStatus.FALLBACK:
-            reason = sanitize_inline(overview.notes[0]) if overview.notes else ""
-            return s["ov_fallback"].format(reason=reason or s["unknown_reason"])
+            return self._fallback("ov_fallback", overview.notes)
         name = clean_line(overview.analyser)
         if name in ("rules", "llm"):
-            return s[f"ov_by_{name}"]
-        return s["ov_by_other"].format(name=escape_text(name, "heading"))
+            return self.plain(s[f"ov_by_{name}"])
+        return self.fill(s["ov_by_other"], name=self.fill_value(name))
 
     def usage(self, usage: Usage) -> str:
         """Tokens, calls and (when known) the cost of the report's analyses."""
@@ -272,18 +264,18 @@ class _View:
             line += s["usage_cost"].format(cost=format_cost(usage.cost))
         return line
 
-    def insights(self, insights: Iterable[Insight]) -> list[tuple[str, str]]:
+    def insights(self, insights: Iterable[Insight]) -> list[tuple[T, T]]:
         rows = []
         for insight in insights:
-            text = sanitize_inline(insight.text, table=True)
+            text = self.cell_text(insight.text)
             if not text:
                 continue
             label = self.labels.dimension(insight.dimension)
-            dimension = label if label else sanitize_inline(insight.dimension, table=True)
-            rows.append((dimension or self.labels.s["empty_cell"], text))
+            dimension = self.plain(label) if label else self.cell_text(insight.dimension)
+            rows.append((dimension or self.plain(self.labels.s["empty_cell"]), text))
         return rows
 
-    def risks(self, risks: Iterable[Risk]) -> list[tuple[str, str, str]]:
+    def risks(self, risks: Iterable[Risk]) -> list[tuple[T, T, T]]:
         rows = []
         for risk in risks:
             cells = (risk.risk, risk.effect, risk.mitigation)
@@ -312,3 +304,55 @@ class _View:
             return line
         tail = s["cov_fallback"].format(n=coverage.fallback) if coverage.fallback else ""
         return line + s["cov_open"] + s["cov_sep"].join(parts) + tail + s["cov_close"]
+
+
+class _View(ReportView[str]):
+    """The Markdown report's helpers: text is escaped or sanitised Markdown."""
+
+    # -- what the format decides ----------------------------------------------------
+    def inline(self, value: str) -> str:
+        return sanitize_inline(value)
+
+    def cell_text(self, value: str) -> str:
+        return sanitize_inline(value, table=True)
+
+    def plain(self, text: str) -> str:
+        return text
+
+    def fill(self, template: str, **values: str) -> str:
+        return template.format(**values)
+
+    def fill_value(self, value: str) -> str:
+        return escape_text(value, "heading")
+
+    # -- text ------------------------------------------------------------------------
+    def text(self, value: str, context: Context = "table") -> str:
+        return escape_text(value, context)
+
+    def title(self, value: str, context: Context = "table") -> str:
+        """A commit title (cut for the table of contents)."""
+        if context == "link":
+            value = shorten_title(value)
+        return escape_text(value, context) or self.labels.s["untitled"]
+
+    def block(self, value: str) -> str:
+        return sanitize_block(value)
+
+    def code(self, value: str) -> str:
+        return code_span(value)
+
+    def pr_labels(self, values: Iterable[str]) -> str:
+        """A pull request's labels as code spans (at most 10)."""
+        return ", ".join(code_span(clean_line(v)) for v in list(values)[:10] if clean_line(v))
+
+    def omitted(self, analysis: Analysis) -> str:
+        """The files the analyser never saw, as code spans (the first :data:`OMITTED_SHOWN`,
+        then how many more); ``""`` when there are none."""
+        s = self.labels.s
+        spans = [span for span in (code_span(p) for p in analysis.omitted_files) if span]
+        if not spans:
+            return ""
+        line = s["list_sep"].join(spans[:OMITTED_SHOWN])
+        if len(spans) > OMITTED_SHOWN:
+            line += s["omitted_more"].format(n=f"{len(spans) - OMITTED_SHOWN:,}")
+        return line

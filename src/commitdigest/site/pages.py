@@ -8,8 +8,6 @@ any static host and straight from disk. Jinja2 autoescapes all text.
 
 from __future__ import annotations
 
-import base64
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,6 +16,7 @@ import jinja2
 from markupsafe import Markup
 
 from commitdigest.models import IMPORTANCE_ORDER
+from commitdigest.render.jinja_env import csp_hash, template_environment
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, RepoDay, repo_slug
@@ -80,42 +79,29 @@ def render_repo_page(page: RepoPage, *, title: str, lang: str) -> str:
     return _render("repo.html.j2", lang, title=title, page=page, root="../")
 
 
-@cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("commitdigest.site", "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
+def _template(name: str) -> jinja2.Template:
+    return template_environment("commitdigest.site").get_template(name)
 
 
 @cache
 def stylesheet() -> tuple[Markup, str]:
     """The pages' inline CSS and the Content-Security-Policy that allows only it."""
-    css = _environment().get_template("style.css.j2").render().strip() + "\n"
+    css = _template("style.css.j2").render().strip() + "\n"
     if "</style" in css.lower():  # pragma: no cover - a template bug
         raise ValueError("the stylesheet would close its own element")
-    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode("ascii")
-    policy = f"default-src 'none'; style-src 'sha256-{digest}'; base-uri 'none'; form-action 'none'"
+    policy = f"default-src 'none'; style-src {csp_hash(css)}; base-uri 'none'; form-action 'none'"
     return Markup(css), policy
 
 
 def _render(template: str, lang: str, **values: object) -> str:
     css, csp = stylesheet()
-    text = (
-        _environment()
-        .get_template(template)
-        .render(
-            t=SiteStrings(lang),
-            L=get_labels(lang),
-            html_lang="zh-CN" if lang == "zh" else lang,
-            importances=[imp.value for imp in IMPORTANCE_ORDER],
-            css=css,
-            csp=csp,
-            **values,
-        )
+    text = _template(template).render(
+        t=SiteStrings(lang),
+        L=get_labels(lang),
+        html_lang="zh-CN" if lang == "zh" else lang,
+        importances=[imp.value for imp in IMPORTANCE_ORDER],
+        css=css,
+        csp=csp,
+        **values,
     )
     return text.rstrip("\n") + "\n"

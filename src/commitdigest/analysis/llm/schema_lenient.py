@@ -10,7 +10,8 @@ left as it is for validation to reject, except change types: an unknown one is `
 from __future__ import annotations
 
 import re
-from enum import StrEnum
+from collections.abc import Mapping
+from enum import Enum, StrEnum
 from typing import Final
 
 from commitdigest.analysis.tags import CONVENTIONAL_TYPES, TAG_TYPES
@@ -113,12 +114,18 @@ _DIMENSIONS: Final[dict[str, Dimension]] = {
 }
 
 
-def normalise_importance(value: object) -> object:
-    """ "高"/"High"/"HIGH"/"🔴 高" -> ``"high"``; anything unrecognised is returned as is."""
+def _canonical(table: Mapping[str, Enum], value: object) -> object:
+    """The value ``table`` gives ``value``'s :func:`label_key`; anything unrecognised
+    (a key not in it, not a string) is returned as is."""
     if isinstance(value, str):
-        found = _IMPORTANCE.get(label_key(value))
+        found = table.get(label_key(value))
         return found.value if found is not None else value
     return value
+
+
+def normalise_importance(value: object) -> object:
+    """ "高"/"High"/"HIGH"/"🔴 高" -> ``"high"``; anything unrecognised is returned as is."""
+    return _canonical(_IMPORTANCE, value)
 
 
 def normalise_change_type(value: object) -> object:
@@ -139,10 +146,7 @@ def normalise_change_type(value: object) -> object:
 
 def normalise_dimension(value: object) -> object:
     """ "架构"/"Architecture" -> ``"architecture"``; anything unrecognised is returned as is."""
-    if isinstance(value, str):
-        found = _DIMENSIONS.get(label_key(value))
-        return found.value if found is not None else value
-    return value
+    return _canonical(_DIMENSIONS, value)
 
 
 def as_list(value: object) -> object:
