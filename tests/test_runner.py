@@ -29,6 +29,10 @@ def commits(n: int) -> list[tuple[str, Commit]]:
     ]
 
 
+class Interrupted(Exception):
+    """Stands for the run being stopped part-way (a kill, a crash)."""
+
+
 class CountingAnalyser:
     """Fails (like an interrupted run) on the commits in ``explode``; falls back on ``weak``."""
 
@@ -53,7 +57,7 @@ class CountingAnalyser:
         self.in_flight -= 1
         self.calls.append(commit.sha)
         if index in self.explode:
-            raise KeyboardInterrupt
+            raise Interrupted
         return Analysis(
             change_type=ChangeType.BUGFIX,
             importance=Importance.LOW,
@@ -80,7 +84,7 @@ def test_cache_first_then_nothing_twice(tmp_path: Path) -> None:
 def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path) -> None:
     work = commits(9)
     with Store.open(tmp_path) as store:
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(Interrupted):
             asyncio.run(
                 analyse_commits(CountingAnalyser(explode={5}), work, lang="zh", store=store)
             )

@@ -43,7 +43,6 @@ import logging
 import math
 import re
 from collections.abc import Awaitable, Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote
@@ -63,8 +62,11 @@ from .diffparse import (
     needs_diff,
     split_diff,
 )
+from .first_parent import first_parent_only as first_parent_only
 from .github_api import DIFF_MEDIA, GitHubAPI, GitHubAPIError, RateLimitError, RequestStats
 from .github_auth import default_api_url, discover_token
+from .github_pulls import PullRequestInfo as PullRequestInfo
+from .github_pulls import PullRequestLookup
 from .gitlog_parse import PatchLimits
 from .repo_info import github_slug
 
@@ -92,14 +94,6 @@ def parse_github_spec(text: str) -> tuple[str, str] | None:
     return m.group("owner"), m.group("name")
 
 
-@dataclass(frozen=True, slots=True)
-class PullRequestInfo:
-    number: int
-    url: str
-    title: str
-    labels: tuple[str, ...] = ()
-
-
 def _iso_z(moment: datetime, *, up: bool) -> str:
     """Whole seconds, widened; within 1970..2099, the range GitHub documents for since/until."""
     epoch = math.ceil(moment.timestamp()) if up else math.floor(moment.timestamp())
@@ -109,37 +103,6 @@ def _iso_z(moment: datetime, *, up: bool) -> str:
 
 def _when(item: dict[str, Any], who: str) -> datetime:
     return datetime.fromisoformat(item["commit"][who]["date"])
-
-
-def first_parent_only(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The listed commits minus those reached only through a merge's non-first parents."""
-    first = {c["sha"]: (c.get("parents") or [{}])[0].get("sha") for c in items}
-    dropped: set[str] = set()
-    for c in items:
-        parents = [p["sha"] for p in c.get("parents") or []]
-        if len(parents) < 2:
-            continue
-        mainline: set[str] = set()
-        cur: str | None = parents[0]
-        while cur is not None and cur in first and cur not in mainline:
-            mainline.add(cur)
-            cur = first[cur]
-        for side in parents[1:]:
-            cur = side
-            while cur is not None and cur in first and cur not in mainline and cur not in dropped:
-                dropped.add(cur)
-                cur = first[cur]
-    return [c for c in items if c["sha"] not in dropped]
-
-
-def _choose_pull(pulls: Iterable[dict[str, Any]], sha: str, branch: str) -> dict[str, Any] | None:
-    merged = [p for p in pulls if isinstance(p, dict) and p.get("merged_at")]
-    for p in merged:
-        if p.get("merge_commit_sha") == sha:
-            return p
-    on_branch = [p for p in merged if (p.get("base") or {}).get("ref") == branch]
-    chosen = on_branch or merged
-    return chosen[0] if chosen else None
 
 
 async def _all(aws: Iterable[Awaitable[T]]) -> list[T]:
@@ -179,7 +142,7 @@ class GitHubRepository:
         self.max_files = max_files
         self.pull_requests: dict[str, PullRequestInfo] = {}  # by commit SHA
         self._base = "/repos/" + "/".join(quote(part, safe="") for part in full_name.split("/"))
-        self._pulls_off = False
+        self._pulls = PullRequestLookup(api, self._base, full_name)
 
     @property
     def stats(self) -> RequestStats:
@@ -219,7 +182,7 @@ class GitHubRepository:
         items = first_parent_only([c for c in listed if start <= _when(c, "committer") < end])
         shas = [c["sha"] for c in items]
         done: list[str] = []
-        lookups = [self._pull(sha) for sha in shas] if self.fetch_pulls else []
+        lookups = [self._pulls.find(sha, self.branch) for sha in shas] if self.fetch_pulls else []
         try:  # details and PR look-ups together, within the client's concurrency limit
             results: list[Any] = await _all([*(self._detail(sha, done) for sha in shas), *lookups])
         except RateLimitError as exc:
@@ -294,28 +257,6 @@ class GitHubRepository:
             self.api.cache.put_commit(key, detail)
         done.append(sha)
         return detail
-
-    async def _pull(self, sha: str) -> PullRequestInfo | None:
-        if self._pulls_off:
-            return None
-        try:
-            reply = await self.api.get(
-                f"{self._base}/commits/{sha}/pulls", kind="pulls", conditional=True
-            )
-        except GitHubAPIError as exc:
-            if exc.status in (403, 404, 422):  # e.g. a token without pull-request access
-                if not self._pulls_off:
-                    log.warning("%s: no pull-request look-ups (%s)", self.name, exc)
-                self._pulls_off = exc.status == 403 or self._pulls_off
-                return None
-            raise
-        data = reply.json()
-        pr = _choose_pull(data if isinstance(data, list) else [], sha, self.branch)
-        if pr is None:
-            return None
-        labels = tuple(str(lb.get("name")) for lb in pr.get("labels") or [] if lb.get("name"))
-        return PullRequestInfo(int(pr["number"]), str(pr.get("html_url") or ""),
-                               str(pr.get("title") or ""), labels)  # fmt: skip
 
 
 async def open_github_repository(

@@ -30,11 +30,13 @@ after its first 8,000 bytes) containing the exact 15-byte marker could fool it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import NoReturn
 
 from commitdigest.models import Commit, FileChange, FileStatus
+from commitdigest.sources.patch_budget import PatchBudget
+from commitdigest.sources.patch_budget import PatchLimits as PatchLimits
 
 MARKER = b"\x00\x00\x1ecommitdigest\x1f"
 """Starts every commit in the stream (the ``%x00%x00%x1ecommitdigest%x1f`` of LOG_FORMAT)."""
@@ -58,18 +60,6 @@ _STATUS = {
 
 class GitLogFormatError(ValueError):
     """The stream is not what ``LOG_FORMAT`` with ``--raw --numstat -p -z`` produces."""
-
-
-@dataclass(frozen=True, slots=True)
-class PatchLimits:
-    """How many patch bytes to keep; line counts (numstat) are always kept in full."""
-
-    max_patch_bytes_per_file: int = 16 * 1024
-    max_patch_bytes_per_commit: int = 128 * 1024
-
-    def __post_init__(self) -> None:
-        if self.max_patch_bytes_per_file < 0 or self.max_patch_bytes_per_commit < 0:
-            raise ValueError("patch limits must be >= 0")
 
 
 def pr_number_from_title(title: str) -> int | None:
@@ -109,15 +99,7 @@ class _Pending:
 
     fields: list[bytes]
     files: list[_FileMeta]
-    commit_left: int
-    file_index: int = 0
-    sections_left: int = 0
-    allow: int = 0  # bytes the current file may still store
-    pieces: list[bytes] = field(default_factory=list)
-    cut: bool = False  # the current file's patch was cut
-    patches: list[tuple[str, bool]] = field(default_factory=list)
-    commit_cut: bool = False
-    exhausted: bool = False  # the commit budget is spent: skip to the next commit
+    budget: PatchBudget
 
 
 class GitLogParser:
@@ -203,13 +185,8 @@ class GitLogParser:
                 raise _Incomplete
             raise GitLogFormatError(f"unexpected bytes after commit header: {b[i : i + 40]!r}")
         i, files = self._parse_file_list(b, i + 1, eof)
-        limit = self._limits.max_patch_bytes_per_commit
-        p = _Pending(fields=fields, files=files, commit_left=limit)
-        self._pending = p
-        if files:
-            self._begin_file(p)
-        else:
-            p.exhausted = True
+        budget = PatchBudget([f.sections for f in files], self._limits)
+        self._pending = _Pending(fields=fields, files=files, budget=budget)
         return i, None
 
     def _incomplete_or_error(self, eof: bool, what: str) -> NoReturn:
@@ -283,8 +260,8 @@ class GitLogParser:
 
     def _consume_patch(self, b: bytes, pos: int, eof: bool) -> tuple[int, bool]:
         """Read patch bytes from ``pos``; return (new pos, whether the commit ended)."""
-        p = self._pending
-        assert p is not None
+        assert self._pending is not None
+        budget = self._pending.budget
         n = len(b)
         mpos = b.find(MARKER, pos)
         if mpos >= 0:
@@ -292,68 +269,24 @@ class GitLogParser:
         else:
             end = n if eof else max(pos, n - _KEEP)
             search_end = n
-        while pos < end and not p.exhausted:
+        while pos < end and not budget.exhausted:
             d = b.find(_DIFF, pos, search_end)
             if 0 <= d < end:
-                self._append(b, pos, d + 1)
+                budget.append(b, pos, d + 1)
                 pos = d + 1
-                self._next_section(p)
+                budget.next_section()
             else:
-                self._append(b, pos, end)
+                budget.append(b, pos, end)
                 pos = end
         pos = max(pos, end)
         return pos, mpos >= 0 or eof
-
-    def _append(self, b: bytes, start: int, stop: int) -> None:
-        p = self._pending
-        assert p is not None
-        size = stop - start
-        take = min(size, p.allow)
-        if take > 0:
-            p.pieces.append(b[start : start + take])
-            p.allow -= take
-        if take < size:
-            p.cut = True
-
-    def _begin_file(self, p: _Pending) -> None:
-        meta = p.files[p.file_index]
-        p.sections_left = meta.sections
-        p.allow = min(self._limits.max_patch_bytes_per_file, p.commit_left)
-        p.pieces = []
-        p.cut = False
-
-    def _end_file(self, p: _Pending) -> None:
-        data = b"".join(p.pieces)
-        if p.cut:  # keep whole lines only
-            data = data[: data.rfind(b"\n") + 1]
-            if p.commit_left < self._limits.max_patch_bytes_per_file:
-                p.commit_cut = True
-        p.commit_left -= len(data)
-        p.patches.append((_text(data), p.cut))
-        p.pieces = []
-
-    def _next_section(self, p: _Pending) -> None:
-        p.sections_left -= 1
-        if p.sections_left > 0 or p.file_index + 1 >= len(p.files):
-            return  # more sections for this file (or extra ones: keep them on the last)
-        self._end_file(p)
-        p.file_index += 1
-        if p.commit_left <= 0:
-            p.exhausted = True
-        else:
-            self._begin_file(p)
 
     def _finish(self) -> Commit:
         p = self._pending
         assert p is not None
         self._pending = None
-        if p.files and len(p.patches) <= p.file_index and not p.exhausted:
-            self._end_file(p)
-        missing = len(p.files) - len(p.patches)
-        if missing > 0 and p.exhausted:
-            p.commit_cut = True
-        patches = p.patches + [("", p.exhausted)] * missing
-        return self._build(p.fields, p.files, patches, commit_cut=p.commit_cut)
+        patches, commit_cut = p.budget.finish()
+        return self._build(p.fields, p.files, patches, commit_cut=commit_cut)
 
     # ---- output ------------------------------------------------------------------------
 

@@ -25,11 +25,15 @@ chunk stays within ``budget``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
-from enum import StrEnum
 from itertools import pairwise
 
+from commitdigest.analysis.llm.diff_plan import Chunk as Chunk
+from commitdigest.analysis.llm.diff_plan import DiffPlan as DiffPlan
+from commitdigest.analysis.llm.diff_plan import FileRef as FileRef
+from commitdigest.analysis.llm.diff_plan import ListedFile as ListedFile
+from commitdigest.analysis.llm.diff_plan import ListReason as ListReason
+from commitdigest.analysis.llm.diff_plan import PlannedFile as PlannedFile
 from commitdigest.analysis.llm.filefilter import (
     PATCH_KINDS,
     FileKind,
@@ -37,6 +41,17 @@ from commitdigest.analysis.llm.filefilter import (
     hunk_starts,
     prepare_patch,
 )
+from commitdigest.analysis.llm.plan_text import (
+    chunk_note,
+    describe,
+    list_header,
+    list_line,
+    listed_note,
+    omitted_line,
+)
+from commitdigest.analysis.llm.plan_text import file_header as file_header
+from commitdigest.analysis.llm.plan_text import format_chunk as format_chunk
+from commitdigest.analysis.llm.plan_text import format_file_list as format_file_list
 from commitdigest.analysis.llm.tokens import estimate_tokens, estimate_tokens_capped, min_tokens
 from commitdigest.models import Commit, FileChange, FileStatus
 
@@ -45,21 +60,6 @@ DEFAULT_REQUEST_BUDGET = 24_000
 DEFAULT_MAX_CHUNKS = 4
 DEFAULT_FILE_SHARE = 0.4
 DEFAULT_LIST_SHARE = 0.25
-
-
-class ListReason(StrEnum):
-    """Why a file is shown by name only."""
-
-    LOCK = "lockfile"
-    VENDORED = "vendored"
-    GENERATED = "generated"
-    MINIFIED = "minified"
-    BINARY = "binary"
-    DELETED = "deleted"
-    DELETION_ONLY = "deletion-only"
-    NO_DIFF = "no diff text"
-    OVER_BUDGET = "over budget"
-
 
 _KIND_REASON = {
     FileKind.LOCK: ListReason.LOCK,
@@ -70,122 +70,6 @@ _KIND_REASON = {
 }
 _KIND_RANK = {FileKind.SOURCE: 0, FileKind.TEST: 1, FileKind.DOCS: 2, FileKind.CONFIG: 2}
 _UNRANKED = 3
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
-
-
-@dataclass(frozen=True, kw_only=True)
-class FileRef:
-    """A changed file as the prompt names it."""
-
-    path: str
-    old_path: str | None = None
-    status: FileStatus
-    additions: int | None
-    deletions: int | None
-    kind: FileKind
-
-
-@dataclass(frozen=True, kw_only=True)
-class PlannedFile(FileRef):
-    """A file whose diff text goes into a chunk (``patch`` always ends with a newline)."""
-
-    patch: str
-    clipped: bool = False  # the planner cut the diff (a marker line says how much)
-    source_truncated: bool = False  # the git source had cut it already
-
-
-@dataclass(frozen=True, kw_only=True)
-class ListedFile(FileRef):
-    """A file shown by name, status and line counts only."""
-
-    reason: ListReason
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """The diff text of one request; ``estimated_tokens`` = tokens of :func:`format_chunk`."""
-
-    files: list[PlannedFile]
-    estimated_tokens: int
-
-
-@dataclass(frozen=True)
-class DiffPlan:
-    """Where every file of a commit went. ``chunks`` is never empty (maybe one empty chunk)."""
-
-    chunks: list[Chunk]
-    listed_only: list[ListedFile]
-    omitted: list[str]  # paths beyond the file list's cap, in priority order
-    budget: int
-    total_files: int
-    total_additions: int
-    total_deletions: int
-    reserved_for_file_list: int = 0
-    file_list_tokens: int = 0  # estimate_tokens(format_file_list(plan))
-
-
-# ---- rendering -------------------------------------------------------------------------
-
-
-def _display(path: str) -> str:
-    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", path)
-
-
-def _describe(f: FileRef, truncated: bool = False) -> str:
-    name = _display(f.path)
-    if f.old_path and f.old_path != f.path:
-        name = f"{_display(f.old_path)} -> {name}"
-    if f.additions is None and f.deletions is None:
-        stats = "binary"
-    else:
-        a = "?" if f.additions is None else f.additions
-        stats = f"+{a}/-{'?' if f.deletions is None else f.deletions}"
-    return f"{name} ({f.status}, {stats}{', diff truncated' if truncated else ''})"
-
-
-def file_header(f: PlannedFile) -> str:
-    """``=== path (status, +A/-D) ===``: the line that opens a file's diff in a chunk."""
-    return f"=== {_describe(f, f.source_truncated)} ==="
-
-
-def format_chunk(chunk: Chunk) -> str:
-    """The diff text of a chunk: per file its header line, then its diff; a blank line between."""
-    return "\n".join(f"{file_header(f)}\n{f.patch}" for f in chunk.files)
-
-
-def _list_line(f: FileRef, note: str) -> str:
-    return f"- {_describe(f)} [{note}]" if note else f"- {_describe(f)}"
-
-
-def _chunk_note(part: int, parts: int, clipped: bool) -> str:
-    notes = [f"diff in part {part} of {parts}"] if parts > 1 else []
-    if clipped:
-        notes.append("diff clipped")
-    return "; ".join(notes)
-
-
-def _listed_note(reason: ListReason) -> str:
-    return f"not shown: {reason}"
-
-
-def _list_header(files: int, additions: int, deletions: int) -> str:
-    return f"{files} files changed, +{additions}/-{deletions}"
-
-
-def _omitted_line(count: int) -> str:
-    return f"… {count} more files not listed"
-
-
-def format_file_list(plan: DiffPlan) -> str:
-    """Every file with its line counts: chunked ones, then listed ones, then a count of the rest."""
-    lines = [_list_header(plan.total_files, plan.total_additions, plan.total_deletions)]
-    parts = len(plan.chunks)
-    for part, chunk in enumerate(plan.chunks, 1):
-        lines += [_list_line(f, _chunk_note(part, parts, f.clipped)) for f in chunk.files]
-    lines += [_list_line(x, _listed_note(x.reason)) for x in plan.listed_only]
-    if plan.omitted:
-        lines.append(_omitted_line(len(plan.omitted)))
-    return "\n".join(lines) + "\n"
 
 
 # ---- diff text -------------------------------------------------------------------------
@@ -306,7 +190,7 @@ def _items(files: tuple[FileChange, ...], budget: int) -> list[_Item]:
             path=f.path, old_path=f.old_path, status=f.status, additions=f.additions,
             deletions=f.deletions, kind=kind,
         )  # fmt: skip
-        header = f"=== {_describe(ref, f.patch_truncated)} ==="
+        header = f"=== {describe(ref, f.patch_truncated)} ==="
         items.append(
             _Item(order, f, ref, reason, body, header, estimate_tokens_capped(body, budget))
         )
@@ -322,10 +206,10 @@ def _name_files(
     the bound holds whatever the packing decides.
     """
     used = estimate_tokens(header + "\n")
-    omit = estimate_tokens(_omitted_line(len(items)) + "\n")
+    omit = estimate_tokens(omitted_line(len(items)) + "\n")
     named = 0
     for i, it in enumerate(items):
-        line = _list_line(it.ref, note if it.reason is None else _listed_note(it.reason))
+        line = list_line(it.ref, note if it.reason is None else listed_note(it.reason))
         cost = estimate_tokens(line + "\n")
         if used + cost + (omit if i + 1 < len(items) else 0) > cap:
             break
@@ -402,14 +286,14 @@ def plan_diff(
     if not 0.0 < file_share <= 1.0 or not 0.0 <= list_share <= 1.0:
         raise ValueError("file_share must be in (0, 1], list_share in [0, 1]")
     items = _items(commit.files, budget)
-    header = _list_header(len(commit.files), commit.additions, commit.deletions)
+    header = list_header(len(commit.files), commit.additions, commit.deletions)
     cap = int(list_share * budget)
     # first as one unclipped chunk (its files' lines carry no note), else for the worst case
     named, rest, reserved = _name_files(items, header, cap, "")
     room = max(0, budget - reserved) if reserve_file_list else budget
     cands = [it for it in named if it.reason is None]
     if rest or _whole(cands) > room:
-        notes = (_chunk_note(max_chunks, max_chunks, True), _listed_note(ListReason.OVER_BUDGET))
+        notes = (chunk_note(max_chunks, max_chunks, True), listed_note(ListReason.OVER_BUDGET))
         named, rest, reserved = _name_files(items, header, cap, max(notes, key=len))
         room = max(0, budget - reserved) if reserve_file_list else budget
         cands = [it for it in named if it.reason is None]

@@ -24,160 +24,43 @@ never quote the server, and errors are raised ``from None`` (the SDK's may echo 
 
 from __future__ import annotations
 
-import json
 import logging
-import re
 import time
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Any, Protocol
 
 import anyio
 import httpx2
 import openai
-from openai.types.chat import ChatCompletion
 
+from commitdigest.analysis.llm.chat import MODE_ORDER as MODE_ORDER
+from commitdigest.analysis.llm.chat import ChatClient as ChatClient
+from commitdigest.analysis.llm.chat import ChatRequest as ChatRequest
+from commitdigest.analysis.llm.chat import ChatResult as ChatResult
+from commitdigest.analysis.llm.chat import ContextLengthError as ContextLengthError
+from commitdigest.analysis.llm.chat import LLMAuthError as LLMAuthError
+from commitdigest.analysis.llm.chat import LLMError as LLMError
+from commitdigest.analysis.llm.chat import LLMRequestError as LLMRequestError
+from commitdigest.analysis.llm.chat import LLMUnavailableError as LLMUnavailableError
+from commitdigest.analysis.llm.chat import StructuredMode as StructuredMode
+from commitdigest.analysis.llm.chat import TokenUsage as TokenUsage
+from commitdigest.analysis.llm.failures import (
+    RETRYABLE_STATUS,
+    Adapted,
+    ModeRejected,
+    reject,
+    unavailable_reason,
+)
 from commitdigest.analysis.llm.ratelimit import RateLimiter as RateLimiter
 from commitdigest.analysis.llm.ratelimit import RetryPolicy as RetryPolicy
 from commitdigest.analysis.llm.ratelimit import parse_retry_after
-from commitdigest.errors import CommitdigestError
+from commitdigest.analysis.llm.scripted import ScriptedChatClient as ScriptedChatClient
+from commitdigest.analysis.llm.scripted import ScriptHandler as ScriptHandler
+from commitdigest.analysis.llm.scripted import ScriptItem as ScriptItem
+from commitdigest.analysis.llm.wire import Adaptations, build_arguments, to_result
+from commitdigest.analysis.llm.wire import (  # noqa: F401  (tests/test_llm_prompt.py)
+    with_schema_in_prompt as _with_schema_in_prompt,
+)
 
 log = logging.getLogger(__name__)
-
-
-class LLMError(CommitdigestError):
-    """Base of the errors a chat client raises on purpose."""
-
-    def __init__(self, message: str, status_code: int | None = None) -> None:
-        super().__init__(message)
-        self.status_code = status_code
-
-
-class LLMUnavailableError(LLMError):
-    """The endpoint kept failing transiently; ``reason`` is short and human-readable."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"LLM endpoint unavailable: {reason}")
-        self.reason = reason
-
-
-class LLMAuthError(LLMError):
-    """401/403: the key is missing, wrong or lacks access. Never retried."""
-
-
-class ContextLengthError(LLMError):
-    """The prompt (plus ``max_tokens``) does not fit the model's context; shrink and retry."""
-
-
-class LLMRequestError(LLMError):
-    """The server refused the request for a reason retrying will not fix (bad model, 404…)."""
-
-
-class StructuredMode(StrEnum):
-    JSON_SCHEMA = "json_schema"
-    JSON_OBJECT = "json_object"
-    TEXT = "text"
-
-
-MODE_ORDER: tuple[StructuredMode, ...] = tuple(StructuredMode)
-
-
-@dataclass(slots=True)
-class ChatRequest:
-    messages: list[dict[str, str]]
-    model: str
-    max_tokens: int | None = None
-    temperature: float | None = None
-    json_schema: dict[str, Any] | None = None  # None: free text, mode "text"
-    schema_name: str = "response"  # sent as json_schema.name, sanitised to [A-Za-z0-9_-]{1,64}
-    extra_body: dict[str, Any] | None = None  # merged into the JSON: {"chat_template_kwargs": …}
-    timeout: float | None = None  # seconds per attempt; None: the client's default
-
-
-@dataclass(frozen=True, slots=True)
-class TokenUsage:
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    total_tokens: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ChatResult:
-    text: str
-    finish_reason: str | None = "stop"
-    usage: TokenUsage | None = None
-    mode: StructuredMode = StructuredMode.TEXT
-    request_id: str | None = None
-    latency_s: float | None = None  # the successful attempt only, not earlier ones or waits
-    attempts: int = 1
-    model: str | None = None
-
-
-class ChatClient(Protocol):
-    async def complete(self, request: ChatRequest) -> ChatResult: ...
-
-
-_RETRYABLE_STATUS = frozenset({408, 409, 429})
-_CONTEXT_PATTERNS = re.compile(
-    r"context[ _]length|maximum context|context window|max_model_len|too many tokens"
-    r"|prompt is too long|input is too long|longer than the model|input length"
-    r"|reduce the length|max_tokens must be at least 1",
-    re.IGNORECASE,
-)
-_MODE_PATTERNS = re.compile(
-    r"response_format|json_schema|json_object|structured output|guided", re.IGNORECASE
-)
-_MAX_COMPLETION_TOKENS = re.compile(r"max_completion_tokens", re.IGNORECASE)
-_TEMPERATURE = re.compile(r"temperature", re.IGNORECASE)
-_SCHEMA_NAME_BAD = re.compile(r"[^A-Za-z0-9_-]")
-_SCHEMA_PROMPT = (
-    "Reply with one JSON object (no prose, no code fences) matching this JSON Schema:\n"
-)
-
-
-def _server_message(err: openai.APIStatusError) -> str:
-    body = err.body  # the SDK already unwrapped {"error": …}
-    if isinstance(body, Mapping):
-        value = next((body[k] for k in ("message", "detail", "error", "msg") if body.get(k)), body)
-        return value if isinstance(value, str) else json.dumps(value, default=str)
-    return body if isinstance(body, str) and body.strip() else err.message
-
-
-def _shorten(text: str, limit: int = 240) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _with_schema_in_prompt(
-    messages: list[dict[str, str]], schema: Mapping[str, Any]
-) -> list[dict[str, str]]:
-    compact = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
-    instruction = _SCHEMA_PROMPT + compact
-    out = [dict(m) for m in messages]
-    for message in out:
-        if message.get("role") == "system":
-            message["content"] = f"{message.get('content', '')}\n\n{instruction}".lstrip()
-            return out
-    return [{"role": "system", "content": instruction}, *out]
-
-
-class _ModeRejected(Exception):
-    """The server refused this structured-output mode; try the next one."""
-
-
-class _Adapted(Exception):
-    """The request was reshaped (max_completion_tokens, no temperature); send it again."""
-
-
-@dataclass
-class _Adaptations:
-    """What a server taught us about a model; remembered for the client's lifetime."""
-
-    mode: StructuredMode = StructuredMode.JSON_SCHEMA
-    use_max_completion_tokens: bool = False
-    omit_temperature: bool = False
 
 
 class OpenAIChatClient:
@@ -202,7 +85,7 @@ class OpenAIChatClient:
         self.strict_schema = strict_schema
         self.first_mode = first_mode
         self._secret = api_key or ""
-        self._per_model: dict[str, _Adaptations] = {}
+        self._per_model: dict[str, Adaptations] = {}
         # local servers (vLLM, Ollama, SGLang) take any key; the SDK insists on one
         self._sdk = openai.AsyncOpenAI(
             base_url=base_url,
@@ -228,8 +111,8 @@ class OpenAIChatClient:
         """The structured-output mode the next schema request for ``model`` starts with."""
         return self._state(model).mode
 
-    def _state(self, model: str) -> _Adaptations:
-        return self._per_model.setdefault(model, _Adaptations(mode=self.first_mode))
+    def _state(self, model: str) -> Adaptations:
+        return self._per_model.setdefault(model, Adaptations(mode=self.first_mode))
 
     def _redact(self, text: str) -> str:
         return text.replace(self._secret, "[redacted]") if len(self._secret) >= 4 else text
@@ -240,9 +123,11 @@ class OpenAIChatClient:
             mode = state.mode if request.json_schema is not None else StructuredMode.TEXT
             try:
                 return await self._complete_in_mode(request, mode, state)
-            except _Adapted:
+            except Adapted as adapted:
+                msg = "model %s: %s (server said: %s)"
+                log.warning(msg, request.model, adapted.flag, adapted.said)
                 continue
-            except _ModeRejected as rejected:  # never raised in TEXT mode, so a next one exists
+            except ModeRejected as rejected:  # never raised in TEXT mode, so a next one exists
                 fallback = MODE_ORDER[MODE_ORDER.index(mode) + 1]
                 if MODE_ORDER.index(state.mode) < MODE_ORDER.index(fallback):
                     state.mode = fallback  # concurrent calls may have moved on already
@@ -250,37 +135,11 @@ class OpenAIChatClient:
                 log.warning(msg, self.base_url, mode, request.model, rejected, fallback)
         raise LLMRequestError("server kept rejecting the request's shape", None)
 
-    def _build(
-        self, request: ChatRequest, mode: StructuredMode, state: _Adaptations
-    ) -> dict[str, Any]:
-        messages = request.messages
-        kwargs: dict[str, Any] = {}
-        schema = request.json_schema
-        if schema is not None and mode is StructuredMode.JSON_SCHEMA:
-            name = _SCHEMA_NAME_BAD.sub("_", request.schema_name)[:64] or "response"
-            kwargs["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": name, "schema": schema, "strict": self.strict_schema},
-            }
-        elif schema is not None:
-            messages = _with_schema_in_prompt(messages, schema)
-            if mode is StructuredMode.JSON_OBJECT:
-                kwargs["response_format"] = {"type": "json_object"}
-        kwargs["messages"] = messages
-        if request.max_tokens is not None:
-            key = "max_completion_tokens" if state.use_max_completion_tokens else "max_tokens"
-            kwargs[key] = request.max_tokens
-        if request.temperature is not None and not state.omit_temperature:
-            kwargs["temperature"] = request.temperature
-        if request.extra_body:
-            kwargs["extra_body"] = request.extra_body
-        return kwargs
-
     async def _complete_in_mode(
-        self, request: ChatRequest, mode: StructuredMode, state: _Adaptations
+        self, request: ChatRequest, mode: StructuredMode, state: Adaptations
     ) -> ChatResult:
         timeout = request.timeout if request.timeout is not None else self.timeout
-        kwargs = self._build(request, mode, state)
+        kwargs = build_arguments(request, mode, state, strict_schema=self.strict_schema)
         policy = self.retry
         failures: list[str] = []
         for attempt in range(1, policy.max_attempts + 1):
@@ -300,8 +159,8 @@ class OpenAIChatClient:
                 if status in (401, 403):  # never quote the server: it may echo the key
                     refused = f"HTTP {status} from {self.base_url}: API key refused or lacks access"
                     raise LLMAuthError(refused, status) from None
-                if status not in _RETRYABLE_STATUS and status < 500:
-                    self._reject(err, mode, request, state)  # always raises
+                if status not in RETRYABLE_STATUS and status < 500:
+                    reject(err, mode, request, state, base_url=self.base_url, redact=self._redact)
                 failures.append(f"HTTP {status}")
                 retry_after = parse_retry_after(err.response.headers)
                 if status == 429 and retry_after is not None:
@@ -309,7 +168,7 @@ class OpenAIChatClient:
             except (openai.APIResponseValidationError, ValueError):
                 failures.append("malformed response")
             else:
-                result = self._to_result(completion, mode, time.monotonic() - started, attempt)
+                result = to_result(completion, mode, time.monotonic() - started, attempt)
                 if result is not None:
                     return result
                 failures.append("malformed response")
@@ -318,121 +177,4 @@ class OpenAIChatClient:
                 msg = "LLM call to %s failed (%s, attempt %d of %d); retrying in %.2f s"
                 log.info(msg, self.base_url, failures[-1], attempt, policy.max_attempts, delay)
                 await anyio.sleep(delay)
-        raise LLMUnavailableError(self._reason(failures, timeout)) from None
-
-    @staticmethod
-    def _reason(failures: list[str], timeout: float) -> str:
-        tries = f"{len(failures)} attempt" + ("" if len(failures) == 1 else "s")
-        if all(f == "timeout" for f in failures):
-            return f"timed out after {tries} ({timeout:g} s each)"
-        last = f"timed out ({timeout:g} s)" if failures[-1] == "timeout" else failures[-1]
-        return f"{last} after {tries}"
-
-    def _reject(
-        self,
-        err: openai.APIStatusError,
-        mode: StructuredMode,
-        req: ChatRequest,
-        state: _Adaptations,
-    ) -> None:
-        """Turn a non-retryable 4xx into the right exception (never returns)."""
-        status = err.status_code
-        message = self._redact(_server_message(err))
-        searchable = f"{message} {err.code or ''} {err.param or ''}"
-        if _CONTEXT_PATTERNS.search(searchable):
-            raise ContextLengthError(f"context length exceeded: {_shorten(message)}") from None
-        format_refused = status in (400, 422, 501) and _MODE_PATTERNS.search(searchable)
-        if format_refused and mode is not StructuredMode.TEXT:
-            raise _ModeRejected(f"HTTP {status}: {_shorten(message, 120)}")
-        if status in (400, 422):
-            adaptations = (
-                ("use_max_completion_tokens", req.max_tokens, _MAX_COMPLETION_TOKENS),
-                ("omit_temperature", req.temperature, _TEMPERATURE),
-            )
-            for flag, value, pattern in adaptations:
-                if value is not None and not getattr(state, flag) and pattern.search(searchable):
-                    setattr(state, flag, True)
-                    log.warning("model %s: %s (server said: %s)", req.model, flag, message)
-                    raise _Adapted
-        refused = f"HTTP {status} from {self.base_url}: {_shorten(message)}"
-        raise LLMRequestError(refused, status) from None
-
-    def _to_result(
-        self, completion: object, mode: StructuredMode, latency: float, attempt: int
-    ) -> ChatResult | None:
-        if not isinstance(completion, ChatCompletion) or not completion.choices:
-            return None
-        choice = completion.choices[0]
-        content = getattr(getattr(choice, "message", None), "content", None)
-        finish = getattr(choice, "finish_reason", None)
-        return ChatResult(
-            text=content if isinstance(content, str) else "",
-            finish_reason=finish if isinstance(finish, str) else None,
-            usage=_usage(getattr(completion, "usage", None)),
-            mode=mode,
-            request_id=completion._request_id or getattr(completion, "id", None),
-            latency_s=latency,
-            attempts=attempt,
-            model=getattr(completion, "model", None),
-        )
-
-
-def _usage(raw: object) -> TokenUsage | None:
-    if raw is None:
-        return None
-    counts = [getattr(raw, name, None) for name in TokenUsage.__slots__]
-    prompt, completion, total = (n if type(n) is int else None for n in counts)
-    if total is None and prompt is not None and completion is not None:
-        total = prompt + completion
-    return TokenUsage(prompt, completion, total)
-
-
-ScriptItem = ChatResult | str | Mapping[str, Any] | BaseException
-ScriptHandler = Callable[[ChatRequest], ScriptItem]
-
-
-class ScriptedChatClient:
-    """A :class:`ChatClient` for unit tests: replays queued items, then asks ``handler``.
-
-    An item is a :class:`ChatResult`, a string (the reply text), a mapping (sent as its JSON)
-    or an exception instance (raised). Every request is recorded in :attr:`requests`.
-    """
-
-    def __init__(
-        self,
-        script: Iterable[ScriptItem] = (),
-        *,
-        handler: ScriptHandler | None = None,
-        mode: StructuredMode = StructuredMode.JSON_SCHEMA,
-        delay_s: float = 0.0,
-    ) -> None:
-        self._queue: deque[ScriptItem] = deque(script)
-        self.handler = handler
-        self.mode = mode
-        self.delay_s = delay_s
-        self.requests: list[ChatRequest] = []
-
-    def push(self, *items: ScriptItem) -> None:
-        self._queue.extend(items)
-
-    @property
-    def remaining(self) -> int:
-        return len(self._queue)
-
-    async def complete(self, request: ChatRequest) -> ChatResult:
-        self.requests.append(request)
-        await anyio.sleep(self.delay_s)
-        if self._queue:
-            item = self._queue.popleft()
-        elif self.handler is not None:
-            item = self.handler(request)
-        else:
-            n = len(self.requests)
-            raise LookupError(f"ScriptedChatClient: nothing scripted for request #{n}")
-        if isinstance(item, BaseException):
-            raise item
-        if isinstance(item, ChatResult):
-            return item
-        text = item if isinstance(item, str) else json.dumps(dict(item), ensure_ascii=False)
-        mode = self.mode if request.json_schema is not None else StructuredMode.TEXT
-        return ChatResult(text=text, finish_reason="stop", mode=mode, latency_s=self.delay_s)
+        raise LLMUnavailableError(unavailable_reason(failures, timeout)) from None

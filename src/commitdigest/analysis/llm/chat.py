@@ -1,0 +1,86 @@
+"""What a chat client takes, returns and raises: :class:`ChatRequest`, :class:`ChatResult`,
+the :class:`ChatClient` protocol, the structured-output modes and the :class:`LLMError` family.
+
+The clients themselves are :class:`~commitdigest.analysis.llm.client.OpenAIChatClient` and
+:class:`~commitdigest.analysis.llm.scripted.ScriptedChatClient`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Protocol
+
+from commitdigest.errors import CommitdigestError
+
+
+class LLMError(CommitdigestError):
+    """Base of the errors a chat client raises on purpose."""
+
+    def __init__(self, message: str, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+class LLMUnavailableError(LLMError):
+    """The endpoint kept failing transiently; ``reason`` is short and human-readable."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"LLM endpoint unavailable: {reason}")
+        self.reason = reason
+
+
+class LLMAuthError(LLMError):
+    """401/403: the key is missing, wrong or lacks access. Never retried."""
+
+
+class ContextLengthError(LLMError):
+    """The prompt (plus ``max_tokens``) does not fit the model's context; shrink and retry."""
+
+
+class LLMRequestError(LLMError):
+    """The server refused the request for a reason retrying will not fix (bad model, 404…)."""
+
+
+class StructuredMode(StrEnum):
+    JSON_SCHEMA = "json_schema"
+    JSON_OBJECT = "json_object"
+    TEXT = "text"
+
+
+MODE_ORDER: tuple[StructuredMode, ...] = tuple(StructuredMode)
+
+
+@dataclass(slots=True)
+class ChatRequest:
+    messages: list[dict[str, str]]
+    model: str
+    max_tokens: int | None = None
+    temperature: float | None = None
+    json_schema: dict[str, Any] | None = None  # None: free text, mode "text"
+    schema_name: str = "response"  # sent as json_schema.name, sanitised to [A-Za-z0-9_-]{1,64}
+    extra_body: dict[str, Any] | None = None  # merged into the JSON: {"chat_template_kwargs": …}
+    timeout: float | None = None  # seconds per attempt; None: the client's default
+
+
+@dataclass(frozen=True, slots=True)
+class TokenUsage:
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    total_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResult:
+    text: str
+    finish_reason: str | None = "stop"
+    usage: TokenUsage | None = None
+    mode: StructuredMode = StructuredMode.TEXT
+    request_id: str | None = None
+    latency_s: float | None = None  # the successful attempt only, not earlier ones or waits
+    attempts: int = 1
+    model: str | None = None
+
+
+class ChatClient(Protocol):
+    async def complete(self, request: ChatRequest) -> ChatResult: ...

@@ -1,0 +1,121 @@
+"""What the rule-based analyser knows about a commit (:class:`CommitFacts`), gathered once.
+
+Per area and per component: files, line counts and components (:class:`FileGroup`); public
+module-level ``def``/``class`` names the patches remove; Python source files deleted or
+renamed away; dependency manifests; security words and a breaking-change marker in the title
+and message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from commitdigest.analysis import rules_text as rt
+from commitdigest.analysis.paths import Area, classify_path, component_of
+from commitdigest.analysis.paths import is_python_source as _is_py
+from commitdigest.analysis.tags import SECURITY_RE, TitleInfo, parse_title
+from commitdigest.models import Commit, FileChange, FileStatus
+
+_DEF_RE = re.compile(r"^([+-])(?:async\s+def|def|class)\s+([A-Za-z_]\w*)")
+_BREAKING_RE = re.compile(r"\bBREAKING[ -]CHANGES?\b")
+
+
+@dataclass
+class FileGroup:
+    """Files, line counts and components of one area or one component."""
+
+    files: int = 0
+    additions: int = 0
+    deletions: int = 0
+    known: bool = False  # some file had known line counts
+    components: dict[str, None] = field(default_factory=dict)  # ordered set
+
+    def add(self, f: FileChange, component: str) -> None:
+        self.files += 1
+        self.components[component] = None
+        if f.additions is not None and f.deletions is not None:
+            self.additions += f.additions
+            self.deletions += f.deletions
+            self.known = True
+
+    @property
+    def lines(self) -> int:
+        return self.additions + self.deletions
+
+
+@dataclass
+class CommitFacts:
+    """Everything the analyser knows about a commit, computed once."""
+
+    info: TitleInfo
+    excerpt: str
+    areas: dict[Area, FileGroup]
+    components: dict[str, FileGroup]
+    removed_api: list[str]
+    moved_modules: list[str]
+    dependency_paths: list[str]
+    security_words: list[str]
+    breaking_marker: str | None
+
+
+def _removed_public_defs(files: list[FileChange]) -> list[str]:
+    removed: dict[str, None] = {}
+    added: set[str] = set()
+    for f in files:
+        for line in f.patch.splitlines():
+            if line.startswith(("---", "+++")):
+                continue
+            if m := _DEF_RE.match(line):
+                if m.group(1) == "-":
+                    removed[m.group(2)] = None
+                else:
+                    added.add(m.group(2))
+    return [n for n in removed if n not in added and not n.startswith("_")]
+
+
+def gather_facts(commit: Commit) -> CommitFacts:
+    """Everything the rules look at, read from the title, the message and the files."""
+    info = parse_title(commit.title)
+    areas: dict[Area, FileGroup] = {}
+    components: dict[str, FileGroup] = {}
+    source: list[FileChange] = []
+    moved: list[str] = []
+    deps: list[str] = []
+    for f in commit.files:
+        area = classify_path(f.path)
+        comp = component_of(f.path, area)
+        areas.setdefault(area, FileGroup()).add(f, comp)
+        components.setdefault(comp, FileGroup()).add(f, comp)
+        if area is Area.SOURCE:
+            source.append(f)
+            if f.status is FileStatus.DELETED and _is_py(f.path):
+                moved.append(f.path)
+        elif area is Area.DEPENDENCY:
+            deps.append(f.path)
+        old = f.old_path
+        if (
+            f.status is FileStatus.RENAMED
+            and old
+            and _is_py(old)
+            and classify_path(old) is Area.SOURCE
+        ):
+            moved.append(old)
+    excerpt = rt.first_paragraph(commit.body)
+    words = dict.fromkeys(m.group(0) for m in SECURITY_RE.finditer(f"{info.title}\n{excerpt}"))
+    marker: str | None = None
+    if info.breaking:
+        marker = "!:"
+    elif _BREAKING_RE.search(f"{info.title}\n{commit.body}"):
+        marker = "BREAKING CHANGE"
+    return CommitFacts(
+        info=info,
+        excerpt=excerpt,
+        areas=areas,
+        components=components,
+        removed_api=_removed_public_defs(source),
+        moved_modules=moved,
+        dependency_paths=deps,
+        security_words=list(words),
+        breaking_marker=marker,
+    )

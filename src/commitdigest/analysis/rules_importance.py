@@ -1,0 +1,98 @@
+"""How important a commit is, by a small additive score; each point backed by a note::
+
+core source size  lines ≥30 / ≥300 / ≥1000 -> 1 / 2 / 3; when no line count is
+                  known: files <10 / ≥10 / ≥30 -> 1 / 2 / 3
+breadth           ≥4 source components                      +1
+dependency        a dependency manifest or lockfile changed +1
+removed API       public module-level def/class removed     +2
+moved modules     Python source files deleted or renamed    +1
+revert                                                      +1
+removal type      removal / deprecation                     +1
+feature type      new feature or model                      +1
+security words    CVE, vulnerability, injection, RCE ...    +3
+breaking marker   ``!:`` or ``BREAKING CHANGE``             +3
+
+score ≥ 3 -> high, ≥ 1 -> medium, else low
+"""
+
+from __future__ import annotations
+
+from commitdigest.analysis import rules_text as rt
+from commitdigest.analysis.paths import AREA_ORDER, Area
+from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
+from commitdigest.models import ChangeType, Importance
+
+HIGH_SCORE = 3
+MEDIUM_SCORE = 1
+
+
+def size_points(group: FileGroup) -> int:
+    """0 to 3 points for the size of a change (the "core source size" row above)."""
+    if group.known:
+        lines = group.lines
+        return 3 if lines >= 1000 else 2 if lines >= 300 else 1 if lines >= 30 else 0
+    # line counts unknown: judge by files; a change of unknown size counts as ordinary (1)
+    return 3 if group.files >= 30 else 2 if group.files >= 10 else 1
+
+
+def score_importance(
+    facts: CommitFacts, change_type: ChangeType, lang: str
+) -> tuple[Importance, list[str]]:
+    """The level, and the notes that back it: what was seen, then ``score N``."""
+    notes: list[str] = []
+    score = 0
+    src = facts.areas.get(Area.SOURCE)
+    if src is not None:
+        comps = str(len(src.components))
+        if src.known:
+            lines = rt.fmt_int(src.lines)
+            notes.append(
+                rt.tr(
+                    lang,
+                    "ev_source_size",
+                    lines=lines,
+                    files=rt.n_files(src.files, lang),
+                    comps=comps,
+                )
+            )
+        else:
+            notes.append(
+                rt.tr(lang, "ev_source_files", files=rt.n_files(src.files, lang), comps=comps)
+            )
+        score += size_points(src) + (1 if len(src.components) >= 4 else 0)
+    elif facts.areas:
+        names = [rt.AREA_NAMES[lang][a] for a in AREA_ORDER if a in facts.areas]
+        notes.append(rt.tr(lang, "ev_non_source", areas=rt.join_list(names, lang)))
+    else:
+        notes.append(rt.tr(lang, "ev_no_files"))
+
+    def evidence(points: int, key: str, **kwargs: str) -> None:
+        nonlocal score
+        score += points
+        notes.append(rt.tr(lang, key, **kwargs))
+
+    if facts.dependency_paths:
+        evidence(1, "ev_dependency", paths=rt.code_list(facts.dependency_paths, lang))
+    if facts.removed_api:
+        evidence(2, "ev_removed_api", names=rt.code_list(facts.removed_api, lang))
+    if facts.moved_modules:
+        evidence(1, "ev_removed_files", paths=rt.code_list(facts.moved_modules, lang))
+    if change_type is ChangeType.REVERT:
+        evidence(1, "ev_revert")
+    if change_type is ChangeType.REMOVAL:
+        evidence(1, "ev_removal")
+    if change_type is ChangeType.FEATURE:
+        evidence(1, "ev_feature")
+    if facts.security_words:
+        evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))
+    if facts.breaking_marker:
+        evidence(3, "ev_breaking", marker=rt.code_span(facts.breaking_marker))
+    level = (
+        Importance.HIGH
+        if score >= HIGH_SCORE
+        else Importance.MEDIUM
+        if score >= MEDIUM_SCORE
+        else Importance.LOW
+    )
+    notes.append(rt.tr(lang, "ev_score", score=str(score)))
+    return level, notes

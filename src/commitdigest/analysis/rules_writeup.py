@@ -1,0 +1,134 @@
+"""The words of a rule-based analysis: its summary, the components it touches (impact), and
+the insights, risks and recommendations that follow from the evidence, nothing more.
+"""
+
+from __future__ import annotations
+
+from commitdigest.analysis import rules_text as rt
+from commitdigest.analysis.paths import AREA_ORDER, Area
+from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
+from commitdigest.analysis.rules_importance import size_points
+from commitdigest.models import ChangeType, Commit, Insight, Risk
+
+MAX_IMPACT = 8
+
+
+def _lines_text(group: FileGroup) -> str:
+    return rt.fmt_lines(group.additions, group.deletions) if group.known else ""
+
+
+def summary_text(facts: CommitFacts, commit: Commit, lang: str) -> str:
+    """The title as a sentence, the message's first paragraph, and the areas it touches."""
+    title = rt.escape_md_inline(facts.info.clean_title)
+    end = rt.tr(lang, "sentence_end")
+    parts = [title if title.endswith((".", "!", "?", "。", "！", "？")) else title + end]
+    if facts.excerpt:
+        parts.append(rt.escape_md_inline(rt.cut_text(facts.excerpt)))
+    if facts.areas:
+        shape = []
+        for area in AREA_ORDER:
+            if (g := facts.areas.get(area)) is None:
+                continue
+            lines = (
+                rt.tr(lang, "shape_lines", lines=_lines_text(g))
+                if g.known
+                else rt.tr(lang, "shape_unknown")
+            )
+            name = rt.AREA_NAMES[lang][area]
+            files = rt.n_files(g.files, lang)
+            shape.append(rt.tr(lang, "shape_part", area=name, files=files, lines=lines))
+        parts.append(rt.tr(lang, "shape", parts=rt.tr(lang, "shape_sep").join(shape)))
+    elif not commit.files:
+        parts.append(rt.tr(lang, "no_files"))
+    if lang != "zh":
+        return " ".join(parts)
+    out = parts[0]
+    for part in parts[1:]:
+        out += (" " if out[-1:].isascii() else "") + part
+    return out
+
+
+def impact_lines(facts: CommitFacts, lang: str) -> list[str]:
+    """One line per component, largest change first; at most ``MAX_IMPACT`` and a count."""
+    ranked = sorted(facts.components.items(), key=lambda kv: (-kv[1].lines, -kv[1].files, kv[0]))
+    out = []
+    for comp, g in ranked[:MAX_IMPACT]:
+        lines = rt.tr(lang, "impact_lines", lines=_lines_text(g)) if g.known else ""
+        files = rt.n_files(g.files, lang)
+        out.append(rt.tr(lang, "impact", comp=rt.code_span(comp), lines=lines, files=files))
+    if len(ranked) > MAX_IMPACT:
+        out.append(rt.tr(lang, "impact_more", n=str(len(ranked) - MAX_IMPACT)))
+    return out
+
+
+def advice(
+    facts: CommitFacts, change_type: ChangeType, lang: str
+) -> tuple[list[Insight], list[Risk], list[str]]:
+    """Insights, risks and recommendations that follow from the evidence, nothing more."""
+    insights: list[Insight] = []
+    risks: list[Risk] = []
+    recs: list[str] = []
+
+    def risk(key: str, **kw: str) -> None:
+        risks.append(
+            Risk(
+                risk=rt.tr(lang, key, **kw),
+                effect=rt.tr(lang, key + "_effect", **kw),
+                mitigation=rt.tr(lang, key + "_fix", **kw),
+            )
+        )
+
+    src = facts.areas.get(Area.SOURCE)
+    comps = list(src.components) if src else []
+    comp_list = rt.code_list(comps, lang)
+    if facts.security_words:
+        words = rt.code_list(facts.security_words, lang)
+        insights.append(Insight(dimension="security", text=rt.tr(lang, "in_security", words=words)))
+        risk("rk_security")
+        recs.append(rt.tr(lang, "rec_security"))
+    if facts.breaking_marker:
+        risk("rk_breaking")
+        recs.append(rt.tr(lang, "rec_breaking"))
+    if facts.removed_api:
+        names = rt.code_list(facts.removed_api, lang)
+        text = rt.tr(lang, "in_removed_api", names=names)
+        insights.append(Insight(dimension="compatibility", text=text))
+        risk("rk_removed_api", names=names)
+        recs.append(rt.tr(lang, "rec_search_api", names=names))
+    if facts.moved_modules:
+        paths = rt.code_list(facts.moved_modules, lang)
+        text = rt.tr(lang, "in_moved_files", paths=paths)
+        insights.append(Insight(dimension="compatibility", text=text))
+        risk("rk_moved_files", paths=paths)
+        recs.append(rt.tr(lang, "rec_imports", paths=paths))
+    if facts.dependency_paths:
+        paths = rt.code_list(facts.dependency_paths, lang)
+        risk("rk_dependency", paths=paths)
+        recs.append(rt.tr(lang, "rec_dependency", paths=paths))
+    if change_type is ChangeType.REVERT:
+        insights.append(Insight(dimension="compatibility", text=rt.tr(lang, "in_revert")))
+        risk("rk_revert")
+        recs.append(rt.tr(lang, "rec_revert"))
+    if len(comps) >= 4:
+        text = rt.tr(lang, "in_breadth", n=str(len(comps)), comps=comp_list)
+        insights.append(Insight(dimension="architecture", text=text))
+        recs.append(rt.tr(lang, "rec_broad", comps=comp_list))
+    if src is not None and src.known and src.deletions > src.additions and src.lines >= 100:
+        text = rt.tr(lang, "in_net_deletion", lines=_lines_text(src))
+        insights.append(Insight(dimension="maintainability", text=text))
+    if change_type is ChangeType.PERFORMANCE:
+        insights.append(Insight(dimension="performance", text=rt.tr(lang, "in_perf")))
+        recs.append(rt.tr(lang, "rec_perf"))
+    if change_type is ChangeType.REMOVAL:
+        recs.append(rt.tr(lang, "rec_removal"))
+    if change_type is ChangeType.FEATURE:
+        recs.append(rt.tr(lang, "rec_feature"))
+    if src is not None and Area.TESTS not in facts.areas and size_points(src) >= 1:
+        size = (
+            rt.tr(lang, "size_lines", lines=rt.fmt_int(src.lines))
+            if src.known
+            else rt.tr(lang, "size_files", files=rt.n_files(src.files, lang))
+        )
+        risk("rk_untested", size=size)
+        recs.append(rt.tr(lang, "rec_tests", comps=comp_list))
+    return insights, risks, recs
