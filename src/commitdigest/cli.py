@@ -21,7 +21,6 @@ from .errors import EXIT_CODES_HELP
 from .pipeline import LANGS, ReportOptions, check_lang, generate_reports, parse_formats, render_file
 from .progress import RichProgress
 from .site.cli import register as register_site_commands
-from .sources.git import PatchLimits
 from .sources.open import RepositoryOpener
 from .store import Store, default_home
 from .window import plan_windows
@@ -141,20 +140,23 @@ def report(
         windows = plan_windows(
             tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
         )
-        options = ReportOptions(
+        given = {
+            "lang": lang,
+            "formats": fmt,
+            "out_dir": out_dir,
+            "analyser": analyser,
+            "overview": overview,
+        }
+        options = ReportOptions.from_settings(
+            settings,
             repositories=repositories,
             windows=windows,
             branch=branch,
-            lang=check_lang(lang or settings.language),
-            formats=parse_formats(fmt or settings.formats),
-            out_dir=out_dir or settings.output_dir,
-            limits=PatchLimits(
-                settings.git.max_patch_bytes_per_file, settings.git.max_patch_bytes_per_commit
-            ),
-            analyser=analyser or settings.analysis.analyser,
             llm=llm,
-            overview=settings.analysis.overview if overview is None else overview,
+            **{k: v for k, v in given.items() if v is not None},
         )
+        check_lang(options.lang)  # bad values fail before the store is touched
+        parse_formats(options.formats)
         home_dir = home or default_home()
         with Store.open(home_dir) as store, RichProgress(err) as progress:
             opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)

@@ -21,7 +21,6 @@ from pathlib import Path
 from .config import Settings
 from .errors import BusyError, UsageError
 from .pipeline import Opener, Progress, ReportOptions, ReportOutcome, generate_reports
-from .sources.git import PatchLimits
 from .sources.open import RepoSpec
 from .store import Store
 from .window import DayWindow, day_start, parse_day, resolve_zone
@@ -136,19 +135,12 @@ async def run_daily(
         )
     if not plan.days:
         return ReportOutcome()
-    options = ReportOptions(
+    options = ReportOptions.from_settings(
+        settings,
         repositories=specs,
         windows=plan.days,
-        lang=settings.language,
         # delivery (and `deliver --date`) reads the day's JSON context
         formats=[*settings.formats, *(["json"] if settings.deliver else [])],
-        out_dir=settings.output_dir,
-        limits=PatchLimits(
-            settings.git.max_patch_bytes_per_file, settings.git.max_patch_bytes_per_commit
-        ),
-        analyser=settings.analysis.analyser,
-        llm=settings.llm,
-        overview=settings.analysis.overview,
         keep_going=True,
         command=plan.command,
     )

@@ -13,13 +13,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from .analysis.factory import AnalysisSetup, build_analysis, daily_overview
 from .analysis.focus import apply_focus, make_focus
 from .analysis.overview import OverviewItem
 from .analysis.runner import analyse_commits
-from .config import LLMSettings
+from .config import LLMSettings, Settings
 from .deliver import ensure_writable_dir, write_text_atomic
 from .errors import CommitdigestError, OutputError, UsageError
 from .models import Analysis, Commit, Importance, Overview, ReportContext
@@ -68,6 +68,30 @@ class ReportOptions:
     overview: bool = True
     keep_going: bool = False  # a repository that fails is reported, the others go on
     command: str = "report"
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        repositories: Sequence[RepoSpec | str],
+        windows: Sequence[DayWindow],
+        **overrides: Any,
+    ) -> ReportOptions:
+        """The options the config file gives; ``overrides`` (e.g. command-line options) win."""
+        values: dict[str, Any] = {
+            "lang": settings.language,
+            "formats": settings.formats,
+            "out_dir": settings.output_dir,
+            "limits": PatchLimits(
+                settings.git.max_patch_bytes_per_file, settings.git.max_patch_bytes_per_commit
+            ),
+            "analyser": settings.analysis.analyser,
+            "llm": settings.llm,
+            "overview": settings.analysis.overview,
+        }
+        values.update(overrides)
+        return cls(repositories=repositories, windows=windows, **values)
 
 
 @dataclass(frozen=True)
