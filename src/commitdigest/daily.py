@@ -23,7 +23,7 @@ from .errors import BusyError, UsageError
 from .pipeline import Opener, Progress, ReportOptions, ReportOutcome, generate_reports
 from .sources.open import RepoSpec
 from .store import Store
-from .window import DayWindow, day_start, parse_day, resolve_zone
+from .window import DayWindow, day_start, parse_day, resolve_zone, split_days
 
 RUN_COMMAND = "run"  # runs that move the catch-up pointer
 RERUN_COMMAND = "run-date"  # explicit --date re-runs: never move it
@@ -47,7 +47,7 @@ def plan_days(
         day = parse_day(on_date)
         if day >= today:
             raise UsageError(f"--date {day} is not a complete day yet in {zone_name}")
-        return DailyPlan([_window(day, zone_name)], RERUN_COMMAND)
+        return DailyPlan(_days(day, day + timedelta(days=1), zone_name), RERUN_COMMAND)
     last_end = store.last_ok_window_end(RUN_COMMAND)
     if last_end is None:
         first = today - timedelta(days=settings.run.first_run_days_back)
@@ -57,13 +57,13 @@ def plan_days(
     if (today - first).days > MAX_CATCH_UP_DAYS:
         skipped = (today - first).days - MAX_CATCH_UP_DAYS
         first = today - timedelta(days=MAX_CATCH_UP_DAYS)
-    days = [_window(first + timedelta(days=i), zone_name) for i in range((today - first).days)]
-    return DailyPlan(days, RUN_COMMAND, skipped)
+    return DailyPlan(_days(first, today, zone_name), RUN_COMMAND, skipped)
 
 
-def _window(day: date, zone_name: str) -> DayWindow:
+def _days(first: date, end: date, zone_name: str) -> list[DayWindow]:
+    """The calendar days ``first`` … ``end`` (exclusive) in the zone."""
     _, zone = resolve_zone(zone_name)
-    return DayWindow(day, day_start(day, zone), day_start(day + timedelta(days=1), zone), zone_name)
+    return split_days(day_start(first, zone), day_start(end, zone), zone_name)
 
 
 def specs_from_settings(settings: Settings) -> list[RepoSpec]:

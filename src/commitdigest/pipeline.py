@@ -8,6 +8,7 @@ renders each day and writes its files.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -218,14 +219,7 @@ async def _open_all(
     for raw in options.repositories:
         spec = _spec(raw)
         if spec.branch is None and options.branch is not None:
-            spec = RepoSpec(
-                spec.name,
-                options.branch,
-                spec.source,
-                spec.focus_paths,
-                spec.focus_keywords,
-                spec.emphasis,
-            )
+            spec = dataclasses.replace(spec, branch=options.branch)
         try:
             repo = await opener(spec)
         except CommitdigestError as exc:
