@@ -259,6 +259,25 @@ class GitHubRepository:
         return detail
 
 
+async def make_github_api(
+    *,
+    store: Store | None,
+    token: SecretStr | Literal["auto"] | None = "auto",
+    api_url: str | None = None,
+    token_source: str = "token",
+    **connection: Any,
+) -> GitHubAPI:
+    """A GitHub client: ``token="auto"`` discovers one (:func:`~.github_auth.discover_token`),
+    ``api_url`` defaults to ``$GITHUB_API_URL`` or https://api.github.com; ``connection``
+    holds :class:`GitHubAPI`'s limits (concurrency, max_wait, timeout, transport, …)."""
+    url = (api_url or default_api_url()).rstrip("/")
+    source = "token"
+    if token == "auto":
+        info = await asyncio.to_thread(discover_token, url)
+        token, source = info.token, info.source
+    return GitHubAPI(url, token=token, token_source=source, cache=HttpCache(store), **connection)
+
+
 async def open_github_repository(
     owner: str,
     repo: str,
@@ -291,16 +310,10 @@ async def open_github_repository(
     """
     if api is not None:
         return await _open(api, owner, repo, branch, fetch_pulls, max_files, owns_api=False)
-    api_url = (api_url or default_api_url()).rstrip("/")
-    source = "token"
-    if token == "auto":
-        info = await asyncio.to_thread(discover_token, api_url)
-        token, source = info.token, info.source
-    api = GitHubAPI(
-        api_url, token=token, token_source=source, cache=HttpCache(store),
-        concurrency=concurrency, max_wait=max_wait, reset_margin=reset_margin,
-        secondary_base=secondary_base, max_secondary=max_secondary, retry_base=retry_base,
-        max_retries=max_retries, timeout=timeout, transport=transport,
+    api = await make_github_api(
+        store=store, token=token, api_url=api_url, concurrency=concurrency, max_wait=max_wait,
+        reset_margin=reset_margin, secondary_base=secondary_base, max_secondary=max_secondary,
+        retry_base=retry_base, max_retries=max_retries, timeout=timeout, transport=transport,
     )  # fmt: skip
     try:
         return await _open(api, owner, repo, branch, fetch_pulls, max_files)

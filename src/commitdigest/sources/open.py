@@ -7,7 +7,6 @@ window.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,11 +19,9 @@ from ..config import GitHubSettings
 from ..errors import SourceError
 from ..models import Commit
 from ..store import Store
-from ..store.http_cache import HttpCache
 from .git import PatchLimits, read_commits
 from .github_api import GitHubAPI
-from .github_auth import discover_token
-from .github_source import open_github_repository, parse_github_spec
+from .github_source import make_github_api, open_github_repository, parse_github_spec
 from .mirror import ensure_mirror
 from .repo_info import RepositoryInfo, resolve_repository
 
@@ -137,16 +134,10 @@ class RepositoryOpener:
     async def _shared_api(self) -> GitHubAPI:
         if self._api is None:
             settings = self._github
-            api_url = settings.api_url.rstrip("/")
-            token, source = settings.token, "GITHUB_TOKEN"
-            if token is None:
-                found = await asyncio.to_thread(discover_token, api_url)
-                token, source = found.token, found.source
-            self._api = GitHubAPI(
-                api_url,
-                token=token,
-                token_source=source,
-                cache=HttpCache(self._store),
+            self._api = await make_github_api(
+                store=self._store,
+                token=settings.token or "auto",
+                api_url=settings.api_url,
                 concurrency=settings.max_concurrency,
                 max_wait=settings.rate_limit_max_wait_s,
                 transport=self._transport,
