@@ -271,11 +271,12 @@ async def make_github_api(
     ``api_url`` defaults to ``$GITHUB_API_URL`` or https://api.github.com; ``connection``
     holds :class:`GitHubAPI`'s limits (concurrency, max_wait, timeout, transport, …)."""
     url = (api_url or default_api_url()).rstrip("/")
-    source = "token"
     if token == "auto":
         info = await asyncio.to_thread(discover_token, url)
-        token, source = info.token, info.source
-    return GitHubAPI(url, token=token, token_source=source, cache=HttpCache(store), **connection)
+        token, token_source = info.token, info.source
+    return GitHubAPI(
+        url, token=token, token_source=token_source, cache=HttpCache(store), **connection
+    )
 
 
 async def open_github_repository(

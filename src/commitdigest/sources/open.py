@@ -15,7 +15,7 @@ from typing import Protocol
 
 import httpx2
 
-from ..config import GitHubSettings
+from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
 from ..models import Commit
 from ..store import Store
@@ -137,6 +137,7 @@ class RepositoryOpener:
             self._api = await make_github_api(
                 store=self._store,
                 token=settings.token or "auto",
+                token_source=SECRET_HINTS["github.token"],  # named in a 401's message
                 api_url=settings.api_url,
                 concurrency=settings.max_concurrency,
                 max_wait=settings.rate_limit_max_wait_s,
