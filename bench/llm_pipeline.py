@@ -38,8 +38,8 @@ from commitdigest.analysis.llm.client import (  # noqa: E402
 )
 from commitdigest.analysis.llm.prompt import estimate_messages  # noqa: E402
 from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy  # noqa: E402
-from commitdigest.analysis.runner import analyse_commits  # noqa: E402
 from commitdigest.models import Commit, FileChange  # noqa: E402
+from commitdigest.pipeline.runner import analyse_commits  # noqa: E402
 from commitdigest.store import Store  # noqa: E402
 
 WHEN = datetime(2026, 1, 13, 12, tzinfo=UTC)

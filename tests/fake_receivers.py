@@ -302,7 +302,7 @@ def channel_config(**fields: Any) -> Any:
     """A validated ``[[deliver]]`` entry (tiny backoffs unless given)."""
     from pydantic import TypeAdapter
 
-    from commitdigest.deliver.settings import ChannelConfig
+    from commitdigest.config.channels import ChannelConfig
 
     fields = {"backoff_s": 0.01, "max_backoff_s": 0.05, "timeout_s": 2, **fields}
     return TypeAdapter(ChannelConfig).validate_python(fields)

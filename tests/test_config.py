@@ -16,13 +16,13 @@ from isolated import isolate_settings
 from pydantic import BaseModel
 from typer.testing import CliRunner
 
+from commitdigest.cli.config import config_app, repos_app
 from commitdigest.config import (
     Settings,
     find_config,
     load_settings,
     validate_file_data,
 )
-from commitdigest.config_cli import config_app, repos_app
 from commitdigest.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent

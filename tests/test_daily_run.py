@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 
 from commitdigest.cli import app
 from commitdigest.config import load_settings
-from commitdigest.daily import plan_days, run_daily, run_lock
 from commitdigest.errors import BusyError
+from commitdigest.pipeline.daily import plan_days, run_daily, run_lock
 from commitdigest.sources.open import RepositoryOpener
 from commitdigest.store import Store
 

@@ -14,9 +14,9 @@ from fake_receivers import HttpReceiver, Received, Reply, SmtpServer, busy_day, 
 from pydantic import TypeAdapter, ValidationError
 
 from commitdigest.config import describe_error
+from commitdigest.config.channels import ChannelConfig, check_unique_names
 from commitdigest.deliver.channels import DeliveryError, build_channel, read_secret_env, redact
 from commitdigest.deliver.service import deliver_day, send_test
-from commitdigest.deliver.settings import ChannelConfig, check_unique_names
 from commitdigest.store import Store
 
 SECRETS = {

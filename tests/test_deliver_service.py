@@ -12,7 +12,6 @@ import pytest
 from fake_receivers import HttpReceiver, Reply, busy_day, channel_config
 
 from commitdigest.deliver import chat_intl
-from commitdigest.deliver.files import write_text_atomic
 from commitdigest.deliver.service import (
     DeliveryLog,
     DeliveryResult,
@@ -22,6 +21,7 @@ from commitdigest.deliver.service import (
     select_channels,
 )
 from commitdigest.errors import OutputError, UsageError
+from commitdigest.files import write_text_atomic
 from commitdigest.render.json_output import render_json
 from commitdigest.render.markdown import render_markdown
 from commitdigest.store import Store

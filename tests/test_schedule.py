@@ -6,7 +6,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from commitdigest.errors import UsageError
-from commitdigest.schedule import next_fire, parse_at, schedule_loop
+from commitdigest.pipeline.schedule import next_fire, parse_at, schedule_loop
 
 SH = ZoneInfo("Asia/Shanghai")
 

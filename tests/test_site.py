@@ -28,13 +28,13 @@ from serverthread import serving
 from test_render_markdown import day_window, make_analysis, make_commit, repo_input
 from typer.testing import CliRunner
 
+from commitdigest.cli.site import register
 from commitdigest.errors import UsageError
 from commitdigest.models import Importance, ReportContext
 from commitdigest.render import build_context, render_json, render_markdown
 from commitdigest.render.html import render_html
 from commitdigest.site import build as site_build
 from commitdigest.site import build_site, make_server
-from commitdigest.site.cli import register
 from commitdigest.site.feed import ATOM_NS, entry_id
 from commitdigest.site.summary import repo_slug
 

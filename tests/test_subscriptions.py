@@ -14,10 +14,9 @@ from isolated import isolate_settings
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from commitdigest.cli.config import add_subscription, config_app, repos_app
 from commitdigest.config import load_settings
-from commitdigest.config_cli import add_subscription, config_app, repos_app
-from commitdigest.errors import UsageError
-from commitdigest.subscriptions import (
+from commitdigest.config.subscriptions import (
     NEW_FILE_HEADER,
     Focus,
     Repository,
@@ -26,6 +25,7 @@ from commitdigest.subscriptions import (
     parse_repository_name,
     remove_entry,
 )
+from commitdigest.errors import UsageError
 
 app = typer.Typer()
 app.add_typer(config_app, name="config")

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from commitdigest.config.subscriptions import Focus
+
 from ..models import Analysis, Commit, Importance
-from ..subscriptions import Focus
 
 _BUMP = {
     Importance.LOW: Importance.MEDIUM,

@@ -1,5 +1,5 @@
 """Delivery of finished reports: files (and, later, email and chat webhooks)."""
 
-from .files import ensure_writable_dir, write_text_atomic
+from commitdigest.files import ensure_writable_dir, write_text_atomic
 
 __all__ = ["ensure_writable_dir", "write_text_atomic"]

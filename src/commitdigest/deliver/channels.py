@@ -34,10 +34,10 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx2
 from pydantic import SecretStr
 
+from commitdigest.config.channels import ChannelConfig
 from commitdigest.models import ReportContext
 
 from .digest import Digest, DigestLines, Markup, build_digest, fit, more_line, report_link
-from .settings import ChannelConfig
 
 log = logging.getLogger("commitdigest.deliver")
 MASK = "***"

@@ -15,6 +15,8 @@ from urllib.parse import urlencode
 
 from pydantic import SecretStr
 
+from commitdigest.config.channels import DingTalkChannel, FeishuChannel, WeComChannel
+
 from .channels import (
     Channel,
     DeliveryError,
@@ -27,7 +29,6 @@ from .channels import (
     utf8_bytes,
 )
 from .digest import DigestLines, Markup, digest_lines, strings
-from .settings import DingTalkChannel, FeishuChannel, WeComChannel
 
 
 def _neutralise(text: str) -> str:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import html
 import re
 
+from commitdigest.config.channels import DiscordChannel, SlackChannel, TelegramChannel
+
 from .channels import (
     Channel,
     DeliveryError,
@@ -21,7 +23,6 @@ from .channels import (
     utf16_units,
 )
 from .digest import Markup, digest_lines
-from .settings import DiscordChannel, SlackChannel, TelegramChannel
 
 # ---- Slack ----------------------------------------------------------------------------
 #

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from commitdigest.config.channels import EmailChannel
 from commitdigest.models import ReportContext
 from commitdigest.render.markdown import render_markdown
 
@@ -43,7 +44,6 @@ from .channels import (
     register,
 )
 from .digest import plain_text, subject
-from .settings import EmailChannel
 
 _ESCAPED_ANCHOR = re.compile(
     r"<p>&lt;a id=&quot;([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)&quot;&gt;&lt;/a&gt;</p>"

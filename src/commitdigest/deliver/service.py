@@ -24,6 +24,7 @@ from typing import Literal
 import httpx2
 
 from commitdigest import __version__
+from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import OutputError, StoreError, UsageError
 from commitdigest.models import ReportContext
 from commitdigest.render.json_output import load_context
@@ -39,7 +40,6 @@ from .channels import (
     redact,
 )
 from .digest import content_hash, report_day, sample_context
-from .settings import ChannelConfig
 
 log = logging.getLogger("commitdigest.deliver")
 Sleep = Callable[[float], Awaitable[None]]

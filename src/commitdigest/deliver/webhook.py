@@ -25,11 +25,11 @@ import hmac
 import time
 
 from commitdigest import __version__
+from commitdigest.config.channels import WebhookChannel
 from commitdigest.render.json_output import render_json
 
 from .channels import Channel, DeliveryJob, Prepared, post, read_secret_env, register
 from .digest import plain_text
-from .settings import WebhookChannel
 
 SIGNATURE_HEADER = "X-Commitdigest-Signature"
 TIMESTAMP_HEADER = "X-Commitdigest-Timestamp"

@@ -30,8 +30,8 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from commitdigest import __version__
-from commitdigest.deliver.files import ensure_writable_dir, write_text_atomic
 from commitdigest.errors import OutputError, UsageError
+from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.render.html import render_html
 from commitdigest.render.json_output import load_context
 from commitdigest.render.mdtext import clean_line

@@ -7,11 +7,8 @@ older commitdigest upgrades it in place.
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
-
-import platformdirs
 
 from ..errors import StoreError
 
@@ -92,14 +89,6 @@ MIGRATIONS: list[str] = [
     )
     """,
 ]
-
-
-def default_home() -> Path:
-    """``$COMMITDIGEST_HOME``, else the platform's user data directory."""
-    env = os.environ.get("COMMITDIGEST_HOME")
-    if env:
-        return Path(env).expanduser()
-    return Path(platformdirs.user_data_dir("commitdigest", appauthor=False))
 
 
 def connect(path: Path) -> sqlite3.Connection:

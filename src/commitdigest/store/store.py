@@ -13,9 +13,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from commitdigest.config.settings import default_home
+
 from ..errors import StoreError
 from ..models import Analysis, Overview
-from .db import connect, default_home
+from .db import connect
 
 STORE_FILE = "commitdigest.sqlite3"
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from commitdigest.cli_common import err, guard, out
+from commitdigest.cli.common import err, guard, out
 from commitdigest.config import find_config, load_settings
 from commitdigest.errors import EXIT_CODES_HELP
 from commitdigest.site.build import BuildResult, build_site

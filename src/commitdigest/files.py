@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ..errors import OutputError
+from commitdigest.errors import OutputError
 
 
 def ensure_writable_dir(directory: Path) -> Path:

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.table import Table
 
-from .config import (
+from commitdigest.config.settings import (
     MASK,
     SECRET_ENV,
     SECRET_HINTS,
@@ -33,15 +33,15 @@ from .config import (
     parse_config_text,
     validate_file_data,
 )
-from .deliver import write_text_atomic
-from .errors import EXIT_CODES_HELP, CommitdigestError, UsageError
-from .subscriptions import (
+from commitdigest.config.subscriptions import (
     NEW_FILE_HEADER,
     Repository,
     append_entry,
     find_entry,
     remove_entry,
 )
+from commitdigest.deliver import write_text_atomic
+from commitdigest.errors import EXIT_CODES_HELP, CommitdigestError, UsageError
 
 config_app = typer.Typer(
     help="Check and locate the settings file (commitdigest.toml).",

@@ -18,12 +18,18 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
-from .config import Settings
-from .errors import BusyError, UsageError
-from .pipeline import Opener, Progress, ReportOptions, ReportOutcome, generate_reports
-from .sources.open import RepoSpec
-from .store import Store
-from .window import DayWindow, day_start, parse_day, resolve_zone, split_days
+from commitdigest.config import Settings
+from commitdigest.errors import BusyError, UsageError
+from commitdigest.pipeline.report import (
+    Opener,
+    Progress,
+    ReportOptions,
+    ReportOutcome,
+    generate_reports,
+)
+from commitdigest.sources.open import RepoSpec
+from commitdigest.store import Store
+from commitdigest.window import DayWindow, day_start, parse_day, resolve_zone, split_days
 
 RUN_COMMAND = "run"  # runs that move the catch-up pointer
 RERUN_COMMAND = "run-date"  # explicit --date re-runs: never move it

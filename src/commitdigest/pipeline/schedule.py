@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from .errors import UsageError
+from commitdigest.errors import UsageError
 
 log = logging.getLogger("commitdigest.schedule")
 MAX_SLEEP_STEP_S = 60.0

@@ -9,7 +9,7 @@ from typing import Protocol, TypeVar
 import typer
 from rich.console import Console
 
-from .errors import EXIT_INTERNAL, CommitdigestError
+from commitdigest.errors import EXIT_INTERNAL, CommitdigestError
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)

@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..config import LLMSettings
-from ..errors import UsageError
-from ..models import Analysis, Overview
-from ..store import OverviewKey, Store
-from .llm.analyser import LLMAnalyser, LLMOptions
-from .llm.client import ChatClient, OpenAIChatClient
-from .llm.overview import OVERVIEW_PROMPT_VERSION, llm_overview
-from .llm.ratelimit import RateLimiter, RetryPolicy
-from .overview import OverviewItem, overview_input_digest, rule_overview
-from .runner import AsyncRuleAnalyser, CommitAnalyser
+from commitdigest.analysis.llm.analyser import LLMAnalyser, LLMOptions
+from commitdigest.analysis.llm.client import ChatClient, OpenAIChatClient
+from commitdigest.analysis.llm.overview import OVERVIEW_PROMPT_VERSION, llm_overview
+from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy
+from commitdigest.analysis.overview import OverviewItem, overview_input_digest, rule_overview
+from commitdigest.config import LLMSettings
+from commitdigest.errors import UsageError
+from commitdigest.models import Analysis, Overview
+from commitdigest.pipeline.runner import AsyncRuleAnalyser, CommitAnalyser
+from commitdigest.store import OverviewKey, Store
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 ANALYSERS = ("rules", "llm")

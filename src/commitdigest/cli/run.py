@@ -9,16 +9,16 @@ from typing import Annotated
 
 import typer
 
-from .cli_common import closing, err, exit_code_of, out
-from .cli_deliver import deliver_outcome
-from .config import find_config, load_settings
-from .daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
-from .errors import EXIT_CODES_HELP, DeliveryFailed, SourceError
-from .progress import RichProgress
-from .schedule import parse_at, schedule_loop
-from .sources.open import RepositoryOpener
-from .store import Store, default_home
-from .window import resolve_zone
+from commitdigest.cli.common import closing, err, exit_code_of, out
+from commitdigest.cli.deliver import deliver_outcome
+from commitdigest.config import find_config, load_settings
+from commitdigest.errors import EXIT_CODES_HELP, DeliveryFailed, SourceError
+from commitdigest.pipeline.daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
+from commitdigest.pipeline.schedule import parse_at, schedule_loop
+from commitdigest.progress import RichProgress
+from commitdigest.sources.open import RepositoryOpener
+from commitdigest.store import Store, default_home
+from commitdigest.window import resolve_zone
 
 ConfigOption = Annotated[
     Path | None,

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import platformdirs
 from pydantic import (
     BaseModel,
     ConfigDict,
@@ -42,11 +43,19 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
-from .deliver.settings import ChannelConfig, check_unique_names
-from .errors import UsageError
-from .store.db import default_home
-from .subscriptions import Focus as Focus
-from .subscriptions import Repository as Repository
+from commitdigest.config.channels import ChannelConfig, check_unique_names
+from commitdigest.config.subscriptions import Focus as Focus
+from commitdigest.config.subscriptions import Repository as Repository
+from commitdigest.errors import UsageError
+
+
+def default_home() -> Path:
+    """``$COMMITDIGEST_HOME``, else the platform's user data directory."""
+    env = os.environ.get("COMMITDIGEST_HOME")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_data_dir("commitdigest", appauthor=False))
+
 
 CONFIG_FILE = "commitdigest.toml"
 ENV_PREFIX = "COMMITDIGEST_"

@@ -16,22 +16,22 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from .analysis.factory import AnalysisSetup, build_analysis, daily_overview
-from .analysis.focus import apply_focus, make_focus
-from .analysis.overview import OverviewItem
-from .analysis.runner import analyse_commits
-from .config import LLMSettings, Settings
-from .deliver import ensure_writable_dir, write_text_atomic
-from .errors import CommitdigestError, OutputError, UsageError
-from .models import Analysis, Commit, Importance, Overview, ReportContext
-from .render.context import RepositoryInput, build_context
-from .render.html import render_html
-from .render.json_output import load_context, render_json
-from .render.markdown import render_markdown
-from .sources.git import PatchLimits
-from .sources.open import RepoSpec, SourceRepository, open_local
-from .store import Store
-from .window import DayWindow
+from commitdigest.analysis.focus import apply_focus, make_focus
+from commitdigest.analysis.overview import OverviewItem
+from commitdigest.config import LLMSettings, Settings
+from commitdigest.deliver import ensure_writable_dir, write_text_atomic
+from commitdigest.errors import CommitdigestError, OutputError, UsageError
+from commitdigest.models import Analysis, Commit, Importance, Overview, ReportContext
+from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_overview
+from commitdigest.pipeline.runner import analyse_commits
+from commitdigest.render.context import RepositoryInput, build_context
+from commitdigest.render.html import render_html
+from commitdigest.render.json_output import load_context, render_json
+from commitdigest.render.markdown import render_markdown
+from commitdigest.sources.git import PatchLimits
+from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
+from commitdigest.store import Store
+from commitdigest.window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
 LANGS: tuple[str, ...] = ("zh", "en")

@@ -10,10 +10,9 @@ from typing import Annotated
 
 import typer
 
-from .cli_common import err, exit_code_of, out
-from .config import Settings, find_config, load_settings
-from .daily import run_lock
-from .deliver.service import (
+from commitdigest.cli.common import err, exit_code_of, out
+from commitdigest.config import Settings, find_config, load_settings
+from commitdigest.deliver.service import (
     DeliveryResult,
     deliver_day,
     failed,
@@ -21,10 +20,11 @@ from .deliver.service import (
     select_channels,
     send_test,
 )
-from .errors import EXIT_CODES_HELP, DeliveryFailed
-from .pipeline import ReportOutcome
-from .store import Store, default_home
-from .window import parse_day, resolve_zone
+from commitdigest.errors import EXIT_CODES_HELP, DeliveryFailed
+from commitdigest.pipeline.daily import run_lock
+from commitdigest.pipeline.report import ReportOutcome
+from commitdigest.store import Store, default_home
+from commitdigest.window import parse_day, resolve_zone
 
 
 def print_results(results: Sequence[DeliveryResult]) -> None:

@@ -11,19 +11,26 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from . import __version__
-from .cli_common import closing, err, guard, out, state
-from .cli_deliver import register as register_deliver_command
-from .cli_run import register as register_run_commands
-from .config import find_config, load_settings
-from .config_cli import config_app, repos_app
-from .errors import EXIT_CODES_HELP
-from .pipeline import LANGS, ReportOptions, check_lang, generate_reports, parse_formats, render_file
-from .progress import RichProgress
-from .site.cli import register as register_site_commands
-from .sources.open import RepositoryOpener
-from .store import Store, default_home
-from .window import plan_windows
+from commitdigest import __version__
+from commitdigest.cli.common import closing, err, guard, out, state
+from commitdigest.cli.config import config_app, repos_app
+from commitdigest.cli.deliver import register as register_deliver_command
+from commitdigest.cli.run import register as register_run_commands
+from commitdigest.cli.site import register as register_site_commands
+from commitdigest.config import find_config, load_settings
+from commitdigest.errors import EXIT_CODES_HELP
+from commitdigest.pipeline.report import (
+    LANGS,
+    ReportOptions,
+    check_lang,
+    generate_reports,
+    parse_formats,
+    render_file,
+)
+from commitdigest.progress import RichProgress
+from commitdigest.sources.open import RepositoryOpener
+from commitdigest.store import Store, default_home
+from commitdigest.window import plan_windows
 
 app = typer.Typer(
     name="commitdigest",

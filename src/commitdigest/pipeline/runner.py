@@ -13,9 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..models import Analysis, AnalysisStatus, Commit
-from ..store import AnalysisKey, Store
-from .rules import RuleAnalyser
+from commitdigest.analysis.rules import RuleAnalyser
+from commitdigest.models import Analysis, AnalysisStatus, Commit
+from commitdigest.store import AnalysisKey, Store
 
 
 class CommitAnalyser(Protocol):

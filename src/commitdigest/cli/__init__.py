@@ -1,0 +1,5 @@
+"""The command line (typer + rich live here only)."""
+
+from commitdigest.cli.app import app, main
+
+__all__ = ["app", "main"]
