@@ -1,50 +1,23 @@
-"""Progress bars for the pipeline's long stages, shown only on an interactive terminal."""
+"""The progress protocol: how the library tells about long work (the CLI draws it)."""
 
 from __future__ import annotations
 
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
-
-STAGE_LABELS = {"read": "reading git", "analyse": "analysing", "render": "writing reports"}
+from typing import Protocol
 
 
-class RichProgress:
-    """A :class:`commitdigest.pipeline.Progress` drawn with rich; silent when not a TTY."""
+class Progress(Protocol):
+    """What the pipeline tells about long work (the CLI shows it as progress bars)."""
 
-    def __init__(self, console: Console) -> None:
-        self._enabled = console.is_terminal
-        self._progress = Progress(
-            TextColumn("{task.description:<16}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            transient=True,
-            disable=not self._enabled,
-        )
-        self._tasks: dict[str, TaskID] = {}
+    def start(self, stage: str, total: int) -> None: ...
 
-    def __enter__(self) -> RichProgress:
-        self._progress.__enter__()
-        return self
+    def advance(self, stage: str, amount: int = 1) -> None: ...
 
-    def __exit__(self, *exc: object) -> None:
-        self._progress.__exit__(None, None, None)
+
+class NoProgress:
+    """A :class:`Progress` that shows nothing (the library's default)."""
 
     def start(self, stage: str, total: int) -> None:
-        label = STAGE_LABELS.get(stage, stage)
-        if stage in self._tasks:
-            self._progress.reset(self._tasks[stage], total=total, description=label)
-        else:
-            self._tasks[stage] = self._progress.add_task(label, total=total)
+        pass
 
     def advance(self, stage: str, amount: int = 1) -> None:
-        if stage in self._tasks:
-            self._progress.advance(self._tasks[stage], amount)
+        pass

@@ -12,36 +12,19 @@ are written, and are written atomically as UTF-8.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from pydantic import ValidationError
-from rich.console import Console
-from rich.table import Table
 
-from commitdigest.config.settings import (
-    MASK,
-    SECRET_ENV,
-    SECRET_HINTS,
-    Settings,
-    default_config_path,
-    describe_error,
-    find_config,
-    load_settings,
-    parse_config_text,
-    validate_file_data,
-)
-from commitdigest.config.subscriptions import (
-    NEW_FILE_HEADER,
-    Repository,
-    append_entry,
-    find_entry,
-    remove_entry,
-)
-from commitdigest.deliver import write_text_atomic
-from commitdigest.errors import EXIT_CODES_HELP, CommitdigestError, UsageError
+from commitdigest.cli.console import err, guard, out
+from commitdigest.cli.options import ConfigOption
+from commitdigest.errors import EXIT_CODES_HELP, UsageError
+
+if TYPE_CHECKING:
+    from commitdigest.config.settings import Settings
+    from commitdigest.config.subscriptions import Repository
 
 config_app = typer.Typer(
     help="Check and locate the settings file (commitdigest.toml).",
@@ -55,31 +38,12 @@ repos_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
-T = TypeVar("T")
-
-ConfigOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--config",
-        help="The settings file (default: ./commitdigest.toml, else "
-        "$COMMITDIGEST_HOME/commitdigest.toml).",
-    ),
-]
-
-
-def _guard(action: Callable[[], T]) -> T:
-    """Our errors become one line on stderr and their exit code."""
-    try:
-        return action()
-    except CommitdigestError as exc:
-        err.print(f"error: {exc.message}", markup=False)
-        raise typer.Exit(exc.exit_code) from None
 
 
 def target_path(explicit: Path | None) -> Path:
     """The file to edit: ``--config``, else the one found, else where a new one goes."""
+    from commitdigest.config.settings import default_config_path, find_config
+
     if explicit is not None:
         return explicit
     return find_config() or default_config_path()
@@ -96,6 +60,12 @@ def add_subscription(
     emphasis: str | None = None,
 ) -> Repository:
     """Append a ``[[repositories]]`` entry to ``path`` (created if missing); refuse duplicates."""
+    from pydantic import ValidationError
+
+    from commitdigest.config.settings import describe_error, parse_config_text, validate_file_data
+    from commitdigest.config.subscriptions import NEW_FILE_HEADER, Repository, append_entry
+    from commitdigest.files import write_text_atomic
+
     entry: dict[str, Any] = {"name": name.strip()}
     if branch is not None:
         entry["branch"] = branch
@@ -131,6 +101,10 @@ def remove_subscription(path: Path, name: str) -> str:
 
     The rest of the file need not be valid (removing a duplicate entry is how one fixes it).
     """
+    from commitdigest.config.settings import parse_config_text
+    from commitdigest.config.subscriptions import find_entry, remove_entry
+    from commitdigest.files import write_text_atomic
+
     if not path.is_file():
         raise UsageError(f"config file {path} does not exist; nothing to remove")
     text = _read(path)
@@ -156,6 +130,8 @@ def effective_toml(settings: Settings) -> str:
     import tomlkit
     from tomlkit.container import Container
     from tomlkit.items import Table as TomlTable
+
+    from commitdigest.config.settings import MASK, SECRET_ENV, SECRET_HINTS
 
     def fill(target: Container | TomlTable, data: dict[str, Any], where: str) -> None:
         def nested(item: tuple[str, Any]) -> int:  # plain keys before sub-tables
@@ -222,12 +198,14 @@ def check(config: ConfigOption = None) -> None:
     """
 
     def action() -> str:
+        from commitdigest.config.settings import find_config, load_settings
+
         path = find_config(config)
         settings = load_settings(path)
         where = str(path) if path else "none found: defaults and environment only"
         return f"# config file: {where}\n# valid\n\n{effective_toml(settings)}"
 
-    typer.echo(_guard(action), nl=False)
+    typer.echo(guard(action), nl=False)
 
 
 @config_app.command("path")
@@ -276,7 +254,7 @@ def add(
         )
         return target
 
-    target = _guard(action)
+    target = guard(action)
     out.print(f"following {name.strip()} (in {target})", markup=False)
 
 
@@ -291,14 +269,18 @@ def remove(
         target = target_path(config)
         return target, remove_subscription(target, name)
 
-    target, removed = _guard(action)
+    target, removed = guard(action)
     out.print(f"removed {removed} (from {target})", markup=False)
 
 
 @repos_app.command("list")
 def list_(config: ConfigOption = None) -> None:
     """List the followed repositories: name, source, branch, focus."""
-    settings = _guard(lambda: load_settings(find_config(config)))
+    from rich.table import Table
+
+    from commitdigest.config.settings import default_config_path, find_config, load_settings
+
+    settings = guard(lambda: load_settings(find_config(config)))
     if not settings.repositories:
         where = settings.config_file or default_config_path()
         out.print(f"no repositories followed (add one: commitdigest repos add; {where})")

@@ -2,29 +2,20 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
-from datetime import datetime, timedelta
-from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commitdigest.cli.common import err, exit_code_of, out
-from commitdigest.config import Settings, find_config, load_settings
-from commitdigest.deliver.service import (
-    DeliveryResult,
-    deliver_day,
-    failed,
-    load_day_context,
-    select_channels,
-    send_test,
-)
-from commitdigest.errors import EXIT_CODES_HELP, DeliveryFailed
-from commitdigest.pipeline.daily import run_lock
-from commitdigest.pipeline.report import ReportOutcome
-from commitdigest.store import Store, default_home
-from commitdigest.window import parse_day, resolve_zone
+from commitdigest.cli.console import err, exit_with, out
+from commitdigest.cli.options import ConfigOption, DateOption, HomeOption
+from commitdigest.errors import EXIT_CODES_HELP
+
+if TYPE_CHECKING:
+    from commitdigest.config import Settings
+    from commitdigest.deliver.service import DeliveryResult
+    from commitdigest.pipeline.report import ReportOutcome
+    from commitdigest.store import Store
 
 
 def print_results(results: Sequence[DeliveryResult]) -> None:
@@ -42,6 +33,10 @@ def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) ->
     Days of a run where a repository failed are not sent: the next run redoes them, and
     sending the incomplete report now would mark the day as delivered.
     """
+    import asyncio
+
+    from commitdigest.deliver.service import deliver_day, failed
+
     if not settings.deliver or outcome.failures:
         return False
     any_failed = False
@@ -58,9 +53,7 @@ def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) ->
 def register(app: typer.Typer) -> None:
     @app.command(epilog=EXIT_CODES_HELP)
     def deliver(
-        date: Annotated[
-            str | None, typer.Option("--date", help="Day to send (YYYY-MM-DD); default yesterday.")
-        ] = None,
+        date: DateOption = None,
         channel: Annotated[
             list[str] | None, typer.Option("--channel", help="Only this channel (repeatable).")
         ] = None,
@@ -71,10 +64,8 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--test", metavar="CHANNEL", help="Send a sample message to CHANNEL."),
         ] = None,
-        config: Annotated[Path | None, typer.Option(help="Config file.")] = None,
-        home: Annotated[
-            Path | None, typer.Option(envvar="COMMITDIGEST_HOME", help="Folder of the store.")
-        ] = None,
+        config: ConfigOption = None,
+        home: HomeOption = None,
     ) -> None:
         """Send a day's report to the [[deliver]] channels (again), or a test message.
 
@@ -83,6 +74,22 @@ def register(app: typer.Typer) -> None:
         """
 
         def action() -> int:
+            import asyncio
+            from datetime import datetime, timedelta
+
+            from commitdigest.config import find_config, load_settings
+            from commitdigest.deliver.service import (
+                deliver_day,
+                failed,
+                load_day_context,
+                select_channels,
+                send_test,
+            )
+            from commitdigest.errors import DeliveryFailed
+            from commitdigest.pipeline.daily import run_lock
+            from commitdigest.store import Store, default_home
+            from commitdigest.window import parse_day, resolve_zone
+
             settings = load_settings(find_config(config))
             if test is not None:
                 (target,) = select_channels(settings.deliver, [test])
@@ -100,6 +107,4 @@ def register(app: typer.Typer) -> None:
             print_results(results)
             return DeliveryFailed.exit_code if failed(results) else 0
 
-        code = exit_code_of(action)
-        if code:
-            raise typer.Exit(code)
+        exit_with(action)

@@ -2,36 +2,30 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from commitdigest.cli.common import closing, err, exit_code_of, out
-from commitdigest.cli.deliver import deliver_outcome
-from commitdigest.config import find_config, load_settings
-from commitdigest.errors import EXIT_CODES_HELP, DeliveryFailed, SourceError
-from commitdigest.pipeline.daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
-from commitdigest.pipeline.schedule import parse_at, schedule_loop
-from commitdigest.progress import RichProgress
-from commitdigest.sources.open import RepositoryOpener
-from commitdigest.store import Store, default_home
-from commitdigest.window import resolve_zone
-
-ConfigOption = Annotated[
-    Path | None,
-    typer.Option(help="Config file (default ./commitdigest.toml, then the home folder)."),
-]
-HomeOption = Annotated[
-    Path | None,
-    typer.Option(envvar="COMMITDIGEST_HOME", help="Folder of the store, lock and mirrors."),
-]
+from commitdigest.cli.console import err, exit_code_of, exit_with, out
+from commitdigest.cli.options import ConfigOption, HomeOption, TzOption
+from commitdigest.errors import EXIT_CODES_HELP
 
 
 def daily_run(config: Path | None, home: Path | None, date: str | None = None) -> int:
     """One daily run; the exit code (3 if a repository failed). Raises our errors."""
+    import asyncio
+
+    from commitdigest.cli.console import closing
+    from commitdigest.cli.deliver import deliver_outcome
+    from commitdigest.cli.progress import RichProgress
+    from commitdigest.config import find_config, load_settings
+    from commitdigest.errors import DeliveryFailed, SourceError
+    from commitdigest.pipeline.daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
+    from commitdigest.sources.open import RepositoryOpener
+    from commitdigest.store import Store, default_home
+
     settings = load_settings(find_config(config))
     home_dir = home or default_home()
     with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
@@ -76,16 +70,12 @@ def register(app: typer.Typer) -> None:
         A repository that fails does not stop the others; the exit code is 3 if any failed.
         Then each day is sent to the [[deliver]] channels (exit code 7 if one failed).
         """
-        code = exit_code_of(lambda: daily_run(config, home, date))
-        if code:
-            raise typer.Exit(code)
+        exit_with(lambda: daily_run(config, home, date))
 
     @app.command(epilog=EXIT_CODES_HELP)
     def schedule(
         at: Annotated[str, typer.Option(help="Wall-clock time of the daily run, HH:MM.")],
-        tz: Annotated[
-            str | None, typer.Option(help="IANA zone of --at (default: config, else local).")
-        ] = None,
+        tz: TzOption = None,
         config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
@@ -96,6 +86,10 @@ def register(app: typer.Typer) -> None:
         """
 
         def action() -> int:
+            from commitdigest.config import find_config, load_settings
+            from commitdigest.pipeline.schedule import parse_at, schedule_loop
+            from commitdigest.window import resolve_zone
+
             hours_minutes = parse_at(at)
             settings = load_settings(find_config(config))
             _, zone = resolve_zone(tz or settings.timezone)
@@ -109,6 +103,4 @@ def register(app: typer.Typer) -> None:
             )
             return 0
 
-        code = exit_code_of(action)
-        if code:
-            raise typer.Exit(code)
+        exit_with(action)

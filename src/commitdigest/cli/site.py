@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commitdigest.cli.common import err, guard, out
-from commitdigest.config import find_config, load_settings
+from commitdigest.cli.console import err, guard, out
+from commitdigest.cli.options import ConfigOption
 from commitdigest.errors import EXIT_CODES_HELP
-from commitdigest.site.build import BuildResult, build_site
-from commitdigest.site.serve import serve
+
+if TYPE_CHECKING:
+    from commitdigest.site.build import BuildResult
 
 
 def register(app: typer.Typer) -> None:
@@ -34,15 +35,15 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         title: Annotated[str | None, typer.Option("--title", help="The site's title.")] = None,
-        config: Annotated[
-            Path | None,
-            typer.Option(help="Config file (default ./commitdigest.toml, then the home folder)."),
-        ] = None,
+        config: ConfigOption = None,
     ) -> None:
         """Build a static site from the reports: an index by date, a page per repository,
         the report pages and an Atom feed. Rebuilding rewrites only what changed."""
 
         def action() -> BuildResult:
+            from commitdigest.config import find_config, load_settings
+            from commitdigest.site.build import build_site
+
             folder = (
                 reports if reports is not None else load_settings(find_config(config)).output_dir
             )
@@ -67,5 +68,10 @@ def register(app: typer.Typer) -> None:
         def ready(url: str) -> None:
             out.print(f"serving {directory} at {url} (Ctrl-C to stop)", markup=False)
 
-        guard(lambda: serve(directory, port, on_ready=ready))
+        def action() -> None:
+            from commitdigest.site.serve import serve
+
+            serve(directory, port, on_ready=ready)
+
+        guard(action)
         err.print("stopped", markup=False)

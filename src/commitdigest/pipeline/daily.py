@@ -22,11 +22,11 @@ from commitdigest.config import Settings
 from commitdigest.errors import BusyError, UsageError
 from commitdigest.pipeline.report import (
     Opener,
-    Progress,
     ReportOptions,
     ReportOutcome,
     generate_reports,
 )
+from commitdigest.progress import Progress
 from commitdigest.sources.open import RepoSpec
 from commitdigest.store import Store
 from commitdigest.window import DayWindow, day_start, parse_day, resolve_zone, split_days

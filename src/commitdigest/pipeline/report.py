@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from commitdigest.analysis.focus import apply_focus, make_focus
 from commitdigest.analysis.overview import OverviewItem
@@ -24,6 +24,7 @@ from commitdigest.errors import CommitdigestError, OutputError, UsageError
 from commitdigest.models import Analysis, Commit, Importance, Overview, ReportContext
 from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_overview
 from commitdigest.pipeline.runner import analyse_commits
+from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
 from commitdigest.render.html import render_html
 from commitdigest.render.json_output import load_context, render_json
@@ -37,22 +38,6 @@ FORMATS: tuple[str, ...] = ("md", "json", "html")
 LANGS: tuple[str, ...] = ("zh", "en")
 
 Opener = Callable[[RepoSpec], Awaitable[SourceRepository]]
-
-
-class Progress(Protocol):
-    """What the pipeline tells about long work (the CLI shows it as progress bars)."""
-
-    def start(self, stage: str, total: int) -> None: ...
-
-    def advance(self, stage: str, amount: int = 1) -> None: ...
-
-
-class _NoProgress:
-    def start(self, stage: str, total: int) -> None:
-        pass
-
-    def advance(self, stage: str, amount: int = 1) -> None:
-        pass
 
 
 @dataclass(frozen=True)
@@ -145,7 +130,7 @@ async def generate_reports(
     opener: Opener = open_local,
 ) -> ReportOutcome:
     """Write one report per day window; return what was written and what it cost."""
-    progress = progress or _NoProgress()
+    progress = progress or NoProgress()
     check_lang(options.lang)
     formats = parse_formats(options.formats)
     if not options.windows:

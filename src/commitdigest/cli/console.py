@@ -1,4 +1,10 @@
-"""What every command shares: the consoles, the verbosity, and error-to-exit-code mapping."""
+"""The one stdout/stderr pair of rich consoles, the verbosity, and the one error guard.
+
+Every command runs its work through :func:`guard` (or :func:`exit_code_of` when the work
+returns an exit code): a :class:`~commitdigest.errors.CommitdigestError` becomes
+``error: <message>`` on one line and its exit code; any other exception one line and exit
+70 (the traceback only with ``-v``); Ctrl-C exit 130.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,8 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 state = {"verbose": False}
 
+EXIT_INTERRUPTED = 130
+
 T = TypeVar("T")
 
 
@@ -29,7 +37,7 @@ def exit_code_of(action: Callable[[], int]) -> int:
         return exc.exit_code
     except KeyboardInterrupt:
         err.print("interrupted", markup=False)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # a bug: say so plainly, keep the traceback for -v
         if state["verbose"]:
             traceback.print_exc()
@@ -40,7 +48,7 @@ def exit_code_of(action: Callable[[], int]) -> int:
 
 
 def guard(action: Callable[[], T]) -> T:
-    """Run ``action``; on our errors print one line and exit with their code."""
+    """Run ``action``; on any error print one line and exit with its code."""
     result: list[T] = []
 
     def wrapped() -> int:
@@ -51,6 +59,13 @@ def guard(action: Callable[[], T]) -> T:
     if code:
         raise typer.Exit(code)
     return result[0]
+
+
+def exit_with(action: Callable[[], int]) -> None:
+    """Run ``action`` (which returns an exit code) through the guard; exit when not 0."""
+    code = exit_code_of(action)
+    if code:
+        raise typer.Exit(code)
 
 
 class _Closable(Protocol):

@@ -1,0 +1,46 @@
+"""Every option shared by several commands, declared once with its one help text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+LANG_HELP = (
+    "Report language: zh or en (default: the config's lang, else the locale: "
+    "LC_ALL/LC_MESSAGES/LANG starting with zh gives zh, anything else en)."
+)
+
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="The settings file (default: ./commitdigest.toml, else "
+        "$COMMITDIGEST_HOME/commitdigest.toml).",
+    ),
+]
+HomeOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--home",
+        envvar="COMMITDIGEST_HOME",
+        help="Folder of the store (cache, run records), the lock and the mirrors.",
+    ),
+]
+TzOption = Annotated[
+    str | None,
+    typer.Option("--tz", help="IANA time zone, e.g. Asia/Shanghai (default: config, else local)."),
+]
+DateOption = Annotated[
+    str | None, typer.Option("--date", help="One calendar day (YYYY-MM-DD) in the time zone.")
+]
+LangOption = Annotated[str | None, typer.Option("--lang", help=LANG_HELP)]
+FormatOption = Annotated[
+    str | None,
+    typer.Option("--format", help="Comma-separated formats: md, json, html (default md)."),
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option("--out", help="Output folder (default: the config's output_dir, reports)."),
+]

@@ -1,0 +1,205 @@
+"""``report`` (one report per day of a window), ``render`` (again from JSON) and ``runs``.
+
+The stages are imported inside the commands, so that ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from commitdigest.cli.console import err, guard, out
+from commitdigest.cli.options import (
+    ConfigOption,
+    DateOption,
+    FormatOption,
+    HomeOption,
+    LangOption,
+    OutOption,
+    TzOption,
+)
+from commitdigest.errors import EXIT_CODES_HELP
+
+log = logging.getLogger("commitdigest")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``report``, ``render`` and ``runs`` to ``app``."""
+
+    @app.command(epilog=EXIT_CODES_HELP)
+    def report(
+        repositories: Annotated[
+            list[str],
+            typer.Argument(help="Local git repositories (paths), or GitHub owner/repo or URLs."),
+        ],
+        date: DateOption = None,
+        since: Annotated[
+            str | None,
+            typer.Option(help="Start: a date or ISO datetime (inclusive). One report per day."),
+        ] = None,
+        until: Annotated[
+            str | None, typer.Option(help="End: a date or ISO datetime (exclusive); default now.")
+        ] = None,
+        days: Annotated[
+            int | None, typer.Option(help="The last N complete days, one report per day.")
+        ] = None,
+        tz: TzOption = None,
+        branch: Annotated[
+            str | None, typer.Option(help="Branch to read (default: the current HEAD).")
+        ] = None,
+        lang: LangOption = None,
+        fmt: FormatOption = None,
+        out_dir: OutOption = None,
+        analyser: Annotated[
+            str | None,
+            typer.Option(help="rules (offline, default) or llm (OpenAI-compatible endpoint)."),
+        ] = None,
+        model: Annotated[str | None, typer.Option(help="LLM model name (llm.model).")] = None,
+        concurrency: Annotated[
+            int | None,
+            typer.Option(min=1, max=64, help="Concurrent LLM requests (llm.max_concurrency)."),
+        ] = None,
+        overview: Annotated[
+            bool | None,
+            typer.Option("--overview/--no-overview", help="A daily overview per repository."),
+        ] = None,
+        config: ConfigOption = None,
+        home: HomeOption = None,
+    ) -> None:
+        """Write the report of each day in the window (default: yesterday) and print the paths.
+
+        Without --date, --since/--until or --days the window is yesterday in --tz. Options
+        given here override the config file; OPENAI_API_KEY / OPENAI_BASE_URL configure the
+        LLM. The language follows --lang, else the config's lang, else the locale.
+        """
+
+        def action() -> None:
+            import asyncio
+
+            from commitdigest.cli.console import closing
+            from commitdigest.cli.progress import RichProgress
+            from commitdigest.config import find_config, load_settings
+            from commitdigest.pipeline.report import (
+                ReportOptions,
+                check_lang,
+                generate_reports,
+                parse_formats,
+            )
+            from commitdigest.sources.open import RepositoryOpener
+            from commitdigest.store import Store, default_home
+            from commitdigest.window import plan_windows
+
+            settings = load_settings(find_config(config))
+            llm = settings.llm.model_copy(
+                update={
+                    k: v
+                    for k, v in (("model", model), ("max_concurrency", concurrency))
+                    if v is not None
+                }
+            )
+            windows = plan_windows(
+                tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
+            )
+            given = {
+                "lang": lang,
+                "formats": fmt,
+                "out_dir": out_dir,
+                "analyser": analyser,
+                "overview": overview,
+            }
+            options = ReportOptions.from_settings(
+                settings,
+                repositories=repositories,
+                windows=windows,
+                branch=branch,
+                llm=llm,
+                **{k: v for k, v in given.items() if v is not None},
+            )
+            check_lang(options.lang)  # bad values fail before the store is touched
+            parse_formats(options.formats)
+            home_dir = home or default_home()
+            with Store.open(home_dir) as store, RichProgress(err) as progress:
+                opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
+                outcome = asyncio.run(
+                    closing(
+                        opener, generate_reports(options, store, progress=progress, opener=opener)
+                    )
+                )
+            for path in outcome.paths:
+                out.print(str(path), markup=False)
+            if outcome.fallback:
+                err.print(
+                    f"warning: the LLM failed on {outcome.fallback} commit(s); rule-based "
+                    "analysis stands in (marked in the report)",
+                    markup=False,
+                )
+            log.debug(
+                "analysed %d, cached %d, timings %s",
+                outcome.analysed,
+                outcome.cached,
+                outcome.timings,
+            )
+
+        guard(action)
+
+    @app.command(epilog=EXIT_CODES_HELP)
+    def render(
+        source: Annotated[Path, typer.Argument(help="A report's JSON context (--format json).")],
+        fmt: Annotated[
+            str, typer.Option("--format", help="Formats to write: md, json, html.")
+        ] = "md",
+        out_dir: Annotated[
+            Path | None, typer.Option("--out", help="Output folder (default: beside the JSON).")
+        ] = None,
+    ) -> None:
+        """Render a report again from its JSON context, without git or analysis."""
+
+        def action() -> list[Path]:
+            from commitdigest.pipeline.report import parse_formats, render_file
+
+            return list(render_file(source, parse_formats(fmt), out_dir))
+
+        for path in guard(action):
+            out.print(str(path), markup=False)
+
+    @app.command()
+    def runs(
+        limit: Annotated[int, typer.Option(help="How many recent runs to list.")] = 10,
+        home: HomeOption = None,
+    ) -> None:
+        """List recent report runs recorded in the store."""
+
+        def action() -> None:
+            from rich.table import Table
+
+            from commitdigest.store import Store
+
+            with Store.open(home) as store:
+                records = store.runs(limit)
+            table = Table(
+                "id",
+                "started (UTC)",
+                "window",
+                "repositories",
+                "commits",
+                "new",
+                "cached",
+                "status",
+            )
+            for r in records:
+                table.add_row(
+                    str(r.id),
+                    r.started_at,
+                    f"{r.window_start} → {r.window_end}",
+                    ", ".join(r.repositories),
+                    str(r.commits),
+                    str(r.analysed),
+                    str(r.cached),
+                    r.status if not r.error else f"{r.status}: {r.error}",
+                )
+            out.print(table)
+
+        guard(action)
