@@ -22,6 +22,8 @@ EXIT_INTERNAL = 70
 
 
 class CommitdigestError(Exception):
+    """A known failure: one line for the user and an exit code (1 unless a subclass says)."""
+
     exit_code = 1
 
     def __init__(self, message: str) -> None:
@@ -33,26 +35,38 @@ class CommitdigestError(Exception):
 
 
 class UsageError(CommitdigestError):
+    """Bad usage: dates, zones, formats, languages, config (exit 2)."""
+
     exit_code = 2
 
 
 class SourceError(CommitdigestError):
+    """A repository cannot be read (exit 3)."""
+
     exit_code = 3
 
 
 class OutputError(CommitdigestError):
+    """A report cannot be written (exit 4)."""
+
     exit_code = 4
 
 
 class StoreError(CommitdigestError):
+    """The SQLite store cannot be opened or used (exit 5)."""
+
     exit_code = 5
 
 
 class BusyError(CommitdigestError):
+    """Another run holds the lock (exit 6)."""
+
     exit_code = 6
 
 
 class DeliveryFailed(CommitdigestError):
+    """A delivery failed; the reports were written (exit 7)."""
+
     exit_code = 7
 
 

@@ -23,6 +23,8 @@ class FileStatus(StrEnum):
 
 
 class ChangeType(StrEnum):
+    """What kind of change a commit is (feature, bugfix, ...)."""
+
     FEATURE = "feature"
     BUGFIX = "bugfix"
     PERFORMANCE = "performance"
@@ -38,6 +40,8 @@ class ChangeType(StrEnum):
 
 
 class Importance(StrEnum):
+    """How much a commit matters to a reader: high, medium or low."""
+
     HIGH = "high"
     MEDIUM = "medium"
     LOW = "low"
@@ -78,6 +82,8 @@ class FileChange(_Frozen):
 
 
 class Commit(_Frozen):
+    """One commit as read from a source: metadata, message and changed files."""
+
     sha: str
     parents: tuple[str, ...] = ()
     title: str
@@ -249,6 +255,8 @@ class RepositoryEntry(_Frozen):
 
 
 class ReportContext(_Frozen):
+    """One day's report as data: what every renderer (md, json, html) reads."""
+
     schema_version: int = 1
     generated_at: datetime
     lang: str

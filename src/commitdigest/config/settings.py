@@ -128,6 +128,8 @@ class RunSettings(_Section):
 
 
 class Settings(BaseSettings):
+    """The settings: the TOML file, then COMMITDIGEST_* environment variables."""
+
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="forbid"
     )

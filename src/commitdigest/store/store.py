@@ -69,6 +69,8 @@ def _now() -> str:
 
 
 class Store:
+    """The SQLite store: analysis and radar caches, HTTP cache, runs, deliveries."""
+
     def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
         self._conn = conn
         self.path = path
