@@ -15,3 +15,11 @@ pytest_plugins = ["fake_openai"]
 def anyio_backend() -> str:
     """Async tests run on asyncio only (the product runs on asyncio)."""
     return "asyncio"
+
+
+@pytest.fixture(autouse=True)
+def _chinese_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests written for the zh default run under a zh locale (the default follows it)."""
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")

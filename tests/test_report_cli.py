@@ -314,3 +314,18 @@ def test_new_commits_are_analysed_while_old_ones_come_from_the_cache(tmp_path: P
     with Store.open(tmp_path / "home") as store:
         latest = store.runs(1)[0]
     assert (latest.analysed, latest.cached, latest.commits) == (1, 1, 2)
+
+
+def test_default_language_follows_config_then_locale(tmp_path: Path) -> None:
+    from commitdigest.config import load_settings
+    from commitdigest.pipeline.report import default_lang
+
+    unset = load_settings(None)
+    assert default_lang(unset, {"LANG": "zh_CN.UTF-8"}) == "zh"
+    assert default_lang(unset, {"LANG": "en_US.UTF-8"}) == "en"
+    assert default_lang(unset, {"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}) == "zh"
+    assert default_lang(unset, {"LC_MESSAGES": "C", "LANG": "zh_CN.UTF-8"}) == "en"
+    assert default_lang(unset, {}) == "en"
+    config = tmp_path / "commitdigest.toml"
+    config.write_text('language = "zh"\n', encoding="utf-8")
+    assert default_lang(load_settings(config), {"LANG": "en_US.UTF-8"}) == "zh"

@@ -85,6 +85,7 @@ def register(app: typer.Typer) -> None:
             from commitdigest.pipeline.report import (
                 ReportOptions,
                 check_lang,
+                default_lang,
                 generate_reports,
                 parse_formats,
             )
@@ -104,7 +105,7 @@ def register(app: typer.Typer) -> None:
                 tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
             )
             given = {
-                "lang": lang,
+                "lang": lang or default_lang(settings),
                 "formats": fmt,
                 "out_dir": out_dir,
                 "analyser": analyser,

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -112,6 +113,20 @@ def parse_formats(value: str | Sequence[str]) -> tuple[str, ...]:
             f"unknown format {', '.join(unknown) or '(none)'}: choose from {', '.join(FORMATS)}"
         )
     return formats
+
+
+def default_lang(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
+    """The report language when none is given: the config's ``language`` if it sets one,
+    else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, the first that is set) when
+    it starts with ``zh``, else ``en``."""
+    if "language" in settings.model_fields_set:
+        return settings.language
+    env = os.environ if environ is None else environ
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name)
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
 
 
 def check_lang(lang: str) -> str:

@@ -1,0 +1,109 @@
+"""The command line's shell: cheap start-up, one error guard, shared options declared once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from commitdigest.cli import app, console
+from commitdigest.errors import EXIT_INTERNAL, StoreError
+
+HEAVY = ("openai", "jinja2", "markdown_it", "httpx2", "pydantic_settings", "griffe")
+
+
+def test_import_cli_loads_no_heavy_library() -> None:
+    code = (
+        "import sys, commitdigest.cli; "
+        f"print(sorted(m for m in sys.modules if m.split('.')[0] in {HEAVY!r}))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
+def test_help_lists_every_command() -> None:
+    result = CliRunner().invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in ("report", "render", "runs", "run", "schedule", "deliver", "site", "serve"):
+        assert command in result.output
+
+
+def test_report_help_documents_the_default_language() -> None:
+    result = CliRunner().invoke(app, ["report", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    assert "LANG starting with zh" in result.output
+
+
+def _run(action: object, verbose: bool = False) -> int:
+    console.state["verbose"] = verbose
+    try:
+        console.guard(action)  # type: ignore[arg-type]
+    except typer.Exit as exc:
+        return exc.exit_code
+    finally:
+        console.state["verbose"] = False
+    return 0
+
+
+def _raise(exc: BaseException) -> None:
+    raise exc
+
+
+def test_guard_maps_our_errors_to_one_line_and_their_code(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert _run(lambda: _raise(StoreError("cannot open the store"))) == StoreError.exit_code
+    err = capsys.readouterr().err
+    assert err == "error: cannot open the store\n"
+
+
+def test_guard_maps_a_bug_to_exit_70_without_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert _run(lambda: _raise(ValueError("boom"))) == EXIT_INTERNAL
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1
+    assert "ValueError: boom" in err and "Traceback" not in err
+
+
+def test_guard_shows_the_traceback_with_verbose(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(lambda: _raise(ValueError("boom")), verbose=True) == EXIT_INTERNAL
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_guard_maps_ctrl_c_to_130() -> None:
+    assert _run(lambda: _raise(KeyboardInterrupt())) == 130
+
+
+def test_shared_options_are_declared_once() -> None:
+    """--config and --home are declared only in cli/options.py."""
+    from pathlib import Path
+
+    import commitdigest.cli as package
+
+    folder = Path(package.__file__).parent
+    for option in ('"--config"', '"--home"', 'envvar="COMMITDIGEST_HOME"'):
+        where = [p.name for p in folder.glob("*.py") if option in p.read_text(encoding="utf-8")]
+        assert where == ["options.py"], (option, where)
+
+
+def test_only_cli_imports_typer_and_rich() -> None:
+    from pathlib import Path
+
+    import commitdigest
+
+    root = Path(commitdigest.__file__).parent
+    offenders = [
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if p.parent.name != "cli"
+        and any(
+            line.strip().startswith(("import typer", "from typer", "import rich", "from rich"))
+            for line in p.read_text(encoding="utf-8").splitlines()
+        )
+    ]
+    assert offenders == []
