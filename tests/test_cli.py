@@ -36,6 +36,7 @@ def test_report_help_documents_the_default_language() -> None:
     result = CliRunner().invoke(app, ["report", "--help"], terminal_width=200)
     assert result.exit_code == 0
     assert "LANG starting with zh" in result.output
+    assert "--last" in result.output
 
 
 def _run(action: object, verbose: bool = False) -> int:

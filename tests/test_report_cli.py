@@ -329,3 +329,43 @@ def test_default_language_follows_config_then_locale(tmp_path: Path) -> None:
     config = tmp_path / "commitdigest.toml"
     config.write_text('language = "zh"\n', encoding="utf-8")
     assert default_lang(load_settings(config), {"LANG": "en_US.UTF-8"}) == "zh"
+
+
+def _three_days(path: Path) -> Path:
+    build_repo(
+        path,
+        [
+            CommitSpec("one", "2024-02-28T10:00:00+00:00", files={"a.txt": "1\n"}),
+            CommitSpec("two", "2024-03-01T10:00:00+00:00", files={"a.txt": "2\n"}),
+            CommitSpec("three", "2024-03-02T09:00:00+00:00", files={"a.txt": "3\n"}),
+            CommitSpec("four", "2024-03-02T11:00:00+00:00", files={"b.txt": "4\n"}),
+        ],
+    )
+    return path
+
+
+def test_empty_window_hints_at_the_latest_commit_day(tmp_path: Path) -> None:
+    repo = _three_days(tmp_path / "repo")
+    args = ("report", str(repo), "--tz", "UTC", "--out", str(tmp_path / "out"))
+    code, _, err = cli(*args, "--date", "2024-03-05", home=tmp_path / "home")
+    assert code == 0, err
+    assert err.strip() == (
+        "no commits between 2024-03-05 00:00 and 2024-03-06 00:00 (UTC); latest commit "
+        "day: 2024-03-02 — try --date 2024-03-02 or --last 20"
+    )
+    code, _, err = cli(*args, "--date", "2024-03-02", home=tmp_path / "home")
+    assert code == 0 and "latest commit day" not in err
+
+
+def test_last_gives_one_report_per_day_of_the_last_commits(tmp_path: Path) -> None:
+    repo = _three_days(tmp_path / "repo")
+    out = tmp_path / "out"
+    args = ("report", str(repo), "--tz", "UTC", "--out", str(out), "--lang", "en")
+    code, stdout, err = cli(*args, "--last", "3", home=tmp_path / "home")
+    assert code == 0, err
+    assert stdout.split() == [str(out / "2024-03-01.md"), str(out / "2024-03-02.md")]
+    assert "four" in (out / "2024-03-02.md").read_text(encoding="utf-8")
+    code, _, err = cli(*args, "--last", "2", "--days", "2", home=tmp_path / "home")
+    assert code == 2 and "--last cannot be combined" in err
+    code, _, err = cli("report", "owner/name", "--last", "2", home=tmp_path / "home")
+    assert code == 2 and "local repositories only" in err

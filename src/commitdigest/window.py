@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
@@ -148,3 +149,16 @@ def split_days(start: datetime, end: datetime, zone_name: str) -> list[DayWindow
             windows.append(DayWindow(day=day, start=lo, end=hi, tz=zone_name))
         day += timedelta(days=1)
     return windows
+
+
+def day_windows(moments: Iterable[datetime], zone_name: str) -> list[DayWindow]:
+    """The whole calendar days (in ``zone_name``) that hold ``moments``, oldest first."""
+    zone = ZoneInfo(zone_name)
+    days = sorted({m.astimezone(zone).date() for m in moments})
+    return [
+        window
+        for day in days
+        for window in split_days(
+            day_start(day, zone), day_start(day + timedelta(days=1), zone), zone_name
+        )
+    ]

@@ -6,8 +6,9 @@ The stages are imported inside the commands, so that ``--help`` stays fast.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -24,6 +25,54 @@ from commitdigest.cli.options import (
 from commitdigest.errors import EXIT_CODES_HELP
 
 log = logging.getLogger("commitdigest")
+
+if TYPE_CHECKING:
+    from commitdigest.window import DayWindow
+
+
+def _last_windows(
+    repositories: Sequence[str], branch: str | None, count: int, tz: str | None
+) -> list[DayWindow]:
+    """The day windows holding the last ``count`` commits of each (local) repository."""
+    from commitdigest.errors import UsageError
+    from commitdigest.sources.open import RepoSpec, is_local, recent_commit_times
+    from commitdigest.window import day_windows, resolve_zone
+
+    zone_name, _ = resolve_zone(tz)
+    specs = [RepoSpec(name=name, branch=branch) for name in repositories]
+    remote = [spec.name for spec in specs if not is_local(spec)]
+    if remote:
+        raise UsageError(f"--last reads local repositories only, not {', '.join(remote)}")
+    moments = [moment for spec in specs for moment in recent_commit_times(spec, count)]
+    if not moments:
+        raise UsageError("--last: the branch has no commits")
+    return day_windows(moments, zone_name)
+
+
+def empty_window_hint(
+    repositories: Sequence[str], branch: str | None, windows: Sequence[DayWindow]
+) -> str | None:
+    """One line for a window without commits: the latest day that has some, and how to
+    get it; None when no local repository has commits."""
+    from commitdigest.sources.open import RepoSpec, is_local, recent_commit_times
+
+    if not windows:
+        return None
+    zone = windows[0].start.tzinfo
+    latest = [
+        moment
+        for name in repositories
+        if is_local(spec := RepoSpec(name=name, branch=branch))
+        for moment in recent_commit_times(spec, 1)
+    ]
+    if not latest:
+        return None
+    day = max(latest).astimezone(zone).date().isoformat()
+    start, end = windows[0].start, windows[-1].end
+    return (
+        f"no commits between {start:%Y-%m-%d %H:%M} and {end:%Y-%m-%d %H:%M} "
+        f"({windows[0].tz}); latest commit day: {day} — try --date {day} or --last 20"
+    )
 
 
 def register(app: typer.Typer) -> None:
@@ -45,6 +94,15 @@ def register(app: typer.Typer) -> None:
         ] = None,
         days: Annotated[
             int | None, typer.Option(help="The last N complete days, one report per day.")
+        ] = None,
+        last: Annotated[
+            int | None,
+            typer.Option(
+                "--last",
+                min=1,
+                help="The days of the last N commits of the branch (local repositories), "
+                "one report per day.",
+            ),
         ] = None,
         tz: TzOption = None,
         branch: Annotated[
@@ -71,7 +129,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write the report of each day in the window (default: yesterday) and print the paths.
 
-        Without --date, --since/--until or --days the window is yesterday in --tz. Options
+        Without --date, --since/--until, --days or --last the window is yesterday in --tz;
+        when it holds no commits, a hint names the latest day that has some. Options
         given here override the config file; OPENAI_API_KEY / OPENAI_BASE_URL configure the
         LLM. The language follows --lang, else the config's lang, else the locale.
         """
@@ -82,6 +141,7 @@ def register(app: typer.Typer) -> None:
             from commitdigest.cli.console import closing
             from commitdigest.cli.progress import RichProgress
             from commitdigest.config import find_config, load_settings
+            from commitdigest.errors import UsageError
             from commitdigest.pipeline.report import (
                 ReportOptions,
                 check_lang,
@@ -101,9 +161,16 @@ def register(app: typer.Typer) -> None:
                     if v is not None
                 }
             )
-            windows = plan_windows(
-                tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
-            )
+            if last is not None:
+                if date or since or until or days:
+                    raise UsageError(
+                        "--last cannot be combined with --date, --since, --until or --days"
+                    )
+                windows = _last_windows(repositories, branch, last, tz or settings.timezone)
+            else:
+                windows = plan_windows(
+                    tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
+                )
             given = {
                 "lang": lang or default_lang(settings),
                 "formats": fmt,
@@ -131,6 +198,10 @@ def register(app: typer.Typer) -> None:
                 )
             for path in outcome.paths:
                 out.print(str(path), markup=False)
+            if not outcome.failures and not sum(d.commits for d in outcome.days):
+                hint = empty_window_hint(repositories, branch, windows)
+                if hint:
+                    err.print(hint, markup=False)
             if outcome.fallback:
                 err.print(
                     f"warning: the LLM failed on {outcome.fallback} commit(s); rule-based "

@@ -7,9 +7,10 @@ window.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -23,7 +24,7 @@ from .git import PatchLimits, read_commits
 from .github_api import GitHubAPI
 from .github_source import make_github_api, open_github_repository, parse_github_spec
 from .mirror import ensure_mirror
-from .repo_info import RepositoryInfo, resolve_repository
+from .repo_info import RepositoryInfo, git_env, resolve_repository, resolve_repository_sync
 
 
 class SourceRepository(Protocol):
@@ -149,3 +150,27 @@ class RepositoryOpener:
         if self._api is not None:
             await self._api.aclose()
             self._api = None
+
+
+def is_local(spec: RepoSpec) -> bool:
+    """Whether ``spec`` names a repository on this machine (read with git, not the API)."""
+    return spec.source != "github" and Path(spec.name).expanduser().exists()
+
+
+def recent_commit_times(spec: RepoSpec, count: int) -> list[datetime]:
+    """Committer times (UTC) of the last ``count`` commits of a local repository's branch,
+    newest first; empty for a repository with no commits."""
+    info = resolve_repository_sync(Path(spec.name).expanduser(), spec.branch)
+    if info.head_sha is None:
+        return []
+    argv = ["git", "-C", str(info.root), "log", f"-n{count}", "--format=%ct"]
+    proc = subprocess.run(
+        [*argv, "--end-of-options", info.head_sha, "--"],
+        env=git_env(),
+        capture_output=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise SourceError(f"{spec.name}: cannot list its commits")
+    lines = proc.stdout.decode("ascii", "replace").split()
+    return [datetime.fromtimestamp(int(t), tz=UTC) for t in lines if t.isdigit()]
