@@ -38,10 +38,8 @@ if TYPE_CHECKING:
     )
     from commitdigest.models import (
         Analysis,
-        ChangeType,
         Commit,
         FileChange,
-        Importance,
         Overview,
         ReportContext,
     )
@@ -58,13 +56,11 @@ if TYPE_CHECKING:
 _WHERE: dict[str, str] = {
     "Analysis": "commitdigest.models",
     "BusyError": "commitdigest.errors",
-    "ChangeType": "commitdigest.models",
     "Commit": "commitdigest.models",
     "CommitdigestError": "commitdigest.errors",
     "DayWindow": "commitdigest.window",
     "DeliveryFailed": "commitdigest.errors",
     "FileChange": "commitdigest.models",
-    "Importance": "commitdigest.models",
     "OutputError": "commitdigest.errors",
     "Overview": "commitdigest.models",
     "Progress": "commitdigest.progress",
@@ -86,13 +82,11 @@ _WHERE: dict[str, str] = {
 __all__ = [
     "Analysis",
     "BusyError",
-    "ChangeType",
     "Commit",
     "CommitdigestError",
     "DayWindow",
     "DeliveryFailed",
     "FileChange",
-    "Importance",
     "OutputError",
     "Overview",
     "Progress",

@@ -23,8 +23,6 @@ class FileStatus(StrEnum):
 
 
 class ChangeType(StrEnum):
-    """What kind of change a commit is (feature, bugfix, ...)."""
-
     FEATURE = "feature"
     BUGFIX = "bugfix"
     PERFORMANCE = "performance"
@@ -40,8 +38,6 @@ class ChangeType(StrEnum):
 
 
 class Importance(StrEnum):
-    """How much a commit matters to a reader: high, medium or low."""
-
     HIGH = "high"
     MEDIUM = "medium"
     LOW = "low"
