@@ -81,3 +81,19 @@ def test_split_days_covers_the_range_without_gaps() -> None:
     assert windows[0].start == start and windows[-1].end == end
     for a, b in itertools.pairwise(windows):
         assert a.end == b.start
+
+
+def test_day_windows_are_the_whole_days_of_the_moments() -> None:
+    from datetime import UTC, date, datetime
+
+    from commitdigest.window import day_windows
+
+    moments = [
+        datetime(2024, 3, 1, 17, 0, tzinfo=UTC),  # 2024-03-02 01:00 in Shanghai
+        datetime(2024, 3, 2, 3, 0, tzinfo=UTC),  # same Shanghai day
+        datetime(2024, 2, 28, 1, 0, tzinfo=UTC),
+    ]
+    windows = day_windows(moments, "Asia/Shanghai")
+    assert [w.day for w in windows] == [date(2024, 2, 28), date(2024, 3, 2)]
+    assert all(w.end - w.start == timedelta(days=1) for w in windows)
+    assert day_windows([], "UTC") == []
