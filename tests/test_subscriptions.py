@@ -14,8 +14,9 @@ from isolated import isolate_settings
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
-from commitdigest.cli.config import add_subscription, config_app, repos_app
+from commitdigest.cli.config import config_app, repos_app
 from commitdigest.config import load_settings
+from commitdigest.config.edit import add_subscription
 from commitdigest.config.subscriptions import (
     NEW_FILE_HEADER,
     Focus,
