@@ -19,12 +19,6 @@ import typer
 
 from commitdigest.cli.console import err, guard, out
 from commitdigest.cli.options import ConfigOption
-from commitdigest.config.edit import (
-    add_subscription,
-    effective_toml,
-    remove_subscription,
-    target_path,
-)
 from commitdigest.errors import EXIT_CODES_HELP
 
 if TYPE_CHECKING:
@@ -67,6 +61,8 @@ def check(config: ConfigOption = None) -> None:
         path = find_config(config)
         settings = load_settings(path)
         where = str(path) if path else "none found: defaults and environment only"
+        from commitdigest.config.edit import effective_toml
+
         return f"# config file: {where}\n# valid\n\n{effective_toml(settings)}"
 
     typer.echo(guard(action), nl=False)
@@ -75,6 +71,8 @@ def check(config: ConfigOption = None) -> None:
 @config_app.command("path")
 def path(config: ConfigOption = None) -> None:
     """Print where the settings file is, or where `repos add` would create it."""
+    from commitdigest.config.edit import target_path
+
     target = target_path(config)
     typer.echo(str(target))
     if not target.is_file():
@@ -106,6 +104,8 @@ def add(
     """Follow a repository: append a [[repositories]] entry (creates the file if missing)."""
 
     def action() -> Path:
+        from commitdigest.config.edit import add_subscription, target_path
+
         target = target_path(config)
         add_subscription(
             target,
@@ -130,6 +130,8 @@ def remove(
     """Stop following a repository: remove its entry, and the comment lines right above it."""
 
     def action() -> tuple[Path, str]:
+        from commitdigest.config.edit import remove_subscription, target_path
+
         target = target_path(config)
         return target, remove_subscription(target, name)
 
