@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 
@@ -23,6 +24,22 @@ def test_import_cli_loads_no_heavy_library() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def _loaded(imports: str, libraries: tuple[str, ...]) -> list[str]:
+    code = (
+        f"import sys, {imports}; "
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & {set(libraries)!r}))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return list(ast.literal_eval(result.stdout))
+
+
+def test_the_report_pipeline_imports_no_llm_sdk_until_an_llm_is_used() -> None:
+    """A rule-analyser report never pays for openai (0.4 s), the HTML renderer or GitHub."""
+    imports = "commitdigest.pipeline.report, commitdigest.pipeline.factory, commitdigest.render"
+    assert _loaded(imports, ("openai", "markdown_it", "httpx2")) == []
 
 
 def test_help_lists_every_command() -> None:

@@ -1,14 +1,15 @@
-"""Building the analysers, the chat client and the daily overview from the settings."""
+"""Building the analysers, the chat client and the daily overview from the settings.
+
+The LLM room (and with it the ``openai`` SDK) is imported only when an LLM is used, so a
+report made with the rule analyser never pays for it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from commitdigest.analysis.llm.analyser import LLMAnalyser, LLMOptions
-from commitdigest.analysis.llm.client import ChatClient, OpenAIChatClient
-from commitdigest.analysis.llm.overview import OVERVIEW_PROMPT_VERSION, llm_overview
-from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy
 from commitdigest.analysis.overview import OverviewItem, overview_input_digest, rule_overview
 from commitdigest.config import LLMSettings
 from commitdigest.errors import UsageError
@@ -16,12 +17,20 @@ from commitdigest.models import Analysis, Overview
 from commitdigest.pipeline.runner import AsyncRuleAnalyser, CommitAnalyser
 from commitdigest.store import OverviewKey, Store
 
+if TYPE_CHECKING:
+    from commitdigest.analysis.llm.analyser import LLMOptions
+    from commitdigest.analysis.llm.chat import ChatClient
+    from commitdigest.analysis.llm.client import OpenAIChatClient
+
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 ANALYSERS = ("rules", "llm")
 
 
 def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
     """The real client for ``settings``; a dummy key for servers that need none."""
+    from commitdigest.analysis.llm.client import OpenAIChatClient
+    from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy
+
     key = settings.api_key.get_secret_value() if settings.api_key else None
     if not key and not settings.base_url:
         raise UsageError(
@@ -41,6 +50,8 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
 
 
 def llm_options(settings: LLMSettings) -> LLMOptions:
+    from commitdigest.analysis.llm.analyser import LLMOptions
+
     return LLMOptions(
         model=settings.model,
         temperature=settings.temperature,
@@ -63,10 +74,11 @@ class AnalysisSetup:
     analyser: CommitAnalyser
     client: ChatClient | None = None
     llm: LLMSettings | None = None
+    owned: OpenAIChatClient | None = None  # the client built here, closed by aclose
 
     async def aclose(self) -> None:
-        if isinstance(self.client, OpenAIChatClient):
-            await self.client.aclose()
+        if self.owned is not None:
+            await self.owned.aclose()
 
 
 def build_analysis(
@@ -77,9 +89,13 @@ def build_analysis(
         return AnalysisSetup(AsyncRuleAnalyser())
     if name != "llm":
         raise UsageError(f"unknown analyser {name!r}: choose from {', '.join(ANALYSERS)}")
+    from commitdigest.analysis.llm.analyser import LLMAnalyser
+
     settings = llm or LLMSettings()
-    chat = client or build_chat_client(settings)
-    return AnalysisSetup(LLMAnalyser(chat, llm_options(settings)), chat, settings)
+    if client is None:
+        owned = build_chat_client(settings)
+        return AnalysisSetup(LLMAnalyser(owned, llm_options(settings)), owned, settings, owned)
+    return AnalysisSetup(LLMAnalyser(client, llm_options(settings)), client, settings)
 
 
 async def daily_overview(
@@ -96,6 +112,8 @@ async def daily_overview(
         return rule_overview(items, lang)
     if setup.client is None or setup.llm is None:
         return rule_overview(items, lang)
+    from commitdigest.analysis.llm.overview import OVERVIEW_PROMPT_VERSION, llm_overview
+
     settings = setup.llm
     key = OverviewKey(
         repository,

@@ -27,9 +27,7 @@ from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_o
 from commitdigest.pipeline.runner import analyse_commits
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
-from commitdigest.render.html import render_html
 from commitdigest.render.json_output import load_context, render_json
-from commitdigest.render.markdown import render_markdown
 from commitdigest.sources.git import PatchLimits
 from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
 from commitdigest.store import Store
@@ -355,8 +353,16 @@ def _write_day(
 
 
 def _render(context: ReportContext, fmt: str) -> str:
-    renderers = {"json": render_json, "md": render_markdown, "html": render_html}
-    return renderers[fmt](context)
+    """``context`` in ``fmt``; each renderer is imported when its format is asked for."""
+    if fmt == "json":
+        return render_json(context)
+    if fmt == "html":
+        from commitdigest.render.html import render_html
+
+        return render_html(context)
+    from commitdigest.render.markdown import render_markdown
+
+    return render_markdown(context)
 
 
 def render_file(source: Path, formats: Sequence[str], out_dir: Path | None = None) -> list[Path]:

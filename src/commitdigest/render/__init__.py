@@ -1,10 +1,33 @@
-"""The render stage: commits + analyses -> ReportContext -> Markdown / JSON / HTML."""
+"""The render stage: commits + analyses -> ReportContext -> Markdown / JSON / HTML.
 
-from commitdigest.render.context import RepositoryInput, build_context, coverage
-from commitdigest.render.html import render_html
-from commitdigest.render.json_output import load_context, render_json
-from commitdigest.render.labels import SUPPORTED_LANGS, Labels, get_labels
-from commitdigest.render.markdown import render_markdown
+The names below are loaded on first use, so a run that writes only Markdown never imports
+the HTML renderer (markdown-it) and vice versa.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from commitdigest.render.context import RepositoryInput, build_context, coverage
+    from commitdigest.render.html import render_html
+    from commitdigest.render.json_output import load_context, render_json
+    from commitdigest.render.labels import SUPPORTED_LANGS, Labels, get_labels
+    from commitdigest.render.markdown import render_markdown
+
+_WHERE = {
+    "RepositoryInput": "context",
+    "build_context": "context",
+    "coverage": "context",
+    "render_html": "html",
+    "load_context": "json_output",
+    "render_json": "json_output",
+    "SUPPORTED_LANGS": "labels",
+    "Labels": "labels",
+    "get_labels": "labels",
+    "render_markdown": "markdown",
+}
 
 __all__ = [
     "SUPPORTED_LANGS",
@@ -18,3 +41,9 @@ __all__ = [
     "render_json",
     "render_markdown",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"commitdigest.render.{_WHERE[name]}"), name)

@@ -12,19 +12,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
-
-import httpx2
+from typing import TYPE_CHECKING, Protocol
 
 from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
 from ..models import Commit
-from ..store import Store
 from .git import PatchLimits, read_commits
-from .github_api import GitHubAPI
-from .github_source import make_github_api, open_github_repository, parse_github_spec
 from .mirror import ensure_mirror
 from .repo_info import RepositoryInfo, git_env, resolve_repository, resolve_repository_sync
+
+if TYPE_CHECKING:  # the GitHub client (httpx2) is imported when a GitHub repository is opened
+    import httpx2
+
+    from ..store import Store
+    from .github_api import GitHubAPI
 
 
 class SourceRepository(Protocol):
@@ -117,8 +118,12 @@ class RepositoryOpener:
 
     async def __call__(self, spec: RepoSpec) -> SourceRepository:
         path = Path(spec.name).expanduser()
+        if spec.source != "github" and path.exists():
+            return await open_local(spec)
+        from .github_source import open_github_repository, parse_github_spec
+
         slug = parse_github_spec(spec.name)
-        if spec.source != "github" and (path.exists() or slug is None):
+        if spec.source != "github" and slug is None:
             return await open_local(spec)  # a missing path gets the git source's clear error
         if slug is None:
             raise SourceError(f"{spec.name}: not owner/repo or a GitHub URL")
@@ -134,6 +139,8 @@ class RepositoryOpener:
 
     async def _shared_api(self) -> GitHubAPI:
         if self._api is None:
+            from .github_source import make_github_api
+
             settings = self._github
             self._api = await make_github_api(
                 store=self._store,
