@@ -15,8 +15,10 @@ from pydantic import TypeAdapter, ValidationError
 
 from commitdigest.config import describe_error
 from commitdigest.config.channels import ChannelConfig, check_unique_names
-from commitdigest.deliver.channels import DeliveryError, build_channel, read_secret_env, redact
+from commitdigest.deliver.channels import build_channel, read_secret_env
 from commitdigest.deliver.service import deliver_day, send_test
+from commitdigest.errors import DeliveryError
+from commitdigest.redaction import redact
 from commitdigest.store import Store
 
 SECRETS = {

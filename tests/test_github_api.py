@@ -18,9 +18,9 @@ from fake_github import FakeGitHub, FakeRepo, Reply, repo_from_git, secondary_li
 from gitfixture import CommitSpec, build_repo
 from pydantic import SecretStr
 
-from commitdigest.errors import SourceError
+from commitdigest.errors import RateLimitError, SourceError
 from commitdigest.models import Commit
-from commitdigest.sources.github_api import GitHubAPI, RateLimitError
+from commitdigest.sources.github_api import GitHubAPI
 from commitdigest.sources.github_auth import default_api_url, discover_token
 from commitdigest.sources.github_source import GitHubRepository, open_github_repository
 from commitdigest.store import Store

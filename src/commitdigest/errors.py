@@ -1,28 +1,72 @@
-"""Errors commitdigest raises on purpose, and the exit code each one maps to.
+"""Every error commitdigest raises on purpose, and the exit code each one maps to.
 
 ::
 
-    CommitdigestError            1  anything else we raise knowingly
-    ├── UsageError               2  bad option values: dates, zones, formats, languages
-    ├── SourceError              3  a repository cannot be read: not a git repo, unknown branch
-    ├── OutputError              4  a report cannot be written: unwritable --out, bad JSON input
-    ├── StoreError               5  the SQLite store cannot be opened or migrated
-    ├── BusyError                6  another ``commitdigest run`` holds the lock
-    └── DeliveryFailed           7  a delivery failed (the reports were written)
+    CommitdigestError                1  anything else we raise knowingly
+    ├── UsageError                   2  bad option values: dates, zones, formats, languages
+    │   └── ConfigError              2  the settings file or an environment value is invalid
+    ├── SourceError                  3  a repository cannot be read: not a git repo, unknown branch
+    │   ├── GitHubAPIError           3  GitHub answered with an error status (after retries)
+    │   └── RateLimitError           3  GitHub's rate limit is spent and resets too late
+    ├── OutputError                  4  a report cannot be written: unwritable --out, bad JSON input
+    ├── StoreError                   5  the SQLite store cannot be opened or migrated
+    ├── BusyError                    6  another ``commitdigest run`` holds the lock
+    ├── DeliveryFailed               7  a delivery failed (the reports were written)
+    │   └── DeliveryError            7  one attempt to send a message failed (secrets masked)
+    └── LLMError                     8  the LLM endpoint refused or kept failing
+        ├── LLMUnavailableError      8  it kept failing transiently (5xx, time-outs, 429)
+        ├── LLMAuthError             8  401/403: the key is missing, wrong or lacks access
+        ├── ContextLengthError       8  the prompt does not fit the model's context
+        └── LLMRequestError          8  refused for a reason retrying will not fix (bad model)
+
+Internal signals never reach the user: each stage catches its own before it returns, so
+they are not part of the tree (``tests/test_errors_tree.py`` holds this list)::
+
+    sources.gitlog_parse   GitLogFormatError, _Incomplete   the log stream needs a resync
+    analysis.llm.*         JSONExtractionError, ModeRejected, Adapted, CallFailed,
+                           PromptTooLarge                   a model answer to retry or adapt to
+    deliver.digest         DigestTooLarge                   a digest to cut shorter
+    site.build             _Skip                            a day page to leave as it is
 
 The CLI prints ``error: <message>`` on one line and exits with the code; it never shows a
 traceback for these (``-v`` adds one for debugging). Any other exception is a bug and
-exits with 70.
+exits with 70; Ctrl-C exits with 130.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
+
 EXIT_OK = 0
 EXIT_INTERNAL = 70
+EXIT_INTERRUPTED = 130
+
+__all__ = [
+    "EXIT_CODES_HELP",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "BusyError",
+    "CommitdigestError",
+    "ConfigError",
+    "ContextLengthError",
+    "DeliveryError",
+    "DeliveryFailed",
+    "GitHubAPIError",
+    "LLMAuthError",
+    "LLMError",
+    "LLMRequestError",
+    "LLMUnavailableError",
+    "OutputError",
+    "RateLimitError",
+    "SourceError",
+    "StoreError",
+    "UsageError",
+]
 
 
 class CommitdigestError(Exception):
-    """A known failure: one line for the user and an exit code (1 unless a subclass says)."""
+    """Base of every error commitdigest raises on purpose; ``str()`` is one line to show."""
 
     exit_code = 1
 
@@ -35,44 +79,113 @@ class CommitdigestError(Exception):
 
 
 class UsageError(CommitdigestError):
-    """Bad usage: dates, zones, formats, languages, config (exit 2)."""
+    """A bad option value: a date, zone, format, language, window or analyser name."""
 
     exit_code = 2
 
 
+class ConfigError(UsageError):
+    """The settings file (or an environment value) is invalid; the message names the key."""
+
+
 class SourceError(CommitdigestError):
-    """A repository cannot be read (exit 3)."""
+    """A repository cannot be read: not a git repository, an unknown branch, a refused host."""
 
     exit_code = 3
 
 
+class GitHubAPIError(SourceError):
+    """GitHub answered with an error status (after any waits and retries)."""
+
+    def __init__(self, message: str, *, status: int, api_message: str = "") -> None:
+        super().__init__(message)
+        self.status = status
+        self.api_message = api_message
+
+
+class RateLimitError(SourceError):
+    """GitHub's rate limit is spent and resets too late to wait for."""
+
+    def __init__(self, message: str, *, reset_at: datetime | None = None) -> None:
+        super().__init__(message)
+        self.reset_at = reset_at
+
+
 class OutputError(CommitdigestError):
-    """A report cannot be written (exit 4)."""
+    """A report cannot be written: an unwritable ``--out``, an unreadable JSON input."""
 
     exit_code = 4
 
 
 class StoreError(CommitdigestError):
-    """The SQLite store cannot be opened or used (exit 5)."""
+    """The SQLite store cannot be opened or migrated."""
 
     exit_code = 5
 
 
 class BusyError(CommitdigestError):
-    """Another run holds the lock (exit 6)."""
+    """Another ``commitdigest run`` holds the lock."""
 
     exit_code = 6
 
 
 class DeliveryFailed(CommitdigestError):
-    """A delivery failed; the reports were written (exit 7)."""
+    """A delivery failed; the reports themselves were written."""
 
     exit_code = 7
+
+
+class DeliveryError(DeliveryFailed):
+    """One attempt to send a message failed; ``str()`` is safe to show (secrets masked).
+
+    ``retryable`` says whether trying again can help (5xx, 429 with its ``retry_after``,
+    time-outs, connection errors) or not (4xx, a missing secret).
+    """
+
+    def __init__(
+        self, message: str, *, retryable: bool = False, retry_after: float | None = None
+    ) -> None:
+        from commitdigest.redaction import redact
+
+        super().__init__(redact(message))
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+class LLMError(CommitdigestError):
+    """Base of the errors a chat client raises on purpose."""
+
+    exit_code = 8
+
+    def __init__(self, message: str, status_code: int | None = None) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+
+
+class LLMUnavailableError(LLMError):
+    """The endpoint kept failing transiently; ``reason`` is short and human-readable."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"LLM endpoint unavailable: {reason}")
+        self.reason = reason
+
+
+class LLMAuthError(LLMError):
+    """401/403: the key is missing, wrong or lacks access. Never retried."""
+
+
+class ContextLengthError(LLMError):
+    """The prompt (plus ``max_tokens``) does not fit the model's context; shrink and retry."""
+
+
+class LLMRequestError(LLMError):
+    """The server refused the request for a reason retrying will not fix (bad model, 404…)."""
 
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 other known error; 2 bad usage (dates, zones, formats, "
     "languages, config); 3 a repository cannot be read; 4 a report cannot be written; "
     "5 the store cannot be opened; 6 another run holds the lock; 7 a delivery failed "
-    "(the reports were written); 70 internal error (a bug: please report it)."
+    "(the reports were written); 8 the LLM endpoint refused or kept failing; "
+    "70 internal error (a bug: please report it); 130 interrupted."
 )

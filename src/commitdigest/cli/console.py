@@ -15,13 +15,13 @@ from typing import Protocol, TypeVar
 import typer
 from rich.console import Console
 
-from commitdigest.errors import EXIT_INTERNAL, CommitdigestError
+from commitdigest.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CommitdigestError
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 out = Console(highlight=False, soft_wrap=True)
 state = {"verbose": False}
 
-EXIT_INTERRUPTED = 130
+
 
 T = TypeVar("T")
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from commitdigest.errors import UsageError
+from commitdigest.errors import ConfigError
 
 if TYPE_CHECKING:
     from commitdigest.config.settings import Settings
@@ -57,19 +57,19 @@ def add_subscription(
     try:
         repository = Repository.model_validate(entry)
     except ValidationError as exc:
-        raise UsageError(describe_error(exc, f"repository {name!r}")) from None
+        raise ConfigError(describe_error(exc, f"repository {name!r}")) from None
     text = _read(path) if path.exists() else NEW_FILE_HEADER
     settings = validate_file_data(parse_config_text(text, path), path)
     for existing in settings.repositories:
         if existing.key == repository.key:
-            raise UsageError(
+            raise ConfigError(
                 f"{repository.name} is already followed in {path} (as {existing.name!r}); "
                 "remove it first to change it"
             )
     try:
         new_text = append_entry(text, entry)
     except ValueError as exc:
-        raise UsageError(f"cannot edit {path}: {exc}") from None
+        raise ConfigError(f"cannot edit {path}: {exc}") from None
     validate_file_data(parse_config_text(new_text, path), path)
     write_text_atomic(path.resolve(), new_text)
     return repository
@@ -85,20 +85,22 @@ def remove_subscription(path: Path, name: str) -> str:
     from commitdigest.files import write_text_atomic
 
     if not path.is_file():
-        raise UsageError(f"config file {path} does not exist; nothing to remove")
+        raise ConfigError(f"config file {path} does not exist; nothing to remove")
     text = _read(path)
     data = parse_config_text(text, path)
     raw = data.get("repositories", [])
     try:
         index = find_entry(raw if isinstance(raw, list) else [], name)
     except ValueError as exc:
-        raise UsageError(str(exc)) from None
+        raise ConfigError(str(exc)) from None
     if index is None:
-        raise UsageError(f"{name.strip()} is not followed in {path} (see: commitdigest repos list)")
+        raise ConfigError(
+            f"{name.strip()} is not followed in {path} (see: commitdigest repos list)"
+        )
     try:
         new_text = remove_entry(text, index)
     except ValueError as exc:
-        raise UsageError(f"cannot edit {path}: {exc}") from None
+        raise ConfigError(f"cannot edit {path}: {exc}") from None
     parse_config_text(new_text, path)
     write_text_atomic(path.resolve(), new_text)
     return str(raw[index]["name"]).strip()
@@ -156,4 +158,4 @@ def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read config file {path}: {exc}") from None
+        raise ConfigError(f"cannot read config file {path}: {exc}") from None

@@ -46,7 +46,7 @@ from pydantic_settings import (
 from commitdigest.config.channels import ChannelConfig, check_unique_names
 from commitdigest.config.subscriptions import Focus as Focus
 from commitdigest.config.subscriptions import Repository as Repository
-from commitdigest.errors import UsageError
+from commitdigest.errors import ConfigError
 
 
 def default_home() -> Path:
@@ -239,7 +239,7 @@ def find_config(explicit: Path | None = None, *, cwd: Path | None = None) -> Pat
     """``--config PATH``, else ``./commitdigest.toml``, else ``$COMMITDIGEST_HOME/…``."""
     if explicit is not None:
         if not explicit.is_file():
-            raise UsageError(f"config file {explicit} does not exist")
+            raise ConfigError(f"config file {explicit} does not exist")
         return explicit
     for candidate in ((cwd or Path.cwd()) / CONFIG_FILE, default_config_path()):
         if candidate.is_file():
@@ -248,11 +248,11 @@ def find_config(explicit: Path | None = None, *, cwd: Path | None = None) -> Pat
 
 
 def parse_config_text(text: str, path: Path) -> dict[str, Any]:
-    """Parse the file's TOML and refuse secrets in it; errors are one-line UsageErrors."""
+    """Parse the file's TOML and refuse secrets in it; errors are one-line ConfigErrors."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"config file {path} is not valid TOML: {exc}") from None
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
     _reject_secrets(data, path, ())
     return data
 
@@ -261,7 +261,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read config file {path}: {exc}") from None
+        raise ConfigError(f"cannot read config file {path}: {exc}") from None
     return parse_config_text(text, path)
 
 
@@ -271,7 +271,7 @@ def validate_file_data(data: dict[str, Any], path: Path) -> Settings:
 
 
 def load_settings(path: Path | None = None) -> Settings:
-    """Load and validate the settings; a bad file is a one-line :class:`UsageError`."""
+    """Load and validate the settings; a bad file is a one-line :class:`ConfigError`."""
     data = read_config_file(path) if path is not None else {}
     settings = _build(data, path, use_env=True)
     settings._config_file = path
@@ -292,7 +292,7 @@ def load_settings(path: Path | None = None) -> Settings:
         try:
             github.api_url = GitHubSettings._http_url(os.environ["GITHUB_API_URL"])
         except ValueError as exc:
-            raise UsageError(f"environment variable GITHUB_API_URL: {exc}") from None
+            raise ConfigError(f"environment variable GITHUB_API_URL: {exc}") from None
     return settings
 
 
@@ -301,11 +301,11 @@ def _build(data: dict[str, Any], path: Path | None, *, use_env: bool) -> Setting
     try:
         return Settings()
     except ValidationError as exc:
-        raise UsageError(describe_error(exc, path=path)) from None
+        raise ConfigError(describe_error(exc, path=path)) from None
     except SettingsError as exc:  # an environment value that is not valid JSON
         field = re.search(r'field "(\w+)"', str(exc))
         var = ENV_PREFIX + (field.group(1).upper() if field else "*")
-        raise UsageError(
+        raise ConfigError(
             f"environment variable {var}: cannot parse its value (lists and tables are JSON)"
         ) from None
     finally:
@@ -321,7 +321,7 @@ def _reject_secrets(node: Any, path: Path, loc: tuple[str | int, ...]) -> None:
             here = (*loc, key)
             if key in SECRET_KEYS:
                 hint = SECRET_HINTS.get(format_loc(here), "OPENAI_API_KEY or GITHUB_TOKEN")
-                raise UsageError(
+                raise ConfigError(
                     f"config file {path}: {format_loc(here)}: secrets are not read from the "
                     f"file; remove the key and set the {hint} environment variable instead"
                 )

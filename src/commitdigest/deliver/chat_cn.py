@@ -16,10 +16,10 @@ from urllib.parse import urlencode
 from pydantic import SecretStr
 
 from commitdigest.config.channels import DingTalkChannel, FeishuChannel, WeComChannel
+from commitdigest.errors import DeliveryError
 
 from .channels import (
     Channel,
-    DeliveryError,
     DeliveryJob,
     Prepared,
     json_body,

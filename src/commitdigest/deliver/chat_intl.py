@@ -11,10 +11,10 @@ import html
 import re
 
 from commitdigest.config.channels import DiscordChannel, SlackChannel, TelegramChannel
+from commitdigest.errors import DeliveryError
 
 from .channels import (
     Channel,
-    DeliveryError,
     DeliveryJob,
     Prepared,
     json_body,

@@ -30,12 +30,12 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 
 from commitdigest.config.channels import EmailChannel
+from commitdigest.errors import DeliveryError
 from commitdigest.models import ReportContext
 from commitdigest.render.markdown import render_markdown
 
 from .channels import (
     Channel,
-    DeliveryError,
     DeliveryJob,
     Prepared,
     log,

@@ -25,19 +25,17 @@ import httpx2
 
 from commitdigest import __version__
 from commitdigest.config.channels import ChannelConfig
-from commitdigest.errors import OutputError, StoreError, UsageError
+from commitdigest.errors import DeliveryError, OutputError, StoreError, UsageError
 from commitdigest.models import ReportContext
+from commitdigest.redaction import install_log_redaction, redact
 from commitdigest.render.json_output import load_context
 from commitdigest.store import Store
 
 from .channels import (
     Channel,
-    DeliveryError,
     DeliveryJob,
     Prepared,
     build_channel,
-    install_log_redaction,
-    redact,
 )
 from .digest import content_hash, report_day, sample_context
 

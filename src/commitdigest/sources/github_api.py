@@ -39,7 +39,7 @@ import httpx2
 from pydantic import SecretStr
 
 from .. import __version__
-from ..errors import SourceError
+from ..errors import GitHubAPIError, RateLimitError, SourceError
 from ..store.http_cache import CachedResponse, HttpCache, response_key
 
 log = logging.getLogger(__name__)
@@ -47,23 +47,6 @@ log = logging.getLogger(__name__)
 JSON_MEDIA = "application/vnd.github+json"
 DIFF_MEDIA = "application/vnd.github.diff"
 API_VERSION = "2022-11-28"
-
-
-class GitHubAPIError(SourceError):
-    """GitHub answered with an error status (after any waits and retries)."""
-
-    def __init__(self, message: str, *, status: int, api_message: str = "") -> None:
-        super().__init__(message)
-        self.status = status
-        self.api_message = api_message
-
-
-class RateLimitError(SourceError):
-    """The rate limit is spent and resets too late to wait for."""
-
-    def __init__(self, message: str, *, reset_at: datetime | None = None) -> None:
-        super().__init__(message)
-        self.reset_at = reset_at
 
 
 @dataclass

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .github_api import GitHubAPI, GitHubAPIError
+from ..errors import GitHubAPIError
+from .github_api import GitHubAPI
 
 log = logging.getLogger(__name__)
 

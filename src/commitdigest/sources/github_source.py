@@ -50,7 +50,7 @@ from urllib.parse import quote
 import httpx2
 from pydantic import SecretStr
 
-from ..errors import SourceError
+from ..errors import GitHubAPIError, RateLimitError, SourceError
 from ..models import Commit
 from ..store.http_cache import HttpCache, commit_key
 from ..store.store import Store
@@ -63,7 +63,7 @@ from .diffparse import (
     split_diff,
 )
 from .first_parent import first_parent_only as first_parent_only
-from .github_api import DIFF_MEDIA, GitHubAPI, GitHubAPIError, RateLimitError, RequestStats
+from .github_api import DIFF_MEDIA, GitHubAPI, RequestStats
 from .github_auth import default_api_url, discover_token
 from .github_pulls import PullRequestInfo as PullRequestInfo
 from .github_pulls import PullRequestLookup

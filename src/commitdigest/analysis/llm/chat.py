@@ -11,35 +11,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Protocol
 
-from commitdigest.errors import CommitdigestError
-
-
-class LLMError(CommitdigestError):
-    """Base of the errors a chat client raises on purpose."""
-
-    def __init__(self, message: str, status_code: int | None = None) -> None:
-        super().__init__(message)
-        self.status_code = status_code
-
-
-class LLMUnavailableError(LLMError):
-    """The endpoint kept failing transiently; ``reason`` is short and human-readable."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(f"LLM endpoint unavailable: {reason}")
-        self.reason = reason
-
-
-class LLMAuthError(LLMError):
-    """401/403: the key is missing, wrong or lacks access. Never retried."""
-
-
-class ContextLengthError(LLMError):
-    """The prompt (plus ``max_tokens``) does not fit the model's context; shrink and retry."""
-
-
-class LLMRequestError(LLMError):
-    """The server refused the request for a reason retrying will not fix (bad model, 404…)."""
+from commitdigest.errors import (
+    ContextLengthError as ContextLengthError,
+)
+from commitdigest.errors import (
+    LLMAuthError as LLMAuthError,
+)
+from commitdigest.errors import (
+    LLMError as LLMError,
+)
+from commitdigest.errors import (
+    LLMRequestError as LLMRequestError,
+)
+from commitdigest.errors import (
+    LLMUnavailableError as LLMUnavailableError,
+)
 
 
 class StructuredMode(StrEnum):
