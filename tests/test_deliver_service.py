@@ -13,7 +13,6 @@ from fake_receivers import HttpReceiver, Reply, busy_day, channel_config
 
 from commitdigest.deliver import chat_intl
 from commitdigest.deliver.service import (
-    DeliveryLog,
     DeliveryResult,
     deliver_day,
     failed,
@@ -25,6 +24,7 @@ from commitdigest.files import write_text_atomic
 from commitdigest.render.json_output import render_json
 from commitdigest.render.markdown import render_markdown
 from commitdigest.store import Store
+from commitdigest.store.deliveries import DeliveryLog
 
 OK = Reply(200, "ok")
 

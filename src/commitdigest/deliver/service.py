@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -30,6 +28,7 @@ from commitdigest.models import ReportContext
 from commitdigest.redaction import install_log_redaction, redact
 from commitdigest.render.json_output import load_context
 from commitdigest.store import Store
+from commitdigest.store.deliveries import DeliveryLog
 
 from .channels import (
     Channel,
@@ -57,98 +56,6 @@ class DeliveryResult:
     @property
     def ok(self) -> bool:
         return self.status != "failed"
-
-
-@dataclass(frozen=True)
-class DeliveryRecord:
-    id: int
-    day: str
-    channel: str
-    channel_type: str
-    status: str  # sending / sent / failed
-    attempts: int
-    error: str | None
-    started_at: str
-    delivered_at: str | None
-    digest_hash: str
-    forced: bool
-
-
-def _now() -> str:
-    return datetime.now(tz=UTC).isoformat(timespec="seconds")
-
-
-class DeliveryLog:
-    """The ``deliveries`` table, on the store's connection."""
-
-    _COLUMNS = (
-        "id, day, channel, channel_type, status, attempts, error, started_at, delivered_at,"
-        " digest_hash, forced"
-    )
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._conn = store._conn
-
-    def last_sent(self, day: str, channel: str) -> DeliveryRecord | None:
-        row = self._conn.execute(
-            f"SELECT {self._COLUMNS} FROM deliveries WHERE day = ? AND channel = ?"
-            " AND status = 'sent' ORDER BY id DESC LIMIT 1",
-            (day, channel),
-        ).fetchone()
-        return _record(row) if row else None
-
-    def start(self, day: str, channel: ChannelConfig, digest_hash: str, *, forced: bool) -> int:
-        with self._store._write() as conn:
-            cur = conn.execute(
-                "INSERT INTO deliveries (day, channel, channel_type, status, attempts,"
-                " started_at, digest_hash, forced) VALUES (?, ?, ?, 'sending', 0, ?, ?, ?)",
-                (day, channel.name, channel.type, _now(), digest_hash, int(forced)),
-            )
-            return int(cur.lastrowid or 0)
-
-    def update(self, record_id: int, status: str, attempts: int, error: str | None) -> None:
-        delivered = _now() if status == "sent" else None
-        with self._store._write() as conn:
-            conn.execute(
-                "UPDATE deliveries SET status = ?, attempts = ?, error = ?, delivered_at = ?"
-                " WHERE id = ?",
-                (status, attempts, redact(error) if error else None, delivered, record_id),
-            )
-
-    def records(
-        self, *, day: str | None = None, channel: str | None = None, limit: int = 50
-    ) -> list[DeliveryRecord]:
-        """The latest deliveries, newest first (for a ``deliver --status`` listing)."""
-        where, args = [], []
-        if day is not None:
-            where.append("day = ?")
-            args.append(day)
-        if channel is not None:
-            where.append("channel = ?")
-            args.append(channel)
-        clause = f" WHERE {' AND '.join(where)}" if where else ""
-        rows = self._conn.execute(
-            f"SELECT {self._COLUMNS} FROM deliveries{clause} ORDER BY id DESC LIMIT ?",
-            (*args, limit),
-        ).fetchall()
-        return [_record(r) for r in rows]
-
-
-def _record(r: tuple[object, ...]) -> DeliveryRecord:
-    return DeliveryRecord(
-        id=int(str(r[0])),
-        day=str(r[1]),
-        channel=str(r[2]),
-        channel_type=str(r[3]),
-        status=str(r[4]),
-        attempts=int(str(r[5])),
-        error=None if r[6] is None else str(r[6]),
-        started_at=str(r[7]),
-        delivered_at=None if r[8] is None else str(r[8]),
-        digest_hash=str(r[9]),
-        forced=bool(r[10]),
-    )
 
 
 # ---- sending with retries -------------------------------------------------------------
@@ -274,7 +181,7 @@ async def _deliver_one(
                     + (note if changed else ""),
                 )
             record_id = records.start(job.day, config, digest_hash, forced=force)
-        except (StoreError, sqlite3.Error) as exc:
+        except StoreError as exc:
             log.warning("deliver %s: cannot use the store (%s); sending anyway", config.name, exc)
 
     def on_attempt(attempts: int, error: str | None) -> None:

@@ -40,7 +40,7 @@ from pydantic import SecretStr
 
 from .. import __version__
 from ..errors import GitHubAPIError, RateLimitError, SourceError
-from ..store.http_cache import CachedResponse, HttpCache, response_key
+from .github_cache import CachedResponse, GitHubCache, MemoryCache, response_key
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ class GitHubAPI:
         *,
         token: SecretStr | None = None,
         token_source: str = "token",
-        cache: HttpCache | None = None,
+        cache: GitHubCache | None = None,
         concurrency: int = 4,
         max_wait: float = 15 * 60,
         reset_margin: float = 1.0,
@@ -127,7 +127,7 @@ class GitHubAPI:
         self._origin = urlsplit(self.api_url)[:2]
         self.authenticated = token is not None
         self._token_source = token_source
-        self.cache = cache if cache is not None else HttpCache(None)
+        self.cache: GitHubCache = cache if cache is not None else MemoryCache()
         self._owns_cache = cache is None
         self.max_wait = max_wait
         self.reset_margin = reset_margin

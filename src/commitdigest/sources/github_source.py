@@ -52,8 +52,6 @@ from pydantic import SecretStr
 
 from ..errors import GitHubAPIError, RateLimitError, SourceError
 from ..models import Commit
-from ..store.http_cache import HttpCache, commit_key
-from ..store.store import Store
 from .diffparse import (
     build_commit,
     commit_entry,
@@ -65,6 +63,7 @@ from .diffparse import (
 from .first_parent import first_parent_only as first_parent_only
 from .github_api import DIFF_MEDIA, GitHubAPI, RequestStats
 from .github_auth import default_api_url, discover_token
+from .github_cache import CacheProvider, cache_of, commit_key
 from .github_pulls import PullRequestInfo as PullRequestInfo
 from .github_pulls import PullRequestLookup
 from .gitlog_parse import PatchLimits
@@ -261,7 +260,7 @@ class GitHubRepository:
 
 async def make_github_api(
     *,
-    store: Store | None,
+    store: CacheProvider | None,
     token: SecretStr | Literal["auto"] | None = "auto",
     api_url: str | None = None,
     token_source: str = "token",
@@ -275,7 +274,7 @@ async def make_github_api(
         info = await asyncio.to_thread(discover_token, url)
         token, token_source = info.token, info.source
     return GitHubAPI(
-        url, token=token, token_source=token_source, cache=HttpCache(store), **connection
+        url, token=token, token_source=token_source, cache=cache_of(store), **connection
     )
 
 
@@ -284,7 +283,7 @@ async def open_github_repository(
     repo: str,
     *,
     branch: str | None = None,
-    store: Store | None = None,
+    store: CacheProvider | None = None,
     token: SecretStr | Literal["auto"] | None = "auto",
     api_url: str | None = None,
     concurrency: int = 4,

@@ -24,8 +24,8 @@ from .repo_info import RepositoryInfo, git_env, resolve_repository, resolve_repo
 if TYPE_CHECKING:  # the GitHub client (httpx2) is imported when a GitHub repository is opened
     import httpx2
 
-    from ..store import Store
     from .github_api import GitHubAPI
+    from .github_cache import CacheProvider
 
 
 class SourceRepository(Protocol):
@@ -103,7 +103,7 @@ class RepositoryOpener:
     def __init__(
         self,
         *,
-        store: Store | None,
+        store: CacheProvider | None,
         home: Path,
         github: GitHubSettings | None = None,
         transport: httpx2.AsyncBaseTransport | None = None,

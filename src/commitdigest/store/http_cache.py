@@ -1,4 +1,5 @@
-"""The GitHub source's cache, on the store's SQLite connection (table ``github_cache``).
+"""The GitHub source's cache (:mod:`commitdigest.sources.github_cache`) on the store's SQLite
+connection (table ``github_cache``).
 
 Two kinds of rows share the table:
 
@@ -15,32 +16,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import StoreError
+from ..sources.github_cache import CachedResponse
 from .db import migrate
 from .store import Store
 
 
-@dataclass(frozen=True, slots=True)
-class CachedResponse:
-    etag: str
-    body: str
-    link: str = ""
-
-
 def _now() -> str:
     return datetime.now(tz=UTC).isoformat(timespec="seconds")
-
-
-def response_key(url: str, accept: str) -> str:
-    return f"GET {url} {accept}"
-
-
-def commit_key(api_url: str, repository: str, sha: str) -> str:
-    return f"commit {api_url.rstrip('/')} {repository.lower()}@{sha}"
 
 
 class HttpCache:

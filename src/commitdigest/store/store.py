@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import astuple, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -18,6 +18,9 @@ from commitdigest.config.settings import default_home
 from ..errors import StoreError
 from ..models import Analysis, Overview
 from .db import connect
+
+if TYPE_CHECKING:
+    from .http_cache import HttpCache
 
 STORE_FILE = "commitdigest.sqlite3"
 
@@ -79,6 +82,12 @@ class Store:
     def open(cls, home: Path | None = None) -> Store:
         path = (home or default_home()) / STORE_FILE
         return cls(connect(path), path)
+
+    def github_cache(self) -> HttpCache:
+        """The GitHub source's cache on this store's connection."""
+        from .http_cache import HttpCache
+
+        return HttpCache(self)
 
     def close(self) -> None:
         self._conn.close()

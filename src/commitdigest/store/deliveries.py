@@ -1,0 +1,118 @@
+"""The ``deliveries`` table: one row per attempt to send a day's report to a channel.
+
+It records what was sent (the digest's hash, whether forced), how many attempts it took and
+the last error (redacted), so a re-run never sends a day twice and ``deliver --date`` knows
+what failed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from commitdigest.config.channels import ChannelConfig
+from commitdigest.errors import StoreError
+from commitdigest.redaction import redact
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+@dataclass(frozen=True)
+class DeliveryRecord:
+    id: int
+    day: str
+    channel: str
+    channel_type: str
+    status: str  # sending / sent / failed
+    attempts: int
+    error: str | None
+    started_at: str
+    delivered_at: str | None
+    digest_hash: str
+    forced: bool
+
+
+def _now() -> str:
+    return datetime.now(tz=UTC).isoformat(timespec="seconds")
+
+
+class DeliveryLog:
+    """The ``deliveries`` table, on the store's connection."""
+
+    _COLUMNS = (
+        "id, day, channel, channel_type, status, attempts, error, started_at, delivered_at,"
+        " digest_hash, forced"
+    )
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._conn = store._conn  # the store's own connection: one file, one writer lock
+
+    def _read(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
+        try:
+            return list(self._conn.execute(sql, args).fetchall())
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read the store at {self._store.path}: {exc}") from None
+
+    def last_sent(self, day: str, channel: str) -> DeliveryRecord | None:
+        rows = self._read(
+            f"SELECT {self._COLUMNS} FROM deliveries WHERE day = ? AND channel = ?"
+            " AND status = 'sent' ORDER BY id DESC LIMIT 1",
+            (day, channel),
+        )
+        return _record(rows[0]) if rows else None
+
+    def start(self, day: str, channel: ChannelConfig, digest_hash: str, *, forced: bool) -> int:
+        with self._store._write() as conn:
+            cur = conn.execute(
+                "INSERT INTO deliveries (day, channel, channel_type, status, attempts,"
+                " started_at, digest_hash, forced) VALUES (?, ?, ?, 'sending', 0, ?, ?, ?)",
+                (day, channel.name, channel.type, _now(), digest_hash, int(forced)),
+            )
+            return int(cur.lastrowid or 0)
+
+    def update(self, record_id: int, status: str, attempts: int, error: str | None) -> None:
+        delivered = _now() if status == "sent" else None
+        with self._store._write() as conn:
+            conn.execute(
+                "UPDATE deliveries SET status = ?, attempts = ?, error = ?, delivered_at = ?"
+                " WHERE id = ?",
+                (status, attempts, redact(error) if error else None, delivered, record_id),
+            )
+
+    def records(
+        self, *, day: str | None = None, channel: str | None = None, limit: int = 50
+    ) -> list[DeliveryRecord]:
+        """The latest deliveries, newest first (for a ``deliver --status`` listing)."""
+        where, args = [], []
+        if day is not None:
+            where.append("day = ?")
+            args.append(day)
+        if channel is not None:
+            where.append("channel = ?")
+            args.append(channel)
+        clause = f" WHERE {' AND '.join(where)}" if where else ""
+        rows = self._read(
+            f"SELECT {self._COLUMNS} FROM deliveries{clause} ORDER BY id DESC LIMIT ?",
+            (*args, limit),
+        )
+        return [_record(r) for r in rows]
+
+
+def _record(r: tuple[object, ...]) -> DeliveryRecord:
+    return DeliveryRecord(
+        id=int(str(r[0])),
+        day=str(r[1]),
+        channel=str(r[2]),
+        channel_type=str(r[3]),
+        status=str(r[4]),
+        attempts=int(str(r[5])),
+        error=None if r[6] is None else str(r[6]),
+        started_at=str(r[7]),
+        delivered_at=None if r[8] is None else str(r[8]),
+        digest_hash=str(r[9]),
+        forced=bool(r[10]),
+    )
