@@ -111,7 +111,8 @@ def test_rule_overview_in_english() -> None:
     items += [item(61, H, ChangeType.DOCUMENTATION)]
     got = rule_overview(items, "en")
     assert got.themes == ["12 bug fixes, 8 refactors, 5 features, 2 documentation changes"]
-    assert got.key_changes == ["Drop \\*old\\* API", "\\[Bugfix\\] Fix thing 61 (\\#1061)"]
+    # plain text: the renderers escape it for their format (the JSON shows it as it is)
+    assert got.key_changes == ["Drop *old* API", "[Bugfix] Fix thing 61 (#1061)"]
     assert got.risks == ["R1 (`000003c`)"]
     assert got.analyser == "rules" and got.status == AnalysisStatus.OK and got.usage is None
 
@@ -124,9 +125,9 @@ def test_rule_overview_in_chinese() -> None:
     assert got.themes == ["Bug 修复 3 个、代码重构 1 个、安全修复 1 个"]
     # no high-importance commit: the first three medium ones, no risks
     assert got.key_changes == [
-        "\\[Bugfix\\] Fix thing 1 (\\#1001)",
-        "\\[Bugfix\\] Fix thing 3 (\\#1003)",
-        "\\[Bugfix\\] Fix thing 4 (\\#1004)",
+        "[Bugfix] Fix thing 1 (#1001)",
+        "[Bugfix] Fix thing 3 (#1003)",
+        "[Bugfix] Fix thing 4 (#1004)",
     ]
     assert got.risks == []
     high = [item(i, H, risks=(f"风险 {i}",)) for i in range(1, 8)]

@@ -133,5 +133,5 @@ def rule_overview(items: Sequence[OverviewItem], lang: str) -> Overview:
 
 
 def _title(item: OverviewItem) -> str:
-    """A commit title as analyser text: plain text, Markdown specials escaped."""
-    return rt.escape_md_inline(item.title)
+    """A commit title as analyser text: plain text on one line (renderers escape it)."""
+    return rt.strip_controls(item.title)

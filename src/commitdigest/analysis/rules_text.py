@@ -1,8 +1,9 @@
-"""Sentence templates (zh/en) for the rule-based analyser, and Markdown-safe embedding.
+"""Sentence templates (zh/en) for the rule-based analyser.
 
-Free text is restricted Markdown. Text that comes from a commit (title, body, paths,
-identifiers) is embedded either as escaped plain text (:func:`escape_md_inline`) or as an
-inline code span (:func:`code_span`); never raw.
+An analysis holds text, not markup: text that comes from a commit (title, body) is embedded
+as it is, one line, control characters removed (:func:`strip_controls`); names of paths and
+identifiers as inline code spans (:func:`code_span`), the one piece of Markdown an analysis
+may hold. Escaping for a format happens in its renderer (``render/``, ``deliver/``), once.
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from commitdigest.analysis.paths import Area
 
 LANGS = ("zh", "en")
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>#|!~&])")
-_LIST_START = re.compile(r"^(\s*)(?:([+\-=])|(\d{1,9})([.)])(?=\s|$))")
 _BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f]")
 
 
@@ -28,35 +27,10 @@ def strip_controls(text: str) -> str:
     return " ".join("".join(out).split())
 
 
-def escape_md_inline(text: str) -> str:
-    """Commit-derived text as plain inline Markdown: one line, specials backslash-escaped.
-
-    Escapes ``\\ ` * _ { } [ ] < > # | ! ~ &`` everywhere, and a leading ``+``, ``-``, ``=``,
-    ``1.`` or ``1)`` that would start a list, a rule or a heading underline. Control
-    characters become spaces, so the result is one line.
-    """
-    flat = _MD_SPECIAL.sub(r"\\\1", strip_controls(text))
-    return _LIST_START.sub(_escape_list_marker, flat, count=1)
-
-
-def _escape_list_marker(m: re.Match[str]) -> str:
-    if m.group(2):  # "+", "-", "=" -> "\+" ...
-        return m.group(1) + "\\" + m.group(2)
-    return m.group(1) + m.group(3) + "\\" + m.group(4)  # "1." -> "1\."
-
-
 def code_span(text: str) -> str:
-    """``text`` as an inline code span; backticks are dropped so it cannot break out.
-
-    Text holding ``<`` or ``>`` is given as escaped plain text instead, so no raw angle
-    bracket ever reaches the output.
-    """
+    """``text`` as an inline code span; backticks are dropped so it cannot break out."""
     clean = strip_controls(text).replace("`", "").strip()
-    if not clean:
-        return ""
-    if "<" in clean or ">" in clean:
-        return escape_md_inline(clean)
-    return f"`{clean}`"
+    return f"`{clean}`" if clean else ""
 
 
 def fmt_int(n: int) -> str:

@@ -19,11 +19,11 @@ def _lines_text(group: FileGroup) -> str:
 
 def summary_text(facts: CommitFacts, commit: Commit, lang: str) -> str:
     """The title as a sentence, the message's first paragraph, and the areas it touches."""
-    title = rt.escape_md_inline(facts.info.clean_title)
+    title = rt.strip_controls(facts.info.clean_title)
     end = rt.tr(lang, "sentence_end")
     parts = [title if title.endswith((".", "!", "?", "。", "！", "？")) else title + end]
     if facts.excerpt:
-        parts.append(rt.escape_md_inline(rt.cut_text(facts.excerpt)))
+        parts.append(rt.strip_controls(rt.cut_text(facts.excerpt)))
     if facts.areas:
         shape = []
         for area in AREA_ORDER:
