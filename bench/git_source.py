@@ -6,10 +6,12 @@ Without ``--repo`` it generates (once; cached under ./.bench/) a bare repository
 ``--commits`` commits spread over six months with ``git fast-import``: several files per
 commit, a few hundred changed lines on average, about one commit in a hundred with thousands
 of lines. It then times, best of ``--runs``, for a one-day window and for a window spanning
-the whole history:
+the whole history, and for the last twelve weeks:
 
-* raw git: the exact command line ``read_commits`` runs (``git_log_argv``), its stdout read
-  fully through a pipe and thrown away;
+* ``git log -p --first-parent`` over the window, read through a pipe and thrown away (the
+  baseline: what a user would type; the ratio is against it);
+* raw git: the exact command line ``read_commits`` runs (``git_log_argv``: also ``--raw
+  --numstat``), its stdout read fully through a pipe and thrown away;
 * commitdigest: ``read_commits`` (git + streaming parse + budgeted patches + Commit models).
 
 It prints the ratio and exits 1 when the multi-month ratio is above ``--floor``.
@@ -167,6 +169,22 @@ def raw_git(repo: RepositoryInfo, start: datetime, end: datetime) -> int:
     return total
 
 
+def plain_git_log_p(repo: RepositoryInfo, start: datetime, end: datetime) -> int:
+    """The baseline a user would type: ``git log -p --first-parent`` over the window."""
+    argv = [
+        "git", "-C", str(repo.root), "log", "-p", "--first-parent",
+        f"--since={int(start.timestamp())}", f"--until={int(end.timestamp())}", repo.branch,
+    ]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, env=git_env())
+    assert proc.stdout is not None
+    fd, total = proc.stdout.fileno(), 0
+    while chunk := os.read(fd, 1 << 20):
+        total += len(chunk)
+    if proc.wait() != 0:
+        sys.exit("git log -p failed")
+    return total
+
+
 def best_of(runs: int, fn: Callable[[], T]) -> tuple[float, T]:
     timings: list[float] = []
     for _ in range(runs):
@@ -199,21 +217,29 @@ def main() -> int:
     day = datetime.fromtimestamp(stamps[len(stamps) // 2], TZ).replace(hour=0, minute=0, second=0)
     windows = {
         "one day": (day, day + timedelta(days=1)),
+        "12 weeks": (last - timedelta(weeks=12), last + timedelta(seconds=1)),
         "whole history": (first.replace(hour=0, minute=0, second=0), last + timedelta(seconds=1)),
     }
     span = f"{first:%Y-%m-%d} .. {last:%Y-%m-%d}"
     print(f"repository {repo.root} ({len(stamps)} first-parent commits, {span})")
-    head = ("window", "commits", "MB", "raw git s", "commitdigest s", "ratio")
-    print("{:<15} {:>8} {:>8} {:>10} {:>15} {:>6}".format(*head))
-    ratio = 0.0
+    head = ("window", "commits", "MB", "git log -p s", "same argv s", "commitdigest s", "ratio")
+    print("{:<15} {:>8} {:>8} {:>12} {:>11} {:>15} {:>6}".format(*head))
+    ratio, ratios = 0.0, {}
     for label, (start, end) in windows.items():
+        plain_s, _ = best_of(args.runs, functools.partial(plain_git_log_p, repo, start, end))
         raw_s, size = best_of(args.runs, functools.partial(raw_git, repo, start, end))
         ours_s, commits = best_of(args.runs, functools.partial(ours, repo, start, end))
-        ratio = ours_s / raw_s
-        row = f"{label:<15} {len(commits):>8} {size / 1e6:>8.1f} {raw_s:>10.3f} {ours_s:>15.3f}"
+        ratio = ratios[label] = ours_s / plain_s  # against what a user would type
+        row = (
+            f"{label:<15} {len(commits):>8} {size / 1e6:>8.1f} {plain_s:>12.3f} {raw_s:>11.3f}"
+            f" {ours_s:>15.3f}"
+        )
         print(f"{row} {ratio:>6.2f}", flush=True)
+    ratio = max(ratios["12 weeks"], ratios["whole history"])
     ok = ratio <= args.floor
-    print(f"multi-month ratio {ratio:.2f} (floor {args.floor}): {'OK' if ok else 'MISSED'}")
+    weeks, whole = ratios["12 weeks"], ratios["whole history"]
+    print(f"12-week ratio {weeks:.2f}, whole-history ratio {whole:.2f}")
+    print(f"worst multi-week ratio {ratio:.2f} (floor {args.floor}): {'OK' if ok else 'MISSED'}")
     return 0 if ok else 1
 
 
