@@ -158,31 +158,28 @@ def cached_repo(n_commits: int) -> Path:
     return path
 
 
-def raw_git(repo: RepositoryInfo, start: datetime, end: datetime) -> int:
-    proc = subprocess.Popen(git_log_argv(repo, start, end), stdout=subprocess.PIPE, env=git_env())
-    assert proc.stdout is not None
-    fd, total = proc.stdout.fileno(), 0
-    while chunk := os.read(fd, 1 << 20):
-        total += len(chunk)
-    if proc.wait() != 0:
-        sys.exit("git log failed")
-    return total
-
-
-def plain_git_log_p(repo: RepositoryInfo, start: datetime, end: datetime) -> int:
-    """The baseline a user would type: ``git log -p --first-parent`` over the window."""
-    argv = [
-        "git", "-C", str(repo.root), "log", "-p", "--first-parent",
-        f"--since={int(start.timestamp())}", f"--until={int(end.timestamp())}", repo.branch,
-    ]  # fmt: skip
+def drain(argv: list[str]) -> int:
+    """Run ``argv``, read its stdout fully through a pipe, return how many bytes it gave."""
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, env=git_env())
     assert proc.stdout is not None
     fd, total = proc.stdout.fileno(), 0
     while chunk := os.read(fd, 1 << 20):
         total += len(chunk)
     if proc.wait() != 0:
-        sys.exit("git log -p failed")
+        sys.exit(f"{' '.join(argv[:4])} failed")
     return total
+
+
+def raw_git(repo: RepositoryInfo, start: datetime, end: datetime) -> int:
+    return drain(git_log_argv(repo, start, end))
+
+
+def plain_git_log_p(repo: RepositoryInfo, start: datetime, end: datetime) -> int:
+    """The baseline a user would type: ``git log -p --first-parent`` over the window."""
+    return drain([
+        "git", "-C", str(repo.root), "log", "-p", "--first-parent",
+        f"--since={int(start.timestamp())}", f"--until={int(end.timestamp())}", repo.branch,
+    ])  # fmt: skip
 
 
 def best_of(runs: int, fn: Callable[[], T]) -> tuple[float, T]:
