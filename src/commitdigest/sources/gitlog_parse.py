@@ -22,14 +22,16 @@ Paths come unquoted thanks to ``-z``; every text field is decoded as UTF-8 with
 ``bytes.find`` only: no Python string is ever built for them, and memory stays bounded by the
 budget plus one read chunk, however large a diff is.
 
-Where can ``MARKER`` be mistaken? Commit messages and paths cannot contain NUL bytes, and a
-patch line never starts with one; only a text file that git did not consider binary (a NUL
-after its first 8,000 bytes) containing the exact 15-byte marker could fool it.
+Can ``MARKER`` be forged? Commit messages and paths cannot contain NUL bytes, and a patch
+line never starts with one; only a text file that git did not consider binary (a NUL after
+its first 8,000 bytes) could hold it. So the marker holds a random token drawn anew by each
+process (:data:`MARKER`): no byte sequence a commit author writes in advance can match it.
 """
 
 from __future__ import annotations
 
 import re
+import secrets
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NoReturn
@@ -38,10 +40,11 @@ from commitdigest.models import Commit, FileChange, FileStatus
 from commitdigest.sources.patch_budget import PatchBudget
 from commitdigest.sources.patch_budget import PatchLimits as PatchLimits
 
-MARKER = b"\x00\x00\x1ecommitdigest\x1f"
-"""Starts every commit in the stream (the ``%x00%x00%x1ecommitdigest%x1f`` of LOG_FORMAT)."""
+_TOKEN = "cd" + secrets.token_hex(8)  # unguessable: a commit cannot carry this run's marker
+MARKER = b"\x00\x00\x1e" + _TOKEN.encode("ascii") + b"\x1f"
+"""Starts every commit in the stream (the ``%x00%x00%x1e<token>%x1f`` of LOG_FORMAT)."""
 
-LOG_FORMAT = "--format=%x00%x00%x1ecommitdigest%x1f%H%x00%P%x00%aN%x00%aE%x00%aI%x00%cI%x00%B%x00"
+LOG_FORMAT = f"--format=%x00%x00%x1e{_TOKEN}%x1f%H%x00%P%x00%aN%x00%aE%x00%aI%x00%cI%x00%B%x00"
 """The ``git log`` pretty format this parser reads (author name/email through .mailmap)."""
 
 _DIFF = b"\ndiff --git "

@@ -1,0 +1,55 @@
+"""No byte sequence inside a commit can end or start a commit in the log parser."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from gitfixture import CommitSpec, build_repo
+
+from commitdigest.sources import gitlog_parse
+from commitdigest.sources.git import read_commits
+from commitdigest.sources.repo_info import resolve_repository_sync
+
+OLD_MARKER = b"\x00\x00\x1ecommitdigest\x1f"  # the fixed marker of earlier versions
+
+
+def _window(repo: Path) -> list[str]:
+    info = resolve_repository_sync(repo)
+    start, end = datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 3, tzinfo=UTC)
+    return [c.title for c in asyncio.run(read_commits(info, start, end))]
+
+
+def test_the_marker_is_random_per_process() -> None:
+    code = "from commitdigest.sources.gitlog_parse import MARKER; print(MARKER.hex())"
+    runs = {
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout
+        for _ in range(2)
+    }
+    assert len(runs) == 2
+    assert gitlog_parse.MARKER != OLD_MARKER
+    token = gitlog_parse.MARKER[3:-1].decode("ascii")
+    assert f"%x1e{token}%x1f" in gitlog_parse.LOG_FORMAT
+
+
+def test_a_text_file_holding_a_commit_marker_does_not_break_the_day(tmp_path: Path) -> None:
+    forged = (
+        b"a" * 8100
+        + OLD_MARKER
+        + b"0" * 40
+        + b"\x00\x00evil\x00e@x\x00\x00\x00Forged commit\x00\x00"
+        + b"\n\x00\x00\x1ecd0123456789abcdef\x1f"
+    )
+    repo = tmp_path / "repo"
+    build_repo(
+        repo,
+        [
+            CommitSpec("Before", "2026-03-02T08:00:00+00:00", files={"a.txt": "a\n"}),
+            CommitSpec("Add a crafted file", "2026-03-02T09:00:00+00:00", files={"x.txt": forged}),
+            CommitSpec("After", "2026-03-02T10:00:00+00:00", files={"b.txt": "b\n"}),
+        ],
+    )
+    assert _window(repo) == ["After", "Add a crafted file", "Before"]
