@@ -53,3 +53,17 @@ def test_a_text_file_holding_a_commit_marker_does_not_break_the_day(tmp_path: Pa
         ],
     )
     assert _window(repo) == ["After", "Add a crafted file", "Before"]
+
+
+def test_clock_skew_loses_no_commit_of_the_window(tmp_path: Path) -> None:
+    """A parent with an older committer date must not end the walk (git 2.37+)."""
+    repo = tmp_path / "skew"
+    build_repo(
+        repo,
+        [
+            CommitSpec("Early in the day", "2026-03-02T08:00:00+00:00", files={"a": "1\n"}),
+            CommitSpec("Skewed clock", "2026-02-01T08:00:00+00:00", files={"a": "2\n"}),
+            CommitSpec("Late in the day", "2026-03-02T10:00:00+00:00", files={"a": "3\n"}),
+        ],
+    )
+    assert _window(repo) == ["Late in the day", "Early in the day"]
