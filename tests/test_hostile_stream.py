@@ -8,8 +8,10 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from gitfixture import CommitSpec, build_repo
 
+from commitdigest.errors import SourceError
 from commitdigest.sources import gitlog_parse
 from commitdigest.sources.git import read_commits
 from commitdigest.sources.repo_info import resolve_repository_sync
@@ -67,3 +69,35 @@ def test_clock_skew_loses_no_commit_of_the_window(tmp_path: Path) -> None:
         ],
     )
     assert _window(repo) == ["Late in the day", "Early in the day"]
+
+
+def _origin(tmp_path: Path) -> Path:
+    origin = tmp_path / "origin"
+    build_repo(
+        origin,
+        [
+            CommitSpec("Day one", "2026-03-01T08:00:00+00:00", files={"a": "1\n"}),
+            CommitSpec("Before", "2026-03-02T08:00:00+00:00", files={"a": "2\n"}),
+            CommitSpec("After", "2026-03-02T10:00:00+00:00", files={"a": "3\n"}),
+            CommitSpec("Next day", "2026-03-03T10:00:00+00:00", files={"a": "4\n"}),
+        ],
+    )
+    return origin
+
+
+def test_a_shallow_clone_that_stops_inside_the_window_fails_clearly(tmp_path: Path) -> None:
+    origin = _origin(tmp_path)
+    clone = tmp_path / "shallow"
+    git_clone = ["git", "clone", "-q", "--depth", "2", f"file://{origin}", str(clone)]
+    subprocess.run(git_clone, check=True, capture_output=True)
+    with pytest.raises(SourceError, match=r"shallow clone.*fetch --unshallow"):
+        _window(clone)
+
+
+def test_a_shallow_clone_that_covers_the_window_reads_it(tmp_path: Path) -> None:
+    origin = _origin(tmp_path)
+    clone = tmp_path / "deep-enough"
+    git_clone = ["git", "clone", "-q", "--depth", "4", f"file://{origin}", str(clone)]
+    subprocess.run(git_clone, check=True, capture_output=True)
+    assert (clone / ".git" / "shallow").is_file()
+    assert _window(clone) == ["After", "Before"]

@@ -192,6 +192,38 @@ async def _drain(stream: asyncio.StreamReader, keep: bytearray) -> None:
             keep.extend(chunk[: _STDERR_KEEP - len(keep)])
 
 
+def _git_out(repo: RepositoryInfo, *args: str) -> str:
+    """git's stdout, or ``""`` when it fails (git log then says why, in its own words)."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(repo.root), *GIT_CONFIG, *args],
+            capture_output=True, env=git_env(), check=False,
+        )  # fmt: skip
+    except OSError:
+        return ""
+    return out.stdout.decode("utf-8", "replace").strip() if out.returncode == 0 else ""
+
+
+def check_not_shallow_before(repo: RepositoryInfo, start: datetime) -> None:
+    """A shallow clone whose history stops inside or after the window cannot give the
+    window's commits: say so and name the fix, never report a silently short day."""
+    if _git_out(repo, "rev-parse", "--is-shallow-repository") != "true":
+        return
+    shallow = Path(_git_out(repo, "rev-parse", "--path-format=absolute", "--git-path", "shallow"))
+    try:
+        boundary = shallow.read_text(encoding="ascii").split()
+    except (OSError, UnicodeDecodeError):
+        boundary = []
+    dates = _git_out(repo, "show", "-s", "--format=%ct", *boundary).split() if boundary else []
+    newest = max((int(d) for d in dates if d.isdigit()), default=None)
+    if newest is None or newest >= start.timestamp():
+        raise SourceError(
+            f"{repo.root} is a shallow clone whose history stops inside or after the window; "
+            f"run: git -C {repo.root} fetch --unshallow (or --shallow-since=<date before the "
+            "window>)"
+        )
+
+
 async def iter_commits(
     repo: RepositoryInfo,
     start: datetime,
@@ -204,6 +236,7 @@ async def iter_commits(
     _check_window(start, end)
     if repo.head_sha is None or start >= end:
         return
+    await asyncio.to_thread(check_not_shallow_before, repo, start)
     proc, stdout, transport = await _spawn(git_log_argv(repo, start, end), repo.root)
     assert proc.stderr is not None
     stderr = bytearray()
