@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import itertools
 from datetime import UTC, date, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -97,3 +98,16 @@ def test_day_windows_are_the_whole_days_of_the_moments() -> None:
     assert [w.day for w in windows] == [date(2024, 2, 28), date(2024, 3, 2)]
     assert all(w.end - w.start == timedelta(days=1) for w in windows)
     assert day_windows([], "UTC") == []
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"days": 999_999}, "--days must be at most"),
+        ({"on_date": "9999-12-31"}, "out of range"),
+        ({"days": 3661}, "--days must be at most 3660"),
+    ],
+)
+def test_windows_out_of_range_are_usage_errors(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        plan_windows(tz="UTC", **kwargs)

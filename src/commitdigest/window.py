@@ -106,6 +106,26 @@ def plan_windows(
     Exactly one way of choosing: ``on_date``; ``since``/``until``; ``days`` (the last N
     complete days); or nothing, meaning yesterday (the last complete day).
     """
+    try:
+        start, end, zone_name = _plan_bounds(tz, on_date, since, until, days, now)
+    except (OverflowError, ValueError) as exc:  # a day beyond year 1..9999
+        raise UsageError(
+            f"the window is out of range ({exc}): dates lie in years 1 to 9999"
+        ) from None
+    return split_days(start, end, zone_name)
+
+
+MAX_WINDOW_DAYS = 3660  # ten years of daily reports in one command
+
+
+def _plan_bounds(
+    tz: str | None,
+    on_date: str | None,
+    since: str | None,
+    until: str | None,
+    days: int | None,
+    now: datetime | None,
+) -> tuple[datetime, datetime, str]:
     zone_name, zone = resolve_zone(tz)
     if on_date is not None and (since or until or days):
         raise UsageError("--date cannot be combined with --since, --until or --days")
@@ -131,14 +151,16 @@ def plan_windows(
             raise UsageError(f"--since ({since}) must be before --until ({until or 'now'})")
     else:
         n = days or 1
+        if n > MAX_WINDOW_DAYS:
+            raise UsageError(f"--days must be at most {MAX_WINDOW_DAYS}")
         start, end = day_start(today - timedelta(days=n), zone), day_start(today, zone)
-    return split_days(start, end, zone_name)
+    return start, end, zone_name
 
 
 def split_days(start: datetime, end: datetime, zone_name: str) -> list[DayWindow]:
     zone = ZoneInfo(zone_name)
     start, end = start.astimezone(zone), end.astimezone(zone)
-    if (end - start).days > 3660:
+    if (end - start).days > MAX_WINDOW_DAYS:
         raise UsageError("the window spans more than ten years; choose a shorter range")
     windows: list[DayWindow] = []
     day = start.date()
