@@ -110,3 +110,16 @@ def test_overview_cache_is_keyed_by_its_input(tmp_path: Path) -> None:
             store.get_overview(OverviewKey("o/r", "2026-01-13", "llm", "m@v1", "zh", "hash-b"))
             is None
         )
+
+
+def test_a_store_from_a_newer_version_asks_for_an_upgrade(tmp_path: Path) -> None:
+    path = tmp_path / "home" / "commitdigest.db"
+    connect(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute(
+        "INSERT INTO _migrations (version, applied_at) VALUES (?, 'later')", (len(MIGRATIONS) + 1,)
+    )
+    raw.commit()
+    raw.close()
+    with pytest.raises(StoreError, match=r"newer commitdigest.*upgrade"):
+        connect(path)

@@ -100,6 +100,8 @@ def connect(path: Path) -> sqlite3.Connection:
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")
         migrate(conn)
+    except StoreError as exc:
+        raise StoreError(f"cannot open the store at {path}: {exc}") from None
     except (OSError, sqlite3.Error) as exc:
         raise StoreError(f"cannot open the store at {path}: {exc}") from None
     return conn
@@ -111,6 +113,12 @@ def migrate(conn: sqlite3.Connection) -> int:
         "CREATE TABLE IF NOT EXISTS _migrations (version INTEGER PRIMARY KEY, applied_at TEXT)"
     )
     done = {row[0] for row in conn.execute("SELECT version FROM _migrations")}
+    newer = max(done, default=0)
+    if newer > len(MIGRATIONS):
+        raise StoreError(
+            f"the store was written by a newer commitdigest (schema {newer}, this one knows "
+            f"{len(MIGRATIONS)}): upgrade commitdigest, or point --home at another folder"
+        )
     for version, sql in enumerate(MIGRATIONS, start=1):
         if version in done:
             continue
