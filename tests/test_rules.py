@@ -13,7 +13,6 @@ from markdown_it import MarkdownIt
 
 from commitdigest.analysis.paths import Area, classify_path, component_of
 from commitdigest.analysis.rules import RULES_VERSION, RuleAnalyser
-from commitdigest.analysis.rules_text import TEXT as TEMPLATES
 from commitdigest.analysis.rules_text import (
     code_span,
     cut_text,
@@ -21,6 +20,7 @@ from commitdigest.analysis.rules_text import (
     strip_controls,
 )
 from commitdigest.analysis.tags import change_type_from_title
+from commitdigest.i18n import RULE_TEXT as TEMPLATES
 from commitdigest.models import (
     Analysis,
     AnalysisStatus,

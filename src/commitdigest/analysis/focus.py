@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from commitdigest.config.subscriptions import Focus
+from commitdigest.i18n import ANALYSIS_STRINGS, pick
 
 from ..models import Analysis, Commit, Importance
 
@@ -17,10 +18,6 @@ _BUMP = {
     Importance.LOW: Importance.MEDIUM,
     Importance.MEDIUM: Importance.HIGH,
     Importance.HIGH: Importance.HIGH,
-}
-_NOTE = {
-    "zh": "触及订阅的关注范围（{what}），重要程度上调一级",
-    "en": "touches the subscription's focus ({what}); importance raised one level",
 }
 
 
@@ -36,7 +33,7 @@ def apply_focus(analysis: Analysis, commit: Commit, focus: Focus | None, lang: s
     if not focus.matches(paths, f"{commit.title}\n{commit.body}"):
         return analysis
     what = ", ".join([*focus.paths, *focus.keywords][:4])
-    note = _NOTE.get(lang, _NOTE["en"]).format(what=what)
+    note = pick(ANALYSIS_STRINGS, lang)["focus_note"].format(what=what)
     return analysis.model_copy(
         update={"importance": _BUMP[analysis.importance], "notes": [*analysis.notes, note]}
     )

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from commitdigest.analysis import rules_text as rt
+from commitdigest.i18n import ANALYSIS_STRINGS, COUNTED_CHANGE_TYPES, pick
 from commitdigest.models import Analysis, ChangeType, Importance, Overview
 
 MAX_ITEMS = 5
@@ -33,21 +34,6 @@ MAX_ITEMS = 5
 MEDIUM_FALLBACK = 3
 """Key changes on a day without high-importance commits: this many medium ones."""
 
-# change type -> (zh name, en singular, en plural); zh names are the report's labels
-_TYPE_WORDS: dict[ChangeType, tuple[str, str, str]] = {
-    ChangeType.FEATURE: ("功能增强", "feature", "features"),
-    ChangeType.BUGFIX: ("Bug 修复", "bug fix", "bug fixes"),
-    ChangeType.PERFORMANCE: ("性能优化", "performance change", "performance changes"),
-    ChangeType.REFACTOR: ("代码重构", "refactor", "refactors"),
-    ChangeType.DOCUMENTATION: ("文档更新", "documentation change", "documentation changes"),
-    ChangeType.TEST: ("测试", "test change", "test changes"),
-    ChangeType.CI_BUILD: ("CI / 构建", "CI/build change", "CI/build changes"),
-    ChangeType.DEPENDENCY: ("依赖更新", "dependency update", "dependency updates"),
-    ChangeType.REVERT: ("回滚", "revert", "reverts"),
-    ChangeType.REMOVAL: ("移除", "removal", "removals"),
-    ChangeType.SECURITY: ("安全修复", "security fix", "security fixes"),
-    ChangeType.OTHER: ("其他", "other change", "other changes"),
-}
 _TYPE_ORDER = {t: i for i, t in enumerate(ChangeType)}
 
 
@@ -98,13 +84,11 @@ def type_counts(items: Sequence[OverviewItem]) -> list[tuple[ChangeType, int]]:
 
 def counts_line(items: Sequence[OverviewItem], lang: str) -> str:
     """``12 bug fixes, 8 refactors`` / ``Bug 修复 12 个、代码重构 8 个``; ``""`` for no items."""
+    words = pick(COUNTED_CHANGE_TYPES, lang)
     parts = []
     for change_type, n in type_counts(items):
-        zh, singular, plural = _TYPE_WORDS[change_type]
-        if lang == "zh":
-            parts.append(f"{zh} {n} 个")
-        else:
-            parts.append(f"{n} {singular if n == 1 else plural}")
+        one, many = words[change_type]
+        parts.append((one if n == 1 else many).format(n=n))
     return rt.join_list(parts, lang)
 
 
@@ -121,7 +105,7 @@ def rule_overview(items: Sequence[OverviewItem], lang: str) -> Overview:
         first = next((r for r in (rt.strip_controls(r) for r in item.risks) if r), "")
         if first:
             sha = rt.code_span(item.short_sha)
-            risks.append(f"{first}（{sha}）" if lang == "zh" else f"{first} ({sha})")
+            risks.append(pick(ANALYSIS_STRINGS, lang)["ov_risk"].format(risk=first, sha=sha))
         if len(risks) == MAX_ITEMS:
             break
     return Overview(

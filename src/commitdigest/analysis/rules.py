@@ -30,6 +30,7 @@ from commitdigest.analysis.tags import (
     keyword_match,
     tag_change_types,
 )
+from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import Analysis, ChangeType, Commit, Importance, Insight, Risk
 
 RULES_VERSION = "1"
@@ -68,7 +69,7 @@ def _change_type(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
         return found[0], rt.tr(lang, "type_keyword", word=rt.code_span(found[1]))
     areas = frozenset(a for a in facts.areas if a is not Area.GENERATED)
     if areas in _FILES_ONLY_TYPES:
-        names = [rt.AREA_NAMES[lang][a] for a in AREA_ORDER if a in areas]
+        names = [AREA_NAMES[lang][a] for a in AREA_ORDER if a in areas]
         return _FILES_ONLY_TYPES[areas], rt.tr(lang, "type_files", area=rt.join_list(names, lang))
     return ChangeType.OTHER, rt.tr(lang, "type_unknown")
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.paths import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
+from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import ChangeType, Importance
 
 HIGH_SCORE = 3
@@ -61,7 +62,7 @@ def score_importance(
             )
         score += size_points(src) + (1 if len(src.components) >= 4 else 0)
     elif facts.areas:
-        names = [rt.AREA_NAMES[lang][a] for a in AREA_ORDER if a in facts.areas]
+        names = [AREA_NAMES[lang][a] for a in AREA_ORDER if a in facts.areas]
         notes.append(rt.tr(lang, "ev_non_source", areas=rt.join_list(names, lang)))
     else:
         notes.append(rt.tr(lang, "ev_no_files"))

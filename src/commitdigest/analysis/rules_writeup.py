@@ -8,6 +8,7 @@ from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.paths import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.analysis.rules_importance import size_points
+from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import ChangeType, Commit, Insight, Risk
 
 MAX_IMPACT = 8
@@ -34,7 +35,7 @@ def summary_text(facts: CommitFacts, commit: Commit, lang: str) -> str:
                 if g.known
                 else rt.tr(lang, "shape_unknown")
             )
-            name = rt.AREA_NAMES[lang][area]
+            name = AREA_NAMES[lang][area]
             files = rt.n_files(g.files, lang)
             shape.append(rt.tr(lang, "shape_part", area=name, files=files, lines=lines))
         parts.append(rt.tr(lang, "shape", parts=rt.tr(lang, "shape_sep").join(shape)))

@@ -11,11 +11,12 @@ measures: UTF-8 bytes, characters or UTF-16 code units), ending with "…and N m
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
+from commitdigest.i18n import DIGEST_STRINGS, IMPORTANCE_EMOJI, pick
 from commitdigest.models import (
     Analysis,
     ChangeType,
@@ -27,39 +28,17 @@ from commitdigest.models import (
     RepositoryEntry,
     WindowInfo,
 )
-from commitdigest.render.labels import IMPORTANCE_EMOJI, get_labels
+from commitdigest.render.labels import get_labels
 from commitdigest.render.markdown import report_zone
 from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
 
 T = TypeVar("T")
 ITEM_CHARS = 200  # a commit title or overview item longer than this is shortened ("...")
 
-_STRINGS: dict[str, dict[str, str]] = {
-    "zh": {
-        "title": "{repos} 每日更新 · {day}",
-        "test": "🧪 测试消息 · ",
-        "counts": "共 {n} 个提交 · {high} {medium} {low}",
-        "none": "本日没有提交。",
-        "more": "……另有 {n} 条",
-        "report": "📄 完整报告：",
-        "report_link": "查看完整报告",
-        "repos_more": " 等 {n} 个仓库",
-    },
-    "en": {
-        "title": "{repos} · daily update · {day}",
-        "test": "🧪 Test message · ",
-        "counts": "{n} commits · {high} {medium} {low}",
-        "none": "No commits this day.",
-        "more": "…and {n} more",
-        "report": "📄 Full report: ",
-        "report_link": "open the full report",
-        "repos_more": " +{n} more",
-    },
-}
 
-
-def strings(lang: str) -> dict[str, str]:
-    return _STRINGS.get(lang, _STRINGS["en"])
+def strings(lang: str) -> Mapping[str, str]:
+    """The digest's words in ``lang`` (English for a language without a table)."""
+    return pick(DIGEST_STRINGS, lang)
 
 
 @dataclass(frozen=True)

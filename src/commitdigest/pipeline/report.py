@@ -22,6 +22,7 @@ from commitdigest.analysis.overview import OverviewItem
 from commitdigest.config import LLMSettings, Settings
 from commitdigest.deliver import ensure_writable_dir, write_text_atomic
 from commitdigest.errors import CommitdigestError, OutputError, UsageError
+from commitdigest.i18n import LANGS
 from commitdigest.models import Analysis, Commit, Importance, Overview, ReportContext
 from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_overview
 from commitdigest.pipeline.runner import analyse_commits
@@ -34,7 +35,6 @@ from commitdigest.store import Store
 from commitdigest.window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
-LANGS: tuple[str, ...] = ("zh", "en")
 
 Opener = Callable[[RepoSpec], Awaitable[SourceRepository]]
 
