@@ -26,12 +26,3 @@ def test_ruff_is_clean() -> None:
 def test_mypy_strict_is_clean() -> None:
     result = _run(sys.executable, "-m", "mypy")
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_modules_stay_small() -> None:
-    too_long = {
-        str(p.relative_to(ROOT)): n
-        for p in (ROOT / "src").rglob("*.py")
-        if (n := len(p.read_text(encoding="utf-8").splitlines())) > 450
-    }
-    assert not too_long, f"modules over 450 lines: {too_long}"
