@@ -23,6 +23,7 @@ class BlobReader:
         return self._cache[key]
 
     def read_many(self, keys: Iterable[str]) -> dict[str, str | None]:
+        keys = list(keys)
         todo = [k for k in dict.fromkeys(keys) if k not in self._cache]
         if todo:
             self._cache.update(self._read_many(todo))

@@ -93,7 +93,11 @@ def detect(view: CommitView) -> list[ApiChange]:
         if old is None or new is None:
             continue
         exported = _all_names(before)
-        for brk in griffe.find_breaking_changes(old, new):
+        breakages = list(griffe.find_breaking_changes(old, new))
+        removed_in = {b.obj.path for b in breakages if b.kind is griffe.BreakageKind.PARAMETER_REMOVED}
+        for brk in breakages:
+            if brk.kind is griffe.BreakageKind.PARAMETER_MOVED and brk.obj.path in removed_in:
+                continue  # the later parameters move because one was removed: one item
             obj = brk.obj
             dotted = obj.path
             if not _public(dotted, old.path, exported):
