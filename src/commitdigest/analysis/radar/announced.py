@@ -10,10 +10,13 @@ from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 
 _TITLE_BANG = re.compile(r"^\w+(?:\([^)]*\))?!:\s*(.+)")
 _BODY = re.compile(
-    r"^BREAKING[ -]CHANGES?:\s*(.+)$|(this is a breaking change|can be considered (?:a )?breaking|破坏性变更|不兼容变更)",
+    r"^BREAKING[ -]CHANGES?:\s*(.+)$"
+    r"|(this is a breaking change|can be considered (?:a )?breaking|破坏性变更|不兼容变更)",
     re.I | re.M,
 )
-_CHANGELOG = re.compile(r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[_-]?NOTES)[^/]*$|(^|/)changelog[^/]*$", re.I)
+_CHANGELOG = re.compile(
+    r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[_-]?NOTES)[^/]*$|(^|/)changelog[^/]*$", re.I
+)
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _BREAKING_HEADING = re.compile(r"breaking|incompatib|破坏性|不兼容|重大变更", re.I)
 _BULLET = re.compile(r"^\s*[-*+]\s+(.+)$")
@@ -42,7 +45,9 @@ def detect(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
     m = _TITLE_BANG.match(view.title)
     if m:
-        items.append(ApiChange(kind=RadarKind.ANNOUNCED, what=m.group(1).strip(), new="breaking (title `!`)"))
+        items.append(
+            ApiChange(kind=RadarKind.ANNOUNCED, what=m.group(1).strip(), new="breaking (title `!`)")
+        )
     for bm in _BODY.finditer(view.body):
         what = (bm.group(1) or view.title).strip()
         items.append(ApiChange(kind=RadarKind.ANNOUNCED, what=what, new="breaking (message)"))
@@ -52,6 +57,13 @@ def detect(view: CommitView) -> list[ApiChange]:
         old = {e for _, e in _breaking_entries(view.before.get(path) or "")}
         for line, entry in _breaking_entries(view.after.get(path) or ""):
             if entry not in old:
-                items.append(ApiChange(kind=RadarKind.ANNOUNCED, what=entry[:200], new="breaking (changelog)",
-                                       path=path, line=line))
+                items.append(
+                    ApiChange(
+                        kind=RadarKind.ANNOUNCED,
+                        what=entry[:200],
+                        new="breaking (changelog)",
+                        path=path,
+                        line=line,
+                    )
+                )
     return items

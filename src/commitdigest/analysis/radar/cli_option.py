@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import re
 
-from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs, line_of
+from commitdigest.analysis.radar.models import (
+    ApiChange,
+    CommitView,
+    RadarKind,
+    is_test_or_docs,
+    line_of,
+)
 
-_DECL = re.compile(r"""(?:add_argument|option|Option)\(\s*(?:["']-[A-Za-z]["']\s*,\s*)?["'](--[A-Za-z0-9][A-Za-z0-9-]*)["']""")
+_DECL = re.compile(
+    r"""(?:add_argument|option|Option)\(\s*(?:["']-[A-Za-z]["']\s*,\s*)?["'](--[A-Za-z0-9][A-Za-z0-9-]*)["']"""
+)
 
 
 def options(code: str | None) -> set[str]:
@@ -23,6 +31,14 @@ def detect(view: CommitView) -> list[ApiChange]:
     items = []
     for opt in sorted(before - after):
         path = next(p for p in touched if opt in options(view.before.get(p)))
-        items.append(ApiChange(kind=RadarKind.CLI_OPTION, what=opt, old=opt, new="(removed)", path=path,
-                               line=line_of(view.before.get(path) or "", opt)))
+        items.append(
+            ApiChange(
+                kind=RadarKind.CLI_OPTION,
+                what=opt,
+                old=opt,
+                new="(removed)",
+                path=path,
+                line=line_of(view.before.get(path) or "", opt),
+            )
+        )
     return items

@@ -7,15 +7,24 @@ import re
 import tomllib
 from typing import Any
 
-from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs, line_of
+from commitdigest.analysis.radar.models import (
+    ApiChange,
+    CommitView,
+    RadarKind,
+    is_test_or_docs,
+    line_of,
+)
 
 _CONFIG_NAME = re.compile(r"(config|settings|default|conf)[^/]*\.(toml|json|ya?ml|ini|cfg)$", re.I)
 _YAML_KEY = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:", re.M)
 
 
 def is_config(path: str) -> bool:
-    return bool(_CONFIG_NAME.search(path.rsplit("/", 1)[-1])) and not is_test_or_docs(path) \
+    return (
+        bool(_CONFIG_NAME.search(path.rsplit("/", 1)[-1]))
+        and not is_test_or_docs(path)
         and not path.endswith("pyproject.toml")
+    )
 
 
 def _flatten(data: Any, prefix: str = "") -> set[str]:
@@ -69,6 +78,14 @@ def detect(view: CommitView) -> list[ApiChange]:
         # a removed table lists its children too: report the topmost removed key only
         top = sorted(k for k in gone if not any(k.startswith(g + ".") for g in gone))
         for key in top:
-            items.append(ApiChange(kind=RadarKind.CONFIG_KEY, what=key, old=key, new="(removed)", path=path,
-                                   line=line_of(view.before.get(path) or "", key.rsplit(".", 1)[-1])))
+            items.append(
+                ApiChange(
+                    kind=RadarKind.CONFIG_KEY,
+                    what=key,
+                    old=key,
+                    new="(removed)",
+                    path=path,
+                    line=line_of(view.before.get(path) or "", key.rsplit(".", 1)[-1]),
+                )
+            )
     return items

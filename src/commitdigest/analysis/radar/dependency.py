@@ -8,7 +8,9 @@ import tomllib
 
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, line_of
 
-_REQ = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:>=|==|~=)\s*([0-9]+(?:\.[0-9]+)*)")
+_REQ = re.compile(
+    r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:>=|==|~=)\s*([0-9]+(?:\.[0-9]+)*)"
+)
 
 
 def _lower_bounds(path: str, text: str | None) -> dict[str, str]:
@@ -48,12 +50,23 @@ def detect(view: CommitView) -> list[ApiChange]:
     for path in view.paths:
         if not relevant(path) or view.before.get(path) is None:
             continue
-        old, new = _lower_bounds(path, view.before.get(path)), _lower_bounds(path, view.after.get(path))
+        old, new = (
+            _lower_bounds(path, view.before.get(path)),
+            _lower_bounds(path, view.after.get(path)),
+        )
         for name, was in sorted(old.items()):
             now = new.get(name)
             if now is None or _vt(now) <= _vt(was):
                 continue
             if name == "python" or _vt(now)[0] > _vt(was)[0]:
-                items.append(ApiChange(kind=RadarKind.DEPENDENCY, what=name, old=f">={was}", new=f">={now}",
-                                       path=path, line=line_of(view.after.get(path) or "", now)))
+                items.append(
+                    ApiChange(
+                        kind=RadarKind.DEPENDENCY,
+                        what=name,
+                        old=f">={was}",
+                        new=f">={now}",
+                        path=path,
+                        line=line_of(view.after.get(path) or "", now),
+                    )
+                )
     return items

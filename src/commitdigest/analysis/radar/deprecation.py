@@ -7,8 +7,14 @@ import re
 
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs
 
-_MARK = re.compile(r"DeprecationWarning|FutureWarning|PendingDeprecationWarning|@deprecated\b|\bdeprecated\(")
-_NAME = re.compile(r"""["'`]([A-Za-z_][\w.]*(?:\(\))?)["'`]\s*(?:is|was|has been)?\s*deprecated|deprecated[^"'\n]*["'`]([A-Za-z_][\w.]*)""", re.I)
+_MARK = re.compile(
+    r"DeprecationWarning|FutureWarning|PendingDeprecationWarning|@deprecated\b|\bdeprecated\("
+)
+_NAME = re.compile(
+    r"""["'`]([A-Za-z_][\w.]*(?:\(\))?)["'`]\s*(?:is|was|has been)?\s*deprecated"""
+    r"""|deprecated[^"'\n]*["'`]([A-Za-z_][\w.]*)""",
+    re.I,
+)
 
 
 def _marks(text: str | None) -> list[tuple[int, str]]:
@@ -26,9 +32,18 @@ def detect(view: CommitView) -> list[ApiChange]:
         for lineno, line in _marks(after_text):
             if line.strip() in before:
                 continue
-            context = " ".join(lines[max(0, lineno - 4): lineno + 2])
+            context = " ".join(lines[max(0, lineno - 4) : lineno + 2])
             m = _NAME.search(context)
             what = (m.group(1) or m.group(2)) if m else line.strip()[:80]
-            items.append(ApiChange(kind=RadarKind.DEPRECATION, what=what, old="", new="deprecated", path=path,
-                                   line=lineno, breaking=False))
+            items.append(
+                ApiChange(
+                    kind=RadarKind.DEPRECATION,
+                    what=what,
+                    old="",
+                    new="deprecated",
+                    path=path,
+                    line=lineno,
+                    breaking=False,
+                )
+            )
     return items

@@ -54,8 +54,13 @@ class CommitInput:
             if f.old_path:
                 paths.append(f.old_path)
             paths.append(f.path)
-        return cls(commit.sha, commit.parents[0] if commit.parents else None, commit.title, commit.body,
-                   tuple(dict.fromkeys(paths)))
+        return cls(
+            commit.sha,
+            commit.parents[0] if commit.parents else None,
+            commit.title,
+            commit.body,
+            tuple(dict.fromkeys(paths)),
+        )
 
 
 def cache_key(sha: str) -> str:
@@ -65,10 +70,19 @@ def cache_key(sha: str) -> str:
 
 def _env_files(repo: Path, rev: str) -> list[str]:
     """Non-test Python files that mention the environment at ``rev`` (``git grep``, one call)."""
-    out = subprocess.run(["git", "grep", "-l", "-E", env_var.GREP_PATTERN, rev, "--", "*.py"], cwd=repo,
-                         capture_output=True, text=True, check=False)
+    out = subprocess.run(
+        ["git", "grep", "-l", "-E", env_var.GREP_PATTERN, rev, "--", "*.py"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     prefix = rev + ":"
-    return [p.removeprefix(prefix) for p in out.stdout.splitlines() if env_var.relevant(p.removeprefix(prefix))]
+    return [
+        p.removeprefix(prefix)
+        for p in out.stdout.splitlines()
+        if env_var.relevant(p.removeprefix(prefix))
+    ]
 
 
 def scan_window(repo: Path, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:
@@ -84,7 +98,10 @@ def scan_window(repo: Path, commits: Sequence[CommitInput]) -> dict[str, list[Ap
             after = reader.read_many(f"{c.sha}:{p}" for p in wanted)
             before = reader.read_many(f"{c.parent}:{p}" for p in c.paths) if c.parent else {}
             view = CommitView(
-                sha=c.sha, title=c.title, body=c.body, paths=c.paths,
+                sha=c.sha,
+                title=c.title,
+                body=c.body,
+                paths=c.paths,
                 before={p: before.get(f"{c.parent}:{p}") for p in c.paths},
                 after={p: after[f"{c.sha}:{p}"] for p in wanted},
             )
@@ -115,11 +132,18 @@ def _dedupe(items: list[ApiChange]) -> list[ApiChange]:
 def scan_log(repo: Path, rev_range: str) -> dict[str, list[ApiChange]]:
     """Convenience for tests and the bench: scan ``git log rev_range`` (oldest first)."""
     fmt = "%x1e%H%x1f%P%x1f%s%x1f%b%x1f"
-    out = subprocess.run(["git", "log", "--reverse", "--name-only", f"--format={fmt}", rev_range], cwd=repo,
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["git", "log", "--reverse", "--name-only", f"--format={fmt}", rev_range],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     commits: list[CommitInput] = []
     for rec in out.split("\x1e")[1:]:
         sha, parents, title, body, names = rec.split("\x1f")
         paths = tuple(p for p in names.splitlines() if p)
-        commits.append(CommitInput(sha, parents.split()[0] if parents else None, title, body.strip(), paths))
+        commits.append(
+            CommitInput(sha, parents.split()[0] if parents else None, title, body.strip(), paths)
+        )
     return scan_window(repo, commits)

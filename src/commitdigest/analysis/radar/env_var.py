@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import re
 
-from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs, line_of
+from commitdigest.analysis.radar.models import (
+    ApiChange,
+    CommitView,
+    RadarKind,
+    is_test_or_docs,
+    line_of,
+)
 
 _READ = re.compile(
     r"""(?:os\.getenv|os\.environ\.get|os\.environ\[|environ\.get|environ\[|getenv|os\.environ\.setdefault)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
@@ -57,6 +63,14 @@ class EnvIndex:
         items: list[ApiChange] = []
         for name in sorted(gone):
             path = next((p for p in touched if name in names(view.before.get(p))), "")
-            items.append(ApiChange(kind=RadarKind.ENV_VAR, what=name, old=name, new="(no longer read)",
-                                   path=path, line=line_of(view.before.get(path) or "", name)))
+            items.append(
+                ApiChange(
+                    kind=RadarKind.ENV_VAR,
+                    what=name,
+                    old=name,
+                    new="(no longer read)",
+                    path=path,
+                    line=line_of(view.before.get(path) or "", name),
+                )
+            )
         return items

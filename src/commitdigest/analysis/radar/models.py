@@ -48,7 +48,10 @@ def is_test_or_docs(path: str) -> bool:
     """Tests, docs, examples and benchmarks are not a package's API."""
     parts = path.split("/")
     name = parts[-1]
-    if any(p in {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"} for p in parts[:-1]):
+    if any(
+        p in {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"}
+        for p in parts[:-1]
+    ):
         return True
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 

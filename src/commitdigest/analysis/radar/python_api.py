@@ -48,9 +48,16 @@ def _all_names(code: str) -> set[str] | None:
     except SyntaxError:
         return None
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets):
-            if isinstance(node.value, (ast.List, ast.Tuple)):
-                return {e.value for e in node.value.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, (ast.List, ast.Tuple))
+        ):
+            return {
+                e.value
+                for e in node.value.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)
+            }
     return None
 
 
@@ -67,7 +74,10 @@ def _reexported(name: str, init_code: str | None) -> bool:
 
 def _shimmed(param: str, after: str) -> bool:
     """The old parameter name is still handled with a deprecation warning."""
-    return bool(re.search(rf"[\"']{re.escape(param)}[\"']", after)) and re.search("deprecat", after, re.I) is not None
+    return (
+        bool(re.search(rf"[\"']{re.escape(param)}[\"']", after))
+        and re.search("deprecat", after, re.I) is not None
+    )
 
 
 def detect(view: CommitView) -> list[ApiChange]:
@@ -78,23 +88,37 @@ def detect(view: CommitView) -> list[ApiChange]:
         before, after = view.before.get(path), view.after.get(path)
         if before is None:
             continue
-        init_after = view.after.get(path.rsplit("/", 1)[0] + "/__init__.py") if "/" in path else None
+        init_after = (
+            view.after.get(path.rsplit("/", 1)[0] + "/__init__.py") if "/" in path else None
+        )
         if after is None:  # a deleted public module: each of its public names is gone
             old = _visit(path, before)
             if old is None:
                 continue
             exported = _all_names(before)
             for name, member in old.members.items():
-                if _public(f"{old.path}.{name}", old.path, exported) and not _reexported(name, init_after):
-                    items.append(ApiChange(kind=RadarKind.PYTHON_API, what=f"{old.path}.{name}", old=name,
-                                           new="(module removed)", path=path, line=member.lineno))
+                if _public(f"{old.path}.{name}", old.path, exported) and not _reexported(
+                    name, init_after
+                ):
+                    items.append(
+                        ApiChange(
+                            kind=RadarKind.PYTHON_API,
+                            what=f"{old.path}.{name}",
+                            old=name,
+                            new="(module removed)",
+                            path=path,
+                            line=member.lineno,
+                        )
+                    )
             continue
         old, new = _visit(path, before), _visit(path, after)
         if old is None or new is None:
             continue
         exported = _all_names(before)
         breakages = list(griffe.find_breaking_changes(old, new))
-        removed_in = {b.obj.path for b in breakages if b.kind is griffe.BreakageKind.PARAMETER_REMOVED}
+        removed_in = {
+            b.obj.path for b in breakages if b.kind is griffe.BreakageKind.PARAMETER_REMOVED
+        }
         for brk in breakages:
             if brk.kind is griffe.BreakageKind.PARAMETER_MOVED and brk.obj.path in removed_in:
                 continue  # the later parameters move because one was removed: one item
@@ -116,8 +140,16 @@ def detect(view: CommitView) -> list[ApiChange]:
                 what = dotted
                 old_s, new_s = _text(brk.old_value), _text(brk.new_value)
             line = _line_in(after, obj.name) or obj.lineno
-            items.append(ApiChange(kind=RadarKind.PYTHON_API, what=f"{what}: {kind.value}", old=old_s, new=new_s,
-                                   path=path, line=line))
+            items.append(
+                ApiChange(
+                    kind=RadarKind.PYTHON_API,
+                    what=f"{what}: {kind.value}",
+                    old=old_s,
+                    new=new_s,
+                    path=path,
+                    line=line,
+                )
+            )
     return items
 
 
@@ -127,5 +159,9 @@ def _text(value: object) -> str:
 
 
 def _line_in(code: str, name: str) -> int | None:
-    m = re.search(rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*[:=]", code, re.M)
+    m = re.search(
+        rf"^\s*(?:async\s+)?(?:def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*[:=]",
+        code,
+        re.M,
+    )
     return None if m is None else code.count("\n", 0, m.start()) + 1
