@@ -125,7 +125,7 @@ def test_python_api_renamed_parameter_with_shim_is_silent_but_deprecated(tmp_pat
         ],
     )
     assert kinds(items) == [RadarKind.DEPRECATION]
-    assert items[0].what == "proxies" and items[0].breaking is False and items[0].line == 6
+    assert items[0].what == "proxies" and items[0].breaking is False and items[0].line == 7
 
 
 ENVS_V1 = """\
