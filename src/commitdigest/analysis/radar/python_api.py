@@ -111,6 +111,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                         )
                     )
             continue
+        if surface(before) == surface(after):
+            continue  # bodies only: no API change (values of attributes are not compared)
         old, new = _visit(path, before), _visit(path, after)
         if old is None or new is None:
             continue
@@ -151,6 +153,19 @@ def detect(view: CommitView) -> list[ApiChange]:
                 )
             )
     return items
+
+
+_SURFACE = re.compile(
+    r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+\w+[ \t]*(?:\((?:[^()]|\([^()]*\))*\))?[^\n:]*:"
+    r"|^[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=|^__all__[^\]\)]*[\]\)]|^(?:from|import)[ \t].*$",
+    re.M,
+)
+
+
+def surface(code: str) -> list[str]:
+    """The lines that make a module's API (signatures, top-level names, ``__all__``,
+    imports): when they are equal before and after, griffe has nothing to report."""
+    return [" ".join(m.split()) for m in _SURFACE.findall(code)]
 
 
 def _text(value: object) -> str:
