@@ -26,8 +26,10 @@ def detect(view: CommitView) -> list[ApiChange]:
     for path in view.paths:
         if not path.endswith(".py") or is_test_or_docs(path):
             continue
-        before = {line.strip() for _, line in _marks(view.before.get(path))}
         after_text = view.after.get(path) or ""
+        if not _MARK.search(after_text):
+            continue
+        before = {line.strip() for _, line in _marks(view.before.get(path))}
         lines = after_text.splitlines()
         for lineno, line in _marks(after_text):
             if line.strip() in before:

@@ -111,7 +111,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                         )
                     )
             continue
-        if surface(before) == surface(after):
+        if before == after or surface(before) == surface(after):
             continue  # bodies only: no API change (values of attributes are not compared)
         old, new = _visit(path, before), _visit(path, after)
         if old is None or new is None:
