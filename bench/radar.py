@@ -11,15 +11,19 @@ touching two or three files. It then times, best of ``--runs``:
 * with the radar: the same plus ``scan_window`` over the commits (touched blobs through one
   ``git cat-file --batch``, every kind, the repository-wide env var index).
 
-It prints both and the ratio, and exits 1 when the ratio is above ``--target``. This is
-the source stage only: a full report (analysis, rendering) costs more without the radar,
-so the ratio of whole reports is lower than the one printed here.
+* a whole uncached report of the day without the radar (``commitdigest report
+  --analyser rules``, fresh home), to which the radar's own time is added.
+
+It prints the source-stage ratio and the whole-report ratio, and exits 1 when the
+whole-report ratio is above ``--target``. (Until ``--no-radar`` is wired into ``report``,
+the report is run as it is today, without the radar, and the radar time is added.)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import subprocess
 import sys
@@ -110,9 +114,27 @@ def main() -> int:
             with_radar.append(t2 - t0)
             items = sum(len(v) for v in found.values())
         a, b = min(without), min(with_radar)
-        ratio = b / a
-        print(f"commits: {len(commits)}  radar items: {items}")
-        print(f"--no-radar: {a:.3f} s   radar: {b:.3f} s   ratio: {ratio:.2f}x (target {args.target}x)")
+        radar_only = b - a
+        reports: list[float] = []
+        for run in range(args.runs):
+            env = {
+                **os.environ,
+                "COMMITDIGEST_HOME": str(Path(tmp) / f"home{run}"),
+                "NO_COLOR": "1",
+            }
+            env.pop("OPENAI_API_KEY", None)
+            argv = [sys.executable, "-c", "from commitdigest.cli import main; main()", "report",
+                    str(root), "--date", DAY.date().isoformat(), "--tz", "UTC", "--lang", "en",
+                    "--analyser", "rules", "--out", str(Path(tmp) / f"out{run}")]  # fmt: skip
+            t0 = time.perf_counter()
+            subprocess.run(argv, env=env, check=True, capture_output=True)
+            reports.append(time.perf_counter() - t0)
+        report = min(reports)
+        ratio = (report + radar_only) / report
+        print(f"commits: {len(commits)}  radar items: {items}  radar alone: {radar_only:.3f} s")
+        print(f"source stage: --no-radar {a:.3f} s, with radar {b:.3f} s ({b / a:.2f}x)")
+        print(f"whole report: --no-radar {report:.3f} s, with radar {report + radar_only:.3f} s "
+              f"({ratio:.2f}x, target {args.target}x)")  # fmt: skip
         return 0 if ratio <= args.target else 1
 
 
