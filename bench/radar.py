@@ -29,14 +29,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from commitdigest.analysis.radar.driver import CommitInput, scan_window
 from commitdigest.sources.git import read_commits
 from commitdigest.sources.repo_info import git_env, resolve_repository_sync
 
-TZ = timezone.utc
+TZ = UTC
 DAY = datetime(2026, 3, 2, tzinfo=TZ)
 MODULES = 60
 
