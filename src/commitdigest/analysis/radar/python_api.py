@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import griffe
+if TYPE_CHECKING:
+    import griffe
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -36,6 +38,8 @@ def _module_name(path: str) -> str:
 
 
 def _visit(path: str, code: str) -> griffe.Module | None:
+    import griffe  # heavy: imported on the first module that needs it
+
     try:
         return griffe.visit(_module_name(path), Path(path), code)
     except Exception:  # a syntax error in either version: no API facts
@@ -81,6 +85,7 @@ def _shimmed(param: str, after: str) -> bool:
 
 
 def detect(view: CommitView) -> list[ApiChange]:
+    import griffe
     items: list[ApiChange] = []
     for path in view.paths:
         if not path.endswith(".py") or is_test_or_docs(path) or is_private_module(path):
