@@ -19,6 +19,7 @@ from typing import Any
 
 from commitdigest.analysis.focus import apply_focus, make_focus
 from commitdigest.analysis.overview import OverviewItem
+from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.config import LLMSettings, Settings
 from commitdigest.deliver import ensure_writable_dir, write_text_atomic
 from commitdigest.errors import CommitdigestError, OutputError, UsageError
@@ -54,6 +55,7 @@ class ReportOptions:
     llm: LLMSettings | None = None
     overview: bool = True
     keep_going: bool = False  # a repository that fails is reported, the others go on
+    radar: bool = True  # the breaking-change radar (local git repositories); --no-radar
     command: str = "report"
 
     @classmethod
@@ -297,6 +299,19 @@ async def _analyse(
     return analyses
 
 
+async def _radar(repo: SourceRepository, commits: list[Commit]) -> dict[str, list[ApiChange]]:
+    """The radar's facts for a local repository's commits (none for other sources)."""
+    info = getattr(repo, "info", None)
+    root = getattr(info, "root", None)
+    if not commits or not isinstance(root, Path):
+        return {}
+    from commitdigest.analysis.radar.driver import CommitInput, scan_window
+
+    ordered = sorted(commits, key=lambda c: c.committed_at)
+    inputs = [CommitInput.from_commit(c) for c in ordered]
+    return await asyncio.to_thread(scan_window, root, inputs)
+
+
 async def _day_inputs(
     window: DayWindow,
     repos: Sequence[SourceRepository],
@@ -326,6 +341,7 @@ async def _day_inputs(
             commits=day_commits,
             analyses=by_sha,
             overview=overview,
+            api_changes=await _radar(repo, day_commits) if options.radar else {},
         )
 
     return list(

@@ -1,0 +1,38 @@
+"""The radar in a report: ``api_changes`` on each commit of the JSON output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from gitfixture import CommitSpec, build_repo
+from typer.testing import CliRunner
+
+from commitdigest.cli import app
+
+runner = CliRunner()
+BEFORE = "def get(url, proxies=None):\n    return url\n"
+AFTER = "def get(url):\n    return url\n"
+
+
+def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
+    repo = tmp_path / "httpx"
+    build_repo(
+        repo,
+        [
+            CommitSpec("init", "2026-03-01T10:00:00+00:00", files={"httpx/api.py": BEFORE}),
+            CommitSpec("Drop proxies", "2026-03-02T10:00:00+00:00", files={"httpx/api.py": AFTER}),
+            CommitSpec("docs", "2026-03-02T11:00:00+00:00", files={"docs/x.md": "# x\n"}),
+        ],
+    )
+    argv = ["report", str(repo), "--date", "2026-03-02", "--tz", "UTC", "--format", "json"]
+    result = runner.invoke(
+        app, [*argv, "--out", str(tmp_path / "out")], env={"COMMITDIGEST_HOME": str(tmp_path / "h")}
+    )
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads((tmp_path / "out" / "2026-03-02.json").read_text(encoding="utf-8"))
+    commits = {c["title"]: c for r in doc["repositories"] for c in r["commits"]}
+    [item] = commits["Drop proxies"]["api_changes"]
+    assert item["kind"] == "python_api" and item["old"] == "proxies"
+    assert (item["path"], item["line"]) == ("httpx/api.py", 1)
+    assert commits["docs"]["api_changes"] == []
