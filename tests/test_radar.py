@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from gitfixture import CommitSpec, build_repo
 
 from commitdigest.analysis.radar import ApiChange, RadarKind, cache_key
 from commitdigest.analysis.radar.driver import scan_log
-from gitfixture import CommitSpec, build_repo
 
 D1 = "2026-01-10T10:00:00+00:00"
 D2 = "2026-01-11T10:00:00+00:00"

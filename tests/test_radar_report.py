@@ -36,3 +36,12 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
     assert item["kind"] == "python_api" and item["old"] == "proxies"
     assert (item["path"], item["line"]) == ("httpx/api.py", 1)
     assert commits["docs"]["api_changes"] == []
+
+    no_radar = runner.invoke(
+        app,
+        [*argv, "--no-radar", "--out", str(tmp_path / "out2")],
+        env={"COMMITDIGEST_HOME": str(tmp_path / "h")},
+    )
+    assert no_radar.exit_code == 0, no_radar.stderr
+    doc = json.loads((tmp_path / "out2" / "2026-03-02.json").read_text(encoding="utf-8"))
+    assert all(c["api_changes"] == [] for r in doc["repositories"] for c in r["commits"])
