@@ -45,3 +45,32 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
     assert no_radar.exit_code == 0, no_radar.stderr
     doc = json.loads((tmp_path / "out2" / "2026-03-02.json").read_text(encoding="utf-8"))
     assert all(c["api_changes"] == [] for r in doc["repositories"] for c in r["commits"])
+
+
+def test_breaking_section_follows_the_statistics(tmp_path: Path) -> None:
+    repo = tmp_path / "httpx"
+    build_repo(
+        repo,
+        [
+            CommitSpec("init", "2026-03-01T10:00:00+00:00", files={"httpx/api.py": BEFORE}),
+            CommitSpec("Drop proxies", "2026-03-02T10:00:00+00:00", files={"httpx/api.py": AFTER}),
+        ],
+    )
+    for lang, heading in (("en", "### ⚠️ Breaking changes"), ("zh", "### ⚠️ 破坏性变更")):
+        out = tmp_path / f"out-{lang}"
+        argv = ["report", str(repo), "--date", "2026-03-02", "--tz", "UTC", "--lang", lang]
+        result = runner.invoke(
+            app,
+            [*argv, "--format", "md,html", "--out", str(out)],
+            env={"COMMITDIGEST_HOME": str(tmp_path / "h")},
+        )
+        assert result.exit_code == 0, result.stderr
+        md = (out / "2026-03-02.md").read_text(encoding="utf-8")
+        stats_at, breaking_at = md.index("-stats"), md.index(heading)
+        assert stats_at < breaking_at
+        section = md[breaking_at:].split("\n\n")[1]
+        [line] = section.splitlines()
+        assert line.startswith("- `httpx.api.get(proxies)")
+        assert "`proxies` → `(removed)`" in line and "`httpx/api.py:1`" in line
+        html = (out / "2026-03-02.html").read_text(encoding="utf-8")
+        assert heading.removeprefix("### ") in html and "<code>httpx/api.py:1</code>" in html
