@@ -36,6 +36,7 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
     assert item["kind"] == "python_api" and item["old"] == "proxies"
     assert (item["path"], item["line"]) == ("httpx/api.py", 1)
     assert commits["docs"]["api_changes"] == []
+    assert commits["Drop proxies"]["analysis"]["importance"] == "high"
 
     no_radar = runner.invoke(
         app,
@@ -74,3 +75,21 @@ def test_breaking_section_follows_the_statistics(tmp_path: Path) -> None:
         assert "`proxies` → `(removed)`" in line and "`httpx/api.py:1`" in line
         html = (out / "2026-03-02.html").read_text(encoding="utf-8")
         assert heading.removeprefix("### ") in html and "<code>httpx/api.py:1</code>" in html
+
+
+def test_a_breaking_item_makes_the_commit_at_least_high() -> None:
+    from commitdigest.analysis.radar import ApiChange, RadarKind
+    from commitdigest.models import Analysis, ChangeType, Importance
+    from commitdigest.pipeline.report import at_least_high
+
+    low = Analysis(
+        change_type=next(iter(ChangeType)),
+        importance=Importance.LOW,
+        summary="s",
+        analyser="rules",
+    )
+    dep = ApiChange(kind=RadarKind.DEPRECATION, what="f", breaking=False)
+    env = ApiChange(kind=RadarKind.ENV_VAR, what="APP_TOKEN", old="APP_TOKEN")
+    assert at_least_high(low, [dep]) is low
+    bumped = at_least_high(low, [dep, env])
+    assert bumped.importance is Importance.HIGH and "APP_TOKEN" in bumped.notes[-1]

@@ -299,6 +299,17 @@ async def _analyse(
     return analyses
 
 
+def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
+    """A commit with a breaking radar item is at least of high importance."""
+    breaking = [i for i in items if i.breaking]
+    if not breaking or analysis.importance is Importance.HIGH:
+        return analysis
+    note = f"radar: {len(breaking)} breaking change(s), e.g. {breaking[0].what}"
+    return analysis.model_copy(
+        update={"importance": Importance.HIGH, "notes": [*analysis.notes, note]}
+    )
+
+
 async def _radar(repo: SourceRepository, commits: list[Commit]) -> dict[str, list[ApiChange]]:
     """The radar's facts for a local repository's commits (none for other sources)."""
     info = getattr(repo, "info", None)
@@ -325,7 +336,11 @@ async def _day_inputs(
 
     async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
         day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
-        by_sha = {c.sha: analyses[(repo.name, c.sha)] for c in day_commits}
+        radar = await _radar(repo, day_commits) if options.radar else {}
+        by_sha = {
+            c.sha: at_least_high(analyses[(repo.name, c.sha)], radar.get(c.sha, []))
+            for c in day_commits
+        }
         overview: Overview | None = None
         if options.overview and day_commits:
             items = [
@@ -341,7 +356,7 @@ async def _day_inputs(
             commits=day_commits,
             analyses=by_sha,
             overview=overview,
-            api_changes=await _radar(repo, day_commits) if options.radar else {},
+            api_changes=radar,
         )
 
     return list(
