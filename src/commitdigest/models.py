@@ -12,6 +12,8 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from commitdigest.analysis.radar.models import ApiChange
+
 
 class FileStatus(StrEnum):
     ADDED = "added"
@@ -229,6 +231,7 @@ class CommitEntry(_Frozen):
     labels: list[str] = Field(default_factory=list)
     files: list[FileEntry]
     analysis: Analysis
+    api_changes: list[ApiChange] = Field(default_factory=list)  # the radar's facts
 
 
 class Coverage(_Frozen):

@@ -124,6 +124,10 @@ def register(app: typer.Typer) -> None:
             bool | None,
             typer.Option("--overview/--no-overview", help="A daily overview per repository."),
         ] = None,
+        radar: Annotated[
+            bool | None,
+            typer.Option("--radar/--no-radar", help="The breaking-change radar (default on)."),
+        ] = None,
         config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
@@ -177,6 +181,7 @@ def register(app: typer.Typer) -> None:
                 "out_dir": out_dir,
                 "analyser": analyser,
                 "overview": overview,
+                "radar": radar,
             }
             options = ReportOptions.from_settings(
                 settings,

@@ -19,6 +19,7 @@ from typing import Any
 
 from commitdigest.analysis.focus import apply_focus, make_focus
 from commitdigest.analysis.overview import OverviewItem
+from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.config import LLMSettings, Settings
 from commitdigest.deliver import ensure_writable_dir, write_text_atomic
 from commitdigest.errors import CommitdigestError, OutputError, UsageError
@@ -52,6 +53,7 @@ class ReportOptions:
     llm: LLMSettings | None = None
     overview: bool = True
     keep_going: bool = False  # a repository that fails is reported, the others go on
+    radar: bool = True  # the breaking-change radar (local git repositories); --no-radar
     command: str = "report"
 
     @classmethod
@@ -295,6 +297,30 @@ async def _analyse(
     return analyses
 
 
+def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
+    """A commit with a breaking radar item is at least of high importance."""
+    breaking = [i for i in items if i.breaking]
+    if not breaking or analysis.importance is Importance.HIGH:
+        return analysis
+    note = f"radar: {len(breaking)} breaking change(s), e.g. {breaking[0].what}"
+    return analysis.model_copy(
+        update={"importance": Importance.HIGH, "notes": [*analysis.notes, note]}
+    )
+
+
+async def _radar(repo: SourceRepository, commits: list[Commit]) -> dict[str, list[ApiChange]]:
+    """The radar's facts for a local repository's commits (none for other sources)."""
+    info = getattr(repo, "info", None)
+    root = getattr(info, "root", None)
+    if not commits or not isinstance(root, Path):
+        return {}
+    from commitdigest.analysis.radar.driver import CommitInput, scan_window
+
+    ordered = sorted(commits, key=lambda c: c.committed_at)
+    inputs = [CommitInput.from_commit(c) for c in ordered]
+    return await asyncio.to_thread(scan_window, root, inputs)
+
+
 async def _day_inputs(
     window: DayWindow,
     repos: Sequence[SourceRepository],
@@ -308,7 +334,11 @@ async def _day_inputs(
 
     async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
         day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
-        by_sha = {c.sha: analyses[(repo.name, c.sha)] for c in day_commits}
+        radar = await _radar(repo, day_commits) if options.radar else {}
+        by_sha = {
+            c.sha: at_least_high(analyses[(repo.name, c.sha)], radar.get(c.sha, []))
+            for c in day_commits
+        }
         overview: Overview | None = None
         if options.overview and day_commits:
             items = [
@@ -324,6 +354,7 @@ async def _day_inputs(
             commits=day_commits,
             analyses=by_sha,
             overview=overview,
+            api_changes=radar,
         )
 
     return list(

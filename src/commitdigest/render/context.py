@@ -8,9 +8,10 @@ JSON and Markdown agree on them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.models import (
     Analysis,
     AnalysisStatus,
@@ -41,6 +42,7 @@ class RepositoryInput:
     analyses: Mapping[str, Analysis]  # by sha
     overview: Overview | None = None  # the day's overview, shown above the contents
     error: str | None = None  # the repository could not be read (its commits are unknown)
+    api_changes: Mapping[str, Sequence[ApiChange]] = field(default_factory=dict)  # by sha
 
 
 def build_context(
@@ -73,7 +75,7 @@ def build_context(
     offset = 0
     for repo, commits, repo_anchor in zip(repositories, ordered, repo_anchors, strict=True):
         items = [
-            _commit_entry(commit, repo.analyses[commit.sha], anchor)
+            _commit_entry(commit, repo.analyses[commit.sha], anchor, repo.api_changes)
             for commit, anchor in zip(
                 commits, commit_anchors[offset : offset + len(commits)], strict=True
             )
@@ -173,8 +175,14 @@ def repository_anchor_family(anchor: str) -> list[str]:
     return [anchor, *(f"{anchor}-{suffix}" for suffix in REPO_ANCHOR_SUFFIXES)]
 
 
-def _commit_entry(commit: Commit, analysis: Analysis, anchor: str) -> CommitEntry:
+def _commit_entry(
+    commit: Commit,
+    analysis: Analysis,
+    anchor: str,
+    api_changes: Mapping[str, Sequence[ApiChange]] | None = None,
+) -> CommitEntry:
     return CommitEntry(
+        api_changes=list((api_changes or {}).get(commit.sha, ())),
         sha=commit.sha,
         short_sha=anchor.split("-")[0],
         anchor=anchor,

@@ -17,6 +17,7 @@ from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Generic, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.models import (
     IMPORTANCE_ORDER,
     Analysis,
@@ -177,6 +178,10 @@ class ReportView(ABC, Generic[T]):
             if commits:
                 out.append((importance.value, commits))
         return out
+
+    def breaking(self, repo: RepositoryEntry) -> list[tuple[CommitEntry, ApiChange]]:
+        """The radar's breaking items of the repository's commits, commit by commit."""
+        return [(c, item) for c in repo.commits for item in c.api_changes if item.breaking]
 
     def stats(self, repo: RepositoryEntry, is_day: bool) -> str:
         s = self.labels.s

@@ -1,0 +1,70 @@
+"""The radar's data: one ``ApiChange`` per fact, and the per-commit view the kinds read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+
+class RadarKind(StrEnum):
+    PYTHON_API = "python_api"
+    ENV_VAR = "env_var"
+    CLI_OPTION = "cli_option"
+    CONFIG_KEY = "config_key"
+    DEPENDENCY = "dependency"
+    DEPRECATION = "deprecation"
+    ANNOUNCED = "announced"
+
+
+class ApiChange(BaseModel):
+    """One radar fact: what changed, old -> new, and where the evidence is."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: RadarKind
+    what: str  # e.g. "httpx.Client.__init__(proxies)"
+    old: str = ""
+    new: str = ""
+    path: str = ""  # evidence file (after the commit, else before)
+    line: int | None = None
+    breaking: bool = True  # deprecations are warnings, not breaks
+
+
+@dataclass(frozen=True)
+class CommitView:
+    """What a kind sees of one commit: its message and the touched files' blobs."""
+
+    sha: str
+    title: str
+    body: str
+    paths: tuple[str, ...]
+    before: dict[str, str | None] = field(default_factory=dict)  # None: absent
+    after: dict[str, str | None] = field(default_factory=dict)
+
+
+def is_test_or_docs(path: str) -> bool:
+    """Tests, docs, examples and benchmarks are not a package's API."""
+    parts = path.split("/")
+    name = parts[-1]
+    if any(
+        p in {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"}
+        for p in parts[:-1]
+    ):
+        return True
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+
+def is_private_module(path: str) -> bool:
+    """A module path with an underscore-led component (``__init__.py`` excepted)."""
+    for part in path.removesuffix(".py").split("/"):
+        if part.startswith("_") and part != "__init__":
+            return True
+    return False
+
+
+def line_of(text: str, needle: str) -> int | None:
+    """The 1-based line of the first occurrence of ``needle``."""
+    idx = text.find(needle)
+    return None if idx < 0 else text.count("\n", 0, idx) + 1

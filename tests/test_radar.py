@@ -1,0 +1,356 @@
+"""The breaking-change radar on fixture repositories built in tmp (fixed dates):
+each kind's true change, and the false alarms that must stay silent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitfixture import CommitSpec, build_repo
+
+from commitdigest.analysis.radar import ApiChange, RadarKind, cache_key
+from commitdigest.analysis.radar.driver import scan_log
+
+D1 = "2026-01-10T10:00:00+00:00"
+D2 = "2026-01-11T10:00:00+00:00"
+D3 = "2026-01-12T10:00:00+00:00"
+
+CLIENT_V1 = """\
+__all__ = ["Client"]
+
+
+class Client:
+    def __init__(self, base_url: str = "", proxies: object = None, timeout: float = 5.0) -> None:
+        self.base_url = base_url
+
+    def get(self, url: str) -> str:
+        return url
+"""
+CLIENT_V2 = CLIENT_V1.replace(", proxies: object = None", "")
+
+
+def scan(tmp_path: Path, specs: list[CommitSpec]) -> list[list[ApiChange]]:
+    """Radar items of every commit after the first (the base)."""
+    shas = build_repo(tmp_path / "repo", specs)
+    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}")
+    return [found[s] for s in shas[1:]]
+
+
+def kinds(items: list[ApiChange]) -> list[RadarKind]:
+    return [i.kind for i in items]
+
+
+def test_python_api_parameter_removed(tmp_path: Path) -> None:
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec(
+                "init",
+                D1,
+                files={
+                    "httpx/__init__.py": "from httpx._client import Client\n",
+                    "httpx/client.py": CLIENT_V1,
+                },
+            ),
+            CommitSpec("drop proxies", D2, files={"httpx/client.py": CLIENT_V2}),
+        ],
+    )
+    assert [(i.kind, i.old, i.path, i.line) for i in items] == [
+        (RadarKind.PYTHON_API, "proxies", "httpx/client.py", 5)
+    ]
+    assert "Client.__init__(proxies)" in items[0].what
+
+
+def test_python_api_private_module_and_tests_and_docs_are_silent(tmp_path: Path) -> None:
+    specs = [
+        CommitSpec(
+            "init",
+            D1,
+            files={
+                "pkg/_impl.py": "def helper(a, b):\n    pass\n",
+                "tests/test_x.py": "def test_a():\n    pass\n",
+                "docs/conf.py": "import os\nX = os.getenv('DOCS_THEME')\n",
+            },
+        ),
+        CommitSpec(
+            "private move",
+            D2,
+            files={"pkg/_impl.py": None, "pkg/_core.py": "def helper(a):\n    pass\n"},
+        ),
+        CommitSpec("tests only", D3, files={"tests/test_x.py": None, "docs/conf.py": "X = 1\n"}),
+    ]
+    assert scan(tmp_path, specs) == [[], []]
+
+
+def test_python_api_moved_but_reexported_is_silent(tmp_path: Path) -> None:
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec(
+                "init",
+                D1,
+                files={
+                    "pkg/__init__.py": "from pkg.models import Thing\n",
+                    "pkg/models.py": "class Thing:\n    pass\n",
+                },
+            ),
+            CommitSpec(
+                "move Thing",
+                D2,
+                files={
+                    "pkg/__init__.py": "from pkg.core import Thing\n",
+                    "pkg/models.py": "X = 1\n",
+                    "pkg/core.py": "class Thing:\n    pass\n",
+                },
+            ),
+        ],
+    )
+    assert items == []
+
+
+def test_python_api_renamed_parameter_with_shim_is_silent_but_deprecated(tmp_path: Path) -> None:
+    before = "def get(url, proxies=None):\n    return url\n"
+    after = (
+        "import warnings\n\n\ndef get(url, proxy=None, **kwargs):\n"
+        '    if "proxies" in kwargs:\n'
+        "        warnings.warn(\"'proxies' is deprecated, use 'proxy'\",\n"
+        "                      DeprecationWarning, stacklevel=2)\n"
+        "    return url\n"
+    )
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pkg/api.py": before}),
+            CommitSpec("rename proxies", D2, files={"pkg/api.py": after}),
+        ],
+    )
+    assert kinds(items) == [RadarKind.DEPRECATION]
+    assert items[0].what == "proxies" and items[0].breaking is False and items[0].line == 7
+
+
+ENVS_V1 = """\
+import os
+
+environment_variables = {
+    "VLLM_USE_V1": lambda: os.getenv("VLLM_USE_V1", "1"),
+    "VLLM_CACHE_ROOT": lambda: os.getenv("VLLM_CACHE_ROOT", "~/.cache"),
+}
+"""
+
+
+def test_env_var_removed_from_registry(tmp_path: Path) -> None:
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"vllm/envs.py": ENVS_V1, "vllm/other.py": "X = 1\n"}),
+            CommitSpec(
+                "drop V1 flag",
+                D2,
+                files={
+                    "vllm/envs.py": ENVS_V1.replace(
+                        '    "VLLM_USE_V1": lambda: os.getenv("VLLM_USE_V1", "1"),\n', ""
+                    )
+                },
+            ),
+        ],
+    )
+    assert [(i.kind, i.what, i.path, i.line) for i in items] == [
+        (RadarKind.ENV_VAR, "VLLM_USE_V1", "vllm/envs.py", 4)
+    ]
+
+
+def test_env_var_read_moved_to_another_module_is_silent(tmp_path: Path) -> None:
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec(
+                "init",
+                D1,
+                files={
+                    "app/a.py": "import os\n_T = os.environ.get('APP_TOKEN')\n",
+                    "app/b.py": "_X = 1\n",
+                },
+            ),
+            CommitSpec(
+                "move read",
+                D2,
+                files={
+                    "app/a.py": "_X = 2\n",
+                    "app/b.py": "import os\n_T = os.environ['APP_TOKEN']\n",
+                },
+            ),
+        ],
+    )
+    assert items == []
+
+
+def test_env_var_index_covers_untouched_files(tmp_path: Path) -> None:
+    # b.py (never touched in the window) still reads the variable: silent
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec(
+                "init",
+                D1,
+                files={
+                    "app/a.py": "import os\n_T = os.getenv('APP_TOKEN')\n",
+                    "app/b.py": "import os\n_U = os.getenv('APP_TOKEN')\n",
+                },
+            ),
+            CommitSpec("drop one read", D2, files={"app/a.py": "_X = 2\n"}),
+        ],
+    )
+    assert items == []
+
+
+def test_cli_option_removed_and_moved(tmp_path: Path) -> None:
+    cli = (
+        "import argparse\np = argparse.ArgumentParser()\n"
+        "p.add_argument('--verbose')\np.add_argument('--legacy')\n"
+    )
+    items = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"tool/cli.py": cli, "tool/opts.py": "_X = 1\n"}),
+            CommitSpec(
+                "drop --legacy",
+                D2,
+                files={"tool/cli.py": cli.replace("p.add_argument('--legacy')\n", "")},
+            ),
+            CommitSpec(
+                "move --verbose",
+                D3,
+                files={
+                    "tool/cli.py": "import argparse\np = argparse.ArgumentParser()\n",
+                    "tool/opts.py": "import click\nv = click.option('--verbose', is_flag=True)\n",
+                },
+            ),
+        ],
+    )
+    assert [[(i.kind, i.what, i.line) for i in c] for c in items] == [
+        [(RadarKind.CLI_OPTION, "--legacy", 4)],
+        [],
+    ]
+
+
+def test_config_key_removed(tmp_path: Path) -> None:
+    cfg = '[server]\nhost = "0.0.0.0"\nlegacy_mode = false\n\n[cache]\nsize = 10\n'
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"app/default_config.toml": cfg}),
+            CommitSpec(
+                "drop keys", D2, files={"app/default_config.toml": '[server]\nhost = "0.0.0.0"\n'}
+            ),
+        ],
+    )
+    assert [(i.kind, i.what) for i in items] == [
+        (RadarKind.CONFIG_KEY, "cache"),
+        (RadarKind.CONFIG_KEY, "server.legacy_mode"),
+    ]
+
+
+def test_dependency_major_bump_and_python(tmp_path: Path) -> None:
+    head = '[project]\nname = "x"\nrequires-python = '
+    py1 = head + '">=3.8"\ndependencies = ["pydantic>=1.10", "rich>=13.1"]\n'
+    py2 = head + '">=3.10"\ndependencies = ["pydantic>=2.0", "rich>=13.2"]\n'
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pyproject.toml": py1}),
+            CommitSpec("bump", D2, files={"pyproject.toml": py2}),
+        ],
+    )
+    assert [(i.kind, i.what, i.old, i.new) for i in items] == [
+        (RadarKind.DEPENDENCY, "pydantic", ">=1.10", ">=2.0"),
+        (RadarKind.DEPENDENCY, "python", ">=3.8", ">=3.10"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("title", "body"),
+    [
+        ("feat!: drop the v1 API", ""),
+        ("refactor: config loader", "BREAKING CHANGE: the `legacy` section is gone"),
+        ("Rework the cache", "This is a breaking change for plugin authors."),
+        ("Tighten validation", "This can be considered breaking."),
+        ("重构配置加载", "破坏性变更：移除 legacy 配置段"),
+    ],
+)
+def test_announced_in_message(tmp_path: Path, title: str, body: str) -> None:
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"README.md": "x\n"}),
+            CommitSpec(title, D2, body=body, files={"README.md": "y\n"}),
+        ],
+    )
+    assert kinds(items) == [RadarKind.ANNOUNCED]
+
+
+def test_announced_changelog_section_en_and_zh(tmp_path: Path) -> None:
+    entries = "".join(f"- Breaking entry number {n}\n" for n in range(22))
+    log = (
+        f"# Changelog\n\n## 0.5.0\n\n### Breaking changes\n\n{entries}\n"
+        "### Enhancements\n\n- Faster\n\n## 0.4.0\n\n- old\n"
+    )
+    zh = (
+        "# 更新日志\n\n## 2.0\n\n### 破坏性变更\n\n- 移除 `--legacy` 参数\n\n### 新功能\n\n- 更快\n"
+    )
+    items = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"CHANGELOG.md": "# Changelog\n\n## 0.4.0\n\n- old\n"}),
+            CommitSpec("Release 0.5.0", D2, files={"CHANGELOG.md": log}),
+            CommitSpec("docs: 更新日志", D3, files={"docs/CHANGELOG.zh.md": zh}),
+        ],
+    )
+    assert len(items[0]) == 22 and all(i.kind is RadarKind.ANNOUNCED for i in items[0])
+    assert items[0][0].path == "CHANGELOG.md" and items[0][0].line == 7
+    assert [i.what for i in items[1]] == ["移除 `--legacy` 参数"]
+
+
+def test_plain_commit_and_non_breaking_changelog_are_silent(tmp_path: Path) -> None:
+    assert scan(
+        tmp_path,
+        [
+            CommitSpec(
+                "init",
+                D1,
+                files={"CHANGELOG.md": "# Changelog\n", "pkg/m.py": "def f(a):\n    pass\n"},
+            ),
+            CommitSpec(
+                "feat: add b",
+                D2,
+                body="Not breaking.",
+                files={
+                    "CHANGELOG.md": "# Changelog\n\n## 1.1\n\n### Features\n\n- add b\n",
+                    "pkg/m.py": "def f(a, b=None):\n    pass\n",
+                },
+            ),
+        ],
+    ) == [[]]
+
+
+def test_cache_key_has_sha_and_version() -> None:
+    assert cache_key("abc") == "radar:v1:abc"
+
+
+def test_one_blob_process_per_window(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import subprocess
+
+    calls: list[list[str]] = []
+    real = subprocess.Popen
+
+    def spy(args: list[str], *a: object, **kw: object) -> object:
+        calls.append(list(args))
+        return real(args, *a, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(subprocess, "Popen", spy)
+    specs = [CommitSpec("init", D1, files={"pkg/m.py": "def f(a):\n    pass\n"})]
+    specs += [
+        CommitSpec(f"c{n}", D2, files={"pkg/m.py": f"def f(a):\n    return {n}\n"})
+        for n in range(5)
+    ]
+    scan(tmp_path, specs)
+    assert sum(1 for c in calls if c[:3] == ["git", "cat-file", "--batch"]) == 1
