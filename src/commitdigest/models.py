@@ -12,8 +12,6 @@ from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from commitdigest.analysis.radar.models import ApiChange
-
 
 class FileStatus(StrEnum):
     ADDED = "added"
@@ -163,6 +161,30 @@ class Usage(_Frozen):
             calls=self.calls + other.calls,
             cost=cost,
         )
+
+
+class RadarKind(StrEnum):
+    PYTHON_API = "python_api"
+    ENV_VAR = "env_var"
+    CLI_OPTION = "cli_option"
+    CONFIG_KEY = "config_key"
+    DEPENDENCY = "dependency"
+    DEPRECATION = "deprecation"
+    ANNOUNCED = "announced"
+
+
+class ApiChange(BaseModel):
+    """One radar fact: what changed, old -> new, and where the evidence is."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: RadarKind
+    what: str  # e.g. "httpx.Client.__init__(proxies)"
+    old: str = ""
+    new: str = ""
+    path: str = ""  # evidence file (after the commit, else before)
+    line: int | None = None
+    breaking: bool = True  # deprecations are warnings, not breaks
 
 
 class Analysis(_Frozen):

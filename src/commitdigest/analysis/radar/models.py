@@ -3,33 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
-
-
-class RadarKind(StrEnum):
-    PYTHON_API = "python_api"
-    ENV_VAR = "env_var"
-    CLI_OPTION = "cli_option"
-    CONFIG_KEY = "config_key"
-    DEPENDENCY = "dependency"
-    DEPRECATION = "deprecation"
-    ANNOUNCED = "announced"
-
-
-class ApiChange(BaseModel):
-    """One radar fact: what changed, old -> new, and where the evidence is."""
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: RadarKind
-    what: str  # e.g. "httpx.Client.__init__(proxies)"
-    old: str = ""
-    new: str = ""
-    path: str = ""  # evidence file (after the commit, else before)
-    line: int | None = None
-    breaking: bool = True  # deprecations are warnings, not breaks
+from commitdigest.models import ApiChange as ApiChange
+from commitdigest.models import RadarKind as RadarKind
 
 
 @dataclass(frozen=True)
