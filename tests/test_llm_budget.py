@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from commitdigest.analysis.classify import FileKind, classify, patch_worthy
 from commitdigest.analysis.llm.budget import (
     DiffPlan,
     ListReason,
@@ -18,12 +19,7 @@ from commitdigest.analysis.llm.budget import (
     format_file_list,
     plan_diff,
 )
-from commitdigest.analysis.llm.filefilter import (
-    FileKind,
-    classify,
-    patch_worthy,
-    prepare_patch,
-)
+from commitdigest.analysis.llm.filefilter import prepare_patch
 from commitdigest.analysis.llm.tokens import estimate_tokens
 from commitdigest.models import Commit, FileChange, FileStatus
 

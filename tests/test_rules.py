@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from commitdigest.analysis.paths import Area, classify_path, component_of
+from commitdigest.analysis.classify import Area, classify_path, component_of
 from commitdigest.analysis.rules import RULES_VERSION, RuleAnalyser
 from commitdigest.analysis.rules_text import (
     code_span,

@@ -15,7 +15,7 @@ Text (summary, impact, insights, risks, recommendations):
 from __future__ import annotations
 
 from commitdigest.analysis import rules_text as rt
-from commitdigest.analysis.paths import AREA_ORDER, Area
+from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, gather_facts
 from commitdigest.analysis.rules_importance import HIGH_SCORE as HIGH_SCORE
 from commitdigest.analysis.rules_importance import MEDIUM_SCORE as MEDIUM_SCORE

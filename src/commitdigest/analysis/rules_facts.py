@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 
 from commitdigest.analysis import rules_text as rt
-from commitdigest.analysis.paths import Area, classify_path, component_of
-from commitdigest.analysis.paths import is_python_source as _is_py
+from commitdigest.analysis.classify import Area, classify_path, component_of
+from commitdigest.analysis.classify import is_python_source as _is_py
 from commitdigest.analysis.tags import SECURITY_RE, TitleInfo, parse_title
 from commitdigest.models import Commit, FileChange, FileStatus
 

@@ -18,7 +18,7 @@ score ≥ 3 -> high, ≥ 1 -> medium, else low
 from __future__ import annotations
 
 from commitdigest.analysis import rules_text as rt
-from commitdigest.analysis.paths import AREA_ORDER, Area
+from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import ChangeType, Importance

@@ -5,7 +5,7 @@ the insights, risks and recommendations that follow from the evidence, nothing m
 from __future__ import annotations
 
 from commitdigest.analysis import rules_text as rt
-from commitdigest.analysis.paths import AREA_ORDER, Area
+from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.analysis.rules_importance import size_points
 from commitdigest.i18n import AREA_NAMES

@@ -28,19 +28,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from itertools import pairwise
 
+from commitdigest.analysis.classify import PATCH_KINDS, FileKind, classify
 from commitdigest.analysis.llm.diff_plan import Chunk as Chunk
 from commitdigest.analysis.llm.diff_plan import DiffPlan as DiffPlan
 from commitdigest.analysis.llm.diff_plan import FileRef as FileRef
 from commitdigest.analysis.llm.diff_plan import ListedFile as ListedFile
 from commitdigest.analysis.llm.diff_plan import ListReason as ListReason
 from commitdigest.analysis.llm.diff_plan import PlannedFile as PlannedFile
-from commitdigest.analysis.llm.filefilter import (
-    PATCH_KINDS,
-    FileKind,
-    classify,
-    hunk_starts,
-    prepare_patch,
-)
+from commitdigest.analysis.llm.filefilter import hunk_starts, prepare_patch
 from commitdigest.analysis.llm.plan_text import (
     chunk_note,
     describe,

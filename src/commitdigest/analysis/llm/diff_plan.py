@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from commitdigest.analysis.llm.filefilter import FileKind
+from commitdigest.analysis.classify import FileKind
 from commitdigest.models import FileStatus
 
 
