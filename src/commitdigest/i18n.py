@@ -327,6 +327,9 @@ DIGEST_STRINGS: dict[str, dict[str, str]] = {
         "report": "📄 完整报告：",
         "report_link": "查看完整报告",
         "repos_more": " 等 {n} 个仓库",
+        "sample_summary": "示例提交：{title}",
+        "sample_theme": "示例：正确性与性能",
+        "sample_risk": "这是一条测试消息，并非真实报告",
     },
     "en": {
         "title": "{repos} · daily update · {day}",
@@ -337,6 +340,9 @@ DIGEST_STRINGS: dict[str, dict[str, str]] = {
         "report": "📄 Full report: ",
         "report_link": "open the full report",
         "repos_more": " +{n} more",
+        "sample_summary": "A sample commit: {title}",
+        "sample_theme": "Sample: correctness and speed",
+        "sample_risk": "This is a test message, not a report",
     },
 }
 
