@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from commitdigest import i18n
+from commitdigest.analysis.llm.diff_plan import ListReason
 from commitdigest.analysis.overview import counts_line
 from commitdigest.analysis.paths import Area
 from commitdigest.models import ChangeType, Importance
@@ -18,7 +19,10 @@ SRC = Path(i18n.__file__).parent
 TABLES = {
     name: value
     for name, value in vars(i18n).items()
-    if name.isupper() and isinstance(value, Mapping) and set(value) == set(i18n.LANGS)
+    if name.isupper()
+    and isinstance(value, Mapping)
+    and set(value) == set(i18n.LANGS)
+    and all(isinstance(v, Mapping) for v in value.values())
 }
 
 
@@ -34,7 +38,11 @@ def test_the_module_holds_the_tables() -> None:
         "AREA_NAMES",
         "RULE_TEXT",
         "ANALYSIS_STRINGS",
+        "LLM_NOTES",
+        "LLM_LISTED_KINDS",
+        "LLM_TYPE_NOTES",
     } <= set(TABLES)
+    assert set(i18n.LLM_LANGUAGE_REMINDER) == set(i18n.LANGS)
 
 
 @pytest.mark.parametrize("name", sorted(TABLES))
@@ -52,6 +60,7 @@ def test_enum_tables_cover_every_member() -> None:
         assert set(i18n.IMPORTANCE_NAMES[lang]) == set(Importance)
         assert set(i18n.AREA_NAMES[lang]) == {a.value for a in Area}
         assert i18n.AREA_NAMES[lang][Area.CI_BUILD]  # a StrEnum member indexes the table
+        assert set(i18n.LLM_LISTED_KINDS[lang]) == {r.value for r in ListReason}
 
 
 def test_pick_falls_back() -> None:
@@ -84,15 +93,11 @@ def _lang_tables(path: Path) -> list[int]:
     return lines
 
 
-# The LLM room is being restructured in parallel; its prompt tables move last.
-LLM_ROOM = SRC / "analysis" / "llm"
-
-
 def test_no_other_module_holds_a_zh_en_table() -> None:
     found = {
         str(path.relative_to(SRC)): lines
         for path in sorted(SRC.rglob("*.py"))
-        if path != SRC / "i18n.py" and LLM_ROOM not in path.parents
+        if path != SRC / "i18n.py"
         if (lines := _lang_tables(path))
     }
     assert found == {}
