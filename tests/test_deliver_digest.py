@@ -20,6 +20,8 @@ from commitdigest.deliver.channels import (
 )
 from commitdigest.deliver.digest import (
     PLAIN,
+    SAMPLE_HOSTILE_EN,
+    SAMPLE_HOSTILE_ZH,
     DigestLines,
     DigestTooLarge,
     Line,
@@ -71,7 +73,7 @@ def _text_and_size(kind: str, payload: Any) -> tuple[str, int, int]:
     return payload["text"], utf16_units(payload["text"]), 4096
 
 
-CASES = {
+CASES: dict[str, dict[str, Any]] = {
     "feishu": {"type": "feishu", "url_env": "X"},
     "dingtalk": {"type": "dingtalk", "url_env": "X"},
     "wecom": {"type": "wecom", "url_env": "X"},
@@ -229,3 +231,53 @@ def test_plain_digest_of_the_sample() -> None:
         "共 4 个提交 · 🔴2 🟡1 🟢1",
     ]
     assert lines.tail == ["📄 完整报告：查看完整报告 <https://example.org/x.html>"]
+
+
+# ---- the hostile title of the test message: literal in every chat syntax -----------------
+
+_MD_BACKSLASH = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
+def _visible(kind: str, text: str) -> str:
+    """What the service shows for ``text`` in its syntax (escapes and tags undone)."""
+    if kind == "slack":
+        return (
+            re.sub(r"<([^|>]*)\|([^>]*)>", r"\2", text)
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&")
+        )
+    if kind in ("telegram-html",):
+        return html.unescape(re.sub(r"<[^>]*>", "", text))
+    if kind in ("discord-embed", "discord-content", "telegram-md"):
+        return _MD_BACKSLASH.sub(r"\1", text)
+    return text  # Feishu, DingTalk, WeCom: no escape character, specials are defused
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("kind", list(CASES))
+def test_the_test_message_shows_the_hostile_title_literally(kind: str, lang: str) -> None:
+    title = SAMPLE_HOSTILE_ZH if lang == "zh" else SAMPLE_HOSTILE_EN
+    context = sample_context(lang)
+    assert title in [c.title for c in context.repositories[0].commits]
+    message = _prepare(context, name="c", **CASES[kind])
+    text, _, _ = _text_and_size(kind, message.payload)
+    assert "\\\\" not in text  # never escaped twice
+    assert "\\_" not in text or kind in ("discord-embed", "discord-content", "telegram-md")
+    shown = [line for line in _visible(kind, text).split("\n") if "foo_bar" in line]
+    # the title is both a key change of the overview and a high-importance commit
+    assert len(shown) == 2, text
+    if kind in ("feishu", "dingtalk", "wecom"):
+        # no escape character there: the markup characters become their full-width forms
+        literal = title.replace("<", "＜").replace(">", "＞").replace("*", "＊")
+        assert "<" not in text.replace("<https://", "")
+    else:
+        literal = title
+    for line in shown:
+        assert literal in line, (line, literal)
+    # "@here" stays text: Slack and chat_cn get no mention syntax (<!here>, <at …>, the
+    # "at" field), Discord parses no mentions
+    assert "<!" not in text and "<at" not in text and "<@" not in text
+    assert "at" not in message.payload or not message.payload["at"].get("isAtAll")
+    if kind.startswith("discord"):
+        assert message.payload["allowed_mentions"] == {"parse": []}

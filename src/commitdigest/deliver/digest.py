@@ -307,11 +307,16 @@ def content_hash(text: str) -> str:
 
 # ---- the sample day of `commitdigest deliver --test` ----------------------------------
 
+# Markup and mention syntax of every format in one title: a test message shows at a glance
+# that the channel escapes it once, in its own syntax, and that "@here" pings nobody.
+SAMPLE_HOSTILE_EN = "Fix foo_bar <T> in *scheduler* & @here"
+SAMPLE_HOSTILE_ZH = "修复 *scheduler* 中的 foo_bar <T> & @here"
+
 _SAMPLE = (  # sha, importance, change type, zh title, en title
     ("5f1e2d3c4b5a69788796a5b4c3d2e1f001122334", "high", "bugfix",
      "[Bugfix] 修复长上下文下 KV cache 越界访问", "[Bugfix] Fix out-of-bounds KV cache access"),
-    ("6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7", "high", "feature",
-     "[Feature] 新增 FP8 量化推理支持", "[Feature] Add FP8 quantised inference"),
+    ("6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7", "high", "bugfix",  # a hostile title: every
+     SAMPLE_HOSTILE_ZH, SAMPLE_HOSTILE_EN),                         # format shows it literally
     ("7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f708", "medium", "performance",
      "[Perf] 优化调度器的批处理", "[Perf] Faster scheduler batching"),
     ("8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f70819", "low", "documentation",
@@ -323,6 +328,7 @@ def sample_context(lang: str) -> ReportContext:
     """A small made-up day (one repository, four commits) for test messages."""
     get_labels(lang)
     zh = lang == "zh"
+    s = strings(lang)
     start = datetime(2026, 1, 13, tzinfo=UTC)
     commits = [
         CommitEntry(
@@ -340,19 +346,16 @@ def sample_context(lang: str) -> ReportContext:
             analysis=Analysis(
                 change_type=ChangeType(change),
                 importance=Importance(importance),
-                summary=("示例提交：" if zh else "A sample commit: ")
-                + (title_zh if zh else title_en),
+                summary=s["sample_summary"].format(title=title_zh if zh else title_en),
                 analyser="rules",
             ),
         )
         for i, (sha, importance, change, title_zh, title_en) in enumerate(_SAMPLE)
     ]
     overview = Overview(
-        themes=["示例：正确性与性能"] if zh else ["Sample: correctness and speed"],
+        themes=[s["sample_theme"]],
         key_changes=[commits[0].title, commits[1].title],
-        risks=["这是一条测试消息，并非真实报告"]
-        if zh
-        else ["This is a test message, not a report"],
+        risks=[s["sample_risk"]],
         analyser="rules",
     )
     coverage = Coverage(total=len(commits), analysed=len(commits), by_rules=len(commits))

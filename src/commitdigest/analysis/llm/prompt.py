@@ -30,6 +30,7 @@ import jinja2
 
 from commitdigest.analysis.llm.tokens import estimate_tokens
 from commitdigest.analysis.tags import parse_title
+from commitdigest.i18n import LLM_LANGUAGE_REMINDER as _LANGUAGE_REMINDER
 from commitdigest.models import ChangeType, Commit
 
 __all__ = [
@@ -62,10 +63,6 @@ REPLY_PRIMING: Final = 3  # … and to prime the assistant's reply
 FOCUS_LIMIT: Final = 500  # characters of the configured focus text
 
 _MARKER_WORDS = re.compile(r"(commit|chunk)[\s_]+(data|analyses)", re.IGNORECASE)
-_LANGUAGE_REMINDER: Final = {
-    "zh": "所有自由文本字段用简体中文书写。",
-    "en": "Write every free-text value in English.",
-}
 _SCHEMA_PROMPT: Final = (
     "Reply with one JSON object (no prose, no code fences) matching this JSON Schema:\n"
 )

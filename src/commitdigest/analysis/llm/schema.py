@@ -31,6 +31,7 @@ from commitdigest.analysis.llm.schema_lenient import (
     normalise_importance,
     text_list,
 )
+from commitdigest.i18n import LLM_TYPE_NOTES as _TYPE_NOTES
 from commitdigest.models import Analysis, ChangeType, Importance, Insight, Risk, Usage
 
 __all__ = [
@@ -185,18 +186,6 @@ def describe_validation_error(error: ValidationError, limit: int = 300) -> str:
 # ---- to an Analysis -----------------------------------------------------------------------
 
 _BLANK_REASONS = frozenset({"", "na", "none", "null", "无", "没有", "不适用"})
-
-_TYPE_NOTES: Final[dict[str, dict[str, str]]] = {
-    "zh": {
-        "kept": "模型建议的类型 {new} 未说明理由，已忽略；保留标题标签给出的类型 {old}",
-        "changed": "模型将类型由标题标签给出的 {old} 改为 {new}：{reason}",
-    },
-    "en": {
-        "kept": "the model's type {new} came without a reason and was ignored; "
-        "kept {old} from the title's tags",
-        "changed": "the model changed the type from {old} (title tags) to {new}: {reason}",
-    },
-}
 
 
 def _is_blank(reason: str) -> bool:

@@ -1,0 +1,238 @@
+"""The rule analyser's, the rule overview's and the focus bump's words (zh/en)."""
+
+from __future__ import annotations
+
+from commitdigest.models import ChangeType
+
+from .report import CHANGE_TYPES
+
+# ---- the rule analyser (analysis/rules_text.py) -------------------------------------------
+
+# keyed by analysis.classify.Area values (a StrEnum: an Area indexes these tables directly)
+AREA_NAMES: dict[str, dict[str, str]] = {
+    "zh": {
+        "source": "源码",
+        "tests": "测试",
+        "docs": "文档",
+        "ci_build": "CI 与构建配置",
+        "examples": "示例",
+        "benchmarks": "基准测试",
+        "dependency": "依赖清单",
+        "generated": "生成或第三方代码",
+    },
+    "en": {
+        "source": "source",
+        "tests": "tests",
+        "docs": "docs",
+        "ci_build": "CI/build config",
+        "examples": "examples",
+        "benchmarks": "benchmarks",
+        "dependency": "dependency manifests",
+        "generated": "generated/vendored code",
+    },
+}
+
+RULE_TEXT: dict[str, dict[str, str]] = {
+    "zh": {
+        # summary
+        "sentence_end": "。",
+        "shape": "改动：{parts}。",
+        "shape_sep": "，",
+        "shape_part": "{area} {files}{lines}",
+        "shape_lines": "（{lines}）",
+        "shape_unknown": "（行数未知）",
+        "no_files": "没有文件变更信息。",
+        # impact
+        "impact": "{comp}（{lines}{files}）",
+        "impact_lines": "{lines}，",
+        "impact_more": "……另有 {n} 个组件",
+        # notes: change type
+        "type_tag": "变更类型取自标题标签 {tags}。",
+        "type_conventional": "变更类型取自约定式提交前缀 {prefix}。",
+        "type_revert": "标题表明这是一次回退（revert）。",
+        "type_security": "标题含安全相关词 {word}，归为安全修复。",
+        "type_keyword": "变更类型取自标题关键词 {word}。",
+        "type_files": "标题未表明类型，按所改文件判断：只改动了{area}。",
+        "type_unknown": "标题与所改文件都没有表明变更类型。",
+        # notes: importance evidence
+        "ev_source_size": "核心源码改动 {lines} 行（{files}），跨 {comps} 个组件。",
+        "ev_source_files": "核心源码改动 {files}（行数未知），跨 {comps} 个组件。",
+        "ev_non_source": "只改动了{areas}，不涉及核心源码。",
+        "ev_no_files": "没有文件变更信息，只能依据标题判断。",
+        "ev_dependency": "改动了依赖清单 {paths}。",
+        "ev_removed_api": "删除了公开的函数或类 {names}（补丁中无同名新增）。",
+        "ev_removed_files": "删除或重命名了源码文件 {paths}。",
+        "ev_revert": "这是一次回退，撤销了此前合入的改动。",
+        "ev_security": "标题或正文提到安全相关词：{words}。",
+        "ev_breaking": "提交声明了破坏性变更（{marker}）。",
+        "ev_removal": "移除或弃用了功能。",
+        "ev_feature": "新增功能或模型支持。",
+        "ev_score": "重要程度评分 {score}（≥3 为高，≥1 为中，否则为低）。",
+        # insights
+        "in_breadth": "改动横跨 {n} 个源码组件：{comps}。",
+        "in_removed_api": "公开接口 {names} 被删除，依赖它们的调用方需要修改。",
+        "in_moved_files": "源码文件 {paths} 被删除或改名，旧的导入路径失效。",
+        "in_security": "提交涉及安全问题（{words}），具体影响请对照补丁与安全公告。",
+        "in_perf": "提交标记为性能优化；收益取决于负载，提交信息中的数据需自行验证。",
+        "in_revert": "回退会让相关行为恢复到被回退的提交之前。",
+        "in_net_deletion": "删除的行数多于新增（{lines}），代码量净减少。",
+        # risks
+        "rk_removed_api": "调用 {names} 的代码会失效",
+        "rk_removed_api_effect": "运行时出现 ImportError 或 AttributeError",
+        "rk_removed_api_fix": "在自己的代码中搜索 {names}，改用替代接口",
+        "rk_moved_files": "从旧路径 {paths} 导入的代码会失败",
+        "rk_moved_files_effect": "导入时出现 ModuleNotFoundError 或 ImportError",
+        "rk_moved_files_fix": "更新导入路径",
+        "rk_breaking": "提交声明了破坏性变更",
+        "rk_breaking_effect": "升级后现有用法可能不再工作",
+        "rk_breaking_fix": "升级前阅读提交说明与迁移指引",
+        "rk_untested": "{size}的源码改动没有同时修改测试",
+        "rk_untested_effect": "回归可能未被测试覆盖",
+        "rk_untested_fix": "升级后运行自己的集成测试",
+        "rk_dependency": "依赖清单有变化，版本可能与现有环境冲突",
+        "rk_dependency_effect": "安装失败或运行时行为变化",
+        "rk_dependency_fix": "核对 {paths} 中的版本约束",
+        "rk_security": "尚未升级的部署可能仍受该问题影响",
+        "rk_security_effect": "存在被利用的可能",
+        "rk_security_fix": "尽快升级，并查看相关安全公告",
+        "rk_revert": "依赖被回退改动的代码会受影响",
+        "rk_revert_effect": "功能或行为回到之前的状态",
+        "rk_revert_fix": "确认自己是否用到了被回退的功能",
+        # recommendations
+        "rec_search_api": "在自己的代码中搜索 {names}。",
+        "rec_imports": "检查是否有代码从 {paths} 导入。",
+        "rec_tests": "源码改动未附带测试，建议补充覆盖 {comps} 的测试。",
+        "rec_dependency": "检查 {paths} 中的依赖版本与自己环境的兼容性。",
+        "rec_security": "尽快升级到包含此提交的版本。",
+        "rec_perf": "在自己的负载上对比改动前后的性能。",
+        "rec_revert": "确认自己没有依赖被回退的行为。",
+        "rec_breaking": "升级前阅读迁移说明并调整用法。",
+        "rec_broad": "改动范围大，升级后对 {comps} 做回归测试。",
+        "rec_removal": "如果用到了被移除或弃用的功能，尽早迁移。",
+        "rec_feature": "如需使用新功能，阅读相关文档或示例。",
+        "more": "等 {n} 项",
+        "size_lines": "{lines} 行",
+        "size_files": "{files}",
+    },
+    "en": {
+        "sentence_end": ".",
+        "shape": "Changes: {parts}.",
+        "shape_sep": "; ",
+        "shape_part": "{area}: {files}{lines}",
+        "shape_lines": " ({lines})",
+        "shape_unknown": " (line counts unknown)",
+        "no_files": "No file changes were given.",
+        "impact": "{comp} ({lines}{files})",
+        "impact_lines": "{lines}, ",
+        "impact_more": "…and {n} more",
+        "type_tag": "Change type from the title tag {tags}.",
+        "type_conventional": "Change type from the conventional-commit prefix {prefix}.",
+        "type_revert": "The title says this is a revert.",
+        "type_security": "The title has the security word {word}: classed as a security fix.",
+        "type_keyword": "Change type from the title keyword {word}.",
+        "type_files": "The title states no type; judged by the files: only {area} changed.",
+        "type_unknown": "Neither the title nor the files state a change type.",
+        "ev_source_size": (
+            "Touches {lines} lines of core source in {files} across {comps} component(s)."
+        ),
+        "ev_source_files": (
+            "Touches core source in {files} (line counts unknown) across {comps} component(s)."
+        ),
+        "ev_non_source": "Only {areas} changed; no core source.",
+        "ev_no_files": "No file changes were given; judged by the title only.",
+        "ev_dependency": "Changes the dependency manifests {paths}.",
+        "ev_removed_api": "Removes the public functions or classes {names} (not re-added).",
+        "ev_removed_files": "Deletes or renames the source files {paths}.",
+        "ev_revert": "A revert: undoes an earlier change.",
+        "ev_security": "The title or body mentions security: {words}.",
+        "ev_breaking": "Declares a breaking change ({marker}).",
+        "ev_removal": "Removes or deprecates functionality.",
+        "ev_feature": "Adds a feature or model support.",
+        "ev_score": "Importance score {score} (≥3 high, ≥1 medium, else low).",
+        "in_breadth": "Spans {n} source components: {comps}.",
+        "in_removed_api": "The public {names} are removed; their callers must change.",
+        "in_moved_files": "The source files {paths} are deleted or renamed; old imports break.",
+        "in_security": (
+            "Concerns security ({words}); check the patch and any advisory for the exact impact."
+        ),
+        "in_perf": (
+            "Marked as a performance change; gains depend on the workload, verify any numbers."
+        ),
+        "in_revert": "The revert restores the behaviour from before the reverted commit.",
+        "in_net_deletion": "More lines deleted than added ({lines}): the code shrinks.",
+        "rk_removed_api": "Code calling {names} breaks",
+        "rk_removed_api_effect": "ImportError or AttributeError at run time",
+        "rk_removed_api_fix": "Search your code for {names} and move to the replacement",
+        "rk_moved_files": "Imports from the old paths {paths} fail",
+        "rk_moved_files_effect": "ModuleNotFoundError or ImportError on import",
+        "rk_moved_files_fix": "Update import paths",
+        "rk_breaking": "The commit declares a breaking change",
+        "rk_breaking_effect": "Existing usage may stop working after upgrading",
+        "rk_breaking_fix": "Read the commit message and any migration notes before upgrading",
+        "rk_untested": "A source change of {size} comes without test changes",
+        "rk_untested_effect": "Regressions may go uncaught",
+        "rk_untested_fix": "Run your own integration tests after upgrading",
+        "rk_dependency": "Dependency manifests changed; versions may conflict with yours",
+        "rk_dependency_effect": "Install failures or changed run-time behaviour",
+        "rk_dependency_fix": "Check the version constraints in {paths}",
+        "rk_security": "Deployments not yet upgraded may still be affected",
+        "rk_security_effect": "Possible exploitation",
+        "rk_security_fix": "Upgrade soon and read any related advisory",
+        "rk_revert": "Code relying on the reverted change is affected",
+        "rk_revert_effect": "Features or behaviour go back to their earlier state",
+        "rk_revert_fix": "Check whether you use what was reverted",
+        "rec_search_api": "Search your code for {names}.",
+        "rec_imports": "Check for imports from {paths}.",
+        "rec_tests": "No tests changed with the source; consider tests covering {comps}.",
+        "rec_dependency": "Check the dependency versions in {paths} against your environment.",
+        "rec_security": "Upgrade to a version that includes this commit soon.",
+        "rec_perf": "Compare performance before and after on your own workload.",
+        "rec_revert": "Make sure you do not depend on the reverted behaviour.",
+        "rec_breaking": "Read the migration notes and adapt your usage before upgrading.",
+        "rec_broad": "A broad change: run regression tests around {comps} after upgrading.",
+        "rec_removal": "If you use the removed or deprecated functionality, migrate early.",
+        "rec_feature": "To use the new functionality, read its docs or examples.",
+        "more": "and {n} more",
+        "size_lines": "{lines} lines",
+        "size_files": "{files}",
+    },
+}
+
+# "{n} features" / "功能增强 {n} 个": a count of commits of one change type, (one, many)
+COUNTED_CHANGE_TYPES: dict[str, dict[ChangeType, tuple[str, str]]] = {
+    "zh": {t: (f"{name} {{n}} 个", f"{name} {{n}} 个") for t, name in CHANGE_TYPES["zh"].items()},
+    "en": {
+        ChangeType.FEATURE: ("{n} feature", "{n} features"),
+        ChangeType.BUGFIX: ("{n} bug fix", "{n} bug fixes"),
+        ChangeType.PERFORMANCE: ("{n} performance change", "{n} performance changes"),
+        ChangeType.REFACTOR: ("{n} refactor", "{n} refactors"),
+        ChangeType.DOCUMENTATION: ("{n} documentation change", "{n} documentation changes"),
+        ChangeType.TEST: ("{n} test change", "{n} test changes"),
+        ChangeType.CI_BUILD: ("{n} CI/build change", "{n} CI/build changes"),
+        ChangeType.DEPENDENCY: ("{n} dependency update", "{n} dependency updates"),
+        ChangeType.REVERT: ("{n} revert", "{n} reverts"),
+        ChangeType.REMOVAL: ("{n} removal", "{n} removals"),
+        ChangeType.SECURITY: ("{n} security fix", "{n} security fixes"),
+        ChangeType.OTHER: ("{n} other change", "{n} other changes"),
+    },
+}
+
+# the analysers' small words: lists, file counts, the rule overview, the focus bump
+ANALYSIS_STRINGS: dict[str, dict[str, str]] = {
+    "zh": {
+        "list_sep": "、",
+        "more_sep": "",
+        "n_files": "{n} 个文件",
+        "n_files_one": "{n} 个文件",
+        "ov_risk": "{risk}（{sha}）",
+        "focus_note": "触及订阅的关注范围（{what}），重要程度上调一级",
+    },
+    "en": {
+        "list_sep": ", ",
+        "more_sep": " ",
+        "n_files": "{n} files",
+        "n_files_one": "{n} file",
+        "ov_risk": "{risk} ({sha})",
+        "focus_note": "touches the subscription's focus ({what}); importance raised one level",
+    },
+}
