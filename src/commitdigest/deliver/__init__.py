@@ -1,5 +1,6 @@
-"""Delivery of finished reports: files (and, later, email and chat webhooks)."""
+"""Delivery of finished reports: email, chat channels and a signed webhook.
 
-from commitdigest.files import ensure_writable_dir, write_text_atomic
-
-__all__ = ["ensure_writable_dir", "write_text_atomic"]
+``service.deliver_day`` sends a day's report to the configured channels, with retries and
+per-day records; each channel (``chat_cn``, ``chat_intl``, ``email``, ``webhook``) writes the
+message in its own syntax from one digest (``digest``).
+"""

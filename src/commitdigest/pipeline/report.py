@@ -21,8 +21,8 @@ from commitdigest.analysis.focus import apply_focus, make_focus
 from commitdigest.analysis.overview import OverviewItem
 from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.config import LLMSettings, Settings
-from commitdigest.deliver import ensure_writable_dir, write_text_atomic
 from commitdigest.errors import CommitdigestError, OutputError, UsageError
+from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.i18n import LANGS
 from commitdigest.models import Analysis, Commit, Importance, Overview, ReportContext
 from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_overview
