@@ -515,3 +515,27 @@ async def test_scripted_client_replays_then_uses_handler() -> None:
     scripted.handler = lambda req: {"echo": req.messages[-1]["content"]}
     assert (await scripted.complete(request(json_schema=None))).mode is StructuredMode.TEXT
     assert len(scripted.requests) == 6 and scripted.remaining == 0
+
+
+@pytest.mark.parametrize(
+    ("key", "named"),
+    [("sk-test-123456", "the API key from OPENAI_API_KEY"), (None, "set OPENAI_API_KEY")],
+)
+async def test_a_refused_key_names_the_variable_it_came_from(
+    fake_openai: FakeOpenAI, key: str | None, named: str
+) -> None:
+    from pydantic import SecretStr
+
+    from commitdigest.config import LLMSettings
+    from commitdigest.errors import EXIT_CODES_HELP
+    from commitdigest.pipeline.factory import build_chat_client
+
+    settings = LLMSettings(base_url=fake_openai.base_url, api_key=SecretStr(key) if key else None)
+    fake_openai.default = Fail(401, "no")
+    async with build_chat_client(settings) as chat:
+        with pytest.raises(LLMAuthError) as info:
+            await chat.complete(request())
+    assert named in str(info.value)
+    assert info.value.exit_code == 8 and "8 the LLM endpoint" in EXIT_CODES_HELP
+    if key:
+        assert key not in str(info.value)

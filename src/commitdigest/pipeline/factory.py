@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from commitdigest.analysis.overview import OverviewItem, overview_input_digest, rule_overview
 from commitdigest.config import LLMSettings
+from commitdigest.config.settings import SECRET_HINTS
 from commitdigest.errors import UsageError
 from commitdigest.models import Analysis, Overview
 from commitdigest.pipeline.runner import AsyncRuleAnalyser, CommitAnalyser
@@ -40,6 +41,11 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
     return OpenAIChatClient(
         base_url=settings.base_url or DEFAULT_BASE_URL,
         api_key=key or "not-needed",
+        key_source=(
+            f"the API key from {SECRET_HINTS['llm.api_key']}"
+            if key
+            else f"the request without an API key (set {SECRET_HINTS['llm.api_key']})"
+        ),
         timeout=settings.timeout_s,
         retry=RetryPolicy(max_attempts=settings.max_attempts),
         limiter=RateLimiter(

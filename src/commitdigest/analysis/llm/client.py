@@ -77,8 +77,10 @@ class OpenAIChatClient:
         strict_schema: bool = False,
         first_mode: StructuredMode = StructuredMode.JSON_SCHEMA,
         http_client: httpx2.AsyncClient | None = None,
+        key_source: str = "the API key",
     ) -> None:
         self.base_url = base_url
+        self.key_source = key_source  # named when the server refuses the key
         self.timeout = timeout
         self.retry = retry or RetryPolicy()
         self.limiter = limiter or RateLimiter()
@@ -157,7 +159,10 @@ class OpenAIChatClient:
             except openai.APIStatusError as err:
                 status = err.status_code
                 if status in (401, 403):  # never quote the server: it may echo the key
-                    refused = f"HTTP {status} from {self.base_url}: API key refused or lacks access"
+                    refused = (
+                        f"HTTP {status} from {self.base_url}: {self.key_source} was refused "
+                        "or lacks access"
+                    )
                     raise LLMAuthError(refused, status) from None
                 if status not in RETRYABLE_STATUS and status < 500:
                     reject(err, mode, request, state, base_url=self.base_url, redact=self._redact)
