@@ -17,6 +17,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 LABELS = ROOT / "tests" / "fixtures" / "importance_labels.jsonl"
@@ -33,9 +34,9 @@ def git(gitdir: Path, *args: str) -> str:
     ).stdout.decode("utf-8", "replace")
 
 
-def _files(gitdir: Path, sha: str) -> list[dict]:
+def _files(gitdir: Path, sha: str) -> list[dict[str, Any]]:
     status = git(gitdir, "show", "-M", "--format=", "--name-status", "-z", sha).split("\0")
-    files: list[dict] = []
+    files: list[dict[str, Any]] = []
     i = 0
     while i < len(status) and status[i]:
         code = status[i][0]
@@ -43,27 +44,40 @@ def _files(gitdir: Path, sha: str) -> list[dict]:
             files.append({"path": status[i + 2], "old_path": status[i + 1], "status": STATUS[code]})
             i += 3
         else:
-            files.append({"path": status[i + 1], "old_path": None, "status": STATUS.get(code, "modified")})
+            files.append(
+                {"path": status[i + 1], "old_path": None, "status": STATUS.get(code, "modified")}
+            )
             i += 2
     numstat = git(gitdir, "show", "-M", "--format=", "--numstat", "-z", sha).split("\0")
     counts: dict[str, tuple[int | None, int | None]] = {}
     i = 0
     while i < len(numstat) and numstat[i]:
-        add, dele, path = numstat[i].split("\t", 2)
+        add_s, del_s, path = numstat[i].split("\t", 2)
         if path == "":  # rename: old and new path follow
             path = numstat[i + 2]
             i += 3
         else:
             i += 1
-        counts[path] = (None if add == "-" else int(add), None if dele == "-" else int(dele))
+        counts[path] = (None if add_s == "-" else int(add_s), None if del_s == "-" else int(del_s))
     budget = COMMIT_BYTES
     for f in files:
         add, dele = counts.get(f["path"], (0, 0))
         f["additions"], f["deletions"] = add, dele
         f["binary"] = add is None
-        patch = "" if f["binary"] else git(
-            gitdir, "show", "-M", "--format=", "--patch", "--no-color", sha, "--", *(
-                [f["old_path"], f["path"]] if f["old_path"] else [f["path"]])
+        patch = (
+            ""
+            if f["binary"]
+            else git(
+                gitdir,
+                "show",
+                "-M",
+                "--format=",
+                "--patch",
+                "--no-color",
+                sha,
+                "--",
+                *([f["old_path"], f["path"]] if f["old_path"] else [f["path"]]),
+            )
         )
         # keep the hunks only (from the first @@), like the git source does
         at = patch.find("\n@@")
@@ -76,7 +90,7 @@ def _files(gitdir: Path, sha: str) -> list[dict]:
     return files
 
 
-def extract(gitdir: Path, sha: str) -> dict:
+def extract(gitdir: Path, sha: str) -> dict[str, Any]:
     fmt = "%H%x00%P%x00%an%x00%ae%x00%aI%x00%cI%x00%s%x00%b"
     head = git(gitdir, "log", "-1", f"--format={fmt}", sha).split("\0")
     full, parents, author, email, authored, committed, title, body = head
@@ -101,7 +115,9 @@ def main(argv: list[str]) -> int:
         gitdir = mirrors / name / "repo"
         if not gitdir.exists():
             gitdir = mirrors / name
-        lines = [json.dumps(extract(gitdir, sha), ensure_ascii=False, sort_keys=True) for sha in shas]
+        lines = [
+            json.dumps(extract(gitdir, sha), ensure_ascii=False, sort_keys=True) for sha in shas
+        ]
         data = ("\n".join(lines) + "\n").encode()
         with gzip.GzipFile(OUT / f"{name}.jsonl.gz", "wb", mtime=0) as fh:
             fh.write(data)

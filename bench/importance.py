@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from commitdigest.models import Commit, FileChange, FileStatus
 
@@ -56,7 +57,7 @@ def load_labels(path: Path = LABELS) -> list[Labelled]:
     return [Labelled(**row) for row in rows]
 
 
-def commit_from_fixture(data: dict) -> Commit:
+def commit_from_fixture(data: dict[str, Any]) -> Commit:
     files = tuple(
         FileChange(
             path=f["path"],
@@ -149,8 +150,11 @@ def main(argv: list[str]) -> int:
     print(f"importance agreement on {s.n} hand-labelled commits of {len(repos)} repositories")
     print(f"  labels: {dict(Counter(labels))}   rules: {dict(Counter(predicted))}")
     print(f"agreement:            {s.agreement:6.1%}   (floor {FLOOR_AGREEMENT:.0%})")
-    print(f"high<->low confusion: {s.high_low:6.1%}   (ceiling {CEILING_HIGH_LOW:.0%})"
-          f"  [{s.matrix[('high', 'low')]} high->low, {s.matrix[('low', 'high')]} low->high]")  # fmt: skip
+    hl, lh = s.matrix[("high", "low")], s.matrix[("low", "high")]
+    print(
+        f"high<->low confusion: {s.high_low:6.1%}   (ceiling {CEILING_HIGH_LOW:.0%})"
+        f"  [{hl} high->low, {lh} low->high]"
+    )
     for base in ("medium", "low"):
         b = score(labels, [base] * len(labels))
         print(f"always-{base} baseline: {b.agreement:6.1%}   high<->low {b.high_low:.1%}")
