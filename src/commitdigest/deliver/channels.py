@@ -17,12 +17,10 @@ records too.
 
 from __future__ import annotations
 
-import email.utils
 import importlib
 import json
 import logging
 import os
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -34,6 +32,7 @@ from pydantic import SecretStr
 
 from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import DeliveryError
+from commitdigest.http import parse_retry_after
 from commitdigest.models import ReportContext
 from commitdigest.redaction import install_log_redaction, register_secret
 
@@ -255,23 +254,13 @@ def check_status(response: httpx2.Response) -> None:
 def retry_after(response: httpx2.Response) -> float | None:
     """``Retry-After`` in seconds (a number or an HTTP date); else the JSON body's
     ``retry_after`` (Discord) or ``parameters.retry_after`` (Telegram); else None."""
-    value = response.headers.get("retry-after", "").strip()
-    if not value:
-        data = json_body(response)
-        params = data.get("parameters")
-        found = data.get(
-            "retry_after", params.get("retry_after") if isinstance(params, dict) else None
-        )
-        return max(0.0, float(found)) if isinstance(found, int | float) else None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        moment = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, moment.timestamp() - time.time())
+    asked = parse_retry_after(response.headers)
+    if asked is not None or response.headers.get("retry-after", "").strip():
+        return asked
+    data = json_body(response)
+    params = data.get("parameters")
+    found = data.get("retry_after", params.get("retry_after") if isinstance(params, dict) else None)
+    return max(0.0, float(found)) if isinstance(found, int | float) else None
 
 
 def _snippet(response: httpx2.Response, limit: int = 200) -> str:

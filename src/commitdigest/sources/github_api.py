@@ -40,6 +40,7 @@ from pydantic import SecretStr
 
 from .. import __version__
 from ..errors import GitHubAPIError, RateLimitError, SourceError
+from ..http import parse_retry_after
 from .github_cache import CachedResponse, GitHubCache, MemoryCache, response_key
 
 log = logging.getLogger(__name__)
@@ -276,7 +277,7 @@ class GitHubAPI:
         """
         h = response.headers
         message = api_message(response)
-        retry_after = _float(h.get("retry-after"))
+        retry_after = parse_retry_after(h)
         reset = _float(h.get("x-ratelimit-reset"))
         if retry_after is None and h.get("x-ratelimit-remaining") == "0" and reset is not None:
             wait = max(0.0, reset - time.time()) + self.reset_margin

@@ -20,16 +20,16 @@ Everything uses anyio primitives, so it runs on whatever event loop the caller u
 
 from __future__ import annotations
 
-import email.utils
 import math
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import anyio
-import httpx2
+
+from commitdigest.http import parse_retry_after as parse_retry_after
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
@@ -131,31 +131,3 @@ class RetryPolicy:
             return min(max(wait, 0.0), self.retry_after_max_s)
         base = min(self.backoff_max_s, self.backoff_initial_s * 2.0 ** (attempt - 1))
         return random.uniform(base / 2.0, base)
-
-
-def parse_retry_after(headers: Mapping[str, str] | httpx2.Headers | None) -> float | None:
-    """Seconds asked for by ``retry-after-ms`` or ``Retry-After`` (seconds or HTTP date)."""
-    if headers is None:
-        return None
-    lowered = {k.lower(): v for k, v in headers.items()}
-    ms = lowered.get("retry-after-ms")
-    if ms is not None:
-        try:
-            value = float(ms) / 1000.0
-            if value >= 0 and value != float("inf"):
-                return value
-        except ValueError:
-            pass
-    raw = lowered.get("retry-after")
-    if raw is None:
-        return None
-    try:
-        value = float(raw)
-        return value if 0 <= value < float("inf") else None
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError, IndexError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
