@@ -22,10 +22,8 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
-import jinja2
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from commitdigest.analysis.llm.client import (
@@ -38,6 +36,7 @@ from commitdigest.analysis.llm.client import (
     LLMUnavailableError,
 )
 from commitdigest.analysis.llm.extract import JSONExtractionError, extract_json_object
+from commitdigest.analysis.llm.prompt import prompt_environment
 from commitdigest.analysis.llm.tokens import estimate_tokens
 from commitdigest.analysis.overview import MAX_ITEMS, OverviewItem, rule_overview
 from commitdigest.analysis.rules_text import strip_controls
@@ -112,21 +111,9 @@ class OverviewPrompt:
     notes: list[str] = field(default_factory=list)  # what was cut, for Overview.notes
 
 
-@cache
-def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
-        loader=jinja2.PackageLoader("commitdigest.analysis.llm", "prompts/v1"),
-        autoescape=False,  # plain text for a model; values are cleaned by _line
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=False,
-    )
-
-
 def _macros(lang: str) -> Any:
     name = "overview.zh.j2" if lang == "zh" else "overview.en.j2"
-    return _environment().get_template(name).module
+    return prompt_environment().get_template(name).module
 
 
 def _line(text: str, limit: int) -> str:

@@ -73,7 +73,8 @@ def _lang(lang: str) -> str:
 
 
 @cache
-def _env() -> jinja2.Environment:
+def prompt_environment() -> jinja2.Environment:
+    """The one Jinja environment over the prompt folder (analyses and the overview)."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
         undefined=jinja2.StrictUndefined,
@@ -85,7 +86,7 @@ def _env() -> jinja2.Environment:
 
 
 def _render(name: str, **values: Any) -> str:
-    return _env().get_template(name).render(**values).strip() + "\n"
+    return prompt_environment().get_template(name).render(**values).strip() + "\n"
 
 
 def neutralise(text: str) -> str:
