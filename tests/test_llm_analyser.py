@@ -574,3 +574,20 @@ async def test_http_the_key_never_shows(
     assert KEY not in str(err.value) and KEY not in repr(err.value)
     assert caplog.records and KEY not in caplog.text
     assert "fell back to rules" in caplog.text
+
+
+def test_llm_options_take_their_defaults_and_values_from_the_settings() -> None:
+    from dataclasses import fields
+
+    from commitdigest.config import LLMSettings
+
+    defaults = LLMSettings()
+    plain = LLMOptions(model="m")
+    shared = {f.name for f in fields(LLMOptions)} & set(LLMSettings.model_fields) - {"model"}
+    assert shared >= {"temperature", "max_output_tokens", "context_window", "max_chunks"}
+    for name in shared - {"extra_body"}:
+        assert getattr(plain, name) == getattr(defaults, name), name
+    custom = LLMSettings(model="x", temperature=0.9, max_chunks=7, extra_body={"a": 1})
+    options = LLMOptions.from_settings(custom)
+    assert (options.model, options.temperature, options.max_chunks) == ("x", 0.9, 7)
+    assert options.extra_body == {"a": 1} and options.request_timeout_s == custom.timeout_s

@@ -58,19 +58,7 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
 def llm_options(settings: LLMSettings) -> LLMOptions:
     from commitdigest.analysis.llm.analyser import LLMOptions
 
-    return LLMOptions(
-        model=settings.model,
-        temperature=settings.temperature,
-        max_output_tokens=settings.max_output_tokens,
-        max_output_tokens_cap=settings.max_output_tokens_cap,
-        context_window=settings.context_window,
-        input_budget_tokens=settings.input_budget_tokens,
-        max_chunks=settings.max_chunks,
-        extra_body=dict(settings.extra_body),
-        price_input_per_mtok=settings.price_input_per_mtok,
-        price_output_per_mtok=settings.price_output_per_mtok,
-        request_timeout_s=settings.timeout_s,
-    )
+    return LLMOptions.from_settings(settings)
 
 
 @dataclass

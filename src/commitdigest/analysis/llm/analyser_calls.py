@@ -19,7 +19,7 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pydantic import ValidationError
@@ -45,6 +45,7 @@ from commitdigest.analysis.llm.schema import (
     describe_validation_error,
 )
 from commitdigest.analysis.llm.tokens import TokenCalibration
+from commitdigest.config.settings import LLMSettings
 from commitdigest.models import Usage
 
 log = logging.getLogger(__name__)
@@ -52,22 +53,35 @@ log = logging.getLogger(__name__)
 Messages = list[dict[str, str]]
 
 
+def _default(name: str) -> Any:
+    """The default of ``LLMSettings.<name>``."""
+    return LLMSettings.model_fields[name].default
+
+
 @dataclass(frozen=True)
 class LLMOptions:
-    """How the LLM analyser calls the model (see ``LLMSettings`` in the config)."""
+    """How the LLM analyser calls the model. The defaults are ``LLMSettings``'s (the config
+    is their one source); :meth:`from_settings` takes every shared field from the settings."""
 
     model: str
-    temperature: float = 0.2
-    max_output_tokens: int = 2048
-    max_output_tokens_cap: int = 8192  # "length" retries double max_tokens up to this
-    context_window: int = 32768  # estimated prompt + max_tokens stay within this
-    input_budget_tokens: int = 24000  # estimated prompt tokens of one request, at most
-    max_chunks: int = 4
+    temperature: float = _default("temperature")
+    max_output_tokens: int = _default("max_output_tokens")
+    max_output_tokens_cap: int = _default("max_output_tokens_cap")  # "length" retries grow to
+    context_window: int = _default("context_window")  # estimated prompt + max_tokens fit
+    input_budget_tokens: int = _default("input_budget_tokens")  # estimated prompt, at most
+    max_chunks: int = _default("max_chunks")
     extra_body: dict[str, Any] = field(default_factory=dict)
-    price_input_per_mtok: float | None = None
-    price_output_per_mtok: float | None = None
+    price_input_per_mtok: float | None = _default("price_input_per_mtok")
+    price_output_per_mtok: float | None = _default("price_output_per_mtok")
     request_timeout_s: float | None = None  # per attempt; None: the client's default
     min_output_tokens: int = 512  # a request never leaves the model less room than this
+
+    @classmethod
+    def from_settings(cls, settings: LLMSettings) -> LLMOptions:
+        shared = {f.name for f in fields(cls)} & set(LLMSettings.model_fields)
+        values = {name: getattr(settings, name) for name in shared}
+        values["extra_body"] = dict(settings.extra_body)
+        return cls(**values, request_timeout_s=settings.timeout_s)
 
     def __post_init__(self) -> None:
         if not 0 < self.max_output_tokens <= self.max_output_tokens_cap:
