@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from gitfixture import CommitSpec, build_repo
 from typer.testing import CliRunner
 
@@ -93,3 +94,31 @@ def test_a_breaking_item_makes_the_commit_at_least_high() -> None:
     assert at_least_high(low, [dep]) is low
     bumped = at_least_high(low, [dep, env])
     assert bumped.importance is Importance.HIGH and "APP_TOKEN" in bumped.notes[-1]
+
+
+def test_a_rerun_takes_the_radar_facts_from_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "lib"
+    build_repo(
+        repo,
+        [
+            CommitSpec("init", "2026-03-01T10:00:00+00:00", files={"lib/api.py": BEFORE}),
+            CommitSpec("Drop proxies", "2026-03-02T10:00:00+00:00", files={"lib/api.py": AFTER}),
+        ],
+    )
+    argv = ["report", str(repo), "--date", "2026-03-02", "--tz", "UTC", "--format", "json"]
+    env = {"COMMITDIGEST_HOME": str(tmp_path / "h")}
+    first = runner.invoke(app, [*argv, "--out", str(tmp_path / "a")], env=env)
+    assert first.exit_code == 0, first.stderr
+
+    def no_scan(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the radar scanned git again")
+
+    monkeypatch.setattr("commitdigest.analysis.radar.driver.scan_window", no_scan)
+    second = runner.invoke(app, [*argv, "--out", str(tmp_path / "b")], env=env)
+    assert second.exit_code == 0, second.stderr
+    a = (tmp_path / "a" / "2026-03-02.json").read_text(encoding="utf-8")
+    b = (tmp_path / "b" / "2026-03-02.json").read_text(encoding="utf-8")
+    assert json.loads(a)["repositories"] == json.loads(b)["repositories"]
+    assert '"proxies"' in b

@@ -308,17 +308,27 @@ def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
     )
 
 
-async def _radar(repo: SourceRepository, commits: list[Commit]) -> dict[str, list[ApiChange]]:
-    """The radar's facts for a local repository's commits (none for other sources)."""
+async def _radar(
+    repo: SourceRepository, commits: list[Commit], store: Store
+) -> dict[str, list[ApiChange]]:
+    """The radar's facts for a local repository's commits (none for other sources), from
+    the store when every commit of the day was scanned before by this radar version."""
     info = getattr(repo, "info", None)
     root = getattr(info, "root", None)
     if not commits or not isinstance(root, Path):
         return {}
-    from commitdigest.analysis.radar.driver import CommitInput, scan_window
+    from commitdigest.analysis.radar.driver import CommitInput, cache_key, scan_window
 
+    keys = {c.sha: cache_key(c.sha) for c in commits}
+    cached = store.get_radar(keys.values())
+    if len(cached) == len(keys):  # a re-run: nothing to read from git
+        return {sha: cached[key] for sha, key in keys.items()}
+    # a partial hit is scanned whole: the env var index follows the commits in order
     ordered = sorted(commits, key=lambda c: c.committed_at)
     inputs = [CommitInput.from_commit(c) for c in ordered]
-    return await asyncio.to_thread(scan_window, root, inputs)
+    found = await asyncio.to_thread(scan_window, root, inputs)
+    store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
+    return found
 
 
 async def _day_inputs(
@@ -334,7 +344,7 @@ async def _day_inputs(
 
     async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
         day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
-        radar = await _radar(repo, day_commits) if options.radar else {}
+        radar = await _radar(repo, day_commits, store) if options.radar else {}
         by_sha = {
             c.sha: at_least_high(analyses[(repo.name, c.sha)], radar.get(c.sha, []))
             for c in day_commits

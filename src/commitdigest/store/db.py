@@ -88,6 +88,15 @@ MIGRATIONS: list[str] = [
         forced INTEGER NOT NULL DEFAULT 0
     )
     """,
+    # 6: the breaking-change radar's facts per commit, keyed "radar:v<version>:<sha>"
+    #    (a commit never changes; a new radar version misses and scans again)
+    """
+    CREATE TABLE radar_cache (
+        key TEXT PRIMARY KEY,
+        items_json TEXT NOT NULL,
+        stored_at TEXT NOT NULL
+    )
+    """,
 ]
 
 

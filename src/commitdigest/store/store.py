@@ -11,12 +11,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from commitdigest.config.settings import default_home
 
 from ..errors import StoreError
-from ..models import Analysis, Overview
+from ..models import Analysis, ApiChange, Overview
 from .db import connect
 
 if TYPE_CHECKING:
@@ -69,6 +69,9 @@ class RunRecord:
 
 def _now() -> str:
     return datetime.now(tz=UTC).isoformat(timespec="seconds")
+
+
+_RADAR_ITEMS = TypeAdapter(list[ApiChange])
 
 
 class Store:
@@ -142,6 +145,36 @@ class Store:
                     analysis.model_dump_json(),
                     _now(),
                 ),
+            )
+
+    # ---- radar facts ------------------------------------------------------------------
+
+    def get_radar(self, keys: Iterable[str]) -> dict[str, list[ApiChange]]:
+        """The cached radar facts among ``keys`` (one query; a stale entry is a miss)."""
+        wanted = list(keys)
+        found: dict[str, list[ApiChange]] = {}
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._conn.execute(
+                f"SELECT key, items_json FROM radar_cache WHERE key IN ({marks})", chunk
+            ).fetchall()
+            for key, text in rows:
+                try:
+                    found[key] = _RADAR_ITEMS.validate_json(text)
+                except ValidationError:
+                    continue
+        return found
+
+    def put_radar(self, items: dict[str, list[ApiChange]]) -> None:
+        now = _now()
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO radar_cache (key, items_json, stored_at) VALUES (?, ?, ?)",
+                [
+                    (key, _RADAR_ITEMS.dump_json(value).decode(), now)
+                    for key, value in items.items()
+                ],
             )
 
     # ---- overviews --------------------------------------------------------------------
