@@ -9,7 +9,8 @@ import pytest
 from gitfixture import CommitSpec, build_repo
 
 from commitdigest.analysis.radar import ApiChange, RadarKind, cache_key
-from commitdigest.analysis.radar.driver import scan_log
+from commitdigest.analysis.radar.driver import RADAR_VERSION, scan_log
+from commitdigest.models import ApiChangeType
 
 D1 = "2026-01-10T10:00:00+00:00"
 D2 = "2026-01-11T10:00:00+00:00"
@@ -55,10 +56,11 @@ def test_python_api_parameter_removed(tmp_path: Path) -> None:
             CommitSpec("drop proxies", D2, files={"httpx/client.py": CLIENT_V2}),
         ],
     )
-    assert [(i.kind, i.old, i.path, i.line) for i in items] == [
-        (RadarKind.PYTHON_API, "proxies", "httpx/client.py", 5)
+    assert [(i.kind, i.change, i.path, i.line) for i in items] == [
+        (RadarKind.PYTHON_API, ApiChangeType.SIGNATURE_CHANGED, "httpx/client.py", 5)
     ]
-    assert "Client.__init__(proxies)" in items[0].what
+    assert "Client.__init__(proxies)" in items[0].name
+    assert "proxies → (removed)" in items[0].detail
 
 
 def test_python_api_private_module_and_tests_and_docs_are_silent(tmp_path: Path) -> None:
@@ -125,7 +127,7 @@ def test_python_api_renamed_parameter_with_shim_is_silent_but_deprecated(tmp_pat
         ],
     )
     assert kinds(items) == [RadarKind.DEPRECATION]
-    assert items[0].what == "proxies" and items[0].breaking is False and items[0].line == 7
+    assert items[0].name == "proxies" and items[0].breaking is False and items[0].line == 7
 
 
 ENVS_V1 = """\
@@ -154,7 +156,7 @@ def test_env_var_removed_from_registry(tmp_path: Path) -> None:
             ),
         ],
     )
-    assert [(i.kind, i.what, i.path, i.line) for i in items] == [
+    assert [(i.kind, i.name, i.path, i.line) for i in items] == [
         (RadarKind.ENV_VAR, "VLLM_USE_V1", "vllm/envs.py", 4)
     ]
 
@@ -227,7 +229,7 @@ def test_cli_option_removed_and_moved(tmp_path: Path) -> None:
             ),
         ],
     )
-    assert [[(i.kind, i.what, i.line) for i in c] for c in items] == [
+    assert [[(i.kind, i.name, i.line) for i in c] for c in items] == [
         [(RadarKind.CLI_OPTION, "--legacy", 4)],
         [],
     ]
@@ -244,7 +246,7 @@ def test_config_key_removed(tmp_path: Path) -> None:
             ),
         ],
     )
-    assert [(i.kind, i.what) for i in items] == [
+    assert [(i.kind, i.name) for i in items] == [
         (RadarKind.CONFIG_KEY, "cache"),
         (RadarKind.CONFIG_KEY, "server.legacy_mode"),
     ]
@@ -261,9 +263,9 @@ def test_dependency_major_bump_and_python(tmp_path: Path) -> None:
             CommitSpec("bump", D2, files={"pyproject.toml": py2}),
         ],
     )
-    assert [(i.kind, i.what, i.old, i.new) for i in items] == [
-        (RadarKind.DEPENDENCY, "pydantic", ">=1.10", ">=2.0"),
-        (RadarKind.DEPENDENCY, "python", ">=3.8", ">=3.10"),
+    assert [(i.kind, i.change, i.name, i.detail) for i in items] == [
+        (RadarKind.DEPENDENCY, ApiChangeType.VERSION_CHANGED, "pydantic", ">=1.10 → >=2.0"),
+        (RadarKind.DEPENDENCY, ApiChangeType.VERSION_CHANGED, "python", ">=3.8 → >=3.10"),
     ]
 
 
@@ -307,7 +309,7 @@ def test_announced_changelog_section_en_and_zh(tmp_path: Path) -> None:
     )
     assert len(items[0]) == 22 and all(i.kind is RadarKind.ANNOUNCED for i in items[0])
     assert items[0][0].path == "CHANGELOG.md" and items[0][0].line == 7
-    assert [i.what for i in items[1]] == ["移除 `--legacy` 参数"]
+    assert [i.name for i in items[1]] == ["移除 `--legacy` 参数"]
 
 
 def test_plain_commit_and_non_breaking_changelog_are_silent(tmp_path: Path) -> None:
@@ -333,7 +335,7 @@ def test_plain_commit_and_non_breaking_changelog_are_silent(tmp_path: Path) -> N
 
 
 def test_cache_key_has_sha_and_version() -> None:
-    assert cache_key("abc") == "radar:v1:abc"
+    assert cache_key("abc") == f"radar:v{RADAR_VERSION}:abc" and RADAR_VERSION >= 2
 
 
 def test_one_blob_process_per_window(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,7 +34,9 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
     doc = json.loads((tmp_path / "out" / "2026-03-02.json").read_text(encoding="utf-8"))
     commits = {c["title"]: c for r in doc["repositories"] for c in r["commits"]}
     [item] = commits["Drop proxies"]["api_changes"]
-    assert item["kind"] == "python_api" and item["old"] == "proxies"
+    assert item["kind"] == "python_api" and item["change"] == "signature_changed"
+    assert item["name"] == "httpx.api.get(proxies)" and item["breaking"] is True
+    assert set(item) == {"kind", "change", "name", "breaking", "path", "line", "detail", "affects"}
     assert (item["path"], item["line"]) == ("httpx/api.py", 1)
     assert commits["docs"]["api_changes"] == []
     assert commits["Drop proxies"]["analysis"]["importance"] == "high"
@@ -73,14 +75,14 @@ def test_breaking_section_follows_the_statistics(tmp_path: Path) -> None:
         section = md[breaking_at:].split("\n\n")[1]
         [line] = section.splitlines()
         assert line.startswith("- `httpx.api.get(proxies)")
-        assert "`proxies` → `(removed)`" in line and "`httpx/api.py:1`" in line
+        assert "proxies → (removed)" in line and "`httpx/api.py:1`" in line
         html = (out / "2026-03-02.html").read_text(encoding="utf-8")
         assert heading.removeprefix("### ") in html and "<code>httpx/api.py:1</code>" in html
 
 
 def test_a_breaking_item_makes_the_commit_at_least_high() -> None:
     from commitdigest.analysis.radar import ApiChange, RadarKind
-    from commitdigest.models import Analysis, ChangeType, Importance
+    from commitdigest.models import Analysis, ApiChangeType, ChangeType, Importance
     from commitdigest.pipeline.report import at_least_high
 
     low = Analysis(
@@ -89,8 +91,9 @@ def test_a_breaking_item_makes_the_commit_at_least_high() -> None:
         summary="s",
         analyser="rules",
     )
-    dep = ApiChange(kind=RadarKind.DEPRECATION, what="f", breaking=False)
-    env = ApiChange(kind=RadarKind.ENV_VAR, what="APP_TOKEN", old="APP_TOKEN")
+    deprecated, removed = ApiChangeType.DEPRECATED, ApiChangeType.REMOVED
+    dep = ApiChange(kind=RadarKind.DEPRECATION, change=deprecated, name="f", breaking=False)
+    env = ApiChange(kind=RadarKind.ENV_VAR, change=removed, name="APP_TOKEN")
     assert at_least_high(low, [dep]) is low
     bumped = at_least_high(low, [dep, env])
     assert bumped.importance is Importance.HIGH and "APP_TOKEN" in bumped.notes[-1]
@@ -121,4 +124,4 @@ def test_a_rerun_takes_the_radar_facts_from_the_store(
     a = (tmp_path / "a" / "2026-03-02.json").read_text(encoding="utf-8")
     b = (tmp_path / "b" / "2026-03-02.json").read_text(encoding="utf-8")
     assert json.loads(a)["repositories"] == json.loads(b)["repositories"]
-    assert '"proxies"' in b
+    assert "proxies" in b and '"change": "signature_changed"' in b

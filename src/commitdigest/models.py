@@ -173,18 +173,40 @@ class RadarKind(StrEnum):
     ANNOUNCED = "announced"
 
 
+class ApiChangeType(StrEnum):
+    REMOVED = "removed"
+    RENAMED = "renamed"
+    SIGNATURE_CHANGED = "signature_changed"
+    DEFAULT_CHANGED = "default_changed"
+    ADDED = "added"
+    DEPRECATED = "deprecated"
+    VERSION_CHANGED = "version_changed"
+
+
+class Place(BaseModel):
+    """A line of a file (a downstream use of a changed name)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    line: int
+
+
 class ApiChange(BaseModel):
-    """One radar fact: what changed, old -> new, and where the evidence is."""
+    """One radar fact, found from the code before and after a commit (or the project's own
+    words for ``announced``): what changed, how, whether it breaks users, and the evidence.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     kind: RadarKind
-    what: str  # e.g. "httpx.Client.__init__(proxies)"
-    old: str = ""
-    new: str = ""
+    change: ApiChangeType
+    name: str  # the changed thing: "httpx.Client(proxies)", "APP_OLD_CACHE", "--legacy-mode"
+    breaking: bool = True  # deprecations and additions are not breaks
     path: str = ""  # evidence file (after the commit, else before)
     line: int | None = None
-    breaking: bool = True  # deprecations are warnings, not breaks
+    detail: str = ""  # old -> new, or the project's sentence
+    affects: list[Place] = Field(default_factory=list)  # downstream uses (--downstream)
 
 
 class Analysis(_Frozen):

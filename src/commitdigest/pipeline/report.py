@@ -302,7 +302,7 @@ def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
     breaking = [i for i in items if i.breaking]
     if not breaking or analysis.importance is Importance.HIGH:
         return analysis
-    note = f"radar: {len(breaking)} breaking change(s), e.g. {breaking[0].what}"
+    note = f"radar: {len(breaking)} breaking change(s), e.g. {breaking[0].name}"
     return analysis.model_copy(
         update={"importance": Importance.HIGH, "notes": [*analysis.notes, note]}
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
+from commitdigest.models import ApiChangeType
 
 _TITLE_BANG = re.compile(r"^\w+(?:\([^)]*\))?!:\s*(.+)")
 _BODY = re.compile(
@@ -46,11 +47,23 @@ def detect(view: CommitView) -> list[ApiChange]:
     m = _TITLE_BANG.match(view.title)
     if m:
         items.append(
-            ApiChange(kind=RadarKind.ANNOUNCED, what=m.group(1).strip(), new="breaking (title `!`)")
+            ApiChange(
+                kind=RadarKind.ANNOUNCED,
+                change=change_named(m.group(1)),
+                name=m.group(1).strip(),
+                detail="breaking (title `!`)",
+            )
         )
     for bm in _BODY.finditer(view.body):
         what = (bm.group(1) or view.title).strip()
-        items.append(ApiChange(kind=RadarKind.ANNOUNCED, what=what, new="breaking (message)"))
+        items.append(
+            ApiChange(
+                kind=RadarKind.ANNOUNCED,
+                change=change_named(what),
+                name=what,
+                detail="breaking (message)",
+            )
+        )
     for path in view.paths:
         if not _CHANGELOG.search(path) or view.after.get(path) is None:
             continue
@@ -60,10 +73,28 @@ def detect(view: CommitView) -> list[ApiChange]:
                 items.append(
                     ApiChange(
                         kind=RadarKind.ANNOUNCED,
-                        what=entry[:200],
-                        new="breaking (changelog)",
+                        change=change_named(entry),
+                        name=entry[:200],
+                        detail="breaking (changelog)",
                         path=path,
                         line=line,
                     )
                 )
     return items
+
+
+_CHANGE_WORDS = (
+    (re.compile(r"\b(?:remov|drop|delet)|移除|删除", re.I), ApiChangeType.REMOVED),
+    (re.compile(r"\brenam|重命名", re.I), ApiChangeType.RENAMED),
+    (re.compile(r"\bdeprecat|弃用|废弃", re.I), ApiChangeType.DEPRECATED),
+    (re.compile(r"\bdefault|默认", re.I), ApiChangeType.DEFAULT_CHANGED),
+    (re.compile(r"\b(?:require|minimum|bump|upgrade)|版本", re.I), ApiChangeType.VERSION_CHANGED),
+)
+
+
+def change_named(text: str) -> ApiChangeType:
+    """How an announced change is described by its own words (else: a signature change)."""
+    for pattern, change in _CHANGE_WORDS:
+        if pattern.search(text):
+            return change
+    return ApiChangeType.SIGNATURE_CHANGED

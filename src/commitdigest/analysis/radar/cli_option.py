@@ -11,6 +11,7 @@ from commitdigest.analysis.radar.models import (
     is_test_or_docs,
     line_of,
 )
+from commitdigest.models import ApiChangeType
 
 _DECL = re.compile(
     r"""(?:add_argument|option|Option)\(\s*(?:["']-[A-Za-z]["']\s*,\s*)?["'](--[A-Za-z0-9][A-Za-z0-9-]*)["']"""
@@ -34,9 +35,9 @@ def detect(view: CommitView) -> list[ApiChange]:
         items.append(
             ApiChange(
                 kind=RadarKind.CLI_OPTION,
-                what=opt,
-                old=opt,
-                new="(removed)",
+                change=ApiChangeType.REMOVED,
+                name=opt,
+                detail=f"{opt} → (removed)",
                 path=path,
                 line=line_of(view.before.get(path) or "", opt),
             )

@@ -14,6 +14,7 @@ from commitdigest.analysis.radar.models import (
     is_test_or_docs,
     line_of,
 )
+from commitdigest.models import ApiChangeType
 
 _CONFIG_NAME = re.compile(r"(config|settings|default|conf)[^/]*\.(toml|json|ya?ml|ini|cfg)$", re.I)
 _YAML_KEY = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:", re.M)
@@ -81,9 +82,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             items.append(
                 ApiChange(
                     kind=RadarKind.CONFIG_KEY,
-                    what=key,
-                    old=key,
-                    new="(removed)",
+                    change=ApiChangeType.REMOVED,
+                    name=key,
+                    detail=f"{key} → (removed)",
                     path=path,
                     line=line_of(view.before.get(path) or "", key.rsplit(".", 1)[-1]),
                 )

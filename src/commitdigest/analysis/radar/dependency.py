@@ -7,6 +7,7 @@ import re
 import tomllib
 
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, line_of
+from commitdigest.models import ApiChangeType
 
 _REQ = re.compile(
     r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:>=|==|~=)\s*([0-9]+(?:\.[0-9]+)*)"
@@ -62,9 +63,9 @@ def detect(view: CommitView) -> list[ApiChange]:
                 items.append(
                     ApiChange(
                         kind=RadarKind.DEPENDENCY,
-                        what=name,
-                        old=f">={was}",
-                        new=f">={now}",
+                        change=ApiChangeType.VERSION_CHANGED,
+                        name=name,
+                        detail=f">={was} → >={now}",
                         path=path,
                         line=line_of(view.after.get(path) or "", now),
                     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs
+from commitdigest.models import ApiChangeType
 
 _MARK = re.compile(
     r"DeprecationWarning|FutureWarning|PendingDeprecationWarning|@deprecated\b|\bdeprecated\("
@@ -40,9 +41,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             items.append(
                 ApiChange(
                     kind=RadarKind.DEPRECATION,
-                    what=what,
-                    old="",
-                    new="deprecated",
+                    change=ApiChangeType.DEPRECATED,
+                    name=what,
+                    detail="deprecated",
                     path=path,
                     line=lineno,
                     breaking=False,

@@ -24,7 +24,7 @@ from commitdigest.analysis.radar.models import ApiChange, CommitView
 if TYPE_CHECKING:
     from commitdigest.models import Commit
 
-RADAR_VERSION = 1
+RADAR_VERSION = 2  # 2: the issue-11 item schema (change, name, detail, affects)
 
 # the kinds that need only one commit's view (env_var also needs the repository-wide index)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
@@ -122,7 +122,7 @@ def _dedupe(items: list[ApiChange]) -> list[ApiChange]:
     seen: set[tuple[str, str, str]] = set()
     out: list[ApiChange] = []
     for item in items:
-        key = (item.kind.value, item.what, item.path)
+        key = (item.kind.value, item.name, item.path)
         if key not in seen:
             seen.add(key)
             out.append(item)

@@ -15,6 +15,7 @@ from commitdigest.analysis.radar.models import (
     is_test_or_docs,
     line_of,
 )
+from commitdigest.models import ApiChangeType
 
 _READ = re.compile(
     r"""(?:os\.getenv|os\.environ\.get|os\.environ\[|environ\.get|environ\[|getenv|os\.environ\.setdefault)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
@@ -66,9 +67,9 @@ class EnvIndex:
             items.append(
                 ApiChange(
                     kind=RadarKind.ENV_VAR,
-                    what=name,
-                    old=name,
-                    new="(no longer read)",
+                    change=ApiChangeType.REMOVED,
+                    name=name,
+                    detail=f"{name} → (no longer read by non-test code)",
                     path=path,
                     line=line_of(view.before.get(path) or "", name),
                 )

@@ -17,6 +17,7 @@ from commitdigest.analysis.radar.models import (
     is_private_module,
     is_test_or_docs,
 )
+from commitdigest.models import ApiChangeType
 
 
 def init_paths(paths: tuple[str, ...]) -> list[str]:
@@ -86,6 +87,7 @@ def _shimmed(param: str, after: str) -> bool:
 
 def detect(view: CommitView) -> list[ApiChange]:
     import griffe
+
     items: list[ApiChange] = []
     for path in view.paths:
         if not path.endswith(".py") or is_test_or_docs(path) or is_private_module(path):
@@ -108,9 +110,9 @@ def detect(view: CommitView) -> list[ApiChange]:
                     items.append(
                         ApiChange(
                             kind=RadarKind.PYTHON_API,
-                            what=f"{old.path}.{name}",
-                            old=name,
-                            new="(module removed)",
+                            change=ApiChangeType.REMOVED,
+                            name=f"{old.path}.{name}",
+                            detail=f"{name} → (module removed)",
                             path=path,
                             line=member.lineno,
                         )
@@ -150,9 +152,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             items.append(
                 ApiChange(
                     kind=RadarKind.PYTHON_API,
-                    what=f"{what}: {kind.value}",
-                    old=old_s,
-                    new=new_s,
+                    change=_CHANGE.get(kind.value, ApiChangeType.SIGNATURE_CHANGED),
+                    name=what,
+                    detail=f"{kind.value}: {old_s} → {new_s}",
                     path=path,
                     line=line,
                 )
@@ -185,3 +187,10 @@ def _line_in(code: str, name: str) -> int | None:
         re.M,
     )
     return None if m is None else code.count("\n", 0, m.start()) + 1
+
+
+_CHANGE = {  # griffe's BreakageKind values (griffe is imported lazily)
+    "Public object was removed": ApiChangeType.REMOVED,
+    "Parameter default was changed": ApiChangeType.DEFAULT_CHANGED,
+    "Attribute value was changed": ApiChangeType.DEFAULT_CHANGED,
+}
