@@ -403,3 +403,11 @@ def test_templates_match_across_languages() -> None:
 def test_analyser_type_agrees_with_change_type_from_title(title: str) -> None:
     a = RULES.analyse(commit(title, fc("pkg/mod/a.py")))
     assert a.change_type is (change_type_from_title(title) or ChangeType.OTHER)
+
+
+def test_a_def_removed_from_a_private_module_is_not_public_api() -> None:
+    """httpx 0.28: SSLConfig, Timer, urlencode left private ``_modules``: no API removal."""
+    private = fc("httpx/_config.py", 0, 8, patch=REMOVED_API_PATCH)
+    a = RULES.analyse(commit("Tidy", private), lang="en")
+    assert not any("normalize" in n for n in a.notes)
+    assert not any("normalize" in r.risk for r in a.risks)

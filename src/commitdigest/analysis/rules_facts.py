@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import Area, classify_path, component_of
 from commitdigest.analysis.classify import is_python_source as _is_py
+from commitdigest.analysis.radar.models import is_private_module
 from commitdigest.analysis.tags import SECURITY_RE, TitleInfo, parse_title
 from commitdigest.models import Commit, FileChange, FileStatus
 
@@ -60,9 +61,16 @@ class CommitFacts:
 
 
 def _removed_public_defs(files: list[FileChange]) -> list[str]:
+    """Top-level defs/classes removed from a public module and not re-added elsewhere.
+
+    A module in a private package or file (a path part starting with ``_``, ``__init__``
+    aside) is not public API, whatever it defines; the radar (``analysis/radar``) decides
+    what its package exports and is what the report's Breaking section shows."""
     removed: dict[str, None] = {}
     added: set[str] = set()
     for f in files:
+        if is_private_module(f.path):
+            continue
         for line in f.patch.splitlines():
             if line.startswith(("---", "+++")):
                 continue
