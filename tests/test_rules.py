@@ -411,3 +411,29 @@ def test_a_def_removed_from_a_private_module_is_not_public_api() -> None:
     a = RULES.analyse(commit("Tidy", private), lang="en")
     assert not any("normalize" in n for n in a.notes)
     assert not any("normalize" in r.risk for r in a.risks)
+
+
+@pytest.mark.parametrize(
+    ("author", "email"),
+    [
+        ("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com"),
+        ("renovate[bot]", ""),
+        ("pre-commit-ci[bot]", ""),
+    ],
+)
+def test_a_bot_bump_is_low_with_the_reason(author: str, email: str) -> None:
+    bump = fc("requirements.txt", 1, 1, patch="-httpx==0.27.0\n+httpx==0.28.1\n")
+    c = commit("Bump httpx from 0.27.0 to 0.28.1", bump).model_copy(
+        update={"author": author, "author_email": email}
+    )
+    a = RULES.analyse(c, lang="en")
+    assert a.importance is Importance.LOW
+    assert any("automation account" in n for n in a.notes)
+    human = RULES.analyse(commit("Bump httpx from 0.27.0 to 0.28.1", bump), lang="en")
+    assert human.importance is not Importance.LOW  # the same bump by a person is not cut
+
+
+def test_a_bot_commit_that_says_security_keeps_its_importance() -> None:
+    bump = fc("requirements.txt", 1, 1, patch="-a==1\n+a==2\n")
+    c = commit("Bump a: fixes CVE-2026-1234", bump).model_copy(update={"author": "dependabot[bot]"})
+    assert RULES.analyse(c, lang="en").importance is Importance.HIGH

@@ -58,6 +58,7 @@ class CommitFacts:
     dependency_paths: list[str]
     security_words: list[str]
     breaking_marker: str | None
+    bot: bool = False  # an automation account wrote it (dependabot, renovate, *[bot] ...)
 
 
 def _removed_public_defs(files: list[FileChange]) -> list[str]:
@@ -126,4 +127,14 @@ def gather_facts(commit: Commit) -> CommitFacts:
         dependency_paths=deps,
         security_words=list(words),
         breaking_marker=marker,
+        bot=is_bot(commit.author, commit.author_email),
     )
+
+
+_BOTS = ("dependabot", "renovate", "pre-commit-ci", "github-actions", "mergify", "snyk-bot")
+
+
+def is_bot(author: str, email: str = "") -> bool:
+    """Whether an automation account wrote the commit: ``*[bot]`` names and the usual bots."""
+    who = f"{author} {email}".lower()
+    return "[bot]" in who or any(name in who for name in _BOTS)

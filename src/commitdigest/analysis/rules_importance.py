@@ -88,6 +88,9 @@ def score_importance(
         evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))
     if facts.breaking_marker:
         evidence(3, "ev_breaking", marker=rt.code_span(facts.breaking_marker))
+    if facts.bot and not facts.security_words and not facts.breaking_marker and score > 0:
+        notes.append(rt.tr(lang, "ev_bot", score=str(score)))
+        score = 0  # a bot's routine bump: low unless it says security or breaking
     level = (
         Importance.HIGH
         if score >= HIGH_SCORE

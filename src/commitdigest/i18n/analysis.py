@@ -67,6 +67,9 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_breaking": "提交声明了破坏性变更（{marker}）。",
         "ev_removal": "移除或弃用了功能。",
         "ev_feature": "新增功能或模型支持。",
+        "ev_bot": (
+            "由自动化账号提交的常规更新：评分 {score} 计为 0（除非涉及安全或破坏性变更）。"
+        ),
         "ev_score": "重要程度评分 {score}（≥3 为高，≥1 为中，否则为低）。",
         # insights
         "in_breadth": "改动横跨 {n} 个源码组件：{comps}。",
@@ -148,6 +151,10 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_breaking": "Declares a breaking change ({marker}).",
         "ev_removal": "Removes or deprecates functionality.",
         "ev_feature": "Adds a feature or model support.",
+        "ev_bot": (
+            "A routine update by an automation account: score {score} counts as 0 "
+            "(unless it mentions security or a breaking change)."
+        ),
         "ev_score": "Importance score {score} (≥3 high, ≥1 medium, else low).",
         "in_breadth": "Spans {n} source components: {comps}.",
         "in_removed_api": "The public {names} are removed; their callers must change.",
