@@ -437,3 +437,11 @@ def test_a_bot_commit_that_says_security_keeps_its_importance() -> None:
     bump = fc("requirements.txt", 1, 1, patch="-a==1\n+a==2\n")
     c = commit("Bump a: fixes CVE-2026-1234", bump).model_copy(update={"author": "dependabot[bot]"})
     assert RULES.analyse(c, lang="en").importance is Importance.HIGH
+
+
+def test_a_real_bug_fix_in_source_is_medium_with_the_reason() -> None:
+    fix = RULES.analyse(commit("Fix verify=False with cert=", fc("pkg/mod/a.py", 6, 3)), lang="en")
+    assert fix.importance is Importance.MEDIUM
+    assert any("Fixes a bug in the source" in n for n in fix.notes)
+    docs = RULES.analyse(commit("Fix a typo", fc("docs/a.md", 6, 3)), lang="en")
+    assert docs.importance is Importance.LOW

@@ -98,7 +98,7 @@ def gather_facts(commit: Commit) -> CommitFacts:
         components.setdefault(comp, FileGroup()).add(f, comp)
         if area is Area.SOURCE:
             source.append(f)
-            if f.status is FileStatus.DELETED and _is_py(f.path):
+            if f.status is FileStatus.DELETED and _is_py(f.path) and not is_private_module(f.path):
                 moved.append(f.path)
         elif area is Area.DEPENDENCY:
             deps.append(f.path)
@@ -107,6 +107,7 @@ def gather_facts(commit: Commit) -> CommitFacts:
             f.status is FileStatus.RENAMED
             and old
             and _is_py(old)
+            and not is_private_module(old)
             and classify_path(old) is Area.SOURCE
         ):
             moved.append(old)

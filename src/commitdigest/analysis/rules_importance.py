@@ -4,15 +4,19 @@ core source size  lines ≥30 / ≥300 / ≥1000 -> 1 / 2 / 3; when no line coun
                   known: files <10 / ≥10 / ≥30 -> 1 / 2 / 3
 breadth           ≥4 source components                      +1
 dependency        a dependency manifest or lockfile changed +1
-removed API       public module-level def/class removed     +2
-moved modules     Python source files deleted or renamed    +1
+removed API       public module-level def/class removed     +2  (private modules: none)
+moved modules     Python source files deleted or renamed    +1  (private modules: none)
 revert                                                      +1
 removal type      removal / deprecation                     +1
 feature type      new feature or model                      +1
+bug-fix type      a fix that changes ≥5 lines of source     +1
 security words    CVE, vulnerability, injection, RCE ...    +3
 breaking marker   ``!:`` or ``BREAKING CHANGE``             +3
 
-score ≥ 3 -> high, ≥ 1 -> medium, else low
+a bot's commit    dependabot, renovate, ``*[bot]`` ...     score counts as 0 unless it
+                  names a security fix or a breaking change
+
+score ≥ 3 -> high, ≥ 1 -> medium, else low (the radar's breaking items raise to high later)
 """
 
 from __future__ import annotations
@@ -84,6 +88,8 @@ def score_importance(
         evidence(1, "ev_removal")
     if change_type is ChangeType.FEATURE:
         evidence(1, "ev_feature")
+    if change_type is ChangeType.BUGFIX and src is not None and (not src.known or src.lines >= 5):
+        evidence(1, "ev_bugfix")  # a one- or two-line tweak stays low
     if facts.security_words:
         evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))
     if facts.breaking_marker:

@@ -67,9 +67,8 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_breaking": "提交声明了破坏性变更（{marker}）。",
         "ev_removal": "移除或弃用了功能。",
         "ev_feature": "新增功能或模型支持。",
-        "ev_bot": (
-            "由自动化账号提交的常规更新：评分 {score} 计为 0（除非涉及安全或破坏性变更）。"
-        ),
+        "ev_bot": ("由自动化账号提交的常规更新：评分 {score} 计为 0（除非涉及安全或破坏性变更）。"),
+        "ev_bugfix": "修复了源代码中的缺陷：用户可见的行为会变化。",
         "ev_score": "重要程度评分 {score}（≥3 为高，≥1 为中，否则为低）。",
         # insights
         "in_breadth": "改动横跨 {n} 个源码组件：{comps}。",
@@ -155,6 +154,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
             "A routine update by an automation account: score {score} counts as 0 "
             "(unless it mentions security or a breaking change)."
         ),
+        "ev_bugfix": "Fixes a bug in the source: behaviour users see changes.",
         "ev_score": "Importance score {score} (≥3 high, ≥1 medium, else low).",
         "in_breadth": "Spans {n} source components: {comps}.",
         "in_removed_api": "The public {names} are removed; their callers must change.",
