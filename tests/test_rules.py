@@ -445,3 +445,12 @@ def test_a_real_bug_fix_in_source_is_medium_with_the_reason() -> None:
     assert any("Fixes a bug in the source" in n for n in fix.notes)
     docs = RULES.analyse(commit("Fix a typo", fc("docs/a.md", 6, 3)), lang="en")
     assert docs.importance is Importance.LOW
+
+
+def test_a_docs_only_addition_and_a_dev_tool_bump_stay_low() -> None:
+    docs = RULES.analyse(commit("Add httpx-ws to third party packages", fc("docs/third.md", 3, 0)))
+    assert docs.importance is Importance.LOW
+    dev = fc("requirements-dev.txt", 1, 1, patch="-ruff==0.5\n+ruff==0.6\n")
+    assert RULES.analyse(commit("Upgrade the formatter", dev)).importance is Importance.LOW
+    runtime = fc("requirements.txt", 1, 1, patch="-h11==0.14\n+h11==0.16\n")
+    assert RULES.analyse(commit("Upgrade h11", runtime)).importance is Importance.MEDIUM

@@ -3,12 +3,12 @@
 core source size  lines ≥30 / ≥300 / ≥1000 -> 1 / 2 / 3; when no line count is
                   known: files <10 / ≥10 / ≥30 -> 1 / 2 / 3
 breadth           ≥4 source components                      +1
-dependency        a dependency manifest or lockfile changed +1
+dependency        a runtime dependency manifest or lockfile +1  (dev/test/docs files: none)
 removed API       public module-level def/class removed     +2  (private modules: none)
 moved modules     Python source files deleted or renamed    +1  (private modules: none)
 revert                                                      +1
 removal type      removal / deprecation                     +1
-feature type      new feature or model                      +1
+feature type      new feature or model, with source changes +1
 bug-fix type      a fix that changes ≥5 lines of source     +1
 security words    CVE, vulnerability, injection, RCE ...    +3
 breaking marker   ``!:`` or ``BREAKING CHANGE``             +3
@@ -21,11 +21,17 @@ score ≥ 3 -> high, ≥ 1 -> medium, else low (the radar's breaking items raise
 
 from __future__ import annotations
 
+import re
+
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import ChangeType, Importance
+
+_DEV_DEPS = re.compile(r"(?:^|[/_.-])(?:dev|test|tests|docs|lint|ci|bench)(?:[/_.-]|$)", re.I)
+"""Dependency files of the project's own tooling (requirements-dev.txt, docs/requirements.txt):
+a bump there changes nothing for the project's users."""
 
 HIGH_SCORE = 3
 MEDIUM_SCORE = 1
@@ -76,8 +82,9 @@ def score_importance(
         score += points
         notes.append(rt.tr(lang, key, **kwargs))
 
-    if facts.dependency_paths:
-        evidence(1, "ev_dependency", paths=rt.code_list(facts.dependency_paths, lang))
+    runtime_deps = [p for p in facts.dependency_paths if not _DEV_DEPS.search(p)]
+    if runtime_deps:
+        evidence(1, "ev_dependency", paths=rt.code_list(runtime_deps, lang))
     if facts.removed_api:
         evidence(2, "ev_removed_api", names=rt.code_list(facts.removed_api, lang))
     if facts.moved_modules:
@@ -86,8 +93,8 @@ def score_importance(
         evidence(1, "ev_revert")
     if change_type is ChangeType.REMOVAL:
         evidence(1, "ev_removal")
-    if change_type is ChangeType.FEATURE:
-        evidence(1, "ev_feature")
+    if change_type is ChangeType.FEATURE and src is not None:
+        evidence(1, "ev_feature")  # "Add X to the docs" is no feature of the code
     if change_type is ChangeType.BUGFIX and src is not None and (not src.known or src.lines >= 5):
         evidence(1, "ev_bugfix")  # a one- or two-line tweak stays low
     if facts.security_words:
