@@ -454,3 +454,13 @@ def test_a_docs_only_addition_and_a_dev_tool_bump_stay_low() -> None:
     assert RULES.analyse(commit("Upgrade the formatter", dev)).importance is Importance.LOW
     runtime = fc("requirements.txt", 1, 1, patch="-h11==0.14\n+h11==0.16\n")
     assert RULES.analyse(commit("Upgrade h11", runtime)).importance is Importance.MEDIUM
+
+
+def test_a_release_with_notes_is_at_least_medium() -> None:
+    notes = fc("CHANGELOG.md", 12, 0)
+    version = fc("pkg/__init__.py", 1, 1)
+    release = RULES.analyse(commit("Version 0.28.1 (#3445)", notes, version), lang="en")
+    assert release.importance is not Importance.LOW
+    assert any("release commit" in n for n in release.notes)
+    bare = RULES.analyse(commit("Version 0.28.1", fc("pkg/__init__.py", 1, 1)), lang="en")
+    assert not any("release commit" in n for n in bare.notes)  # no notes: nothing to read

@@ -58,6 +58,7 @@ class CommitFacts:
     dependency_paths: list[str]
     security_words: list[str]
     breaking_marker: str | None
+    paths: tuple[str, ...] = ()  # every changed path, as the commit lists them
     bot: bool = False  # an automation account wrote it (dependabot, renovate, *[bot] ...)
 
 
@@ -128,6 +129,7 @@ def gather_facts(commit: Commit) -> CommitFacts:
         dependency_paths=deps,
         security_words=list(words),
         breaking_marker=marker,
+        paths=tuple(f.path for f in commit.files),
         bot=is_bot(commit.author, commit.author_email),
     )
 

@@ -9,6 +9,7 @@ moved modules     Python source files deleted or renamed    +1  (private modules
 revert                                                      +1
 removal type      removal / deprecation                     +1
 feature type      new feature or model, with source changes +1
+release           "Release 1.2" / "Version 1.2" with notes  +1
 bug-fix type      a fix that changes ≥5 lines of source     +1
 security words    CVE, vulnerability, injection, RCE ...    +3
 breaking marker   ``!:`` or ``BREAKING CHANGE``             +3
@@ -32,6 +33,9 @@ from commitdigest.models import ChangeType, Importance
 _DEV_DEPS = re.compile(r"(?:^|[/_.-])(?:dev|test|tests|docs|lint|ci|bench)(?:[/_.-]|$)", re.I)
 """Dependency files of the project's own tooling (requirements-dev.txt, docs/requirements.txt):
 a bump there changes nothing for the project's users."""
+
+_RELEASE = re.compile(r"^(?:release|version|bump version|prepare)\b[^0-9]{0,20}v?\d+\.\d+", re.I)
+_CHANGELOG = re.compile(r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.I)
 
 HIGH_SCORE = 3
 MEDIUM_SCORE = 1
@@ -97,6 +101,8 @@ def score_importance(
         evidence(1, "ev_feature")  # "Add X to the docs" is no feature of the code
     if change_type is ChangeType.BUGFIX and src is not None and (not src.known or src.lines >= 5):
         evidence(1, "ev_bugfix")  # a one- or two-line tweak stays low
+    if _RELEASE.match(facts.info.clean_title) and any(_CHANGELOG.search(p) for p in facts.paths):
+        evidence(1, "ev_release")
     if facts.security_words:
         evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))
     if facts.breaking_marker:

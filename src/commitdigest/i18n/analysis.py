@@ -69,6 +69,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_feature": "新增功能或模型支持。",
         "ev_bot": ("由自动化账号提交的常规更新：评分 {score} 计为 0（除非涉及安全或破坏性变更）。"),
         "ev_bugfix": "修复了源代码中的缺陷：用户可见的行为会变化。",
+        "ev_release": "发布提交（版本号与更新日志）：升级前请阅读其说明。",
         "ev_score": "重要程度评分 {score}（≥3 为高，≥1 为中，否则为低）。",
         # insights
         "in_breadth": "改动横跨 {n} 个源码组件：{comps}。",
@@ -155,6 +156,9 @@ RULE_TEXT: dict[str, dict[str, str]] = {
             "(unless it mentions security or a breaking change)."
         ),
         "ev_bugfix": "Fixes a bug in the source: behaviour users see changes.",
+        "ev_release": (
+            "A release commit (version and release notes): read its notes before upgrading."
+        ),
         "ev_score": "Importance score {score} (≥3 high, ≥1 medium, else low).",
         "in_breadth": "Spans {n} source components: {comps}.",
         "in_removed_api": "The public {names} are removed; their callers must change.",
