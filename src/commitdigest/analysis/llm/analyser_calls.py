@@ -25,16 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from commitdigest.analysis.llm.analyser_text import tr
-from commitdigest.analysis.llm.client import (
-    ChatClient,
-    ChatRequest,
-    ChatResult,
-    ContextLengthError,
-    LLMAuthError,
-    LLMError,
-    LLMUnavailableError,
-    TokenUsage,
-)
+from commitdigest.analysis.llm.chat import ChatClient, ChatRequest, ChatResult, TokenUsage
 from commitdigest.analysis.llm.extract import JSONExtractionError, extract_json_object, strip_think
 from commitdigest.analysis.llm.prompt import correction_prompt, estimate_messages
 from commitdigest.analysis.llm.schema import (
@@ -46,6 +37,7 @@ from commitdigest.analysis.llm.schema import (
 )
 from commitdigest.analysis.llm.tokens import TokenCalibration
 from commitdigest.config.settings import LLMSettings
+from commitdigest.errors import ContextLengthError, LLMAuthError, LLMError, LLMUnavailableError
 from commitdigest.models import Usage
 
 log = logging.getLogger(__name__)

@@ -26,20 +26,13 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from commitdigest.analysis.llm.client import (
-    ChatClient,
-    ChatRequest,
-    ChatResult,
-    ContextLengthError,
-    LLMAuthError,
-    LLMError,
-    LLMUnavailableError,
-)
+from commitdigest.analysis.llm.chat import ChatClient, ChatRequest, ChatResult
 from commitdigest.analysis.llm.extract import JSONExtractionError, extract_json_object
 from commitdigest.analysis.llm.prompt import prompt_environment
 from commitdigest.analysis.llm.tokens import estimate_tokens
 from commitdigest.analysis.overview import MAX_ITEMS, OverviewItem, rule_overview
 from commitdigest.analysis.rules_text import strip_controls
+from commitdigest.errors import ContextLengthError, LLMAuthError, LLMError, LLMUnavailableError
 from commitdigest.models import IMPORTANCE_ORDER, AnalysisStatus, Importance, Overview, Usage
 
 log = logging.getLogger(__name__)
