@@ -293,3 +293,23 @@ def test_links_to_another_host_are_not_followed() -> None:
 
     with pytest.raises(SourceError, match="link to another host"):
         asyncio.run(go())
+
+
+@pytest.mark.parametrize(
+    ("body", "expect", "message"),
+    [
+        ("<html>Unicorn!</html>", None, "not JSON"),
+        ('{"message": "ok"}', list, "JSON dict where a list was expected"),
+        ("[1, 2]", dict, "JSON list where a dict was expected"),
+    ],
+)
+def test_an_answer_of_the_wrong_shape_is_a_source_error_naming_the_endpoint(
+    body: str, expect: type[Any] | None, message: str
+) -> None:
+    from commitdigest.errors import SourceError
+    from commitdigest.sources.github_api import Reply as APIReply
+
+    url = "https://api.github.com/repos/o/r/commits"
+    with pytest.raises(SourceError, match=message) as info:
+        APIReply(body, None, url=url).json(expect)
+    assert url in str(info.value) and info.value.exit_code == 3

@@ -66,9 +66,24 @@ class Reply:
     body: str
     next_url: str | None
     not_modified: bool = False  # answered 304: body and links come from the store
+    url: str = ""  # the endpoint, named when the answer is not what GitHub documents
 
-    def json(self) -> Any:
-        return json.loads(self.body)
+    def json(self, expect: type[dict[str, Any]] | type[list[Any]] | None = None) -> Any:
+        """The body as JSON; an answer that is not JSON (or not a JSON ``expect``) is a
+        :class:`SourceError` naming the endpoint, never an internal error."""
+        try:
+            data = json.loads(self.body)
+        except ValueError:
+            raise SourceError(
+                f"GitHub answered {self.url or 'a request'} with something that is not JSON "
+                f"({self.body[:80]!r}); try again later"
+            ) from None
+        if expect is not None and not isinstance(data, expect):
+            raise SourceError(
+                f"GitHub answered {self.url or 'a request'} with a JSON {type(data).__name__}"
+                f" where a {expect.__name__} was expected; try again later"
+            )
+        return data
 
 
 def _local_iso(epoch: float) -> str:
@@ -192,14 +207,14 @@ class GitHubAPI:
         if response.status_code == 304 and cached is not None:
             self.stats.not_modified += 1
             self.stats.not_modified_by_kind[kind] += 1
-            return Reply(cached.body, _next(cached.link), not_modified=True)
+            return Reply(cached.body, _next(cached.link), not_modified=True, url=url)
         if response.status_code >= 300:
             raise self._error(response, url)
         link = response.headers.get("link", "")
         etag = response.headers.get("etag")
         if conditional and etag:
             self.cache.put_response(key, CachedResponse(etag, response.text, link))
-        return Reply(response.text, _next(link))
+        return Reply(response.text, _next(link), url=url)
 
     async def get_pages(
         self,

@@ -225,7 +225,11 @@ class GitHubRepository:
             raise
         rows: dict[str, dict[str, Any]] = {}  # a commit pushed while paging may show up twice
         for page in pages:
-            rows.update((c["sha"], c) for c in page.json() if c["sha"] not in rows)
+            rows.update(
+                (c["sha"], c)
+                for c in page.json(list)
+                if isinstance(c, dict) and isinstance(c.get("sha"), str) and c["sha"] not in rows
+            )
         return list(rows.values())
 
     async def _detail(self, sha: str, done: list[str]) -> dict[str, Any]:
@@ -236,8 +240,8 @@ class GitHubRepository:
             return cached
         path = f"{self._base}/commits/{sha}"
         pages = await self.api.get_pages(path, kind="detail")
-        data = pages[0].json()
-        files = [file_entry(f) for page in pages for f in page.json().get("files") or []]
+        data = pages[0].json(dict)
+        files = [file_entry(f) for page in pages for f in page.json(dict).get("files") or []]
         cap = len(files) >= self.max_files
         complete = True
         if cap or any(needs_diff(f) for f in files):
@@ -343,7 +347,7 @@ async def _open(
                 f"unknown GitHub repository {spec} or no access to it{hint}"
             ) from None
         raise
-    data = reply.json()
+    data = reply.json(dict)
     full_name = str(data.get("full_name") or spec)
     default_branch = str(data.get("default_branch") or "main")
     web_url = str(data.get("html_url") or f"https://github.com/{full_name}")
