@@ -369,3 +369,15 @@ def test_last_gives_one_report_per_day_of_the_last_commits(tmp_path: Path) -> No
     assert code == 2 and "--last cannot be combined" in err
     code, _, err = cli("report", "owner/name", "--last", "2", home=tmp_path / "home")
     assert code == 2 and "local repositories only" in err
+
+
+def test_options_from_the_config_follow_the_locale_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``run`` builds its options from the settings: no language set -> the locale's."""
+    from commitdigest.config import Settings
+    from commitdigest.pipeline.report import ReportOptions
+
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    options = ReportOptions.from_settings(Settings(), repositories=["."], windows=[])
+    assert options.lang == "en"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert ReportOptions.from_settings(Settings(), repositories=["."], windows=[]).lang == "zh"

@@ -67,7 +67,7 @@ class ReportOptions:
     ) -> ReportOptions:
         """The options the config file gives; ``overrides`` (e.g. command-line options) win."""
         values: dict[str, Any] = {
-            "lang": settings.language,
+            "lang": default_lang(settings),  # the config, else the locale
             "formats": settings.formats,
             "out_dir": settings.output_dir,
             "limits": PatchLimits(
