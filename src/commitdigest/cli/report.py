@@ -203,6 +203,12 @@ def register(app: typer.Typer) -> None:
                 )
             for path in outcome.paths:
                 out.print(str(path), markup=False)
+            for path in outcome.kept:
+                err.print(
+                    f"kept {path}: a repository could not be read, and a partial report never "
+                    "replaces an earlier one",
+                    markup=False,
+                )
             if not outcome.failures and not sum(d.commits for d in outcome.days):
                 hint = empty_window_hint(repositories, branch, windows)
                 if hint:

@@ -46,6 +46,12 @@ def daily_run(config: Path | None, home: Path | None, date: str | None = None) -
             )
         for path in outcome.paths:
             out.print(str(path), markup=False)
+        for path in outcome.kept:
+            err.print(
+                f"kept {path}: a repository could not be read, and a partial report never "
+                "replaces an earlier one",
+                markup=False,
+            )
         for name, reason in outcome.failures.items():
             err.print(f"error: {name}: {reason}", markup=False)
         delivery_failed = deliver_outcome(settings, store, outcome)  # after the files exist

@@ -88,6 +88,7 @@ class DayResult:
     importance: dict[str, int]
     paths: list[Path]
     context: ReportContext | None = None  # what was rendered (delivery sends it)
+    kept: list[Path] = field(default_factory=list)  # earlier reports a partial one left alone
 
 
 @dataclass
@@ -102,6 +103,10 @@ class ReportOutcome:
     @property
     def paths(self) -> list[Path]:
         return [p for day in self.days for p in day.paths]
+
+    @property
+    def kept(self) -> list[Path]:
+        return [p for day in self.days for p in day.kept]
 
 
 def parse_formats(value: str | Sequence[str]) -> tuple[str, ...]:
@@ -380,17 +385,21 @@ def _write_day(
     generated_at: datetime,
 ) -> DayResult:
     context = build_context(inputs, window.info(), lang=options.lang, generated_at=generated_at)
-    paths = [
-        write_text_atomic(
-            options.out_dir / f"{window.day.isoformat()}.{fmt}", _render(context, fmt)
-        )
-        for fmt in formats
-    ]
+    # a day with a repository that could not be read never replaces an earlier report of it
+    partial = any(repo.error for repo in context.repositories)
+    paths: list[Path] = []
+    kept: list[Path] = []
+    for fmt in formats:
+        target = options.out_dir / f"{window.day.isoformat()}.{fmt}"
+        if partial and target.exists():
+            kept.append(target)
+        else:
+            paths.append(write_text_atomic(target, _render(context, fmt)))
     counts = {imp.value: 0 for imp in Importance}
     for repo in context.repositories:
         for entry in repo.commits:
             counts[entry.analysis.importance.value] += 1
-    return DayResult(window.day.isoformat(), context.coverage.total, counts, paths, context)
+    return DayResult(window.day.isoformat(), context.coverage.total, counts, paths, context, kept)
 
 
 def _render(context: ReportContext, fmt: str) -> str:
