@@ -131,6 +131,7 @@ async def daily_overview(
         extra_body=dict(settings.extra_body),
         price_input_per_mtok=settings.price_input_per_mtok,
         price_output_per_mtok=settings.price_output_per_mtok,
+        context_window=settings.context_window,
     )
     if overview.analyser == "llm":  # a rule-made fallback is not cached: ask again next time
         store.put_overview(key, overview)

@@ -11,7 +11,7 @@ For each commit:
    rate limiter bounds them), then one merge call given the parts' analyses as JSON. After
    the merge, importance is at least the worst part's and every part's risk is kept. If the
    merge call fails the parts are merged locally; a part that failed has its files listed as
-   omitted. Each call is retried as :mod:`.analyser_calls` describes.
+   omitted. Each call is retried as :mod:`.engine` describes.
 3. **Shrink.** A request the server (or our estimate) finds too large for the context is
    planned again with half the diff budget, at most :data:`MAX_REPLANS` times.
 4. **Fall back.** When no usable answer comes, the rule-based analysis is returned with
@@ -31,25 +31,27 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from commitdigest.analysis.llm.analyser_calls import (
-    Caller,
-    CallFailed,
-    CallOutcome,
-    CallSpec,
-    LLMOptions,
-    PromptTooLarge,
-    Tally,
-)
 from commitdigest.analysis.llm.analyser_merge import (
     MERGE_LEVELS,
     combine_parts,
     dedupe,
     part_payload,
 )
-from commitdigest.analysis.llm.analyser_text import count_kinds, lang_of, tr
+from commitdigest.analysis.llm.analyser_text import count_kinds, lang_of, say, tr
 from commitdigest.analysis.llm.budget import DiffPlan, ListReason, format_chunk, format_file_list
 from commitdigest.analysis.llm.budget import plan_diff as plan_diff
 from commitdigest.analysis.llm.client import ChatClient, LLMAuthError
+from commitdigest.analysis.llm.engine import (
+    Caller,
+    CallFailed,
+    CallOutcome,
+    CallSpec,
+    LLMOptions,
+    PromptTooLarge,
+    ReplyForm,
+    Tally,
+)
+from commitdigest.analysis.llm.extract import extract_json_object
 from commitdigest.analysis.llm.prompt import (
     PROMPT_VERSION,
     clip_text,
@@ -59,7 +61,13 @@ from commitdigest.analysis.llm.prompt import (
     merge_prompt,
     system_prompt,
 )
-from commitdigest.analysis.llm.schema import FULL_SCHEMA, CompactOutput, FullOutput, to_analysis
+from commitdigest.analysis.llm.schema import (
+    COMPACT_SCHEMA,
+    FULL_SCHEMA,
+    CompactOutput,
+    FullOutput,
+    to_analysis,
+)
 from commitdigest.analysis.llm.tokens import TokenCalibration
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.analysis.tags import change_type_from_title
@@ -75,6 +83,18 @@ BODY_SHARE = 0.2  # of the input budget, at most, for the commit message body
 _RESERVE = {"role": "user", "content": correction_prompt("x" * 320)}
 
 T = TypeVar("T")
+
+
+def _read_full(text: str) -> CompactOutput:
+    return FullOutput.model_validate(extract_json_object(text))
+
+
+def _read_compact(text: str) -> CompactOutput:
+    return CompactOutput.model_validate(extract_json_object(text))
+
+
+FULL_FORM = ReplyForm[CompactOutput](FULL_SCHEMA, "commit_analysis", _read_full)
+COMPACT_FORM = ReplyForm[CompactOutput](COMPACT_SCHEMA, "commit_analysis_compact", _read_compact)
 
 
 class LLMAnalyser:
@@ -118,7 +138,7 @@ class LLMAnalyser:
         try:
             return await job.run()
         except CallFailed as failed:
-            reason = failed.reason
+            reason = say(lang, failed)
         except LLMAuthError:
             raise
         log.warning("LLM analysis of %s fell back to rules: %s", commit.short_sha, reason)
@@ -160,7 +180,7 @@ class _Job:
         self.tally = tally
         self.seeded = change_type_from_title(commit.title)
         self.system = system_prompt(lang, focus)
-        self.caller = Caller(owner.client, owner.options, owner.calibration, tally, lang)
+        self.caller = Caller(owner.client, owner.options, owner.calibration, tally)
         self.shrunk = False
 
     async def run(self) -> Analysis:
@@ -175,7 +195,7 @@ class _Job:
                 log.info("LLM prompt for %s too large; planning again", self.commit.short_sha)
                 shrink = prep.plan.budget // 2
                 self.shrunk = True
-        raise CallFailed(tr(self.lang, "too_large", n=MAX_REPLANS))
+        raise CallFailed("too_large", n=MAX_REPLANS)
 
     # ---- planning
 
@@ -204,14 +224,25 @@ class _Job:
         plan = plan_diff(self.commit, budget, max_chunks=n)
         return _Prepared(plan, format_file_list(plan), body, clipped)
 
-    def _spec(self, prep: _Prepared, part: int) -> CallSpec:
+    def _call(self, full: str, compact: str, label: str) -> CallSpec[CompactOutput]:
+        """A request in the full form, then the compact one (user messages ``full``,
+        ``compact``)."""
+        system = {"role": "system", "content": self.system}
+        return CallSpec(
+            forms=[
+                (FULL_FORM, [system, {"role": "user", "content": full}]),
+                (COMPACT_FORM, [system, {"role": "user", "content": compact}]),
+            ],
+            label=label,
+        )
+
+    def _spec(self, prep: _Prepared, part: int) -> CallSpec[CompactOutput]:
         parts = len(prep.plan.chunks)
         diff = format_chunk(prep.plan.chunks[part - 1])
-        return CallSpec(
-            system=self.system,
-            user=self._user(prep.file_list, prep.body, diff, part, parts, compact=False),
-            compact_user=self._user(prep.file_list, prep.body, diff, part, parts, compact=True),
-            label=f"{self.commit.short_sha} part {part}/{parts}",
+        return self._call(
+            self._user(prep.file_list, prep.body, diff, part, parts, compact=False),
+            self._user(prep.file_list, prep.body, diff, part, parts, compact=True),
+            f"{self.commit.short_sha} part {part}/{parts}",
         )
 
     # ---- calls
@@ -238,7 +269,7 @@ class _Job:
         done = [(i, r) for i, r in enumerate(results, 1) if isinstance(r, CallOutcome)]
         failed = [(i, r) for i, r in enumerate(results, 1) if isinstance(r, CallFailed)]
         if not done:
-            raise CallFailed(tr(self.lang, "parts_failed", n=n, reason=failed[0][1].reason))
+            raise CallFailed("parts_failed", n=n, reason=say(self.lang, failed[0][1]))
         notes = [tr(self.lang, "chunks", n=n)]
         output, merge_notes, merge_compact = await self._merge(prep, done)
         notes += merge_notes
@@ -246,13 +277,14 @@ class _Job:
         for i, err in failed:
             files = [f.path for f in prep.plan.chunks[i - 1].files]
             omitted += files
-            notes.append(tr(self.lang, "part_failed", i=i, n=n, reason=err.reason, k=len(files)))
+            reason = say(self.lang, err)
+            notes.append(tr(self.lang, "part_failed", i=i, n=n, reason=reason, k=len(files)))
         if merge_compact or any(o.compact for _, o in done):
             notes.append(tr(self.lang, "compact"))
         return self._finish(output, prep, notes, omitted)
 
     async def _merge(
-        self, prep: _Prepared, done: list[tuple[int, CallOutcome]]
+        self, prep: _Prepared, done: list[tuple[int, CallOutcome[CompactOutput]]]
     ) -> tuple[FullOutput, list[str], bool]:
         parts = [o.output for _, o in done]
         worst = max((p.importance for p in parts), key=lambda imp: imp.rank)
@@ -278,13 +310,13 @@ class _Job:
                 {"role": "system", "content": self.system},
                 {"role": "user", "content": users[0]},
             ]
-            if not self.caller.fits([*probe, _RESERVE]):
+            if not self.caller.fits([*probe, _RESERVE], FULL_SCHEMA):
                 continue
             label = f"{self.commit.short_sha} merge"
             try:
-                outcome = await self.caller.run(CallSpec(self.system, users[0], users[1], label))
+                outcome = await self.caller.run(self._call(users[0], users[1], label))
             except CallFailed as err:
-                reason = err.reason
+                reason = say(self.lang, err)
             except PromptTooLarge:
                 pass
             else:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from commitdigest.analysis.llm.budget import ListReason
+from commitdigest.analysis.llm.engine import CallFailed
 from commitdigest.i18n import LLM_LISTED_KINDS as _KINDS
 from commitdigest.i18n import LLM_NOTES as _TEXT
 
@@ -20,6 +21,11 @@ def lang_of(lang: str) -> str:
 def tr(lang: str, key: str, **values: object) -> str:
     """The note ``key`` in ``lang``, filled with ``values``."""
     return _TEXT[lang_of(lang)][key].format(**values)
+
+
+def say(lang: str, failed: CallFailed) -> str:
+    """Why ``failed`` failed, in ``lang``."""
+    return tr(lang, failed.kind, **failed.values)
 
 
 def count_kinds(lang: str, counts: Mapping[ListReason, int]) -> str:

@@ -9,7 +9,7 @@ Commit and analyser text sits inside a ``<commit_analyses>`` block, one cleaned 
 field, with that block's tags neutralised: data, not instructions.
 
 :func:`llm_overview` asks for JSON (:class:`OverviewReply`, lenient: a string is a one-item
-list, extra items are dropped) and never raises for an LLM failure: the endpoint unavailable,
+list, extra items are dropped) through the one call engine (:mod:`.engine`) and never raises for an LLM failure: the endpoint unavailable,
 an invalid reply twice (the second request says what was wrong), ``finish_reason == "length"``
 twice (the retry has twice the room), a refused request or a prompt too long for the context
 twice (the retry has half the input budget). It then returns the rule-made overview with
@@ -26,13 +26,23 @@ from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from commitdigest.analysis.llm.chat import ChatClient, ChatRequest, ChatResult
-from commitdigest.analysis.llm.extract import JSONExtractionError, extract_json_object
+from commitdigest.analysis.llm.chat import ChatClient
+from commitdigest.analysis.llm.engine import (
+    Caller,
+    CallFailed,
+    CallSpec,
+    LLMOptions,
+    PromptTooLarge,
+    ReplyForm,
+    Tally,
+    describe_reply_error,
+)
+from commitdigest.analysis.llm.extract import extract_json_object
 from commitdigest.analysis.llm.prompt import prompt_environment
-from commitdigest.analysis.llm.tokens import estimate_tokens
+from commitdigest.analysis.llm.tokens import TokenCalibration, estimate_tokens
 from commitdigest.analysis.overview import MAX_ITEMS, OverviewItem, rule_overview
 from commitdigest.analysis.rules_text import strip_controls
-from commitdigest.errors import ContextLengthError, LLMAuthError, LLMError, LLMUnavailableError
+from commitdigest.config.settings import LLMSettings
 from commitdigest.models import IMPORTANCE_ORDER, AnalysisStatus, Importance, Overview, Usage
 
 log = logging.getLogger(__name__)
@@ -211,24 +221,38 @@ def build_overview_prompt(
     return best
 
 
-def _usage(
-    results: Sequence[ChatResult], price_in: float | None, price_out: float | None
-) -> Usage | None:
-    if not results:
-        return None
-    prompt = sum((r.usage.prompt_tokens or 0) for r in results if r.usage is not None)
-    completion = sum((r.usage.completion_tokens or 0) for r in results if r.usage is not None)
-    return Usage.priced(prompt, completion, len(results), price_in, price_out)
+_NOTES = {  # why the overview fell back (technical notes, in English)
+    "unavailable": "LLM unavailable: {reason}",
+    "refused": "LLM request failed: {reason}",
+    "length": "model output cut off (finish_reason=length) {times}, at max_tokens={max_tokens}",
+    "invalid_json": "invalid JSON twice: {detail}",
+    "too_large": "prompt too long for the model's context, even at half the budget",
+}
 
 
-def _reason(err: ValueError) -> str:
-    if isinstance(err, JSONExtractionError):
-        return err.reason
+def _note(failed: CallFailed) -> str:
+    n = failed.values.get("n")
+    times = "twice" if n == 2 else f"{n} times"
+    template = _NOTES.get(failed.kind, _NOTES["invalid_json"])  # schema, unusable: the same
+    return template.format(times=times, **failed.values)
+
+
+def _describe(err: ValueError) -> str:
     if isinstance(err, ValidationError):
         first = err.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "reply"
         return f"reply does not match the schema ({where}: {first['msg']})"
-    return str(err)
+    return describe_reply_error(err)
+
+
+def _read(text: str) -> OverviewReply:
+    try:
+        return parse_overview_reply(text)
+    except ValueError as err:  # worded for the re-ask and the note
+        raise ValueError(_describe(err)) from None
+
+
+REPLY_FORM = ReplyForm[OverviewReply](REPLY_SCHEMA, "daily_overview", _read)
 
 
 async def llm_overview(
@@ -245,82 +269,71 @@ async def llm_overview(
     price_input_per_mtok: float | None = None,
     price_output_per_mtok: float | None = None,
     input_budget: int = DEFAULT_INPUT_BUDGET,
+    context_window: int = LLMSettings.model_fields["context_window"].default,
+    calibration: TokenCalibration | None = None,
 ) -> Overview:
-    """The LLM's overview of ``items`` (see the module docstring); an empty day makes no call."""
+    """The LLM's overview of ``items`` (see the module docstring); an empty day makes no call.
+
+    The call goes through the analyser's engine (:class:`Caller`): the room doubles once
+    after a cut-off reply, an unusable reply is re-asked once."""
     if not items:
         return rule_overview(items, lang)
-    prompt = build_overview_prompt(
-        repository=repository, label=label, items=items, lang=lang, budget=input_budget
+    options = LLMOptions(
+        model=model,
+        temperature=temperature,
+        max_output_tokens=max_tokens,
+        max_output_tokens_cap=max(max_tokens * 2, max_tokens + 512),
+        context_window=max(context_window, max_tokens + 512 + 1),
+        input_budget_tokens=max(input_budget, 1),
+        extra_body=dict(extra_body or {}),
+        price_input_per_mtok=price_input_per_mtok,
+        price_output_per_mtok=price_output_per_mtok,
     )
-    messages, room = prompt.messages, max_tokens
-    results: list[ChatResult] = []
-    retried_json = retried_length = shrunk = False
+    tally = Tally()
+    caller = Caller(client, options, calibration or TokenCalibration(), tally)
 
-    def fallback(reason: str) -> Overview:
-        log.warning(
-            "overview of %s (%s): LLM failed, rule-made instead: %s", repository, label, reason
-        )
-        base = rule_overview(items, lang)
-        return Overview(
-            themes=base.themes,
-            key_changes=base.key_changes,
-            risks=base.risks,
-            analyser=base.analyser,
-            status=AnalysisStatus.FALLBACK,
-            notes=[reason],
-            usage=_usage(results, price_input_per_mtok, price_output_per_mtok),
-        )
+    def correct(reason: str) -> str:
+        return str(_macros(lang).fix(_line(reason, 300)))
 
-    while True:
-        request = ChatRequest(
-            messages=messages,
-            model=model,
-            max_tokens=room,
-            temperature=temperature,
-            json_schema=REPLY_SCHEMA,
-            schema_name="daily_overview",
-            extra_body=extra_body,
+    budget = input_budget
+    for _ in range(2):  # the second time, with half the budget
+        prompt = build_overview_prompt(
+            repository=repository, label=label, items=items, lang=lang, budget=budget
+        )
+        spec = CallSpec(
+            [(REPLY_FORM, prompt.messages)], label="overview", correct=correct, echo=False
         )
         try:
-            result = await client.complete(request)
-        except LLMAuthError:
-            raise
-        except LLMUnavailableError as err:
-            return fallback(f"LLM unavailable: {err.reason}")
-        except ContextLengthError:
-            if shrunk:
-                return fallback("prompt too long for the model's context, even at half the budget")
-            shrunk, input_budget = True, input_budget // 2
-            prompt = build_overview_prompt(
-                repository=repository, label=label, items=items, lang=lang, budget=input_budget
-            )
-            messages = prompt.messages
+            outcome = await caller.run(spec)
+        except PromptTooLarge:
+            budget //= 2
             continue
-        except LLMError as err:
-            return fallback(f"LLM request failed: {err}")
-        results.append(result)
-        if result.finish_reason == "length":
-            if retried_length:
-                return fallback(
-                    f"model output cut off (finish_reason=length) twice, at max_tokens={room}"
-                )
-            retried_length, room = True, max(room * 2, room + 512)
-            continue
-        try:
-            reply = parse_overview_reply(result.text)
-        except ValueError as err:  # JSONExtractionError and ValidationError among them
-            reason = _reason(err)
-            if retried_json:
-                return fallback(f"invalid JSON twice: {reason}")
-            retried_json = True
-            fix = {"role": "user", "content": str(_macros(lang).fix(_line(reason, 300)))}
-            messages = [*prompt.messages, fix]
-            continue
+        except CallFailed as failed:
+            return _fallback(items, lang, _note(failed), tally.usage(options), repository, label)
+        reply = outcome.output
         return Overview(
             themes=reply.themes,
             key_changes=reply.key_changes,
             risks=reply.risks,
             analyser="llm",
             notes=prompt.notes,
-            usage=_usage(results, price_input_per_mtok, price_output_per_mtok),
+            usage=tally.usage(options),
         )
+    note = _NOTES["too_large"]
+    return _fallback(items, lang, note, tally.usage(options), repository, label)
+
+
+def _fallback(
+    items: Sequence[OverviewItem],
+    lang: str,
+    reason: str,
+    usage: Usage | None,
+    repository: str,
+    label: str,
+) -> Overview:
+    """The rule-made overview, status ``fallback`` with ``reason`` as its first note."""
+    log.warning("overview of %s (%s): LLM failed, rule-made instead: %s", repository, label, reason)
+    base = rule_overview(items, lang)
+    return base.model_copy(
+        update={"status": AnalysisStatus.FALLBACK, "notes": [reason], "usage": usage}
+    )

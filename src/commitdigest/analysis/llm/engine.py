@@ -1,40 +1,40 @@
-"""One structured LLM call, made until it gives a usable answer or cannot.
+"""The one LLM call engine: a structured request, made until it gives a usable answer or cannot.
 
-:class:`Caller` sends one prompt (system + user message) and returns a validated
-:class:`~commitdigest.analysis.llm.schema.FullOutput` (or :class:`CompactOutput`):
+The commit analyser and the daily overview both call the model through :class:`Caller`. A
+:class:`CallSpec` holds the request in one or more :class:`ReplyForm` s (the full form first,
+then smaller ones: the analyser's compact form), each with its messages, its JSON schema and
+the function that reads the reply. :meth:`Caller.run` returns the first usable reply:
 
-* ``finish_reason == "length"`` is never accepted, even when the JSON parses: the request is
-  sent again with twice the ``max_tokens``, up to ``max_output_tokens_cap`` and what the
-  context window leaves; then once in the compact form; then :class:`CallFailed`.
-* an unreadable or invalid reply is answered once with the model's reply and the error (short),
-  asking for corrected JSON only; a second one is :class:`CallFailed`.
+* ``finish_reason == "length"`` is never accepted, even when the JSON parses: in the first form
+  the request is sent again with twice the ``max_tokens`` (at least 512 more), up to ``max_output_tokens_cap`` and
+  what the context window leaves; then once in the next form; then :class:`CallFailed`.
+* an unreadable or invalid reply is answered once with the error (and, when the spec says so,
+  the model's reply), asking for corrected JSON only; a second one is :class:`CallFailed`.
 * every request's estimated prompt (scaled by the :class:`TokenCalibration`) stays within
   ``input_budget_tokens``, and prompt + ``max_tokens`` within ``context_window`` with at least
   ``min_output_tokens`` to answer in; a request that cannot is :class:`PromptTooLarge` (as is
-  the server's :class:`ContextLengthError`): the caller plans a smaller diff.
-* :class:`LLMUnavailableError` / :class:`LLMRequestError` become :class:`CallFailed` with a
-  human-readable reason; :class:`LLMAuthError` and anything unexpected propagate.
+  the server's :class:`ContextLengthError`): the caller plans a smaller prompt.
+* :class:`LLMUnavailableError` / :class:`LLMRequestError` become :class:`CallFailed`;
+  :class:`LLMAuthError` and anything unexpected propagate.
+
+:class:`CallFailed` says what went wrong as a ``kind`` and values, so each caller words it in
+its own language (:func:`~commitdigest.analysis.llm.analyser` through :mod:`commitdigest.i18n`).
+What every call cost is added to a :class:`Tally`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
 
-from commitdigest.analysis.llm.analyser_text import tr
 from commitdigest.analysis.llm.chat import ChatClient, ChatRequest, ChatResult, TokenUsage
-from commitdigest.analysis.llm.extract import JSONExtractionError, extract_json_object, strip_think
+from commitdigest.analysis.llm.extract import JSONExtractionError, strip_think
 from commitdigest.analysis.llm.prompt import correction_prompt, estimate_messages
-from commitdigest.analysis.llm.schema import (
-    COMPACT_SCHEMA,
-    FULL_SCHEMA,
-    CompactOutput,
-    FullOutput,
-    describe_validation_error,
-)
+from commitdigest.analysis.llm.schema import describe_validation_error
 from commitdigest.analysis.llm.tokens import TokenCalibration
 from commitdigest.config.settings import LLMSettings
 from commitdigest.errors import ContextLengthError, LLMAuthError, LLMError, LLMUnavailableError
@@ -43,6 +43,7 @@ from commitdigest.models import Usage
 log = logging.getLogger(__name__)
 
 Messages = list[dict[str, str]]
+T = TypeVar("T")
 
 
 def _default(name: str) -> Any:
@@ -95,20 +96,23 @@ class LLMOptions:
 
 
 class CallFailed(Exception):
-    """The model gave no usable answer; ``reason`` is human-readable, in the report language."""
+    """The model gave no usable answer. ``kind`` names why (``unavailable``, ``refused``,
+    ``length``, ``invalid_json``, ``schema``, ``unusable``; callers add their own), ``values``
+    fill the caller's wording of it."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, kind: str, **values: object) -> None:
+        super().__init__(kind, values)
+        self.kind = kind
+        self.values = values
 
 
 class PromptTooLarge(Exception):
-    """The request does not fit the budget or the model's context: plan a smaller diff."""
+    """The request does not fit the budget or the model's context: plan a smaller prompt."""
 
 
 @dataclass
 class Tally:
-    """What the calls for one commit cost so far (responses that reached us)."""
+    """What the calls for one commit (or overview) cost so far (responses that reached us)."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -133,24 +137,58 @@ class Tally:
         )
 
 
-@dataclass(frozen=True)
-class CallSpec:
-    """One prompt in both forms; ``label`` names it in logs ("part 2/4", "merge")."""
+def describe_reply_error(err: ValueError) -> str:
+    """A short, one-line reason why a reply could not be read."""
+    if isinstance(err, JSONExtractionError):
+        return err.reason
+    if isinstance(err, ValidationError):
+        return describe_validation_error(err)
+    return str(err)
 
-    system: str
-    user: str
-    compact_user: str
+
+@dataclass(frozen=True)
+class ReplyForm(Generic[T]):
+    """One shape of answer: its JSON schema (and the name sent with it) and its reader, which
+    raises :class:`ValueError` (a :class:`JSONExtractionError`, a :class:`ValidationError`…)
+    for a reply it cannot use."""
+
+    schema: dict[str, Any]
+    name: str
+    read: Callable[[str], T]
+
+
+@dataclass(frozen=True)
+class CallSpec(Generic[T]):
+    """One request: ``(form, messages)`` pairs, the fullest first; ``label`` names it in logs
+    ("part 2/4", "merge"); ``correct`` words the re-ask after an unusable reply, ``echo``
+    says whether the unusable reply is sent back with it."""
+
+    forms: Sequence[tuple[ReplyForm[T], Messages]]
     label: str = ""
+    correct: Callable[[str], str] = correction_prompt
+    echo: bool = True
 
 
 @dataclass(frozen=True)
-class CallOutcome:
-    output: CompactOutput  # a FullOutput unless ``compact``
-    compact: bool
+class CallOutcome(Generic[T]):
+    output: T
+    form: int  # the index of the form that answered: 0 is the fullest
+
+    @property
+    def compact(self) -> bool:
+        return self.form > 0
+
+
+def _kind(err: ValueError) -> str:
+    if isinstance(err, JSONExtractionError):
+        return "invalid_json"
+    if isinstance(err, ValidationError):
+        return "schema"
+    return "unusable"
 
 
 class Caller:
-    """Makes :class:`CallSpec` requests for one commit (see the module docstring)."""
+    """Makes :class:`CallSpec` requests with one client and options (see the module docstring)."""
 
     def __init__(
         self,
@@ -158,63 +196,53 @@ class Caller:
         options: LLMOptions,
         calibration: TokenCalibration,
         tally: Tally,
-        lang: str,
     ) -> None:
         self._client = client
         self._options = options
         self._calibration = calibration
         self._tally = tally
-        self._lang = lang
 
-    def fits(self, messages: Messages, schema: dict[str, Any] = FULL_SCHEMA) -> bool:
+    def fits(self, messages: Messages, schema: dict[str, Any]) -> bool:
         """Whether these messages stay within the input cap."""
         real = self._calibration.scale(estimate_messages(messages, schema))
         return real <= self._options.input_cap
 
-    async def run(self, spec: CallSpec) -> CallOutcome:
+    async def run(self, spec: CallSpec[T]) -> CallOutcome[T]:
         opts = self._options
         want = opts.max_output_tokens
-        compact = False
+        form = 0
         length_hits = 0
         failures: list[tuple[str, str]] = []  # (kind, detail) of unusable replies
         retry: Messages = []  # the model's unusable reply and our correction
         while True:
-            schema = COMPACT_SCHEMA if compact else FULL_SCHEMA
-            user = spec.compact_user if compact else spec.user
-            messages = [
-                {"role": "system", "content": spec.system},
-                {"role": "user", "content": user},
-                *retry,
-            ]
-            max_tokens = self._room(messages, schema, want)
-            result = await self._complete(messages, schema, max_tokens)
+            reply_form, base = spec.forms[form]
+            messages = [*base, *retry]
+            max_tokens = self._room(messages, reply_form.schema, want)
+            result = await self._complete(messages, reply_form, max_tokens)
             if result.finish_reason == "length":
                 length_hits += 1
                 retry = []
-                room = self._room(messages[:2], schema, opts.max_output_tokens_cap)
+                room = self._room(list(base), reply_form.schema, opts.max_output_tokens_cap)
                 log.info("LLM %s: output cut off at %d tokens", spec.label, max_tokens)
-                if not compact and max_tokens < room:
-                    want = min(2 * max_tokens, opts.max_output_tokens_cap)
-                elif not compact:
-                    compact, want = True, max_tokens
+                if form == 0 and max_tokens < room:
+                    want = min(max(2 * max_tokens, max_tokens + 512), opts.max_output_tokens_cap)
+                elif form + 1 < len(spec.forms):
+                    form, want = form + 1, max_tokens
                 else:
-                    raise CallFailed(tr(self._lang, "length", n=length_hits))
+                    raise CallFailed("length", n=length_hits, max_tokens=max_tokens)
                 continue
-            model = CompactOutput if compact else FullOutput
             try:
-                output = model.model_validate(extract_json_object(result.text))
-            except JSONExtractionError as err:
-                failures.append(("invalid_json", err.reason))
-            except ValidationError as err:
-                failures.append(("schema", describe_validation_error(err)))
-            else:
-                return CallOutcome(output, compact)
+                return CallOutcome(reply_form.read(result.text), form)
+            except ValueError as err:  # JSONExtractionError and ValidationError among them
+                failures.append((_kind(err), describe_reply_error(err)))
             log.info("LLM %s: unusable reply (%s)", spec.label, failures[-1][1])
             if len(failures) >= 2:
                 kinds = {kind for kind, _ in failures}
-                key = kinds.pop() if len(kinds) == 1 else "unusable"
-                raise CallFailed(tr(self._lang, key, detail=failures[-1][1]))
-            retry = self._correction(messages, schema, result.text, failures[-1][1], want)
+                kind = kinds.pop() if len(kinds) == 1 else "unusable"
+                raise CallFailed(kind, detail=failures[-1][1])
+            retry = self._correction(
+                spec, list(base), reply_form, result.text, failures[-1][1], want
+            )
 
     def _room(self, messages: Messages, schema: dict[str, Any], want: int) -> int:
         """``max_tokens`` for this request: ``want``, less if the context is short."""
@@ -226,15 +254,21 @@ class Caller:
         return max_tokens
 
     def _correction(
-        self, messages: Messages, schema: dict[str, Any], reply: str, error: str, want: int
+        self,
+        spec: CallSpec[T],
+        base: Messages,
+        form: ReplyForm[T],
+        reply: str,
+        error: str,
+        want: int,
     ) -> Messages:
-        """The messages that ask again: the reply (if it fits) and the error."""
-        ask = {"role": "user", "content": correction_prompt(error)}
-        echo = strip_think(reply).strip()
+        """The messages that ask again: the reply (if echoed and it fits) and the error."""
+        ask = {"role": "user", "content": spec.correct(error)}
+        echo = strip_think(reply).strip() if spec.echo else ""
         if echo:
             candidate = [{"role": "assistant", "content": echo}, ask]
             try:
-                self._room([*messages[:2], *candidate], schema, want)
+                self._room([*base, *candidate], form.schema, want)
             except PromptTooLarge:
                 pass
             else:
@@ -242,7 +276,7 @@ class Caller:
         return [ask]
 
     async def _complete(
-        self, messages: Messages, schema: dict[str, Any], max_tokens: int
+        self, messages: Messages, form: ReplyForm[T], max_tokens: int
     ) -> ChatResult:
         opts = self._options
         request = ChatRequest(
@@ -250,8 +284,8 @@ class Caller:
             model=opts.model,
             max_tokens=max_tokens,
             temperature=opts.temperature,
-            json_schema=schema,
-            schema_name="commit_analysis" if schema is FULL_SCHEMA else "commit_analysis_compact",
+            json_schema=form.schema,
+            schema_name=form.name,
             extra_body=dict(opts.extra_body) or None,
             timeout=opts.request_timeout_s,
         )
@@ -262,11 +296,11 @@ class Caller:
         except ContextLengthError:
             raise PromptTooLarge from None
         except LLMUnavailableError as err:
-            raise CallFailed(tr(self._lang, "unavailable", reason=err.reason)) from None
+            raise CallFailed("unavailable", reason=err.reason) from None
         except LLMError as err:
-            raise CallFailed(tr(self._lang, "refused", reason=str(err))) from None
+            raise CallFailed("refused", reason=str(err)) from None
         self._tally.add(result.usage)
         actual = result.usage.prompt_tokens if result.usage is not None else None
         if actual:
-            self._calibration.observe(estimate_messages(messages, schema), actual)
+            self._calibration.observe(estimate_messages(messages, form.schema), actual)
         return result
