@@ -11,7 +11,7 @@ import pytest
 import commitdigest
 from commitdigest import i18n
 from commitdigest.analysis.classify import Area
-from commitdigest.analysis.llm.diff_plan import ListReason
+from commitdigest.analysis.llm.plan import ListReason
 from commitdigest.analysis.overview import counts_line
 from commitdigest.models import ChangeType, Importance
 

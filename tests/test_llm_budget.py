@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from commitdigest.analysis.classify import FileKind, classify, patch_worthy
-from commitdigest.analysis.llm.budget import (
+from commitdigest.analysis.llm.plan import (
     DiffPlan,
     ListReason,
     clip_patch,
@@ -18,8 +18,8 @@ from commitdigest.analysis.llm.budget import (
     format_chunk,
     format_file_list,
     plan_diff,
+    prepare_patch,
 )
-from commitdigest.analysis.llm.filefilter import prepare_patch
 from commitdigest.analysis.llm.tokens import estimate_tokens
 from commitdigest.models import Commit, FileChange, FileStatus
 

@@ -177,7 +177,7 @@ def test_schema_instructions_match_what_the_client_appends() -> None:
     text = schema_instructions(FULL_SCHEMA)
     assert "JSON" in text and '"importance"' in text
     messages = [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}]
-    sent = client_module._with_schema_in_prompt(messages, FULL_SCHEMA)
+    sent = client_module.with_schema_in_prompt(messages, FULL_SCHEMA)
     assert sent[0]["content"] == "S\n\n" + text  # so the analyser's estimate is exact
 
 

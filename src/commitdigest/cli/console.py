@@ -22,7 +22,6 @@ out = Console(highlight=False, soft_wrap=True)
 state = {"verbose": False}
 
 
-
 T = TypeVar("T")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 # ---- the LLM analyser (analysis/llm/) ------------------------------------------------------
 
-# analyser_text: the LLM analyser's notes and fallback reasons
+# analyser: the LLM analyser's notes and fallback reasons
 LLM_NOTES: dict[str, dict[str, str]] = {
     "en": {
         "unavailable": "LLM unavailable: {reason}",
@@ -55,7 +55,7 @@ LLM_NOTES: dict[str, dict[str, str]] = {
 }
 
 
-# analyser_text: files shown by name only, keyed by diff_plan.ListReason values (singular, plural)
+# analyser: files shown by name only, keyed by plan.ListReason values (singular, plural)
 LLM_LISTED_KINDS: dict[str, dict[str, tuple[str, str]]] = {
     "en": {
         "lockfile": ("lockfile", "lockfiles"),

@@ -21,4 +21,13 @@ def build(repo: Path) -> None:
         else:
             path = f"src/mod{i % 9}.py"
         body = "".join(f"def f{i}_{j}(x):\n    return x + {j}\n\n" for j in range(1 + i % 5))
-        commit(repo, CommitSpec(f"{kind} change number {i}", f"2026-03-02T{i // 4:02d}:{(i % 4) * 15:02d}:00+00:00", author=f"Dev {i % 6}", email=f"dev{i % 6}@example.com", files={path: body}))
+        commit(
+            repo,
+            CommitSpec(
+                f"{kind} change number {i}",
+                f"2026-03-02T{i // 4:02d}:{(i % 4) * 15:02d}:00+00:00",
+                author=f"Dev {i % 6}",
+                email=f"dev{i % 6}@example.com",
+                files={path: body},
+            ),
+        )

@@ -19,4 +19,14 @@ TITLES = [
 def build(repo: Path) -> None:
     commit(repo, CommitSpec("Base", "2026-03-01T00:00:00+00:00", files={"a.py": "a = 0\n"}))
     for i, title in enumerate(TITLES):
-        commit(repo, CommitSpec(title, f"2026-03-02T1{i}:00:00+00:00", author="<b>Mallory</b> | x", email="m@example.com", body="## injected\n\n---\n<img src=x onerror=alert(1)>\n\n| t | t |\n|---|---|\n\n```\nunclosed fence", files={f"src/f{i}.py": f"x = {i}\n"}))
+        commit(
+            repo,
+            CommitSpec(
+                title,
+                f"2026-03-02T1{i}:00:00+00:00",
+                author="<b>Mallory</b> | x",
+                email="m@example.com",
+                body="## injected\n\n---\n<img src=x onerror=alert(1)>\n\n| t | t |\n|---|---|\n\n```\nunclosed fence",
+                files={f"src/f{i}.py": f"x = {i}\n"},
+            ),
+        )

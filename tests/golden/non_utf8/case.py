@@ -10,5 +10,22 @@ ARGS = ["--date", "2026-03-02", "--lang", "en"]
 
 def build(repo: Path) -> None:
     commit(repo, CommitSpec("Base", "2026-03-01T00:00:00+00:00", files={"a.txt": "a\n"}))
-    commit(repo, CommitSpec("", "2026-03-02T08:00:00+00:00", message_bytes="Corrige l'encodage: café, naïve\n\nCorps en Latin-1: déjà vu.\n".encode("latin-1"), files={"notes.txt": "x\n"}))
-    commit(repo, CommitSpec("Add a Latin-1 data file", "2026-03-02T09:00:00+00:00", files={"data/latin1.txt": "caf\xe9 na\xefve\n".encode("latin-1")}))
+    commit(
+        repo,
+        CommitSpec(
+            "",
+            "2026-03-02T08:00:00+00:00",
+            message_bytes="Corrige l'encodage: café, naïve\n\nCorps en Latin-1: déjà vu.\n".encode(
+                "latin-1"
+            ),
+            files={"notes.txt": "x\n"},
+        ),
+    )
+    commit(
+        repo,
+        CommitSpec(
+            "Add a Latin-1 data file",
+            "2026-03-02T09:00:00+00:00",
+            files={"data/latin1.txt": "caf\xe9 na\xefve\n".encode("latin-1")},
+        ),
+    )

@@ -11,7 +11,36 @@ API = "def connect(url, proxies=None):\n    return url\n\n\ndef old_connect(url)
 
 
 def build(repo: Path) -> None:
-    commit(repo, CommitSpec("Base", "2026-03-01T00:00:00+00:00", files={"app/cli.py": CLI, "app/env.py": ENV, "app/api.py": API}))
-    commit(repo, CommitSpec("Remove the --legacy-mode flag", "2026-03-02T08:00:00+00:00", files={"app/cli.py": CLI.replace("parser.add_argument('--legacy-mode')\n", "")}))
-    commit(repo, CommitSpec("Drop APP_OLD_CACHE", "2026-03-02T09:00:00+00:00", files={"app/env.py": ENV.replace("OLD = os.environ.get('APP_OLD_CACHE')\n", "")}))
-    commit(repo, CommitSpec("Remove old_connect and the proxies parameter", "2026-03-02T10:00:00+00:00", body="BREAKING CHANGE: use connect(url) with a transport.", files={"app/api.py": "def connect(url):\n    return url\n"}))
+    commit(
+        repo,
+        CommitSpec(
+            "Base",
+            "2026-03-01T00:00:00+00:00",
+            files={"app/cli.py": CLI, "app/env.py": ENV, "app/api.py": API},
+        ),
+    )
+    commit(
+        repo,
+        CommitSpec(
+            "Remove the --legacy-mode flag",
+            "2026-03-02T08:00:00+00:00",
+            files={"app/cli.py": CLI.replace("parser.add_argument('--legacy-mode')\n", "")},
+        ),
+    )
+    commit(
+        repo,
+        CommitSpec(
+            "Drop APP_OLD_CACHE",
+            "2026-03-02T09:00:00+00:00",
+            files={"app/env.py": ENV.replace("OLD = os.environ.get('APP_OLD_CACHE')\n", "")},
+        ),
+    )
+    commit(
+        repo,
+        CommitSpec(
+            "Remove old_connect and the proxies parameter",
+            "2026-03-02T10:00:00+00:00",
+            body="BREAKING CHANGE: use connect(url) with a transport.",
+            files={"app/api.py": "def connect(url):\n    return url\n"},
+        ),
+    )

@@ -27,19 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections import Counter
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, TypeVar
 
-from commitdigest.analysis.llm.analyser_merge import (
-    MERGE_LEVELS,
-    combine_parts,
-    dedupe,
-    part_payload,
-)
-from commitdigest.analysis.llm.analyser_text import count_kinds, lang_of, say, tr
-from commitdigest.analysis.llm.budget import DiffPlan, ListReason, format_chunk, format_file_list
-from commitdigest.analysis.llm.budget import plan_diff as plan_diff
 from commitdigest.analysis.llm.client import ChatClient, LLMAuthError
 from commitdigest.analysis.llm.engine import (
     Caller,
@@ -52,6 +46,8 @@ from commitdigest.analysis.llm.engine import (
     Tally,
 )
 from commitdigest.analysis.llm.extract import extract_json_object
+from commitdigest.analysis.llm.plan import DiffPlan, ListReason, format_chunk, format_file_list
+from commitdigest.analysis.llm.plan import plan_diff as plan_diff
 from commitdigest.analysis.llm.prompt import (
     PROMPT_VERSION,
     clip_text,
@@ -71,7 +67,9 @@ from commitdigest.analysis.llm.schema import (
 from commitdigest.analysis.llm.tokens import TokenCalibration
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.analysis.tags import change_type_from_title
-from commitdigest.models import Analysis, AnalysisStatus, Commit
+from commitdigest.i18n import LLM_LISTED_KINDS as _KINDS
+from commitdigest.i18n import LLM_NOTES as _TEXT
+from commitdigest.models import Analysis, AnalysisStatus, ChangeType, Commit
 
 __all__ = ["MAX_REPLANS", "LLMAnalyser", "LLMOptions"]
 
@@ -357,3 +355,107 @@ class _Job:
             omitted_files=dedupe([*over, *omitted], str),
             usage=self.tally.usage(self.options),
         )
+
+
+def lang_of(lang: str) -> str:
+    """The report languages: ``"en"`` or (anything else) ``"zh"``."""
+    return "en" if lang == "en" else "zh"
+
+
+def tr(lang: str, key: str, **values: object) -> str:
+    """The note ``key`` in ``lang``, filled with ``values``."""
+    return _TEXT[lang_of(lang)][key].format(**values)
+
+
+def say(lang: str, failed: CallFailed) -> str:
+    """Why ``failed`` failed, in ``lang``."""
+    return tr(lang, failed.kind, **failed.values)
+
+
+def count_kinds(lang: str, counts: Mapping[ListReason, int]) -> str:
+    """``"3 lockfiles, 1 binary file"`` / ``"锁文件 3 个，二进制文件 1 个"``."""
+    lang = lang_of(lang)
+    parts = []
+    for reason, n in counts.items():
+        one, many = _KINDS[lang][reason]
+        parts.append(f"{n} {one if n == 1 else many}" if lang == "en" else f"{one} {n} 个")
+    return (", " if lang == "en" else "，").join(parts)
+
+
+MERGE_LEVELS = 3  # 0: everything; 1: risks kept, other lists dropped; 2: risk texts only
+
+_NOT_WORD = re.compile(r"[\W_]+")
+_COMPACT = set(CompactOutput.model_fields)
+
+
+def _norm(text: str) -> str:
+    """Text compared for duplicates: case, spacing and punctuation ignored."""
+    return _NOT_WORD.sub("", text.casefold())
+
+
+def dedupe(items: Iterable[T], key: Callable[[T], Hashable]) -> list[T]:
+    seen: set[Hashable] = set()
+    out: list[T] = []
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out
+
+
+def part_payload(part: int, output: CompactOutput, level: int) -> dict[str, Any]:
+    """A part's analysis as JSON for the merge prompt; ``level`` > 0 drops detail."""
+    data: dict[str, Any] = {"part": part, **output.model_dump(mode="json", include=_COMPACT)}
+    if isinstance(output, FullOutput):
+        if level == 0:
+            data |= output.model_dump(mode="json", exclude=_COMPACT)
+        elif level == 1:
+            data["risks"] = [r.model_dump(mode="json") for r in output.risks]
+        else:
+            data["risks"] = [r.risk for r in output.risks]
+    return data
+
+
+def _lists(output: CompactOutput) -> FullOutput | None:
+    return output if isinstance(output, FullOutput) else None
+
+
+def combine_parts(
+    merged: CompactOutput | None, parts: list[CompactOutput], seeded: ChangeType | None
+) -> FullOutput:
+    """One output for a chunked commit: the model's merge (or, if ``None``, a local one),
+    never less alarming than its worst part: importance is the highest of all, risks the
+    union of all (duplicates dropped)."""
+    fulls = [f for f in map(_lists, parts) if f is not None]
+    base = _lists(merged) if merged is not None else None
+    importance = max(
+        [p.importance for p in parts] + ([merged.importance] if merged else []),
+        key=lambda imp: imp.rank,
+    )
+    risks = dedupe(
+        chain(base.risks if base else [], *(f.risks for f in fulls)), lambda r: _norm(r.risk)
+    )
+
+    def union(pick: Callable[[FullOutput], list[T]], key: Callable[[T], Hashable]) -> list[T]:
+        own = dedupe(pick(base), key) if base is not None else []
+        return own or dedupe(chain.from_iterable(pick(f) for f in fulls), key)
+
+    if merged is not None:
+        change_type, reason, summary = merged.change_type, merged.change_type_reason, merged.summary
+    else:
+        types = [p.change_type for p in parts]
+        change_type = seeded if seeded in types else Counter(types).most_common(1)[0][0]
+        reasons = [p.change_type_reason for p in parts if p.change_type is change_type]
+        reason = next((r for r in reasons if r.strip()), "")
+        summary = " ".join(p.summary for p in parts)
+    return FullOutput(
+        change_type=change_type,
+        change_type_reason=reason,
+        importance=importance,
+        summary=summary,
+        impact=union(lambda f: f.impact, _norm),
+        insights=union(lambda f: f.insights, lambda i: (i.dimension, _norm(i.text))),
+        risks=risks,
+        recommendations=union(lambda f: f.recommendations, _norm),
+    )

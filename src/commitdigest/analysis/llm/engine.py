@@ -5,9 +5,10 @@ The commit analyser and the daily overview both call the model through :class:`C
 then smaller ones: the analyser's compact form), each with its messages, its JSON schema and
 the function that reads the reply. :meth:`Caller.run` returns the first usable reply:
 
-* ``finish_reason == "length"`` is never accepted, even when the JSON parses: in the first form
-  the request is sent again with twice the ``max_tokens`` (at least 512 more), up to ``max_output_tokens_cap`` and
-  what the context window leaves; then once in the next form; then :class:`CallFailed`.
+* ``finish_reason == "length"`` is never accepted, even when the JSON parses: in the first
+  form the request is sent again with twice the ``max_tokens`` (at least 512 more), up to
+  ``max_output_tokens_cap`` and what the context window leaves; then once in the next form;
+  then :class:`CallFailed`.
 * an unreadable or invalid reply is answered once with the error (and, when the spec says so,
   the model's reply), asking for corrected JSON only; a second one is :class:`CallFailed`.
 * every request's estimated prompt (scaled by the :class:`TokenCalibration`) stays within

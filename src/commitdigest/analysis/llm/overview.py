@@ -9,11 +9,12 @@ Commit and analyser text sits inside a ``<commit_analyses>`` block, one cleaned 
 field, with that block's tags neutralised: data, not instructions.
 
 :func:`llm_overview` asks for JSON (:class:`OverviewReply`, lenient: a string is a one-item
-list, extra items are dropped) through the one call engine (:mod:`.engine`) and never raises for an LLM failure: the endpoint unavailable,
-an invalid reply twice (the second request says what was wrong), ``finish_reason == "length"``
-twice (the retry has twice the room), a refused request or a prompt too long for the context
-twice (the retry has half the input budget). It then returns the rule-made overview with
-status ``fallback`` and the reason as ``notes[0]``. :class:`LLMAuthError` propagates.
+list, extra items are dropped) through the one call engine (:mod:`.engine`) and never raises
+for an LLM failure: the endpoint unavailable, an invalid reply twice (the second request says
+what was wrong), ``finish_reason == "length"`` twice (the retry has twice the room), a
+refused request or a prompt too long for the context twice (the retry has half the input
+budget). It then returns the rule-made overview with status ``fallback`` and the reason as
+``notes[0]``. :class:`LLMAuthError` propagates.
 """
 
 from __future__ import annotations

@@ -1,12 +1,16 @@
-"""Plan a commit's diff into at most a few requests, each within a token budget.
+"""Plan a commit's diff into at most a few requests, each within a token budget, and write
+the plan as prompt text.
 
+The plan (:class:`DiffPlan`) holds the files that go into chunks (:class:`PlannedFile`) and
+those shown by name only (:class:`ListedFile`, with a :class:`ListReason`).
 :func:`plan_diff` decides, file by file, what the model gets to see:
 
-* files that are not :data:`~commitdigest.analysis.llm.filefilter.PATCH_KINDS` (lockfiles,
+* files that are not :data:`~commitdigest.analysis.classify.PATCH_KINDS` (lockfiles,
   vendored, generated, minified, binary), deleted files, deletion-only files and files without
   diff text are *listed only*: name, status and line counts, with the reason;
-* the others get their diff text, git's header lines dropped (the planner writes its own)
-  and every deletion-only hunk reduced to its ``@@`` line and ``[N deleted lines]``;
+* the others get their diff text (:func:`prepare_patch`): git's header lines dropped (the
+  planner writes its own) and every deletion-only hunk reduced to its ``@@`` line and
+  ``[N deleted lines]``;
 * if all of it fits the budget, it goes whole into one chunk. Otherwise files are taken in
   priority order (source, tests, docs/config; larger changes first), each clipped to
   ``file_share`` of the budget at hunk boundaries, and packed first-fit into at most
@@ -21,34 +25,213 @@ Budgets are in :func:`~commitdigest.analysis.llm.tokens.estimate_tokens` units. 
 ``budget - reserved_for_file_list`` (at most ``budget`` when ``reserve_file_list`` is off),
 and ``file_list_tokens <= reserved_for_file_list``: a request made of the file list and one
 chunk stays within ``budget``.
+
+As prompt text (:func:`format_chunk`, :func:`format_file_list`), paths are shown with control
+characters escaped (``\\x1b``); a file is named as ``old -> new (status, +A/-D)``, or
+``binary`` when git gives no line counts. Which files deserve diff text at all is
+:mod:`commitdigest.analysis.classify`'s job.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from itertools import pairwise
 
 from commitdigest.analysis.classify import PATCH_KINDS, FileKind, classify
-from commitdigest.analysis.llm.diff_plan import Chunk as Chunk
-from commitdigest.analysis.llm.diff_plan import DiffPlan as DiffPlan
-from commitdigest.analysis.llm.diff_plan import FileRef as FileRef
-from commitdigest.analysis.llm.diff_plan import ListedFile as ListedFile
-from commitdigest.analysis.llm.diff_plan import ListReason as ListReason
-from commitdigest.analysis.llm.diff_plan import PlannedFile as PlannedFile
-from commitdigest.analysis.llm.filefilter import hunk_starts, prepare_patch
-from commitdigest.analysis.llm.plan_text import (
-    chunk_note,
-    describe,
-    list_header,
-    list_line,
-    listed_note,
-    omitted_line,
-)
-from commitdigest.analysis.llm.plan_text import file_header as file_header
-from commitdigest.analysis.llm.plan_text import format_chunk as format_chunk
-from commitdigest.analysis.llm.plan_text import format_file_list as format_file_list
 from commitdigest.analysis.llm.tokens import estimate_tokens, estimate_tokens_capped, min_tokens
 from commitdigest.models import Commit, FileChange, FileStatus
+
+
+class ListReason(StrEnum):
+    """Why a file is shown by name only."""
+
+    LOCK = "lockfile"
+    VENDORED = "vendored"
+    GENERATED = "generated"
+    MINIFIED = "minified"
+    BINARY = "binary"
+    DELETED = "deleted"
+    DELETION_ONLY = "deletion-only"
+    NO_DIFF = "no diff text"
+    OVER_BUDGET = "over budget"
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileRef:
+    """A changed file as the prompt names it."""
+
+    path: str
+    old_path: str | None = None
+    status: FileStatus
+    additions: int | None
+    deletions: int | None
+    kind: FileKind
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlannedFile(FileRef):
+    """A file whose diff text goes into a chunk (``patch`` always ends with a newline)."""
+
+    patch: str
+    clipped: bool = False  # the planner cut the diff (a marker line says how much)
+    source_truncated: bool = False  # the git source had cut it already
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListedFile(FileRef):
+    """A file shown by name, status and line counts only."""
+
+    reason: ListReason
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """The diff text of one request; ``estimated_tokens`` = tokens of :func:`format_chunk`."""
+
+    files: list[PlannedFile]
+    estimated_tokens: int
+
+
+@dataclass(frozen=True)
+class DiffPlan:
+    """Where every file of a commit went. ``chunks`` is never empty (maybe one empty chunk)."""
+
+    chunks: list[Chunk]
+    listed_only: list[ListedFile]
+    omitted: list[str]  # paths beyond the file list's cap, in priority order
+    budget: int
+    total_files: int
+    total_additions: int
+    total_deletions: int
+    reserved_for_file_list: int = 0
+    file_list_tokens: int = 0  # estimate_tokens(format_file_list(plan))
+
+
+_GIT_HEADER_PREFIXES = (
+    "diff --git ", "index ", "--- ", "+++ ", "new file mode ", "deleted file mode ",
+    "similarity index ", "dissimilarity index ", "rename from ", "rename to ", "copy from ",
+    "copy to ",
+)  # fmt: skip
+
+
+# ---- diff text ---------------------------------------------------------------------------
+
+
+def hunk_starts(text: str) -> list[int]:
+    """Offsets of the lines that start a hunk (``@@``) in a diff text."""
+    starts = [0] if text.startswith("@@") else []
+    i = text.find("\n@@")
+    while i >= 0:
+        starts.append(i + 1)
+        i = text.find("\n@@", i + 1)
+    return starts
+
+
+def _reduce_deletions(text: str) -> str:
+    """Replace each hunk without added lines by its ``@@`` line and ``[N deleted lines]``."""
+    starts = hunk_starts(text)
+    out: list[str] = []
+    last = 0
+    for i, s in enumerate(starts):
+        e = starts[i + 1] if i + 1 < len(starts) else len(text)
+        if not text.startswith("@@ -", s) or text.find("\n+", s, e) >= 0:
+            continue
+        deleted = text.count("\n-", s, e)
+        if deleted == 0:
+            continue
+        nl = text.find("\n", s, e)
+        header = text[s : nl + 1] if nl >= 0 else text[s:e] + "\n"
+        out += [text[last:s], header, f"[{deleted} deleted lines]\n"]
+        last = e
+    if not out:
+        return text
+    out.append(text[last:])
+    return "".join(out)
+
+
+def prepare_patch(patch: str) -> str:
+    """A file's diff as sent: git's header lines dropped, deletion-only hunks reduced."""
+    first = 0 if patch.startswith("@@") else patch.find("\n@@") + 1
+    if first == 0 and not patch.startswith("@@"):
+        first = len(patch)  # no hunk at all (mode change, rename ...)
+    head = "".join(
+        line
+        for line in patch[:first].splitlines(keepends=True)
+        if not line.startswith(_GIT_HEADER_PREFIXES)
+    )
+    body = head + _reduce_deletions(patch[first:])
+    if body and not body.endswith("\n"):
+        body += "\n"
+    return body
+
+
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _display(path: str) -> str:
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group()):02x}", path)
+
+
+def describe(f: FileRef, truncated: bool = False) -> str:
+    """``old -> new (status, +A/-D)``, with ``, diff truncated`` when the source cut it."""
+    name = _display(f.path)
+    if f.old_path and f.old_path != f.path:
+        name = f"{_display(f.old_path)} -> {name}"
+    if f.additions is None and f.deletions is None:
+        stats = "binary"
+    else:
+        a = "?" if f.additions is None else f.additions
+        stats = f"+{a}/-{'?' if f.deletions is None else f.deletions}"
+    return f"{name} ({f.status}, {stats}{', diff truncated' if truncated else ''})"
+
+
+def file_header(f: PlannedFile) -> str:
+    """``=== path (status, +A/-D) ===``: the line that opens a file's diff in a chunk."""
+    return f"=== {describe(f, f.source_truncated)} ==="
+
+
+def format_chunk(chunk: Chunk) -> str:
+    """The diff text of a chunk: per file its header line, then its diff; a blank line between."""
+    return "\n".join(f"{file_header(f)}\n{f.patch}" for f in chunk.files)
+
+
+def list_line(f: FileRef, note: str) -> str:
+    """A file's line in the file list, its note (if any) in brackets."""
+    return f"- {describe(f)} [{note}]" if note else f"- {describe(f)}"
+
+
+def chunk_note(part: int, parts: int, clipped: bool) -> str:
+    notes = [f"diff in part {part} of {parts}"] if parts > 1 else []
+    if clipped:
+        notes.append("diff clipped")
+    return "; ".join(notes)
+
+
+def listed_note(reason: ListReason) -> str:
+    return f"not shown: {reason}"
+
+
+def list_header(files: int, additions: int, deletions: int) -> str:
+    return f"{files} files changed, +{additions}/-{deletions}"
+
+
+def omitted_line(count: int) -> str:
+    return f"… {count} more files not listed"
+
+
+def format_file_list(plan: DiffPlan) -> str:
+    """Every file with its line counts: chunked ones, then listed ones, then a count of the rest."""
+    lines = [list_header(plan.total_files, plan.total_additions, plan.total_deletions)]
+    parts = len(plan.chunks)
+    for part, chunk in enumerate(plan.chunks, 1):
+        lines += [list_line(f, chunk_note(part, parts, f.clipped)) for f in chunk.files]
+    lines += [list_line(x, listed_note(x.reason)) for x in plan.listed_only]
+    if plan.omitted:
+        lines.append(omitted_line(len(plan.omitted)))
+    return "\n".join(lines) + "\n"
+
 
 DEFAULT_REQUEST_BUDGET = 24_000
 """Estimated input tokens of a whole request; the caller subtracts the prompt's fixed parts."""
