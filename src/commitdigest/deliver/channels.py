@@ -32,7 +32,7 @@ from pydantic import SecretStr
 
 from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import DeliveryError
-from commitdigest.http import parse_retry_after
+from commitdigest.http import describe_transport_error, parse_retry_after
 from commitdigest.models import ReportContext
 from commitdigest.redaction import install_log_redaction, register_secret
 
@@ -225,10 +225,8 @@ async def post(
     except httpx2.TimeoutException:
         raise DeliveryError(f"timed out after {timeout:g} s", retryable=True) from None
     except httpx2.TransportError as exc:
-        detail = str(exc).strip()
         raise DeliveryError(
-            f"connection failed: {type(exc).__name__}" + (f": {detail}" if detail else ""),
-            retryable=True,
+            f"connection failed: {describe_transport_error(exc)}", retryable=True
         ) from None
     check_status(response)
     return response

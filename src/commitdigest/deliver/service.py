@@ -21,9 +21,9 @@ from typing import Literal
 
 import httpx2
 
-from commitdigest import __version__
 from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import DeliveryError, OutputError, StoreError, UsageError
+from commitdigest.http import RetryPolicy, async_client
 from commitdigest.models import ReportContext
 from commitdigest.redaction import install_log_redaction, redact
 from commitdigest.render.json_output import load_context
@@ -85,14 +85,13 @@ async def send_with_retries(
         on_attempt(attempt, error.message)
         if not error.retryable or attempt >= config.max_attempts:
             return attempt, error
-        delay = min(config.backoff_s * 2 ** (attempt - 1), config.max_backoff_s)
-        if error.retry_after is not None:
-            if error.retry_after > config.max_retry_after_s:
-                return attempt, DeliveryError(
-                    f"{error.message} (asked to retry after {error.retry_after:.0f} s, "
-                    f"more than max_retry_after_s = {config.max_retry_after_s:g})"
-                )
-            delay = max(delay, error.retry_after)
+        policy = retry_policy(config)
+        if policy.asks_too_much(error.retry_after):
+            return attempt, DeliveryError(
+                f"{error.message} (asked to retry after {error.retry_after:.0f} s, "
+                f"more than max_retry_after_s = {config.max_retry_after_s:g})"
+            )
+        delay = policy.backoff(attempt, error.retry_after)
         log.info(
             "deliver %s: attempt %d failed (%s); retrying in %.2f s",
             channel.name,
@@ -103,12 +102,19 @@ async def send_with_retries(
         await sleep(delay)
 
 
-def _client(transport: httpx2.AsyncBaseTransport | None) -> httpx2.AsyncClient:
-    return httpx2.AsyncClient(
-        transport=transport,
-        follow_redirects=False,
-        headers={"User-Agent": f"commitdigest/{__version__}"},
+def retry_policy(config: ChannelConfig) -> RetryPolicy:
+    """The channel's retry settings as the HTTP layer's policy (exact waits, no jitter)."""
+    return RetryPolicy(
+        max_attempts=config.max_attempts,
+        backoff_initial_s=config.backoff_s,
+        backoff_max_s=config.max_backoff_s,
+        retry_after_max_s=config.max_retry_after_s,
+        jitter=False,
     )
+
+
+def _client(transport: httpx2.AsyncBaseTransport | None) -> httpx2.AsyncClient:
+    return async_client(transport=transport, follow_redirects=False)
 
 
 async def deliver_day(

@@ -30,7 +30,8 @@ ANALYSERS = ("rules", "llm")
 def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
     """The real client for ``settings``; a dummy key for servers that need none."""
     from commitdigest.analysis.llm.client import OpenAIChatClient
-    from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy
+    from commitdigest.analysis.llm.ratelimit import RateLimiter
+    from commitdigest.http import RetryPolicy, async_client
 
     key = settings.api_key.get_secret_value() if settings.api_key else None
     if not key and not settings.base_url:
@@ -47,6 +48,7 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
             else f"the request without an API key (set {SECRET_HINTS['llm.api_key']})"
         ),
         timeout=settings.timeout_s,
+        http_client=async_client(timeout=settings.timeout_s),
         retry=RetryPolicy(max_attempts=settings.max_attempts),
         limiter=RateLimiter(
             max_concurrency=settings.max_concurrency,

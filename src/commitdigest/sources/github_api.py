@@ -1,7 +1,7 @@
 """A small GitHub REST client: auth, rate limits, conditional requests, pagination, errors.
 
-One :class:`httpx2.AsyncClient` per run; at most ``concurrency`` requests in flight (an
-``asyncio.Semaphore``). What it does, following GitHub's REST documentation:
+One client per run (:func:`commitdigest.http.async_client`); at most ``concurrency`` requests
+in flight (an ``asyncio.Semaphore``). What it does, following GitHub's REST documentation:
 
 * ``Authorization: Bearer <token>`` when there is a token (a ``SecretStr``, revealed only
   here); ``Accept: application/vnd.github+json``; ``X-GitHub-Api-Version: 2022-11-28``;
@@ -15,8 +15,10 @@ One :class:`httpx2.AsyncClient` per run; at most ``concurrency`` requests in fli
   "secondary rate limit" in the message, or a bare ``429``): wait ``Retry-After`` seconds, else
   ``secondary_base`` doubling each time, at most ``max_secondary`` times. A wait holds every
   request of the client, not only the one that hit it;
-* ``5xx`` and transport errors: retried ``max_retries`` times (``retry_base`` doubling), then
-  a one-line :class:`~commitdigest.errors.SourceError`.
+* ``5xx`` and transport errors: retried ``max_retries`` times by the HTTP layer's
+  :class:`~commitdigest.http.RetryPolicy` (``retry_base`` doubling, with jitter, or a
+  ``Retry-After`` if the server sent one), then a one-line
+  :class:`~commitdigest.errors.SourceError`.
 
 Every request is counted (:class:`RequestStats`): by kind, conditional or not, ``304``\\ s.
 """
@@ -38,9 +40,8 @@ from urllib.parse import urlsplit
 import httpx2
 from pydantic import SecretStr
 
-from .. import __version__
 from ..errors import GitHubAPIError, RateLimitError, SourceError
-from ..http import parse_retry_after
+from ..http import RetryPolicy, async_client, describe_transport_error, parse_retry_after
 from .github_cache import CachedResponse, GitHubCache, MemoryCache, response_key
 
 log = logging.getLogger(__name__)
@@ -114,11 +115,6 @@ def api_message(response: httpx2.Response) -> str:
     return (text[:197] + "...") if len(text) > 200 else (text or response.reason_phrase)
 
 
-def _describe(exc: Exception) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
-
-
 class GitHubAPI:
     def __init__(
         self,
@@ -149,22 +145,17 @@ class GitHubAPI:
         self.reset_margin = reset_margin
         self.secondary_base = secondary_base
         self.max_secondary = max_secondary
-        self.retry_base = retry_base
-        self.max_retries = max_retries
+        self.retry = RetryPolicy(
+            max_attempts=max_retries + 1, backoff_initial_s=retry_base, backoff_max_s=60.0
+        )
         self.stats = RequestStats()
         self._sem = asyncio.Semaphore(concurrency)
         self._blocked_until = 0.0  # time.time() before which no request is sent
-        headers = {"X-GitHub-Api-Version": API_VERSION, "User-Agent": f"commitdigest/{__version__}"}
+        headers = {"X-GitHub-Api-Version": API_VERSION}
         if token is not None:
             headers["Authorization"] = f"Bearer {token.get_secret_value()}"
-        self._client = httpx2.AsyncClient(
-            headers=headers,
-            timeout=httpx2.Timeout(timeout),
-            limits=httpx2.Limits(
-                max_connections=concurrency, max_keepalive_connections=concurrency
-            ),
-            follow_redirects=True,
-            transport=transport,
+        self._client = async_client(
+            headers=headers, timeout=timeout, max_connections=concurrency, transport=transport
         )
 
     async def aclose(self) -> None:
@@ -257,16 +248,17 @@ class GitHubAPI:
                 try:
                     response = await self._client.get(url, headers=headers)
                 except httpx2.TransportError as exc:
-                    if failures >= self.max_retries:
+                    if failures + 1 >= self.retry.max_attempts:
                         raise SourceError(
-                            f"cannot reach {self.api_url}: {_describe(exc)}"
+                            f"cannot reach {self.api_url}: {describe_transport_error(exc)}"
                         ) from None
                     response = None
             if response is None or response.status_code >= 500:
-                if response is not None and failures >= self.max_retries:
+                if response is not None and failures + 1 >= self.retry.max_attempts:
                     return response
-                delay = self.retry_base * 2**failures
                 failures += 1
+                asked = parse_retry_after(response.headers) if response is not None else None
+                delay = self.retry.backoff(failures, asked)
                 self.stats.retries += 1
                 what = "no answer" if response is None else f"{response.status_code}"
                 log.info("GitHub %s for %s; retrying in %.1f s", what, _path(url), delay)
@@ -349,7 +341,7 @@ class GitHubAPI:
             text = f"not found on GitHub: {path} (404: {message})"
         elif status >= 500:
             text = (
-                f"GitHub API error {status} for {path} after {self.max_retries + 1} "
+                f"GitHub API error {status} for {path} after {self.retry.max_attempts} "
                 f"attempts: {message}"
             )
         else:

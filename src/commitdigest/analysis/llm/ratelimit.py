@@ -12,8 +12,8 @@ neither the first try nor a retry can exceed the configured concurrency or rate.
   slot taken before that moment waits it out, so concurrent requests back off together instead
   of each hammering the server once more.
 
-:class:`RetryPolicy` says how long to wait before retrying a failed attempt: exponential backoff
-with jitter, or what the server asked for (:func:`parse_retry_after`), capped.
+How long to wait before retrying a failed attempt is the HTTP layer's
+:class:`~commitdigest.http.RetryPolicy`, the same for every remote.
 
 Everything uses anyio primitives, so it runs on whatever event loop the caller uses.
 """
@@ -21,14 +21,13 @@ Everything uses anyio primitives, so it runs on whatever event loop the caller u
 from __future__ import annotations
 
 import math
-import random
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 
 import anyio
 
+from commitdigest.http import RetryPolicy as RetryPolicy
 from commitdigest.http import parse_retry_after as parse_retry_after
 
 Clock = Callable[[], float]
@@ -110,24 +109,3 @@ class RateLimiter:
             delay = -self._tokens / rate if self._tokens < 0 else 0.0
         if delay > 0:
             await self._sleep(delay)
-
-
-@dataclass(frozen=True, slots=True)
-class RetryPolicy:
-    max_attempts: int = 4
-    backoff_initial_s: float = 1.0
-    backoff_max_s: float = 30.0
-    retry_after_max_s: float = 60.0
-
-    def __post_init__(self) -> None:
-        if self.max_attempts < 1:
-            raise ValueError("max_attempts must be at least 1")
-
-    def backoff(self, attempt: int, retry_after: float | None) -> float:
-        """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
-        if retry_after is not None:
-            # a little jitter on top, so a crowd told the same thing does not return as one
-            wait = retry_after + random.uniform(0.0, min(0.1 * retry_after, 1.0))
-            return min(max(wait, 0.0), self.retry_after_max_s)
-        base = min(self.backoff_max_s, self.backoff_initial_s * 2.0 ** (attempt - 1))
-        return random.uniform(base / 2.0, base)
