@@ -35,6 +35,7 @@ from commitdigest.analysis.overview import (
     counts_line,
     overview_input_digest,
     rule_overview,
+    type_counts,
 )
 from commitdigest.models import (
     Analysis,
@@ -363,3 +364,23 @@ def test_llm_overview_over_http(fake_openai: FakeOpenAI) -> None:
     assert first.body["response_format"]["json_schema"]["name"] == "daily_overview"
     assert (first.body["max_tokens"], second.body["max_tokens"]) == (300, 812)
     assert f"<{DATA_TAG}>" in second.prompt
+
+
+def test_overview_keeps_counts_and_commit_refs_checked_against_the_day() -> None:
+    items = day()
+    rules = rule_overview(items, "en")
+    assert rules.type_counts == {t.value: n for t, n in type_counts(items)}
+    assert rules.key_refs == [i.short_sha for i in items if i.importance == H]
+    reply = {
+        "themes": ["x"],
+        "key_changes": [
+            f"First (`{items[0].short_sha}`).",
+            "Invented commit (`deadbee`).",  # not a commit of the day: no reference
+            f"Named by a longer SHA {items[1].short_sha}ffff",
+            "No SHA at all",
+        ],
+        "risks": [],
+    }
+    got = overview(ScriptedChatClient([reply]), items=items)
+    assert got.key_refs == [items[0].short_sha, "", items[1].short_sha, ""]
+    assert sum(got.type_counts.values()) == len(items)

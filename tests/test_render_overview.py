@@ -34,6 +34,7 @@ from commitdigest.render import (
     build_context,
     get_labels,
     load_context,
+    render_html,
     render_json,
     render_markdown,
 )
@@ -283,3 +284,27 @@ def test_seed_report_has_none_of_the_new_parts() -> None:
     for label in ("🧭", "💰", "🗂️"):
         assert label not in text
     assert text.endswith("覆盖：45/45 已分析（LLM 22 · 规则 23）\n")
+
+
+def test_key_changes_link_to_the_commit_they_are_about() -> None:
+    probe = _ctx("en")
+    commits = probe.repositories[0].commits
+    first, second = commits[0], commits[1]
+    overview = Overview(
+        themes=["two fixes"],
+        key_changes=["Faster decoding", "Something invented", "Hostile ](#x) text"],
+        key_refs=[second.short_sha, "", first.short_sha],
+        type_counts={"bugfix": 2},
+        analyser="llm",
+    )
+    ctx = _ctx("en", overview)
+    md, doc = check_report(ctx)  # every link still points at an anchor of the report
+    assert f"- Faster decoding [↓](#{second.anchor})" in md
+    assert "- Something invented\n" in md  # no commit named: no link
+    assert _list_items(doc, "Key changes")[2].startswith("Hostile ](#x) text")
+    html = render_html(ctx)
+    assert f'Faster decoding <a class="to-commit" href="#{second.anchor}">↓</a>' in html
+    assert f'id="{second.anchor}"' in html
+    data = load_context(render_json(ctx)).repositories[0].overview
+    assert data is not None and data.key_refs == overview.key_refs
+    assert data.type_counts == {"bugfix": 2}

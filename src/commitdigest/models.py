@@ -237,6 +237,10 @@ class Overview(_Frozen):
     themes: list[str] = Field(default_factory=list)
     key_changes: list[str] = Field(default_factory=list)
     risks: list[str] = Field(default_factory=list)
+    # the data behind the text: commits per change type ("bugfix": 12), most first, and the
+    # short SHA each key change is about ("" when it names none), aligned with key_changes
+    type_counts: dict[str, int] = Field(default_factory=dict)
+    key_refs: list[str] = Field(default_factory=list)
     analyser: str  # "rules" or "llm"
     status: AnalysisStatus = AnalysisStatus.OK
     notes: list[str] = Field(default_factory=list)

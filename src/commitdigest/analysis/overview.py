@@ -13,6 +13,10 @@ risks as text). :func:`rule_overview` turns a list of them into an
 * risks: the first risk of each high-importance commit that has one (up to
   :data:`MAX_ITEMS`), tagged with the commit's short SHA.
 
+Beside the text, both makers keep the data it says (:func:`overview_data`): the commits per
+change type and, for each key change, the short SHA of the commit it is about, so renderers
+link a key change to the commit's section and readers of the JSON need not parse the text.
+
 An empty day gives an overview without items (the renderer then shows nothing). The LLM
 overview (:mod:`commitdigest.analysis.llm.overview`) falls back to this one.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -113,7 +118,33 @@ def rule_overview(items: Sequence[OverviewItem], lang: str) -> Overview:
         key_changes=key_changes,
         risks=risks,
         analyser="rules",
+        type_counts={t.value: n for t, n in type_counts(items)},
+        key_refs=[item.short_sha for item in picked if _title(item)],
     )
+
+
+_SHA_RE = re.compile(r"(?<![0-9a-zA-Z])[0-9a-f]{7,40}(?![0-9a-zA-Z])")
+
+
+def cited_commit(text: str, items: Sequence[OverviewItem]) -> str:
+    """The short SHA of the day's commit that ``text`` cites (the first one it names), or
+    ``""``: a model's key change ends with its commit's short SHA, which is checked against
+    the day, never trusted."""
+    for match in _SHA_RE.finditer(text):
+        cited = match.group(0)
+        for item in items:
+            if item.short_sha.startswith(cited) or cited.startswith(item.short_sha):
+                return item.short_sha
+    return ""
+
+
+def overview_data(items: Sequence[OverviewItem], key_changes: Sequence[str]) -> dict[str, object]:
+    """``type_counts`` and ``key_refs`` for an overview of ``items`` whose key changes are
+    ``key_changes`` (texts that cite their commits)."""
+    return {
+        "type_counts": {t.value: n for t, n in type_counts(items)},
+        "key_refs": [cited_commit(text, items) for text in key_changes],
+    }
 
 
 def _title(item: OverviewItem) -> str:

@@ -139,6 +139,9 @@ class _HtmlView(ReportView[Markup]):
     def fill_value(self, value: str) -> str:
         return value
 
+    def with_link(self, item: Markup, anchor: str) -> Markup:
+        return item + Markup(' <a class="to-commit" href="#{}">↓</a>').format(anchor)
+
     # -- commit text (plain) -------------------------------------------------------------
     def text(self, value: str) -> str:
         return clean_line(value)

@@ -151,6 +151,10 @@ class ReportView(ABC, Generic[T]):
     def fill_value(self, value: str) -> str:
         """Commit data (an analyser's name, a version) as a value for :meth:`fill`."""
 
+    @abstractmethod
+    def with_link(self, item: T, anchor: str) -> T:
+        """``item`` followed by a link to the section ``#anchor`` of this report."""
+
     # -- text ------------------------------------------------------------------------
     def url(self, value: str | None) -> str | None:
         return safe_url(value)
@@ -234,17 +238,28 @@ class ReportView(ABC, Generic[T]):
         return self.fill(s[key], reason=reason or s["unknown_reason"])
 
     # -- the repository's overview and the report's cost ------------------------------
-    def overview(self, overview: Overview | None) -> list[tuple[str, list[T]]]:
-        """(label, safe items) for each non-empty list of the overview; [] for none."""
+    def overview(
+        self, overview: Overview | None, repo: RepositoryEntry | None = None
+    ) -> list[tuple[str, list[T]]]:
+        """(label, safe items) for each non-empty list of the overview; [] for none. A key
+        change about one of ``repo``'s commits links to that commit's section."""
         if overview is None:
             return []
         s = self.labels.s
+        anchors = {c.short_sha: c.anchor for c in repo.commits} if repo is not None else {}
+        refs = overview.key_refs if len(overview.key_refs) == len(overview.key_changes) else []
+        key_changes = []
+        for i, value in enumerate(overview.key_changes):
+            item = self.inline(value)
+            anchor = anchors.get(refs[i]) if refs else None
+            if item:
+                key_changes.append(self.with_link(item, anchor) if anchor else item)
         lists = (
-            ("ov_themes", overview.themes),
-            ("ov_key_changes", overview.key_changes),
-            ("ov_risks", overview.risks),
+            (s["ov_themes"], self.items(overview.themes)),
+            (s["ov_key_changes"], key_changes),
+            (s["ov_risks"], self.items(overview.risks)),
         )
-        return [(s[key], items) for key, values in lists if (items := self.items(values))]
+        return [(label, items) for label, items in lists if items]
 
     def overview_by(self, overview: Overview) -> T:
         """Who wrote the overview (and, for a fallback, why the LLM did not)."""
@@ -329,6 +344,9 @@ class _View(ReportView[str]):
 
     def fill_value(self, value: str) -> str:
         return escape_text(value, "heading")
+
+    def with_link(self, item: str, anchor: str) -> str:
+        return f"{item} [↓](#{anchor})"
 
     # -- text ------------------------------------------------------------------------
     def text(self, value: str, context: Context = "table") -> str:

@@ -41,7 +41,7 @@ from commitdigest.analysis.llm.engine import (
 from commitdigest.analysis.llm.extract import extract_json_object
 from commitdigest.analysis.llm.prompt import prompt_environment
 from commitdigest.analysis.llm.tokens import TokenCalibration, estimate_tokens
-from commitdigest.analysis.overview import MAX_ITEMS, OverviewItem, rule_overview
+from commitdigest.analysis.overview import MAX_ITEMS, OverviewItem, overview_data, rule_overview
 from commitdigest.analysis.rules_text import strip_controls
 from commitdigest.config.settings import LLMSettings
 from commitdigest.models import IMPORTANCE_ORDER, AnalysisStatus, Importance, Overview, Usage
@@ -312,13 +312,16 @@ async def llm_overview(
         except CallFailed as failed:
             return _fallback(items, lang, _note(failed), tally.usage(options), repository, label)
         reply = outcome.output
-        return Overview(
-            themes=reply.themes,
-            key_changes=reply.key_changes,
-            risks=reply.risks,
-            analyser="llm",
-            notes=prompt.notes,
-            usage=tally.usage(options),
+        return Overview.model_validate(
+            {
+                "themes": reply.themes,
+                "key_changes": reply.key_changes,
+                "risks": reply.risks,
+                "analyser": "llm",
+                "notes": prompt.notes,
+                "usage": tally.usage(options),
+                **overview_data(items, reply.key_changes),
+            }
         )
     note = _NOTES["too_large"]
     return _fallback(items, lang, note, tally.usage(options), repository, label)
