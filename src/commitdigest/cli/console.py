@@ -9,7 +9,8 @@ returns an exit code): a :class:`~commitdigest.errors.CommitdigestError` becomes
 from __future__ import annotations
 
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 import typer
@@ -77,3 +78,17 @@ async def closing(resource: _Closable, work: Awaitable[T]) -> T:
         return await work
     finally:
         await resource.aclose()
+
+
+def print_written(
+    out: Console, err: Console, written: Iterable[Path], kept: Iterable[Path]
+) -> None:
+    """The report files a command wrote (stdout, one per line) and those it kept (stderr)."""
+    for path in written:
+        out.print(str(path), markup=False)
+    for path in kept:
+        err.print(
+            f"kept {path}: a repository could not be read, and a partial report never "
+            "replaces an earlier one",
+            markup=False,
+        )

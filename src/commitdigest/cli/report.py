@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commitdigest.cli.console import err, guard, out
+from commitdigest.cli.console import err, guard, out, print_written
 from commitdigest.cli.options import (
     ConfigOption,
     DateOption,
@@ -201,14 +201,7 @@ def register(app: typer.Typer) -> None:
                         opener, generate_reports(options, store, progress=progress, opener=opener)
                     )
                 )
-            for path in outcome.paths:
-                out.print(str(path), markup=False)
-            for path in outcome.kept:
-                err.print(
-                    f"kept {path}: a repository could not be read, and a partial report never "
-                    "replaces an earlier one",
-                    markup=False,
-                )
+            print_written(out, err, outcome.paths, outcome.kept)
             if not outcome.failures and not sum(d.commits for d in outcome.days):
                 hint = empty_window_hint(repositories, branch, windows)
                 if hint:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from commitdigest.cli.console import err, exit_code_of, exit_with, out
+from commitdigest.cli.console import err, exit_code_of, exit_with, out, print_written
 from commitdigest.cli.options import ConfigOption, HomeOption, TzOption
 from commitdigest.errors import EXIT_CODES_HELP
 
@@ -44,14 +44,7 @@ def daily_run(config: Path | None, home: Path | None, date: str | None = None) -
             outcome = asyncio.run(
                 closing(opener, run_daily(settings, store, plan, opener=opener, progress=progress))
             )
-        for path in outcome.paths:
-            out.print(str(path), markup=False)
-        for path in outcome.kept:
-            err.print(
-                f"kept {path}: a repository could not be read, and a partial report never "
-                "replaces an earlier one",
-                markup=False,
-            )
+        print_written(out, err, outcome.paths, outcome.kept)
         for name, reason in outcome.failures.items():
             err.print(f"error: {name}: {reason}", markup=False)
         delivery_failed = deliver_outcome(settings, store, outcome)  # after the files exist
