@@ -15,6 +15,7 @@ from commitdigest.models import ApiChangeType
 D1 = "2026-01-10T10:00:00+00:00"
 D2 = "2026-01-11T10:00:00+00:00"
 D3 = "2026-01-12T10:00:00+00:00"
+D4 = "2026-01-13T10:00:00+00:00"
 
 CLIENT_V1 = """\
 __all__ = ["Client"]
@@ -356,3 +357,52 @@ def test_one_blob_process_per_window(tmp_path: Path, monkeypatch: pytest.MonkeyP
     ]
     scan(tmp_path, specs)
     assert sum(1 for c in calls if c[:3] == ["git", "cat-file", "--batch"]) == 1
+
+
+def test_changelog_names_are_plain_and_rewrapping_announces_nothing(tmp_path: Path) -> None:
+    wrapped = (
+        "# Changelog\n\n## 0.12.0\n\n### Breaking changes\n\n"
+        "- **Reject MD5-only hashes in hash-checking mode**\n"
+        "  ([#20758](https://example.invalid/pull/20758))\n\n"
+        "  MD5 is broken; a requirement\n  hashed only with MD5 now fails.\n"
+    )
+    one_line = (
+        "# Changelog\n\n## 0.12.0\n\n### Breaking changes\n\n"
+        "- **Reject MD5-only hashes in hash-checking mode** "
+        "([#20758](https://example.invalid/pull/20758))\n\n"
+        "  MD5 is broken; a requirement hashed only with MD5 now fails.\n"
+    )
+    sections = (
+        one_line + "\n### Removed\n\n- The `--legacy` flag ([#1](https://x.invalid/1))\n"
+        "\n### Deprecated\n\n- `uv venv --seed` without a value\n"
+        "\n### Enhancements\n\n- Faster resolution\n"
+    )
+    items = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"CHANGELOG.md": "# Changelog\n"}),
+            CommitSpec("Release 0.12.0", D2, files={"CHANGELOG.md": wrapped}),
+            CommitSpec(
+                "Keep changelog paragraphs on one line", D3, files={"CHANGELOG.md": one_line}
+            ),
+            CommitSpec("Changelog: removals", D4, files={"CHANGELOG.md": sections}),
+        ],
+    )
+    [release] = items[0]
+    assert release.name == "Reject MD5-only hashes in hash-checking mode" and release.breaking
+    assert items[1] == []  # the same entries, re-wrapped
+    removed, deprecated = items[2]
+    assert (removed.change, removed.breaking) == (ApiChangeType.REMOVED, True)
+    assert removed.name == "The `--legacy` flag (#1)"
+    assert (deprecated.change, deprecated.breaking) == (ApiChangeType.DEPRECATED, False)
+
+
+def test_announced_change_words() -> None:
+    from commitdigest.analysis.radar.announced import change_named
+
+    assert change_named("Require `--force` before clearing a directory") is not (
+        ApiChangeType.VERSION_CHANGED
+    )
+    assert change_named("Requires Python 3.10 or newer") is ApiChangeType.VERSION_CHANGED
+    assert change_named("Drop the `proxies` argument") is ApiChangeType.REMOVED
+    assert change_named("Rename `foo` to `bar`") is ApiChangeType.RENAMED
