@@ -58,10 +58,10 @@ def test_python_api_parameter_removed(tmp_path: Path) -> None:
         ],
     )
     assert [(i.kind, i.change, i.path, i.line) for i in items] == [
-        (RadarKind.PYTHON_API, ApiChangeType.SIGNATURE_CHANGED, "httpx/client.py", 5)
+        (RadarKind.PYTHON_API, ApiChangeType.REMOVED, "httpx/client.py", 5)
     ]
     assert "Client.__init__(proxies)" in items[0].name
-    assert "proxies → (removed)" in items[0].detail
+    assert items[0].detail == ""  # the name and the change say it all
 
 
 def test_python_api_private_module_and_tests_and_docs_are_silent(tmp_path: Path) -> None:
@@ -406,3 +406,39 @@ def test_announced_change_words() -> None:
     assert change_named("Requires Python 3.10 or newer") is ApiChangeType.VERSION_CHANGED
     assert change_named("Drop the `proxies` argument") is ApiChangeType.REMOVED
     assert change_named("Rename `foo` to `bar`") is ApiChangeType.RENAMED
+
+
+def test_downstream_matching_names_only_the_changed_object(tmp_path: Path) -> None:
+    from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
+    from commitdigest.models import ApiChange
+
+    def item(name: str, change: ApiChangeType = ApiChangeType.REMOVED) -> ApiChange:
+        return ApiChange(kind=RadarKind.PYTHON_API, change=change, name=name)
+
+    items = [
+        item("pkg._client.Client.get(proxies)"),  # a method, not the module function get
+        item("pkg.api.fetch"),  # used through an alias and a re-export
+        item("pkg.api.unused"),
+        item("pkg.api.get(timeout)", ApiChangeType.DEFAULT_CHANGED),
+    ]
+    code = (
+        "import pkg as p\n"
+        "from pkg import get\n"
+        "p.get('u', proxies=1)\n"  # the module's get, not Client.get
+        "x = p.fetch\n"
+        "get('u')\n"  # relies on get's default timeout
+        "get('u', timeout=1)\n"
+        "# p.unused in a comment is not a use\n"
+        "s = 'pkg.api.unused'\n"
+    )
+    (tmp_path / "m.py").write_text(code, encoding="utf-8")
+    (tmp_path / "broken.py").write_text("def (:\n", encoding="utf-8")  # skipped, not fatal
+    (tmp_path / "bin.dat").write_bytes(b"\0\1pkg")
+    [found] = attach_affects({"sha": items}, scan_downstream([tmp_path], items)).values()
+    places = {i.name: [(p.path, p.line) for p in i.affects] for i in found}
+    assert places == {
+        "pkg._client.Client.get(proxies)": [],
+        "pkg.api.fetch": [("m.py", 4)],
+        "pkg.api.unused": [],
+        "pkg.api.get(timeout)": [("m.py", 3), ("m.py", 5)],  # both rely on the default
+    }

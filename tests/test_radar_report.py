@@ -34,7 +34,7 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
     doc = json.loads((tmp_path / "out" / "2026-03-02.json").read_text(encoding="utf-8"))
     commits = {c["title"]: c for r in doc["repositories"] for c in r["commits"]}
     [item] = commits["Drop proxies"]["api_changes"]
-    assert item["kind"] == "python_api" and item["change"] == "signature_changed"
+    assert item["kind"] == "python_api" and item["change"] == "removed"
     assert item["name"] == "httpx.api.get(proxies)" and item["breaking"] is True
     assert set(item) == {"kind", "change", "name", "breaking", "path", "line", "detail", "affects"}
     assert (item["path"], item["line"]) == ("httpx/api.py", 1)
@@ -74,8 +74,8 @@ def test_breaking_section_follows_the_statistics(tmp_path: Path) -> None:
         assert stats_at < breaking_at
         section = md[breaking_at:].split("\n\n")[1]
         [line] = section.splitlines()
-        assert line.startswith("- `httpx.api.get(proxies)")
-        assert "proxies → (removed)" in line and "`httpx/api.py:1`" in line
+        assert line.startswith("- **Python API** `httpx.api.get(proxies)` — ")
+        assert line.endswith(" · `httpx/api.py:1`")
         html = (out / "2026-03-02.html").read_text(encoding="utf-8")
         assert heading.removeprefix("### ") in html and "<code>httpx/api.py:1</code>" in html
 
@@ -124,4 +124,88 @@ def test_a_rerun_takes_the_radar_facts_from_the_store(
     a = (tmp_path / "a" / "2026-03-02.json").read_text(encoding="utf-8")
     b = (tmp_path / "b" / "2026-03-02.json").read_text(encoding="utf-8")
     assert json.loads(a)["repositories"] == json.loads(b)["repositories"]
-    assert "proxies" in b and '"change": "signature_changed"' in b
+    assert "proxies" in b and '"change": "removed"' in b
+
+
+UPSTREAM_V1 = {
+    "httpx/__init__.py": "from httpx.api import get\nfrom httpx.client import Client\n",
+    "httpx/api.py": "def get(url, proxies=None, timeout=5):\n    return url\n",
+    "httpx/client.py": (
+        "class Client:\n    def __init__(self, proxies=None, timeout=5):\n        pass\n"
+    ),
+    "httpx/envs.py": (
+        'import os\nCACHE = os.getenv("HTTPX_OLD_CACHE")\nLOG = os.getenv("HTTPX_LOG")\n'
+    ),
+    "httpx/cli.py": (
+        "import argparse\np = argparse.ArgumentParser()\n"
+        'p.add_argument("--legacy-mode")\np.add_argument("--verbose")\n'
+    ),
+}
+UPSTREAM_V2 = {
+    "httpx/api.py": "def get(url, timeout=10):\n    return url\n",
+    "httpx/client.py": "class Client:\n    def __init__(self, timeout=5):\n        pass\n",
+    "httpx/envs.py": 'import os\nLOG = os.getenv("HTTPX_LOG")\n',
+    "httpx/cli.py": (
+        'import argparse\np = argparse.ArgumentParser()\np.add_argument("--verbose")\n'
+    ),
+}
+DOWNSTREAM = {
+    "app/main.py": (
+        "import httpx\n"
+        "from httpx import Client\n"
+        "\n"
+        "def fetch(url, p):\n"
+        "    httpx.get(url, timeout=3)\n"  # line 5: passes timeout: the new default is moot
+        "    httpx.get(url, proxies=p, timeout=3)\n"  # line 6: uses the removed proxies
+        "    Client(timeout=1)\n"  # line 7: unaffected
+        "    return Client(proxies=p)\n"  # line 8: affected
+    ),
+    "deploy/run.sh": "export HTTPX_OLD_CACHE=/tmp/c\nhttpx-cli --legacy-mode --verbose\n",
+    "README.md": "Set HTTPX_LOG to debug.\n",
+    ".venv/lib/httpx/api.py": "httpx.get(u, proxies=1)\n",  # not the user's code
+}
+
+
+def test_downstream_uses_are_pointed_at_and_listed_first(tmp_path: Path) -> None:
+    repo = tmp_path / "httpx"
+    build_repo(
+        repo,
+        [
+            CommitSpec("init", "2026-03-01T10:00:00+00:00", files=UPSTREAM_V1),
+            CommitSpec("Drop proxies and legacy", "2026-03-02T10:00:00+00:00", files=UPSTREAM_V2),
+        ],
+    )
+    mine = tmp_path / "mine"
+    for name, text in DOWNSTREAM.items():
+        (mine / name).parent.mkdir(parents=True, exist_ok=True)
+        (mine / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["report", str(repo), "--date", "2026-03-02", "--tz", "UTC", "--lang", "en"]
+    result = runner.invoke(
+        app,
+        [*argv, "--format", "md,json", "--out", str(out), "--downstream", str(mine)],
+        env={"COMMITDIGEST_HOME": str(tmp_path / "h")},
+    )
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads((out / "2026-03-02.json").read_text(encoding="utf-8"))
+    [commit] = doc["repositories"][0]["commits"]
+    affects = {
+        i["name"]: [(p["path"], p["line"]) for p in i["affects"]] for i in commit["api_changes"]
+    }
+    assert affects["httpx.api.get(proxies)"] == [("app/main.py", 6)]
+    assert affects["httpx.client.Client.__init__(proxies)"] == [("app/main.py", 8)]
+    assert affects["HTTPX_OLD_CACHE"] == [("deploy/run.sh", 1)]
+    assert affects["--legacy-mode"] == [("deploy/run.sh", 2)]
+    # a call that passes timeout does not rely on its changed default
+    assert affects.get("httpx.api.get(timeout)", []) == []
+    md = (out / "2026-03-02.md").read_text(encoding="utf-8")
+    section = md[md.index("### ⚠️ Breaking changes") :]
+    assert section.index("**Affects you (4)**") < section.index("HTTPX_OLD_CACHE")
+    assert "used at `app/main.py:6`" in section
+
+    bad = runner.invoke(
+        app,
+        [*argv, "--out", str(out), "--downstream", str(tmp_path / "nowhere")],
+        env={"COMMITDIGEST_HOME": str(tmp_path / "h")},
+    )
+    assert bad.exit_code == 2 and "--downstream" in bad.stderr

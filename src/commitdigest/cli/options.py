@@ -44,3 +44,11 @@ OutOption = Annotated[
     Path | None,
     typer.Option("--out", help="Output folder (default: the config's output_dir, reports)."),
 ]
+DownstreamOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--downstream",
+        help="Your own checkout (repeatable): the radar's items it uses are listed first, "
+        "as 'Affects you', with the path and line of each use.",
+    ),
+]

@@ -16,6 +16,7 @@ from commitdigest.cli.console import err, guard, out, print_written
 from commitdigest.cli.options import (
     ConfigOption,
     DateOption,
+    DownstreamOption,
     FormatOption,
     HomeOption,
     LangOption,
@@ -128,6 +129,7 @@ def register(app: typer.Typer) -> None:
             bool | None,
             typer.Option("--radar/--no-radar", help="The breaking-change radar (default on)."),
         ] = None,
+        downstream: DownstreamOption = None,
         config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
@@ -182,6 +184,7 @@ def register(app: typer.Typer) -> None:
                 "analyser": analyser,
                 "overview": overview,
                 "radar": radar,
+                "downstream": checkouts(downstream),
             }
             options = ReportOptions.from_settings(
                 settings,
@@ -279,3 +282,15 @@ def register(app: typer.Typer) -> None:
             out.print(table)
 
         guard(action)
+
+
+def checkouts(paths: list[Path] | None) -> tuple[Path, ...] | None:
+    """The --downstream folders; a missing one is a usage error (exit 2)."""
+    if not paths:
+        return None
+    from commitdigest.errors import UsageError
+
+    for path in paths:
+        if not path.expanduser().exists():
+            raise UsageError(f"--downstream {path}: no such file or folder")
+    return tuple(p.expanduser() for p in paths)

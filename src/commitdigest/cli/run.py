@@ -9,17 +9,23 @@ from typing import Annotated
 import typer
 
 from commitdigest.cli.console import err, exit_code_of, exit_with, out, print_written
-from commitdigest.cli.options import ConfigOption, HomeOption, TzOption
+from commitdigest.cli.options import ConfigOption, DownstreamOption, HomeOption, TzOption
 from commitdigest.errors import EXIT_CODES_HELP
 
 
-def daily_run(config: Path | None, home: Path | None, date: str | None = None) -> int:
+def daily_run(
+    config: Path | None,
+    home: Path | None,
+    date: str | None = None,
+    downstream: list[Path] | None = None,
+) -> int:
     """One daily run; the exit code (3 if a repository failed). Raises our errors."""
     import asyncio
 
     from commitdigest.cli.console import closing
     from commitdigest.cli.deliver import deliver_outcome
     from commitdigest.cli.progress import RichProgress
+    from commitdigest.cli.report import checkouts
     from commitdigest.config import find_config, load_settings
     from commitdigest.errors import DeliveryFailed, SourceError
     from commitdigest.pipeline.daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
@@ -42,7 +48,17 @@ def daily_run(config: Path | None, home: Path | None, date: str | None = None) -
         with RichProgress(err) as progress:
             opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
             outcome = asyncio.run(
-                closing(opener, run_daily(settings, store, plan, opener=opener, progress=progress))
+                closing(
+                    opener,
+                    run_daily(
+                        settings,
+                        store,
+                        plan,
+                        opener=opener,
+                        progress=progress,
+                        downstream=checkouts(downstream) or (),
+                    ),
+                )
             )
         print_written(out, err, outcome.paths, outcome.kept)
         for name, reason in outcome.failures.items():
@@ -59,6 +75,7 @@ def register(app: typer.Typer) -> None:
         date: Annotated[
             str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
         ] = None,
+        downstream: DownstreamOption = None,
         config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
@@ -69,7 +86,7 @@ def register(app: typer.Typer) -> None:
         A repository that fails does not stop the others; the exit code is 3 if any failed.
         Then each day is sent to the [[deliver]] channels (exit code 7 if one failed).
         """
-        exit_with(lambda: daily_run(config, home, date))
+        exit_with(lambda: daily_run(config, home, date, downstream))
 
     @app.command(epilog=EXIT_CODES_HELP)
     def schedule(

@@ -179,6 +179,9 @@ class Repository(_Entry):
     branch: str | None = None
     source: Literal["github", "git"]  # from the name when left out: github for owner/repo
     focus: Focus = Field(default_factory=Focus)
+    # the user's own checkouts (paths, relative to the config file): the radar's items they
+    # use are listed first, with the path and line of each use
+    downstream: list[str] = Field(default_factory=list)
 
     _kind: Literal["github", "url", "path"] = PrivateAttr("path")
     _key: str = PrivateAttr("")

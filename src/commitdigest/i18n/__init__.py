@@ -24,6 +24,8 @@ from .report import (
     DIMENSIONS,
     IMPORTANCE_EMOJI,
     IMPORTANCE_NAMES,
+    RADAR_CHANGES,
+    RADAR_KINDS,
     REPORT_STRINGS,
     SITE_STRINGS,
 )
@@ -42,6 +44,8 @@ __all__ = [
     "LLM_LISTED_KINDS",
     "LLM_NOTES",
     "LLM_TYPE_NOTES",
+    "RADAR_CHANGES",
+    "RADAR_KINDS",
     "REPORT_STRINGS",
     "RULE_TEXT",
     "SITE_STRINGS",

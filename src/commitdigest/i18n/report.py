@@ -78,6 +78,9 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
         "col_commit": "提交信息",
         "stats": "📊 统计摘要",
         "breaking": "⚠️ 破坏性变更",
+        "affects_you": "影响你的项目（{n}）",
+        "used_at": "使用处",
+        "api_changes": "🔎 接口变更",
         "stats_total_day": "本日共 {n} 个提交",
         "stats_total_window": "本期共 {n} 个提交",
         "stats_item": "{emoji}{name} {n}",
@@ -166,6 +169,9 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
         "col_commit": "Commit",
         "stats": "📊 Statistics",
         "breaking": "⚠️ Breaking changes",
+        "affects_you": "Affects you ({n})",
+        "used_at": "used at",
+        "api_changes": "🔎 Interface changes",
         "stats_total_day": "{n} commits",
         "stats_total_window": "{n} commits",
         "stats_item": "{emoji} {name} {n}",
@@ -252,6 +258,49 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
 
 
 # ---- the archive site (site/strings.py) ---------------------------------------------------
+
+# the radar's items: what kind of thing changed, and how (keys: RadarKind, ApiChangeType values)
+RADAR_KINDS: dict[str, dict[str, str]] = {
+    "zh": {
+        "python_api": "Python API",
+        "env_var": "环境变量",
+        "cli_option": "命令行参数",
+        "config_key": "配置项",
+        "dependency": "依赖",
+        "deprecation": "弃用",
+        "announced": "项目声明",
+    },
+    "en": {
+        "python_api": "Python API",
+        "env_var": "Env var",
+        "cli_option": "CLI option",
+        "config_key": "Config key",
+        "dependency": "Dependency",
+        "deprecation": "Deprecation",
+        "announced": "Announced",
+    },
+}
+RADAR_CHANGES: dict[str, dict[str, str]] = {
+    "zh": {
+        "removed": "已移除",
+        "renamed": "已重命名",
+        "signature_changed": "签名变更",
+        "default_changed": "默认值变更",
+        "added": "新增",
+        "deprecated": "已弃用",
+        "version_changed": "版本要求变更",
+    },
+    "en": {
+        "removed": "removed",
+        "renamed": "renamed",
+        "signature_changed": "signature changed",
+        "default_changed": "default changed",
+        "added": "added",
+        "deprecated": "deprecated",
+        "version_changed": "version changed",
+    },
+}
+
 
 SITE_STRINGS: dict[str, dict[str, str]] = {
     "zh": {

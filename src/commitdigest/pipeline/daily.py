@@ -13,7 +13,7 @@ import contextlib
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -87,6 +87,7 @@ def specs_from_settings(settings: Settings) -> list[RepoSpec]:
                 focus_paths=tuple(repo.focus.paths),
                 focus_keywords=tuple(repo.focus.keywords),
                 emphasis=repo.focus.emphasis,
+                downstream=tuple(str(base / Path(p).expanduser()) for p in repo.downstream),
             )
         )
     return specs
@@ -131,8 +132,10 @@ async def run_daily(
     opener: Opener,
     progress: Progress | None = None,
     now: datetime | None = None,
+    downstream: Sequence[Path] = (),
 ) -> ReportOutcome:
-    """Report ``plan``'s days for every subscribed repository (one combined report a day)."""
+    """Report ``plan``'s days for every subscribed repository (one combined report a day);
+    ``downstream``: checkouts the radar looks for uses in, for every repository."""
     specs = specs_from_settings(settings)
     if not specs:
         raise UsageError(
@@ -149,5 +152,6 @@ async def run_daily(
         formats=[*settings.formats, *(["json"] if settings.deliver else [])],
         keep_going=True,
         command=plan.command,
+        downstream=tuple(downstream),
     )
     return await generate_reports(options, store, progress=progress, now=now, opener=opener)

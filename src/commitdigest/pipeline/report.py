@@ -54,6 +54,7 @@ class ReportOptions:
     overview: bool = True
     keep_going: bool = False  # a repository that fails is reported, the others go on
     radar: bool = True  # the breaking-change radar (local git repositories); --no-radar
+    downstream: Sequence[Path] = ()  # the user's checkouts: radar items they use (--downstream)
     command: str = "report"
 
     @classmethod
@@ -182,7 +183,7 @@ async def generate_reports(
         # every repository failed: write nothing rather than replace good reports
         for window in options.windows if repos else []:
             inputs = await _day_inputs(
-                window, repos, commits_by_repo, analyses, options, store, setup
+                window, repos, commits_by_repo, analyses, options, store, setup, specs
             )
             inputs += [  # a repository that could not be read says so in the report
                 RepositoryInput(
@@ -313,6 +314,16 @@ def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
     )
 
 
+def _affects(
+    radar: dict[str, list[ApiChange]], downstream: Sequence[Path]
+) -> dict[str, list[ApiChange]]:
+    """The radar's items with the downstream checkouts' uses of them."""
+    from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
+
+    items = [item for found in radar.values() for item in found]
+    return attach_affects(radar, scan_downstream(downstream, items))
+
+
 async def _radar(
     repo: SourceRepository, commits: list[Commit], store: Store
 ) -> dict[str, list[ApiChange]]:
@@ -344,12 +355,17 @@ async def _day_inputs(
     options: ReportOptions,
     store: Store,
     setup: AnalysisSetup,
+    specs: Mapping[str, RepoSpec],
 ) -> list[RepositoryInput]:
     day = window.day.isoformat()
 
     async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
         day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
         radar = await _radar(repo, day_commits, store) if options.radar else {}
+        spec = specs.get(repo.name)
+        downstream = [*options.downstream, *(Path(p) for p in (spec.downstream if spec else ()))]
+        if downstream and any(radar.values()):
+            radar = await asyncio.to_thread(_affects, radar, downstream)
         by_sha = {
             c.sha: at_least_high(analyses[(repo.name, c.sha)], radar.get(c.sha, []))
             for c in day_commits

@@ -17,9 +17,11 @@ from commitdigest.i18n import (
     IMPORTANCE_EMOJI,
     IMPORTANCE_NAMES,
     LANGS,
+    RADAR_CHANGES,
+    RADAR_KINDS,
     REPORT_STRINGS,
 )
-from commitdigest.models import ChangeType, Importance
+from commitdigest.models import ApiChange, ApiChangeType, ChangeType, Importance, RadarKind
 
 SUPPORTED_LANGS: tuple[str, ...] = LANGS
 
@@ -53,6 +55,17 @@ class Labels:
         return self.s["stats_item"].format(
             emoji=IMPORTANCE_EMOJI[imp], name=self.importance_names[imp], n=count
         )
+
+    def radar_kind(self, item: ApiChange) -> str:
+        """``env var`` / ``环境变量``: what kind of thing a radar item is about."""
+        return RADAR_KINDS[self.lang][item.kind.value]
+
+    def radar_change(self, item: ApiChange) -> str:
+        """``removed`` / ``已移除``; ``""`` for an announcement in the project's own words
+        (its name says what changes)."""
+        if item.kind is RadarKind.ANNOUNCED and item.change is ApiChangeType.SIGNATURE_CHANGED:
+            return ""
+        return RADAR_CHANGES[self.lang][item.change.value]
 
     def dimension(self, dimension: str) -> str | None:
         """The label of a known insight dimension, else None (print the text itself)."""

@@ -184,8 +184,18 @@ class ReportView(ABC, Generic[T]):
         return out
 
     def breaking(self, repo: RepositoryEntry) -> list[tuple[CommitEntry, ApiChange]]:
-        """The radar's breaking items of the repository's commits, commit by commit."""
-        return [(c, item) for c in repo.commits for item in c.api_changes if item.breaking]
+        """The radar's breaking items of the repository's commits that the downstream does
+        not use (those are :meth:`affecting`), commit by commit."""
+        return [
+            (c, item)
+            for c in repo.commits
+            for item in c.api_changes
+            if item.breaking and not item.affects
+        ]
+
+    def affecting(self, repo: RepositoryEntry) -> list[tuple[CommitEntry, ApiChange]]:
+        """The radar's items the configured downstream uses (breaking or not), first."""
+        return [(c, item) for c in repo.commits for item in c.api_changes if item.affects]
 
     def stats(self, repo: RepositoryEntry, is_day: bool) -> str:
         s = self.labels.s

@@ -58,6 +58,7 @@ class RepoSpec:
     focus_paths: tuple[str, ...] = ()
     focus_keywords: tuple[str, ...] = ()
     emphasis: str | None = None
+    downstream: tuple[str, ...] = ()  # the user's checkouts the radar looks for uses in
 
 
 @dataclass(frozen=True)

@@ -89,7 +89,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                 kind=RadarKind.ANNOUNCED,
                 change=change_named(m.group(1)),
                 name=m.group(1).strip(),
-                detail="breaking (title `!`)",
             )
         )
     for bm in _BODY.finditer(view.body):
@@ -99,7 +98,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                 kind=RadarKind.ANNOUNCED,
                 change=change_named(what),
                 name=what,
-                detail="breaking (message)",
             )
         )
     for path in view.paths:
@@ -120,7 +118,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                     change=change or change_named(entry),
                     name=name[:200],
                     breaking=breaking,
-                    detail=("breaking" if breaking else "deprecation") + " (changelog)",
                     path=path,
                     line=line,
                 )

@@ -37,7 +37,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                 kind=RadarKind.CLI_OPTION,
                 change=ApiChangeType.REMOVED,
                 name=opt,
-                detail=f"{opt} → (removed)",
                 path=path,
                 line=line_of(view.before.get(path) or "", opt),
             )

@@ -84,7 +84,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                     kind=RadarKind.CONFIG_KEY,
                     change=ApiChangeType.REMOVED,
                     name=key,
-                    detail=f"{key} → (removed)",
                     path=path,
                     line=line_of(view.before.get(path) or "", key.rsplit(".", 1)[-1]),
                 )

@@ -43,7 +43,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                     kind=RadarKind.DEPRECATION,
                     change=ApiChangeType.DEPRECATED,
                     name=what,
-                    detail="deprecated",
                     path=path,
                     line=lineno,
                     breaking=False,

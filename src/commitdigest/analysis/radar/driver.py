@@ -24,7 +24,7 @@ from commitdigest.analysis.radar.models import ApiChange, CommitView
 if TYPE_CHECKING:
     from commitdigest.models import Commit
 
-RADAR_VERSION = 3  # 2: the issue-11 item schema (change, name, detail, affects)
+RADAR_VERSION = 6  # 6: plain details, parameter items named, changelog names plain
 
 # the kinds that need only one commit's view (env_var also needs the repository-wide index)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (

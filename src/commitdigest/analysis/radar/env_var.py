@@ -69,7 +69,6 @@ class EnvIndex:
                     kind=RadarKind.ENV_VAR,
                     change=ApiChangeType.REMOVED,
                     name=name,
-                    detail=f"{name} → (no longer read by non-test code)",
                     path=path,
                     line=line_of(view.before.get(path) or "", name),
                 )

@@ -112,7 +112,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                             kind=RadarKind.PYTHON_API,
                             change=ApiChangeType.REMOVED,
                             name=f"{old.path}.{name}",
-                            detail=f"{name} → (module removed)",
                             path=path,
                             line=member.lineno,
                         )
@@ -145,6 +144,14 @@ def detect(view: CommitView) -> list[ApiChange]:
                 what, old_s, new_s = f"{dotted}({pname})", pname, "(removed)"
             elif kind is griffe.BreakageKind.OBJECT_REMOVED:
                 what, old_s, new_s = dotted, obj.name, "(removed)"
+            elif isinstance(brk.old_value, griffe.Parameter):  # one parameter changed
+                pname = brk.old_value.name
+                what = f"{dotted}({pname})"
+                if kind is griffe.BreakageKind.PARAMETER_CHANGED_DEFAULT:
+                    old_s = str(brk.old_value.default)
+                    new_s = str(getattr(brk.new_value, "default", ""))
+                else:
+                    old_s, new_s = _text(brk.old_value), _text(brk.new_value)
             else:
                 what = dotted
                 old_s, new_s = _text(brk.old_value), _text(brk.new_value)
@@ -154,7 +161,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                     kind=RadarKind.PYTHON_API,
                     change=_CHANGE.get(kind.value, ApiChangeType.SIGNATURE_CHANGED),
                     name=what,
-                    detail=f"{kind.value}: {old_s} → {new_s}",
+                    detail=_detail(kind.value, old_s, new_s),
                     path=path,
                     line=line,
                 )
@@ -175,6 +182,16 @@ def surface(code: str) -> list[str]:
     return [" ".join(m.split()) for m in _SURFACE.findall(code)]
 
 
+def _detail(kind: str, old: str, new: str) -> str:
+    """What changed beyond the item's name and change: nothing for a removal, ``old → new``
+    for a default, else griffe's words for the breakage and ``old → new``."""
+    if new == "(removed)":
+        return ""
+    if _CHANGE.get(kind) is ApiChangeType.DEFAULT_CHANGED:
+        return f"{old} → {new}"
+    return f"{kind}: {old} → {new}"
+
+
 def _text(value: object) -> str:
     name = getattr(value, "name", None)
     return str(name if isinstance(name, str) else value)[:120]
@@ -191,6 +208,7 @@ def _line_in(code: str, name: str) -> int | None:
 
 _CHANGE = {  # griffe's BreakageKind values (griffe is imported lazily)
     "Public object was removed": ApiChangeType.REMOVED,
+    "Parameter was removed": ApiChangeType.REMOVED,
     "Parameter default was changed": ApiChangeType.DEFAULT_CHANGED,
     "Attribute value was changed": ApiChangeType.DEFAULT_CHANGED,
 }
