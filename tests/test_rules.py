@@ -217,6 +217,25 @@ def test_removed_public_def_is_at_least_medium_with_a_compatibility_risk() -> No
     assert any(i.dimension == "compatibility" for i in a.insights)
 
 
+def test_the_radar_facts_replace_the_guess_of_removed_api() -> None:
+    from commitdigest.models import ApiChange, ApiChangeType, RadarKind
+
+    c = commit("Tidy", fc("pkg/mod/api.py", 2, 8, patch=REMOVED_API_PATCH))
+    # the radar knows the package still exports them: no item, so no removal is claimed
+    quiet = RULES.analyse(c, lang="en", radar=[])
+    assert not any("normalize" in n for n in quiet.notes) and not quiet.risks
+    found = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="pkg.fetch")
+    loud = RULES.analyse(c, lang="en", radar=[found])
+    assert loud.importance is Importance.HIGH
+    assert any("The code shows 1 breaking change(s): `pkg.fetch`" in n for n in loud.notes)
+    assert any("`pkg.fetch`" in r.risk for r in loud.risks)
+    assert not any("normalize" in r.risk for r in loud.risks)
+    announced = ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name="x")
+    zh = RULES.analyse(commit("Tidy", fc("pkg/a.py")), lang="zh", radar=[announced])
+    assert zh.importance is Importance.HIGH
+    assert any("声明了 1 项破坏性变更" in n for n in zh.notes)
+
+
 def test_a_def_moved_to_another_file_is_not_removed() -> None:
     moved_out = fc("pkg/a/old.py", 0, 2, patch="-def normalize(x):\n-    return x\n")
     moved_in = fc("pkg/b/new.py", 2, 0, patch="+def normalize(x):\n+    return x\n")

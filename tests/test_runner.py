@@ -113,3 +113,29 @@ def test_rules_adapter_keeps_id_and_version(tmp_path: Path) -> None:
         result, _ = asyncio.run(analyse_commits(rules, commits(2), lang="en", store=store))
     assert {a.analyser for a in result.values()} == {"rules"}
     assert rules.id == "rules" and rules.version
+
+
+def test_radar_facts_go_to_the_analyser_and_into_the_cache_key(tmp_path: Path) -> None:
+    from commitdigest.models import ApiChange, ApiChangeType, RadarKind
+
+    work = commits(2)
+    (repo, first), (_, second) = work
+    item = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="pkg.f")
+    facts = {(repo, first.sha): [item], (repo, second.sha): []}
+    rules = AsyncRuleAnalyser()
+    with Store.open(tmp_path) as store:
+        plain, _ = asyncio.run(analyse_commits(rules, work, lang="en", store=store))
+        with_radar, tally = asyncio.run(
+            analyse_commits(rules, work, lang="en", store=store, facts=facts)
+        )
+        again, tally2 = asyncio.run(
+            analyse_commits(rules, work, lang="en", store=store, facts=facts)
+        )
+        # an analyser that knows no facts is still called, without them, on its own key
+        old = CountingAnalyser()
+        asyncio.run(analyse_commits(old, work, lang="en", store=store, facts=facts))
+    assert tally.made == 2 and tally.cached == 0  # other keys than the radar-less run
+    assert tally2.cached == 2 and again == with_radar
+    assert with_radar[(repo, first.sha)].importance is Importance.HIGH
+    assert plain[(repo, first.sha)].importance is not Importance.HIGH
+    assert len(old.calls) == 2

@@ -14,6 +14,8 @@ Text (summary, impact, insights, risks, recommendations):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, gather_facts
@@ -31,7 +33,15 @@ from commitdigest.analysis.tags import (
     tag_change_types,
 )
 from commitdigest.i18n import AREA_NAMES
-from commitdigest.models import Analysis, ChangeType, Commit, Importance, Insight, Risk
+from commitdigest.models import (
+    Analysis,
+    ApiChange,
+    ChangeType,
+    Commit,
+    Importance,
+    Insight,
+    Risk,
+)
 
 RULES_VERSION = "1"
 
@@ -80,9 +90,14 @@ class RuleAnalyser:
     id = "rules"
     version = RULES_VERSION
 
-    def analyse(self, commit: Commit, *, lang: str = "zh") -> Analysis:
+    def analyse(
+        self, commit: Commit, *, lang: str = "zh", radar: Sequence[ApiChange] | None = None
+    ) -> Analysis:
+        """The analysis of ``commit``; ``radar``: the radar's items for it, when it ran (they
+        replace the rules' own guess of removed public API, and a breaking one makes the
+        commit high)."""
         lang = "en" if lang == "en" else "zh"
-        facts = gather_facts(commit)
+        facts = gather_facts(commit, radar)
         change_type, type_note = _change_type(facts, lang)
         importance, notes = score_importance(facts, change_type, lang)
         insights: list[Insight] = []

@@ -9,6 +9,7 @@ and message.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from commitdigest.analysis import rules_text as rt
@@ -16,7 +17,14 @@ from commitdigest.analysis.classify import Area, classify_path, component_of
 from commitdigest.analysis.classify import is_python_source as _is_py
 from commitdigest.analysis.radar.models import is_private_module
 from commitdigest.analysis.tags import SECURITY_RE, TitleInfo, parse_title
-from commitdigest.models import Commit, FileChange, FileStatus
+from commitdigest.models import (
+    ApiChange,
+    ApiChangeType,
+    Commit,
+    FileChange,
+    FileStatus,
+    RadarKind,
+)
 
 _DEF_RE = re.compile(r"^([+-])(?:async\s+def|def|class)\s+([A-Za-z_]\w*)")
 _BREAKING_RE = re.compile(r"\bBREAKING[ -]CHANGES?\b")
@@ -60,6 +68,7 @@ class CommitFacts:
     breaking_marker: str | None
     paths: tuple[str, ...] = ()  # every changed path, as the commit lists them
     bot: bool = False  # an automation account wrote it (dependabot, renovate, *[bot] ...)
+    radar: tuple[ApiChange, ...] = ()  # the radar's breaking items (when the radar ran)
 
 
 def _removed_public_defs(files: list[FileChange]) -> list[str]:
@@ -84,8 +93,12 @@ def _removed_public_defs(files: list[FileChange]) -> list[str]:
     return [n for n in removed if n not in added and not n.startswith("_")]
 
 
-def gather_facts(commit: Commit) -> CommitFacts:
-    """Everything the rules look at, read from the title, the message and the files."""
+def gather_facts(commit: Commit, radar: Sequence[ApiChange] | None = None) -> CommitFacts:
+    """Everything the rules look at, read from the title, the message and the files.
+
+    ``radar``: the breaking-change radar's items for the commit, when it ran. Then the
+    removed public API is what the radar found (it knows what a package exports), not a
+    guess from the diff's ``def`` lines."""
     info = parse_title(commit.title)
     areas: dict[Area, FileGroup] = {}
     components: dict[str, FileGroup] = {}
@@ -124,13 +137,24 @@ def gather_facts(commit: Commit) -> CommitFacts:
         excerpt=excerpt,
         areas=areas,
         components=components,
-        removed_api=_removed_public_defs(source),
+        removed_api=(
+            _removed_public_defs(source)
+            if radar is None
+            else [
+                i.name
+                for i in radar
+                if i.kind is RadarKind.PYTHON_API
+                and i.change is ApiChangeType.REMOVED
+                and "(" not in i.name
+            ]
+        ),
         moved_modules=moved,
         dependency_paths=deps,
         security_words=list(words),
         breaking_marker=marker,
         paths=tuple(f.path for f in commit.files),
         bot=is_bot(commit.author, commit.author_email),
+        radar=tuple(i for i in radar or () if i.breaking),
     )
 
 

@@ -4,7 +4,9 @@ core source size  lines ≥30 / ≥300 / ≥1000 -> 1 / 2 / 3; when no line coun
                   known: files <10 / ≥10 / ≥30 -> 1 / 2 / 3
 breadth           ≥4 source components                      +1
 dependency        a runtime dependency manifest or lockfile +1  (dev/test/docs files: none)
-removed API       public module-level def/class removed     +2  (private modules: none)
+radar             the breaking-change radar's items, when it
+                  ran: from the code, or announced          +3  (replaces the two rows below)
+removed API       public module-level def/class removed     +2  (no radar; private modules: none)
 moved modules     Python source files deleted or renamed    +1  (private modules: none)
 revert                                                      +1
 removal type      removal / deprecation                     +1
@@ -12,7 +14,7 @@ feature type      new feature or model, with source changes +1
 release           "Release 1.2" / "Version 1.2" with notes  +1
 bug-fix type      a fix that changes ≥5 lines of source     +1
 security words    CVE, vulnerability, injection, RCE ...    +3
-breaking marker   ``!:`` or ``BREAKING CHANGE``             +3
+breaking marker   ``!:`` or ``BREAKING CHANGE``             +3  (no radar)
 
 a bot's commit    dependabot, renovate, ``*[bot]`` ...     score counts as 0 unless it
                   names a security fix or a breaking change
@@ -28,7 +30,7 @@ from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.i18n import AREA_NAMES
-from commitdigest.models import ChangeType, Importance
+from commitdigest.models import ChangeType, Importance, RadarKind
 
 _DEV_DEPS = re.compile(r"(?:^|[/_.-])(?:dev|test|tests|docs|lint|ci|bench)(?:[/_.-]|$)", re.I)
 """Dependency files of the project's own tooling (requirements-dev.txt, docs/requirements.txt):
@@ -89,7 +91,13 @@ def score_importance(
     runtime_deps = [p for p in facts.dependency_paths if not _DEV_DEPS.search(p)]
     if runtime_deps:
         evidence(1, "ev_dependency", paths=rt.code_list(runtime_deps, lang))
-    if facts.removed_api:
+    coded = [i.name for i in facts.radar if i.kind is not RadarKind.ANNOUNCED]
+    if coded:  # facts from the code: a break, whatever else the commit says
+        shown = coded[:3] + (["…"] if len(coded) > 3 else [])
+        evidence(3, "ev_radar", n=str(len(coded)), names=rt.code_list(shown, lang))
+    elif facts.radar:
+        evidence(3, "ev_radar_announced", n=str(len(facts.radar)))
+    elif facts.removed_api:
         evidence(2, "ev_removed_api", names=rt.code_list(facts.removed_api, lang))
     if facts.moved_modules:
         evidence(1, "ev_removed_files", paths=rt.code_list(facts.moved_modules, lang))
@@ -105,9 +113,9 @@ def score_importance(
         evidence(1, "ev_release")
     if facts.security_words:
         evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))
-    if facts.breaking_marker:
+    if facts.breaking_marker and not facts.radar:  # the radar counted the announcement
         evidence(3, "ev_breaking", marker=rt.code_span(facts.breaking_marker))
-    if facts.bot and not facts.security_words and not facts.breaking_marker and score > 0:
+    if facts.bot and not (facts.security_words or facts.breaking_marker or facts.radar) and score:
         notes.append(rt.tr(lang, "ev_bot", score=str(score)))
         score = 0  # a bot's routine bump: low unless it says security or breaking
     level = (

@@ -61,6 +61,8 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_no_files": "没有文件变更信息，只能依据标题判断。",
         "ev_dependency": "改动了依赖清单 {paths}。",
         "ev_removed_api": "删除了公开的函数或类 {names}（补丁中无同名新增）。",
+        "ev_radar": "从代码中发现 {n} 项破坏性变更：{names}。",
+        "ev_radar_announced": "项目在提交说明或更新日志中声明了 {n} 项破坏性变更。",
         "ev_removed_files": "删除或重命名了源码文件 {paths}。",
         "ev_revert": "这是一次回退，撤销了此前合入的改动。",
         "ev_security": "标题或正文提到安全相关词：{words}。",
@@ -145,6 +147,9 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_no_files": "No file changes were given; judged by the title only.",
         "ev_dependency": "Changes the dependency manifests {paths}.",
         "ev_removed_api": "Removes the public functions or classes {names} (not re-added).",
+        "ev_radar": "The code shows {n} breaking change(s): {names}.",
+        "ev_radar_announced": "The project announces {n} breaking change(s) in the message or "
+        "changelog.",
         "ev_removed_files": "Deletes or renames the source files {paths}.",
         "ev_revert": "A revert: undoes an earlier change.",
         "ev_security": "The title or body mentions security: {words}.",

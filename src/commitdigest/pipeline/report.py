@@ -174,8 +174,9 @@ async def generate_reports(
         specs: dict[str, RepoSpec] = {}
         repos = await _open_all(options, opener, outcome, specs)
         commits_by_repo = await _read_all(repos, options, progress, outcome)
+        radar = await _radar_all(repos, commits_by_repo, options, store, outcome)
         analyses = await _analyse(
-            repos, commits_by_repo, options, store, setup, progress, outcome, specs
+            repos, commits_by_repo, options, store, setup, progress, outcome, specs, radar
         )
         clock = time.perf_counter()
         generated_at = now or datetime.now(tz=options.windows[0].start.tzinfo)
@@ -183,7 +184,7 @@ async def generate_reports(
         # every repository failed: write nothing rather than replace good reports
         for window in options.windows if repos else []:
             inputs = await _day_inputs(
-                window, repos, commits_by_repo, analyses, options, store, setup, specs
+                window, repos, commits_by_repo, analyses, options, store, setup, specs, radar
             )
             inputs += [  # a repository that could not be read says so in the report
                 RepositoryInput(
@@ -282,6 +283,7 @@ async def _analyse(
     progress: Progress,
     outcome: ReportOutcome,
     specs: dict[str, RepoSpec],
+    radar: RadarFacts | None,
 ) -> dict[tuple[str, str], Analysis]:
     clock = time.perf_counter()
     work = [(r.name, c) for r, commits in zip(repos, commits_by_repo, strict=True) for c in commits]
@@ -292,6 +294,7 @@ async def _analyse(
         lang=options.lang,
         store=store,
         emphasis={name: s.emphasis for name, s in specs.items() if s.emphasis},
+        facts=radar,
         on_done=lambda n: progress.advance("analyse", n),
     )
     outcome.analysed, outcome.cached, outcome.fallback = tally.made, tally.cached, tally.fallback
@@ -324,14 +327,42 @@ def _affects(
     return attach_affects(radar, scan_downstream(downstream, items))
 
 
+RadarFacts = dict[tuple[str, str], list[ApiChange]]
+"""The radar's items by ``(repository, sha)``: every commit of a repository it scanned."""
+
+
+async def _radar_all(
+    repos: Sequence[SourceRepository],
+    commits_by_repo: Sequence[list[Commit]],
+    options: ReportOptions,
+    store: Store,
+    outcome: ReportOutcome,
+) -> RadarFacts | None:
+    """The radar's facts for every commit of the local repositories, before the analysis (the
+    analysers take them as facts); ``None`` with ``--no-radar``."""
+    if not options.radar:
+        return None
+    clock = time.perf_counter()
+    facts: RadarFacts = {}
+    for repo, commits in zip(repos, commits_by_repo, strict=True):
+        found = await _radar(repo, commits, store)
+        if found is not None:
+            facts.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
+    outcome.timings["radar_s"] = round(time.perf_counter() - clock, 3)
+    return facts
+
+
 async def _radar(
     repo: SourceRepository, commits: list[Commit], store: Store
-) -> dict[str, list[ApiChange]]:
-    """The radar's facts for a local repository's commits (none for other sources), from
-    the store when every commit of the day was scanned before by this radar version."""
+) -> dict[str, list[ApiChange]] | None:
+    """The radar's facts for a local repository's commits (``None`` for other sources: no
+    blobs to read), from the store when every commit was scanned before by this radar
+    version."""
     info = getattr(repo, "info", None)
     root = getattr(info, "root", None)
-    if not commits or not isinstance(root, Path):
+    if not isinstance(root, Path):
+        return None
+    if not commits:
         return {}
     from commitdigest.analysis.radar.driver import CommitInput, cache_key, scan_window
 
@@ -356,12 +387,15 @@ async def _day_inputs(
     store: Store,
     setup: AnalysisSetup,
     specs: Mapping[str, RepoSpec],
+    facts: RadarFacts | None,
 ) -> list[RepositoryInput]:
     day = window.day.isoformat()
 
     async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
         day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
-        radar = await _radar(repo, day_commits, store) if options.radar else {}
+        radar = {
+            c.sha: found for c in day_commits if (found := (facts or {}).get((repo.name, c.sha)))
+        }
         spec = specs.get(repo.name)
         downstream = [*options.downstream, *(Path(p) for p in (spec.downstream if spec else ()))]
         if downstream and any(radar.values()):

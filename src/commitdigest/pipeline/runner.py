@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from commitdigest.analysis.radar.models import items_digest
 from commitdigest.analysis.rules import RuleAnalyser
-from commitdigest.models import Analysis, AnalysisStatus, Commit
+from commitdigest.models import Analysis, AnalysisStatus, ApiChange, Commit
 from commitdigest.store import AnalysisKey, Store
 
 
@@ -32,8 +33,19 @@ class CommitAnalyser(Protocol):
         """Whether ``focus`` (a subscription's emphasis) changes the analysis."""
         ...
 
+    def version_for(self, facts: Sequence[ApiChange] | None) -> str:
+        """The cache version of an analysis made with these radar facts (``None``: the
+        radar did not run). Optional: an analyser without it gets no facts."""
+        ...
+
     async def analyse(
-        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+        self,
+        commit: Commit,
+        *,
+        repository: str,
+        lang: str,
+        focus: str | None = None,
+        facts: Sequence[ApiChange] | None = None,
     ) -> Analysis: ...
 
 
@@ -55,10 +67,20 @@ class AsyncRuleAnalyser:
     def uses_focus(self) -> bool:
         return False
 
+    def version_for(self, facts: Sequence[ApiChange] | None) -> str:
+        """With the radar, the facts replace the rules' own guess: another analysis."""
+        return self.version if facts is None else f"{self.version}+radar-{items_digest(facts)}"
+
     async def analyse(
-        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+        self,
+        commit: Commit,
+        *,
+        repository: str,
+        lang: str,
+        focus: str | None = None,
+        facts: Sequence[ApiChange] | None = None,
     ) -> Analysis:
-        return self._rules.analyse(commit, lang=lang)
+        return self._rules.analyse(commit, lang=lang, radar=facts)
 
 
 @dataclass
@@ -75,24 +97,33 @@ async def analyse_commits(
     lang: str,
     store: Store,
     emphasis: Mapping[str, str] | None = None,
+    facts: Mapping[tuple[str, str], Sequence[ApiChange]] | None = None,
     on_done: Callable[[int], None] = lambda n: None,
 ) -> tuple[dict[tuple[str, str], Analysis], AnalysisTally]:
     """Analyse each ``(repository, commit)``; return analyses by ``(repository, sha)``.
 
     ``emphasis`` (per repository) goes to an analyser that uses it, and then into the cache
-    key. The analyser bounds its own concurrency (the LLM client's rate limiter);
-    rule-based analysis is CPU-only and runs inline.
+    key. ``facts``, the radar's items by ``(repository, sha)`` when it ran, go to the
+    analyser too, and into the key as the analyser says (:meth:`version_for`). The analyser
+    bounds its own concurrency (the LLM client's rate limiter); rule-based analysis is
+    CPU-only and runs inline.
     """
     emphasis = emphasis if analyser.uses_focus and emphasis else {}
+    takes_facts = callable(getattr(analyser, "version_for", None))  # else: an older analyser
 
-    def version(repo: str) -> str:
+    def commit_facts(repo: str, sha: str) -> Sequence[ApiChange] | None:
+        """The commit's items; ``None`` where the radar did not scan (off, a GitHub source)."""
+        return None if facts is None or not takes_facts else facts.get((repo, sha))
+
+    def version(repo: str, sha: str) -> str:
+        base = analyser.version_for(commit_facts(repo, sha)) if takes_facts else analyser.version
         text = emphasis.get(repo)
         if not text:
-            return analyser.version
-        return f"{analyser.version}+focus-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+            return base
+        return f"{base}+focus-{hashlib.sha256(text.encode()).hexdigest()[:12]}"
 
     keys = {
-        AnalysisKey(repo, commit.sha, analyser.id, version(repo), lang): commit
+        AnalysisKey(repo, commit.sha, analyser.id, version(repo, commit.sha), lang): commit
         for repo, commit in work
     }
     cached: Mapping[AnalysisKey, Analysis] = store.get_analyses(keys)
@@ -101,8 +132,13 @@ async def analyse_commits(
     result = {(k.repository, k.sha): a for k, a in cached.items()}
 
     async def one(key: AnalysisKey, commit: Commit) -> None:
+        extra = {"facts": commit_facts(key.repository, key.sha)} if takes_facts else {}
         analysis = await analyser.analyse(
-            commit, repository=key.repository, lang=lang, focus=emphasis.get(key.repository)
+            commit,
+            repository=key.repository,
+            lang=lang,
+            focus=emphasis.get(key.repository),
+            **extra,
         )
         if analysis.status == AnalysisStatus.FALLBACK:
             tally.fallback += 1

@@ -29,7 +29,7 @@ import asyncio
 import logging
 import re
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
@@ -65,11 +65,12 @@ from commitdigest.analysis.llm.schema import (
     to_analysis,
 )
 from commitdigest.analysis.llm.tokens import TokenCalibration
+from commitdigest.analysis.radar.models import items_digest
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.analysis.tags import change_type_from_title
 from commitdigest.i18n import LLM_LISTED_KINDS as _KINDS
 from commitdigest.i18n import LLM_NOTES as _TEXT
-from commitdigest.models import Analysis, AnalysisStatus, ChangeType, Commit
+from commitdigest.models import Analysis, AnalysisStatus, ApiChange, ChangeType, Commit
 
 __all__ = ["MAX_REPLANS", "LLMAnalyser", "LLMOptions"]
 
@@ -126,13 +127,32 @@ class LLMAnalyser:
         """``model@prompt-version``: part of the analysis cache key."""
         return f"{self.options.model}@{PROMPT_VERSION}"
 
+    def version_for(self, facts: Sequence[ApiChange] | None) -> str:
+        """The cache version of an analysis given these radar facts: they are in the prompt."""
+        return f"{self.version}+facts-{items_digest(facts)}" if facts else self.version
+
     async def analyse(
-        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+        self,
+        commit: Commit,
+        *,
+        repository: str,
+        lang: str,
+        focus: str | None = None,
+        facts: Sequence[ApiChange] | None = None,
     ) -> Analysis:
-        """The analysis of ``commit``; the rules' one (``status=fallback``) if the model fails."""
+        """The analysis of ``commit``; the rules' one (``status=fallback``) if the model fails.
+        ``facts``: the radar's items for the commit, handed to the model as facts."""
         lang = lang_of(lang)
         tally = Tally()
-        job = _Job(self, commit, repository=repository, lang=lang, focus=focus, tally=tally)
+        job = _Job(
+            self,
+            commit,
+            repository=repository,
+            lang=lang,
+            focus=focus,
+            tally=tally,
+            facts=tuple(facts or ()),
+        )
         try:
             return await job.run()
         except CallFailed as failed:
@@ -140,7 +160,7 @@ class LLMAnalyser:
         except LLMAuthError:
             raise
         log.warning("LLM analysis of %s fell back to rules: %s", commit.short_sha, reason)
-        rules = self.fallback.analyse(commit, lang=lang)
+        rules = self.fallback.analyse(commit, lang=lang, radar=facts)
         update: dict[str, Any] = {
             "status": AnalysisStatus.FALLBACK,
             "notes": [reason, *rules.notes],
@@ -169,8 +189,10 @@ class _Job:
         lang: str,
         focus: str | None,
         tally: Tally,
+        facts: tuple[ApiChange, ...] = (),
     ) -> None:
         self.owner = owner
+        self.facts = facts
         self.options = owner.options
         self.commit = commit
         self.repository = repository
@@ -203,6 +225,7 @@ class _Job:
         return commit_prompt(
             self.commit, repository=self.repository, lang=self.lang, seeded_type=self.seeded,
             file_list=file_list, diff=diff, part=part, parts=parts, compact=compact, body=body,
+            facts=self.facts,
         )  # fmt: skip
 
     def _prepare(self, shrink: int | None) -> _Prepared:
@@ -301,6 +324,7 @@ class _Job:
                     worst=worst.value,
                     compact=compact,
                     body=prep.body,
+                    facts=self.facts,
                 )
                 for compact in (False, True)
             ]

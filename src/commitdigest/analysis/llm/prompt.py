@@ -31,7 +31,7 @@ import jinja2
 from commitdigest.analysis.llm.tokens import estimate_tokens
 from commitdigest.analysis.tags import parse_title
 from commitdigest.i18n import LLM_LANGUAGE_REMINDER as _LANGUAGE_REMINDER
-from commitdigest.models import ChangeType, Commit
+from commitdigest.models import ApiChange, ChangeType, Commit
 
 __all__ = [
     "ANALYSES_CLOSE",
@@ -44,6 +44,7 @@ __all__ = [
     "commit_prompt",
     "correction_prompt",
     "estimate_messages",
+    "format_facts",
     "merge_prompt",
     "neutralise",
     "schema_instructions",
@@ -116,6 +117,24 @@ def _commit_values(
     }
 
 
+FACT_NAME_LIMIT: Final = 200  # characters of a radar item's name (an announcement's words)
+
+
+def format_facts(facts: Sequence[ApiChange]) -> str:
+    """The radar's items as prompt lines (commit data: neutralised, one line each)."""
+    lines = []
+    for item in facts:
+        name = " ".join(item.name.split())[:FACT_NAME_LIMIT]
+        line = f"- [{item.kind.value}] {item.change.value}: {name}"
+        if item.detail:
+            line += f" ({' '.join(item.detail.split())[:FACT_NAME_LIMIT]})"
+        line += " — breaking" if item.breaking else " — not breaking"
+        if item.path:
+            line += f" — at {item.path}" + (f":{item.line}" if item.line else "")
+        lines.append(neutralise(line))
+    return "\n".join(lines)
+
+
 def commit_prompt(
     commit: Commit,
     *,
@@ -128,11 +147,14 @@ def commit_prompt(
     parts: int = 1,
     compact: bool = False,
     body: str | None = None,
+    facts: Sequence[ApiChange] = (),
 ) -> str:
-    """The user message for one request (``body``: the message body to show, if clipped)."""
+    """The user message for one request (``body``: the message body to show, if clipped;
+    ``facts``: the radar's items, which the model must not contradict)."""
     return _render(
         "commit.j2",
         **_commit_values(commit, repository, lang, seeded_type, body),
+        facts=format_facts(facts),
         file_list=neutralise(file_list.rstrip("\n")),
         diff=neutralise(diff.rstrip("\n")),
         part=part,
@@ -152,12 +174,14 @@ def merge_prompt(
     worst: str,
     compact: bool = False,
     body: str | None = None,
+    facts: Sequence[ApiChange] = (),
 ) -> str:
     """The user message that merges the parts' analyses (JSON objects, in part order)."""
     payload = json.dumps(list(analyses), ensure_ascii=False, indent=1)
     return _render(
         "merge.j2",
         **_commit_values(commit, repository, lang, seeded_type, body),
+        facts=format_facts(facts),
         file_list=neutralise(file_list.rstrip("\n")),
         analyses=neutralise(payload),
         parts=len(analyses),

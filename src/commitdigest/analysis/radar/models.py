@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from commitdigest.models import ApiChange as ApiChange
@@ -44,3 +47,14 @@ def line_of(text: str, needle: str) -> int | None:
     """The 1-based line of the first occurrence of ``needle``."""
     idx = text.find(needle)
     return None if idx < 0 else text.count("\n", 0, idx) + 1
+
+
+def items_digest(items: Sequence[ApiChange] | None) -> str:
+    """12 hex digits over the items (their ``affects`` left out: a downstream's uses change no
+    analysis), for the cache keys of analyses made with them."""
+    payload = json.dumps(
+        [i.model_dump(mode="json", exclude={"affects"}) for i in items or ()],
+        ensure_ascii=False,
+        sort_keys=True,
+    )
+    return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:12]
