@@ -442,3 +442,56 @@ def test_downstream_matching_names_only_the_changed_object(tmp_path: Path) -> No
         "pkg.api.unused": [],
         "pkg.api.get(timeout)": [("m.py", 3), ("m.py", 5)],  # both rely on the default
     }
+
+
+def test_private_modules_are_public_where_the_package_reexports_them(tmp_path: Path) -> None:
+    init = "from ._client import Client\nfrom ._api import *\nfrom ._api import fetch\n"
+    api_v1 = (
+        '__all__ = ["get"]\n\n'
+        "def get(url, proxies=None):\n    return url\n\n"
+        "def fetch(url):\n    return url\n\n"
+        "def helper(x, y=1):\n    return x\n"
+    )
+    client_v1 = (
+        "class Client:\n    def __init__(self, proxies=None, app=None):\n        pass\n\n"
+        "class Timer:\n    def sync_start(self):\n        pass\n"
+    )
+    api_v2 = '__all__ = ["get"]\n\ndef get(url):\n    return url\n\ndef helper(x):\n    return x\n'
+    client_v2 = (
+        "class Client:\n    def __init__(self, app=None):\n        pass\n\n"
+        "def fetch(url):\n    return url\n"
+    )
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec(
+                "init",
+                D1,
+                files={
+                    "httpx/__init__.py": init,
+                    "httpx/_api.py": api_v1,
+                    "httpx/_client.py": client_v1,
+                    "httpx/_utils.py": "def urlencode(x):\n    return x\n",
+                },
+            ),
+            CommitSpec(
+                "Drop proxies; move fetch; tidy private helpers",
+                D2,
+                files={
+                    "httpx/__init__.py": init.replace(
+                        "from ._api import fetch", "from ._client import fetch"
+                    ),
+                    "httpx/_api.py": api_v2,
+                    "httpx/_client.py": client_v2,
+                    "httpx/_utils.py": "X = 1\n",
+                },
+            ),
+        ],
+    )
+    # named as users import them; Timer, urlencode, helper are not exported; fetch moved
+    assert sorted((i.name, i.change) for i in items) == [
+        ("httpx.Client.__init__(proxies)", ApiChangeType.REMOVED),
+        ("httpx.get(proxies)", ApiChangeType.REMOVED),
+    ]
+    lines = {i.name: (i.path, i.line) for i in items}
+    assert lines["httpx.Client.__init__(proxies)"] == ("httpx/_client.py", 2)

@@ -1,4 +1,11 @@
-"""Public Python API breaks of the touched modules, compared with griffe."""
+"""Public Python API breaks of the touched modules, compared with griffe.
+
+Public follows Python's conventions: no underscore in the module path or the name, the
+module's ``__all__`` when it has one, and re-exports: a private module's names that the
+package's ``__init__.py`` re-exports (``from ._client import Client``, or ``import *`` of
+the module's ``__all__``) are public under the package's name (``httpx.Client``), so a
+parameter removed from ``httpx/_client.py``'s ``Client`` is ``httpx.Client.__init__(proxies)``,
+while what the package does not export (``httpx._utils.Timer``) stays silent."""
 
 from __future__ import annotations
 
@@ -73,6 +80,55 @@ def _public(dotted: str, module: str, exported: set[str] | None) -> bool:
     return exported is None or rel[0] in exported
 
 
+def package_exports(path: str, init_code: str | None, module_code: str) -> dict[str, str]:
+    """Names of the private module ``path`` that its package's ``__init__.py`` re-exports:
+    {name in the module: name in the package}; empty when the package is private too or the
+    ``__init__`` does not re-export it."""
+    if "/" not in path or init_code is None:
+        return {}
+    package, file = path.rsplit("/", 1)
+    if is_private_module(package + "/__init__.py"):
+        return {}
+    module = file.removesuffix(".py")
+    dotted = _module_name(path)
+    try:
+        tree = ast.parse(init_code)
+    except SyntaxError:
+        return {}
+    out: dict[str, str] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if not ((node.level == 1 and node.module == module) or node.module == dotted):
+            continue
+        for alias in node.names:
+            if alias.name == "*":
+                names = _all_names(module_code)
+                if names is None:
+                    names = {n for n in _top_level_names(module_code) if not n.startswith("_")}
+                out.update({n: n for n in names})
+            else:
+                out[alias.name] = alias.asname or alias.name
+    exported = _all_names(init_code)
+    if exported is not None:
+        out = {k: v for k, v in out.items() if v in exported}
+    return out
+
+
+def _top_level_names(code: str) -> set[str]:
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
 def _reexported(name: str, init_code: str | None) -> bool:
     return init_code is not None and re.search(rf"\b{re.escape(name)}\b", init_code) is not None
 
@@ -90,14 +146,18 @@ def detect(view: CommitView) -> list[ApiChange]:
 
     items: list[ApiChange] = []
     for path in view.paths:
-        if not path.endswith(".py") or is_test_or_docs(path) or is_private_module(path):
+        if not path.endswith(".py") or is_test_or_docs(path):
             continue
         before, after = view.before.get(path), view.after.get(path)
         if before is None:
             continue
-        init_after = (
-            view.after.get(path.rsplit("/", 1)[0] + "/__init__.py") if "/" in path else None
-        )
+        init = path.rsplit("/", 1)[0] + "/__init__.py" if "/" in path else ""
+        init_after = view.after.get(init) if init else None
+        reexports: dict[str, str] | None = None  # a private module: what the package exports
+        if is_private_module(path):
+            reexports = package_exports(path, view.before.get(init) if init else None, before)
+            if not reexports or after is None:
+                continue
         if after is None:  # a deleted public module: each of its public names is gone
             old = _visit(path, before)
             if old is None:
@@ -122,7 +182,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         old, new = _visit(path, before), _visit(path, after)
         if old is None or new is None:
             continue
-        exported = _all_names(before)
+        exported = _all_names(before) if reexports is None else set(reexports)
         breakages = list(griffe.find_breaking_changes(old, new))
         removed_in = {
             b.obj.path for b in breakages if b.kind is griffe.BreakageKind.PARAMETER_REMOVED
@@ -134,6 +194,10 @@ def detect(view: CommitView) -> list[ApiChange]:
             dotted = obj.path
             if not _public(dotted, old.path, exported):
                 continue
+            if reexports is not None:  # named as the package exports it
+                first, _, rest = dotted.removeprefix(old.path + ".").partition(".")
+                package = old.path.rsplit(".", 1)[0]
+                dotted = f"{package}.{reexports[first]}" + (f".{rest}" if rest else "")
             kind = brk.kind
             if kind is griffe.BreakageKind.OBJECT_REMOVED and _reexported(obj.name, init_after):
                 continue
@@ -155,7 +219,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             else:
                 what = dotted
                 old_s, new_s = _text(brk.old_value), _text(brk.new_value)
-            line = _line_in(after, obj.name) or obj.lineno
+            line = _new_line(new, obj.path.removeprefix(old.path + ".")) or (
+                _line_in(after, obj.name) or obj.lineno
+            )
             items.append(
                 ApiChange(
                     kind=RadarKind.PYTHON_API,
@@ -182,10 +248,20 @@ def surface(code: str) -> list[str]:
     return [" ".join(m.split()) for m in _SURFACE.findall(code)]
 
 
+def _new_line(module: griffe.Module, rel: str) -> int | None:
+    """The line of ``rel`` (``Client.__init__``) in the module after the commit, if it is
+    still there."""
+    try:
+        line = module[rel].lineno
+    except Exception:  # gone, or not a member griffe can name: another way to find it
+        return None
+    return line if isinstance(line, int) else None
+
+
 def _detail(kind: str, old: str, new: str) -> str:
     """What changed beyond the item's name and change: nothing for a removal, ``old → new``
     for a default, else griffe's words for the breakage and ``old → new``."""
-    if new == "(removed)":
+    if new == "(removed)" or old == new:
         return ""
     if _CHANGE.get(kind) is ApiChangeType.DEFAULT_CHANGED:
         return f"{old} → {new}"
