@@ -281,3 +281,51 @@ def test_the_test_message_shows_the_hostile_title_literally(kind: str, lang: str
     assert "at" not in message.payload or not message.payload["at"].get("isAtAll")
     if kind.startswith("discord"):
         assert message.payload["allowed_mentions"] == {"parse": []}
+
+
+def _with_radar(lang: str) -> Any:
+    from commitdigest.models import ApiChange, ApiChangeType, Place, RadarKind
+
+    ctx = busy_day(3, lang=lang)
+    repo = ctx.repositories[0]
+    used = ApiChange(
+        kind=RadarKind.ENV_VAR,
+        change=ApiChangeType.REMOVED,
+        name="VLLM_OLD_*FLAG*",
+        affects=[Place(path="deploy/run.sh", line=2)],
+    )
+    other = ApiChange(kind=RadarKind.CLI_OPTION, change=ApiChangeType.REMOVED, name="--legacy")
+    quiet = ApiChange(
+        kind=RadarKind.DEPRECATION, change=ApiChangeType.DEPRECATED, name="f", breaking=False
+    )
+    last = repo.commits[-1].model_copy(update={"api_changes": [used, other, quiet]})
+    commits = [*repo.commits[:-1], last]
+    return ctx.model_copy(update={"repositories": [repo.model_copy(update={"commits": commits})]})
+
+
+def test_the_radar_comes_first_in_the_digest_and_the_feed() -> None:
+    from commitdigest.deliver.digest import digest_lines
+    from commitdigest.site.feed import summary_text
+    from commitdigest.site.summary import summarise
+
+    ctx = _with_radar("en")
+    lines = [
+        line.text
+        for line in digest_lines(build_digest(ctx, report_url=None), PLAIN, with_title=False).items
+    ]
+    last = ctx.repositories[0].commits[-1]
+    sha = last.short_sha
+    ref = f"{sha} <{last.url}>"
+    assert lines[:4] == [
+        "Affects you (1)",
+        f"• Env var VLLM_OLD_*FLAG* — removed · used at deploy/run.sh:2 ({ref})",
+        "⚠️ Breaking changes",
+        f"• CLI option --legacy — removed ({ref})",
+    ]
+    assert not any(" f — deprecated" in line for line in lines)  # not breaking, not used
+    feed = summary_text(summarise("2026-01-13", ctx)).splitlines()
+    assert feed[1:4] == [
+        "⚠️ Breaking changes",
+        f"- Env var VLLM_OLD_*FLAG* — removed · used at deploy/run.sh:2 ({sha})",
+        f"- CLI option --legacy — removed ({sha})",
+    ]

@@ -28,7 +28,7 @@ from commitdigest.models import (
     RepositoryEntry,
     WindowInfo,
 )
-from commitdigest.render.labels import get_labels
+from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import report_zone
 from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
 
@@ -54,6 +54,9 @@ class DigestRepo:
     counts: dict[Importance, int]
     overview: list[tuple[str, list[str]]]  # (label, items) of the non-empty lists
     high: list[DigestCommit]
+    # the radar's items, first: (label, items) for "Affects you" and "Breaking changes";
+    # each item is a plain line and the commit it comes from
+    radar: list[tuple[str, list[tuple[str, DigestCommit]]]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,9 @@ def build_digest(
             for c in repo.commits
             if c.analysis.importance == Importance.HIGH
         ]
-        repos.append(DigestRepo(clean_line(repo.name), counts, overview, high))
+        repos.append(
+            DigestRepo(clean_line(repo.name), counts, overview, high, _radar(repo, labels))
+        )
     s = strings(lang)
     title = s["title"].format(repos=repos_label([r.name for r in repos], lang), day=day)
     return Digest(
@@ -157,6 +162,30 @@ def build_digest(
         report_url=report_url,
         test=test,
     )
+
+
+def _radar(
+    repo: RepositoryEntry, labels: Labels
+) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
+    """The repository's radar items for a digest: those a downstream uses, then the other
+    breaking ones (as the report's Breaking section has them)."""
+    affecting = [(c, i) for c in repo.commits for i in c.api_changes if i.affects]
+    breaking = [(c, i) for c in repo.commits for i in c.api_changes if i.breaking and not i.affects]
+    out = []
+    for label, pairs in (
+        (labels.s["affects_you"].format(n=len(affecting)), affecting),
+        (labels.s["breaking"], breaking),
+    ):
+        items = [
+            (
+                shorten_title(labels.radar_text(item), ITEM_CHARS, ITEM_CHARS - 3),
+                DigestCommit(title="", short_sha=c.short_sha, url=safe_url(c.url)),
+            )
+            for c, item in pairs
+        ]
+        if items:
+            out.append((label, items))
+    return out
 
 
 def subject(digest: Digest, prefix: str) -> str:
@@ -207,6 +236,12 @@ def digest_lines(digest: Digest, markup: Markup, *, with_title: bool) -> DigestL
             cells = _count_cells(repo.counts)
             counts = f"{cells['high']} {cells['medium']} {cells['low']}"
             items.append(Line(f"{markup.bold(esc(repo.name))} · {esc(counts)}", False))
+        for label, radar_items in repo.radar:  # what forces action comes first
+            items.append(Line(markup.bold(esc(label)), False))
+            for text, commit in radar_items:
+                sha = esc(commit.short_sha)
+                ref = markup.link(sha, commit.url) if commit.url else sha
+                items.append(Line(f"{markup.bullet}{esc(text)} ({ref})", True))
         for label, values in repo.overview:
             items.append(Line(markup.bold(esc(label)), False))
             items += [Line(markup.bullet + esc(v), True) for v in values]

@@ -67,6 +67,20 @@ class Labels:
             return ""
         return RADAR_CHANGES[self.lang][item.change.value]
 
+    def radar_text(self, item: ApiChange, uses: int = 3) -> str:
+        """A radar item as one line of plain text (chat digests, the Atom feed):
+        ``Env var VLLM_X — removed · used at run.sh:2``; renderers escape it."""
+        text = f"{self.radar_kind(item)} {' '.join(item.name.split())}"
+        if change := self.radar_change(item):
+            text += f" — {change}"
+        if item.detail:
+            text += f" ({' '.join(item.detail.split())})"
+        if item.affects:
+            places = ", ".join(f"{p.path}:{p.line}" for p in item.affects[:uses])
+            more = f" (+{len(item.affects) - uses})" if len(item.affects) > uses else ""
+            text += f" · {self.s['used_at']} {places}{more}"
+        return text
+
     def dimension(self, dimension: str) -> str | None:
         """The label of a known insight dimension, else None (print the text itself)."""
         return self.dimensions.get(dimension.strip().lower())

@@ -90,14 +90,23 @@ def render_feed(
     return f'<?xml version="1.0" encoding="utf-8"?>\n{body}\n'
 
 
+BREAKING_LINES = 10  # radar items in a feed entry, at most
+
+
 def summary_text(day: DaySummary) -> str:
-    """The counts per importance, then the top changes, one per line."""
+    """The counts per importance, the radar's breaking items, then the top changes, one per
+    line."""
     t, labels = SiteStrings(day.lang), get_labels(day.lang)
     if not day.counts.total:
         return t["no_commits"]
     counts = [t.count("n_commits", day.counts.total)]
     counts += [f"{labels.importance(imp)} {day.counts.of(imp)}" for imp in IMPORTANCE_ORDER]
     lines = [t["sep"].join(counts)]
+    if day.breaking:  # what forces action first
+        lines.append(labels.s["breaking"])
+        lines += [f"- {line}" for line in day.breaking[:BREAKING_LINES]]
+        if len(day.breaking) > BREAKING_LINES:
+            lines.append(t.count("more", len(day.breaking) - BREAKING_LINES))
     lines += [t["feed_item"].format(title=c.title, repo=c.repo) for c in day.top]
     if day.more:
         lines.append(t.count("more", day.more))

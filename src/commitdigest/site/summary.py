@@ -67,6 +67,7 @@ class DaySummary(_Frozen):
     top: list[Change]
     more: int
     repos: list[RepoDay]
+    breaking: list[str] = []  # the radar's breaking items (and those a downstream uses), plain
 
 
 def summarise(day: str, context: ReportContext) -> DaySummary:
@@ -91,6 +92,12 @@ def summarise(day: str, context: ReportContext) -> DaySummary:
             )
         )
     top, more = top_changes(everything, untitled)
+    breaking = [
+        f"{labels.radar_text(item)} ({commit.short_sha})"
+        for _, commit in everything
+        for item in commit.api_changes
+        if item.breaking or item.affects
+    ]
     generated = context.generated_at
     if generated.tzinfo is None:
         generated = generated.replace(tzinfo=UTC)
@@ -103,6 +110,7 @@ def summarise(day: str, context: ReportContext) -> DaySummary:
         top=top,
         more=more,
         repos=repos,
+        breaking=breaking,
     )
 
 
