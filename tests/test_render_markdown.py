@@ -21,9 +21,11 @@ from commitdigest.models import (
     AnalysisStatus,
     ChangeType,
     Commit,
+    CommitEntry,
     Importance,
     Insight,
     ReportContext,
+    RepositoryEntry,
     Risk,
     WindowInfo,
 )
@@ -139,6 +141,31 @@ def seed_context(lang: str = "zh") -> ReportContext:
     )
 
 
+def collapsed(repo: RepositoryEntry) -> list[CommitEntry]:
+    """The commits of the automation block (low-importance automated commits)."""
+    return [c for c in repo.commits if c.automated and c.analysis.importance is Importance.LOW]
+
+
+def is_row(commit: CommitEntry) -> bool:
+    """A low commit shown as one table row of its group (no section of its own)."""
+    return (
+        commit.analysis.importance is Importance.LOW
+        and not commit.api_changes
+        and commit.analysis.status is not AnalysisStatus.FALLBACK
+        and not commit.analysis.omitted_files
+    )
+
+
+def sections(ctx: ReportContext) -> list[CommitEntry]:
+    """The commits that get a section (a ### heading, fields, ---)."""
+    return [
+        c
+        for repo in ctx.repositories
+        for c in repo.commits
+        if c not in collapsed(repo) and not is_row(c)
+    ]
+
+
 def expected_outline(ctx: ReportContext) -> list[tuple[int, str]]:
     """The headings the template writes for ``ctx``, in order."""
     labels = get_labels(ctx.lang)
@@ -148,16 +175,23 @@ def expected_outline(ctx: ReportContext) -> list[tuple[int, str]]:
         out.append((2, repo.name))
         if repo.commits:
             out.append((3, s["stats"]))
+            items = [i for c in repo.commits for i in c.api_changes if i.breaking or i.affects]
+            if items:
+                out.append((3, s["breaking_n"].format(n=len(items))))
     out.append((2, s["toc"]))
     several = len(ctx.repositories) > 1
     for repo in ctx.repositories:
         if several:
             out.append((2, s["changes"].format(name=repo.name)))
+        auto = collapsed(repo)
         for importance in IMPORTANCE_ORDER:
             group = [c for c in repo.commits if c.analysis.importance == importance]
+            group = [c for c in group if c not in auto]
             if group:
                 out.append((4, labels.group(importance, len(group))))
-                out += [(3, clean_line(c.title) or s["untitled"]) for c in group]
+                out += [(3, clean_line(c.title) or s["untitled"]) for c in group if not is_row(c)]
+        if auto:
+            out.append((4, s["automation"].format(n=len(auto))))
     return out
 
 
@@ -192,25 +226,33 @@ def check_report(ctx: ReportContext) -> tuple[str, mdcheck.MdDoc]:
     assert doc.duplicate_anchors() == []
     assert doc.html == []
     commits = [c for repo in ctx.repositories for c in repo.commits]
-    assert doc.blocks["hr"] == len(commits)  # one --- after each commit section
+    shown = sections(ctx)
+    assert doc.blocks["hr"] == len(shown)  # one --- after each commit section
+    assert {c.anchor for c in commits} <= set(doc.anchors)  # rows carry their anchor too
     toc_targets = [link.href[1:] for link in doc.internal_links()]
     for repo in ctx.repositories:
         assert repo.anchor in toc_targets
-        assert all(c.anchor in toc_targets for c in repo.commits)
-    # the only other links: each commit's own, and its PR's
+    assert all(c.anchor in toc_targets for c in shown)
+    # the only other links: each commit's own (a row's is its short SHA), and its PR's
     s = get_labels(ctx.lang).s
     external = {link.text for link in doc.links if not link.href.startswith("#")}
-    assert external <= {s["view_commit"], *(f"#{c.pr_number}" for c in commits)}
+    shas = {f"`{c.short_sha}`" for c in commits}
+    assert external <= {s["view_commit"], *shas, *(f"#{c.pr_number}" for c in commits)}
     # every field label starts its own top-level paragraph (nothing ran into it)
-    labels = ["**SHA**", *(f"**{s[key]}**" for key in LABEL_KEYS)]
+    inline = ("change_type", "importance")  # on the SHA line
+    labels = ["**SHA**", *(f"**{s[key]}**" for key in LABEL_KEYS if key not in inline)]
     starts: Counter[str] = Counter()
     for tok in doc.tokens:
         for label in labels:
-            if tok.type == "inline" and label in tok.content:
-                assert tok.content.startswith(label) and tok.level == 1, tok.content
+            if tok.type == "inline" and label in tok.content and tok.level == 1:
+                assert tok.content.startswith(label), tok.content
                 starts[label] += 1
-    for label in labels[:3]:  # SHA line, change type, importance: one per commit
-        assert starts[label] == len(commits)
+    assert starts["**SHA**"] == len(shown)  # one SHA line per section, with type and importance
+    for tok in doc.tokens:
+        if tok.type == "inline" and tok.content.startswith("**SHA**"):
+            assert (
+                f"**{s['change_type']}**" in tok.content and f"**{s['importance']}**" in tok.content
+            )
     return text, doc
 
 
@@ -259,12 +301,11 @@ def test_seed_report_structure(lang: str) -> None:
     else:
         assert "> 45 commits | 🔴 High 15 | 🟡 Medium 15 | 🟢 Low 15\n" in text
         assert "Coverage: 45/45 analysed (LLM 22 · rules 23)\n" in text
-    # labels: one spelling per importance / change type, in every section
+    # labels: one spelling per importance / change type, in every section (the low
+    # commits are rows of one table, with their change type)
     for imp, n in counts.items():
-        assert (
-            text.count(f"**{labels.s['importance']}**{labels.s['colon']}{labels.importance(imp)}\n")
-            == n
-        )
+        line = f"**{labels.s['importance']}**{labels.s['colon']}{labels.importance(imp)} · "
+        assert text.count(line) == (0 if imp is Importance.LOW else n)
     assert text.count(labels.change_type(ChangeType.BUGFIX)) == 45
     # the commit section's first line, as in the seed
     first = ctx.repositories[0].commits[4]
@@ -279,11 +320,14 @@ def test_seed_report_structure(lang: str) -> None:
 
 def test_toc_links_use_the_seed_cut_and_stay_links() -> None:
     ctx = seed_context()
-    _, doc = check_report(ctx)
+    text, doc = check_report(ctx)
     texts = [link.text for link in doc.internal_links()]
     assert "[Refactor] [6/N] to simplify the vLLM openai chat_complet..." in texts
-    assert "[Frontend] Add `reasoning_effort` to `OpenAIServing._prep..." in texts
     assert all(len(t) <= 60 for t in texts)
+    low = [c for c in ctx.repositories[0].commits if c.analysis.importance is Importance.LOW]
+    # a low commit is a row of its group's table, reached through the group's link
+    assert not any(link.href == f"#{low[0].anchor}" for link in doc.internal_links())
+    assert f'<a id="{low[0].anchor}"></a>' in text
 
 
 # ---- sections -------------------------------------------------------------------------
@@ -316,7 +360,7 @@ def test_high_section_has_every_block() -> None:
         assert f"**{label}**" in text
     assert "| 维度 | 分析 |\n|------|------|\n| 性能影响 | risky change |\n| x | y |\n" in text
     assert "| 风险 | 影响 | 缓解措施 |" in text
-    assert "> 🤖 规则分析\n" in text
+    assert "**⚡ 重要程度**：🔴 高 · 🤖 规则分析\n" in text
 
 
 def test_medium_section_has_no_insights_or_risks() -> None:
@@ -325,13 +369,16 @@ def test_medium_section_has_no_insights_or_risks() -> None:
     assert "技术洞察" not in text and "潜在风险" not in text
 
 
-def test_low_section_has_the_short_summary_only() -> None:
+def test_a_low_commit_is_one_table_row() -> None:
     text = _one(make_analysis(Importance.LOW, text="One line.\nTwo."), lang="en")
-    assert "**📋 Summary**: One line. Two.\n" in text
-    for label in ("Impact", "Recommendations", "Technical insights", "Potential risks"):
+    rows = mdcheck.parse(text).tables[1].rows
+    sha = "⟨html_inline⟩⟨html_inline⟩⟨link_open⟩`8a404ad`⟨link_close⟩"  # anchor, link
+    assert rows == [[sha, "Fix it (#1)", "Bug fix", "One line. Two."]]
+    for label in ("Impact", "Recommendations", "Technical insights", "Potential risks", "\n---\n"):
         assert label not in text
-    assert "**⚡ Importance**: 🟢 Low\n" in text
-    assert "> 🤖 Rule-based analysis\n" in text
+    # the summary leaves out the title it repeats
+    text = _one(make_analysis(Importance.LOW, text="Fix it. Then more."), lang="en")
+    assert mdcheck.parse(text).tables[1].rows[0][3] == "Then more."
 
 
 def test_empty_lists_are_omitted() -> None:
@@ -346,7 +393,7 @@ def test_empty_lists_are_omitted() -> None:
     text = _one(analysis)
     for label in ("影响范围", "关注建议", "技术洞察", "潜在风险", "判断依据"):
         assert label not in text
-    assert "> 🧠 LLM 分析（model-x）\n" in text
+    assert "**⚡ 重要程度**：🔴 高 · 🧠 LLM 分析（model-x）\n" in text
 
 
 def test_fallback_is_marked_with_its_reason() -> None:
@@ -356,7 +403,9 @@ def test_fallback_is_marked_with_its_reason() -> None:
         notes=["model output cut off (finish_reason=length)", "tag [Bugfix]"],
     )
     text = _one(analysis)
-    assert "> ⚠️ LLM 分析失败，已使用规则分析：model output cut off (finish_reason=length)\n" in text
+    assert (
+        " · ⚠️ LLM 分析失败，已使用规则分析：model output cut off (finish_reason=length)\n" in text
+    )
     assert "**🧾 判断依据**：tag [Bugfix]\n" in text
     assert "覆盖：1/1 已分析（规则 1，其中 1 个为 LLM 失败后的规则回退）" in text
     en = _one(analysis, lang="en")
@@ -369,10 +418,13 @@ def test_fallback_is_marked_with_its_reason() -> None:
 def test_links_are_omitted_without_a_url_and_pr_link_needs_github() -> None:
     text = _one(make_analysis(Importance.LOW), url=None, pr=5)
     assert "查看提交" not in text and "/pull/" not in text
-    text = _one(make_analysis(Importance.LOW), url="https://git.example/c/1", pr=5)
+    text = _one(make_analysis(Importance.MEDIUM), url="https://git.example/c/1", pr=5)
     assert "[查看提交](https://git.example/c/1)" in text and "/pull/" not in text
-    text = _one(make_analysis(Importance.LOW), url="javascript:alert(1)", pr=5)
-    assert "javascript" not in text
+    row = _one(make_analysis(Importance.LOW), url="https://git.example/c/1", pr=5)
+    assert "[`8a404ad`](https://git.example/c/1)" in row  # a row links its short SHA
+    for importance in (Importance.LOW, Importance.MEDIUM):
+        text = _one(make_analysis(importance), url="javascript:alert(1)", pr=5)
+        assert "javascript" not in text
 
 
 # ---- hostile text -----------------------------------------------------------------------
@@ -421,7 +473,8 @@ def test_any_text_yields_exactly_the_template_headings(
     )
     _, doc = check_report(ctx)  # asserts the heading outline, anchors, links, hr count
     high_tables = 2 + (1 if clean_line(text) else 0)  # insights (one always), risks
-    assert doc.blocks["table"] == (high_tables if importance == Importance.HIGH else 1)
+    tables = {Importance.HIGH: high_tables, Importance.MEDIUM: 1, Importance.LOW: 2}
+    assert doc.blocks["table"] == tables[importance]  # a low commit: a row of its own table
     external = [link.href for link in doc.links if not link.href.startswith("#")]
     assert external == [f"https://github.com/vllm-project/vllm/commit/{commit.sha}"]
     shown_title = clean_line(title) or "(untitled)"

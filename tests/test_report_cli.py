@@ -64,8 +64,12 @@ def test_seed_day_reproduces_the_seed_table_with_a_section_per_commit(
     assert doc.unresolved_links() == [] and doc.duplicate_anchors() == []
     titles = [title for _, _, title in seed_rows()]
     commit_headings = [h.text for h in doc.headings if h.level == 3 and h.text in titles]
-    assert sorted(commit_headings) == sorted(titles)  # 45 sections, one per commit
-    assert len(doc.internal_links()) >= 45
+    # a section per high and medium commit, a row of the group's table per low one
+    [_, low_table] = doc.tables
+    low_titles = [row[1] for row in low_table.rows]
+    assert sorted(commit_headings + low_titles) == sorted(titles)
+    assert len(low_titles) == text.count("\n| <a id=")
+    assert len(doc.internal_links()) >= len(commit_headings)
 
     stats = re.search(r"本日共 (\d+) 个提交 \| 🔴高 (\d+) \| 🟡中 (\d+) \| 🟢低 (\d+)", text)
     assert stats is not None
@@ -228,12 +232,15 @@ def test_hostile_commit_text_cannot_change_the_structure(tmp_path: Path) -> None
     )
     assert code == 0, err
     doc = mdcheck.parse((tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8"))
-    [table] = doc.tables
+    table, *groups = doc.tables
     assert len(table.rows) == 3 and all(len(r) == 3 for r in table.rows)
     assert sorted(r[2] for r in table.rows) == sorted(titles)
     assert doc.html == []  # only our anchors are raw HTML
     assert not [link for link in doc.links if link.href.startswith("javascript")]
-    assert sum(1 for h in doc.headings if h.level == 3) == 3 + 1  # sections + stats
+    rows = [row for group in groups for row in group.rows]  # the low ones: one row each
+    assert all(len(r) == 4 for r in rows)
+    sections = sum(1 for h in doc.headings if h.level == 3) - 1  # less the statistics
+    assert sections + len(rows) == 3
 
 
 @pytest.mark.parametrize(

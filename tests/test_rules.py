@@ -126,7 +126,8 @@ def test_title_tag_beats_files_and_is_noted() -> None:
         ("CHANGELOG.md", Area.DOCS),
         (".buildkite/test-pipeline.yaml", Area.CI_BUILD),
         ("docker/Dockerfile.rocm", Area.CI_BUILD),
-        ("setup.py", Area.CI_BUILD),
+        ("setup.py", Area.DEPENDENCY),  # a build manifest, not CI
+        ("pyproject.toml", Area.DEPENDENCY),
         ("requirements/rocm-test.txt", Area.DEPENDENCY),
         ("requirements-dev.txt", Area.DEPENDENCY),
         ("Cargo.lock", Area.DEPENDENCY),
@@ -287,10 +288,22 @@ def test_revert_removal_feature_and_dependency_raise_importance() -> None:
     assert RULES.analyse(commit('Revert "Add x"', tiny)).importance is Importance.MEDIUM
     assert RULES.analyse(commit("[Deprecation] Old flag", tiny)).importance is Importance.MEDIUM
     assert RULES.analyse(commit("Add support for Foo", tiny)).importance is Importance.MEDIUM
-    deps = RULES.analyse(commit("Bump torch to 2.6", fc("requirements/cuda.txt", 1, 1)), lang="en")
-    assert deps.change_type is ChangeType.DEPENDENCY
+    # a runtime dependency changed with source: a point (a pure bump is a routine update)
+    deps = RULES.analyse(
+        commit(
+            "Use the new torch API", fc("requirements/cuda.txt", 1, 1), fc("pkg/mod/a.py", 4, 2)
+        ),
+        lang="en",
+    )
     assert deps.importance is Importance.MEDIUM
     assert any("`requirements/cuda.txt`" in r.mitigation for r in deps.risks)
+    bump = RULES.analyse(commit("Bump torch to 2.6", fc("requirements/cuda.txt", 1, 1)), lang="en")
+    assert bump.change_type is ChangeType.DEPENDENCY and bump.importance is Importance.LOW
+    major = RULES.analyse(
+        commit("Bump torch from 2.6 to 3.0", fc("requirements.txt", 1, 1)), lang="en"
+    )
+    assert major.importance is Importance.MEDIUM
+    assert any("new major version of `torch`" in n for n in major.notes)
 
 
 def test_no_files_is_judged_by_title_only() -> None:
@@ -447,9 +460,12 @@ def test_a_bot_bump_is_low_with_the_reason(author: str, email: str) -> None:
     )
     a = RULES.analyse(c, lang="en")
     assert a.importance is Importance.LOW
-    assert any("automation account" in n for n in a.notes)
-    human = RULES.analyse(commit("Bump httpx from 0.27.0 to 0.28.1", bump), lang="en")
-    assert human.importance is not Importance.LOW  # the same bump by a person is not cut
+    assert any("routine dependency or automation update" in n for n in a.notes)
+    # a bot that merges a real change in the source is no routine update
+    merged = commit("Reject MD5-only hashes", fc("pkg/mod/hashes.py", 40, 3)).model_copy(
+        update={"author": author, "author_email": email}
+    )
+    assert RULES.analyse(merged, lang="en").importance is not Importance.LOW
 
 
 def test_a_bot_commit_that_says_security_keeps_its_importance() -> None:
@@ -472,7 +488,8 @@ def test_a_docs_only_addition_and_a_dev_tool_bump_stay_low() -> None:
     dev = fc("requirements-dev.txt", 1, 1, patch="-ruff==0.5\n+ruff==0.6\n")
     assert RULES.analyse(commit("Upgrade the formatter", dev)).importance is Importance.LOW
     runtime = fc("requirements.txt", 1, 1, patch="-h11==0.14\n+h11==0.16\n")
-    assert RULES.analyse(commit("Upgrade h11", runtime)).importance is Importance.MEDIUM
+    code = fc("pkg/mod/a.py", 3, 3)
+    assert RULES.analyse(commit("Support h11 0.16", runtime, code)).importance is Importance.MEDIUM
 
 
 def test_a_release_with_notes_is_at_least_medium() -> None:

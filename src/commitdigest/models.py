@@ -280,6 +280,7 @@ class CommitEntry(_Frozen):
     files: list[FileEntry]
     analysis: Analysis
     api_changes: list[ApiChange] = Field(default_factory=list)  # the radar's facts
+    automated: bool = False  # a bot's commit or a pure dependency/lock-file update
 
 
 class Coverage(_Frozen):

@@ -137,7 +137,8 @@ _MANIFEST_FILES = frozenset(
      "uv.lock", "pdm.lock", "pipfile", "pipfile.lock", "cargo.toml", "cargo.lock", "go.mod",
      "go.sum", "gemfile", "gemfile.lock", "composer.json", "composer.lock", "environment.yml",
      "environment.yaml", "conda.yml", "conda.yaml", "pom.xml", "build.gradle",
-     "build.gradle.kts", "gradle.lockfile", "packages.lock.json", "mix.lock", "flake.lock"}
+     "build.gradle.kts", "gradle.lockfile", "packages.lock.json", "mix.lock", "flake.lock",
+     "pyproject.toml", "setup.py", "setup.cfg"}
 )  # fmt: skip
 _DEPENDENCY_FILE_RE = re.compile(r"^(?:requirements|constraints)[\w.-]*\.(?:txt|in)$")
 _CI_DIRS = frozenset(
@@ -146,7 +147,7 @@ _CI_DIRS = frozenset(
 )  # fmt: skip
 _CI_FILES = frozenset(
     {".gitlab-ci.yml", ".travis.yml", "azure-pipelines.yml", "jenkinsfile", "makefile",
-     "cmakelists.txt", "setup.py", "setup.cfg", "pyproject.toml", "tox.ini", "noxfile.py",
+     "cmakelists.txt", "tox.ini", "noxfile.py",
      ".pre-commit-config.yaml", "manifest.in", ".dockerignore", ".gitignore",
      ".gitattributes", ".readthedocs.yaml", ".readthedocs.yml", "codecov.yml", ".coveragerc",
      "mypy.ini", ".flake8", "ruff.toml", ".clang-format", "build.sh", "justfile"}
@@ -177,6 +178,29 @@ _DEPENDENCY_FILES = _MANIFEST_FILES | _LOCK_FILES
 
 def _parts(path: str) -> list[str]:
     return [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("", ".", "/")]
+
+
+_DATA_EXT = (".json", ".jsonl", ".csv", ".tsv", ".ndjson")
+_DATA_NAME_RE = re.compile(
+    r"[-_.](?:metadata|data|dump|fixtures?|snapshot)\.(?:json|jsonl|csv|tsv)$"
+)
+DATA_LINES = 500
+"""A data file (JSON, CSV …) whose diff changes this many lines is generated data, not code."""
+
+
+def classify_file(path: str, lines: int | None) -> Area:
+    """:func:`classify_path`, and data files by what they are: a JSON/CSV file named as data
+    (``download-metadata.json``, ``*_fixtures.json``) or changing ``DATA_LINES`` lines is
+    generated data, not source (``lines``: the lines the diff adds and deletes)."""
+    area = classify_path(path)
+    if area is not Area.SOURCE:
+        return area
+    lname = path.rsplit("/", 1)[-1].lower()
+    if lname.endswith(_DATA_EXT) and (
+        _DATA_NAME_RE.search(lname) or (lines is not None and lines >= DATA_LINES)
+    ):
+        return Area.GENERATED
+    return area
 
 
 def classify_path(path: str) -> Area:

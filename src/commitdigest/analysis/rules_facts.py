@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from commitdigest.analysis import rules_text as rt
-from commitdigest.analysis.classify import Area, classify_path, component_of
+from commitdigest.analysis.automation import is_automated
+from commitdigest.analysis.classify import Area, classify_file, classify_path, component_of
 from commitdigest.analysis.classify import is_python_source as _is_py
 from commitdigest.analysis.radar.models import is_private_module
 from commitdigest.analysis.tags import SECURITY_RE, TitleInfo, parse_title
@@ -67,7 +68,7 @@ class CommitFacts:
     security_words: list[str]
     breaking_marker: str | None
     paths: tuple[str, ...] = ()  # every changed path, as the commit lists them
-    bot: bool = False  # an automation account wrote it (dependabot, renovate, *[bot] ...)
+    bot: bool = False  # a routine update (automation.is_automated): a bot's bump, a lock bump
     radar: tuple[ApiChange, ...] = ()  # the radar's breaking items (when the radar ran)
 
 
@@ -106,7 +107,8 @@ def gather_facts(commit: Commit, radar: Sequence[ApiChange] | None = None) -> Co
     moved: list[str] = []
     deps: list[str] = []
     for f in commit.files:
-        area = classify_path(f.path)
+        known = f.additions is not None and f.deletions is not None
+        area = classify_file(f.path, (f.additions or 0) + (f.deletions or 0) if known else None)
         comp = component_of(f.path, area)
         areas.setdefault(area, FileGroup()).add(f, comp)
         components.setdefault(comp, FileGroup()).add(f, comp)
@@ -153,15 +155,6 @@ def gather_facts(commit: Commit, radar: Sequence[ApiChange] | None = None) -> Co
         security_words=list(words),
         breaking_marker=marker,
         paths=tuple(f.path for f in commit.files),
-        bot=is_bot(commit.author, commit.author_email),
+        bot=is_automated(commit),
         radar=tuple(i for i in radar or () if i.breaking),
     )
-
-
-_BOTS = ("dependabot", "renovate", "pre-commit-ci", "github-actions", "mergify", "snyk-bot")
-
-
-def is_bot(author: str, email: str = "") -> bool:
-    """Whether an automation account wrote the commit: ``*[bot]`` names and the usual bots."""
-    who = f"{author} {email}".lower()
-    return "[bot]" in who or any(name in who for name in _BOTS)

@@ -13,11 +13,19 @@ removal type      removal / deprecation                     +1
 feature type      new feature or model, with source changes +1
 release           "Release 1.2" / "Version 1.2" with notes  +1
 bug-fix type      a fix that changes ≥5 lines of source     +1
-security words    CVE, vulnerability, injection, RCE ...    +3
+security words    CVE, vulnerability, injection, RCE ...    +3  (with source or runtime deps)
+hardening         reject / sanitize / verify / TLS / auth
+                  ... in the title, with source changes     +2
+default change    "switch the default", "by default" ...    +2  (with source changes)
+deprecation       "deprecate ..." in the title              +2  (with source changes)
+python dropped    "drop Python 3.8", "Python 3.7 dropped"   +3
+refactor type     by its own word no behaviour change       −1
+tooling           linter, formatter, mypy, typo, spelling   −2
 breaking marker   ``!:`` or ``BREAKING CHANGE``             +3  (no radar)
 
-a bot's commit    dependabot, renovate, ``*[bot]`` ...     score counts as 0 unless it
-                  names a security fix or a breaking change
+routine update    a bot's bump, a pure lock/manifest bump  score counts as 0 unless it
+                  (automation.is_automated)                 names a security fix, a breaking
+                                                            change or a new major version
 
 score ≥ 3 -> high, ≥ 1 -> medium, else low (the radar's breaking items raise to high later)
 """
@@ -27,6 +35,7 @@ from __future__ import annotations
 import re
 
 from commitdigest.analysis import rules_text as rt
+from commitdigest.analysis.automation import parse_bump
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.i18n import AREA_NAMES
@@ -38,6 +47,32 @@ a bump there changes nothing for the project's users."""
 
 _RELEASE = re.compile(r"^(?:release|version|bump version|prepare)\b[^0-9]{0,20}v?\d+\.\d+", re.I)
 _CHANGELOG = re.compile(r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.I)
+
+_HARDENING = re.compile(
+    r"\b(?:reject|refuse|disallow|forbid|saniti[sz]e|harden|do not accept|no longer accept"
+    r"|untrusted|tamper|TLS|certificates?|permissions?|hash(?:es|ing)?"
+    r"|auth(?:entication|orization)?)\b",
+    re.I,
+)
+"""Words of a title that tightens what the code accepts: a behaviour change users meet."""
+_DEFAULT_CHANGE = re.compile(
+    r"\b(?:switch|change|changed|new|make|use|set)\b[^.]{0,40}\bdefaults?\b"
+    r"|\bdefaults?\b[^.]{0,20}\b(?:to|now|changed|is now)\b|\bby default\b",
+    re.I,
+)
+_DEPRECATES = re.compile(r"\bdeprecat\w*", re.I)
+_PYTHON_DROP = re.compile(
+    r"\b(?:drop|remove|end)\w*\s+(?:support\s+for\s+)?python\s*3\.\d+"
+    r"|\bpython\s*3\.\d+\s+(?:is\s+)?(?:no longer supported|dropped)",
+    re.I,
+)
+_TYPING = re.compile(r"\btyp(?:e|ing)\s+(?:annotation|hint|check)|\btyping\b|\bmypy\b", re.I)
+_TOOLING = re.compile(
+    r"\b(?:linter|lint(?:ing)?|formatter|formatting|type checker|mypy|ruff|black|flake8|isort"
+    r"|pyright|pylint|pre-commit|typos|spell(?:ing)?|typo)\b",
+    re.I,
+)
+"""The project's own tooling, spelling and style: nothing changes for users."""
 
 HIGH_SCORE = 3
 MEDIUM_SCORE = 1
@@ -103,21 +138,49 @@ def score_importance(
         evidence(1, "ev_removed_files", paths=rt.code_list(facts.moved_modules, lang))
     if change_type is ChangeType.REVERT:
         evidence(1, "ev_revert")
-    if change_type is ChangeType.REMOVAL:
-        evidence(1, "ev_removal")
+    if change_type is ChangeType.REMOVAL and src is not None:
+        evidence(1, "ev_removal")  # "Remove a sentence from the docs" removes nothing of use
     if change_type is ChangeType.FEATURE and src is not None:
         evidence(1, "ev_feature")  # "Add X to the docs" is no feature of the code
-    if change_type is ChangeType.BUGFIX and src is not None and (not src.known or src.lines >= 5):
-        evidence(1, "ev_bugfix")  # a one- or two-line tweak stays low
+    title = facts.info.clean_title
+    if (
+        change_type is ChangeType.BUGFIX
+        and src is not None
+        and (not src.known or src.lines >= 5)
+        and not _TYPING.search(title)
+    ):
+        evidence(1, "ev_bugfix")  # a one- or two-line tweak, a type annotation: stays low
+    if src is not None:  # what the title says the code now does differently
+        if m := _HARDENING.search(title):
+            evidence(2, "ev_hardening", word=rt.code_span(m.group(0)))
+        if m := _DEFAULT_CHANGE.search(title):
+            evidence(2, "ev_default", words=rt.code_span(m.group(0)))
+        if m := _DEPRECATES.search(title):
+            evidence(2, "ev_deprecates", word=rt.code_span(m.group(0)))
+    if m := _PYTHON_DROP.search(title):
+        evidence(3, "ev_python_drop", words=rt.code_span(m.group(0)))
+    if change_type is ChangeType.REFACTOR and score > 0:
+        evidence(-1, "ev_refactor")  # by its own word, no behaviour changes
+    if m := _TOOLING.search(title):
+        evidence(-2, "ev_tooling", word=rt.code_span(m.group(0)))
     if _RELEASE.match(facts.info.clean_title) and any(_CHANGELOG.search(p) for p in facts.paths):
         evidence(1, "ev_release")
-    if facts.security_words:
+    if facts.security_words and (src is not None or runtime_deps):
         evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))
+    elif facts.security_words:  # the project's own CI or docs: not a fix users get
+        notes.append(
+            rt.tr(lang, "ev_security_tooling", words=rt.code_list(facts.security_words, lang))
+        )
     if facts.breaking_marker and not facts.radar:  # the radar counted the announcement
         evidence(3, "ev_breaking", marker=rt.code_span(facts.breaking_marker))
-    if facts.bot and not (facts.security_words or facts.breaking_marker or facts.radar) and score:
+    bump = parse_bump(facts.info.clean_title) if facts.bot else None
+    if bump is not None and bump.major_jump and runtime_deps:
+        notes.append(
+            rt.tr(lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or "")
+        )
+    elif facts.bot and not (facts.security_words or facts.breaking_marker or facts.radar) and score:
         notes.append(rt.tr(lang, "ev_bot", score=str(score)))
-        score = 0  # a bot's routine bump: low unless it says security or breaking
+        score = 0  # a routine update: low unless it says security, breaking or a new major
     level = (
         Importance.HIGH
         if score >= HIGH_SCORE

@@ -86,6 +86,9 @@ class GitSettings(_Section):
 class AnalysisSettings(_Section):
     analyser: Literal["rules", "llm"] = "rules"
     overview: bool = True  # one daily overview per repository (LLM, else rule-made)
+    # automation accounts beyond the usual ones (dependabot, renovate, *[bot] …): their
+    # commits join the "Dependency and automation updates" block
+    bots: list[str] = Field(default_factory=list)
 
 
 class LLMSettings(_Section):

@@ -69,7 +69,20 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_breaking": "提交声明了破坏性变更（{marker}）。",
         "ev_removal": "移除或弃用了功能。",
         "ev_feature": "新增功能或模型支持。",
-        "ev_bot": ("由自动化账号提交的常规更新：评分 {score} 计为 0（除非涉及安全或破坏性变更）。"),
+        "ev_bot": (
+            "常规的依赖或自动化更新：评分 {score} 计为 0（除非涉及安全、破坏性变更或新的大版本）。"
+        ),
+        "ev_hardening": "标题表明收紧了代码的检查（{word}），且改动了源码。",
+        "ev_default": "标题表明默认行为发生变化（{words}），且改动了源码。",
+        "ev_deprecates": "标题表明弃用了某项功能（{word}），使用者需要迁移。",
+        "ev_python_drop": "不再支持旧的 Python 版本（{words}）。",
+        "ev_refactor": "重构：按其说明不改变行为，降 1 分。",
+        "ev_tooling": "只涉及项目自身的工具、拼写或风格（{word}），降 2 分。",
+        "ev_security_tooling": "提到安全相关词 {words}，但只改动了项目自身的 CI 或文档，不加分。",
+        "auto_low": "依赖或自动化更新：计为低重要度（无安全、大版本或破坏性变更的迹象）。",
+        "auto_radar": "依赖或自动化更新，但雷达发现了破坏性变更：不降级。",
+        "auto_security": "依赖或自动化更新，但提到了安全相关词 {word}：不降级。",
+        "auto_major": "依赖或自动化更新，但 {package} 升级到新的大版本 {new}：不降级。",
         "ev_bugfix": "修复了源代码中的缺陷：用户可见的行为会变化。",
         "ev_release": "发布提交（版本号与更新日志）：升级前请阅读其说明。",
         "ev_score": "重要程度评分 {score}（≥3 为高，≥1 为中，否则为低）。",
@@ -157,9 +170,24 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_removal": "Removes or deprecates functionality.",
         "ev_feature": "Adds a feature or model support.",
         "ev_bot": (
-            "A routine update by an automation account: score {score} counts as 0 "
-            "(unless it mentions security or a breaking change)."
+            "A routine dependency or automation update: score {score} counts as 0 "
+            "(unless it mentions security, a breaking change or a new major version)."
         ),
+        "ev_hardening": "The title tightens what the code accepts ({word}), with source changes.",
+        "ev_default": "The title says a default changes ({words}), with source changes.",
+        "ev_deprecates": "The title deprecates something ({word}): its users must migrate.",
+        "ev_python_drop": "Drops support for an older Python ({words}).",
+        "ev_refactor": "A refactor: by its own word no behaviour changes (−1).",
+        "ev_tooling": "Only the project's own tooling, spelling or style ({word}) (−2).",
+        "ev_security_tooling": "Mentions {words}, but changes only the project's own CI or docs: "
+        "no points.",
+        "auto_low": "A dependency or automation update: low (no sign of a security fix, a major "
+        "version or a breaking change).",
+        "auto_radar": "A dependency or automation update, but the radar found a breaking change: "
+        "not lowered.",
+        "auto_security": "A dependency or automation update that mentions {word}: not lowered.",
+        "auto_major": "A dependency or automation update to a new major version of {package} "
+        "({new}): not lowered.",
         "ev_bugfix": "Fixes a bug in the source: behaviour users see changes.",
         "ev_release": (
             "A release commit (version and release notes): read its notes before upgrading."

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from commitdigest.analysis.automation import automation_importance, is_automated
 from commitdigest.analysis.focus import apply_focus, make_focus
 from commitdigest.analysis.overview import OverviewItem
 from commitdigest.analysis.radar.models import ApiChange
@@ -55,6 +56,7 @@ class ReportOptions:
     keep_going: bool = False  # a repository that fails is reported, the others go on
     radar: bool = True  # the breaking-change radar (local git repositories); --no-radar
     downstream: Sequence[Path] = ()  # the user's checkouts: radar items they use (--downstream)
+    bots: Sequence[str] = ()  # automation accounts beyond the usual ones (analysis.bots)
     command: str = "report"
 
     @classmethod
@@ -77,6 +79,7 @@ class ReportOptions:
             "analyser": settings.analysis.analyser,
             "llm": settings.llm,
             "overview": settings.analysis.overview,
+            "bots": tuple(settings.analysis.bots),
         }
         values.update(overrides)
         return cls(repositories=repositories, windows=windows, **values)
@@ -400,10 +403,13 @@ async def _day_inputs(
         downstream = [*options.downstream, *(Path(p) for p in (spec.downstream if spec else ()))]
         if downstream and any(radar.values()):
             radar = await asyncio.to_thread(_affects, radar, downstream)
-        by_sha = {
-            c.sha: at_least_high(analyses[(repo.name, c.sha)], radar.get(c.sha, []))
-            for c in day_commits
-        }
+        automated = frozenset(c.sha for c in day_commits if is_automated(c, options.bots))
+        by_sha = {}
+        for c in day_commits:
+            analysis = at_least_high(analyses[(repo.name, c.sha)], radar.get(c.sha, []))
+            if c.sha in automated:
+                analysis = automation_importance(analysis, c, radar.get(c.sha, []), options.lang)
+            by_sha[c.sha] = analysis
         overview: Overview | None = None
         if options.overview and day_commits:
             items = [
@@ -420,6 +426,7 @@ async def _day_inputs(
             analyses=by_sha,
             overview=overview,
             api_changes=radar,
+            automated=automated,
         )
 
     return list(

@@ -30,7 +30,15 @@ from commitdigest.render.mdtext import slugify
 
 SHORT_SHA = 7
 # anchors derived from a repository's anchor (statistics, importance groups)
-REPO_ANCHOR_SUFFIXES: tuple[str, ...] = ("stats", "changes", "high", "medium", "low")
+REPO_ANCHOR_SUFFIXES: tuple[str, ...] = (
+    "stats",
+    "changes",
+    "high",
+    "medium",
+    "low",
+    "automation",
+    "breaking",
+)
 
 
 @dataclass
@@ -43,6 +51,7 @@ class RepositoryInput:
     overview: Overview | None = None  # the day's overview, shown above the contents
     error: str | None = None  # the repository could not be read (its commits are unknown)
     api_changes: Mapping[str, Sequence[ApiChange]] = field(default_factory=dict)  # by sha
+    automated: frozenset[str] = frozenset()  # shas of bot commits and pure dependency bumps
 
 
 def build_context(
@@ -75,7 +84,13 @@ def build_context(
     offset = 0
     for repo, commits, repo_anchor in zip(repositories, ordered, repo_anchors, strict=True):
         items = [
-            _commit_entry(commit, repo.analyses[commit.sha], anchor, repo.api_changes)
+            _commit_entry(
+                commit,
+                repo.analyses[commit.sha],
+                anchor,
+                repo.api_changes,
+                automated=commit.sha in repo.automated,
+            )
             for commit, anchor in zip(
                 commits, commit_anchors[offset : offset + len(commits)], strict=True
             )
@@ -180,8 +195,11 @@ def _commit_entry(
     analysis: Analysis,
     anchor: str,
     api_changes: Mapping[str, Sequence[ApiChange]] | None = None,
+    *,
+    automated: bool = False,
 ) -> CommitEntry:
     return CommitEntry(
+        automated=automated,
         api_changes=list((api_changes or {}).get(commit.sha, ())),
         sha=commit.sha,
         short_sha=anchor.split("-")[0],

@@ -24,6 +24,7 @@ from commitdigest.models import (
     AnalysisStatus,
     CommitEntry,
     Coverage,
+    Importance,
     Insight,
     Overview,
     ReportContext,
@@ -115,6 +116,7 @@ def _local(moment: datetime, zone: tzinfo) -> datetime:
 
 
 T = TypeVar("T", bound=str)
+SHORT_SUMMARY = 160  # characters of a low commit's summary in its table row
 
 
 class ReportView(ABC, Generic[T]):
@@ -175,13 +177,59 @@ class ReportView(ABC, Generic[T]):
 
     # -- structure -------------------------------------------------------------------
     def groups(self, repo: RepositoryEntry) -> list[tuple[str, list[CommitEntry]]]:
-        """(importance, commits) for each non-empty importance group, high first."""
+        """(importance, commits) for each non-empty importance group, high first; the
+        low-importance automated commits are :meth:`automation`'s."""
         out = []
+        collapsed = {c.sha for c in self.automation(repo)}
         for importance in IMPORTANCE_ORDER:
-            commits = [c for c in repo.commits if c.analysis.importance == importance]
+            commits = [
+                c
+                for c in repo.commits
+                if c.analysis.importance == importance and c.sha not in collapsed
+            ]
             if commits:
                 out.append((importance.value, commits))
         return out
+
+    def compact(self, importance: str, commits: list[CommitEntry]) -> list[CommitEntry]:
+        """The commits of a group shown as one table row each: low importance, and nothing
+        to explain — no radar item, no fallback, no file the analyser did not see (those
+        keep a section)."""
+        if importance != Importance.LOW.value:
+            return []
+        return [
+            c
+            for c in commits
+            if not c.api_changes
+            and c.analysis.status is not AnalysisStatus.FALLBACK
+            and not c.analysis.omitted_files
+        ]
+
+    def short_summary(self, commit: CommitEntry) -> str:
+        """A low commit's summary for its table row: the commit's title left out when the
+        summary starts with it, cut to one short line."""
+        text = " ".join(commit.analysis.summary.split())
+        title = " ".join(commit.title.split()).rstrip(".")
+        head = re.sub(r"\s*\(#\d+\)$", "", title)
+        for prefix in (title, head):
+            if prefix and text.startswith(prefix):
+                text = text[len(prefix) :].lstrip(". ")
+                break
+        return shorten_title(text, SHORT_SUMMARY, SHORT_SUMMARY - 3)
+
+    def automation(self, repo: RepositoryEntry) -> list[CommitEntry]:
+        """The bot commits and pure dependency bumps of low importance: one compact table
+        (one with a reason to look keeps its section in its group)."""
+        return [c for c in repo.commits if c.automated and c.analysis.importance is Importance.LOW]
+
+    def bump(self, commit: CommitEntry) -> str:
+        """``1.2 → 1.3`` / ``v0.2.34`` from an update's title; ``""`` when it says none."""
+        from commitdigest.analysis.automation import parse_bump
+
+        found = parse_bump(commit.title)
+        if found is None or found.new is None:
+            return ""
+        return f"{found.old} → {found.new}" if found.old else found.new
 
     def breaking(self, repo: RepositoryEntry) -> list[tuple[CommitEntry, ApiChange]]:
         """The radar's breaking items of the repository's commits that the downstream does

@@ -1,0 +1,143 @@
+"""Automated commits: bot accounts and pure dependency/lock-file bumps, which a busy day's
+report collapses into one "Dependency and automation updates (N)" block.
+
+A commit is *automated* (:func:`is_automated`) when it is a routine update: its title says it
+updates or bumps something, or it changes nothing but dependency manifests, lock files, CI
+and generated files — and it comes from an automation account (dependabot, renovate,
+pre-commit-ci, github-actions, mergify, snyk-bot, any ``*[bot]`` name, plus the names a
+config adds) or changes nothing else (a human's ``Bump ruff to 0.6`` touching ``uv.lock``).
+A bot that merges a real change (``Reject MD5-only hashes`` by a merge bot, touching source)
+is not automated, nor is a release (``Bump version to 0.12.0`` with a changelog).
+
+Its importance (:func:`automation_importance`) is low, whatever the analyser said, unless
+there is a reason to look: a security word or advisory (CVE, GHSA, vulnerability …), a major
+version jump (``to v3``, ``from 1.2 to 2.0``) of a dependency manifest or lock file (a CI
+action's is not), or a breaking radar item. Each decision is one
+note naming its reason.
+
+:func:`parse_bump` reads the package and versions from the usual titles ("Update Rust crate
+serde to v1.0.229", "Bump requests from 2.31.0 to 2.32.0 in /docs", "chore(deps): update
+dependency ruff to v0.6.1", "Update astral-sh/setup-uv action to v9").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from commitdigest.analysis import rules_text as rt
+from commitdigest.analysis.classify import Area, classify_path
+from commitdigest.analysis.tags import SECURITY_RE
+from commitdigest.models import Analysis, ApiChange, Commit, Importance
+
+__all__ = ["Bump", "automation_importance", "is_automated", "is_bot", "parse_bump"]
+
+_BUMP_TITLE = re.compile(
+    r"^(?:\w+(?:\([^)]*\))?!?:\s*)?(?:update|bump|upgrade|pin|lock file maintenance)\b", re.I
+)
+_FROM_TO = re.compile(
+    r"(?:update|bump|upgrade|pin)\s+(?:the\s+)?"
+    r"(?:rust\s+crate\s+|dependency\s+|module\s+|pre-commit\s+hook\s+|docker\s+tag\s+)?"
+    r"(?P<pkg>[\w@./-]+?)(?:\s+(?:action|crate|package|hook|digest|group))?"
+    r"(?:\s+from\s+(?P<old>v?[\w.+-]+))?\s+to\s+(?P<new>v?[\w.+-]+)",
+    re.I,
+)
+_AUTOMATION_AREAS = frozenset({Area.DEPENDENCY, Area.CI_BUILD, Area.GENERATED})
+
+
+@dataclass(frozen=True)
+class Bump:
+    """What an update commit changes: the package, and its versions where the title says."""
+
+    package: str
+    old: str | None
+    new: str | None
+
+    @property
+    def major_jump(self) -> bool:
+        """A new major version: ``from 1.x to 2.y``, or renovate's ``to v3`` (a bare major)."""
+        new = _major(self.new)
+        if new is None:
+            return False
+        old = _major(self.old)
+        if old is not None:
+            return new > old
+        return self.new is not None and re.fullmatch(r"v?\d+", self.new) is not None
+
+
+def _major(version: str | None) -> int | None:
+    m = re.match(r"v?(\d+)", version or "")
+    return int(m.group(1)) if m else None
+
+
+def parse_bump(title: str) -> Bump | None:
+    """The package and versions an update's title names, or ``None``."""
+    m = _FROM_TO.search(title)
+    if m is None:
+        return None
+    new = m.group("new").rstrip(".")
+    return Bump(package=m.group("pkg"), old=m.group("old"), new=new)
+
+
+_BOTS = ("dependabot", "renovate", "pre-commit-ci", "github-actions", "mergify", "snyk-bot")
+
+
+def is_bot(author: str, email: str = "", extra: Iterable[str] = ()) -> bool:
+    """Whether an automation account wrote the commit: ``*[bot]`` names, the usual bots and
+    the ``extra`` names."""
+    who = f"{author} {email}".lower()
+    names = (*_BOTS, *(n.strip().lower() for n in extra if n.strip()))
+    return "[bot]" in who or any(name in who for name in names)
+
+
+def is_automated(commit: Commit, extra_bots: Iterable[str] = ()) -> bool:
+    """A routine update by a bot, or a pure dependency/lock-file/CI update by anyone (see the
+    module docstring)."""
+    bump_title = _BUMP_TITLE.search(commit.title.strip()) is not None
+    routine_files = bool(commit.files) and all(
+        classify_path(f.path) in _AUTOMATION_AREAS for f in commit.files
+    )
+    if is_bot(commit.author, commit.author_email, extra_bots):
+        return routine_files or (bump_title and not _touches_changelog(commit))
+    return bump_title and routine_files
+
+
+_CHANGELOG = re.compile(r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.I)
+
+
+def _touches_changelog(commit: Commit) -> bool:
+    return any(_CHANGELOG.search(f.path) for f in commit.files)
+
+
+def _runtime(commit: Commit) -> bool:
+    """Whether the commit changes a dependency manifest or lock file (not only CI)."""
+    return any(classify_path(f.path) is Area.DEPENDENCY for f in commit.files)
+
+
+def automation_importance(
+    analysis: Analysis, commit: Commit, radar: Sequence[ApiChange], lang: str
+) -> Analysis:
+    """An automated commit's importance: low unless a security word, a major version jump
+    or a breaking radar item gives a reason (then at least medium), with the reason."""
+    lang = "en" if lang == "en" else "zh"
+    text = f"{commit.title}\n{commit.body}"
+    bump = parse_bump(commit.title)
+    reason: str | None = None
+    if any(item.breaking for item in radar):
+        reason = rt.tr(lang, "auto_radar")
+    elif m := SECURITY_RE.search(text):
+        reason = rt.tr(lang, "auto_security", word=rt.code_span(m.group(0)))
+    elif bump is not None and bump.major_jump and _runtime(commit):
+        reason = rt.tr(lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or "")
+    if reason is None:
+        if analysis.importance is Importance.LOW:
+            return analysis
+        note = rt.tr(lang, "auto_low")
+        return analysis.model_copy(
+            update={"importance": Importance.LOW, "notes": [*analysis.notes, note]}
+        )
+    importance = max(analysis.importance, Importance.MEDIUM, key=lambda i: i.rank)
+    return analysis.model_copy(
+        update={"importance": importance, "notes": [*analysis.notes, reason]}
+    )
