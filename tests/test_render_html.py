@@ -419,8 +419,7 @@ def test_sections_follow_the_markdown_rules() -> None:
         "🎯 变更类型",
         "⚡ 重要程度",
         "📋 摘要",
-        "🧾 判断依据",
-    ]
+    ]  # the evidence is for high commits, as in the Markdown
     assert body.one("p", "summary").text() == "📋 摘要：One line. Two."
     medium = _one(make_analysis(Importance.MEDIUM, text="*a*\n\n- b\n- c"), lang="en")
     _, root = check_page(medium)

@@ -398,7 +398,7 @@ def test_empty_lists_are_omitted() -> None:
 
 def test_fallback_is_marked_with_its_reason() -> None:
     analysis = make_analysis(
-        Importance.MEDIUM,
+        Importance.HIGH,
         status=AnalysisStatus.FALLBACK,
         notes=["model output cut off (finish_reason=length)", "tag [Bugfix]"],
     )

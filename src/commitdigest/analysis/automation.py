@@ -43,6 +43,7 @@ _FROM_TO = re.compile(
     r"(?:\s+from\s+(?P<old>v?[\w.+-]+))?\s+to\s+(?P<new>v?[\w.+-]+)",
     re.I,
 )
+_ADVISORY = re.compile(r"\bCVE-\d{4}-\d+|\bGHSA-[\w-]+", re.I)
 _AUTOMATION_AREAS = frozenset({Area.DEPENDENCY, Area.CI_BUILD, Area.GENERATED})
 
 
@@ -121,12 +122,12 @@ def automation_importance(
     """An automated commit's importance: low unless a security word, a major version jump
     or a breaking radar item gives a reason (then at least medium), with the reason."""
     lang = "en" if lang == "en" else "zh"
-    text = f"{commit.title}\n{commit.body}"
     bump = parse_bump(commit.title)
     reason: str | None = None
     if any(item.breaking for item in radar):
         reason = rt.tr(lang, "auto_radar")
-    elif m := SECURITY_RE.search(text):
+    elif m := SECURITY_RE.search(commit.title) or _ADVISORY.search(commit.body):
+        # a bot's body quotes release notes: only an advisory id there counts
         reason = rt.tr(lang, "auto_security", word=rt.code_span(m.group(0)))
     elif bump is not None and bump.major_jump and _runtime(commit):
         reason = rt.tr(lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or "")
@@ -138,6 +139,5 @@ def automation_importance(
             update={"importance": Importance.LOW, "notes": [*analysis.notes, note]}
         )
     importance = max(analysis.importance, Importance.MEDIUM, key=lambda i: i.rank)
-    return analysis.model_copy(
-        update={"importance": importance, "notes": [*analysis.notes, reason]}
-    )
+    notes = analysis.notes if reason in analysis.notes else [*analysis.notes, reason]
+    return analysis.model_copy(update={"importance": importance, "notes": notes})

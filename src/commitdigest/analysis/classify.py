@@ -213,6 +213,8 @@ def classify_path(path: str) -> Area:
     lname = name.lower()
     if any(d in _GENERATED_AREA_DIRS for d in dirs) or _GENERATED_AREA_NAME_RE.search(lname):
         return Area.GENERATED
+    if dirs and dirs[0] in _CI_DIRS and dirs[0].startswith("."):  # .github/workflows/*-lock.yml
+        return Area.CI_BUILD
     if (
         lname in _DEPENDENCY_FILES
         or _DEPENDENCY_FILE_RE.match(lname)

@@ -130,6 +130,6 @@ def advice(
             if src.known
             else rt.tr(lang, "size_files", files=rt.n_files(src.files, lang))
         )
-        risk("rk_untested", size=size)
-        recs.append(rt.tr(lang, "rec_tests", comps=comp_list))
+        risk("rk_untested", size=size)  # a fact the reader weighs (advice to add tests
+        # upstream is the maintainers' business, not the reader's: no recommendation)
     return insights, risks, recs

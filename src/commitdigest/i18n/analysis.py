@@ -119,7 +119,6 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         # recommendations
         "rec_search_api": "在自己的代码中搜索 {names}。",
         "rec_imports": "检查是否有代码从 {paths} 导入。",
-        "rec_tests": "源码改动未附带测试，建议补充覆盖 {comps} 的测试。",
         "rec_dependency": "检查 {paths} 中的依赖版本与自己环境的兼容性。",
         "rec_security": "尽快升级到包含此提交的版本。",
         "rec_perf": "在自己的负载上对比改动前后的性能。",
@@ -227,7 +226,6 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "rk_revert_fix": "Check whether you use what was reverted",
         "rec_search_api": "Search your code for {names}.",
         "rec_imports": "Check for imports from {paths}.",
-        "rec_tests": "No tests changed with the source; consider tests covering {comps}.",
         "rec_dependency": "Check the dependency versions in {paths} against your environment.",
         "rec_security": "Upgrade to a version that includes this commit soon.",
         "rec_perf": "Compare performance before and after on your own workload.",

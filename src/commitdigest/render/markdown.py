@@ -282,12 +282,16 @@ class ReportView(ABC, Generic[T]):
             line = cast(T, line + self.fill(s["version"], version=self.fill_value(version)))
         return line
 
+    def line_items(self, values: Iterable[str]) -> list[T]:
+        """Items shown joined on one line: each without its own closing punctuation, which
+        would double the separator."""
+        return self.items(value.rstrip("。．.；;，, ") for value in values)
+
     def notes(self, analysis: Analysis) -> list[T]:
         """The analyser's reasons; for a fallback the first note is the failure reason,
         shown on the analyser line instead."""
         notes = analysis.notes[1:] if analysis.status == AnalysisStatus.FALLBACK else analysis.notes
-        # joined on one line: a note's own closing punctuation would double the separator
-        return self.items(note.rstrip("。．.；;，, ") for note in notes)
+        return self.line_items(notes)
 
     def _fallback(self, key: str, notes: list[str]) -> T:
         """The fallback label ``key`` with the failure reason (the first note)."""
