@@ -495,8 +495,13 @@ def test_a_docs_only_addition_and_a_dev_tool_bump_stay_low() -> None:
 def test_a_release_with_notes_is_at_least_medium() -> None:
     notes = fc("CHANGELOG.md", 12, 0)
     version = fc("pkg/__init__.py", 1, 1)
-    release = RULES.analyse(commit("Version 0.28.1 (#3445)", notes, version), lang="en")
+    release = RULES.analyse(commit("Version 0.28.0 (#3445)", notes, version), lang="en")
     assert release.importance is not Importance.LOW
     assert any("release commit" in n for n in release.notes)
+    # a patch release (fixes only) earns nothing; gitmoji titles are releases too
+    patch = RULES.analyse(commit("🔖 Release version 0.140.12", notes, version), lang="en")
+    assert patch.importance is Importance.LOW
+    minor = RULES.analyse(commit("🔖 Release version 0.141.0", notes, version), lang="en")
+    assert any("release commit" in n for n in minor.notes)
     bare = RULES.analyse(commit("Version 0.28.1", fc("pkg/__init__.py", 1, 1)), lang="en")
     assert not any("release commit" in n for n in bare.notes)  # no notes: nothing to read

@@ -11,7 +11,8 @@ moved modules     Python source files deleted or renamed    +1  (private modules
 revert                                                      +1
 removal type      removal / deprecation                     +1
 feature type      new feature or model, with source changes +1
-release           "Release 1.2" / "Version 1.2" with notes  +1
+performance type  with source changes                       +1
+release           "Release 1.2" / "Version 1.2" with notes  +1  (not a patch release: 1.2.3)
 bug-fix type      a fix that changes ≥5 lines of source     +1
 security words    CVE, vulnerability, injection, RCE ...    +3  (with source or runtime deps)
 hardening         reject / sanitize / verify / TLS / auth
@@ -60,7 +61,7 @@ _DEFAULT_CHANGE = re.compile(
     r"|\bdefaults?\b[^.]{0,20}\b(?:to|now|changed|is now)\b|\bby default\b",
     re.I,
 )
-_DEPRECATES = re.compile(r"\bdeprecat\w*", re.I)
+_DEPRECATES = re.compile(r"\bdeprecat(?:e|es|ing|ion)\b", re.I)  # not "a deprecated docstring"
 _PYTHON_DROP = re.compile(
     r"\b(?:drop|remove|end)\w*\s+(?:support\s+for\s+)?python\s*3\.\d+"
     r"|\bpython\s*3\.\d+\s+(?:is\s+)?(?:no longer supported|dropped)",
@@ -73,6 +74,15 @@ _TOOLING = re.compile(
     re.I,
 )
 """The project's own tooling, spelling and style: nothing changes for users."""
+
+_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
+
+
+def _patch_release(title: str) -> bool:
+    """A release of fixes only (``0.140.12``): its notes hold nothing new to act on."""
+    m = _VERSION.search(title)
+    return m is not None and m.group(3) is not None and int(m.group(3)) > 0
+
 
 HIGH_SCORE = 3
 MEDIUM_SCORE = 1
@@ -140,6 +150,8 @@ def score_importance(
         evidence(1, "ev_revert")
     if change_type is ChangeType.REMOVAL and src is not None:
         evidence(1, "ev_removal")  # "Remove a sentence from the docs" removes nothing of use
+    if change_type is ChangeType.PERFORMANCE and src is not None:
+        evidence(1, "ev_performance")  # users see it run faster or leaner
     if change_type is ChangeType.FEATURE and src is not None:
         evidence(1, "ev_feature")  # "Add X to the docs" is no feature of the code
     title = facts.info.clean_title
@@ -163,7 +175,9 @@ def score_importance(
         evidence(-1, "ev_refactor")  # by its own word, no behaviour changes
     if m := _TOOLING.search(title):
         evidence(-2, "ev_tooling", word=rt.code_span(m.group(0)))
-    if _RELEASE.match(facts.info.clean_title) and any(_CHANGELOG.search(p) for p in facts.paths):
+    bare = re.sub(r"^[\W_]+", "", facts.info.clean_title)  # "🔖 Release version 0.141.0"
+    release = _RELEASE.match(bare)
+    if release and not _patch_release(bare) and any(_CHANGELOG.search(p) for p in facts.paths):
         evidence(1, "ev_release")
     if facts.security_words and (src is not None or runtime_deps):
         evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))

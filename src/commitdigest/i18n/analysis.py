@@ -69,6 +69,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_breaking": "提交声明了破坏性变更（{marker}）。",
         "ev_removal": "移除或弃用了功能。",
         "ev_feature": "新增功能或模型支持。",
+        "ev_performance": "性能改进，改动了源码：使用者会感受到。",
         "ev_bot": (
             "常规的依赖或自动化更新：评分 {score} 计为 0（除非涉及安全、破坏性变更或新的大版本）。"
         ),
@@ -168,6 +169,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_breaking": "Declares a breaking change ({marker}).",
         "ev_removal": "Removes or deprecates functionality.",
         "ev_feature": "Adds a feature or model support.",
+        "ev_performance": "A performance change in the source: users notice it.",
         "ev_bot": (
             "A routine dependency or automation update: score {score} counts as 0 "
             "(unless it mentions security, a breaking change or a new major version)."
