@@ -378,3 +378,40 @@ def test_list_shows_the_repositories(tmp_path: Path) -> None:
     assert "昇腾" in out
     code, out, _ = cli("repos", "list")
     assert code == 0 and "no repositories followed" in out
+
+
+def test_the_focus_raises_one_level_and_names_what_matched() -> None:
+    from datetime import UTC, datetime
+
+    from commitdigest.analysis.focus import apply_focus
+    from commitdigest.models import (
+        Analysis,
+        ChangeType,
+        Commit,
+        FileChange,
+        FileStatus,
+        Importance,
+    )
+
+    def commit(title: str, *paths: str) -> Commit:
+        when = datetime(2026, 7, 28, tzinfo=UTC)
+        files = tuple(
+            FileChange(path=p, status=FileStatus.MODIFIED, additions=1, deletions=1, patch="")
+            for p in paths
+        )
+        return Commit(sha="a" * 40, parents=(), title=title, body="", author="a",
+                      author_email="", authored_at=when, committed_at=when, files=files)  # fmt: skip
+
+    medium = Analysis(change_type=ChangeType.OTHER, importance=Importance.MEDIUM, summary="s",
+                      analyser="rules", analyser_version="1")  # fmt: skip
+    focus = Focus(paths=["crates/uv-cli/**", "crates/uv-resolver/**"], keywords=["pylock", "hash"])
+    got = apply_focus(medium, commit("Tidy", "crates/uv-cli/src/lib.rs", "README.md"), focus, "en")
+    assert got.importance is Importance.HIGH
+    assert got.notes[-1] == "focus: matched `crates/uv-cli/src/lib.rs`; importance raised one level"
+    # a version bump touches every crate's manifest: that is not the focus's code
+    bump = commit(
+        "Bump version to 0.12.0", "crates/uv-cli/Cargo.toml", "Cargo.lock", "CHANGELOG.md"
+    )
+    assert apply_focus(medium, bump, focus, "en") == medium
+    got = apply_focus(medium, commit("Reject MD5-only hash pins", "src/x.rs"), focus, "zh")
+    assert got.notes[-1] == "关注范围：提到了关键词 `hash`，重要程度上调一级"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from commitdigest.analysis import rules_text as rt
+from commitdigest.analysis.classify import Area, classify_path
 from commitdigest.config.subscriptions import Focus
 from commitdigest.i18n import ANALYSIS_STRINGS, pick
 
@@ -25,15 +27,29 @@ def make_focus(paths: Sequence[str], keywords: Sequence[str]) -> Focus | None:
     return Focus(paths=list(paths), keywords=list(keywords)) if paths or keywords else None
 
 
+_NOT_THE_CODE = frozenset({Area.DEPENDENCY, Area.GENERATED, Area.CI_BUILD})
+"""Files whose change does not make a commit about the focus: a version bump touches every
+crate's manifest, a lock file every package."""
+
+
 def apply_focus(analysis: Analysis, commit: Commit, focus: Focus | None, lang: str) -> Analysis:
-    """``analysis`` with its importance raised one level when ``commit`` touches ``focus``."""
+    """``analysis`` with its importance raised one level when ``commit`` touches ``focus``
+    (a path of its code, tests or docs, or a keyword of its message), with a note naming
+    what matched."""
     if focus is None:
         return analysis
-    paths = [p for f in commit.files for p in (f.path, f.old_path) if p]
-    if not focus.matches(paths, f"{commit.title}\n{commit.body}"):
+    paths = [
+        p
+        for f in commit.files
+        for p in (f.path, f.old_path)
+        if p and classify_path(p) not in _NOT_THE_CODE
+    ]
+    found = focus.match(paths, f"{commit.title}\n{commit.body}")
+    if found is None:
         return analysis
-    what = ", ".join([*focus.paths, *focus.keywords][:4])
-    note = pick(ANALYSIS_STRINGS, lang)["focus_note"].format(what=what)
+    kind, what = found
+    strings = pick(ANALYSIS_STRINGS, lang)
+    note = strings[f"focus_{kind}"].format(what=rt.code_span(what))
     return analysis.model_copy(
         update={"importance": _BUMP[analysis.importance], "notes": [*analysis.notes, note]}
     )

@@ -166,10 +166,20 @@ class Focus(_Entry):
 
     def matches(self, paths: Sequence[str], text: str) -> bool:
         """Whether a changed path matches a glob or ``text`` holds a keyword."""
+        return self.match(paths, text) is not None
+
+    def match(self, paths: Sequence[str], text: str) -> tuple[str, str] | None:
+        """What matched first: ``("path", the changed path)`` or ``("keyword", the keyword)``;
+        ``None`` when nothing did."""
         regex = paths_regex(tuple(self.paths))
-        if regex is not None and any(regex.match(p) for p in paths):
-            return True
-        return any(keyword_hit(k, text) for k in self.keywords)
+        if regex is not None:
+            for path in paths:
+                if regex.match(path):
+                    return "path", path
+        for keyword in self.keywords:
+            if keyword_hit(keyword, text):
+                return "keyword", keyword
+        return None
 
 
 class Repository(_Entry):

@@ -269,7 +269,8 @@ ANALYSIS_STRINGS: dict[str, dict[str, str]] = {
         "n_files": "{n} 个文件",
         "n_files_one": "{n} 个文件",
         "ov_risk": "{risk}（{sha}）",
-        "focus_note": "触及订阅的关注范围（{what}），重要程度上调一级",
+        "focus_path": "关注范围：改动了 {what}，重要程度上调一级",
+        "focus_keyword": "关注范围：提到了关键词 {what}，重要程度上调一级",
     },
     "en": {
         "list_sep": ", ",
@@ -277,6 +278,7 @@ ANALYSIS_STRINGS: dict[str, dict[str, str]] = {
         "n_files": "{n} files",
         "n_files_one": "{n} file",
         "ov_risk": "{risk} ({sha})",
-        "focus_note": "touches the subscription's focus ({what}); importance raised one level",
+        "focus_path": "focus: matched {what}; importance raised one level",
+        "focus_keyword": "focus: the keyword {what}; importance raised one level",
     },
 }
