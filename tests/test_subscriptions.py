@@ -399,8 +399,17 @@ def test_the_focus_raises_one_level_and_names_what_matched() -> None:
             FileChange(path=p, status=FileStatus.MODIFIED, additions=1, deletions=1, patch="")
             for p in paths
         )
-        return Commit(sha="a" * 40, parents=(), title=title, body="", author="a",
-                      author_email="", authored_at=when, committed_at=when, files=files)  # fmt: skip
+        return Commit(
+            sha="a" * 40,
+            parents=(),
+            title=title,
+            body="",
+            author="a",
+            author_email="",
+            authored_at=when,
+            committed_at=when,
+            files=files,
+        )
 
     medium = Analysis(change_type=ChangeType.OTHER, importance=Importance.MEDIUM, summary="s",
                       analyser="rules", analyser_version="1")  # fmt: skip
