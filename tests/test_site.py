@@ -440,7 +440,10 @@ def test_feed_is_valid_atom_with_one_entry_per_day(
         "https://example.github.io/digest/feed.xml",
     ]
     days = ["2026-01-14", "2026-01-13", "2026-01-12"]
-    assert [e.title for e in feed.entries] == [f"每日更新报告（{d}）" for d in days]
+    titles = [e.title for e in feed.entries]
+    assert all(t.split(" · ")[1].startswith(d) for t, d in zip(titles, days, strict=True))
+    assert all("个提交" in t and "个高重要度" in t for t in titles)  # repositories and counts
+    assert titles[0].startswith("vllm-project/vllm, sgl-project/sglang · 2026-01-14：3 个提交")
     assert [e.link for e in feed.entries] == [
         f"https://example.github.io/digest/{d}.html" for d in days
     ]
@@ -464,6 +467,15 @@ def test_feed_is_valid_atom_with_one_entry_per_day(
     build_site(reports, site, base_url="https://example.github.io/digest")
     again = feedparser.parse((site / "feed.xml").read_bytes())
     assert [e.id for e in again.entries][1:] == ids and len(again.entries) == 4
+    # a day reported again keeps the time it was first published
+    updated = {e.id: e.updated for e in again.entries}
+    rerun = contexts["2026-01-13"].model_copy(
+        update={"generated_at": contexts["2026-01-13"].generated_at + timedelta(days=3)}
+    )
+    write_report(reports, rerun)
+    build_site(reports, site, base_url="https://example.github.io/digest")
+    later = feedparser.parse((site / "feed.xml").read_bytes())
+    assert {e.id: e.updated for e in later.entries} == updated
 
 
 def test_feed_without_base_url_is_well_formed_with_relative_links(tmp_path: Path) -> None:
@@ -602,3 +614,26 @@ def test_site_command_reads_the_reports_folder_from_the_config(
 def test_serve_command_without_a_site_is_a_usage_error(tmp_path: Path) -> None:
     code, _, err = run_cli(["serve", "--dir", str(tmp_path / "none"), "--port", "0"])
     assert code == 2 and err.startswith("error: no site at")
+
+
+def test_quiet_days_collapse_and_the_feed_has_only_days_with_commits(tmp_path: Path) -> None:
+    reports, site = tmp_path / "reports", tmp_path / "site"
+    busy = {VLLM: [("[Bugfix] fix a leak (#1)", H)]}
+    write_report(reports, make_context("2026-02-01", busy, "en"))
+    for day in ("2026-02-02", "2026-02-03", "2026-02-04"):
+        write_report(reports, make_context(day, {VLLM: []}, "en"))
+    write_report(reports, make_context("2026-02-05", busy, "en"))
+    write_report(reports, make_context("2026-02-06", {VLLM: []}, "en"))
+    build_site(reports, site, base_url="https://example.org/d")
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "No commits on 3 days (2026-02-02 – 2026-02-04)" in index
+    assert "No commits on 2026-02-06" in index
+    assert 'id="d-2026-02-03"' not in index and 'id="d-2026-02-05"' in index
+    [repo_page] = (site / "repos").glob("*.html")
+    page = repo_page.read_text(encoding="utf-8")
+    assert "No commits on 3 days (2026-02-02 – 2026-02-04)" in page
+    feed = feedparser.parse((site / "feed.xml").read_bytes())
+    assert [e.title for e in feed.entries] == [
+        f"{VLLM} · 2026-02-05: 1 commit, 1 high",
+        f"{VLLM} · 2026-02-01: 1 commit, 1 high",
+    ]

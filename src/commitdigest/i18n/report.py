@@ -332,6 +332,10 @@ SITE_STRINGS: dict[str, dict[str, str]] = {
         "made_by": "由 commitdigest 生成",
         "sep": " · ",
         "feed_item": "- {title}（{repo}）",
+        "empty_days": "{first} 至 {last}：{n} 天没有提交",
+        "empty_day": "{first}：没有提交",
+        "feed_title": "{repos} · {day}：{commits}，{high} 个高重要度，{breaking} 项破坏性变更",
+        "feed_title_quiet": "{repos} · {day}：{commits}，{high} 个高重要度",
     },
     "en": {
         "site_title": "commitdigest · daily reports",
@@ -353,6 +357,10 @@ SITE_STRINGS: dict[str, dict[str, str]] = {
         "made_by": "Made by commitdigest",
         "sep": " · ",
         "feed_item": "- {title} ({repo})",
+        "empty_days": "No commits on {n} days ({first} – {last})",
+        "empty_day": "No commits on {first}",
+        "feed_title": "{repos} · {day}: {commits}, {high} high, {breaking} breaking",
+        "feed_title_quiet": "{repos} · {day}: {commits}, {high} high",
     },
 }
 

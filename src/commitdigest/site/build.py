@@ -23,7 +23,7 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import cache
 from pathlib import Path, PurePosixPath
 
@@ -60,6 +60,7 @@ class Manifest(BaseModel):
     generator: str = ""  # what rendered the outputs; another one renders everything again
     sources: dict[str, SourceRecord] = Field(default_factory=dict)  # by source file name
     pages: dict[str, str] = Field(default_factory=dict)  # site-wide pages -> sha256
+    published: dict[str, datetime] = Field(default_factory=dict)  # day -> first published
 
 
 @dataclass(frozen=True)
@@ -208,9 +209,19 @@ class _Builder:
         title = clean_line(title or "") or SiteStrings(lang)["site_title"]
         repos = repo_pages(days)
         summaries = [d.summary for d in days if d.summary is not None]
+        for summary in summaries:  # the first build that saw a day keeps its time
+            self.new.published[summary.day] = self.old.published.get(
+                summary.day, summary.generated_at
+            )
         pages = {
             "index.html": render_index(days, repos, title=title, lang=lang),
-            "feed.xml": render_feed(summaries, title=title, base_url=base_url, lang=lang),
+            "feed.xml": render_feed(
+                summaries,
+                title=title,
+                base_url=base_url,
+                lang=lang,
+                published=self.new.published,
+            ),
             ".nojekyll": "",
         }
         for page in repos:

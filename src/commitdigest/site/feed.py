@@ -1,10 +1,12 @@
-"""The archive's Atom feed (RFC 4287): one entry per day, newest first.
+"""The archive's Atom feed (RFC 4287): one entry per day with commits, newest first.
 
+Only days with commits have an entry, titled with the repositories, the date and the counts.
 Entry ids are ``urn:uuid:`` UUIDs derived (uuid5) from the entry's address (the base URL
 plus ``YYYY-MM-DD.html``), so they never change from build to build and two sites never
-share one. ``updated`` is the report's ``generated_at``: the feed's bytes change only
-when a report does. Without a base URL the links are relative: still well-formed XML,
-but feed readers need absolute links (a comment in the feed says so).
+share one. ``updated`` is when the day's report was first published (the site's manifest
+keeps it), so a day reported again is not new to readers. Without a base URL the links are
+relative: still well-formed XML, but feed readers need absolute links (a comment in the
+feed says so).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import re
 import uuid
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -61,16 +63,26 @@ def render_feed(
     base_url: str | None,
     lang: str,
     limit: int = FEED_LIMIT,
+    published: Mapping[str, datetime] | None = None,
 ) -> str:
-    """``feed.xml`` for ``days`` (newest first; the first ``limit`` are included)."""
-    shown = list(days[:limit])
+    """``feed.xml`` for the ``days`` with commits (newest first; the first ``limit``).
+
+    An entry is titled with its repositories, date and counts; its ``updated`` is when the
+    day's report was first published (``published``, kept by the site's manifest), so a
+    re-run of a day does not make readers see it again."""
+    shown = [day for day in days if day.counts.total][:limit]
+    first = published or {}
     feed = ET.Element("feed", {"xmlns": ATOM_NS, _XML_LANG: "zh-CN" if lang == "zh" else lang})
     if base_url is None:
         feed.append(ET.Comment(NO_BASE_URL_NOTE))
     feed_name = page_link(base_url, "feed.xml") if base_url else "commitdigest:feed"
     _text(feed, "id", f"urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, feed_name)}")
     _text(feed, "title", title)
-    updated = max((day.generated_at for day in shown), default=_EPOCH)
+
+    def when(day: DaySummary) -> datetime:
+        return first.get(day.day, day.generated_at)
+
+    updated = max((when(day) for day in shown), default=_EPOCH)
     _text(feed, "updated", _timestamp(updated))
     author = ET.SubElement(feed, "author")
     _text(author, "name", "commitdigest")
@@ -81,8 +93,8 @@ def render_feed(
     for day in shown:
         entry = ET.SubElement(feed, "entry")
         _text(entry, "id", entry_id(base_url, day.day))
-        _text(entry, "title", day.title)
-        _text(entry, "updated", _timestamp(day.generated_at))
+        _text(entry, "title", entry_title(day))
+        _text(entry, "updated", _timestamp(when(day)))
         _link(entry, "alternate", page_link(base_url, f"{day.day}.html"), "text/html")
         _text(entry, "summary", summary_text(day)).set("type", "text")
     ET.indent(feed, "  ")
@@ -91,6 +103,18 @@ def render_feed(
 
 
 BREAKING_LINES = 10  # radar items in a feed entry, at most
+
+
+def entry_title(day: DaySummary) -> str:
+    """``vllm-project/vllm · 2026-01-13: 45 commits, 3 high, 1 breaking``."""
+    t = SiteStrings(day.lang)
+    names = [r.name for r in day.repos]
+    repos = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
+    commits = t.count("n_commits", day.counts.total)
+    values = {"repos": repos, "day": day.day, "commits": commits, "high": day.counts.high}
+    if day.breaking:
+        return t["feed_title"].format(breaking=len(day.breaking), **values)
+    return t["feed_title_quiet"].format(**values)
 
 
 def summary_text(day: DaySummary) -> str:

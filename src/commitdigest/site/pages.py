@@ -8,9 +8,10 @@ any static host and straight from disk. Jinja2 autoescapes all text.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import TypeVar
 
 import jinja2
 from markupsafe import Markup
@@ -20,6 +21,8 @@ from commitdigest.render.jinja_env import csp_hash, template_environment
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, RepoDay, repo_slug
+
+T = TypeVar("T")
 
 REPOS_DIR = "repos"  # repository pages live in <site>/repos/<slug>.html
 
@@ -53,6 +56,42 @@ class RepoPage:
         return sum(repo_day.counts.total for _, repo_day in self.days)
 
 
+@dataclass(frozen=True)
+class QuietDays:
+    """A run of consecutive days without commits, shown as one line."""
+
+    first: str  # the oldest
+    last: str  # the newest
+    n: int
+
+
+def collapse_quiet(
+    items: Sequence[T], day_of: Callable[[T], str], quiet: Callable[[T], bool]
+) -> list[T | QuietDays]:
+    """``items`` (newest first) with each run of quiet ones (no commits) as one
+    :class:`QuietDays`."""
+    out: list[T | QuietDays] = []
+    run: list[T] = []
+
+    def flush() -> None:
+        if run:
+            out.append(QuietDays(first=day_of(run[-1]), last=day_of(run[0]), n=len(run)))
+            run.clear()
+
+    for item in items:
+        if quiet(item):
+            run.append(item)
+        else:
+            flush()
+            out.append(item)
+    flush()
+    return out
+
+
+def _quiet_entry(entry: DayEntry) -> bool:
+    return entry.summary is not None and entry.summary.counts.total == 0
+
+
 def repo_pages(days: Sequence[DayEntry]) -> list[RepoPage]:
     """One page per repository named in any day's report, sorted by name; each lists
     its days newest first (``days`` must be newest first)."""
@@ -70,13 +109,19 @@ def repo_pages(days: Sequence[DayEntry]) -> list[RepoPage]:
 def render_index(
     days: Sequence[DayEntry], repos: Sequence[RepoPage], *, title: str, lang: str
 ) -> str:
-    """``index.html``: the repositories, then every day newest first."""
-    return _render("index.html.j2", lang, title=title, days=days, repos=repos, root="")
+    """``index.html``: the repositories, then every day newest first (a run of days
+    without commits as one line)."""
+    blocks = collapse_quiet(days, lambda d: d.day, _quiet_entry)
+    return _render(
+        "index.html.j2", lang, title=title, days=days, blocks=blocks, repos=repos, root=""
+    )
 
 
 def render_repo_page(page: RepoPage, *, title: str, lang: str) -> str:
-    """``repos/<slug>.html``: one repository's days, each linking into its report."""
-    return _render("repo.html.j2", lang, title=title, page=page, root="../")
+    """``repos/<slug>.html``: one repository's days, each linking into its report (a run of
+    days without its commits as one line)."""
+    blocks = collapse_quiet(page.days, lambda d: d[0], lambda d: d[1].counts.total == 0)
+    return _render("repo.html.j2", lang, title=title, page=page, blocks=blocks, root="../")
 
 
 def _template(name: str) -> jinja2.Template:
