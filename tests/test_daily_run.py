@@ -210,3 +210,42 @@ def test_report_from_github_matches_the_git_report(tmp_path: Path) -> None:
         start = lines.index(table[0])
         assert lines[start : start + len(table)] == table
     assert "ghp_test_never_printed" not in api_text + via_api.stderr + via_api.stdout
+
+
+def test_catch_up_is_capped_by_the_config_and_since_backfills(tmp_path: Path) -> None:
+    from commitdigest.errors import UsageError
+
+    days = ["2026-05-01", "2026-05-02", "2026-05-03", "2026-05-04"]
+    a = day_repo(tmp_path / "alpha", "alpha", days)
+    config = write_config(tmp_path, str(a))
+    config.write_text(
+        config.read_text(encoding="utf-8")
+        + "\n[run]\nfirst_run_days_back = 5\nmax_catch_up_days = 2\n",
+        encoding="utf-8",
+    )
+    now = datetime(2026, 5, 6, 9, tzinfo=UTC8)
+    plan, _ = run_at(tmp_path, config, now)
+    assert [d.day.isoformat() for d in plan.days] == ["2026-05-04", "2026-05-05"]
+    assert plan.skipped is not None and [d.isoformat() for d in plan.skipped] == [
+        "2026-05-01",
+        "2026-05-03",
+    ]
+    assert plan.skipped_days == 3
+    settings = load_settings(config)
+    with Store.open(tmp_path / "home") as store:
+        backfill = plan_days(store, settings, since="2026-05-01", until="2026-05-04", now=now)
+        assert [d.day.isoformat() for d in backfill.days] == [
+            "2026-05-01",
+            "2026-05-02",
+            "2026-05-03",
+        ]
+        assert backfill.command != "run"  # never moves the catch-up
+        to_today = plan_days(store, settings, since="2026-05-04", now=now)
+        assert [d.day.isoformat() for d in to_today.days] == ["2026-05-04", "2026-05-05"]
+        for kwargs in (
+            {"since": "2026-05-06"},
+            {"until": "2026-05-03"},
+            {"since": "2026-05-02", "on_date": "2026-05-01"},
+        ):
+            with pytest.raises(UsageError):
+                plan_days(store, settings, now=now, **kwargs)  # type: ignore[arg-type]

@@ -323,6 +323,9 @@ def test_the_radar_comes_first_in_the_digest_and_the_feed() -> None:
         f"• CLI option --legacy — removed ({ref})",
     ]
     assert not any(" f — deprecated" in line for line in lines)  # not breaking, not used
+    from commitdigest.site.feed import entry_title
+
+    assert entry_title(summarise("2026-01-13", ctx)).endswith(", 3 high, 2 breaking")
     feed = summary_text(summarise("2026-01-13", ctx)).splitlines()
     assert feed[1:4] == [
         "⚠️ Breaking changes",

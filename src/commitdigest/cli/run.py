@@ -18,9 +18,12 @@ def daily_run(
     home: Path | None,
     date: str | None = None,
     downstream: list[Path] | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> int:
     """One daily run; the exit code (3 if a repository failed). Raises our errors."""
     import asyncio
+    from datetime import timedelta
 
     from commitdigest.cli.console import closing
     from commitdigest.cli.deliver import deliver_outcome
@@ -28,18 +31,21 @@ def daily_run(
     from commitdigest.cli.report import checkouts
     from commitdigest.config import find_config, load_settings
     from commitdigest.errors import DeliveryFailed, SourceError
-    from commitdigest.pipeline.daily import MAX_CATCH_UP_DAYS, plan_days, run_daily, run_lock
+    from commitdigest.pipeline.daily import plan_days, run_daily, run_lock
     from commitdigest.sources.open import RepositoryOpener
     from commitdigest.store import Store, default_home
 
     settings = load_settings(find_config(config))
     home_dir = home or default_home()
     with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
-        plan = plan_days(store, settings, on_date=date)
-        if plan.skipped_days:
+        plan = plan_days(store, settings, on_date=date, since=since, until=until)
+        if plan.skipped is not None:
+            first, last = plan.skipped
             err.print(
-                f"warning: {plan.skipped_days} older missed day(s) are not caught up "
-                f"(at most {MAX_CATCH_UP_DAYS}); use --date to report one",
+                f"warning: {plan.skipped_days} older missed day(s), {first} to {last}, are "
+                f"not caught up (run.max_catch_up_days = {settings.run.max_catch_up_days}); "
+                f"backfill them with `commitdigest run --since {first} "
+                f"--until {last + timedelta(days=1)}`",
                 markup=False,
             )
         if not plan.days:
@@ -75,6 +81,17 @@ def register(app: typer.Typer) -> None:
         date: Annotated[
             str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
         ] = None,
+        since: Annotated[
+            str | None,
+            typer.Option(
+                help="Backfill from this day (YYYY-MM-DD, inclusive), oldest first; the daily "
+                "catch-up is not moved."
+            ),
+        ] = None,
+        until: Annotated[
+            str | None,
+            typer.Option(help="With --since: up to this day (exclusive; default today)."),
+        ] = None,
         downstream: DownstreamOption = None,
         config: ConfigOption = None,
         home: HomeOption = None,
@@ -86,7 +103,7 @@ def register(app: typer.Typer) -> None:
         A repository that fails does not stop the others; the exit code is 3 if any failed.
         Then each day is sent to the [[deliver]] channels (exit code 7 if one failed).
         """
-        exit_with(lambda: daily_run(config, home, date, downstream))
+        exit_with(lambda: daily_run(config, home, date, downstream, since, until))
 
     @app.command(epilog=EXIT_CODES_HELP)
     def schedule(

@@ -127,6 +127,9 @@ class GitHubSettings(_Section):
 
 class RunSettings(_Section):
     first_run_days_back: int = Field(1, ge=1, le=366)  # window of a repository's first run
+    # a machine that was off catches up at most this many days (the newest); `run --since`
+    # backfills the rest
+    max_catch_up_days: int = Field(31, ge=1, le=366)
     lock_timeout_s: float = Field(60, ge=0)  # wait this long for another run's lock
 
 

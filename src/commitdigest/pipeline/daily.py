@@ -32,37 +32,61 @@ from commitdigest.store import Store
 from commitdigest.window import DayWindow, day_start, parse_day, resolve_zone, split_days
 
 RUN_COMMAND = "run"  # runs that move the catch-up pointer
-RERUN_COMMAND = "run-date"  # explicit --date re-runs: never move it
-MAX_CATCH_UP_DAYS = 31
+RERUN_COMMAND = "run-date"  # explicit --date and --since re-runs: never move it
 
 
 @dataclass(frozen=True)
 class DailyPlan:
     days: list[DayWindow]
     command: str
-    skipped_days: int = 0  # older missed days beyond MAX_CATCH_UP_DAYS
+    # older missed days beyond run.max_catch_up_days: the first and the last of them
+    skipped: tuple[date, date] | None = None
+
+    @property
+    def skipped_days(self) -> int:
+        return 0 if self.skipped is None else (self.skipped[1] - self.skipped[0]).days + 1
 
 
 def plan_days(
-    store: Store, settings: Settings, *, on_date: str | None = None, now: datetime | None = None
+    store: Store,
+    settings: Settings,
+    *,
+    on_date: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    now: datetime | None = None,
 ) -> DailyPlan:
-    """The days to report: ``on_date``, else each complete day since the last good run."""
+    """The days to report: ``on_date``; the backfill ``since`` … ``until`` (exclusive,
+    default today), oldest first; else each complete day since the last good run, at most
+    ``run.max_catch_up_days`` of them (the newest)."""
     zone_name, zone = resolve_zone(settings.timezone)
     today = (now or datetime.now(tz=zone)).astimezone(zone).date()
+    if on_date is not None and (since or until):
+        raise UsageError("--date cannot be combined with --since or --until")
     if on_date is not None:
         day = parse_day(on_date)
         if day >= today:
             raise UsageError(f"--date {day} is not a complete day yet in {zone_name}")
         return DailyPlan(_days(day, day + timedelta(days=1), zone_name), RERUN_COMMAND)
+    if since or until:
+        if not since:
+            raise UsageError("--until needs --since")
+        first = parse_day(since)
+        end = min(parse_day(until), today) if until else today
+        if first >= end:
+            raise UsageError(f"--since {first} leaves no complete day before {end} in {zone_name}")
+        return DailyPlan(_days(first, end, zone_name), RERUN_COMMAND)
     last_end = store.last_ok_window_end(RUN_COMMAND)
     if last_end is None:
         first = today - timedelta(days=settings.run.first_run_days_back)
     else:
         first = last_end.astimezone(zone).date()
-    skipped = 0
-    if (today - first).days > MAX_CATCH_UP_DAYS:
-        skipped = (today - first).days - MAX_CATCH_UP_DAYS
-        first = today - timedelta(days=MAX_CATCH_UP_DAYS)
+    cap = settings.run.max_catch_up_days
+    skipped: tuple[date, date] | None = None
+    if (today - first).days > cap:
+        newest_first = today - timedelta(days=cap)
+        skipped = (first, newest_first - timedelta(days=1))
+        first = newest_first
     return DailyPlan(_days(first, today, zone_name), RUN_COMMAND, skipped)
 
 
