@@ -302,7 +302,7 @@ def test_revert_removal_feature_and_dependency_raise_importance() -> None:
     major = RULES.analyse(
         commit("Bump torch from 2.6 to 3.0", fc("requirements.txt", 1, 1)), lang="en"
     )
-    assert major.importance is Importance.MEDIUM
+    assert major.importance is Importance.LOW  # a new major is flagged, not raised
     assert any("new major version of `torch`" in n for n in major.notes)
 
 

@@ -129,15 +129,17 @@ def automation_importance(
     elif m := SECURITY_RE.search(commit.title) or _ADVISORY.search(commit.body):
         # a bot's body quotes release notes: only an advisory id there counts
         reason = rt.tr(lang, "auto_security", word=rt.code_span(m.group(0)))
-    elif bump is not None and bump.major_jump and _runtime(commit):
-        reason = rt.tr(lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or "")
     if reason is None:
-        if analysis.importance is Importance.LOW:
-            return analysis
-        note = rt.tr(lang, "auto_low")
-        return analysis.model_copy(
-            update={"importance": Importance.LOW, "notes": [*analysis.notes, note]}
-        )
+        notes = list(analysis.notes)
+        if bump is not None and bump.major_jump and _runtime(commit):  # flagged, not raised
+            major = rt.tr(
+                lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or ""
+            )
+            if major not in notes:
+                notes.append(major)
+        if analysis.importance is not Importance.LOW:
+            notes.append(rt.tr(lang, "auto_low"))
+        return analysis.model_copy(update={"importance": Importance.LOW, "notes": notes})
     importance = max(analysis.importance, Importance.MEDIUM, key=lambda i: i.rank)
     notes = analysis.notes if reason in analysis.notes else [*analysis.notes, reason]
     return analysis.model_copy(update={"importance": importance, "notes": notes})

@@ -43,7 +43,7 @@ from commitdigest.models import (
     Risk,
 )
 
-RULES_VERSION = "6"
+RULES_VERSION = "7"
 
 _FILES_ONLY_TYPES: dict[frozenset[Area], ChangeType] = {
     frozenset({Area.DOCS}): ChangeType.DOCUMENTATION,

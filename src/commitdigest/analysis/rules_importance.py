@@ -25,8 +25,8 @@ tooling           linter, formatter, mypy, typo, spelling   −2
 breaking marker   ``!:`` or ``BREAKING CHANGE``             +3  (no radar)
 
 routine update    a bot's bump, a pure lock/manifest bump  score counts as 0 unless it
-                  (automation.is_automated)                 names a security fix, a breaking
-                                                            change or a new major version
+                  (automation.is_automated)                 names a security fix or a breaking
+                                                            change (a new major is a note)
 
 score ≥ 3 -> high, ≥ 1 -> medium, else low (the radar's breaking items raise to high later)
 """
@@ -188,13 +188,13 @@ def score_importance(
     if facts.breaking_marker and not facts.radar:  # the radar counted the announcement
         evidence(3, "ev_breaking", marker=rt.code_span(facts.breaking_marker))
     bump = parse_bump(facts.info.clean_title) if facts.bot else None
-    if bump is not None and bump.major_jump and runtime_deps:
+    if bump is not None and bump.major_jump and runtime_deps:  # flagged, not raised
         notes.append(
             rt.tr(lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or "")
         )
-    elif facts.bot and not (facts.security_words or facts.breaking_marker or facts.radar) and score:
+    if facts.bot and not (facts.security_words or facts.breaking_marker or facts.radar) and score:
         notes.append(rt.tr(lang, "ev_bot", score=str(score)))
-        score = 0  # a routine update: low unless it says security, breaking or a new major
+        score = 0  # a routine update: low unless it says security or breaking
     level = (
         Importance.HIGH
         if score >= HIGH_SCORE

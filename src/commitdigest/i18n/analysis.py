@@ -83,7 +83,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "auto_low": "依赖或自动化更新：计为低重要度（无安全、大版本或破坏性变更的迹象）。",
         "auto_radar": "依赖或自动化更新，但雷达发现了破坏性变更：不降级。",
         "auto_security": "依赖或自动化更新，但提到了安全相关词 {word}：不降级。",
-        "auto_major": "依赖或自动化更新，但 {package} 升级到新的大版本 {new}：不降级。",
+        "auto_major": "{package} 升级到新的大版本 {new}：请阅读其更新日志。",
         "ev_bugfix": "修复了源代码中的缺陷：用户可见的行为会变化。",
         "ev_release": "发布提交（版本号与更新日志）：升级前请阅读其说明。",
         "ev_score": "重要程度评分 {score}（≥3 为高，≥1 为中，否则为低）。",
@@ -187,8 +187,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "auto_radar": "A dependency or automation update, but the radar found a breaking change: "
         "not lowered.",
         "auto_security": "A dependency or automation update that mentions {word}: not lowered.",
-        "auto_major": "A dependency or automation update to a new major version of {package} "
-        "({new}): not lowered.",
+        "auto_major": "A new major version of {package} ({new}): read its changelog.",
         "ev_bugfix": "Fixes a bug in the source: behaviour users see changes.",
         "ev_release": (
             "A release commit (version and release notes): read its notes before upgrading."

@@ -223,13 +223,15 @@ class ReportView(ABC, Generic[T]):
         return [c for c in repo.commits if c.automated and c.analysis.importance is Importance.LOW]
 
     def bump(self, commit: CommitEntry) -> str:
-        """``1.2 → 1.3`` / ``v0.2.34`` from an update's title; ``""`` when it says none."""
+        """``1.2 → 1.3`` / ``v0.2.34`` from an update's title (a new major flagged);
+        ``""`` when it says none."""
         from commitdigest.analysis.automation import parse_bump
 
         found = parse_bump(commit.title)
         if found is None or found.new is None:
             return ""
-        return f"{found.old} → {found.new}" if found.old else found.new
+        text = f"{found.old} → {found.new}" if found.old else found.new
+        return f"{text} ⚠️ {self.labels.s['major']}" if found.major_jump else text
 
     def breaking(self, repo: RepositoryEntry) -> list[tuple[CommitEntry, ApiChange]]:
         """The radar's breaking items of the repository's commits that the downstream does
