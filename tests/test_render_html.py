@@ -497,3 +497,23 @@ def test_empty_repository() -> None:
     ctx = build_context([repo_input([])], day_window(), lang="en", generated_at=GENERATED)
     _, root = check_page(ctx)
     assert root.one("p", "empty").text() == "No commits in this window."
+
+
+def test_automated_commits_have_their_own_group_and_none_is_hidden() -> None:
+    commits = [
+        make_commit(f"Update Rust crate c{i} to v1.0.{i}", WHEN, author="renovate[bot]")
+        for i in range(3)
+    ]
+    commits.append(make_commit("Fix the scheduler (#9)", WHEN))
+    analyses = {c.sha: make_analysis(Importance.LOW) for c in commits}
+    inp = repo_input(commits, analyses=analyses)
+    inp.automated = frozenset(c.sha for c in commits[:3])
+    ctx = build_context([inp], day_window(), lang="en", generated_at=GENERATED)
+    _, root = check_page(ctx)
+    ids = {d.attrs["id"] for d in root.all("details", "commit")}
+    assert ids == {c.anchor for c in ctx.repositories[0].commits}  # every commit has a section
+    group = root.one("section", "automation")
+    assert group.one("h4").text() == "🤖 Dependency and automation updates (3)"
+    assert len(group.all("details", "commit")) == 3
+    markdown = render_markdown(ctx)
+    assert "#### 🤖 Dependency and automation updates (3)" in markdown
