@@ -192,6 +192,9 @@ class Repository(_Entry):
     # the user's own checkouts (paths, relative to the config file): the radar's items they
     # use are listed first, with the path and line of each use
     downstream: list[str] = Field(default_factory=list)
+    # the commit link of a host commitdigest does not know: "{sha}" (and "{host}", "{path}")
+    # are filled in, e.g. "https://code.example/{path}/commits/{sha}"
+    commit_url: str | None = None
 
     _kind: Literal["github", "url", "path"] = PrivateAttr("path")
     _key: str = PrivateAttr("")

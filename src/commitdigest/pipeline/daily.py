@@ -112,6 +112,7 @@ def specs_from_settings(settings: Settings) -> list[RepoSpec]:
                 focus_keywords=tuple(repo.focus.keywords),
                 emphasis=repo.focus.emphasis,
                 downstream=tuple(str(base / Path(p).expanduser()) for p in repo.downstream),
+                commit_url=repo.commit_url,
             )
         )
     return specs

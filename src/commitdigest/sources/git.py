@@ -241,7 +241,7 @@ async def iter_commits(
     assert proc.stderr is not None
     stderr = bytearray()
     drain = asyncio.create_task(_drain(proc.stderr, stderr))
-    parser = GitLogParser(limits, web_url=repo.web_url)
+    parser = GitLogParser(limits, web_url=repo.web_url, commit_template=repo.commit_template)
     try:
         while chunk := await _read_chunk(stdout):
             for commit in parser.feed(chunk):

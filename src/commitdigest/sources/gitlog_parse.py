@@ -108,9 +108,17 @@ class _Pending:
 class GitLogParser:
     """Incremental parser: ``feed`` chunks, then ``close``."""
 
-    def __init__(self, limits: PatchLimits | None = None, *, web_url: str | None = None) -> None:
+    def __init__(
+        self,
+        limits: PatchLimits | None = None,
+        *,
+        web_url: str | None = None,
+        commit_template: str | None = None,
+    ) -> None:
         self._limits = limits or PatchLimits()
-        self._web_url = web_url.rstrip("/") if web_url else None
+        web = web_url.rstrip("/") if web_url else None
+        # the commit link with "{sha}" to fill (the host's pattern), else <web>/commit/<sha>
+        self._template = commit_template or (f"{web}/commit/{{sha}}" if web else None)
         self._buf = b""
         self._pending: _Pending | None = None
         self._closed = False
@@ -332,7 +340,7 @@ class GitLogParser:
             authored_at=authored_at,
             committed_at=committed_at,
             files=changes,
-            url=f"{self._web_url}/commit/{sha}" if self._web_url else None,
+            url=self._template.replace("{sha}", sha) if self._template else None,
             pr_number=pr_number_from_title(title),
             patch_truncated=commit_cut,
         )

@@ -1,9 +1,12 @@
 """The git mirror mode: commitdigest's own partial clone of a remote repository.
 
-``source = "git"`` for an ``owner/repo`` subscription keeps a bare, blob-less clone under
-the home folder (``git clone --bare --filter=blob:none`` on first use, ``git fetch``
-afterwards) and reads it with the git source. Blobs are fetched on demand by ``git log -p``,
-so the first run of a day downloads only what that day's diffs need.
+A repository named by a URL on any host (:mod:`.remote`), and an ``owner/repo``
+subscription with ``source = "git"``, are read from a bare, blob-less clone under the home
+folder (``git clone --bare --filter=blob:none`` on first use, ``git fetch`` before every
+run, never cloned again) with the git source. Blobs are fetched on demand by ``git log -p``,
+so the first run of a day downloads only what that day's diffs need; a server that does not
+filter sends everything, once. git's own credential helpers and SSH agent authenticate;
+messages never show a credential (they are redacted).
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import shutil
 from pathlib import Path
 
 from ..errors import SourceError
+from ..redaction import redact
+from .remote import Remote
 from .repo_info import first_line, git_env
 
 FETCH_REFSPEC = "+refs/heads/*:refs/heads/*"
@@ -40,7 +45,7 @@ async def _git(*args: str, cwd: Path | None = None, timeout: float = 1800) -> No
         await proc.wait()
         raise SourceError(f"git {args[0]} timed out after {timeout:.0f} s") from None
     if proc.returncode != 0:
-        raise SourceError(f"git {args[0]} failed: {first_line(err)}")
+        raise SourceError(redact(f"git {args[0]} failed: {first_line(err)}"))
 
 
 async def ensure_mirror(
@@ -64,4 +69,29 @@ async def ensure_mirror(
         await _git(
             "-C", str(path), "fetch", "-q", "--prune", "--filter=blob:none", "origin", FETCH_REFSPEC
         )
+    return path
+
+
+async def ensure_remote_mirror(home: Path, remote: Remote, *, fetch: bool = True) -> Path:
+    """The mirror of ``remote`` (any host): cloned on first use, else fetched."""
+    path = home / "mirrors" / remote.mirror_name
+    if not (path / "HEAD").exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".partial")
+        if partial.exists():
+            shutil.rmtree(partial)
+        try:
+            await _git("clone", "--bare", "--filter=blob:none", "-q", remote.url, str(partial))
+        except SourceError as err:
+            raise SourceError(f"{remote.safe_url}: {err}") from None
+        partial.replace(path)
+        return path
+    if fetch:
+        try:
+            await _git(
+                "-C", str(path), "fetch", "-q", "--prune", "--filter=blob:none", "origin",
+                FETCH_REFSPEC,
+            )  # fmt: skip
+        except SourceError as err:
+            raise SourceError(f"{remote.safe_url}: {err}") from None
     return path

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -18,7 +18,8 @@ from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
 from ..models import Commit
 from .git import PatchLimits, read_commits
-from .mirror import ensure_mirror
+from .mirror import ensure_mirror, ensure_remote_mirror
+from .remote import Remote, commit_template, parse_remote, web_address
 from .repo_info import RepositoryInfo, git_env, resolve_repository, resolve_repository_sync
 
 if TYPE_CHECKING:  # the GitHub client (httpx2) is imported when a GitHub repository is opened
@@ -59,6 +60,7 @@ class RepoSpec:
     focus_keywords: tuple[str, ...] = ()
     emphasis: str | None = None
     downstream: tuple[str, ...] = ()  # the user's checkouts the radar looks for uses in
+    commit_url: str | None = None  # a commit link pattern for another host ("…/{sha}")
 
 
 @dataclass(frozen=True)
@@ -124,6 +126,9 @@ class RepositoryOpener:
         from .github_source import open_github_repository, parse_github_spec
 
         slug = parse_github_spec(spec.name)
+        remote = parse_remote(spec.name)
+        if spec.source != "github" and slug is None and remote is not None:
+            return await self._mirror(remote, spec)  # any other host, or file://
         if spec.source != "github" and slug is None:
             return await open_local(spec)  # a missing path gets the git source's clear error
         if slug is None:
@@ -137,6 +142,17 @@ class RepositoryOpener:
         return await open_github_repository(
             owner, repo, branch=spec.branch, store=self._store, api=await self._shared_api()
         )
+
+    async def _mirror(self, remote: Remote, spec: RepoSpec) -> LocalGitRepository:
+        """Our mirror of a repository on any host, named and linked as that host does."""
+        mirror = await ensure_remote_mirror(self._home, remote)
+        info = await resolve_repository(mirror, spec.branch)
+        info = replace(
+            info,
+            web_url=web_address(remote),
+            commit_template=commit_template(remote, spec.commit_url),
+        )
+        return LocalGitRepository(info, display_name=remote.display)
 
     async def _shared_api(self) -> GitHubAPI:
         if self._api is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from commitdigest.errors import SourceError
+from commitdigest.sources.remote import commit_template, parse_remote, web_address
 
 # Variables that would make git look at another repository than the one we name.
 _REPO_ENV_VARS = (
@@ -47,8 +48,12 @@ class RepositoryInfo:
     branch: str  # the ref read: the given branch, HEAD's branch, or "HEAD" when detached
     head_sha: str | None  # the commit that ref points to; None in a repository with no commits
     origin_url: str | None = None  # the ``origin`` remote's URL as git reports it
+    # the commit link with "{sha}" to fill (GitLab: <web>/-/commit/{sha}); None: <web>/commit/
+    commit_template: str | None = None
 
     def commit_url(self, sha: str) -> str | None:
+        if self.commit_template:
+            return self.commit_template.replace("{sha}", sha)
         return f"{self.web_url}/commit/{sha}" if self.web_url else None
 
 
@@ -150,15 +155,24 @@ def resolve_repository_sync(path: Path, branch: str | None = None) -> Repository
     origin = _git(root, "remote", "get-url", "origin")
     origin_url = _out(origin) if origin.returncode == 0 and _out(origin) else None
     slug = github_slug(origin_url) if origin_url else None
+    template: str | None = None
     if slug is not None:
         name = f"{slug[0]}/{slug[1]}"
         web_url: str | None = f"https://github.com/{name}"
     else:
         name = root.name.removesuffix(".git") or root.name
-        web_url = None
+        remote = parse_remote(origin_url) if origin_url else None
+        web_url = web_address(remote) if remote is not None else None  # GitLab, Gitea …
+        template = commit_template(remote) if remote is not None else None
     ref, sha = _resolve_ref(root, branch)
     return RepositoryInfo(
-        root=root, name=name, web_url=web_url, branch=ref, head_sha=sha, origin_url=origin_url
+        root=root,
+        name=name,
+        web_url=web_url,
+        branch=ref,
+        head_sha=sha,
+        origin_url=origin_url,
+        commit_template=template,
     )
 
 
