@@ -293,9 +293,10 @@ def test_resolve_plain_repo_from_subfolder_and_https_origin(tmp_path: Path) -> N
     assert info.origin_url == "https://github.com/octo/cat"
 
 
-def test_resolve_non_github_origin_uses_folder_name(tmp_path: Path) -> None:
+def test_resolve_non_github_origin_uses_folder_name_and_the_hosts_links(tmp_path: Path) -> None:
     info = resolve_repository_sync(_small(tmp_path, origin="https://gitlab.com/a/b.git"))
-    assert (info.name, info.web_url) == ("proj", None)
+    assert (info.name, info.web_url) == ("proj", "https://gitlab.com/a/b")
+    assert info.commit_url("abc") == "https://gitlab.com/a/b/-/commit/abc"
 
 
 def test_resolve_branch_detached_and_bare(tmp_path: Path) -> None:
