@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 
 from commitdigest.models import Commit, FileChange, FileStatus
@@ -312,11 +312,14 @@ class GitLogParser:
         sha_b, parents_b, name_b, email_b, adate_b, cdate_b, msg_b = fields
         sha = sha_b.decode("ascii", "replace")
         title, body = split_message(_text(msg_b))
-        try:
-            authored_at = datetime.fromisoformat(adate_b.decode("ascii"))
-            committed_at = datetime.fromisoformat(cdate_b.decode("ascii"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise GitLogFormatError(f"bad date in commit {sha}: {exc}") from None
+        authored = parse_git_date(adate_b)
+        committed = parse_git_date(cdate_b)
+        if committed is None:
+            if authored is None:
+                raise GitLogFormatError(f"bad dates in commit {sha}")
+            committed = authored  # a commit is placed by the one date that can be read
+        authored_at = authored if authored is not None else committed
+        committed_at = committed
         changes = tuple(
             FileChange(
                 path=f.path,
@@ -335,8 +338,8 @@ class GitLogParser:
             parents=tuple(parents_b.decode("ascii", "replace").split()),
             title=title,
             body=body,
-            author=_text(name_b),
-            author_email=_text(email_b),
+            author="" if name_b == b"%aN" else _text(name_b),  # git prints the placeholder
+            author_email="" if email_b == b"%aE" else _text(email_b),  # for an unreadable ident
             authored_at=authored_at,
             committed_at=committed_at,
             files=changes,
@@ -344,6 +347,35 @@ class GitLogParser:
             pr_number=pr_number_from_title(title),
             patch_truncated=commit_cut,
         )
+
+
+_ISO = re.compile(rb"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:([+-])(\d\d):?(\d\d)|Z)?")
+
+
+def parse_git_date(raw: bytes) -> datetime | None:
+    """A ``%aI``/``%cI`` date; an offset Python refuses (``+99:59``: git accepts any) is
+    applied by hand, giving the same instant in UTC. ``None`` when nothing can be read."""
+    text = raw.strip()
+    try:
+        return datetime.fromisoformat(text.decode("ascii"))
+    except (UnicodeDecodeError, ValueError):
+        pass
+    m = _ISO.fullmatch(text)
+    if m is None:
+        return None
+    try:
+        local = datetime.fromisoformat(m.group(1).decode("ascii"))
+    except ValueError:
+        return None
+    if m.group(2) is None:
+        return local.replace(tzinfo=UTC)
+    offset = timedelta(hours=int(m.group(3)), minutes=int(m.group(4)))
+    if m.group(2) == b"-":
+        offset = -offset
+    try:
+        return (local - offset).replace(tzinfo=UTC)
+    except OverflowError:
+        return None
 
 
 def _apply_counts(files: list[_FileMeta], counts: list[tuple[str, int | None, int | None]]) -> None:
