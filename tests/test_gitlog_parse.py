@@ -262,13 +262,20 @@ def test_empty_stream() -> None:
         header() + b"X",  # neither a file list nor the next commit
         header() + b"\n:100644 100644 a b M\x00path",  # truncated raw entry
         header() + b"\n" + raw("M", b"p") + b"1\t1\tp\x00X",  # file list not terminated
-        header(cdate=b"yesterday"),
+        header(cdate=b"yesterday", adate=b"soon"),  # no date to place the commit by
         header() + b"\n" + raw("M", b"p") + b"1\tx\tp\x00\x00",  # bad numstat count
     ],
 )
 def test_malformed_streams_raise_format_error(data: bytes) -> None:
     with pytest.raises(GitLogFormatError):
         parse_log(data)
+
+
+def test_one_unreadable_date_is_taken_from_the_other_and_odd_zones_are_applied() -> None:
+    [commit] = parse_log(header(cdate=b"yesterday"))
+    assert commit.committed_at == commit.authored_at
+    [odd] = parse_log(header(adate=b"2026-03-02T11:00:00+99:59"))
+    assert odd.authored_at.isoformat() == "2026-02-26T07:01:00+00:00"  # the same instant
 
 
 def test_feed_after_close_is_an_error() -> None:
