@@ -9,7 +9,7 @@ returns an exit code): a :class:`~commitdigest.errors.CommitdigestError` becomes
 from __future__ import annotations
 
 import traceback
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Protocol, TypeVar
 
@@ -81,14 +81,15 @@ async def closing(resource: _Closable, work: Awaitable[T]) -> T:
 
 
 def print_written(
-    out: Console, err: Console, written: Iterable[Path], kept: Iterable[Path]
+    out: Console, err: Console, written: Iterable[Path], kept: Mapping[Path, str]
 ) -> None:
-    """The report files a command wrote (stdout, one per line) and those it kept (stderr)."""
+    """The report files a command wrote (stdout, one per line) and those it kept, with why
+    the new one is worse (stderr)."""
     for path in written:
         out.print(str(path), markup=False)
-    for path in kept:
+    for path, why in kept.items():
         err.print(
-            f"kept {path}: a repository could not be read, and a partial report never "
-            "replaces an earlier one",
+            f"kept {path}: the new report is less complete ({why}); a report is replaced "
+            "only by one at least as complete",
             markup=False,
         )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commitdigest.cli.console import err, guard, out, print_written
+from commitdigest.cli.console import err, exit_with, guard, out, print_written
 from commitdigest.cli.options import (
     ConfigOption,
     DateOption,
@@ -141,7 +141,7 @@ def register(app: typer.Typer) -> None:
         LLM. The language follows --lang, else the config's lang, else the locale.
         """
 
-        def action() -> None:
+        def action() -> int:
             import asyncio
 
             from commitdigest.cli.console import closing
@@ -204,7 +204,7 @@ def register(app: typer.Typer) -> None:
                         opener, generate_reports(options, store, progress=progress, opener=opener)
                     )
                 )
-            print_written(out, err, outcome.paths, outcome.kept)
+            print_written(out, err, outcome.paths, outcome.kept_reasons)
             if not outcome.failures and not sum(d.commits for d in outcome.days):
                 hint = empty_window_hint(repositories, branch, windows)
                 if hint:
@@ -221,8 +221,9 @@ def register(app: typer.Typer) -> None:
                 outcome.cached,
                 outcome.timings,
             )
+            return outcome.partial_code  # 0, or an earlier, more complete report was kept
 
-        guard(action)
+        exit_with(action)
 
     @app.command(epilog=EXIT_CODES_HELP)
     def render(

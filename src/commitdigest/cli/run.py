@@ -66,12 +66,14 @@ def daily_run(
                     ),
                 )
             )
-        print_written(out, err, outcome.paths, outcome.kept)
+        print_written(out, err, outcome.paths, outcome.kept_reasons)
         for name, reason in outcome.failures.items():
             err.print(f"error: {name}: {reason}", markup=False)
         delivery_failed = deliver_outcome(settings, store, outcome)  # after the files exist
     if outcome.failures:
         return SourceError.exit_code
+    if outcome.partial_code:  # an earlier, more complete report was kept
+        return outcome.partial_code
     return DeliveryFailed.exit_code if delivery_failed else 0
 
 

@@ -22,7 +22,7 @@ from commitdigest.analysis.focus import apply_focus, make_focus
 from commitdigest.analysis.overview import OverviewItem
 from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.config import LLMSettings, Settings
-from commitdigest.errors import CommitdigestError, OutputError, UsageError
+from commitdigest.errors import CommitdigestError, LLMError, OutputError, SourceError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.i18n import LANGS
 from commitdigest.models import Analysis, Commit, Importance, Overview, ReportContext
@@ -92,7 +92,9 @@ class DayResult:
     importance: dict[str, int]
     paths: list[Path]
     context: ReportContext | None = None  # what was rendered (delivery sends it)
-    kept: list[Path] = field(default_factory=list)  # earlier reports a partial one left alone
+    kept: list[Path] = field(default_factory=list)  # earlier reports a worse one left alone
+    kept_reason: str = ""  # why the earlier report is better
+    kept_code: int = 0  # the exit code that says the run was partial (3 or 8)
 
 
 @dataclass
@@ -111,6 +113,16 @@ class ReportOutcome:
     @property
     def kept(self) -> list[Path]:
         return [p for day in self.days for p in day.kept]
+
+    @property
+    def kept_reasons(self) -> dict[Path, str]:
+        return {p: day.kept_reason for day in self.days for p in day.kept}
+
+    @property
+    def partial_code(self) -> int:
+        """The exit code of a run that kept an earlier report (0 when none was kept): 3 for
+        a repository or commits missing, 8 for more LLM fallbacks."""
+        return max((day.kept_code for day in self.days if day.kept), default=0)
 
 
 def parse_formats(value: str | Sequence[str]) -> tuple[str, ...]:
@@ -442,13 +454,15 @@ def _write_day(
     generated_at: datetime,
 ) -> DayResult:
     context = build_context(inputs, window.info(), lang=options.lang, generated_at=generated_at)
-    # a day with a repository that could not be read never replaces an earlier report of it
-    partial = any(repo.error for repo in context.repositories)
+    # a report is replaced only by one at least as complete
+    worse = worse_than(context, options.out_dir / f"{window.day.isoformat()}.json")
+    if worse is None and any(repo.error for repo in context.repositories):
+        worse = ("a repository could not be read", SourceError.exit_code)
     paths: list[Path] = []
     kept: list[Path] = []
     for fmt in formats:
         target = options.out_dir / f"{window.day.isoformat()}.{fmt}"
-        if partial and target.exists():
+        if worse is not None and target.exists():
             kept.append(target)
         else:
             paths.append(write_text_atomic(target, _render(context, fmt)))
@@ -456,7 +470,44 @@ def _write_day(
     for repo in context.repositories:
         for entry in repo.commits:
             counts[entry.analysis.importance.value] += 1
-    return DayResult(window.day.isoformat(), context.coverage.total, counts, paths, context, kept)
+    return DayResult(
+        window.day.isoformat(),
+        context.coverage.total,
+        counts,
+        paths,
+        context,
+        kept,
+        worse[0] if worse else "",
+        worse[1] if worse else 0,
+    )
+
+
+def worse_than(new: ReportContext, earlier_json: Path) -> tuple[str, int] | None:
+    """Why ``new`` is less complete than the report in ``earlier_json`` (a repository of
+    both that could not be read this time, a commit fewer, more rule fallbacks) and the exit
+    code that says so, or ``None`` when it is at least as complete (or there is no readable
+    earlier report). A repository the new report does not ask for is the user's choice."""
+    try:
+        old = load_context(earlier_json.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, CommitdigestError):
+        return None
+    asked = {r.name: r for r in new.repositories}  # a repository no longer asked for: fine
+    for repo in old.repositories:
+        now = asked.get(repo.name)
+        if repo.error or now is None:
+            continue
+        if now.error:
+            return f"{repo.name} could not be read", SourceError.exit_code
+        fewer = {c.sha for c in repo.commits} - {c.sha for c in now.commits}
+        if fewer:
+            return f"{len(fewer)} commit(s) of {repo.name} are missing", SourceError.exit_code
+    if new.coverage.fallback > old.coverage.fallback:
+        why = (
+            f"{new.coverage.fallback} analyses fell back to the rules "
+            f"(the earlier report had {old.coverage.fallback})"
+        )
+        return why, LLMError.exit_code
+    return None
 
 
 def _render(context: ReportContext, fmt: str) -> str:
