@@ -196,3 +196,87 @@ def test_command_line_helpers(tmp_path: Path) -> None:
     assert select_channels(channels, None) == channels
     with pytest.raises(UsageError, match="unknown channel 'c' \\(configured: a, b\\)"):
         select_channels(channels, ["c"])
+
+
+def test_the_next_run_sends_again_what_failed_and_gives_up_after_the_window(
+    http: HttpReceiver, tmp_path: Path
+) -> None:
+    from datetime import date
+
+    from commitdigest.deliver.service import retry_pending
+
+    out = tmp_path / "out"
+    ctx = busy_day(1, lang="en")
+    day = ctx.window.label  # 2026-01-13
+    write_text_atomic(out / f"{day}.json", render_json(ctx))
+    slack = _slack(http, max_attempts=1)
+    ok_channel = channel_config(name="other", type="slack", url_env="SLACK_URL", max_attempts=1)
+    http.script(Reply(503), OK)  # slack fails on the day, "other" gets it
+    with Store.open(tmp_path / "home") as store:
+        results = _run(ctx, [slack, ok_channel], store)
+        assert sorted(r.status for r in results) == ["failed", "sent"]
+        sent_before = len(http.requests)
+        # the next run, the day after: only the failed channel is sent again
+        again, given_up = asyncio.run(
+            retry_pending(out, [slack, ok_channel], store, today=date(2026, 1, 14), retry_days=3)
+        )
+        assert [(r.channel, r.status) for r in again] == [("slack", "sent")] and given_up == []
+        assert len(http.requests) == sent_before + 1
+        # nothing left to retry: nothing is sent twice
+        again, _ = asyncio.run(
+            retry_pending(out, [slack, ok_channel], store, today=date(2026, 1, 15), retry_days=3)
+        )
+        assert again == [] and len(http.requests) == sent_before + 1
+        # a day that kept failing is given up once the window is over
+        http.default = Reply(503)
+        from datetime import timedelta
+
+        shift = timedelta(days=7)
+        window = ctx.window.model_copy(
+            update={
+                "label": "2026-01-20",
+                "start": ctx.window.start + shift,
+                "end": ctx.window.end + shift,
+            }
+        )
+        later = busy_day(1, lang="en").model_copy(update={"window": window})
+        write_text_atomic(out / "2026-01-20.json", render_json(later))
+        _run(later, [slack], store)
+        _, given_up = asyncio.run(
+            retry_pending(out, [slack], store, today=date(2026, 1, 30), retry_days=3)
+        )
+        assert given_up == [("2026-01-20", "slack")]
+        rows = {(r.day, r.channel): r.status for r in DeliveryLog(store).latest()}
+    assert rows == {
+        ("2026-01-20", "slack"): "given up",
+        (day, "slack"): "sent",
+        (day, "other"): "sent",
+    }
+
+
+def test_deliver_status_lists_day_channel_state_attempts_and_error(
+    http: HttpReceiver, tmp_path: Path
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from commitdigest.cli import app
+
+    http.script(Reply(503), Reply(503))
+    with Store.open(tmp_path / "home") as store:
+        _run(busy_day(1, lang="en"), [_slack(http, max_attempts=2)], store)
+    result = CliRunner().invoke(
+        app, ["deliver", "status", "--json", "--home", str(tmp_path / "home")]
+    )
+    assert result.exit_code == 0, result.stderr
+    [row] = json.loads(result.stdout)
+    assert (row["day"], row["channel"], row["state"], row["attempts"]) == (
+        "2026-01-13",
+        "slack",
+        "failed",
+        2,
+    )
+    assert "503" in row["last_error"] and "abcdefghijklmnop" not in result.stdout
+    plain = CliRunner().invoke(app, ["deliver", "status", "--home", str(tmp_path / "home")])
+    assert plain.exit_code == 0 and plain.stdout.startswith("2026-01-13  slack  failed  2")

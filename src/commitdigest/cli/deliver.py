@@ -50,9 +50,99 @@ def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) ->
     return any_failed
 
 
+def retry_deliveries(settings: Settings, store: Store, skip_days: Sequence[str] = ()) -> bool:
+    """Send again what earlier runs failed to deliver (``run.delivery_retry_days`` days back);
+    True if a delivery failed again."""
+    import asyncio
+    from datetime import datetime
+
+    from commitdigest.deliver.service import failed, retry_pending
+    from commitdigest.window import resolve_zone
+
+    if not settings.deliver:
+        return False
+    _, zone = resolve_zone(settings.timezone)
+    days = settings.run.delivery_retry_days
+    results, given_up = asyncio.run(
+        retry_pending(
+            settings.output_dir,
+            settings.deliver,
+            store,
+            today=datetime.now(tz=zone).date(),
+            retry_days=days,
+            skip_days=skip_days,
+        )
+    )
+    for day, channel in given_up:
+        err.print(
+            f"warning: deliver {channel} {day}: given up after {days} days of retries "
+            f"(`commitdigest deliver --date {day} --channel {channel}` sends it by hand)",
+            markup=False,
+        )
+    print_results(results)
+    return bool(failed(results))
+
+
+def status_rows(store: Store) -> list[dict[str, object]]:
+    """The delivery state: one row per day and channel (its latest record)."""
+    from commitdigest.store.deliveries import DeliveryLog
+
+    log = DeliveryLog(store)
+    return [
+        {
+            "day": r.day,
+            "channel": r.channel,
+            "type": r.channel_type,
+            "state": r.status,
+            "attempts": log.attempts(r.day, r.channel),
+            "last_error": r.error,
+            "delivered_at": r.delivered_at,
+        }
+        for r in log.latest()
+    ]
+
+
+deliver_app = typer.Typer(
+    help="Send a day's report to the [[deliver]] channels (again), a test message, or show "
+    "what was delivered where.",
+    no_args_is_help=False,
+)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command(epilog=EXIT_CODES_HELP)
+    app.add_typer(deliver_app, name="deliver")
+
+    @deliver_app.command("status", epilog=EXIT_CODES_HELP)
+    def status(
+        as_json: Annotated[bool, typer.Option("--json", help="One JSON list on stdout.")] = False,
+        home: HomeOption = None,
+    ) -> None:
+        """What was delivered where: day × channel × state × attempts × last error."""
+
+        def action() -> int:
+            import json
+
+            from commitdigest.store import Store, default_home
+
+            with Store.open(home or default_home()) as store:
+                rows = status_rows(store)
+            if as_json:
+                out.print(json.dumps(rows, ensure_ascii=False, indent=1), markup=False)
+                return 0
+            if not rows:
+                out.print("no deliveries recorded yet", markup=False)
+            for row in rows:
+                line = f"{row['day']}  {row['channel']}  {row['state']}  {row['attempts']}"
+                if row["last_error"]:
+                    line += f"  {row['last_error']}"
+                out.print(line, markup=False)
+            return 0
+
+        exit_with(action)
+
+    @deliver_app.callback(invoke_without_command=True, epilog=EXIT_CODES_HELP)
     def deliver(
+        ctx: typer.Context,
         date: DateOption = None,
         channel: Annotated[
             list[str] | None, typer.Option("--channel", help="Only this channel (repeatable).")
@@ -64,14 +154,26 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--test", metavar="CHANNEL", help="Send a sample message to CHANNEL."),
         ] = None,
+        retry: Annotated[
+            bool,
+            typer.Option(
+                "--retry",
+                help="Send again what failed on the last run.delivery_retry_days days "
+                "(run does this by itself).",
+            ),
+        ] = False,
         config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
         """Send a day's report to the [[deliver]] channels (again), or a test message.
 
-        `run` delivers by itself after writing the files; use this to resend a day
-        (--force sends again where it was already delivered) or to check a channel.
+        `run` delivers by itself after writing the files, and sends again what failed on
+        earlier days; use this to resend a day (--force sends again where it was already
+        delivered), to retry now (--retry) or to check a channel (--test).
+        `deliver status [--json]` shows what was delivered where.
         """
+        if ctx.invoked_subcommand is not None:
+            return
 
         def action() -> int:
             import asyncio
@@ -91,6 +193,10 @@ def register(app: typer.Typer) -> None:
             from commitdigest.window import parse_day, resolve_zone
 
             settings = load_settings(find_config(config))
+            if retry:
+                home_dir = home or default_home()
+                with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
+                    return DeliveryFailed.exit_code if retry_deliveries(settings, store) else 0
             if test is not None:
                 (target,) = select_channels(settings.deliver, [test])
                 results = [asyncio.run(send_test(target, lang=target.lang or settings.language))]

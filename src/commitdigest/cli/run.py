@@ -26,7 +26,7 @@ def daily_run(
     from datetime import timedelta
 
     from commitdigest.cli.console import closing
-    from commitdigest.cli.deliver import deliver_outcome
+    from commitdigest.cli.deliver import deliver_outcome, retry_deliveries
     from commitdigest.cli.progress import RichProgress
     from commitdigest.cli.report import checkouts
     from commitdigest.config import find_config, load_settings
@@ -70,6 +70,8 @@ def daily_run(
         for name, reason in outcome.failures.items():
             err.print(f"error: {name}: {reason}", markup=False)
         delivery_failed = deliver_outcome(settings, store, outcome)  # after the files exist
+        # what failed to reach a channel on earlier days goes again (never what was sent)
+        delivery_failed |= retry_deliveries(settings, store, [d.label for d in outcome.days])
     if outcome.failures:
         return SourceError.exit_code
     if outcome.partial_code:  # an earlier, more complete report was kept

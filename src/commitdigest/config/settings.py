@@ -130,6 +130,8 @@ class RunSettings(_Section):
     # a machine that was off catches up at most this many days (the newest); `run --since`
     # backfills the rest
     max_catch_up_days: int = Field(31, ge=1, le=366)
+    # a delivery that failed is sent again by each run for this many days, then given up
+    delivery_retry_days: int = Field(3, ge=0, le=60)
     lock_timeout_s: float = Field(60, ge=0)  # wait this long for another run's lock
 
 

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -270,3 +271,43 @@ def load_day_context(out_dir: Path, day: str) -> tuple[ReportContext, dict[str, 
 
 def failed(results: Sequence[DeliveryResult]) -> list[DeliveryResult]:
     return [r for r in results if not r.ok]
+
+
+async def retry_pending(
+    out_dir: Path,
+    channels: Sequence[ChannelConfig],
+    store: Store,
+    *,
+    today: date,
+    retry_days: int,
+    skip_days: Collection[str] = (),
+    transport: httpx2.AsyncBaseTransport | None = None,
+    sleep: Sleep = asyncio.sleep,
+) -> tuple[list[DeliveryResult], list[tuple[str, str]]]:
+    """Send again every delivery of the last ``retry_days`` days that never reached its
+    channel (failed, or cut off), oldest day first, from the day's JSON report; what
+    succeeded is never sent twice. Older unsent deliveries are recorded as given up.
+    Returns the results and the ``(day, channel)`` pairs given up."""
+    records = DeliveryLog(store)
+    first = (today - timedelta(days=retry_days)).isoformat()
+    given_up = records.give_up(first)
+    for day, name in given_up:
+        log.warning("deliver %s %s: given up after %d days of retries", name, day, retry_days)
+    known = {c.name: c for c in channels if c.enabled}
+    by_day: dict[str, list[ChannelConfig]] = {}
+    for day, name in records.pending(first):
+        if day not in skip_days and name in known:
+            by_day.setdefault(day, []).append(known[name])
+    results: list[DeliveryResult] = []
+    for day, targets in by_day.items():
+        try:
+            context, paths = load_day_context(out_dir, day)
+        except OutputError as exc:
+            results += [
+                DeliveryResult(c.name, c.type, day, "failed", error=exc.message) for c in targets
+            ]
+            continue
+        results += await deliver_day(
+            context, targets, store, report_paths=paths, transport=transport, sleep=sleep
+        )
+    return results, given_up

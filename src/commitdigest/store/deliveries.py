@@ -26,7 +26,7 @@ class DeliveryRecord:
     day: str
     channel: str
     channel_type: str
-    status: str  # sending / sent / failed
+    status: str  # sending / sent / failed / given up
     attempts: int
     error: str | None
     started_at: str
@@ -82,6 +82,55 @@ class DeliveryLog:
                 " WHERE id = ?",
                 (status, attempts, redact(error) if error else None, delivered, record_id),
             )
+
+    def pending(self, since_day: str) -> list[tuple[str, str]]:
+        """``(day, channel)`` of every delivery since ``since_day`` (inclusive) whose latest
+        record is not ``sent`` (failed, or cut off while sending), oldest day first: what
+        the next run sends again."""
+        rows = self._read(
+            "SELECT d.day, d.channel FROM deliveries d JOIN ("
+            " SELECT day, channel, MAX(id) AS last FROM deliveries GROUP BY day, channel"
+            ") m ON d.id = m.last WHERE d.status IN ('failed', 'sending') AND d.day >= ?"
+            " ORDER BY d.day, d.channel",
+            (since_day,),
+        )
+        return [(str(r[0]), str(r[1])) for r in rows]
+
+    def give_up(self, before_day: str) -> list[tuple[str, str]]:
+        """Mark the unsent deliveries of days before ``before_day`` as ``given up`` (the
+        retry window is over); the ``(day, channel)`` pairs marked."""
+        stale = self._read(
+            "SELECT d.id, d.day, d.channel FROM deliveries d JOIN ("
+            " SELECT day, channel, MAX(id) AS last FROM deliveries GROUP BY day, channel"
+            ") m ON d.id = m.last WHERE d.status IN ('failed', 'sending') AND d.day < ?",
+            (before_day,),
+        )
+        if stale:
+            with self._store._write() as conn:
+                conn.executemany(
+                    "UPDATE deliveries SET status = 'given up' WHERE id = ?",
+                    [(r[0],) for r in stale],
+                )
+        return [(str(r[1]), str(r[2])) for r in stale]
+
+    def latest(self, *, limit: int = 200) -> list[DeliveryRecord]:
+        """The latest record of each (day, channel), newest day first: the state table."""
+        rows = self._read(
+            f"SELECT {', '.join('d.' + c.strip() for c in self._COLUMNS.split(','))}"
+            " FROM deliveries d JOIN ("
+            " SELECT day, channel, MAX(id) AS last FROM deliveries GROUP BY day, channel"
+            ") m ON d.id = m.last ORDER BY d.day DESC, d.channel LIMIT ?",
+            (limit,),
+        )
+        return [_record(r) for r in rows]
+
+    def attempts(self, day: str, channel: str) -> int:
+        """Every attempt made for ``day`` to ``channel``, over all runs."""
+        rows = self._read(
+            "SELECT COALESCE(SUM(attempts), 0) FROM deliveries WHERE day = ? AND channel = ?",
+            (day, channel),
+        )
+        return int(str(rows[0][0])) if rows else 0
 
     def records(
         self, *, day: str | None = None, channel: str | None = None, limit: int = 50
