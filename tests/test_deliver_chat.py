@@ -277,3 +277,52 @@ def test_send_test_uses_the_sample_day(monkeypatch: pytest.MonkeyPatch) -> None:
     assert request.headers["x-commitdigest-event"] == "test"
     assert "x-commitdigest-signature" not in request.headers
     assert request.json()["repositories"][0]["name"] == "example/project"
+
+
+def _standard_verify(secret: bytes, headers: dict[str, str], body: bytes, seen: set[str]) -> str:
+    """The receiver of docs/webhook.md, as a function: "ok", "replay", "forged" or "duplicate"."""
+    import base64
+
+    msg_id, stamp = headers["webhook-id"], headers["webhook-timestamp"]
+    if abs(time.time() - int(stamp)) > 300:
+        return "replay"
+    signed = f"{msg_id}.{stamp}.".encode() + body
+    expected = base64.b64encode(hmac.new(secret, signed, hashlib.sha256).digest()).decode()
+    given = [
+        p.split(",", 1)[1] for p in headers["webhook-signature"].split() if p.startswith("v1,")
+    ]
+    if not any(hmac.compare_digest(expected, g) for g in given):
+        return "forged"
+    if msg_id in seen:
+        return "duplicate"
+    seen.add(msg_id)
+    return "ok"
+
+
+def test_webhook_carries_standard_webhooks_headers_a_receiver_can_verify(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import base64
+
+    context = busy_day(2)
+    with HttpReceiver(Reply(202)) as http:
+        http.script(Reply(503))  # the first attempt fails: the retry carries the same id
+        key = base64.b64encode(b"0123456789abcdef0123456789abcdef").decode()
+        monkeypatch.setenv("HOOK_SECRET", f"whsec_{key}")
+        config = channel_config(
+            name="w", type="webhook", url=http.url("/r"), secret_env="HOOK_SECRET"
+        )
+        (result,) = asyncio.run(deliver_day(context, [config], None))
+        first, second = http.requests[-2:]
+    assert result.status == "sent"
+    assert first.headers["webhook-id"] == second.headers["webhook-id"]
+    assert second.headers["webhook-id"].startswith("msg_")
+    seen: set[str] = set()
+    secret = b"0123456789abcdef0123456789abcdef"
+    assert _standard_verify(secret, dict(second.headers), second.body, seen) == "ok"
+    assert _standard_verify(secret, dict(first.headers), first.body, seen) == "duplicate"
+    assert _standard_verify(b"wrong", dict(second.headers), second.body, set()) == "forged"
+    old = {**dict(second.headers), "webhook-timestamp": str(int(time.time()) - 3600)}
+    assert _standard_verify(secret, old, second.body, set()) == "replay"
+    tampered = second.body.replace(b"2026-01-13", b"2026-01-14", 1)
+    assert _standard_verify(secret, dict(second.headers), tampered, set()) == "forged"

@@ -10,16 +10,28 @@
     X-Commitdigest-Timestamp: 1768300000     (Unix seconds, when the attempt was made)
     X-Commitdigest-Signature: sha256=<hex>   (with secret_env: HMAC-SHA256 of the body,
                                               the secret as the key)
+    webhook-id: msg_<hex>                    (Standard Webhooks: the same for every attempt
+                                              and every later retry of this message)
+    webhook-timestamp: 1768300000            (Unix seconds of the attempt)
+    webhook-signature: v1,<base64>           (with secret_env: HMAC-SHA256 of
+                                              "<id>.<timestamp>.<body>"; a "whsec_" secret
+                                              is base64, its bytes are the key)
 
     <the report's JSON, exactly as `--format json` writes it>
 
-A receiver checks the signature by recomputing ``hmac.new(secret, body, sha256).hexdigest()``
-over the raw body and comparing it in constant time. 2xx is success; 5xx, 429 and
-time-outs are retried; other answers are not.
+A receiver checks ``X-Commitdigest-Signature`` by recomputing
+``hmac.new(secret, body, sha256).hexdigest()`` over the raw body, or — better, since it
+covers the time and an id — the Standard Webhooks signature, then rejects a timestamp more
+than 5 minutes old (a replay) and an id it has seen (a duplicate): docs/webhook.md has a
+receiver that does both. 2xx is success; 5xx, 429 and time-outs are retried; other answers
+are not.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
 import hashlib
 import hmac
 import time
@@ -40,6 +52,23 @@ def sign_body(secret: str, body: bytes) -> str:
     return "sha256=" + hmac.new(secret.encode("utf-8"), body, hashlib.sha256).hexdigest()
 
 
+def message_id(day: str, body: bytes) -> str:
+    """The Standard Webhooks ``webhook-id``: the same for every attempt to send this
+    message, so a receiver drops duplicates."""
+    return "msg_" + hashlib.sha256(day.encode("utf-8") + b"\0" + body).hexdigest()[:32]
+
+
+def standard_signature(secret: str, msg_id: str, timestamp: str, body: bytes) -> str:
+    """The Standard Webhooks ``webhook-signature``: ``v1,<base64 HMAC-SHA256>`` of
+    ``id.timestamp.body``; a ``whsec_`` secret is base64 and its bytes are the key."""
+    key = secret.encode("utf-8")
+    if secret.startswith("whsec_"):
+        with contextlib.suppress(binascii.Error, ValueError):
+            key = base64.b64decode(secret.removeprefix("whsec_"), validate=True)
+    signed = msg_id.encode() + b"." + timestamp.encode() + b"." + body
+    return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
+
+
 @register
 class WebhookSender(Channel):
     type_name = "webhook"
@@ -55,13 +84,15 @@ class WebhookSender(Channel):
                 text = None
         if text is None:
             text = render_json(job.context)
+        body = text.encode("utf-8")
         headers = {
             "User-Agent": f"commitdigest/{__version__}",
             "X-Commitdigest-Event": "test" if job.test else "report",
             "X-Commitdigest-Day": job.day,
+            "webhook-id": message_id(job.day, body),
             **self.config.headers,
         }
-        return Prepared(plain_text(self.digest(job)), (text.encode("utf-8"), headers))
+        return Prepared(plain_text(self.digest(job)), (body, headers))
 
     async def send(self, message: Prepared) -> None:
         body, headers = message.payload
@@ -70,8 +101,13 @@ class WebhookSender(Channel):
         else:
             assert self.config.url is not None
             url = self.config.url
-        headers = {**headers, TIMESTAMP_HEADER: str(int(time.time()))}
+        stamp = str(int(time.time()))
+        headers = {**headers, TIMESTAMP_HEADER: stamp, "webhook-timestamp": stamp}
         if self.config.secret_env:
             secret = read_secret_env(self.config.secret_env, what="webhook signing secret")
-            headers[SIGNATURE_HEADER] = sign_body(secret.get_secret_value(), body)
+            value = secret.get_secret_value()
+            headers[SIGNATURE_HEADER] = sign_body(value, body)
+            headers["webhook-signature"] = standard_signature(
+                value, headers["webhook-id"], stamp, body
+            )
         await post(self.client, url, body, timeout=self.config.timeout_s, headers=headers)
