@@ -270,6 +270,9 @@ def test_config_check_prints_the_effective_settings_with_secrets_masked(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     monkeypatch.setenv("COMMITDIGEST_LLM__MODEL", "qwen3")
+    monkeypatch.setenv("FEISHU_WEBHOOK_URL", "https://open.feishu.cn/open-apis/bot/v2/hook/x")
+    monkeypatch.setenv("FEISHU_SECRET", "feishu-secret-value")
+    monkeypatch.setenv("SMTP_PASSWORD", "smtp-password-value")
     code, out, err = cli("config", "check", "--config", str(EXAMPLE))
     assert code == 0, err
     assert out.splitlines()[0] == f"# config file: {EXAMPLE}"
@@ -282,6 +285,29 @@ def test_config_check_prints_the_effective_settings_with_secrets_masked(
     ]
     del shown["llm"]["api_key"]
     assert validate_file_data(shown, EXAMPLE).llm.model == "qwen3"  # round-trips
+
+
+def test_config_check_names_each_missing_secret_and_a_password_without_tls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("HOOK_URL", raising=False)
+    monkeypatch.setenv("SLACK_URL", "not-a-url-secret-value")
+    monkeypatch.setenv("SMTP_PASS", "smtp-secret-value")
+    path = write(
+        tmp_path / "c.toml",
+        '[[deliver]]\nname = "hook"\ntype = "webhook"\nurl_env = "HOOK_URL"\n\n'
+        '[[deliver]]\nname = "s"\ntype = "slack"\nurl_env = "SLACK_URL"\n\n'
+        '[[deliver]]\nname = "mail"\ntype = "email"\nhost = "smtp.example.org"\n'
+        'security = "none"\nusername = "u"\npassword_env = "SMTP_PASS"\n'
+        'sender = "a@example.org"\nto = ["b@example.org"]\n',
+    )
+    code, out, err = cli("config", "check", "--config", str(path))
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert any("HOOK_URL" in line and "is not set" in line for line in lines)
+    assert any("SLACK_URL does not hold an http(s) URL" in line for line in lines)
+    assert any(line.startswith("warning:") and "without TLS" in line for line in lines)
+    assert "secret-value" not in err
 
 
 def test_config_check_without_a_file_shows_the_defaults() -> None:

@@ -52,17 +52,33 @@ def focus_summary(repository: Repository) -> str:
 def check(config: ConfigOption = None) -> None:
     """Validate the settings file and print the effective settings (secrets masked).
 
-    Exit 0 when valid, 2 with a one-line error (key path and problem) when not.
+    Each [[deliver]] channel is checked too: every environment variable it names is set
+    (the missing one is named, a value never shown), URLs are http(s), a password file
+    exists; a warning says when SMTP credentials would travel without TLS.
+    Exit 0 when valid, 2 with one line per problem (key path and problem) when not.
     """
 
     def action() -> str:
+        import os
+
+        from commitdigest.config.channels import channel_problems
+        from commitdigest.config.edit import effective_toml
         from commitdigest.config.settings import find_config, load_settings
+        from commitdigest.errors import ConfigError
 
         path = find_config(config)
         settings = load_settings(path)
         where = str(path) if path else "none found: defaults and environment only"
-        from commitdigest.config.edit import effective_toml
-
+        errors: list[str] = []
+        for channel in settings.deliver:  # each channel's secrets and URL, never their values
+            problems, warnings = channel_problems(channel, os.environ)
+            errors += problems
+            for warning in warnings:
+                err.print(f"warning: {warning}", markup=False)
+        for problem in errors[1:]:
+            err.print(f"error: {problem}", markup=False)
+        if errors:
+            raise ConfigError(errors[0])
         return f"# config file: {where}\n# valid\n\n{effective_toml(settings)}"
 
     typer.echo(guard(action), nl=False)

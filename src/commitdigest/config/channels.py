@@ -21,6 +21,7 @@ the value.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -259,3 +260,34 @@ def check_unique_names(channels: list[C]) -> list[C]:
             )
         seen[channel.name] = i
     return channels
+
+
+def channel_problems(
+    config: ChannelConfig, environ: Mapping[str, str]
+) -> tuple[list[str], list[str]]:
+    """``(errors, warnings)`` for one channel, as ``config check`` reports them: every
+    environment variable it names is set and, for a URL, an http(s) URL; a password file
+    exists; SMTP credentials would not travel without TLS. Values are never shown."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    name = f"channel {config.name!r} ({config.type})"
+    for field, value in config:
+        if not field.endswith("_env") or not isinstance(value, str) or not value:
+            continue
+        found = environ.get(value, "")
+        what = field.removesuffix("_env").replace("_", " ")
+        if not found.strip():
+            errors.append(f"{name}: the environment variable {value} ({what}) is not set")
+        elif field == "url_env" and not found.strip().lower().startswith(("https://", "http://")):
+            errors.append(f"{name}: {value} does not hold an http(s) URL")
+    if isinstance(config, EmailChannel):
+        if config.password_file and not Path(config.password_file).expanduser().is_file():
+            errors.append(f"{name}: the password file {config.password_file} does not exist")
+        if config.security == "none" and (config.password_env or config.password_file):
+            warnings.append(
+                f"{name}: the SMTP password would travel without TLS (security = \"none\"); "
+                'use "starttls" or "ssl"'
+            )
+    if isinstance(config, WebhookChannel) and config.url and config.url.startswith("http://"):
+        warnings.append(f"{name}: the webhook URL is plain http: the report travels unencrypted")
+    return errors, warnings
