@@ -59,7 +59,7 @@ VOID = frozenset({"meta", "br", "input", "hr", "img", "link", "wbr", "col", "sou
 # every element the page may contain: the template's, and markdown-it's for model text
 _TAGS = """html head meta title style body header p span details summary output form fieldset
 legend label input select option button main br section h1 h2 h3 h4 div table thead tbody tr
-th td a ul ol li strong em code pre script"""
+th td a ul ol li strong em code pre script bdi"""
 ALLOWED_TAGS = frozenset(_TAGS.split())
 
 
@@ -517,3 +517,18 @@ def test_automated_commits_have_their_own_group_and_none_is_hidden() -> None:
     assert len(group.all("details", "commit")) == 3
     markdown = render_markdown(ctx)
     assert "#### 🤖 Dependency and automation updates (3)" in markdown
+
+
+def test_direction_controls_never_reorder_neighbours() -> None:
+    evil = "Kim \u202eRtl \u2066x\u2069"
+    commit = make_commit("Fix \u202ethe order (#5)", WHEN, author=evil)
+    ctx = build_context([repo_input([commit])], day_window(), lang="en", generated_at=GENERATED)
+    page, root = check_page(ctx)
+    markdown = render_markdown(ctx)
+    for text in (page, markdown):
+        assert not any(
+            ch in text for ch in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+        )
+    cells = root.one("table", "commits").all("tr")[1].all("td")
+    assert cells[1].text() == "Kim Rtl x"  # isolated, in <bdi>
+    assert "<bdi>Kim Rtl x</bdi>" in page

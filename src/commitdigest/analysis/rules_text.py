@@ -13,13 +13,14 @@ import unicodedata
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
 
-_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f]")
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+"""Direction controls: commit text could reorder what follows it. Every output drops them."""
 
 
 def strip_controls(text: str) -> str:
     """Control characters and line/paragraph separators -> spaces; whitespace collapsed."""
     out = []
-    for ch in _BIDI.sub("", text):
+    for ch in BIDI_CONTROLS.sub("", text):
         cat = unicodedata.category(ch)
         out.append(" " if cat in ("Cc", "Zl", "Zp") else ch)
     return " ".join("".join(out).split())

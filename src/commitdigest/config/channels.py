@@ -285,7 +285,7 @@ def channel_problems(
             errors.append(f"{name}: the password file {config.password_file} does not exist")
         if config.security == "none" and (config.password_env or config.password_file):
             warnings.append(
-                f"{name}: the SMTP password would travel without TLS (security = \"none\"); "
+                f'{name}: the SMTP password would travel without TLS (security = "none"); '
                 'use "starttls" or "ssl"'
             )
     if isinstance(config, WebhookChannel) and config.url and config.url.startswith("http://"):

@@ -208,8 +208,8 @@ class ReportView(ABC, Generic[T]):
     def short_summary(self, commit: CommitEntry) -> str:
         """A low commit's summary for its table row: the commit's title left out when the
         summary starts with it, cut to one short line."""
-        text = " ".join(commit.analysis.summary.split())
-        title = " ".join(commit.title.split()).rstrip(".")
+        text = clean_line(commit.analysis.summary)
+        title = clean_line(commit.title).rstrip(".")
         head = re.sub(r"\s*\(#\d+\)$", "", title)
         for prefix in (title, head):
             if prefix and text.startswith(prefix):

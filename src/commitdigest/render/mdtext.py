@@ -25,6 +25,8 @@ import unicodedata
 from typing import Literal
 from urllib.parse import quote, urlsplit
 
+from commitdigest.analysis.rules_text import BIDI_CONTROLS
+
 Context = Literal["table", "heading", "link"]
 
 ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -44,7 +46,9 @@ TITLE_KEEP = 57  # … to this many characters, then "..."
 
 def clean_line(text: str) -> str:
     """One line of plain text: line breaks, tabs and other controls become a space,
-    NUL and the remaining controls U+FFFD; stripped. Escaped text renders back to this."""
+    direction controls are dropped, NUL and the remaining controls become U+FFFD;
+    stripped. Escaped text renders back to this."""
+    text = BIDI_CONTROLS.sub("", text)  # they would reorder the text around them
     return _BAD_CHARS.sub("\ufffd", _SPACE_CHARS.sub(" ", text)).strip()
 
 
@@ -52,7 +56,7 @@ def _clean_lines(text: str) -> list[str]:
     """Multi-line free text: newlines normalised, controls replaced, right-stripped lines."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = re.sub("[\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029\t]", " ", text)
-    text = _BAD_CHARS.sub("\ufffd", text)
+    text = _BAD_CHARS.sub("\ufffd", BIDI_CONTROLS.sub("", text))
     return [line.rstrip() for line in text.split("\n")]
 
 
