@@ -84,7 +84,7 @@ def test_chat_digests_show_titles_literally(tmp_path: Path) -> None:
         (out / "2026-03-02.json").read_text(encoding="utf-8")
     )
     digest = build_digest(context, lang="en", report_url=None)
-    values = [v for repo in digest.repos for _, vs in repo.overview for v in vs]
+    values = [v for repo in digest.repos for _, vs in repo.overview for v, _ in vs]
     values += [c.title for repo in digest.repos for c in repo.high]
     assert values, "the digest shows the day's key changes"
     for value in values:

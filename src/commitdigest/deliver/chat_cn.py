@@ -32,10 +32,17 @@ from .digest import DigestLines, Markup, digest_lines, strings
 
 
 def _neutralise(text: str) -> str:
-    """DingTalk's and WeCom's markdown have no escape character (and Feishu's lark_md
-    escapes are HTML entities we cannot rely on): defuse what would turn a commit title
-    into a link, an @mention, a tag or bold text."""
-    return text.replace("<", "＜").replace(">", "＞").replace("](", "] (").replace("*", "＊")
+    """DingTalk's and WeCom's markdown document no escape character: defuse what would turn
+    a commit title into a link, an @mention (``<@userid>``), a tag (``<font>``), bold text
+    or a code span, with the look-alike full-width characters."""
+    return (
+        text.replace("<", "＜")
+        .replace(">", "＞")
+        .replace("[", "［")
+        .replace("]", "］")
+        .replace("*", "＊")
+        .replace("`", "｀")
+    )
 
 
 PLAIN_MD = Markup(
@@ -43,7 +50,22 @@ PLAIN_MD = Markup(
     bold=lambda text: f"**{text}**",
     link=lambda text, url: f"[{text}]({url})",
 )
-LARK_MD = PLAIN_MD  # Feishu's lark_md: the same defusing (its escapes are not CommonMark's)
+
+# Feishu's lark_md: a character its markdown uses shows as itself when written as an HTML
+# numeric entity (``&#60;``), as its card documentation prescribes; ``&`` too, so a title
+# holding ``&lt;`` shows those four characters.
+_LARK_SPECIAL = frozenset("&<>*~_!/\\[]()#:+\"'`$")
+
+
+def _lark_escape(text: str) -> str:
+    return "".join(f"&#{ord(ch)};" if ch in _LARK_SPECIAL else ch for ch in text)
+
+
+LARK_MD = Markup(
+    escape=_lark_escape,
+    bold=lambda text: f"**{text}**",
+    link=lambda text, url: f"[{text}]({url})",
+)
 
 
 # ---- Feishu / Lark --------------------------------------------------------------------
@@ -86,7 +108,7 @@ class FeishuSender(Channel):
         # the link to the full report is a button under the text
         lines = digest_lines(digest, LARK_MD, with_title=False)
         lines = DigestLines(lines.head, lines.items, [])
-        template = "red" if any(r.high for r in digest.repos) else "blue"
+        template = "red" if digest.has_high else "blue"
         button = strings(digest.lang)["report_link"]
 
         def build(body: list[str]) -> dict[str, object]:

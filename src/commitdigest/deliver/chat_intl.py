@@ -127,7 +127,10 @@ DISCORD_CONTENT_CHARS = 2000
 DISCORD_DESCRIPTION_CHARS = 4096
 DISCORD_TITLE_CHARS = 256
 DISCORD_EMBEDS_TOTAL = 6000
-_DISCORD_SPECIAL = re.compile(r"([\\*_~`|>\[\]()#-])")
+# Discord's markdown takes a backslash before any ASCII punctuation as "this character";
+# these are those its markdown, mentions (<@id>, @everyone), emoji (:name:), timestamps
+# and bare links (https://) start with
+_DISCORD_SPECIAL = re.compile(r"([\\*_~`|<>\[\]()#\-@:])")
 
 DISCORD_MD = Markup(
     escape=lambda text: _DISCORD_SPECIAL.sub(r"\\\1", text),
@@ -147,7 +150,7 @@ class DiscordSender(Channel):
         embed = self.config.style == "embed"
         lines = digest_lines(digest, DISCORD_MD, with_title=not embed)
         title = digest.title[:DISCORD_TITLE_CHARS]
-        red = any(r.high for r in digest.repos)
+        red = digest.has_high
 
         def build(body: list[str]) -> dict[str, object]:
             text = "\n".join(body)

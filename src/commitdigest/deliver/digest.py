@@ -52,8 +52,10 @@ class DigestCommit:
 class DigestRepo:
     name: str
     counts: dict[Importance, int]
-    overview: list[tuple[str, list[str]]]  # (label, items) of the non-empty lists
-    high: list[DigestCommit]
+    # (label, items) of the overview's non-empty lists; a key change carries the commit it
+    # is about when the overview cites one
+    overview: list[tuple[str, list[tuple[str, DigestCommit | None]]]]
+    high: list[DigestCommit]  # the high-importance commits the overview does not cite
     # the radar's items, first: (label, items) for "Affects you" and "Breaking changes";
     # each item is a plain line and the commit it comes from
     radar: list[tuple[str, list[tuple[str, DigestCommit]]]] = field(default_factory=list)
@@ -69,6 +71,10 @@ class Digest:
     repos: list[DigestRepo]
     report_url: str | None
     test: bool = False  # a sample message (`deliver --test`)
+
+    @property
+    def has_high(self) -> bool:
+        return self.counts.get(Importance.HIGH, 0) > 0
 
     def counts_line(self) -> str:
         if self.total == 0:
@@ -128,24 +134,34 @@ def build_digest(
         for commit in repo.commits:
             counts[commit.analysis.importance] += 1
             totals[commit.analysis.importance] += 1
-        overview: list[tuple[str, list[str]]] = []
+        commits = {c.short_sha: c for c in repo.commits}
+        overview: list[tuple[str, list[tuple[str, DigestCommit | None]]]] = []
+        cited: set[str] = set()
         if repo.overview is not None:
-            for key, values in (
-                ("ov_themes", repo.overview.themes),
-                ("ov_key_changes", repo.overview.key_changes),
-                ("ov_risks", repo.overview.risks),
+            ov = repo.overview
+            refs = ov.key_refs if len(ov.key_refs) == len(ov.key_changes) else []
+            for key, values, keyed in (
+                ("ov_themes", ov.themes, []),
+                ("ov_key_changes", ov.key_changes, refs),
+                ("ov_risks", ov.risks, []),
             ):
-                items = [shorten_title(v, ITEM_CHARS, ITEM_CHARS - 3) for v in values]
-                if items := [i for i in items if i]:
+                items: list[tuple[str, DigestCommit | None]] = []
+                for i, value in enumerate(values):
+                    text = shorten_title(value, ITEM_CHARS, ITEM_CHARS - 3)
+                    ref = commits.get(keyed[i]) if i < len(keyed) else None
+                    if not text:
+                        continue
+                    if ref is not None:
+                        cited.add(ref.short_sha)
+                    items.append((text, _digest_commit(ref, labels) if ref else None))
+                if items:
                     overview.append((labels.s[key], items))
+        # the room goes to what the overview has not said: a high commit it cites already
+        # shows (with its link) among the key changes
         high = [
-            DigestCommit(
-                title=shorten_title(c.title, ITEM_CHARS, ITEM_CHARS - 3) or labels.s["untitled"],
-                short_sha=c.short_sha,
-                url=safe_url(c.url),
-            )
+            _digest_commit(c, labels)
             for c in repo.commits
-            if c.analysis.importance == Importance.HIGH
+            if c.analysis.importance == Importance.HIGH and c.short_sha not in cited
         ]
         repos.append(
             DigestRepo(clean_line(repo.name), counts, overview, high, _radar(repo, labels))
@@ -162,6 +178,11 @@ def build_digest(
         report_url=report_url,
         test=test,
     )
+
+
+def _digest_commit(commit: CommitEntry, labels: Labels) -> DigestCommit:
+    title = shorten_title(commit.title, ITEM_CHARS, ITEM_CHARS - 3) or labels.s["untitled"]
+    return DigestCommit(title=title, short_sha=commit.short_sha, url=safe_url(commit.url))
 
 
 def _radar(
@@ -238,26 +259,31 @@ def digest_lines(digest: Digest, markup: Markup, *, with_title: bool) -> DigestL
             items.append(Line(f"{markup.bold(esc(repo.name))} · {esc(counts)}", False))
         for label, radar_items in repo.radar:  # what forces action comes first
             items.append(Line(markup.bold(esc(label)), False))
-            for text, commit in radar_items:
-                sha = esc(commit.short_sha)
-                ref = markup.link(sha, commit.url) if commit.url else sha
-                items.append(Line(f"{markup.bullet}{esc(text)} ({ref})", True))
+            items += [Line(_item(markup, text, commit), True) for text, commit in radar_items]
         for label, values in repo.overview:
             items.append(Line(markup.bold(esc(label)), False))
-            items += [Line(markup.bullet + esc(v), True) for v in values]
+            items += [Line(_item(markup, text, commit), True) for text, commit in values]
         if repo.high:
             items.append(
                 Line(markup.bold(esc(labels.group(Importance.HIGH, len(repo.high)))), False)
             )
-            for commit in repo.high:
-                sha = esc(commit.short_sha)
-                ref = markup.link(sha, commit.url) if commit.url else sha
-                items.append(Line(f"{markup.bullet}{esc(commit.title)} ({ref})", True))
+            items += [Line(_item(markup, c.title, c), True) for c in repo.high]
     tail: list[str] = []
     if digest.report_url:
         s = strings(digest.lang)
         tail.append(esc(s["report"]) + markup.link(esc(s["report_link"]), digest.report_url))
     return DigestLines(head, items, tail)
+
+
+def _item(markup: Markup, text: str, commit: DigestCommit | None) -> str:
+    """``• text (abc1234)``, the short SHA linking to the commit; the parentheses are text
+    too (MarkdownV2 refuses a bare one)."""
+    line = markup.bullet + markup.escape(text)
+    if commit is None:
+        return line
+    sha = markup.escape(commit.short_sha)
+    ref = markup.link(sha, commit.url) if commit.url else sha
+    return f"{line} {markup.escape('(')}{ref}{markup.escape(')')}"
 
 
 PLAIN = Markup(escape=lambda text: text, bold=lambda text: text, link=lambda t, u: f"{t} <{u}>")
@@ -389,7 +415,8 @@ def sample_context(lang: str) -> ReportContext:
     ]
     overview = Overview(
         themes=[s["sample_theme"]],
-        key_changes=[commits[0].title, commits[1].title],
+        key_changes=[commits[0].title],  # cited: its link shows here, not in the high list
+        key_refs=[commits[0].short_sha],
         risks=[s["sample_risk"]],
         analyser="rules",
     )
