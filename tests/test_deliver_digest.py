@@ -236,6 +236,7 @@ def test_plain_digest_of_the_sample() -> None:
 
 # ---- the hostile title of the test message: literal in every chat syntax -----------------
 
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("kind", list(CASES))
 def test_the_test_message_shows_the_hostile_title_literally(kind: str, lang: str) -> None:
