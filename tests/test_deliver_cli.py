@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
+import sys
+import time
 import hmac
 from pathlib import Path
 
@@ -90,3 +94,30 @@ def test_a_failing_channel_leaves_the_report_and_sets_the_exit_code(tmp_path: Pa
     assert "error: deliver broken 2026-05-01" in result.stderr
     report = (tmp_path / "out" / "2026-05-01.md").read_text(encoding="utf-8")
     assert "feat: new thing (#7)" in report
+
+
+def test_a_test_message_fails_fast_and_the_failure_is_printed_once(tmp_path: Path) -> None:
+    """`deliver --test` makes one attempt (no backoff), and the service's own answer is
+    printed once, with the channel's name — not again by a log line — in a real process."""
+    with HttpReceiver() as hook, HttpReceiver(Reply(500, "bad hook token")) as broken:
+        config, env = setup(tmp_path, hook.url(), broken.url())
+        config.write_text(
+            config.read_text(encoding="utf-8").replace("max_attempts = 2\nbackoff_s = 0\n", ""),
+            encoding="utf-8",
+        )  # the default retries (and their backoff) of a real delivery
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "commitdigest", "deliver", "--config", str(config)]
+            + ["--test", "broken"],
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        elapsed = time.monotonic() - started
+        assert len(broken.requests) == 1
+    assert done.returncode == 7, done.stderr
+    assert elapsed < 10
+    lines = [line for line in done.stderr.splitlines() if "bad hook token" in line]
+    assert len(lines) == 1 and lines[0].startswith("error: deliver broken "), done.stderr
+    assert SECRET not in done.stdout + done.stderr

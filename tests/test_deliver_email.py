@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
 import pytest
+from markupsafe import escape
 from fake_receivers import SmtpServer, busy_day, channel_config, self_signed_cert, server_tls
 
 from commitdigest.deliver import email as email_channel
@@ -45,7 +47,6 @@ def test_html_body_plain_alternative_markdown_attached(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("SMTP_PASSWORD", PASSWORD)
-    monkeypatch.setattr(email_channel, "_html_renderer", lambda: None)  # no render_html yet
     context = busy_day(4)
     markdown = render_markdown(context)
     md_file = tmp_path / "2026-01-13.md"
@@ -68,9 +69,9 @@ def test_html_body_plain_alternative_markdown_attached(
     assert _lf(plain.get_content()) == markdown
     page = html.get_content()
     assert page.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in page
-    assert "<table>" in page and "每日更新报告" in page
+    assert "每日更新报告" in page and "<bdi>" in page
     assert "<b>&</b>" not in page  # commit text never becomes markup
-    assert '<a id="org-repo0"></a>' in page and 'href="#org-repo0-stats"' in page
+    _mail_safe(page)
     (attachment,) = list(message.iter_attachments())
     assert attachment.get_filename() == "2026-01-13.md"
     assert attachment.get_content_type() == "text/markdown"
@@ -78,23 +79,44 @@ def test_html_body_plain_alternative_markdown_attached(
     assert _lf(attachment.get_content()) == markdown
 
 
-def test_render_html_is_used_when_available(monkeypatch: pytest.MonkeyPatch) -> None:
-    seen: list[object] = []
+def _mail_safe(page: str) -> None:
+    """What mail clients show as it is: no script, no stylesheet, nothing that loads, and
+    every block that sets a text colour sets its background too (light/dark safe)."""
+    lower = page.lower()
+    for banned in ("<script", "<style", "<link", "<img", "<iframe", "<form", "@import"):
+        assert banned not in lower, banned
+    assert not re.search(r"<[^>]*\son[a-z]+=", lower)  # no event handler attribute
+    for style in re.findall(r'style="([^"]*)"', page):
+        if "color:#" in style.replace("background-color:#", "") and "border" not in style:
+            assert "background-color:" in style or "#0969da" in style, style
+    assert len(page.encode("utf-8")) <= 100_000
 
-    def render_html(context: object) -> str:
-        seen.append(context)
-        return "<!DOCTYPE html><html><body><p>the HTML report</p></body></html>"
 
-    monkeypatch.setattr(email_channel, "_html_renderer", lambda: render_html)
-    context = busy_day(1)
+@pytest.mark.parametrize("commits", [45, 600])
+def test_email_html_is_made_for_mail_clients(commits: int) -> None:
+    """A busy day's mail (45 commits) and an extreme one (600) stay within 100 KB with
+    no script; the 45-commit day keeps every summary, and the body links to the site."""
+    context = busy_day(commits, lang="en")
     with SmtpServer() as server:
-        result = _send(context, _email(server, attach_markdown=False))
+        config = _email(server, report_base_url="https://example.org/reports/")
+        result = _send(context, config)
         (mail,) = server.messages
-    assert result.status == "sent" and seen == [context]
+    assert result.status == "sent", result
     html = mail.message.get_body(preferencelist=("html",))
-    assert isinstance(html, EmailMessage)
-    assert "the HTML report" in html.get_content()
-    assert list(mail.message.iter_attachments()) == []
+    plain = mail.message.get_body(preferencelist=("plain",))
+    assert isinstance(html, EmailMessage) and isinstance(plain, EmailMessage)
+    page = html.get_content()
+    _mail_safe(page)
+    assert 'href="https://example.org/reports/2026-01-13.html"' in page
+    assert _lf(plain.get_content()).startswith("https://example.org/reports/2026-01-13.html\n")
+    repo = context.repositories[0]
+    if commits == 45:
+        for c in repo.commits:  # every commit, each linking to its section of the report
+            assert f"https://example.org/reports/2026-01-13.html#{c.anchor}" in page
+            assert escape(c.analysis.summary.split("\n")[0][:40]) in page
+    else:
+        assert "Full report" in page  # cut down, never cut off: the link says where the rest is
+        assert page.rstrip().endswith("</html>")
 
 
 def test_starttls_with_a_verified_certificate(
@@ -173,19 +195,3 @@ def test_an_unreachable_server_is_retried_then_fails() -> None:
     result = _send(busy_day(1), config)
     assert (result.status, result.attempts) == ("failed", 3)
     assert result.error is not None and f"127.0.0.1:{port}" in result.error
-
-
-def test_the_html_report_when_it_exists(tmp_path: Path) -> None:
-    html_module = pytest.importorskip("commitdigest.render.html")
-    context = busy_day(2)
-    with SmtpServer() as server:
-        assert _send(context, _email(server)).status == "sent"
-        written = tmp_path / "2026-01-13.html"
-        written.write_text("<!DOCTYPE html><p>the written page</p>\n", encoding="utf-8")
-        assert _send(context, _email(server), report_paths={"html": written}).status == "sent"
-        rendered, from_file = (
-            m.message.get_body(preferencelist=("html",)) for m in server.messages
-        )
-    assert isinstance(rendered, EmailMessage) and isinstance(from_file, EmailMessage)
-    assert _lf(rendered.get_content()) == html_module.render_html(context)
-    assert _lf(from_file.get_content()) == "<!DOCTYPE html><p>the written page</p>\n"

@@ -1,11 +1,10 @@
-"""E-mail over SMTP: the HTML report, a plain-text alternative, the Markdown attached.
+"""E-mail over SMTP: an e-mail HTML body, a plain-text alternative, the Markdown attached.
 
 The message (``multipart/mixed``) holds a ``multipart/alternative`` — ``text/plain`` (the
-Markdown report, readable as it is) and ``text/html`` (the HTML report: the written
-``<day>.html`` when there is one, else ``render_html(context)`` from
-``commitdigest.render.html``, else the Markdown rendered with markdown-it-py, raw HTML
-disabled) — and the Markdown as ``<day>.md`` (UTF-8). Subject:
-``[commitdigest] vllm-project/vllm 2026-01-13 · 🔴4 🟡24 🟢17``.
+Markdown report, readable as it is, after the link to the full report when a base URL is
+configured) and ``text/html`` (:func:`commitdigest.render.email.render_email_html`: inline
+styles, no script, nothing that loads, within 100 KB) — and the Markdown as ``<day>.md``
+(UTF-8). Subject: ``[commitdigest] vllm-project/vllm 2026-01-13 · 🔴4 🟡24 🟢17``.
 
 Connections: ``security = "starttls"`` (port 587, certificate verified against the system
 CAs or ``ca_file``), ``"ssl"`` (465) or ``"none"`` (plain, for a local relay or tests).
@@ -16,22 +15,16 @@ retried; 5xx replies (bad credentials, refused recipients) and certificate failu
 from __future__ import annotations
 
 import asyncio
-import html
-import importlib
-import re
 import smtplib
 import ssl
-from collections.abc import Callable
 from email.message import EmailMessage
 from email.policy import SMTP as SMTP_POLICY
 from email.utils import formatdate, make_msgid, parseaddr
 from pathlib import Path
 
-from markdown_it import MarkdownIt
-
 from commitdigest.config.channels import EmailChannel
 from commitdigest.errors import DeliveryError
-from commitdigest.models import ReportContext
+from commitdigest.render.email import render_email_html
 from commitdigest.render.markdown import render_markdown
 
 from .channels import (
@@ -44,49 +37,6 @@ from .channels import (
     register,
 )
 from .digest import plain_text, subject
-
-_ESCAPED_ANCHOR = re.compile(
-    r"<p>&lt;a id=&quot;([a-z0-9](?:[a-z0-9-]*[a-z0-9])?)&quot;&gt;&lt;/a&gt;</p>"
-)
-_STYLE = (
-    "body{font-family:-apple-system,'Segoe UI','PingFang SC','Microsoft YaHei',sans-serif;"
-    "line-height:1.5;max-width:960px;margin:0 auto;padding:16px;color:#1f2328}"
-    "table{border-collapse:collapse}th,td{border:1px solid #d0d7de;padding:4px 8px}"
-    "blockquote{color:#59636e;border-left:4px solid #d0d7de;margin:0;padding:0 12px}"
-    "code{background:#f6f8fa;padding:0 4px}"
-)
-
-
-def markdown_to_html(markdown: str, *, title: str, lang: str) -> str:
-    """The Markdown report as a standalone HTML page (raw HTML in the Markdown is escaped;
-    the report's own ``<a id="…"></a>`` anchors are kept so its contents links work)."""
-    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
-    body = _ESCAPED_ANCHOR.sub(r'<a id="\1"></a>', body)
-    return (
-        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>{_STYLE}</style>\n</head>\n"
-        f"<body>\n{body}</body>\n</html>\n"
-    )
-
-
-def _html_renderer() -> Callable[[ReportContext], str] | None:
-    """``commitdigest.render.html.render_html`` when it exists (imported lazily)."""
-    try:
-        module = importlib.import_module("commitdigest.render.html")
-    except ImportError:
-        return None
-    render = getattr(module, "render_html", None)
-    return render if callable(render) else None
-
-
-def report_html(context: ReportContext, markdown: str, *, title: str) -> str:
-    render = _html_renderer()
-    if render is not None:
-        try:
-            return str(render(context))
-        except Exception as exc:  # the HTML renderer must not stop the mail: fall back
-            log.warning("render_html failed (%s); using the Markdown as HTML", type(exc).__name__)
-    return markdown_to_html(markdown, title=title, lang=context.lang)
 
 
 def _read(paths: dict[str, Path], fmt: str) -> str | None:
@@ -111,7 +61,7 @@ class EmailSender(Channel):
         paths = {} if job.test else dict(job.report_paths)
         markdown = _read(paths, "md") or render_markdown(job.context)
         title = subject(digest, config.subject_prefix)
-        page = _read(paths, "html") or report_html(job.context, markdown, title=title)
+        page = render_email_html(job.context, report_url=url)
         plain = markdown if url is None else f"{url}\n\n{markdown}"
 
         message = EmailMessage(policy=SMTP_POLICY)

@@ -167,7 +167,7 @@ async def _deliver_one(
         message = channel.prepare(job)
     except Exception as exc:  # no message can be made: the channel fails, the others go on
         error = redact(f"cannot build the message: {type(exc).__name__}: {exc}")
-        log.warning("deliver %s: %s", config.name, error)
+        log.info("deliver %s: %s", config.name, error)  # the result says it (printed once)
         return result("failed", error=error)
     digest_hash = content_hash(message.text)
     detail = (
@@ -211,7 +211,8 @@ async def _deliver_one(
             records.update(record_id, "failed", attempts, failure.message)
         except StoreError as exc:
             log.warning("deliver %s: cannot record the failure: %s", config.name, exc)
-    log.warning("deliver %s: failed after %d attempt(s): %s", config.name, attempts, failure)
+    # the result carries the failure: the caller prints it once
+    log.info("deliver %s: failed after %d attempt(s): %s", config.name, attempts, failure)
     return result("failed", attempts, failure.message, detail)
 
 
@@ -224,9 +225,11 @@ async def send_test(
 ) -> DeliveryResult:
     """Send a sample message (:func:`sample_context`) to check a channel's setup.
 
-    Nothing is recorded in the store; retries as configured.
+    One attempt, nothing recorded in the store: a wrong URL or secret is reported at once,
+    with the service's own answer, instead of after the backoff of a real delivery.
     """
     install_log_redaction()
+    channel = channel.model_copy(update={"max_attempts": 1})
     context = sample_context(lang)
     job = DeliveryJob(context, report_day(context), {}, test=True)
     async with _client(transport) as client:
@@ -292,7 +295,7 @@ async def retry_pending(
     first = (today - timedelta(days=retry_days)).isoformat()
     given_up = records.give_up(first)
     for day, name in given_up:
-        log.warning("deliver %s %s: given up after %d days of retries", name, day, retry_days)
+        log.info("deliver %s %s: given up after %d days of retries", name, day, retry_days)
     known = {c.name: c for c in channels if c.enabled}
     by_day: dict[str, list[ChannelConfig]] = {}
     for day, name in records.pending(first):

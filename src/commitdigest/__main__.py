@@ -1,0 +1,5 @@
+"""``python -m commitdigest``: the command line, as the ``commitdigest`` script runs it."""
+
+from commitdigest.cli import main
+
+main()

@@ -1,0 +1,83 @@
+"""Render a :class:`ReportContext` as the HTML part of an e-mail.
+
+Mail clients strip scripts, most of ``<style>`` and anything that loads: this page has
+no script and no request, every style inline on its element, explicit text *and*
+background colours on every block (a client that darkens the page inverts both together,
+so text stays readable in light and dark mode), and commit text isolated in ``<bdi>``.
+It carries what a reader acts on — the radar's items, the overview, the high and medium
+commits with their summaries — and one line per low-importance or automated commit, with
+a link to the full report when a base URL is configured. It is kept within
+:data:`EMAIL_MAX_BYTES` by showing less detail, never by cutting text in the middle.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup
+
+from commitdigest.i18n import DIGEST_STRINGS, pick
+from commitdigest.models import ReportContext
+from commitdigest.render.html import _HtmlView
+from commitdigest.render.jinja_env import template_environment
+from commitdigest.render.labels import get_labels
+from commitdigest.render.markdown import check_anchors, is_calendar_day, report_zone
+from commitdigest.render.mdtext import safe_url
+
+EMAIL_MAX_BYTES = 100_000
+# (detail, commits listed per group) tried in order until the page fits; a group cut short
+# ends with "…and N more" and the link to the full report
+DETAIL_LEVELS: tuple[tuple[str, int | None], ...] = (
+    ("full", None),
+    ("short", None),
+    ("minimal", 150),
+    ("minimal", 40),
+)
+
+
+class _EmailView(_HtmlView):
+    """The HTML report's helpers; a link to a commit's section points into the full
+    report (when its address is known) instead of this page."""
+
+    def __init__(self, labels: object, zone: object, report_url: str | None) -> None:
+        super().__init__(labels, zone)  # type: ignore[arg-type]
+        self.report_url = report_url
+
+    def with_link(self, item: Markup, anchor: str) -> Markup:
+        if not self.report_url:
+            return item
+        return item + Markup(' <a href="{}#{}" style="color:#0969da">↗</a>').format(
+            self.report_url, anchor
+        )
+
+    def section_url(self, anchor: str) -> str | None:
+        return f"{self.report_url}#{anchor}" if self.report_url else None
+
+
+def render_email_html(context: ReportContext, *, report_url: str | None = None) -> str:
+    """The e-mail's HTML for ``context`` (at most :data:`EMAIL_MAX_BYTES` UTF-8 bytes
+    unless even the minimal page is larger), linking to ``report_url`` when given."""
+    labels = get_labels(context.lang)
+    check_anchors(context)
+    zone = report_zone(context.window)
+    url = safe_url(report_url)
+    view = _EmailView(labels, zone, url)
+    template = template_environment("commitdigest.render").get_template("email.html.j2")
+    page = ""
+    for detail, cap in DETAIL_LEVELS:
+        page = template.render(
+            ctx=context,
+            L=labels,
+            s=labels.s,
+            d=pick(DIGEST_STRINGS, context.lang),
+            v=view,
+            is_day=is_calendar_day(context.window, zone),
+            report_url=url,
+            detail=detail,
+            cap=cap,
+        )
+        page = page.rstrip("\n") + "\n"
+        if len(page.encode("utf-8")) <= EMAIL_MAX_BYTES:
+            break
+    return page
+
+
+__all__ = ["EMAIL_MAX_BYTES", "render_email_html"]
