@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
+import json
 import os
 import subprocess
 import sys
 import time
-import hmac
 from pathlib import Path
 
 from fake_receivers import HttpReceiver, Reply
@@ -107,8 +108,16 @@ def test_a_test_message_fails_fast_and_the_failure_is_printed_once(tmp_path: Pat
         )  # the default retries (and their backoff) of a real delivery
         started = time.monotonic()
         done = subprocess.run(
-            [sys.executable, "-m", "commitdigest", "deliver", "--config", str(config)]
-            + ["--test", "broken"],
+            [
+                sys.executable,
+                "-m",
+                "commitdigest",
+                "deliver",
+                "--config",
+                str(config),
+                "--test",
+                "broken",
+            ],
             env={**os.environ, **env},
             capture_output=True,
             text=True,
@@ -121,3 +130,54 @@ def test_a_test_message_fails_fast_and_the_failure_is_printed_once(tmp_path: Pat
     lines = [line for line in done.stderr.splitlines() if "bad hook token" in line]
     assert len(lines) == 1 and lines[0].startswith("error: deliver broken "), done.stderr
     assert SECRET not in done.stdout + done.stderr
+
+
+def test_dry_run_writes_each_channels_exact_payload_and_sends_nothing(tmp_path: Path) -> None:
+    with HttpReceiver() as hook:
+        config, env = setup(tmp_path, hook.url())
+        config.write_text(
+            config.read_text(encoding="utf-8")
+            + '\n[[deliver]]\nname = "tg"\ntype = "telegram"\nbot_token_env = "TG_TOKEN"\n'
+            'chat_id = 1\nparse_mode = "MarkdownV2"\n'
+            '\n[[deliver]]\nname = "mail"\ntype = "email"\nhost = "127.0.0.1"\n'
+            'sender = "d@example.org"\nto = ["a@example.org"]\n',
+            encoding="utf-8",
+        )
+        config.write_text(
+            config.read_text(encoding="utf-8").replace(
+                'formats = ["md"]', 'formats = ["md", "json"]'
+            ),
+            encoding="utf-8",
+        )
+        env = {**env, "TG_TOKEN": "123:never-written-anywhere"}
+        made = runner.invoke(
+            app,
+            [
+                "report",
+                str(tmp_path / "repo"),
+                "--config",
+                str(config),
+                "--date",
+                "2026-05-01",
+                "--format",
+                "md,json",
+            ],
+            env=env,
+        )
+        assert made.exit_code == 0, made.stderr
+        out = tmp_path / "review"
+        args = ["deliver", "--config", str(config), "--date", "2026-05-01", "--dry-run"]
+        result = runner.invoke(app, [*args, "--out", str(out)], env=env)
+        assert result.exit_code == 0, result.stderr
+        assert hook.requests == []  # nothing sent
+    files = sorted(p.name for p in out.iterdir())
+    assert files == ["2026-05-01.hook.json", "2026-05-01.mail.eml", "2026-05-01.tg.json"]
+    body = json.loads((out / "2026-05-01.tg.json").read_text(encoding="utf-8"))
+    assert body["parse_mode"] == "MarkdownV2" and "feat: new thing \\(\\#7\\)" in body["text"]
+    report = json.loads((out / "2026-05-01.hook.json").read_text(encoding="utf-8"))
+    assert report["repositories"][0]["commits"][0]["title"] == "feat: new thing (#7)"
+    mail = (out / "2026-05-01.mail.eml").read_bytes()
+    assert b"Subject: " in mail and b"multipart/alternative" in mail
+    written = b"".join(p.read_bytes() for p in out.iterdir())
+    assert SECRET.encode() not in written and b"never-written-anywhere" not in written
+    assert "wrote " in result.stdout and "for tg" in result.stdout

@@ -10,10 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from markupsafe import escape
 from fake_receivers import SmtpServer, busy_day, channel_config, self_signed_cert, server_tls
+from markupsafe import escape
 
-from commitdigest.deliver import email as email_channel
 from commitdigest.deliver.service import DeliveryResult, deliver_day
 from commitdigest.render.markdown import render_markdown
 

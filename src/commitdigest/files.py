@@ -24,7 +24,11 @@ def ensure_writable_dir(directory: Path) -> Path:
 
 def write_text_atomic(path: Path, text: str) -> Path:
     """Write ``text`` to ``path`` as UTF-8 so that readers see the old or the new file."""
-    data = text.encode("utf-8")
+    return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_bytes_atomic(path: Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` so that readers see the old or the new file."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -81,6 +82,48 @@ def retry_deliveries(settings: Settings, store: Store, skip_days: Sequence[str] 
         )
     print_results(results)
     return bool(failed(results))
+
+
+def write_dry_run(
+    settings: Settings,
+    date: str | None,
+    channels: Sequence[str] | None,
+    test: str | None,
+    out_dir: Path | None,
+) -> int:
+    """`deliver --dry-run`: each channel's payload for the day (or the sample day with
+    --test CHANNEL) written under ``out_dir``; nothing sent, nothing recorded."""
+    import asyncio
+    from datetime import datetime, timedelta
+
+    from commitdigest.deliver.digest import sample_context
+    from commitdigest.deliver.service import dry_run, load_day_context, select_channels
+    from commitdigest.window import parse_day, resolve_zone
+
+    target = out_dir or settings.output_dir / "dry-run"
+    if test is not None:
+        targets = select_channels(settings.deliver, [test])
+        lang = targets[0].lang or settings.language
+        context, paths = sample_context(lang), dict[str, Path]()
+    else:
+        targets = select_channels(settings.deliver, channels)
+        _, zone = resolve_zone(settings.timezone)
+        day = parse_day(date) if date else datetime.now(tz=zone).date() - timedelta(1)
+        context, paths = load_day_context(settings.output_dir, day.isoformat())
+    if not targets:
+        err.print("no [[deliver]] channels configured: nothing to write", markup=False)
+        return 0
+    written = asyncio.run(
+        dry_run(context, targets, target, report_paths=paths, test=test is not None)
+    )
+    for item in written:
+        cut = (
+            f" ({item.items_shown} items shown, {item.items_omitted} more)"
+            if item.items_omitted
+            else ""
+        )
+        out.print(f"wrote {item.path} for {item.channel}{cut}", markup=False)
+    return 0
 
 
 def status_rows(store: Store) -> list[dict[str, object]]:
@@ -162,6 +205,22 @@ def register(app: typer.Typer) -> None:
                 "(run does this by itself).",
             ),
         ] = False,
+        dry_run: Annotated[
+            bool,
+            typer.Option(
+                "--dry-run",
+                help="Send nothing: write each channel's exact payload to a file "
+                "(<day>.<channel>.json, .eml for e-mail) under --out, for review.",
+            ),
+        ] = False,
+        out_dir: Annotated[
+            Path | None,
+            typer.Option(
+                "--out",
+                metavar="DIR",
+                help="Folder for --dry-run's files [default: <output_dir>/dry-run].",
+            ),
+        ] = None,
         config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
@@ -169,7 +228,8 @@ def register(app: typer.Typer) -> None:
 
         `run` delivers by itself after writing the files, and sends again what failed on
         earlier days; use this to resend a day (--force sends again where it was already
-        delivered), to retry now (--retry) or to check a channel (--test).
+        delivered), to retry now (--retry) or to check a channel (--test: one sample
+        message, one attempt). --dry-run writes what would be sent instead of sending it.
         `deliver status [--json]` shows what was delivered where.
         """
         if ctx.invoked_subcommand is not None:
@@ -193,6 +253,8 @@ def register(app: typer.Typer) -> None:
             from commitdigest.window import parse_day, resolve_zone
 
             settings = load_settings(find_config(config))
+            if dry_run:
+                return write_dry_run(settings, date, channel, test, out_dir)
             if retry:
                 home_dir = home or default_home()
                 with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:

@@ -138,6 +138,11 @@ class Channel(ABC):
         """POST ``payload`` as JSON to ``url`` within the channel's time-out."""
         return await post(self.client, url, json_bytes(payload), timeout=self.config.timeout_s)
 
+    def payload_file(self, message: Prepared) -> tuple[str, bytes]:
+        """(file suffix, bytes) of ``message`` as it would be sent, for ``deliver --dry-run``:
+        the JSON body, exactly (no secret is in it: URLs and tokens are added by send)."""
+        return "json", json.dumps(message.payload, ensure_ascii=False, indent=1).encode("utf-8")
+
     @abstractmethod
     def prepare(self, job: DeliveryJob) -> Prepared:
         """Build the message (no I/O besides reading the report files, no secrets)."""

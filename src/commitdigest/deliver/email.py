@@ -81,6 +81,10 @@ class EmailSender(Channel):
             )
         return Prepared(f"{title}\n{plain_text(digest)}", message)
 
+    def payload_file(self, message: Prepared) -> tuple[str, bytes]:
+        payload: EmailMessage = message.payload
+        return "eml", payload.as_bytes()
+
     async def send(self, message: Prepared) -> None:
         password: str | None = None
         config = self.config

@@ -24,6 +24,7 @@ import httpx2
 
 from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import DeliveryError, OutputError, StoreError, UsageError
+from commitdigest.files import write_bytes_atomic
 from commitdigest.http import RetryPolicy, async_client
 from commitdigest.models import ReportContext
 from commitdigest.redaction import install_log_redaction, redact
@@ -234,6 +235,45 @@ async def send_test(
     job = DeliveryJob(context, report_day(context), {}, test=True)
     async with _client(transport) as client:
         return await _deliver_one(channel, job, client, None, force=True, sleep=sleep)
+
+
+@dataclass(frozen=True)
+class DryRun:
+    channel: str
+    path: Path
+    items_shown: int
+    items_omitted: int
+
+
+async def dry_run(
+    context: ReportContext,
+    channels: Sequence[ChannelConfig],
+    out_dir: Path,
+    *,
+    report_paths: Mapping[str, Path] | None = None,
+    test: bool = False,
+) -> list[DryRun]:
+    """Write what each enabled channel would send for ``context``'s day to
+    ``<out_dir>/<day>.<channel>.<json|eml>`` — the exact body, without sending, without
+    reading a secret and without recording anything. A channel that cannot build its
+    message raises :class:`DeliveryError` naming it."""
+    job = DeliveryJob(context, report_day(context), dict(report_paths or {}), test=test)
+    written: list[DryRun] = []
+    async with _client(None) as client:
+        for config in channels:
+            if not config.enabled:
+                continue
+            channel = build_channel(config, client)
+            try:
+                message = channel.prepare(job)
+            except Exception as exc:
+                raise DeliveryError(
+                    redact(f"{config.name}: cannot build the message: {type(exc).__name__}: {exc}")
+                ) from None
+            suffix, data = channel.payload_file(message)
+            path = write_bytes_atomic(out_dir / f"{job.day}.{config.name}.{suffix}", data)
+            written.append(DryRun(config.name, path, message.items_shown, message.items_omitted))
+    return written
 
 
 # ---- helpers for the command line -----------------------------------------------------

@@ -94,6 +94,10 @@ class WebhookSender(Channel):
         }
         return Prepared(plain_text(self.digest(job)), (body, headers))
 
+    def payload_file(self, message: Prepared) -> tuple[str, bytes]:
+        body, _ = message.payload
+        return "json", body  # the body as sent; the signature headers are made at send time
+
     async def send(self, message: Prepared) -> None:
         body, headers = message.payload
         if self.config.url_env:
