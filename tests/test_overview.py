@@ -49,8 +49,8 @@ from commitdigest.models import (
 H, M, L = Importance.HIGH, Importance.MEDIUM, Importance.LOW
 REPLY = {
     "themes": ["speculative decoding", "ROCm support"],
-    "key_changes": ["EAGLE-3 lands for Llama (`aaaa001`)."],
-    "risks": ["`--foo` is removed: switch to `--bar` (`aaaa001`)."],
+    "key_changes": ["EAGLE-3 lands for Llama (`0000001`)."],
+    "risks": ["`--foo` is removed: switch to `--bar` (`0000001`)."],
 }
 
 
@@ -375,12 +375,14 @@ def test_overview_keeps_counts_and_commit_refs_checked_against_the_day() -> None
         "themes": ["x"],
         "key_changes": [
             f"First (`{items[0].short_sha}`).",
-            "Invented commit (`deadbee`).",  # not a commit of the day: no reference
+            "Invented commit (`dead0ee`).",  # not a commit of the day: the item goes
             f"Named by a longer SHA {items[1].short_sha}ffff",
             "No SHA at all",
         ],
-        "risks": [],
+        "risks": [f"Act on `{items[0].short_sha}`", "Act on `1234abc` too"],
     }
     got = overview(ScriptedChatClient([reply]), items=items)
-    assert got.key_refs == [items[0].short_sha, "", items[1].short_sha, ""]
+    assert [k for k in got.key_changes if "Invented" in k] == []
+    assert got.key_refs == [items[0].short_sha, items[1].short_sha, ""]
+    assert got.risks == [f"Act on `{items[0].short_sha}`"]
     assert sum(got.type_counts.values()) == len(items)

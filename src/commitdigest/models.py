@@ -209,6 +209,16 @@ class ApiChange(BaseModel):
     affects: list[Place] = Field(default_factory=list)  # downstream uses (--downstream)
 
 
+class Grounding(_Frozen):
+    """What grounding checked in an LLM analysis: how many distinct mentions (paths,
+    symbols, env vars, flags, issue numbers, versions) and which ones the commit does not
+    support (removed from the text)."""
+
+    checked: int = 0
+    unsupported: list[str] = Field(default_factory=list)
+    action: str = "none"  # "removed" when something was; "none"
+
+
 class Analysis(_Frozen):
     """What an analyser says about one commit.
 
@@ -229,6 +239,7 @@ class Analysis(_Frozen):
     notes: list[str] = Field(default_factory=list)  # why: evidence, fallback reasons
     omitted_files: list[str] = Field(default_factory=list)  # changed files the analyser never saw
     usage: Usage | None = None  # what producing this analysis cost (LLM only)
+    grounding: Grounding | None = None  # LLM analyses: the mentions checked against the commit
 
 
 class Overview(_Frozen):

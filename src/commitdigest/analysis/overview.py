@@ -138,6 +138,19 @@ def cited_commit(text: str, items: Sequence[OverviewItem]) -> str:
     return ""
 
 
+_REF_RE = re.compile(r"(?<![0-9a-zA-Z])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![0-9a-zA-Z])")
+
+
+def known_refs_only(texts: Sequence[str], items: Sequence[OverviewItem]) -> list[str]:
+    """The items of an overview list that cite only the day's commits: one naming a short
+    SHA that is not among ``items`` (an invented reference) is dropped."""
+
+    def known(ref: str) -> bool:
+        return any(i.short_sha.startswith(ref) or ref.startswith(i.short_sha) for i in items)
+
+    return [t for t in texts if all(known(m.group(0)) for m in _REF_RE.finditer(t))]
+
+
 def overview_data(items: Sequence[OverviewItem], key_changes: Sequence[str]) -> dict[str, object]:
     """``type_counts`` and ``key_refs`` for an overview of ``items`` whose key changes are
     ``key_changes`` (texts that cite their commits)."""

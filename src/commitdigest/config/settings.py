@@ -108,6 +108,9 @@ class LLMSettings(_Section):
     extra_body: dict[str, Any] = Field(default_factory=dict)
     price_input_per_mtok: float | None = Field(None, ge=0)
     price_output_per_mtok: float | None = Field(None, ge=0)
+    # "remove": mentions (paths, symbols, env vars, flags, issues, versions) the commit does
+    # not contain are taken out of every LLM analysis; "off": the model's text as it is
+    grounding: Literal["remove", "off"] = "remove"
 
 
 class GitHubSettings(_Section):

@@ -31,9 +31,12 @@ LLM_NOTES: dict[str, dict[str, str]] = {
         "body_clipped": "the commit message was clipped to fit",
         "shrunk": "the prompt exceeded the model's context; the diff was planned again "
         "with a smaller budget",
+        "ungrounded": "everything the LLM's analysis said named things the commit does not "
+        "contain ({n} unverified mentions)",
     },
     "zh": {
         "unavailable": "LLM 不可用：{reason}",
+        "ungrounded": "LLM 分析提到的内容均无法在提交中核实（{n} 处）",
         "refused": "LLM 拒绝了请求：{reason}",
         "length": "输出 {n} 次在 token 上限处被截断",
         "invalid_json": "两次返回无效 JSON：{detail}",

@@ -311,6 +311,7 @@ async def _analyse(
         emphasis={name: s.emphasis for name, s in specs.items() if s.emphasis},
         facts=radar,
         on_done=lambda n: progress.advance("analyse", n),
+        grounding=setup.llm is None or setup.llm.grounding != "off",
     )
     outcome.analysed, outcome.cached, outcome.fallback = tally.made, tally.cached, tally.fallback
     focus = {name: make_focus(s.focus_paths, s.focus_keywords) for name, s in specs.items()}

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
+from commitdigest.analysis.grounding import ground
 from commitdigest.analysis.radar.models import items_digest
 from commitdigest.analysis.rules import RuleAnalyser
+from commitdigest.i18n import LLM_NOTES, pick
 from commitdigest.models import Analysis, AnalysisStatus, ApiChange, Commit
 from commitdigest.store import AnalysisKey, Store
 
@@ -99,6 +101,7 @@ async def analyse_commits(
     emphasis: Mapping[str, str] | None = None,
     facts: Mapping[tuple[str, str], Sequence[ApiChange]] | None = None,
     on_done: Callable[[int], None] = lambda n: None,
+    grounding: bool = True,
 ) -> tuple[dict[tuple[str, str], Analysis], AnalysisTally]:
     """Analyse each ``(repository, commit)``; return analyses by ``(repository, sha)``.
 
@@ -107,6 +110,11 @@ async def analyse_commits(
     analyser too, and into the key as the analyser says (:meth:`version_for`). The analyser
     bounds its own concurrency (the LLM client's rate limiter); rule-based analysis is
     CPU-only and runs inline.
+
+    With ``grounding``, every LLM analysis — made now or taken from the store, where it is
+    kept as the model said it — loses the mentions its commit does not support
+    (:mod:`commitdigest.analysis.grounding`); one left without a summary is replaced by the
+    rules' analysis, marked as a fallback.
     """
     emphasis = emphasis if analyser.uses_focus and emphasis else {}
     takes_facts = callable(getattr(analyser, "version_for", None))  # else: an older analyser
@@ -149,6 +157,40 @@ async def analyse_commits(
         on_done(1)
 
     pending = [one(key, commit) for key, commit in keys.items() if key not in cached]
+    await _run_all(pending)
+    if grounding:
+        for key, commit in keys.items():
+            found = result.get((key.repository, key.sha))
+            if found is not None:
+                facts_of = commit_facts(key.repository, key.sha)
+                result[(key.repository, key.sha)] = grounded(found, commit, facts_of, lang)
+    return result, tally
+
+
+def grounded(
+    analysis: Analysis, commit: Commit, facts: Sequence[ApiChange] | None, lang: str
+) -> Analysis:
+    """An LLM analysis grounded in its commit; the rules' analysis (a marked fallback)
+    when nothing it said could be verified."""
+    if analysis.analyser != "llm" or analysis.status is AnalysisStatus.FALLBACK:
+        return analysis
+    checked = ground(analysis, commit, facts, lang)
+    if checked.summary.strip():
+        return checked
+    record = checked.grounding
+    n = len(record.unsupported) if record else 0
+    note = pick(LLM_NOTES, lang)["ungrounded"].format(n=n)
+    rules = RuleAnalyser().analyse(commit, lang=lang, radar=facts)
+    return rules.model_copy(
+        update={
+            "status": AnalysisStatus.FALLBACK,
+            "notes": [note, *rules.notes],
+            "grounding": record,
+        }
+    )
+
+
+async def _run_all(pending: list[Coroutine[Any, Any, None]]) -> None:
     if pending:
         tasks = [asyncio.ensure_future(coro) for coro in pending]
         try:
@@ -158,4 +200,3 @@ async def analyse_commits(
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
-    return result, tally

@@ -284,6 +284,13 @@ class ReportView(ABC, Generic[T]):
             line = cast(T, line + self.fill(s["version"], version=self.fill_value(version)))
         return line
 
+    def grounding(self, analysis: Analysis) -> str:
+        """ "⚠️ N unverified mentions removed" when grounding removed some; else ""."""
+        record = analysis.grounding
+        if record is None or not record.unsupported:
+            return ""
+        return self.labels.s["grounding_removed"].format(n=len(record.unsupported))
+
     def line_items(self, values: Iterable[str]) -> list[T]:
         """Items shown joined on one line: each without its own closing punctuation, which
         would double the separator."""

@@ -41,7 +41,13 @@ from commitdigest.analysis.llm.engine import (
 from commitdigest.analysis.llm.extract import extract_json_object
 from commitdigest.analysis.llm.prompt import prompt_environment
 from commitdigest.analysis.llm.tokens import TokenCalibration, estimate_tokens
-from commitdigest.analysis.overview import MAX_ITEMS, OverviewItem, overview_data, rule_overview
+from commitdigest.analysis.overview import (
+    MAX_ITEMS,
+    OverviewItem,
+    known_refs_only,
+    overview_data,
+    rule_overview,
+)
 from commitdigest.analysis.rules_text import strip_controls
 from commitdigest.config.settings import LLMSettings
 from commitdigest.models import IMPORTANCE_ORDER, AnalysisStatus, Importance, Overview, Usage
@@ -312,15 +318,17 @@ async def llm_overview(
         except CallFailed as failed:
             return _fallback(items, lang, _note(failed), tally.usage(options), repository, label)
         reply = outcome.output
+        # every reference must be one of the day's commits: an item citing another goes
+        key_changes = known_refs_only(reply.key_changes, items)
         return Overview.model_validate(
             {
-                "themes": reply.themes,
-                "key_changes": reply.key_changes,
-                "risks": reply.risks,
+                "themes": known_refs_only(reply.themes, items),
+                "key_changes": key_changes,
+                "risks": known_refs_only(reply.risks, items),
                 "analyser": "llm",
                 "notes": prompt.notes,
                 "usage": tally.usage(options),
-                **overview_data(items, reply.key_changes),
+                **overview_data(items, key_changes),
             }
         )
     note = _NOTES["too_large"]
