@@ -323,3 +323,49 @@ class ReportContext(_Frozen):
     repositories: list[RepositoryEntry]
     coverage: Coverage
     usage: Usage | None = None  # all analyses and overviews of the report together
+
+
+# ---- the weekly digest (built from the daily reports) ----------------------------------
+
+
+class WeekDay(_Frozen):
+    """One day of a week: its daily report (``<day>.md`` …) and its counts."""
+
+    day: str  # YYYY-MM-DD: the daily report's file name
+    commits: int
+    counts: dict[str, int] = Field(default_factory=dict)  # importance -> commits
+    missing: bool = False  # no daily report could be made for it (the repository failed)
+
+
+class WeekCommit(_Frozen):
+    """A commit of the week: its day (which daily report holds its section) and its entry
+    there, analysis and radar items included."""
+
+    day: str
+    entry: CommitEntry
+
+
+class WeeklyRepository(_Frozen):
+    name: str
+    url: str | None = None
+    anchor: str
+    commits: list[WeekCommit]  # oldest day first, each day newest first (as the dailies)
+    areas: list[tuple[str, int]] = Field(default_factory=list)  # busiest components, most first
+    authors: list[tuple[str, int]] = Field(default_factory=list)  # most commits first
+    overview: Overview | None = None  # the week's overview (one call per repository at most)
+
+
+class WeeklyContext(_Frozen):
+    """One ISO week's digest as data: what the weekly renderers read."""
+
+    schema_version: int = 1
+    kind: str = "weekly"
+    generated_at: datetime
+    lang: str
+    week: str  # "2026-W09": the file name
+    start: str  # its Monday, YYYY-MM-DD
+    end: str  # its Sunday
+    tz: str
+    days: list[WeekDay]
+    repositories: list[WeeklyRepository]
+    usage: Usage | None = None  # the weekly overviews' calls (the dailies' are theirs)

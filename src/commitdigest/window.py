@@ -184,3 +184,38 @@ def day_windows(moments: Iterable[datetime], zone_name: str) -> list[DayWindow]:
             day_start(day, zone), day_start(day + timedelta(days=1), zone), zone_name
         )
     ]
+
+
+# ---- ISO weeks ----------------------------------------------------------------------------
+
+
+def parse_week(text: str, option: str = "--week") -> date:
+    """``2026-W09`` (or ``2026W09``) -> the Monday of that ISO week; a UsageError else."""
+    import re
+
+    m = re.fullmatch(r"(\d{4})-?[Ww](\d{1,2})", text.strip())
+    if m:
+        try:
+            return date.fromisocalendar(int(m.group(1)), int(m.group(2)), 1)
+        except ValueError:
+            pass
+    raise UsageError(f"{option} {text!r}: expected an ISO week such as 2026-W09")
+
+
+def week_label(monday: date) -> str:
+    """The ISO week of ``monday`` as ``YYYY-Www`` (also the weekly report's file name)."""
+    year, week, _ = monday.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def last_complete_week(zone: tzinfo, now: datetime | None = None) -> date:
+    """The Monday of the last ISO week that has ended in ``zone``."""
+    today = (now or datetime.now(tz=zone)).astimezone(zone).date()
+    return today - timedelta(days=today.weekday() + 7)
+
+
+def week_windows(monday: date, zone_name: str) -> list[DayWindow]:
+    """The seven day windows of the week that starts on ``monday``, in ``zone_name``."""
+    _, zone = resolve_zone(zone_name)
+    start = day_start(monday, zone)
+    return split_days(start, day_start(monday + timedelta(days=7), zone), zone_name)

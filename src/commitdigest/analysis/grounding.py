@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from commitdigest.i18n import GROUNDING_PLACEHOLDERS, pick
 from commitdigest.models import Analysis, ApiChange, Commit, Grounding, Insight, Risk
 
 __all__ = ["GROUNDING_VERSION", "Evidence", "Mention", "find_mentions", "ground", "prune"]
@@ -203,13 +204,6 @@ def _whole(needle: str, haystack: str) -> bool:
 
 # ---- removing what is not supported ------------------------------------------------------------
 
-_PLACEHOLDER = {
-    "en": {"path": "a related file", "symbol": "related code", "env": "an environment variable",
-           "flag": "an option", "issue": "a related issue", "version": "a new version",
-           "code": "related code"},
-    "zh": {"path": "相关文件", "symbol": "相关代码", "env": "相关环境变量", "flag": "相关选项",
-           "issue": "相关 issue", "version": "新版本", "code": "相关代码"},
-}  # fmt: skip
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 _CLAUSE_SEP = re.compile(r"(,\s+|;\s+|，|；)")
 _CONNECTOR = r"(?:,\s*|\s+(?:and|or)\s+|、|以及|和|与|及|或)"
@@ -290,7 +284,7 @@ def _clauses(sentence: str) -> tuple[list[str], list[str]]:
 def _replace_mentions(clause: str, bad: set[str], good: set[str], lang: str) -> str:
     """Each bad mention out of a list of mentions (with its connector), else a neutral
     phrase in its place."""
-    words = _PLACEHOLDER["zh" if lang == "zh" else "en"]
+    words = pick(GROUNDING_PLACEHOLDERS, lang)
     for mention in reversed(find_mentions(clause)):
         if mention.text not in bad:
             continue

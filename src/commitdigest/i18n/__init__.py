@@ -16,7 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TypeVar
 
-from .analysis import ANALYSIS_STRINGS, AREA_NAMES, COUNTED_CHANGE_TYPES, RULE_TEXT
+from .analysis import (
+    ANALYSIS_STRINGS,
+    AREA_NAMES,
+    COUNTED_CHANGE_TYPES,
+    GROUNDING_PLACEHOLDERS,
+    RULE_TEXT,
+)
 from .llm import LLM_LANGUAGE_REMINDER, LLM_LISTED_KINDS, LLM_NOTES, LLM_TYPE_NOTES
 from .report import (
     CHANGE_TYPES,
@@ -28,6 +34,7 @@ from .report import (
     RADAR_KINDS,
     REPORT_STRINGS,
     SITE_STRINGS,
+    WEEKLY_STRINGS,
 )
 
 __all__ = [
@@ -37,6 +44,7 @@ __all__ = [
     "COUNTED_CHANGE_TYPES",
     "DIGEST_STRINGS",
     "DIMENSIONS",
+    "GROUNDING_PLACEHOLDERS",
     "IMPORTANCE_EMOJI",
     "IMPORTANCE_NAMES",
     "LANGS",
@@ -49,6 +57,7 @@ __all__ = [
     "REPORT_STRINGS",
     "RULE_TEXT",
     "SITE_STRINGS",
+    "WEEKLY_STRINGS",
     "pick",
 ]
 

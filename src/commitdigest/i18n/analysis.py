@@ -281,3 +281,26 @@ ANALYSIS_STRINGS: dict[str, dict[str, str]] = {
         "focus_keyword": "focus: the keyword {what}; importance raised one level",
     },
 }
+
+
+# grounding: the neutral phrase that stands in for a mention the commit does not support
+GROUNDING_PLACEHOLDERS: dict[str, dict[str, str]] = {
+    "en": {
+        "path": "a related file",
+        "symbol": "related code",
+        "env": "an environment variable",
+        "flag": "an option",
+        "issue": "a related issue",
+        "version": "a new version",
+        "code": "related code",
+    },
+    "zh": {
+        "path": "相关文件",
+        "symbol": "相关代码",
+        "env": "相关环境变量",
+        "flag": "相关选项",
+        "issue": "相关 issue",
+        "version": "新版本",
+        "code": "相关代码",
+    },
+}

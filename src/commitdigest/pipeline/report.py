@@ -183,7 +183,7 @@ async def generate_reports(
         window_start=start,
         window_end=end,
         tz=options.windows[0].tz,
-        repositories=[_spec(r).name for r in options.repositories],
+        repositories=[repo_spec(r).name for r in options.repositories],
     )
     try:
         specs: dict[str, RepoSpec] = {}
@@ -229,7 +229,7 @@ async def generate_reports(
     return outcome
 
 
-def _spec(raw: RepoSpec | str) -> RepoSpec:
+def repo_spec(raw: RepoSpec | str) -> RepoSpec:
     return raw if isinstance(raw, RepoSpec) else RepoSpec(name=raw)
 
 
@@ -239,7 +239,7 @@ async def _open_all(
     repos: list[SourceRepository] = []
     seen: set[str] = set()
     for raw in options.repositories:
-        spec = _spec(raw)
+        spec = repo_spec(raw)
         if spec.branch is None and options.branch is not None:
             spec = dataclasses.replace(spec, branch=options.branch)
         try:

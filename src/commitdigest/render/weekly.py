@@ -1,0 +1,146 @@
+"""Render a :class:`WeeklyContext` as Markdown or HTML.
+
+One view (:class:`WeekView`) gives both templates (``weekly.md.j2``, ``weekly.html.j2``)
+the week's figures and lists; the text is made safe by the daily report's own views (the
+Markdown escaping of :mod:`.markdown`, the HTML of :mod:`.html`), so a weekly escapes
+exactly as a daily does. Every commit links to its section in the daily report of its day
+(``<day>.md#<anchor>`` next to the Markdown, ``<day>.html#<anchor>`` next to the HTML):
+relative links that resolve where the dailies are written, and in the archive site.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+from typing import Generic, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from markupsafe import Markup
+
+from commitdigest.analysis.radar.models import ApiChange
+from commitdigest.i18n import WEEKLY_STRINGS, pick
+from commitdigest.models import (
+    IMPORTANCE_ORDER,
+    Importance,
+    WeekCommit,
+    WeeklyContext,
+    WeeklyRepository,
+)
+from commitdigest.render.html import _HtmlView
+from commitdigest.render.jinja_env import template_environment
+from commitdigest.render.labels import get_labels
+from commitdigest.render.markdown import ReportView, _View
+
+T = TypeVar("T", bound=str)
+
+
+class WeekView(Generic[T]):
+    """The week's figures and lists for a template; ``v`` makes text safe for the format."""
+
+    def __init__(self, v: ReportView[T], strings: Mapping[str, str], ext: str) -> None:
+        self.v = v
+        self.w = strings
+        self.ext = ext
+
+    # -- links -------------------------------------------------------------------------
+    def day_href(self, day: str) -> str:
+        return f"{day}.{self.ext}"
+
+    def commit_href(self, commit: WeekCommit) -> str:
+        return f"{self.day_href(commit.day)}#{commit.entry.anchor}"
+
+    # -- the week at a glance -----------------------------------------------------------------
+    def weekday(self, day: str) -> str:
+        return self.w["weekdays"].split(",")[date.fromisoformat(day).weekday()]
+
+    def total(self, ctx: WeeklyContext) -> int:
+        return sum(len(r.commits) for r in ctx.repositories)
+
+    def share(self, commits: list[WeekCommit]) -> list[str]:
+        """ "🔴 High 8 (13%)" for each importance, high first."""
+        n = len(commits) or 1
+        labels = self.v.labels
+        out = []
+        for imp in IMPORTANCE_ORDER:
+            count = sum(1 for c in commits if c.entry.analysis.importance is imp)
+            out.append(
+                self.w["share_item"].format(
+                    label=labels.importance(imp), n=count, pct=round(100 * count / n)
+                )
+            )
+        return out
+
+    def all_commits(self, ctx: WeeklyContext) -> list[WeekCommit]:
+        return [c for r in ctx.repositories for c in r.commits]
+
+    # -- what forces action ------------------------------------------------------------------
+    def breaking(self, repo: WeeklyRepository) -> list[tuple[WeekCommit, ApiChange]]:
+        """The radar's items of the week: those the downstream uses first, then the other
+        breaking ones."""
+        pairs = [(c, i) for c in repo.commits for i in c.entry.api_changes]
+        return [p for p in pairs if p[1].affects] + [
+            p for p in pairs if p[1].breaking and not p[1].affects
+        ]
+
+    def high(self, repo: WeeklyRepository) -> list[WeekCommit]:
+        return [c for c in repo.commits if c.entry.analysis.importance is Importance.HIGH]
+
+    def overview(self, repo: WeeklyRepository) -> list[tuple[str, list[tuple[T, str | None]]]]:
+        """(label, [(safe item, link to the commit it cites or None)]) of the week's overview."""
+        ov = repo.overview
+        if ov is None:
+            return []
+        by_sha = {c.entry.short_sha: c for c in repo.commits}
+        refs = ov.key_refs if len(ov.key_refs) == len(ov.key_changes) else []
+        out: list[tuple[str, list[tuple[T, str | None]]]] = []
+        for key, values, keyed in (
+            ("themes", ov.themes, []),
+            ("key_changes", ov.key_changes, refs),
+            ("risks", ov.risks, []),
+        ):
+            items: list[tuple[T, str | None]] = []
+            for i, value in enumerate(values):
+                text = self.v.inline(value)
+                cited = by_sha.get(keyed[i]) if i < len(keyed) else None
+                if text:
+                    items.append((text, self.commit_href(cited) if cited else None))
+            if items:
+                out.append((self.w[key], items))
+        return out
+
+    def by_day(self, repo: WeeklyRepository) -> list[tuple[str, list[WeekCommit]]]:
+        days: dict[str, list[WeekCommit]] = {}
+        for commit in repo.commits:
+            days.setdefault(commit.day, []).append(commit)
+        return list(days.items())
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def _render(context: WeeklyContext, template: str, v: ReportView[T], ext: str) -> str:
+    labels = v.labels
+    view = WeekView(v, pick(WEEKLY_STRINGS, context.lang), ext)
+    environment = template_environment("commitdigest.render", autoescape=ext == "html")
+    text = environment.get_template(template).render(
+        ctx=context, L=labels, s=labels.s, w=view.w, v=v, wk=view, Markup=Markup
+    )
+    return text.rstrip("\n") + "\n"
+
+
+def render_weekly_markdown(context: WeeklyContext) -> str:
+    """The weekly digest as Markdown, linking to the daily ``.md`` files."""
+    labels = get_labels(context.lang)
+    zone = _zone(context.tz) or ZoneInfo("UTC")
+    return _render(context, "weekly.md.j2", _View(labels, zone), "md")
+
+
+def render_weekly_html(context: WeeklyContext) -> str:
+    """The weekly digest as one HTML page (no script), linking to the daily ``.html``."""
+    labels = get_labels(context.lang)
+    zone = _zone(context.tz) or ZoneInfo("UTC")
+    return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html")
