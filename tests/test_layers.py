@@ -36,6 +36,8 @@ def layer_of(module: str) -> str:
     parts = module.split(".")
     if len(parts) < 2 or parts[1] in BASE_MODULES or parts[1] == "__init__":
         return "base"
+    if parts[1] == "__main__":  # `python -m commitdigest`: the command line
+        return "cli"
     if parts[1] not in RANK:
         raise AssertionError(f"{module}: add its room to RANK or BASE_MODULES in this test")
     return parts[1]

@@ -78,16 +78,16 @@ async def generate_weekly(
     windows = week_windows(monday, tz)
     label = week_label(monday)
     out_dir = ensure_writable_dir(options.out_dir)
-    names = [repo_spec(r).name for r in options.repositories]
     outcome = WeeklyOutcome(label)
     own_setup = setup is None
     setup = setup or build_analysis(options.analyser, options.llm)
     try:
+        names = await _names(options, opener)
         contexts: dict[str, ReportContext] = {}
         missing = []
         for window in windows:
             day = window.day.isoformat()
-            context = _usable(out_dir / f"{day}.json", names, options.lang)
+            context = _usable(out_dir / f"{day}.json", names, options.lang) if names else None
             if context is None:
                 missing.append(window)
             else:
@@ -126,6 +126,18 @@ async def generate_weekly(
         target = out_dir / f"{label}.{fmt}"
         outcome.paths.append(write_text_atomic(target, render_weekly(week, fmt)))
     return outcome
+
+
+async def _names(options: ReportOptions, opener: Opener) -> list[str] | None:
+    """The names the daily reports give the repositories (as their sources name them);
+    None when one cannot be opened (the report pipeline then says why)."""
+    names = []
+    for raw in options.repositories:
+        try:
+            names.append((await opener(repo_spec(raw))).name)
+        except CommitdigestError:
+            return None
+    return names
 
 
 def _usable(path: Path, names: Sequence[str], lang: str) -> ReportContext | None:

@@ -1,0 +1,152 @@
+"""``weekly``: one ISO week in one page, built from the daily reports."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from commitdigest.cli.console import err, exit_with, out, print_written
+from commitdigest.cli.options import (
+    ConfigOption,
+    DownstreamOption,
+    FormatOption,
+    HomeOption,
+    LangOption,
+    OutOption,
+    TzOption,
+)
+from commitdigest.errors import EXIT_CODES_HELP
+
+
+def register(app: typer.Typer) -> None:
+    @app.command(epilog=EXIT_CODES_HELP)
+    def weekly(
+        repositories: Annotated[
+            list[str] | None,
+            typer.Argument(
+                help="Local git repositories, or GitHub owner/repo or URLs (default: the "
+                "config file's [[repositories]])."
+            ),
+        ] = None,
+        week: Annotated[
+            str | None,
+            typer.Option(
+                help="The ISO week, YYYY-Www (e.g. 2026-W09), in --tz; default: the last "
+                "complete week."
+            ),
+        ] = None,
+        tz: TzOption = None,
+        branch: Annotated[
+            str | None, typer.Option(help="Branch to read (default: the current HEAD).")
+        ] = None,
+        lang: LangOption = None,
+        fmt: FormatOption = None,
+        out_dir: OutOption = None,
+        analyser: Annotated[
+            str | None,
+            typer.Option(help="rules (offline, default) or llm (OpenAI-compatible endpoint)."),
+        ] = None,
+        model: Annotated[str | None, typer.Option(help="LLM model name (llm.model).")] = None,
+        overview: Annotated[
+            bool | None,
+            typer.Option(
+                "--overview/--no-overview", help="An overview of the week per repository."
+            ),
+        ] = None,
+        radar: Annotated[
+            bool | None,
+            typer.Option("--radar/--no-radar", help="The breaking-change radar (default on)."),
+        ] = None,
+        downstream: DownstreamOption = None,
+        config: ConfigOption = None,
+        home: HomeOption = None,
+    ) -> None:
+        """Write the weekly digest YYYY-Www.md/.json/.html next to the daily reports.
+
+        It is built from the week's daily reports in the output folder; a day without one
+        is reported first, through the same cache (with every day cached: no per-commit
+        LLM call, at most one overview call per repository). The weekly lists what forces
+        action, the week's themes, its high-importance commits and every commit by day,
+        each linking to its section of the daily report.
+        """
+
+        def action() -> int:
+            import asyncio
+
+            from commitdigest.cli.console import closing
+            from commitdigest.cli.progress import RichProgress
+            from commitdigest.cli.report import checkouts
+            from commitdigest.config import find_config, load_settings
+            from commitdigest.errors import UsageError
+            from commitdigest.pipeline.daily import specs_from_settings
+            from commitdigest.pipeline.report import (
+                ReportOptions,
+                check_lang,
+                default_lang,
+                parse_formats,
+            )
+            from commitdigest.pipeline.weekly import generate_weekly
+            from commitdigest.sources.open import RepositoryOpener, RepoSpec
+            from commitdigest.store import Store, default_home
+            from commitdigest.window import (
+                last_complete_week,
+                parse_week,
+                resolve_zone,
+                week_windows,
+            )
+
+            settings = load_settings(find_config(config))
+            zone_name, zone = resolve_zone(tz or settings.timezone)
+            monday = parse_week(week) if week else last_complete_week(zone)
+            specs: list[RepoSpec | str] = (
+                [RepoSpec(name=name, branch=branch) for name in repositories]
+                if repositories
+                else list(specs_from_settings(settings))
+            )
+            if not specs:
+                raise UsageError("name a repository, or add [[repositories]] to commitdigest.toml")
+            llm = (
+                settings.llm if model is None else settings.llm.model_copy(update={"model": model})
+            )
+            given = {
+                "lang": lang or default_lang(settings),
+                "formats": fmt,
+                "out_dir": out_dir,
+                "analyser": analyser,
+                "overview": overview,
+                "radar": radar,
+                "downstream": checkouts(downstream),
+            }
+            options = ReportOptions.from_settings(
+                settings,
+                repositories=specs,
+                windows=week_windows(monday, zone_name),
+                llm=llm,
+                command="weekly",
+                **{k: v for k, v in given.items() if v is not None},
+            )
+            check_lang(options.lang)
+            parse_formats(options.formats)
+            home_dir = home or default_home()
+            with Store.open(home_dir) as store, RichProgress(err) as progress:
+                opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
+                outcome = asyncio.run(
+                    closing(
+                        opener,
+                        generate_weekly(options, monday, store, progress=progress, opener=opener),
+                    )
+                )
+            if outcome.made_days:
+                err.print(
+                    f"made the daily reports of {', '.join(outcome.made_days)} first",
+                    markup=False,
+                )
+            print_written(out, err, outcome.paths, {})
+            for name, reason in outcome.failures.items():
+                err.print(f"error: {name}: {reason}", markup=False)
+            from commitdigest.errors import SourceError
+
+            return SourceError.exit_code if outcome.failures else 0
+
+        exit_with(action)
