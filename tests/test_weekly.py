@@ -50,9 +50,8 @@ def links_resolve(text: str, folder: Path, pattern: str) -> list[str]:
             continue
         name, _, anchor = href.partition("#")
         target = folder / name
-        if not target.is_file():
-            bad.append(href)
-        elif anchor and f'id="{anchor}"' not in target.read_text(encoding="utf-8"):
+        missing = not target.is_file()
+        if missing or (anchor and f'id="{anchor}"' not in target.read_text(encoding="utf-8")):
             bad.append(href)
     return bad
 
