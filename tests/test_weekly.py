@@ -155,3 +155,93 @@ def test_llm_weekly_from_a_cached_week_makes_no_per_commit_call(tmp_path: Path) 
     data = json.loads((out / f"{WEEK}.json").read_text(encoding="utf-8"))
     assert len(data["repositories"][0]["commits"]) == 4
     assert data["repositories"][0]["overview"]["themes"] == ["Scheduling"]
+
+
+def test_which_repositories_a_run_puts_in_the_weekly() -> None:
+    from commitdigest.config.settings import Settings
+    from commitdigest.pipeline.daily import weekly_due
+
+    settings = Settings.model_validate(
+        {
+            "repositories": [
+                {"name": "/tmp/a", "weekly": "monday"},
+                {"name": "/tmp/b", "weekly": "thursday"},
+                {"name": "/tmp/c"},  # the config's: off
+                {"name": "/tmp/d", "weekly": "off"},
+            ]
+        }
+    )
+    names = lambda day: [s.name for s in weekly_due(settings, day)]  # noqa: E731
+    assert names(date(2026, 3, 9)) == ["/tmp/a"]  # a Monday
+    assert names(date(2026, 3, 11)) == []  # a Wednesday: nobody's day
+    assert names(date(2026, 3, 12)) == ["/tmp/a", "/tmp/b"]  # Thursday: Monday's too
+    everyone = Settings.model_validate(
+        {"weekly": "sunday", "repositories": [{"name": "/tmp/a"}, {"name": "/tmp/b"}]}
+    )
+    assert [s.name for s in weekly_due(everyone, date(2026, 3, 15))] == ["/tmp/a", "/tmp/b"]
+
+
+def test_run_writes_the_weekly_on_its_day_and_sends_it_where_asked(tmp_path: Path) -> None:
+    from datetime import timedelta
+
+    from fake_receivers import HttpReceiver
+
+    today = datetime.now(UTC).date()
+    monday = today - timedelta(days=today.weekday() + 7)  # of the last complete week
+    repo = tmp_path / "repo"
+    build_repo(
+        repo,
+        [
+            CommitSpec(f"feat: change {i}", f"{monday + timedelta(days=i)}T10:00:00+00:00",
+                       files={f"src/m{i}.py": f"X = {i}\n"})
+            for i in range(3)
+        ],
+    )  # fmt: skip
+    weekday = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+    with HttpReceiver() as weekly_hook, HttpReceiver() as daily_hook:
+        config = tmp_path / "commitdigest.toml"
+        config.write_text(
+            f'timezone = "UTC"\nlanguage = "en"\noutput_dir = "{tmp_path / "out"}"\n'
+            f'weekly = "{weekday[today.weekday()]}"\n\n'
+            f'[[repositories]]\nname = "{repo}"\n\n'
+            f'[[deliver]]\nname = "team"\ntype = "webhook"\nurl = "{weekly_hook.url()}"\n'
+            "weekly = true\n\n"
+            f'[[deliver]]\nname = "daily-only"\ntype = "webhook"\nurl = "{daily_hook.url()}"\n',
+            encoding="utf-8",
+        )
+        env = {"COMMITDIGEST_HOME": str(tmp_path / "home")}
+        first = runner.invoke(app, ["run", "--config", str(config)], env=env)
+        assert first.exit_code == 0, first.stderr
+        label = week_label(monday)
+        assert (tmp_path / "out" / f"{label}.md").is_file()
+        days = [r.headers["x-commitdigest-day"] for r in weekly_hook.requests]
+        assert days[-1] == label and label not in [
+            r.headers["x-commitdigest-day"] for r in daily_hook.requests
+        ]
+        weekly_body = weekly_hook.requests[-1].json()
+        assert weekly_body["window"]["label"] == label
+        assert len(weekly_body["repositories"][0]["commits"]) == 3
+        sent = len(weekly_hook.requests)
+        again = runner.invoke(app, ["run", "--config", str(config)], env=env)
+        assert again.exit_code == 0, again.stderr
+        assert len(weekly_hook.requests) == sent  # written once, sent once
+
+
+def test_site_lists_the_weekly_and_its_links_resolve(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    week_repo(repo)
+    out = tmp_path / "out"
+    args = ["weekly", str(repo), "--week", WEEK, "--tz", "UTC", "--lang", "en", "--out", str(out)]
+    made = runner.invoke(app, [*args, "--format", "md,json", "--home", str(tmp_path / "h")])
+    assert made.exit_code == 0, made.stderr
+    site = tmp_path / "site"
+    built = runner.invoke(
+        app,
+        ["site", "--reports", str(out), "--out", str(site), "--base-url", "https://x.example/"],
+    )
+    assert built.exit_code == 0, built.stderr
+    page = (site / f"{WEEK}.html").read_text(encoding="utf-8")
+    assert links_resolve(page, site, r'href="([^"]+)"') == []
+    assert f'href="{WEEK}.html"' in (site / "index.html").read_text(encoding="utf-8")
+    feed = (site / "feed.xml").read_text(encoding="utf-8")
+    assert f"https://x.example/{WEEK}.html" in feed and f"{WEEK}: 4 commits" in feed

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from commitdigest.cli.console import err, exit_code_of, exit_with, out, print_written
 from commitdigest.cli.options import ConfigOption, DownstreamOption, HomeOption, TzOption
 from commitdigest.errors import EXIT_CODES_HELP
+
+if TYPE_CHECKING:
+    from commitdigest.config import Settings
+    from commitdigest.store import Store
 
 
 def daily_run(
@@ -50,7 +54,7 @@ def daily_run(
             )
         if not plan.days:
             err.print("nothing to do: every complete day is reported", markup=False)
-            return 0
+            return weekly_step(settings, store, home_dir)
         with RichProgress(err) as progress:
             opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
             outcome = asyncio.run(
@@ -72,10 +76,45 @@ def daily_run(
         delivery_failed = deliver_outcome(settings, store, outcome)  # after the files exist
         # what failed to reach a channel on earlier days goes again (never what was sent)
         delivery_failed |= retry_deliveries(settings, store, [d.label for d in outcome.days])
+        weekly_code = weekly_step(settings, store, home_dir)
     if outcome.failures:
         return SourceError.exit_code
     if outcome.partial_code:  # an earlier, more complete report was kept
         return outcome.partial_code
+    return weekly_code or (DeliveryFailed.exit_code if delivery_failed else 0)
+
+
+def weekly_step(settings: Settings, store: Store, home_dir: Path) -> int:
+    """The weekly digest when one is due today (``weekly = "monday"``), then its delivery
+    to the channels with ``weekly = true``; the exit code of that part (0, 3 or 7)."""
+    import asyncio
+
+    from commitdigest.cli.console import closing
+    from commitdigest.cli.deliver import print_results
+    from commitdigest.cli.progress import RichProgress
+    from commitdigest.deliver.service import deliver_day, failed
+    from commitdigest.errors import DeliveryFailed, SourceError
+    from commitdigest.pipeline.daily import run_weekly
+    from commitdigest.sources.open import RepositoryOpener
+
+    with RichProgress(err) as progress:
+        opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
+        made = asyncio.run(
+            closing(opener, run_weekly(settings, store, opener=opener, progress=progress))
+        )
+    if made is None or made.context is None:
+        return 0
+    print_written(out, err, made.paths, {})
+    for name, reason in made.failures.items():
+        err.print(f"error: weekly {made.week}: {name}: {reason}", markup=False)
+    channels = [c for c in settings.deliver if c.weekly]
+    delivery_failed = False
+    if channels and not made.failures:
+        results = asyncio.run(deliver_day(made.context.as_report(), channels, store))
+        print_results(results)
+        delivery_failed = bool(failed(results))
+    if made.failures:
+        return SourceError.exit_code
     return DeliveryFailed.exit_code if delivery_failed else 0
 
 

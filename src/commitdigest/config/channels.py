@@ -56,8 +56,9 @@ class _ChannelBase(BaseModel):
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     enabled: bool = True
     lang: Literal["zh", "en"] | None = None  # the digest's language; default: the report's
+    weekly: bool = False  # also send the weekly digest (when `run` writes one)
     # where the full reports are published: "https://example.org/reports/" links to
-    # …/2026-01-13.html; a "{date}" in it is replaced instead
+    # …/2026-01-13.html (and the weekly's …/2026-W03.html); "{date}" in it is replaced instead
     report_base_url: str | None = None
     max_items: int | None = Field(50, ge=1)  # overview items + important commits listed
     timeout_s: float = Field(15, gt=0, le=300)

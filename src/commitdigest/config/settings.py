@@ -68,6 +68,12 @@ SECRET_HINTS = {"llm.api_key": "OPENAI_API_KEY", "github.token": "GITHUB_TOKEN o
 SECRET_KEYS = frozenset({"api_key", "token"})
 MASK = "********"
 Format = Literal["md", "json", "html"]
+WeeklyDay = Literal[
+    "off", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"
+]
+WEEKDAYS: tuple[str, ...] = (
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"
+)  # fmt: skip
 # what load_settings is loading: the parsed file (None: none) and whether env vars count
 _LOADING: ContextVar[tuple[dict[str, Any] | None, bool]] = ContextVar(
     "_LOADING", default=(None, True)
@@ -157,6 +163,10 @@ class Settings(BaseSettings):
     run: RunSettings = Field(default_factory=RunSettings)
     repositories: list[Repository] = Field(default_factory=list)
     deliver: list[ChannelConfig] = Field(default_factory=list)
+    # `run` writes the weekly digest of the last complete week on this day (after the
+    # dailies) and sends it to the channels with `weekly = true`; a subscription's own
+    # `weekly` wins over this one
+    weekly: WeeklyDay = "off"
 
     _config_file: Path | None = PrivateAttr(None)
     _secret_sources: dict[str, str] = PrivateAttr(default_factory=dict)

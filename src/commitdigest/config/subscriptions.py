@@ -195,6 +195,12 @@ class Repository(_Entry):
     # the commit link of a host commitdigest does not know: "{sha}" (and "{host}", "{path}")
     # are filled in, e.g. "https://code.example/{path}/commits/{sha}"
     commit_url: str | None = None
+    # the day `run` writes this repository's weekly digest ("off": none); None: the
+    # config's top-level `weekly`
+    weekly: (
+        Literal["off", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+        | None
+    ) = None
 
     _kind: Literal["github", "url", "path"] = PrivateAttr("path")
     _key: str = PrivateAttr("")

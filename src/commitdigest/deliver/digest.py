@@ -11,6 +11,7 @@ measures: UTF-8 bytes, characters or UTF-16 code units), ending with "…and N m
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -86,8 +87,19 @@ def _count_cells(counts: dict[Importance, int]) -> dict[str, str]:
     return {imp.value: f"{IMPORTANCE_EMOJI[imp]}{counts.get(imp, 0)}" for imp in Importance}
 
 
+WEEK_LABEL = re.compile(r"\d{4}-W\d{2}")
+
+
+def is_weekly(context: ReportContext) -> bool:
+    """Whether ``context`` is a weekly digest's (:meth:`WeeklyContext.as_report`)."""
+    return WEEK_LABEL.fullmatch(context.window.label) is not None
+
+
 def report_day(context: ReportContext) -> str:
-    """The report's day, ``YYYY-MM-DD`` (its files are ``<day>.md`` …)."""
+    """The report's day, ``YYYY-MM-DD`` (its files are ``<day>.md`` …); a weekly
+    digest's week, ``YYYY-Www``."""
+    if is_weekly(context):
+        return context.window.label
     zone = report_zone(context.window)
     start = context.window.start
     return start.astimezone(zone).date().isoformat() if start.tzinfo else start.date().isoformat()
@@ -167,7 +179,8 @@ def build_digest(
             DigestRepo(clean_line(repo.name), counts, overview, high, _radar(repo, labels))
         )
     s = strings(lang)
-    title = s["title"].format(repos=repos_label([r.name for r in repos], lang), day=day)
+    template = s["title_weekly"] if is_weekly(context) else s["title"]
+    title = template.format(repos=repos_label([r.name for r in repos], lang), day=day)
     return Digest(
         lang=lang,
         day=day,

@@ -26,7 +26,7 @@ from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import DeliveryError, OutputError, StoreError, UsageError
 from commitdigest.files import write_bytes_atomic
 from commitdigest.http import RetryPolicy, async_client
-from commitdigest.models import ReportContext
+from commitdigest.models import ReportContext, WeeklyContext
 from commitdigest.redaction import install_log_redaction, redact
 from commitdigest.render.json_output import load_context
 from commitdigest.store import Store
@@ -38,7 +38,7 @@ from .channels import (
     Prepared,
     build_channel,
 )
-from .digest import content_hash, report_day, sample_context
+from .digest import WEEK_LABEL, content_hash, report_day, sample_context
 
 log = logging.getLogger("commitdigest.deliver")
 Sleep = Callable[[float], Awaitable[None]]
@@ -309,7 +309,14 @@ def load_day_context(out_dir: Path, day: str) -> tuple[ReportContext, dict[str, 
             f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}"
         ) from None
     paths = {fmt: out_dir / f"{day}.{fmt}" for fmt in ("md", "json", "html")}
-    return load_context(text), {fmt: p for fmt, p in paths.items() if p.is_file()}
+    found = {fmt: p for fmt, p in paths.items() if p.is_file()}
+    if WEEK_LABEL.fullmatch(day):  # a weekly digest: delivered as the week's report
+        try:
+            week = WeeklyContext.model_validate_json(text)
+        except ValueError:
+            raise OutputError(f"{source} is not a weekly digest's JSON") from None
+        return week.as_report(), {}
+    return load_context(text), found
 
 
 def failed(results: Sequence[DeliveryResult]) -> list[DeliveryResult]:

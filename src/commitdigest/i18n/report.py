@@ -322,6 +322,8 @@ SITE_STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "site_title": "commitdigest · 每日更新报告",
         "reports_heading": "报告",
+        "weekly_heading": "每周摘要",
+        "weekly_item": "{week}（{start} 至 {end}）",
         "repos_heading": "仓库",
         "n_reports": "{n} 份报告",
         "n_repos": "{n} 个仓库",
@@ -344,6 +346,8 @@ SITE_STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "site_title": "commitdigest · daily reports",
         "reports_heading": "Reports",
+        "weekly_heading": "Weekly digests",
+        "weekly_item": "{week} ({start} to {end})",
         "repos_heading": "Repositories",
         "n_reports": "{n} reports",
         "n_reports_one": "{n} report",
@@ -374,6 +378,7 @@ SITE_STRINGS: dict[str, dict[str, str]] = {
 DIGEST_STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "title": "{repos} 每日更新 · {day}",
+        "title_weekly": "{repos} 每周摘要 · {day}",
         "test": "🧪 测试消息 · ",
         "counts": "共 {n} 个提交 · {high} {medium} {low}",
         "none": "本日没有提交。",
@@ -387,6 +392,7 @@ DIGEST_STRINGS: dict[str, dict[str, str]] = {
     },
     "en": {
         "title": "{repos} · daily update · {day}",
+        "title_weekly": "{repos} · weekly digest · {day}",
         "test": "🧪 Test message · ",
         "counts": "{n} commits · {high} {medium} {low}",
         "none": "No commits this day.",

@@ -19,17 +19,29 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from commitdigest.config import Settings
+from commitdigest.config.settings import WEEKDAYS
 from commitdigest.errors import BusyError, UsageError
+from commitdigest.models import WeeklyContext
 from commitdigest.pipeline.report import (
     Opener,
     ReportOptions,
     ReportOutcome,
     generate_reports,
 )
+from commitdigest.pipeline.weekly import WeeklyOutcome, generate_weekly
 from commitdigest.progress import Progress
 from commitdigest.sources.open import RepoSpec
 from commitdigest.store import Store
-from commitdigest.window import DayWindow, day_start, parse_day, resolve_zone, split_days
+from commitdigest.window import (
+    DayWindow,
+    day_start,
+    last_complete_week,
+    parse_day,
+    resolve_zone,
+    split_days,
+    week_label,
+    week_windows,
+)
 
 RUN_COMMAND = "run"  # runs that move the catch-up pointer
 RERUN_COMMAND = "run-date"  # explicit --date and --since re-runs: never move it
@@ -180,3 +192,56 @@ async def run_daily(
         downstream=tuple(downstream),
     )
     return await generate_reports(options, store, progress=progress, now=now, opener=opener)
+
+
+def weekly_due(settings: Settings, today: date) -> list[RepoSpec]:
+    """The repositories in the weekly digest ``run`` writes ``today``: none unless some
+    repository's weekly day (its own ``weekly``, else the config's) is today; then every
+    repository whose weekly day has come this week (a later day's weekly holds the earlier
+    days' repositories too, so one file per week has them all)."""
+    days = [repo.weekly or settings.weekly for repo in settings.repositories]
+    name = WEEKDAYS[today.weekday()]
+    if name not in days:
+        return []
+    specs = specs_from_settings(settings)
+    return [
+        spec
+        for spec, day in zip(specs, days, strict=True)
+        if day != "off" and WEEKDAYS.index(day) <= today.weekday()
+    ]
+
+
+async def run_weekly(
+    settings: Settings,
+    store: Store,
+    *,
+    opener: Opener,
+    progress: Progress | None = None,
+    now: datetime | None = None,
+) -> WeeklyOutcome | None:
+    """The weekly digest of the last complete week when one is due today (see
+    :func:`weekly_due`) and not written yet for these repositories; else None."""
+    zone_name, zone = resolve_zone(settings.timezone)
+    moment = now or datetime.now(tz=zone)
+    specs = weekly_due(settings, moment.astimezone(zone).date())
+    if not specs:
+        return None
+    monday = last_complete_week(zone, moment)
+    label = week_label(monday)
+    try:
+        done = WeeklyContext.model_validate_json(
+            (settings.output_dir / f"{label}.json").read_bytes()
+        )
+        if len(done.repositories) >= len(specs):
+            return None
+    except (OSError, ValueError):
+        pass
+    options = ReportOptions.from_settings(
+        settings,
+        repositories=specs,
+        windows=week_windows(monday, zone_name),
+        formats=[*settings.formats, "json"],
+        keep_going=True,
+        command="weekly",
+    )
+    return await generate_weekly(options, monday, store, progress=progress, opener=opener)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
@@ -32,17 +32,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from commitdigest import __version__
 from commitdigest.errors import OutputError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
+from commitdigest.models import WeeklyContext
 from commitdigest.render.html import render_html
 from commitdigest.render.json_output import load_context
 from commitdigest.render.mdtext import clean_line
 from commitdigest.site.feed import normalize_base_url, render_feed
 from commitdigest.site.pages import DayEntry, render_index, render_repo_page, repo_pages
 from commitdigest.site.strings import SiteStrings
-from commitdigest.site.summary import DaySummary, summarise
+from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
 
 MANIFEST = ".manifest.json"
 MANIFEST_VERSION = 1
 DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.(json|md)")
+WEEK_FILE = re.compile(r"(\d{4}-W\d{2})\.(json|md)")
 
 
 class SourceRecord(BaseModel):
@@ -51,6 +53,7 @@ class SourceRecord(BaseModel):
     sha256: str
     outputs: dict[str, str]  # site path -> sha256 of its bytes
     summary: DaySummary | None = None  # JSON contexts only
+    week: WeekSummary | None = None  # weekly digests' JSON only
 
 
 class Manifest(BaseModel):
@@ -82,27 +85,31 @@ class BuildResult:
 
 
 # makes a source's outputs (site path -> text) and its day's summary from its bytes
-_Producer = Callable[[bytes], tuple[dict[str, str], DaySummary | None]]
+_Producer = Callable[[bytes], tuple[dict[str, str], DaySummary | WeekSummary | None]]
 
 
 class _Skip(Exception):
     """A source file that cannot be used; the message is the warning."""
 
 
-def scan_reports(folder: Path) -> dict[str, dict[str, Path]]:
+def scan_reports(folder: Path, pattern: re.Pattern[str] = DAY_FILE) -> dict[str, dict[str, Path]]:
     """``{day: {"json": path, "md": path}}`` for the ``YYYY-MM-DD.json|md`` files in
-    ``folder`` (not its subfolders), days sorted oldest first."""
+    ``folder`` (not its subfolders), days sorted oldest first; with :data:`WEEK_FILE`, the
+    weekly digests' ``YYYY-Www`` files."""
     found: dict[str, dict[str, Path]] = {}
     try:
         paths = sorted(folder.iterdir())
     except OSError as exc:
         raise OutputError(f"cannot read reports folder {folder}: {exc.strerror or exc}") from None
     for path in paths:
-        match = DAY_FILE.fullmatch(path.name)
+        match = pattern.fullmatch(path.name)
         if match is None or not path.is_file():
             continue
         try:
-            date.fromisoformat(match[1])
+            if pattern is DAY_FILE:
+                date.fromisoformat(match[1])
+            else:
+                date.fromisocalendar(int(match[1][:4]), int(match[1][6:]), 1)
         except ValueError:
             continue
         found.setdefault(match[1], {})[match[2]] = path
@@ -127,7 +134,8 @@ def build_site(
     ensure_writable_dir(out_dir)
     builder = _Builder(out_dir, load_manifest(out_dir))
     days = builder.add_sources(scan_reports(reports_dir))
-    builder.add_pages(days, base, title)
+    weeks = builder.add_weeks(scan_reports(reports_dir, WEEK_FILE))
+    builder.add_pages(days, base, title, weeks)
     return builder.finish(days=len(days))
 
 
@@ -181,6 +189,19 @@ class _Builder:
                 self.warnings.append(f"{day}: no usable JSON context; listed as its Markdown file")
         return days[::-1]
 
+    def add_weeks(self, found: Mapping[str, Mapping[str, Path]]) -> list[WeekSummary]:
+        """Every weekly digest: its page (linking to the days' pages), its JSON and
+        Markdown copies; their summaries, newest first."""
+        weeks: list[WeekSummary] = []
+        for week, paths in found.items():
+            if "json" in paths:
+                record = self._source(paths["json"], _render_week(week))
+                if record is not None and record.week is not None:
+                    weeks.append(record.week)
+            if "md" in paths:
+                self._source(paths["md"], _copy_md(week))
+        return weeks[::-1]
+
     def _source(self, path: Path, produce: _Producer) -> SourceRecord | None:
         try:
             data = path.read_bytes()
@@ -199,12 +220,21 @@ class _Builder:
                 self.warnings.append(f"{path.name} skipped: {exc}")
                 return None
             outputs = {name: self._write(name, text) for name, text in files.items()}
-            record = SourceRecord(sha256=digest, outputs=outputs, summary=summary)
+            if isinstance(summary, WeekSummary):
+                record = SourceRecord(sha256=digest, outputs=outputs, week=summary)
+            else:
+                record = SourceRecord(sha256=digest, outputs=outputs, summary=summary)
         self.new.sources[path.name] = record
         return record
 
     # -- the site-wide pages -----------------------------------------------------------
-    def add_pages(self, days: list[DayEntry], base_url: str | None, title: str | None) -> None:
+    def add_pages(
+        self,
+        days: list[DayEntry],
+        base_url: str | None,
+        title: str | None,
+        weeks: Sequence[WeekSummary] = (),
+    ) -> None:
         lang = next((d.summary.lang for d in days if d.summary is not None), "zh")
         title = clean_line(title or "") or SiteStrings(lang)["site_title"]
         repos = repo_pages(days)
@@ -213,14 +243,17 @@ class _Builder:
             self.new.published[summary.day] = self.old.published.get(
                 summary.day, summary.generated_at
             )
+        for week in weeks:
+            self.new.published[week.week] = self.old.published.get(week.week, week.generated_at)
         pages = {
-            "index.html": render_index(days, repos, title=title, lang=lang),
+            "index.html": render_index(days, repos, title=title, lang=lang, weeks=weeks),
             "feed.xml": render_feed(
                 summaries,
                 title=title,
                 base_url=base_url,
                 lang=lang,
                 published=self.new.published,
+                weeks=weeks,
             ),
             ".nojekyll": "",
         }
@@ -290,6 +323,24 @@ def _render_report(day: str) -> _Producer:
             raise _Skip(exc.message) from None
         files = {f"{day}.html": render_html(context), f"{day}.json": text}
         return files, summarise(day, context)
+
+    return produce
+
+
+def _render_week(week: str) -> _Producer:
+    """A weekly digest's page and JSON copy, and its summary."""
+
+    def produce(data: bytes) -> tuple[dict[str, str], WeekSummary | None]:
+        from commitdigest.render.weekly import render_weekly_html
+
+        try:
+            context = WeeklyContext.model_validate_json(data)
+        except ValueError as exc:
+            raise _Skip(f"not a weekly digest's JSON ({str(exc).splitlines()[0]})") from None
+        text = data.decode("utf-8")
+        return {f"{week}.html": render_weekly_html(context), f"{week}.json": text}, (
+            summarise_week(context)
+        )
 
     return produce
 

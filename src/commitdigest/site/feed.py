@@ -19,10 +19,11 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from commitdigest.errors import UsageError
+from commitdigest.i18n import WEEKLY_STRINGS, pick
 from commitdigest.models import IMPORTANCE_ORDER
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
-from commitdigest.site.summary import DaySummary
+from commitdigest.site.summary import DaySummary, WeekSummary
 
 ATOM_NS = "http://www.w3.org/2005/Atom"
 FEED_LIMIT = 100  # the newest days in the feed; readers keep what they have already seen
@@ -64,6 +65,7 @@ def render_feed(
     lang: str,
     limit: int = FEED_LIMIT,
     published: Mapping[str, datetime] | None = None,
+    weeks: Sequence[WeekSummary] = (),
 ) -> str:
     """``feed.xml`` for the ``days`` with commits (newest first; the first ``limit``).
 
@@ -71,6 +73,7 @@ def render_feed(
     day's report was first published (``published``, kept by the site's manifest), so a
     re-run of a day does not make readers see it again."""
     shown = [day for day in days if day.counts.total][:limit]
+    weekly = [week for week in weeks if week.counts.total][:limit]
     first = published or {}
     feed = ET.Element("feed", {"xmlns": ATOM_NS, _XML_LANG: "zh-CN" if lang == "zh" else lang})
     if base_url is None:
@@ -82,7 +85,10 @@ def render_feed(
     def when(day: DaySummary) -> datetime:
         return first.get(day.day, day.generated_at)
 
-    updated = max((when(day) for day in shown), default=_EPOCH)
+    def when_week(week: WeekSummary) -> datetime:
+        return first.get(week.week, week.generated_at)
+
+    updated = max([*(when(day) for day in shown), *(when_week(w) for w in weekly)], default=_EPOCH)
     _text(feed, "updated", _timestamp(updated))
     author = ET.SubElement(feed, "author")
     _text(author, "name", "commitdigest")
@@ -90,6 +96,13 @@ def render_feed(
     _link(feed, "alternate", page_link(base_url, "index.html"), "text/html")
     if base_url is not None:
         _link(feed, "self", page_link(base_url, "feed.xml"), "application/atom+xml")
+    for week in weekly:  # the weekly digests first: one page for the whole week
+        entry = ET.SubElement(feed, "entry")
+        _text(entry, "id", entry_id(base_url, week.week))
+        _text(entry, "title", week_title(week))
+        _text(entry, "updated", _timestamp(when_week(week)))
+        _link(entry, "alternate", page_link(base_url, f"{week.week}.html"), "text/html")
+        _text(entry, "summary", week_summary_text(week)).set("type", "text")
     for day in shown:
         entry = ET.SubElement(feed, "entry")
         _text(entry, "id", entry_id(base_url, day.day))
@@ -115,6 +128,27 @@ def entry_title(day: DaySummary) -> str:
     if day.breaking:
         return t["feed_title"].format(breaking=len(day.breaking), **values)
     return t["feed_title_quiet"].format(**values)
+
+
+def week_title(week: WeekSummary) -> str:
+    """``vllm-project/vllm · 2026-W09: 310 commits, 21 high``."""
+    names = week.repos
+    repos = ", ".join(names[:2]) + (f" +{len(names) - 2}" if len(names) > 2 else "")
+    strings = pick(WEEKLY_STRINGS, week.lang)
+    return strings["feed_title"].format(
+        repos=repos, week=week.week, n=week.counts.total, h=week.counts.high
+    )
+
+
+def week_summary_text(week: WeekSummary) -> str:
+    t, labels = SiteStrings(week.lang), get_labels(week.lang)
+    counts = [t.count("n_commits", week.counts.total)]
+    counts += [f"{labels.importance(imp)} {week.counts.of(imp)}" for imp in IMPORTANCE_ORDER]
+    return (
+        t["weekly_item"].format(week=week.week, start=week.start, end=week.end)
+        + "\n"
+        + (t["sep"].join(counts))
+    )
 
 
 def summary_text(day: DaySummary) -> str:

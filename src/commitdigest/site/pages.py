@@ -20,7 +20,7 @@ from commitdigest.models import IMPORTANCE_ORDER
 from commitdigest.render.jinja_env import csp_hash, template_environment
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
-from commitdigest.site.summary import DaySummary, RepoDay, repo_slug
+from commitdigest.site.summary import DaySummary, RepoDay, WeekSummary, repo_slug
 
 T = TypeVar("T")
 
@@ -107,13 +107,25 @@ def repo_pages(days: Sequence[DayEntry]) -> list[RepoPage]:
 
 
 def render_index(
-    days: Sequence[DayEntry], repos: Sequence[RepoPage], *, title: str, lang: str
+    days: Sequence[DayEntry],
+    repos: Sequence[RepoPage],
+    *,
+    title: str,
+    lang: str,
+    weeks: Sequence[WeekSummary] = (),
 ) -> str:
-    """``index.html``: the repositories, then every day newest first (a run of days
-    without commits as one line)."""
+    """``index.html``: the repositories, the weekly digests, then every day newest first
+    (a run of days without commits as one line)."""
     blocks = collapse_quiet(days, lambda d: d.day, _quiet_entry)
     return _render(
-        "index.html.j2", lang, title=title, days=days, blocks=blocks, repos=repos, root=""
+        "index.html.j2",
+        lang,
+        title=title,
+        days=days,
+        blocks=blocks,
+        repos=repos,
+        weeks=weeks,
+        root="",
     )
 
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from commitdigest.models import CommitEntry, Importance, ReportContext
+from commitdigest.models import CommitEntry, Importance, ReportContext, WeeklyContext
 from commitdigest.render.labels import get_labels
 from commitdigest.render.mdtext import clean_line, safe_url, slugify
 
@@ -149,3 +149,28 @@ def repo_slug(name: str) -> str:
     build to build, and distinct for distinct names (``vllm-project-vllm-1a2b3c``)."""
     digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:6]
     return f"{slugify(name)[:60].strip('-') or 'repo'}-{digest}"
+
+
+class WeekSummary(_Frozen):
+    """What the index and the feed say of one weekly digest."""
+
+    week: str  # YYYY-Www, the digest's file name
+    lang: str
+    start: str
+    end: str
+    generated_at: datetime
+    repos: list[str]
+    counts: Counts
+
+
+def summarise_week(context: WeeklyContext) -> WeekSummary:
+    commits = [c.entry for repo in context.repositories for c in repo.commits]
+    return WeekSummary(
+        week=context.week,
+        lang=context.lang,
+        start=context.start,
+        end=context.end,
+        generated_at=context.generated_at,
+        repos=[clean_line(r.name) for r in context.repositories],
+        counts=count(commits),
+    )
