@@ -24,6 +24,7 @@ INTERNAL = {
     "PromptTooLarge",
     "DigestTooLarge",
     "_Skip",
+    "ArchiveError",
 }
 
 

@@ -258,9 +258,14 @@ def test_invented_mentions_never_reach_a_report_and_real_ones_stay(tmp_path: Pat
     texts = json.dumps(
         [c["analysis"] | {"grounding": None} for c in data["repositories"][0]["commits"]]
     )
+    from commitdigest.deliver.digest import build_digest, plain_text
+    from commitdigest.models import ReportContext
+
+    chat = plain_text(build_digest(ReportContext.model_validate(data), report_url=None))
     for invented in INVENTED:
         bare = invented.strip("`")
-        assert bare not in md and bare not in page and bare not in texts, bare
+        for output in (md, page, texts, chat):
+            assert bare not in output, bare
     commits = {c["title"]: c for c in data["repositories"][0]["commits"]}
     for i in range(5):  # the real path and symbol stay in every repaired analysis
         summary = commits[f"fix: scheduler case {i}"]["analysis"]["summary"]

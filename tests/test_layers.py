@@ -23,6 +23,7 @@ RANK = {
     "deliver": 4,
     "site": 4,
     "pipeline": 5,
+    "agent": 5,  # the MCP server: reads the reports (render's JSON), below the CLI
     "cli": 6,
 }
 BASE_MODULES = {

@@ -27,6 +27,8 @@ they are not part of the tree (``tests/test_errors_tree.py`` holds this list)::
                            PromptTooLarge                   a model answer to retry or adapt to
     deliver.digest         DigestTooLarge                   a digest to cut shorter
     site.build             _Skip                            a day page to leave as it is
+    agent.archive          ArchiveError                     an MCP tool's bad argument, sent
+                                                            back to the agent as a tool error
 
 The CLI prints ``error: <message>`` on one line and exits with the code; it never shows a
 traceback for these (``-v`` adds one for debugging). Any other exception is a bug and
