@@ -195,7 +195,8 @@ def test_repository_pages_list_their_days_with_counts_and_anchored_links(
 def test_report_pages_and_copies(built: tuple[Path, Path, dict[str, ReportContext]]) -> None:
     reports, site, contexts = built
     for day, ctx in contexts.items():
-        assert (site / f"{day}.html").read_text(encoding="utf-8") == render_html(ctx)
+        page = render_html(ctx, site_search="search.html")  # with the archive's search form
+        assert (site / f"{day}.html").read_text(encoding="utf-8") == page
         for ext in ("md", "json"):
             assert (site / f"{day}.{ext}").read_bytes() == (reports / f"{day}.{ext}").read_bytes()
     assert (site / ".nojekyll").read_bytes() == b""
@@ -316,9 +317,9 @@ def renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The report days render_html is called for."""
     calls: list[str] = []
 
-    def counting(ctx: ReportContext) -> str:
+    def counting(ctx: ReportContext, **options: Any) -> str:
         calls.append(ctx.window.label)
-        return render_html(ctx)
+        return render_html(ctx, **options)
 
     monkeypatch.setattr(site_build, "render_html", counting)
     return calls
@@ -328,8 +329,8 @@ def test_adding_a_day_rewrites_only_what_it_changes(tmp_path: Path, renders: lis
     reports, site = tmp_path / "reports", tmp_path / "site"
     write_reports(reports)
     first = build_site(reports, site, base_url="https://example.github.io/digest/")
-    assert first.unchanged == 0 and len(first.written) == 14 and sorted(renders) == list(DAYS)
-    assert first.summary() == "14 written, 0 unchanged"
+    assert first.unchanged == 0 and len(first.written) == 21 and sorted(renders) == list(DAYS)
+    assert first.summary() == "21 written, 0 unchanged"
     before = age_all(site)
     renders.clear()
 
@@ -344,13 +345,16 @@ def test_adding_a_day_rewrites_only_what_it_changes(tmp_path: Path, renders: lis
             f"{new_day}.html",
             f"{new_day}.json",
             f"{new_day}.md",
+            f"search/{new_day}.json",  # the day's search records, and the index made again
+            "search-data.js",
+            "pagefind/",
         ]
     )
-    assert second.unchanged == 11 and second.removed == ()
-    assert second.summary() == "6 written, 11 unchanged"
+    assert second.unchanged == 16 and second.removed == ()
+    assert second.summary() == "9 written, 16 unchanged"
     assert renders == [new_day]  # old reports are neither loaded nor rendered again
     for name, data in before.items():
-        if name in second.written or name == ".manifest.json":
+        if name in second.written or name == ".manifest.json" or name.startswith("pagefind/"):
             continue
         assert (site / name).read_bytes() == data, name
         assert (site / name).stat().st_mtime_ns == OLD_NS, name
@@ -358,7 +362,7 @@ def test_adding_a_day_rewrites_only_what_it_changes(tmp_path: Path, renders: lis
 
     renders.clear()
     third = build_site(reports, site, base_url="https://example.github.io/digest/")
-    assert third.written == () and third.unchanged == 17 and renders == []
+    assert third.written == () and third.unchanged == 24 and renders == []
 
 
 def test_a_rerun_day_changes_its_page_and_a_removed_day_its_outputs(tmp_path: Path) -> None:
@@ -373,13 +377,17 @@ def test_a_rerun_day_changes_its_page_and_a_removed_day_its_outputs(tmp_path: Pa
     assert sorted(result.written) == sorted(
         ["index.html", "feed.xml", f"repos/{repo_slug(VLLM)}.html"]
         + [f"2026-01-13.{ext}" for ext in ("html", "json", "md")]
+        + ["search/2026-01-13.json", "search-data.js", "pagefind/"]
     )
     # the 12th disappears from the reports: its files go, nothing else of ours stays
     for ext in ("json", "md"):
         (reports / f"2026-01-12.{ext}").unlink()
     (site / "mine.txt").write_text("not the site's", encoding="utf-8")
     result = build_site(reports, site)
-    assert result.removed == tuple(f"2026-01-12.{ext}" for ext in ("html", "json", "md"))
+    assert result.removed == (
+        *(f"2026-01-12.{ext}" for ext in ("html", "json", "md")),
+        "search/2026-01-12.json",
+    )
     assert not list(site.glob("2026-01-12.*")) and (site / "mine.txt").exists()
     assert day_order((site / "index.html").read_text(encoding="utf-8")) == [
         "2026-01-14",
@@ -590,10 +598,10 @@ def test_site_command_builds_and_reports_counts(tmp_path: Path) -> None:
     args += ["--title", "上游"]
     code, out, err = run_cli([*args, "--base-url", "https://x.test/d"])
     assert code == 0, err
-    assert out == f"{tmp_path / 'site'}: 3 days; 14 written, 0 unchanged\n" and err == ""
+    assert out == f"{tmp_path / 'site'}: 3 days; 21 written, 0 unchanged\n" and err == ""
     assert "<title>上游</title>" in (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     code, out, err = run_cli(args)  # no base URL: the feed's links change, with a warning
-    assert code == 0 and out.endswith("1 written, 13 unchanged\n")
+    assert code == 0 and out.endswith("1 written, 19 unchanged\n")
     assert err.startswith("warning: feed.xml has relative links")
     code, out, err = run_cli([*args, "--base-url", "example.com"])
     assert code == 2 and err.startswith("error: --base-url must be an absolute http(s) URL")

@@ -85,16 +85,21 @@ def page_assets() -> tuple[str, str]:
     return css, js
 
 
-def content_security_policy(css: str, js: str) -> str:
-    """Nothing but the page's own inline style and script; no requests at all."""
+FORM_SELF, FORM_NONE = "'self'", "'none'"
+
+
+def content_security_policy(css: str, js: str, *, forms: bool = False) -> str:
+    """Nothing but the page's own inline style and script; no requests at all (``forms``:
+    but the archive's search form, a GET to this site)."""
     return (
         f"default-src 'none'; style-src {csp_hash(css)}; script-src {csp_hash(js)}; "
-        "base-uri 'none'; form-action 'none'"
+        f"base-uri 'none'; form-action {FORM_SELF if forms else FORM_NONE}"
     )
 
 
-def render_html(context: ReportContext) -> str:
-    """The HTML report for ``context``: one UTF-8 page with everything inline."""
+def render_html(context: ReportContext, *, site_search: str | None = None) -> str:
+    """The HTML report for ``context``: one UTF-8 page with everything inline. In the
+    archive site, ``site_search`` is the search page its header's search form goes to."""
     labels = get_labels(context.lang)
     check_anchors(context)
     zone = report_zone(context.window)
@@ -111,7 +116,8 @@ def render_html(context: ReportContext) -> str:
             is_day=is_calendar_day(context.window, zone),
             css=Markup(css),
             js=Markup(js),
-            csp=content_security_policy(css, js),
+            csp=content_security_policy(css, js, forms=site_search is not None),
+            site_search=site_search,
         )
     )
     return text.rstrip("\n") + "\n"

@@ -122,12 +122,25 @@ def _zone(name: str) -> ZoneInfo | None:
         return None
 
 
-def _render(context: WeeklyContext, template: str, v: ReportView[T], ext: str) -> str:
+def _render(
+    context: WeeklyContext,
+    template: str,
+    v: ReportView[T],
+    ext: str,
+    site_search: str | None = None,
+) -> str:
     labels = v.labels
     view = WeekView(v, pick(WEEKLY_STRINGS, context.lang), ext)
     environment = template_environment("commitdigest.render", autoescape=ext == "html")
     text = environment.get_template(template).render(
-        ctx=context, L=labels, s=labels.s, w=view.w, v=v, wk=view, Markup=Markup
+        ctx=context,
+        L=labels,
+        s=labels.s,
+        w=view.w,
+        v=v,
+        wk=view,
+        Markup=Markup,
+        site_search=site_search,
     )
     return text.rstrip("\n") + "\n"
 
@@ -139,8 +152,9 @@ def render_weekly_markdown(context: WeeklyContext) -> str:
     return _render(context, "weekly.md.j2", _View(labels, zone), "md")
 
 
-def render_weekly_html(context: WeeklyContext) -> str:
-    """The weekly digest as one HTML page (no script), linking to the daily ``.html``."""
+def render_weekly_html(context: WeeklyContext, *, site_search: str | None = None) -> str:
+    """The weekly digest as one HTML page (no script), linking to the daily ``.html``; in
+    the archive site, with its search form going to ``site_search``."""
     labels = get_labels(context.lang)
     zone = _zone(context.tz) or ZoneInfo("UTC")
-    return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html")
+    return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html", site_search)

@@ -37,7 +37,26 @@ from commitdigest.render.html import render_html
 from commitdigest.render.json_output import load_context
 from commitdigest.render.mdtext import clean_line
 from commitdigest.site.feed import normalize_base_url, render_feed
-from commitdigest.site.pages import DayEntry, render_index, render_repo_page, repo_pages
+from commitdigest.site.pages import (
+    SEARCH_PAGE,
+    SEARCH_SCRIPT,
+    DayEntry,
+    render_index,
+    render_repo_page,
+    render_search_page,
+    repo_pages,
+    search_script,
+)
+from commitdigest.site.search import (
+    DATA_SCRIPT,
+    INDEX_DIR,
+    RECORDS_DIR,
+    data_script,
+    day_records,
+    read_records,
+    records_json,
+    write_index,
+)
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
 
@@ -136,6 +155,7 @@ def build_site(
     days = builder.add_sources(scan_reports(reports_dir))
     weeks = builder.add_weeks(scan_reports(reports_dir, WEEK_FILE))
     builder.add_pages(days, base, title, weeks)
+    builder.add_search(days)
     return builder.finish(days=len(days))
 
 
@@ -265,6 +285,17 @@ class _Builder:
             )
         self.new.pages = {name: self._write(name, text) for name, text in pages.items()}
 
+    def add_search(self, days: Sequence[DayEntry]) -> None:
+        """``search.html``, ``search-data.js`` (for ``file://``) and the Pagefind index
+        (made again only when the records changed)."""
+        lang = next((d.summary.lang for d in days if d.summary is not None), "zh")
+        records = read_records(self.root, [d.day for d in days if d.summary is not None])
+        self.new.pages[DATA_SCRIPT] = self._write(DATA_SCRIPT, data_script(records))
+        self.new.pages[SEARCH_PAGE] = self._write(SEARCH_PAGE, render_search_page(lang=lang))
+        self.new.pages[SEARCH_SCRIPT] = self._write(SEARCH_SCRIPT, search_script())
+        if write_index(self.root, records, lang):
+            self.written.append(f"{INDEX_DIR}/")
+
     def finish(self, *, days: int) -> BuildResult:
         """Remove the outputs nothing makes any more, save the manifest, say what happened."""
         removed = sorted(_outputs(self.old) - _outputs(self.new))
@@ -321,7 +352,11 @@ def _render_report(day: str) -> _Producer:
             context = load_context(text)
         except OutputError as exc:
             raise _Skip(exc.message) from None
-        files = {f"{day}.html": render_html(context), f"{day}.json": text}
+        files = {
+            f"{day}.html": render_html(context, site_search=SEARCH_PAGE),
+            f"{day}.json": text,
+            f"{RECORDS_DIR}/{day}.json": records_json(day_records(day, context)),
+        }
         return files, summarise(day, context)
 
     return produce
@@ -338,9 +373,8 @@ def _render_week(week: str) -> _Producer:
         except ValueError as exc:
             raise _Skip(f"not a weekly digest's JSON ({str(exc).splitlines()[0]})") from None
         text = data.decode("utf-8")
-        return {f"{week}.html": render_weekly_html(context), f"{week}.json": text}, (
-            summarise_week(context)
-        )
+        page = render_weekly_html(context, site_search=SEARCH_PAGE)
+        return {f"{week}.html": page, f"{week}.json": text}, (summarise_week(context))
 
     return produce
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from importlib import resources
 from typing import TypeVar
 
 import jinja2
 from markupsafe import Markup
 
-from commitdigest.models import IMPORTANCE_ORDER
+from commitdigest.models import IMPORTANCE_ORDER, ChangeType
 from commitdigest.render.jinja_env import csp_hash, template_environment
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
@@ -140,18 +141,50 @@ def _template(name: str) -> jinja2.Template:
     return template_environment("commitdigest.site").get_template(name)
 
 
+SEARCH_PAGE = "search.html"
+SEARCH_SCRIPT = "search.js"
+
+
 @cache
 def stylesheet() -> tuple[Markup, str]:
-    """The pages' inline CSS and the Content-Security-Policy that allows only it."""
+    """The pages' inline CSS and the Content-Security-Policy that allows only it (and the
+    search form's GET to this site's search page)."""
     css = _template("style.css.j2").render().strip() + "\n"
     if "</style" in css.lower():  # pragma: no cover - a template bug
         raise ValueError("the stylesheet would close its own element")
-    policy = f"default-src 'none'; style-src {csp_hash(css)}; base-uri 'none'; form-action 'none'"
+    policy = f"default-src 'none'; style-src {csp_hash(css)}; base-uri 'none'; form-action 'self'"
     return Markup(css), policy
+
+
+def search_policy() -> str:
+    """``search.html``'s policy: its own scripts, Pagefind's (and its WebAssembly and
+    worker), fetches of the index from this site only."""
+    css, _ = stylesheet()
+    return (
+        f"default-src 'none'; style-src {csp_hash(str(css))}; "
+        "script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; worker-src 'self' blob:; "
+        "img-src 'self' data:; base-uri 'none'; form-action 'self'"
+    )
+
+
+def render_search_page(*, lang: str) -> str:
+    """``search.html``: search every commit of the archive (Pagefind over http(s), the
+    records of ``search-data.js`` from ``file://``)."""
+    kinds = [t.value for t in ChangeType]
+    return _render(
+        "search.html.j2", lang, title="", root="", kinds=kinds, csp_override=search_policy()
+    )
+
+
+def search_script() -> str:
+    """``search.js``, as shipped (a static asset)."""
+    folder = resources.files("commitdigest.site") / "templates"
+    return (folder / "search.js").read_text(encoding="utf-8")
 
 
 def _render(template: str, lang: str, **values: object) -> str:
     css, csp = stylesheet()
+    csp = str(values.pop("csp_override", None) or csp)
     text = _template(template).render(
         t=SiteStrings(lang),
         L=get_labels(lang),
