@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 import feedparser

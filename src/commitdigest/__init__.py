@@ -23,7 +23,10 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+try:  # written by setuptools-scm at install time, from the git tag
+    from commitdigest._version import __version__
+except ImportError:  # pragma: no cover - a source tree that was never installed
+    __version__ = "0.0.0+unknown"
 
 if TYPE_CHECKING:
     from commitdigest.config import Settings, find_config, load_settings

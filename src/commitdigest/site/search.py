@@ -18,7 +18,6 @@ import html
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -103,6 +102,16 @@ def _record_page(record: dict[str, Any], lang: str) -> str:
     )
 
 
+def _pagefind() -> Path:
+    """The Pagefind binary the ``pagefind[bin]`` package ships."""
+    from pagefind.service import get_executable
+
+    binary = get_executable()
+    if binary is None:
+        raise OutputError("the Pagefind binary is missing: pip install 'pagefind[bin]'")
+    return binary
+
+
 def write_index(root: Path, records: Sequence[dict[str, Any]], lang: str) -> bool:
     """Write the Pagefind index of ``records`` to ``root/pagefind`` with the Pagefind
     binary (one small page per record in a temporary folder; the index replaces the old
@@ -127,8 +136,8 @@ def write_index(root: Path, records: Sequence[dict[str, Any]], lang: str) -> boo
         for n, record in enumerate(records):
             (pages / f"{n}.html").write_text(_record_page(record, lang), encoding="utf-8")
         built = Path(tmp) / INDEX_DIR
-        command = [sys.executable, "-m", "pagefind", "--site", str(pages), "--output-path",
-                   str(built), "--force-language", lang, "--silent"]  # fmt: skip
+        command = [str(_pagefind()), "--site", str(pages), "--output-path", str(built),
+                   "--force-language", lang, "--silent"]  # fmt: skip
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=600)
         except (OSError, subprocess.TimeoutExpired) as exc:
