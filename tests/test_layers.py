@@ -27,7 +27,8 @@ RANK = {
     "cli": 6,
 }
 BASE_MODULES = {
-    "errors", "models", "files", "window", "redaction", "progress", "config", "i18n", "http"
+    "errors", "models", "files", "window", "redaction", "progress", "config", "i18n", "http",
+    "_version",
 }  # fmt: skip
 CLI_ONLY = {"typer", "rich", "click"}
 

@@ -24,6 +24,7 @@ def daily_run(
     downstream: list[Path] | None = None,
     since: str | None = None,
     until: str | None = None,
+    shard: str | None = None,
 ) -> int:
     """One daily run; the exit code (3 if a repository failed). Raises our errors."""
     import asyncio
@@ -35,14 +36,17 @@ def daily_run(
     from commitdigest.cli.report import checkouts
     from commitdigest.config import find_config, load_settings
     from commitdigest.errors import DeliveryFailed, SourceError
-    from commitdigest.pipeline.daily import plan_days, run_daily, run_lock
+    from commitdigest.pipeline.daily import RUN_COMMAND, Shard, plan_days, run_daily, run_lock
     from commitdigest.sources.open import RepositoryOpener
     from commitdigest.store import Store, default_home
 
     settings = load_settings(find_config(config))
     home_dir = home or default_home()
-    with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
-        plan = plan_days(store, settings, on_date=date, since=since, until=until)
+    part = Shard.parse(shard) if shard else None
+    lock = f"run-shard-{part.label}.lock" if part else "run.lock"
+    command = f"{RUN_COMMAND}-shard-{part.label}" if part else RUN_COMMAND
+    with run_lock(home_dir, settings.run.lock_timeout_s, lock), Store.open(home_dir) as store:
+        plan = plan_days(store, settings, on_date=date, since=since, until=until, command=command)
         if plan.skipped is not None:
             first, last = plan.skipped
             err.print(
@@ -54,7 +58,7 @@ def daily_run(
             )
         if not plan.days:
             err.print("nothing to do: every complete day is reported", markup=False)
-            return weekly_step(settings, store, home_dir)
+            return 0 if part else weekly_step(settings, store, home_dir)
         with RichProgress(err) as progress:
             opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
             outcome = asyncio.run(
@@ -67,16 +71,20 @@ def daily_run(
                         opener=opener,
                         progress=progress,
                         downstream=checkouts(downstream) or (),
+                        shard=part,
                     ),
                 )
             )
         print_written(out, err, outcome.paths, outcome.kept_reasons)
         for name, reason in outcome.failures.items():
             err.print(f"error: {name}: {reason}", markup=False)
-        delivery_failed = deliver_outcome(settings, store, outcome)  # after the files exist
-        # what failed to reach a channel on earlier days goes again (never what was sent)
-        delivery_failed |= retry_deliveries(settings, store, [d.label for d in outcome.days])
-        weekly_code = weekly_step(settings, store, home_dir)
+        delivery_failed, weekly_code = False, 0
+        if part is None:  # a shard holds part of the day: `deliver` runs after all of them
+            delivery_failed = deliver_outcome(settings, store, outcome)  # after the files
+            # what failed to reach a channel on earlier days goes again (never what was sent)
+            done = [d.label for d in outcome.days]
+            delivery_failed |= retry_deliveries(settings, store, done)
+            weekly_code = weekly_step(settings, store, home_dir)
     if outcome.failures:
         return SourceError.exit_code
     if outcome.partial_code:  # an earlier, more complete report was kept
@@ -136,6 +144,16 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="With --since: up to this day (exclusive; default today)."),
         ] = None,
         downstream: DownstreamOption = None,
+        shard: Annotated[
+            str | None,
+            typer.Option(
+                "--shard",
+                metavar="K/N",
+                help="Only the K-th of N parts of the subscriptions (by a hash of each name), "
+                "for parallel runs against one store and output folder; reports are then "
+                "separate (one per repository or group) and `site` merges them.",
+            ),
+        ] = None,
         config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
@@ -146,7 +164,7 @@ def register(app: typer.Typer) -> None:
         A repository that fails does not stop the others; the exit code is 3 if any failed.
         Then each day is sent to the [[deliver]] channels (exit code 7 if one failed).
         """
-        exit_with(lambda: daily_run(config, home, date, downstream, since, until))
+        exit_with(lambda: daily_run(config, home, date, downstream, since, until, shard))
 
     @app.command(epilog=EXIT_CODES_HELP)
     def schedule(

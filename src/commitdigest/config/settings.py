@@ -134,6 +134,9 @@ class GitHubSettings(_Section):
         return value.rstrip("/")
 
 
+SEPARATE_FROM = 6  # repositories from which run.reports = "auto" writes separate reports
+
+
 class RunSettings(_Section):
     first_run_days_back: int = Field(1, ge=1, le=366)  # window of a repository's first run
     # a machine that was off catches up at most this many days (the newest); `run --since`
@@ -142,6 +145,11 @@ class RunSettings(_Section):
     # a delivery that failed is sent again by each run for this many days, then given up
     delivery_retry_days: int = Field(3, ge=0, le=60)
     lock_timeout_s: float = Field(60, ge=0)  # wait this long for another run's lock
+    # "combined": one report a day for every repository; "separate": one per repository (or
+    # per `group`) in its own folder, plus an index of the day; "auto": separate from
+    # SEPARATE_FROM repositories on, or when a repository names a group
+    reports: Literal["auto", "combined", "separate"] = "auto"
+    read_concurrency: int = Field(8, ge=1, le=64)  # repositories read at the same time
 
 
 class Settings(BaseSettings):

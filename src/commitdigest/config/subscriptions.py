@@ -192,6 +192,8 @@ class Repository(_Entry):
     # the user's own checkouts (paths, relative to the config file): the radar's items they
     # use are listed first, with the path and line of each use
     downstream: list[str] = Field(default_factory=list)
+    # with separate reports (run.reports), the repositories of one group share a report
+    group: str | None = Field(None, min_length=1, max_length=64, pattern=r"^[\w][\w .-]*$")
     # the commit link of a host commitdigest does not know: "{sha}" (and "{host}", "{path}")
     # are filled in, e.g. "https://code.example/{path}/commits/{sha}"
     commit_url: str | None = None

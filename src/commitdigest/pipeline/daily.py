@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import os
 import time
 from collections.abc import Iterator, Sequence
@@ -19,7 +20,7 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from commitdigest.config import Settings
-from commitdigest.config.settings import WEEKDAYS
+from commitdigest.config.settings import SEPARATE_FROM, WEEKDAYS
 from commitdigest.errors import BusyError, UsageError
 from commitdigest.models import WeeklyContext
 from commitdigest.pipeline.report import (
@@ -67,6 +68,7 @@ def plan_days(
     since: str | None = None,
     until: str | None = None,
     now: datetime | None = None,
+    command: str = RUN_COMMAND,
 ) -> DailyPlan:
     """The days to report: ``on_date``; the backfill ``since`` … ``until`` (exclusive,
     default today), oldest first; else each complete day since the last good run, at most
@@ -88,7 +90,7 @@ def plan_days(
         if first >= end:
             raise UsageError(f"--since {first} leaves no complete day before {end} in {zone_name}")
         return DailyPlan(_days(first, end, zone_name), RERUN_COMMAND)
-    last_end = store.last_ok_window_end(RUN_COMMAND)
+    last_end = store.last_ok_window_end(command)
     if last_end is None:
         first = today - timedelta(days=settings.run.first_run_days_back)
     else:
@@ -99,7 +101,7 @@ def plan_days(
         newest_first = today - timedelta(days=cap)
         skipped = (first, newest_first - timedelta(days=1))
         first = newest_first
-    return DailyPlan(_days(first, today, zone_name), RUN_COMMAND, skipped)
+    return DailyPlan(_days(first, today, zone_name), command, skipped)
 
 
 def _days(first: date, end: date, zone_name: str) -> list[DayWindow]:
@@ -125,16 +127,18 @@ def specs_from_settings(settings: Settings) -> list[RepoSpec]:
                 emphasis=repo.focus.emphasis,
                 downstream=tuple(str(base / Path(p).expanduser()) for p in repo.downstream),
                 commit_url=repo.commit_url,
+                group=repo.group,
             )
         )
     return specs
 
 
 @contextlib.contextmanager
-def run_lock(home: Path, timeout_s: float) -> Iterator[None]:
-    """An exclusive lock on ``home/run.lock``; :class:`BusyError` after ``timeout_s``."""
+def run_lock(home: Path, timeout_s: float, name: str = "run.lock") -> Iterator[None]:
+    """An exclusive lock on ``home/<name>`` (``run.lock``; a shard has its own);
+    :class:`BusyError` after ``timeout_s``."""
     home.mkdir(parents=True, exist_ok=True)
-    path = home / "run.lock"
+    path = home / name
     with open(path, "a+", encoding="utf-8") as handle:
         deadline = time.monotonic() + timeout_s
         while True:
@@ -170,8 +174,10 @@ async def run_daily(
     progress: Progress | None = None,
     now: datetime | None = None,
     downstream: Sequence[Path] = (),
+    shard: Shard | None = None,
 ) -> ReportOutcome:
-    """Report ``plan``'s days for every subscribed repository (one combined report a day);
+    """Report ``plan``'s days for every subscribed repository — or those of ``shard`` —
+    in one combined report a day or separate ones (:func:`separate_reports`);
     ``downstream``: checkouts the radar looks for uses in, for every repository."""
     specs = specs_from_settings(settings)
     if not specs:
@@ -179,6 +185,11 @@ async def run_daily(
             "no repositories to follow: add some with `commitdigest repos add OWNER/REPO` "
             "or [[repositories]] in commitdigest.toml"
         )
+    separate = separate_reports(settings, specs) or shard is not None
+    if shard is not None:
+        specs = [s for s in specs if shard.holds(s.name)]
+        if not specs:
+            return ReportOutcome()
     if not plan.days:
         return ReportOutcome()
     options = ReportOptions.from_settings(
@@ -190,8 +201,46 @@ async def run_daily(
         keep_going=True,
         command=plan.command,
         downstream=tuple(downstream),
+        separate=separate,
     )
     return await generate_reports(options, store, progress=progress, now=now, opener=opener)
+
+
+@dataclass(frozen=True)
+class Shard:
+    """``run --shard K/N``: the K-th of N deterministic parts of the subscriptions."""
+
+    index: int  # 1..count
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        try:
+            k, n = (int(part) for part in text.split("/"))
+        except ValueError:
+            raise UsageError(f"--shard {text!r}: expected K/N, e.g. 1/4") from None
+        if not 1 <= k <= n <= 1000:
+            raise UsageError(f"--shard {text!r}: K must be between 1 and N (at most 1000)")
+        return cls(k, n)
+
+    def holds(self, name: str) -> bool:
+        """Whether the repository named ``name`` (as configured) is this shard's: by a
+        hash of the name, so adding a repository moves no other one."""
+        digest = int(hashlib.sha256(name.encode("utf-8")).hexdigest()[:12], 16)
+        return digest % self.count == self.index - 1
+
+    @property
+    def label(self) -> str:
+        return f"{self.index}-of-{self.count}"
+
+
+def separate_reports(settings: Settings, specs: Sequence[RepoSpec]) -> bool:
+    """Whether the run writes one report per repository (or group) and a day index:
+    run.reports = "separate", or "auto" with SEPARATE_FROM repositories or a group."""
+    mode = settings.run.reports
+    if mode != "auto":
+        return mode == "separate"
+    return len(specs) >= SEPARATE_FROM or any(s.group for s in specs)
 
 
 def weekly_due(settings: Settings, today: date) -> list[RepoSpec]:

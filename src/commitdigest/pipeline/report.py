@@ -30,7 +30,8 @@ from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_o
 from commitdigest.pipeline.runner import analyse_commits
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
-from commitdigest.render.json_output import load_context, render_json
+from commitdigest.render.json_output import load_context, load_units, render_json
+from commitdigest.render.mdtext import slugify
 from commitdigest.sources.git import PatchLimits
 from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
 from commitdigest.store import Store
@@ -58,6 +59,10 @@ class ReportOptions:
     downstream: Sequence[Path] = ()  # the user's checkouts: radar items they use (--downstream)
     bots: Sequence[str] = ()  # automation accounts beyond the usual ones (analysis.bots)
     command: str = "report"
+    # one report per repository (or per RepoSpec.group) in its own folder, and an index of
+    # the day; else one combined report a day
+    separate: bool = False
+    read_concurrency: int = 8  # repositories read at the same time
 
     @classmethod
     def from_settings(
@@ -80,6 +85,7 @@ class ReportOptions:
             "llm": settings.llm,
             "overview": settings.analysis.overview,
             "bots": tuple(settings.analysis.bots),
+            "read_concurrency": settings.run.read_concurrency,
         }
         values.update(overrides)
         return cls(repositories=repositories, windows=windows, **values)
@@ -207,7 +213,11 @@ async def generate_reports(
                 )
                 for name, reason in outcome.failures.items()
             ]
-            outcome.days.append(_write_day(window, inputs, options, formats, generated_at))
+            if options.separate:
+                result = _write_units(window, inputs, options, formats, generated_at, specs)
+            else:
+                result = _write_day(window, inputs, options, formats, generated_at)
+            outcome.days.append(result)
             progress.advance("render")
         outcome.timings["render_s"] = round(time.perf_counter() - clock, 3)
     except BaseException as exc:
@@ -266,9 +276,12 @@ async def _read_all(
     start, end = options.windows[0].start, options.windows[-1].end
     progress.start("read", len(repos))
 
+    limit = asyncio.Semaphore(options.read_concurrency)
+
     async def one(repo: SourceRepository) -> list[Commit] | CommitdigestError:
         try:
-            commits = await repo.read_commits(start, end, limits=options.limits)
+            async with limit:
+                commits = await repo.read_commits(start, end, limits=options.limits)
         except CommitdigestError as exc:
             if not options.keep_going:
                 raise
@@ -480,6 +493,71 @@ def _write_day(
         kept,
         worse[0] if worse else "",
         worse[1] if worse else 0,
+    )
+
+
+def unit_of(name: str, spec: RepoSpec | None) -> str:
+    """The folder of a repository's separate report: its group's, else its own."""
+    return slugify(spec.group if spec is not None and spec.group else name, "repo")
+
+
+def _write_units(
+    window: DayWindow,
+    inputs: list[RepositoryInput],
+    options: ReportOptions,
+    formats: Sequence[str],
+    generated_at: datetime,
+    specs: Mapping[str, RepoSpec],
+) -> DayResult:
+    """Separate reports: each unit (a repository, or a group) in ``<out>/<unit>/<day>.*``
+    (replaced only by one at least as complete, as a combined report is), then the day's
+    index — ``<day>.md``/``.html`` — and the day's combined context ``<day>.json`` made
+    from every unit written for the day (those of other shards included)."""
+    units: dict[str, list[RepositoryInput]] = {}
+    for item in inputs:
+        units.setdefault(unit_of(item.name, specs.get(item.name)), []).append(item)
+    day = window.day.isoformat()
+    paths: list[Path] = []
+    kept: list[Path] = []
+    worst: tuple[str, int] | None = None
+    for unit, unit_inputs in sorted(units.items()):
+        result = _write_day(
+            window,
+            unit_inputs,
+            dataclasses.replace(options, out_dir=options.out_dir / unit),
+            tuple(dict.fromkeys([*formats, "json"])),  # the index is made from the JSON
+            generated_at,
+        )
+        paths += result.paths
+        kept += result.kept
+        if result.kept and (worst is None or result.kept_code > worst[1]):
+            worst = (result.kept_reason, result.kept_code)
+    merged = load_units(options.out_dir, day)
+    if merged is None:  # pragma: no cover - every unit was just written
+        raise OutputError(f"no report of {day} could be read back")
+    context, folders = merged
+    paths.append(write_text_atomic(options.out_dir / f"{day}.json", render_json(context)))
+    from commitdigest.render.day_index import render_index_html, render_index_markdown
+
+    if "md" in formats:
+        text = render_index_markdown(context, folders)
+        paths.append(write_text_atomic(options.out_dir / f"{day}.md", text))
+    if "html" in formats:
+        text = render_index_html(context, folders)
+        paths.append(write_text_atomic(options.out_dir / f"{day}.html", text))
+    counts = {imp.value: 0 for imp in Importance}
+    for repo in context.repositories:
+        for entry in repo.commits:
+            counts[entry.analysis.importance.value] += 1
+    return DayResult(
+        day,
+        sum(len(i.commits) for i in inputs),
+        counts,
+        paths,
+        context,
+        kept,
+        worst[0] if worst else "",
+        worst[1] if worst else 0,
     )
 
 

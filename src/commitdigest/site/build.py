@@ -34,7 +34,7 @@ from commitdigest.errors import OutputError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.models import WeeklyContext
 from commitdigest.render.html import render_html
-from commitdigest.render.json_output import load_context
+from commitdigest.render.json_output import load_context, load_units, render_json
 from commitdigest.render.mdtext import clean_line
 from commitdigest.site.feed import normalize_base_url, render_feed
 from commitdigest.site.pages import (
@@ -152,7 +152,7 @@ def build_site(
         raise UsageError(f"the site folder must not be the reports folder ({reports_dir})")
     ensure_writable_dir(out_dir)
     builder = _Builder(out_dir, load_manifest(out_dir))
-    days = builder.add_sources(scan_reports(reports_dir))
+    days = builder.add_sources(scan_reports(reports_dir), reports_dir)
     weeks = builder.add_weeks(scan_reports(reports_dir, WEEK_FILE))
     builder.add_pages(days, base, title, weeks)
     builder.add_search(days)
@@ -194,12 +194,22 @@ class _Builder:
         self.warnings: list[str] = []
 
     # -- sources: the days' own files --------------------------------------------------
-    def add_sources(self, found: Mapping[str, Mapping[str, Path]]) -> list[DayEntry]:
-        """Process every source; the days, newest first."""
+    def add_sources(
+        self, found: Mapping[str, Mapping[str, Path]], reports_dir: Path | None = None
+    ) -> list[DayEntry]:
+        """Process every source; the days, newest first. A day with separate reports
+        (``<unit>/<day>.json``, from one run or from the shards of one) is made from all of
+        them, whatever its own ``<day>.json`` holds."""
         days: list[DayEntry] = []
         for day, paths in found.items():
             summary: DaySummary | None = None
-            if "json" in paths:
+            merged = load_units(reports_dir, day) if reports_dir is not None else None
+            if merged is not None:
+                data = render_json(merged[0]).encode("utf-8")
+                record = self._source(paths.get("json", Path(f"{day}.json")), _render_report(day),
+                                      data=data)  # fmt: skip
+                summary = record.summary if record is not None else None
+            elif "json" in paths:
                 record = self._source(paths["json"], _render_report(day))
                 summary = record.summary if record is not None else None
             has_md = "md" in paths and self._source(paths["md"], _copy_md(day)) is not None
@@ -222,9 +232,11 @@ class _Builder:
                 self._source(paths["md"], _copy_md(week))
         return weeks[::-1]
 
-    def _source(self, path: Path, produce: _Producer) -> SourceRecord | None:
+    def _source(
+        self, path: Path, produce: _Producer, *, data: bytes | None = None
+    ) -> SourceRecord | None:
         try:
-            data = path.read_bytes()
+            data = path.read_bytes() if data is None else data
         except OSError as exc:
             self.warnings.append(f"{path.name} skipped: {exc.strerror or exc}")
             return None

@@ -61,6 +61,7 @@ class RepoSpec:
     emphasis: str | None = None
     downstream: tuple[str, ...] = ()  # the user's checkouts the radar looks for uses in
     commit_url: str | None = None  # a commit link pattern for another host ("…/{sha}")
+    group: str | None = None  # the report it joins when reports are separate (run.reports)
 
 
 @dataclass(frozen=True)
