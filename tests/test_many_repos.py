@@ -122,3 +122,25 @@ def test_shard_partition_is_deterministic_and_complete() -> None:
     for bad in ("0/2", "3/2", "x", "1/0"):
         with pytest.raises(UsageError):
             Shard.parse(bad)
+
+
+def test_the_weekly_links_into_separate_reports(tmp_path: Path) -> None:
+    from test_weekly import links_resolve
+
+    config = setup(tmp_path, repos=7, group=2)
+    run(config, tmp_path / "home")
+    result = runner.invoke(
+        app,
+        ["weekly", "--config", str(config), "--week", "2026-W10", "--tz", "UTC", "--format",
+         "md,json,html"],
+        env={"COMMITDIGEST_HOME": str(tmp_path / "home")},
+    )  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    out = tmp_path / "out"
+    md = (out / "2026-W10.md").read_text(encoding="utf-8")
+    assert "(inference/2026-03-02.md#" in md and "(r5/2026-03-02.md#" in md
+    assert links_resolve(md, out, r"\]\(([^)\s]+)\)") == []
+    page = (out / "2026-W10.html").read_text(encoding="utf-8")
+    assert links_resolve(page, out, r'href="([^"]+)"') == []
+    data = json.loads((out / "2026-W10.json").read_text(encoding="utf-8"))
+    assert sum(len(r["commits"]) for r in data["repositories"]) == 15

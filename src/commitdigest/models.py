@@ -344,6 +344,9 @@ class WeekCommit(_Frozen):
 
     day: str
     entry: CommitEntry
+    # the daily report that holds its section, without extension: "2026-03-02", or
+    # "inference/2026-03-02" when the day's reports are separate
+    report: str = ""
 
 
 class WeeklyRepository(_Frozen):

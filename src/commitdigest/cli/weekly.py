@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
             from commitdigest.cli.report import checkouts
             from commitdigest.config import find_config, load_settings
             from commitdigest.errors import UsageError
-            from commitdigest.pipeline.daily import specs_from_settings
+            from commitdigest.pipeline.daily import separate_reports, specs_from_settings
             from commitdigest.pipeline.report import (
                 ReportOptions,
                 check_lang,
@@ -124,6 +124,8 @@ def register(app: typer.Typer) -> None:
                 windows=week_windows(monday, zone_name),
                 llm=llm,
                 command="weekly",
+                # the days it makes are laid out as `run` lays them out
+                separate=separate_reports(settings, [s for s in specs if isinstance(s, RepoSpec)]),
                 **{k: v for k, v in given.items() if v is not None},
             )
             check_lang(options.lang)

@@ -292,5 +292,6 @@ async def run_weekly(
         formats=[*settings.formats, "json"],
         keep_going=True,
         command="weekly",
+        separate=separate_reports(settings, specs_from_settings(settings)),
     )
     return await generate_weekly(options, monday, store, progress=progress, opener=opener)

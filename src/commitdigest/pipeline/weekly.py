@@ -40,7 +40,7 @@ from commitdigest.pipeline.report import (
     repo_spec,
 )
 from commitdigest.progress import NoProgress, Progress
-from commitdigest.render.json_output import load_context
+from commitdigest.render.json_output import load_context, load_units
 from commitdigest.sources.open import open_local
 from commitdigest.store import Store
 from commitdigest.window import week_label, week_windows
@@ -175,12 +175,15 @@ async def _week(
             continue
         counts = {imp.value: 0 for imp in Importance}
         total = 0
+        separate = load_units(options.out_dir, day)  # the day's reports are one per unit
+        folders = separate[1] if separate else {}
         for repo in context.repositories:
             urls.setdefault(repo.name, repo.url)
             anchors.setdefault(repo.name, repo.anchor)
             entries = by_repo.setdefault(repo.name, [])
+            report = f"{folders[repo.name]}/{day}" if repo.name in folders else day
             for entry in repo.commits:
-                entries.append(WeekCommit(day=day, entry=entry))
+                entries.append(WeekCommit(day=day, entry=entry, report=report))
                 counts[entry.analysis.importance.value] += 1
                 total += 1
         days.append(WeekDay(day=day, commits=total, counts=counts))

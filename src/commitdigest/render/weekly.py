@@ -47,7 +47,8 @@ class WeekView(Generic[T]):
         return f"{day}.{self.ext}"
 
     def commit_href(self, commit: WeekCommit) -> str:
-        return f"{self.day_href(commit.day)}#{commit.entry.anchor}"
+        report = f"{commit.report}.{self.ext}" if commit.report else self.day_href(commit.day)
+        return f"{report}#{commit.entry.anchor}"
 
     # -- the week at a glance -----------------------------------------------------------------
     def weekday(self, day: str) -> str:
