@@ -13,22 +13,13 @@ from chat_render import PLAIN, Refused, plain_span, read, read_telegram_mdv2, sh
 from fake_receivers import busy_day, channel_config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_deliver_digest import CASES
 
 from commitdigest.deliver.channels import DeliveryJob, Prepared, build_channel
 from commitdigest.deliver.digest import report_day, sample_context
 from commitdigest.render.mdtext import clean_line
 
-VARIANTS: dict[str, dict[str, Any]] = {
-    "feishu": {"type": "feishu", "url_env": "X"},
-    "dingtalk": {"type": "dingtalk", "url_env": "X"},
-    "wecom": {"type": "wecom", "url_env": "X"},
-    "slack": {"type": "slack", "url_env": "X"},
-    "discord-embed": {"type": "discord", "url_env": "X"},
-    "discord-content": {"type": "discord", "url_env": "X", "style": "content"},
-    "telegram-html": {"type": "telegram", "bot_token_env": "X", "chat_id": 1},
-    "telegram-md": {"type": "telegram", "bot_token_env": "X", "chat_id": 1,
-                    "parse_mode": "MarkdownV2"},
-}  # fmt: skip
+VARIANTS = CASES  # the eight channel variants, as the digest tests name them
 # Slack's mrkdwn has no escape for *bold*, _italic_, ~strike~ and `code` (only &, <, >):
 # there a title keeps its text and can neither link nor mention, but may show styled
 STYLE_FREE = set(VARIANTS) - {"slack"}

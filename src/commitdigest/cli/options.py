@@ -52,3 +52,17 @@ DownstreamOption = Annotated[
         "as 'Affects you', with the path and line of each use.",
     ),
 ]
+BranchOption = Annotated[
+    str | None, typer.Option("--branch", help="Branch to read (default: the current HEAD).")
+]
+AnalyserOption = Annotated[
+    str | None,
+    typer.Option(
+        "--analyser", help="rules (offline, default) or llm (OpenAI-compatible endpoint)."
+    ),
+]
+ModelOption = Annotated[str | None, typer.Option("--model", help="LLM model name (llm.model).")]
+RadarOption = Annotated[
+    bool | None,
+    typer.Option("--radar/--no-radar", help="The breaking-change radar (default on)."),
+]

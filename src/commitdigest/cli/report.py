@@ -14,13 +14,17 @@ import typer
 
 from commitdigest.cli.console import err, exit_with, guard, out, print_written
 from commitdigest.cli.options import (
+    AnalyserOption,
+    BranchOption,
     ConfigOption,
     DateOption,
     DownstreamOption,
     FormatOption,
     HomeOption,
     LangOption,
+    ModelOption,
     OutOption,
+    RadarOption,
     TzOption,
 )
 from commitdigest.errors import EXIT_CODES_HELP
@@ -106,17 +110,12 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         tz: TzOption = None,
-        branch: Annotated[
-            str | None, typer.Option(help="Branch to read (default: the current HEAD).")
-        ] = None,
+        branch: BranchOption = None,
         lang: LangOption = None,
         fmt: FormatOption = None,
         out_dir: OutOption = None,
-        analyser: Annotated[
-            str | None,
-            typer.Option(help="rules (offline, default) or llm (OpenAI-compatible endpoint)."),
-        ] = None,
-        model: Annotated[str | None, typer.Option(help="LLM model name (llm.model).")] = None,
+        analyser: AnalyserOption = None,
+        model: ModelOption = None,
         concurrency: Annotated[
             int | None,
             typer.Option(min=1, max=64, help="Concurrent LLM requests (llm.max_concurrency)."),
@@ -125,10 +124,7 @@ def register(app: typer.Typer) -> None:
             bool | None,
             typer.Option("--overview/--no-overview", help="A daily overview per repository."),
         ] = None,
-        radar: Annotated[
-            bool | None,
-            typer.Option("--radar/--no-radar", help="The breaking-change radar (default on)."),
-        ] = None,
+        radar: RadarOption = None,
         downstream: DownstreamOption = None,
         config: ConfigOption = None,
         home: HomeOption = None,

@@ -8,12 +8,16 @@ import typer
 
 from commitdigest.cli.console import err, exit_with, out, print_written
 from commitdigest.cli.options import (
+    AnalyserOption,
+    BranchOption,
     ConfigOption,
     DownstreamOption,
     FormatOption,
     HomeOption,
     LangOption,
+    ModelOption,
     OutOption,
+    RadarOption,
     TzOption,
 )
 from commitdigest.errors import EXIT_CODES_HELP
@@ -37,27 +41,19 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
         tz: TzOption = None,
-        branch: Annotated[
-            str | None, typer.Option(help="Branch to read (default: the current HEAD).")
-        ] = None,
+        branch: BranchOption = None,
         lang: LangOption = None,
         fmt: FormatOption = None,
         out_dir: OutOption = None,
-        analyser: Annotated[
-            str | None,
-            typer.Option(help="rules (offline, default) or llm (OpenAI-compatible endpoint)."),
-        ] = None,
-        model: Annotated[str | None, typer.Option(help="LLM model name (llm.model).")] = None,
+        analyser: AnalyserOption = None,
+        model: ModelOption = None,
         overview: Annotated[
             bool | None,
             typer.Option(
                 "--overview/--no-overview", help="An overview of the week per repository."
             ),
         ] = None,
-        radar: Annotated[
-            bool | None,
-            typer.Option("--radar/--no-radar", help="The breaking-change radar (default on)."),
-        ] = None,
+        radar: RadarOption = None,
         downstream: DownstreamOption = None,
         config: ConfigOption = None,
         home: HomeOption = None,

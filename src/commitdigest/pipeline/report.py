@@ -480,20 +480,25 @@ def _write_day(
             kept.append(target)
         else:
             paths.append(write_text_atomic(target, _render(context, fmt)))
-    counts = {imp.value: 0 for imp in Importance}
-    for repo in context.repositories:
-        for entry in repo.commits:
-            counts[entry.analysis.importance.value] += 1
     return DayResult(
         window.day.isoformat(),
         context.coverage.total,
-        counts,
+        importance_counts(context),
         paths,
         context,
         kept,
         worse[0] if worse else "",
         worse[1] if worse else 0,
     )
+
+
+def importance_counts(context: ReportContext) -> dict[str, int]:
+    """Commits of the report per importance."""
+    counts = {imp.value: 0 for imp in Importance}
+    for repo in context.repositories:
+        for entry in repo.commits:
+            counts[entry.analysis.importance.value] += 1
+    return counts
 
 
 def unit_of(name: str, spec: RepoSpec | None) -> str:
@@ -545,14 +550,10 @@ def _write_units(
     if "html" in formats:
         text = render_index_html(context, folders)
         paths.append(write_text_atomic(options.out_dir / f"{day}.html", text))
-    counts = {imp.value: 0 for imp in Importance}
-    for repo in context.repositories:
-        for entry in repo.commits:
-            counts[entry.analysis.importance.value] += 1
     return DayResult(
         day,
         sum(len(i.commits) for i in inputs),
-        counts,
+        importance_counts(context),
         paths,
         context,
         kept,

@@ -96,20 +96,17 @@ def render_feed(
     _link(feed, "alternate", page_link(base_url, "index.html"), "text/html")
     if base_url is not None:
         _link(feed, "self", page_link(base_url, "feed.xml"), "application/atom+xml")
-    for week in weekly:  # the weekly digests first: one page for the whole week
+    entries = [  # the weekly digests first: one page for the whole week
+        *((w.week, week_title(w), when_week(w), week_summary_text(w)) for w in weekly),
+        *((d.day, entry_title(d), when(d), summary_text(d)) for d in shown),
+    ]
+    for name, entry_title_text, moment, summary in entries:
         entry = ET.SubElement(feed, "entry")
-        _text(entry, "id", entry_id(base_url, week.week))
-        _text(entry, "title", week_title(week))
-        _text(entry, "updated", _timestamp(when_week(week)))
-        _link(entry, "alternate", page_link(base_url, f"{week.week}.html"), "text/html")
-        _text(entry, "summary", week_summary_text(week)).set("type", "text")
-    for day in shown:
-        entry = ET.SubElement(feed, "entry")
-        _text(entry, "id", entry_id(base_url, day.day))
-        _text(entry, "title", entry_title(day))
-        _text(entry, "updated", _timestamp(when(day)))
-        _link(entry, "alternate", page_link(base_url, f"{day.day}.html"), "text/html")
-        _text(entry, "summary", summary_text(day)).set("type", "text")
+        _text(entry, "id", entry_id(base_url, name))
+        _text(entry, "title", entry_title_text)
+        _text(entry, "updated", _timestamp(moment))
+        _link(entry, "alternate", page_link(base_url, f"{name}.html"), "text/html")
+        _text(entry, "summary", summary).set("type", "text")
     ET.indent(feed, "  ")
     body = ET.tostring(feed, encoding="unicode")
     return f'<?xml version="1.0" encoding="utf-8"?>\n{body}\n'
