@@ -144,3 +144,27 @@ def test_the_weekly_links_into_separate_reports(tmp_path: Path) -> None:
     assert links_resolve(page, out, r'href="([^"]+)"') == []
     data = json.loads((out / "2026-W10.json").read_text(encoding="utf-8"))
     assert sum(len(r["commits"]) for r in data["repositories"]) == 15
+
+
+def test_the_site_shows_a_day_of_separate_reports_as_its_index_and_pages(tmp_path: Path) -> None:
+    from test_weekly import links_resolve
+
+    config = setup(tmp_path, repos=7, group=2)
+    run(config, tmp_path / "home")
+    site = tmp_path / "site"
+    built = runner.invoke(app, ["site", "--reports", str(tmp_path / "out"), "--out", str(site)])
+    assert built.exit_code == 0, built.stderr
+    day_page = (site / f"{DAY}.html").read_text(encoding="utf-8")
+    assert 'href="r/inference/2026-03-02.html#r0"' in day_page  # the index, not 15 sections
+    for unit in ("inference", "r2", "r6"):
+        page = site / "r" / unit / f"{DAY}.html"
+        assert page.is_file()
+        assert links_resolve(page.read_text(encoding="utf-8"), page.parent,
+                             r'href="(\.\./\.\./[^"#]+\.html)"') == []  # fmt: skip
+    for page in ("index.html", f"{DAY}.html"):
+        text = (site / page).read_text(encoding="utf-8")
+        assert links_resolve(text, site, r'href="([^"]+\.html(?:#[^"]*)?)"') == [], page
+    records = json.loads((site / "search" / f"{DAY}.json").read_text(encoding="utf-8"))
+    assert all(r["u"].startswith("r/") for r in records)
+    assert links_resolve("\n".join(f'href="{r["u"]}"' for r in records), site,
+                         r'href="([^"]+)"') == []  # fmt: skip

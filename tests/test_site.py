@@ -196,7 +196,7 @@ def test_repository_pages_list_their_days_with_counts_and_anchored_links(
 def test_report_pages_and_copies(built: tuple[Path, Path, dict[str, ReportContext]]) -> None:
     reports, site, contexts = built
     for day, ctx in contexts.items():
-        page = render_html(ctx, site_search="search.html")  # with the archive's search form
+        page = render_html(ctx, site_root="")  # with the archive's search form
         assert (site / f"{day}.html").read_text(encoding="utf-8") == page
         for ext in ("md", "json"):
             assert (site / f"{day}.{ext}").read_bytes() == (reports / f"{day}.{ext}").read_bytes()

@@ -540,7 +540,7 @@ def _write_units(
     merged = load_units(options.out_dir, day)
     if merged is None:  # pragma: no cover - every unit was just written
         raise OutputError(f"no report of {day} could be read back")
-    context, folders = merged
+    context, folders = merged.context, merged.folders
     paths.append(write_text_atomic(options.out_dir / f"{day}.json", render_json(context)))
     from commitdigest.render.day_index import render_index_html, render_index_markdown
 

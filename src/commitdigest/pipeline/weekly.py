@@ -176,7 +176,7 @@ async def _week(
         counts = {imp.value: 0 for imp in Importance}
         total = 0
         separate = load_units(options.out_dir, day)  # the day's reports are one per unit
-        folders = separate[1] if separate else {}
+        folders = separate.folders if separate else {}
         for repo in context.repositories:
             urls.setdefault(repo.name, repo.url)
             anchors.setdefault(repo.name, repo.anchor)

@@ -21,7 +21,7 @@ from commitdigest.render.labels import get_labels
 from commitdigest.render.markdown import _View, is_calendar_day, report_zone
 
 PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
-_OWN_LINK = re.compile(r"[a-z0-9][a-z0-9-]*/\d{4}-\d{2}-\d{2}\.html(?:#[a-z0-9-]+)?")
+_OWN_LINK = re.compile(r"(?:r/)?[a-z0-9][a-z0-9-]*/\d{4}-\d{2}-\d{2}\.html(?:#[a-z0-9-]+)?")
 
 
 class _IndexMarkdown(SafeMarkdown):
@@ -66,15 +66,29 @@ def render_index_markdown(context: ReportContext, units: Mapping[str, str]) -> s
     return _markdown(context, units, "md")
 
 
-def render_index_html(context: ReportContext, units: Mapping[str, str]) -> str:
-    """The day's index as one HTML page, linking to the reports' HTML pages."""
+def render_index_html(
+    context: ReportContext, units: Mapping[str, str], *, site_root: str | None = None
+) -> str:
+    """The day's index as one HTML page, linking to the reports' HTML pages; in the archive
+    site (``site_root``: the way to its root), with the archive's search form."""
     labels = get_labels(context.lang)
     body = _IndexMarkdown().enable("table").render(_markdown(context, units, "html"))
+    policy = PAGE_CSP
+    if site_root is not None:
+        policy = PAGE_CSP.replace("form-action 'none'", "form-action 'self'")
+        s = labels.s
+        body = (
+            f'<form class="site-search" action="{escape(site_root)}search.html" method="get" '
+            f'role="search"><a href="{escape(site_root)}index.html">{escape(s["html_site_home"])}'
+            f'</a> <input type="search" name="q" aria-label="{escape(s["html_site_search"])}" '
+            f'placeholder="{escape(s["html_site_search"])}"> <button type="submit">'
+            f"{escape(s['html_site_search'])}</button></form>\n" + body
+        )
     title = labels.s["report_title"].format(label=context.window.label)
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(labels.s["html_lang"])}">\n<head>\n'
         f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" '
-        f'content="{PAGE_CSP}">\n<meta name="viewport" content="width=device-width, '
+        f'content="{policy}">\n<meta name="viewport" content="width=device-width, '
         f'initial-scale=1">\n<meta name="color-scheme" content="light dark">\n'
         f"<title>{escape(title)}</title>\n<style>body{{font-family:system-ui,sans-serif;"
         "max-width:60rem;margin:0 auto;padding:1rem;line-height:1.5}table{border-collapse:"

@@ -97,9 +97,10 @@ def content_security_policy(css: str, js: str, *, forms: bool = False) -> str:
     )
 
 
-def render_html(context: ReportContext, *, site_search: str | None = None) -> str:
+def render_html(context: ReportContext, *, site_root: str | None = None) -> str:
     """The HTML report for ``context``: one UTF-8 page with everything inline. In the
-    archive site, ``site_search`` is the search page its header's search form goes to."""
+    archive site, ``site_root`` is the way to the site's root ("" or "../"): the header
+    then has the archive's search form and a link home."""
     labels = get_labels(context.lang)
     check_anchors(context)
     zone = report_zone(context.window)
@@ -116,8 +117,8 @@ def render_html(context: ReportContext, *, site_search: str | None = None) -> st
             is_day=is_calendar_day(context.window, zone),
             css=Markup(css),
             js=Markup(js),
-            csp=content_security_policy(css, js, forms=site_search is not None),
-            site_search=site_search,
+            csp=content_security_policy(css, js, forms=site_root is not None),
+            site_root=site_root,
         )
     )
     return text.rstrip("\n") + "\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -72,10 +73,20 @@ def _first_error(exc: ValidationError) -> str:
     return f"{where}: {message}{more}"
 
 
-def load_units(out_dir: Path, day: str) -> tuple[ReportContext, dict[str, str]] | None:
-    """The day's combined context made from its separate reports (``<out>/<unit>/<day>.json``,
-    whoever wrote them: a run, or the shards of one) and each repository's unit folder;
-    None when the day has none. Repositories in name order; counts and costs summed."""
+@dataclass(frozen=True)
+class DayUnits:
+    """A day of separate reports: all of it as one context, each repository's unit folder,
+    and each unit's own report."""
+
+    context: ReportContext
+    folders: dict[str, str]  # repository name -> unit folder
+    reports: dict[str, ReportContext]  # unit folder -> its report
+
+
+def load_units(out_dir: Path, day: str) -> DayUnits | None:
+    """The day's separate reports (``<out>/<unit>/<day>.json``, whoever wrote them: a run,
+    or the shards of one) and the combined context made from them; None when the day has
+    none. Repositories in name order; counts and costs summed."""
     contexts: list[tuple[str, ReportContext]] = []
     try:
         folders = sorted(p for p in out_dir.iterdir() if p.is_dir())
@@ -116,4 +127,4 @@ def load_units(out_dir: Path, day: str) -> tuple[ReportContext, dict[str, str]] 
         ),
         usage=total_usage,
     )
-    return merged, units
+    return DayUnits(merged, units, dict(contexts))

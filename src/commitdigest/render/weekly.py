@@ -128,7 +128,7 @@ def _render(
     template: str,
     v: ReportView[T],
     ext: str,
-    site_search: str | None = None,
+    site_root: str | None = None,
 ) -> str:
     labels = v.labels
     view = WeekView(v, pick(WEEKLY_STRINGS, context.lang), ext)
@@ -141,7 +141,7 @@ def _render(
         v=v,
         wk=view,
         Markup=Markup,
-        site_search=site_search,
+        site_root=site_root,
     )
     return text.rstrip("\n") + "\n"
 
@@ -153,9 +153,9 @@ def render_weekly_markdown(context: WeeklyContext) -> str:
     return _render(context, "weekly.md.j2", _View(labels, zone), "md")
 
 
-def render_weekly_html(context: WeeklyContext, *, site_search: str | None = None) -> str:
+def render_weekly_html(context: WeeklyContext, *, site_root: str | None = None) -> str:
     """The weekly digest as one HTML page (no script), linking to the daily ``.html``; in
-    the archive site, with its search form going to ``site_search``."""
+    the archive site (``site_root``: the way to its root), with its search form."""
     labels = get_labels(context.lang)
     zone = _zone(context.tz) or ZoneInfo("UTC")
-    return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html", site_search)
+    return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html", site_root)

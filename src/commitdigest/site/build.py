@@ -33,8 +33,9 @@ from commitdigest import __version__
 from commitdigest.errors import OutputError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.models import WeeklyContext
+from commitdigest.render.day_index import render_index_html
 from commitdigest.render.html import render_html
-from commitdigest.render.json_output import load_context, load_units, render_json
+from commitdigest.render.json_output import DayUnits, load_context, load_units, render_json
 from commitdigest.render.mdtext import clean_line
 from commitdigest.site.feed import normalize_base_url, render_feed
 from commitdigest.site.pages import (
@@ -61,6 +62,7 @@ from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
 
 MANIFEST = ".manifest.json"
+UNITS_DIR = "r"  # the pages of separate reports: r/<repository or group>/<day>.html
 MANIFEST_VERSION = 1
 DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.(json|md)")
 WEEK_FILE = re.compile(r"(\d{4}-W\d{2})\.(json|md)")
@@ -205,9 +207,11 @@ class _Builder:
             summary: DaySummary | None = None
             merged = load_units(reports_dir, day) if reports_dir is not None else None
             if merged is not None:
-                data = render_json(merged[0]).encode("utf-8")
-                record = self._source(paths.get("json", Path(f"{day}.json")), _render_report(day),
-                                      data=data)  # fmt: skip
+                data = render_json(merged.context).encode("utf-8")
+                for unit, report in sorted(merged.reports.items()):  # a change of one counts
+                    data += b"\0" + unit.encode("utf-8") + b"\0" + render_json(report).encode()
+                record = self._source(paths.get("json", Path(f"{day}.json")),
+                                      _render_units(day, merged), data=data)  # fmt: skip
                 summary = record.summary if record is not None else None
             elif "json" in paths:
                 record = self._source(paths["json"], _render_report(day))
@@ -365,7 +369,7 @@ def _render_report(day: str) -> _Producer:
         except OutputError as exc:
             raise _Skip(exc.message) from None
         files = {
-            f"{day}.html": render_html(context, site_search=SEARCH_PAGE),
+            f"{day}.html": render_html(context, site_root=""),
             f"{day}.json": text,
             f"{RECORDS_DIR}/{day}.json": records_json(day_records(day, context)),
         }
@@ -385,8 +389,29 @@ def _render_week(week: str) -> _Producer:
         except ValueError as exc:
             raise _Skip(f"not a weekly digest's JSON ({str(exc).splitlines()[0]})") from None
         text = data.decode("utf-8")
-        page = render_weekly_html(context, site_search=SEARCH_PAGE)
+        page = render_weekly_html(context, site_root="")
         return {f"{week}.html": page, f"{week}.json": text}, (summarise_week(context))
+
+    return produce
+
+
+def _render_units(day: str, units: DayUnits) -> _Producer:
+    """A day of separate reports: its index as the day's page, each report's page in its
+    folder, the day's JSON (every repository), the search records linking into the
+    reports, and the summary whose links go to them."""
+
+    # in the site, the reports' folders sit under r/, clear of the site's own folders
+    folders = {name: f"{UNITS_DIR}/{unit}" for name, unit in units.folders.items()}
+
+    def produce(data: bytes) -> tuple[dict[str, str], DaySummary | None]:
+        files = {
+            f"{day}.html": render_index_html(units.context, folders, site_root=""),
+            f"{day}.json": render_json(units.context),
+            f"{RECORDS_DIR}/{day}.json": records_json(day_records(day, units.context, folders)),
+        }
+        for unit, report in units.reports.items():
+            files[f"{UNITS_DIR}/{unit}/{day}.html"] = render_html(report, site_root="../../")
+        return files, summarise(day, units.context, folders)
 
     return produce
 

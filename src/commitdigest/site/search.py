@@ -19,7 +19,7 @@ import json
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,14 +34,19 @@ SUMMARY_CHARS = 300
 PATHS_KEPT = 30
 
 
-def day_records(day: str, context: ReportContext) -> list[dict[str, Any]]:
-    """The search records of one day's report (compact keys: they ship to browsers)."""
+def day_records(
+    day: str, context: ReportContext, folders: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The search records of one day's report (compact keys: they ship to browsers); with
+    separate reports (``folders``), each links into its repository's own report."""
     records = []
     for repo in context.repositories:
+        unit = (folders or {}).get(repo.name)
+        page = f"{unit}/{day}.html" if unit else f"{day}.html"
         for c in repo.commits:
             records.append(
                 {
-                    "u": f"{day}.html#{c.anchor}",
+                    "u": f"{page}#{c.anchor}",
                     "t": clean_line(c.title),
                     "d": day,
                     "r": clean_line(repo.name),

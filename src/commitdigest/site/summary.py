@@ -8,7 +8,7 @@ manifest, so a rebuild does not load every old report again. All text in it is p
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -45,6 +45,7 @@ class Change(_Frozen):
     anchor: str
     importance: Importance
     repo: str
+    page: str = ""  # the report holding it, from the site's root; "": the day's page
 
 
 class RepoDay(_Frozen):
@@ -56,6 +57,7 @@ class RepoDay(_Frozen):
     counts: Counts
     top: list[Change]
     more: int  # top-tier changes not listed in ``top``
+    page: str = ""  # its report, from the site's root (separate reports); "": the day's
 
 
 class DaySummary(_Frozen):
@@ -70,8 +72,12 @@ class DaySummary(_Frozen):
     breaking: list[str] = []  # the radar's breaking items (and those a downstream uses), plain
 
 
-def summarise(day: str, context: ReportContext) -> DaySummary:
-    """The summary of ``context`` (the report ``day``.json)."""
+def summarise(
+    day: str, context: ReportContext, folders: Mapping[str, str] | None = None
+) -> DaySummary:
+    """The summary of ``context`` (the report ``day``.json); ``folders``: each
+    repository's unit folder when the day's reports are separate."""
+    pages = {name: f"{unit}/{day}.html" for name, unit in (folders or {}).items()}
     labels = get_labels(context.lang)
     untitled = labels.s["untitled"]
     everything: list[tuple[str, CommitEntry]] = []
@@ -80,7 +86,8 @@ def summarise(day: str, context: ReportContext) -> DaySummary:
         name = clean_line(repo.name) or repo.anchor
         pairs = [(name, commit) for commit in repo.commits]
         everything += pairs
-        top, more = top_changes(pairs, untitled)
+        page = pages.get(repo.name, "")
+        top, more = top_changes(pairs, untitled, pages={name: page})
         repos.append(
             RepoDay(
                 name=name,
@@ -89,9 +96,11 @@ def summarise(day: str, context: ReportContext) -> DaySummary:
                 counts=count(commit for _, commit in pairs),
                 top=top,
                 more=more,
+                page=page,
             )
         )
-    top, more = top_changes(everything, untitled)
+    by_name = {r.name: r.page for r in repos}
+    top, more = top_changes(everything, untitled, pages=by_name)
     breaking = [
         f"{labels.radar_text(item)} ({commit.short_sha})"
         for _, commit in everything
@@ -124,7 +133,10 @@ def count(commits: Iterable[CommitEntry]) -> Counts:
 
 
 def top_changes(
-    commits: Sequence[tuple[str, CommitEntry]], untitled: str, limit: int = TOP_LIMIT
+    commits: Sequence[tuple[str, CommitEntry]],
+    untitled: str,
+    limit: int = TOP_LIMIT,
+    pages: Mapping[str, str] | None = None,
 ) -> tuple[list[Change], int]:
     """The high-importance changes, else the medium ones: the first ``limit`` (in the
     report's order) and how many more of that importance there are."""
@@ -137,6 +149,7 @@ def top_changes(
                     anchor=c.anchor,
                     importance=importance,
                     repo=repo,
+                    page=(pages or {}).get(repo, ""),
                 )
                 for repo, c in picked[:limit]
             ]
