@@ -20,7 +20,7 @@ from typing import Any
 
 from commitdigest.errors import CommitdigestError
 from commitdigest.models import CommitEntry, Importance, ReportContext, RepositoryEntry
-from commitdigest.render.json_output import load_context
+from commitdigest.render.json_output import load_context, load_units
 from commitdigest.render.mdtext import clean_line
 
 __all__ = ["MAX_RESULTS", "MAX_TEXT", "Archive", "ArchiveError"]
@@ -53,6 +53,7 @@ def _day(value: str | None, name: str) -> str | None:
 class _Loaded:
     mtime_ns: int
     context: ReportContext
+    pages: dict[str, str]  # repository name -> its report's page when reports are separate
 
 
 class Archive:
@@ -81,8 +82,15 @@ class Archive:
                 context = load_context(path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError, CommitdigestError):
                 return None
-            loaded = self._cache[day] = _Loaded(mtime, context)
+            units = load_units(self.folder, day)
+            pages = {n: f"{u}/{day}.html" for n, u in units.folders.items()} if units else {}
+            loaded = self._cache[day] = _Loaded(mtime, context, pages)
         return loaded.context
+
+    def page(self, day: str, repo: str) -> str:
+        """The HTML report holding ``repo``'s sections on ``day``."""
+        loaded = self._cache.get(day)
+        return (loaded.pages.get(repo) if loaded else None) or f"{day}.html"
 
     def _each(
         self, repo: str | None, since: str | None, until: str | None = None
@@ -176,7 +184,7 @@ class Archive:
                 if all(w in haystack for w in words):
                     total += 1
                     if len(hits) < MAX_RESULTS:
-                        hits.append(_commit_brief(day, entry, commit))
+                        hits.append(_commit_brief(day, entry, commit, self.page(day, entry.name)))
         return {"commits": hits, "more": total - len(hits)}
 
     def breaking_changes(
@@ -199,7 +207,9 @@ class Archive:
                     if len(items) < MAX_RESULTS:
                         items.append(
                             {
-                                **_commit_brief(day, entry, commit, summary=False),
+                                **_commit_brief(
+                                    day, entry, commit, self.page(day, entry.name), summary=False
+                                ),
                                 "item": item.model_dump(mode="json"),
                             }
                         )
@@ -214,7 +224,9 @@ class Archive:
             for commit in entry.commits:
                 if commit.sha.startswith(prefix):
                     return {
-                        **_commit_brief(day, entry, commit, summary=False),
+                        **_commit_brief(
+                            day, entry, commit, self.page(day, entry.name), summary=False
+                        ),
                         "analysis": commit.analysis.model_dump(mode="json"),
                         "api_changes": [i.model_dump(mode="json") for i in commit.api_changes],
                         "files": [f.path for f in commit.files][:200],
@@ -241,7 +253,7 @@ def _search_text(commit: CommitEntry) -> str:
 
 
 def _commit_brief(
-    day: str, entry: RepositoryEntry, commit: CommitEntry, *, summary: bool = True
+    day: str, entry: RepositoryEntry, commit: CommitEntry, page: str, *, summary: bool = True
 ) -> dict[str, Any]:
     brief: dict[str, Any] = {
         "repo": entry.name,
@@ -251,7 +263,7 @@ def _commit_brief(
         "importance": commit.analysis.importance.value,
         "change_type": commit.analysis.change_type.value,
         "url": commit.url,
-        "section": f"{day}.html#{commit.anchor}",
+        "section": f"{page}#{commit.anchor}",
     }
     if summary:
         brief["summary"], _ = _bounded(commit.analysis.summary, 600)
