@@ -32,6 +32,7 @@ from commitdigest.errors import EXIT_CODES_HELP
 log = logging.getLogger("commitdigest")
 
 if TYPE_CHECKING:
+    from commitdigest.config import Settings
     from commitdigest.window import DayWindow
 
 
@@ -147,7 +148,6 @@ def register(app: typer.Typer) -> None:
             from commitdigest.pipeline.report import (
                 ReportOptions,
                 check_lang,
-                default_lang,
                 generate_reports,
                 parse_formats,
             )
@@ -173,22 +173,16 @@ def register(app: typer.Typer) -> None:
                 windows = plan_windows(
                     tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
                 )
-            given = {
-                "lang": lang or default_lang(settings),
-                "formats": fmt,
-                "out_dir": out_dir,
-                "analyser": analyser,
-                "overview": overview,
-                "radar": radar,
-                "downstream": checkouts(downstream),
-            }
+            given = given_options(
+                settings, lang, fmt, out_dir, analyser, overview, radar, downstream
+            )
             options = ReportOptions.from_settings(
                 settings,
                 repositories=repositories,
                 windows=windows,
                 branch=branch,
                 llm=llm,
-                **{k: v for k, v in given.items() if v is not None},
+                **given,
             )
             check_lang(options.lang)  # bad values fail before the store is touched
             parse_formats(options.formats)
@@ -279,6 +273,32 @@ def register(app: typer.Typer) -> None:
             out.print(table)
 
         guard(action)
+
+
+def given_options(
+    settings: Settings,
+    lang: str | None,
+    fmt: str | None,
+    out_dir: Path | None,
+    analyser: str | None,
+    overview: bool | None,
+    radar: bool | None,
+    downstream: list[Path] | None,
+) -> dict[str, object]:
+    """The report options given on the command line (``report``, ``weekly``), as
+    :meth:`ReportOptions.from_settings` overrides; the language defaults as the config says."""
+    from commitdigest.pipeline.report import default_lang
+
+    given = {
+        "lang": lang or default_lang(settings),
+        "formats": fmt,
+        "out_dir": out_dir,
+        "analyser": analyser,
+        "overview": overview,
+        "radar": radar,
+        "downstream": checkouts(downstream),
+    }
+    return {k: v for k, v in given.items() if v is not None}
 
 
 def checkouts(paths: list[Path] | None) -> tuple[Path, ...] | None:

@@ -72,14 +72,13 @@ def register(app: typer.Typer) -> None:
 
             from commitdigest.cli.console import closing
             from commitdigest.cli.progress import RichProgress
-            from commitdigest.cli.report import checkouts
+            from commitdigest.cli.report import given_options
             from commitdigest.config import find_config, load_settings
             from commitdigest.errors import UsageError
             from commitdigest.pipeline.daily import separate_reports, specs_from_settings
             from commitdigest.pipeline.report import (
                 ReportOptions,
                 check_lang,
-                default_lang,
                 parse_formats,
             )
             from commitdigest.pipeline.weekly import generate_weekly
@@ -105,15 +104,9 @@ def register(app: typer.Typer) -> None:
             llm = (
                 settings.llm if model is None else settings.llm.model_copy(update={"model": model})
             )
-            given = {
-                "lang": lang or default_lang(settings),
-                "formats": fmt,
-                "out_dir": out_dir,
-                "analyser": analyser,
-                "overview": overview,
-                "radar": radar,
-                "downstream": checkouts(downstream),
-            }
+            given = given_options(
+                settings, lang, fmt, out_dir, analyser, overview, radar, downstream
+            )
             options = ReportOptions.from_settings(
                 settings,
                 repositories=specs,
@@ -122,7 +115,7 @@ def register(app: typer.Typer) -> None:
                 command="weekly",
                 # the days it makes are laid out as `run` lays them out
                 separate=separate_reports(settings, [s for s in specs if isinstance(s, RepoSpec)]),
-                **{k: v for k, v in given.items() if v is not None},
+                **given,
             )
             check_lang(options.lang)
             parse_formats(options.formats)
