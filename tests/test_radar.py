@@ -495,3 +495,48 @@ def test_private_modules_are_public_where_the_package_reexports_them(tmp_path: P
     ]
     lines = {i.name: (i.path, i.line) for i in items}
     assert lines["httpx.Client.__init__(proxies)"] == ("httpx/_client.py", 2)
+
+
+def test_a_deleted_module_reports_its_own_names_not_its_imports(tmp_path: Path) -> None:
+    """Imports of a deleted module are not its API (griffe cannot even resolve them from the
+    module alone: `from __future__ import annotations` crashed the radar), except names
+    its `__all__` exports, reported at their import line."""
+    plain = (
+        "from __future__ import annotations\n\nimport os\n\n\n"
+        "def run() -> str:\n    return os.sep\n"
+    )
+    exporting = (
+        "from __future__ import annotations\n\nfrom pkg.core import helper\n\n"
+        '__all__ = ["helper", "start"]\n\n\ndef start() -> None:\n    helper()\n'
+    )
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pkg/__init__.py": "", "pkg/common.py": plain,
+                                          "pkg/core.py": "def helper(): ...\n",
+                                          "pkg/api.py": exporting}),
+            CommitSpec("remove two modules", D2, files={"pkg/common.py": None, "pkg/api.py": None}),
+        ],
+    )  # fmt: skip
+    found = sorted((i.name, i.line) for i in items if i.kind is RadarKind.PYTHON_API)
+    assert found == [("pkg.api.helper", 3), ("pkg.api.start", 8), ("pkg.common.run", 6)]
+
+
+def test_a_dropped_reexport_is_reported_at_its_import_line(tmp_path: Path) -> None:
+    """A package that stops re-exporting a name breaks its users; the item's line is the
+    import's (resolving the alias needs the whole package: it crashed the radar)."""
+    init_v1 = (
+        'from pkg.files import ensure_dir, write_text\n\n__all__ = ["ensure_dir", "write_text"]\n'
+    )
+    init_v2 = 'from pkg.files import write_text\n\n__all__ = ["write_text"]\n'
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pkg/__init__.py": init_v1,
+                                          "pkg/files.py": "def ensure_dir(): ...\n"
+                                                          "def write_text(): ...\n"}),
+            CommitSpec("stop re-exporting", D2, files={"pkg/__init__.py": init_v2}),
+        ],
+    )  # fmt: skip
+    found = [(i.name, i.change, i.line) for i in items if i.kind is RadarKind.PYTHON_API]
+    assert found == [("pkg.ensure_dir", ApiChangeType.REMOVED, 1)]

@@ -24,7 +24,7 @@ from commitdigest.analysis.radar.models import ApiChange, CommitView
 if TYPE_CHECKING:
     from commitdigest.models import Commit
 
-RADAR_VERSION = 8  # 8: re-exports of private modules are public; lines after the commit
+RADAR_VERSION = 9  # 9: a deleted module's imports are not its API (unless in __all__)
 
 # the kinds that need only one commit's view (env_var also needs the repository-wide index)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (

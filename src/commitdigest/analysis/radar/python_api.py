@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
     import griffe
@@ -164,6 +164,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue
             exported = _all_names(before)
             for name, member in old.members.items():
+                if member.is_alias and not _exports_imports(path, name, exported):
+                    continue  # an import (`from __future__ import annotations`), not its API
                 if _public(f"{old.path}.{name}", old.path, exported) and not _reexported(
                     name, init_after
                 ):
@@ -173,7 +175,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                             change=ApiChangeType.REMOVED,
                             name=f"{old.path}.{name}",
                             path=path,
-                            line=member.lineno,
+                            line=_own_line(member),
                         )
                     )
             continue
@@ -183,7 +185,10 @@ def detect(view: CommitView) -> list[ApiChange]:
         if old is None or new is None:
             continue
         exported = _all_names(before) if reexports is None else set(reexports)
-        breakages = list(griffe.find_breaking_changes(old, new))
+        try:
+            breakages = list(griffe.find_breaking_changes(old, new))
+        except griffe.GriffeError:  # e.g. an alias only the whole package resolves: no facts
+            continue
         removed_in = {
             b.obj.path for b in breakages if b.kind is griffe.BreakageKind.PARAMETER_REMOVED
         }
@@ -220,7 +225,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 what = dotted
                 old_s, new_s = _text(brk.old_value), _text(brk.new_value)
             line = _new_line(new, obj.path.removeprefix(old.path + ".")) or (
-                _line_in(after, obj.name) or obj.lineno
+                _line_in(after, obj.name) or _own_line(obj)
             )
             items.append(
                 ApiChange(
@@ -240,6 +245,20 @@ _SURFACE = re.compile(
     r"|^[A-Za-z_]\w*[ \t]*(?::[^=\n]*)?=|^__all__[^\]\)]*[\]\)]|^(?:from|import)[ \t].*$",
     re.M,
 )
+
+
+def _own_line(obj: griffe.Object | griffe.Alias) -> int | None:
+    """Where ``obj`` is written in its module: an alias's own line (its ``import``), as its
+    target lies in another module that a module read alone cannot resolve."""
+    if obj.is_alias:
+        return cast("griffe.Alias", obj).alias_lineno
+    return obj.lineno
+
+
+def _exports_imports(path: str, name: str, exported: set[str] | None) -> bool:
+    """Whether the imported ``name`` is part of the module's API: listed in ``__all__``, or
+    imported into a package's ``__init__.py`` (its re-exports)."""
+    return name in exported if exported is not None else path.endswith("__init__.py")
 
 
 def surface(code: str) -> list[str]:
