@@ -243,15 +243,21 @@ def repo_spec(raw: RepoSpec | str) -> RepoSpec:
     return raw if isinstance(raw, RepoSpec) else RepoSpec(name=raw)
 
 
+def spec_of(raw: RepoSpec | str, options: ReportOptions) -> RepoSpec:
+    """The repository as the run opens it: ``options.branch`` for one that names none."""
+    spec = repo_spec(raw)
+    if spec.branch is None and options.branch is not None:
+        spec = dataclasses.replace(spec, branch=options.branch)
+    return spec
+
+
 async def _open_all(
     options: ReportOptions, opener: Opener, outcome: ReportOutcome, specs: dict[str, RepoSpec]
 ) -> list[SourceRepository]:
     repos: list[SourceRepository] = []
     seen: set[str] = set()
     for raw in options.repositories:
-        spec = repo_spec(raw)
-        if spec.branch is None and options.branch is not None:
-            spec = dataclasses.replace(spec, branch=options.branch)
+        spec = spec_of(raw, options)
         try:
             repo = await opener(spec)
         except CommitdigestError as exc:

@@ -37,11 +37,11 @@ from commitdigest.pipeline.report import (
     ReportOptions,
     generate_reports,
     parse_formats,
-    repo_spec,
+    spec_of,
 )
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.json_output import load_context, load_units
-from commitdigest.sources.open import open_local
+from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
 from commitdigest.store import Store
 from commitdigest.window import week_label, week_windows
 
@@ -79,6 +79,7 @@ async def generate_weekly(
     label = week_label(monday)
     out_dir = ensure_writable_dir(options.out_dir)
     outcome = WeeklyOutcome(label)
+    opener = _once(opener)  # the days made below open the same repositories again
     own_setup = setup is None
     setup = setup or build_analysis(options.analyser, options.llm)
     try:
@@ -128,13 +129,25 @@ async def generate_weekly(
     return outcome
 
 
+def _once(opener: Opener) -> Opener:
+    """``opener``, opening each repository once (a GitHub source costs a request)."""
+    opened: dict[RepoSpec, SourceRepository] = {}
+
+    async def open_once(spec: RepoSpec) -> SourceRepository:
+        if spec not in opened:
+            opened[spec] = await opener(spec)
+        return opened[spec]
+
+    return open_once
+
+
 async def _names(options: ReportOptions, opener: Opener) -> list[str] | None:
     """The names the daily reports give the repositories (as their sources name them);
     None when one cannot be opened (the report pipeline then says why)."""
     names = []
     for raw in options.repositories:
         try:
-            names.append((await opener(repo_spec(raw))).name)
+            names.append((await opener(spec_of(raw, options))).name)
         except CommitdigestError:
             return None
     return names

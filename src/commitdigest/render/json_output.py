@@ -83,16 +83,23 @@ class DayUnits:
     reports: dict[str, ReportContext]  # unit folder -> its report
 
 
+SITE_MARKER = ".manifest.json"  # a site built inside the reports folder is not a report
+
+
+def unit_folders(out_dir: Path) -> list[Path]:
+    """The folders of separate reports (``<unit>/<day>.json``) in ``out_dir``, sorted."""
+    try:
+        return sorted(p for p in out_dir.iterdir() if p.is_dir() and not (p / SITE_MARKER).exists())
+    except OSError:
+        return []
+
+
 def load_units(out_dir: Path, day: str) -> DayUnits | None:
     """The day's separate reports (``<out>/<unit>/<day>.json``, whoever wrote them: a run,
     or the shards of one) and the combined context made from them; None when the day has
     none. Repositories in name order; counts and costs summed."""
     contexts: list[tuple[str, ReportContext]] = []
-    try:
-        folders = sorted(p for p in out_dir.iterdir() if p.is_dir())
-    except OSError:
-        return None
-    for folder in folders:
+    for folder in unit_folders(out_dir):
         path = folder / f"{day}.json"
         try:
             contexts.append((folder.name, load_context(path.read_text(encoding="utf-8"))))

@@ -35,7 +35,13 @@ from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.models import WeeklyContext
 from commitdigest.render.day_index import render_index_html
 from commitdigest.render.html import render_html
-from commitdigest.render.json_output import DayUnits, load_context, load_units, render_json
+from commitdigest.render.json_output import (
+    SITE_MARKER,
+    load_context,
+    load_units,
+    render_json,
+    unit_folders,
+)
 from commitdigest.render.mdtext import clean_line
 from commitdigest.site.feed import normalize_base_url, render_feed
 from commitdigest.site.pages import (
@@ -61,7 +67,7 @@ from commitdigest.site.search import (
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
 
-MANIFEST = ".manifest.json"
+MANIFEST = SITE_MARKER
 UNITS_DIR = "r"  # the pages of separate reports: r/<repository or group>/<day>.html
 MANIFEST_VERSION = 1
 DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.(json|md)")
@@ -203,15 +209,21 @@ class _Builder:
         (``<unit>/<day>.json``, from one run or from the shards of one) is made from all of
         them, whatever its own ``<day>.json`` holds."""
         days: list[DayEntry] = []
+        folders = unit_folders(reports_dir) if reports_dir is not None else []
         for day, paths in found.items():
             summary: DaySummary | None = None
-            merged = load_units(reports_dir, day) if reports_dir is not None else None
-            if merged is not None:
-                data = render_json(merged.context).encode("utf-8")
-                for unit, report in sorted(merged.reports.items()):  # a change of one counts
-                    data += b"\0" + unit.encode("utf-8") + b"\0" + render_json(report).encode()
+            units = [f / f"{day}.json" for f in folders if (f / f"{day}.json").is_file()]
+            if units and reports_dir is not None:
+                try:  # the reports' own bytes: an unchanged day is neither read nor rendered
+                    data = b"".join(
+                        p.parent.name.encode("utf-8") + b"\0" + p.read_bytes() + b"\0"
+                        for p in units
+                    )
+                except OSError as exc:
+                    self.warnings.append(f"{day} skipped: {exc.strerror or exc}")
+                    continue
                 record = self._source(paths.get("json", Path(f"{day}.json")),
-                                      _render_units(day, merged), data=data)  # fmt: skip
+                                      _render_units(day, reports_dir), data=data)  # fmt: skip
                 summary = record.summary if record is not None else None
             elif "json" in paths:
                 record = self._source(paths["json"], _render_report(day))
@@ -395,15 +407,17 @@ def _render_week(week: str) -> _Producer:
     return produce
 
 
-def _render_units(day: str, units: DayUnits) -> _Producer:
+def _render_units(day: str, reports_dir: Path) -> _Producer:
     """A day of separate reports: its index as the day's page, each report's page in its
     folder, the day's JSON (every repository), the search records linking into the
     reports, and the summary whose links go to them."""
 
-    # in the site, the reports' folders sit under r/, clear of the site's own folders
-    folders = {name: f"{UNITS_DIR}/{unit}" for name, unit in units.folders.items()}
-
     def produce(data: bytes) -> tuple[dict[str, str], DaySummary | None]:
+        units = load_units(reports_dir, day)
+        if units is None:
+            raise _Skip("its reports could not be read")
+        # in the site, the reports' folders sit under r/, clear of the site's own folders
+        folders = {name: f"{UNITS_DIR}/{unit}" for name, unit in units.folders.items()}
         files = {
             f"{day}.html": render_index_html(units.context, folders, site_root=""),
             f"{day}.json": render_json(units.context),
