@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
@@ -188,11 +189,12 @@ def day_windows(moments: Iterable[datetime], zone_name: str) -> list[DayWindow]:
 
 # ---- ISO weeks ----------------------------------------------------------------------------
 
+WEEK_LABEL = re.compile(r"\d{4}-W\d{2}")
+"""A week as :func:`week_label` writes it: the weekly digest's file name and its label."""
+
 
 def parse_week(text: str, option: str = "--week") -> date:
     """``2026-W09`` (or ``2026W09``) -> the Monday of that ISO week; a UsageError else."""
-    import re
-
     m = re.fullmatch(r"(\d{4})-?[Ww](\d{1,2})", text.strip())
     if m:
         try:

@@ -11,7 +11,6 @@ measures: UTF-8 bytes, characters or UTF-16 code units), ending with "…and N m
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -32,6 +31,7 @@ from commitdigest.models import (
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import report_zone
 from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
+from commitdigest.window import WEEK_LABEL
 
 T = TypeVar("T")
 ITEM_CHARS = 200  # a commit title or overview item longer than this is shortened ("...")
@@ -85,9 +85,6 @@ class Digest:
 
 def _count_cells(counts: dict[Importance, int]) -> dict[str, str]:
     return {imp.value: f"{IMPORTANCE_EMOJI[imp]}{counts.get(imp, 0)}" for imp in Importance}
-
-
-WEEK_LABEL = re.compile(r"\d{4}-W\d{2}")
 
 
 def is_weekly(context: ReportContext) -> bool:

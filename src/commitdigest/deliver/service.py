@@ -31,6 +31,7 @@ from commitdigest.redaction import install_log_redaction, redact
 from commitdigest.render.json_output import load_context
 from commitdigest.store import Store
 from commitdigest.store.deliveries import DeliveryLog
+from commitdigest.window import WEEK_LABEL
 
 from .channels import (
     Channel,
@@ -38,7 +39,7 @@ from .channels import (
     Prepared,
     build_channel,
 )
-from .digest import WEEK_LABEL, content_hash, report_day, sample_context
+from .digest import content_hash, report_day, sample_context
 
 log = logging.getLogger("commitdigest.deliver")
 Sleep = Callable[[float], Awaitable[None]]

@@ -73,18 +73,16 @@ def render_index_html(
     site (``site_root``: the way to its root), with the archive's search form."""
     labels = get_labels(context.lang)
     body = _IndexMarkdown().enable("table").render(_markdown(context, units, "html"))
+    title = labels.s["report_title"].format(label=context.window.label)
     policy = PAGE_CSP
     if site_root is not None:
         policy = PAGE_CSP.replace("form-action 'none'", "form-action 'self'")
-        s = labels.s
-        body = (
-            f'<form class="site-search" action="{escape(site_root)}search.html" method="get" '
-            f'role="search"><a href="{escape(site_root)}index.html">{escape(s["html_site_home"])}'
-            f'</a> <input type="search" name="q" aria-label="{escape(s["html_site_search"])}" '
-            f'placeholder="{escape(s["html_site_search"])}"> <button type="submit">'
-            f"{escape(s['html_site_search'])}</button></form>\n" + body
+        form = (
+            template_environment("commitdigest.render")
+            .get_template("_site_search.html.j2")
+            .render(site_root=site_root, s=labels.s)
         )
-    title = labels.s["report_title"].format(label=context.window.label)
+        body = form + body
     return (
         f'<!DOCTYPE html>\n<html lang="{escape(labels.s["html_lang"])}">\n<head>\n'
         f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" '

@@ -66,12 +66,13 @@ from commitdigest.site.search import (
 )
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
+from commitdigest.window import WEEK_LABEL, parse_week
 
 MANIFEST = SITE_MARKER
 UNITS_DIR = "r"  # the pages of separate reports: r/<repository or group>/<day>.html
 MANIFEST_VERSION = 1
 DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.(json|md)")
-WEEK_FILE = re.compile(r"(\d{4}-W\d{2})\.(json|md)")
+WEEK_FILE = re.compile(rf"({WEEK_LABEL.pattern})\.(json|md)")
 
 
 class SourceRecord(BaseModel):
@@ -136,8 +137,8 @@ def scan_reports(folder: Path, pattern: re.Pattern[str] = DAY_FILE) -> dict[str,
             if pattern is DAY_FILE:
                 date.fromisoformat(match[1])
             else:
-                date.fromisocalendar(int(match[1][:4]), int(match[1][6:]), 1)
-        except ValueError:
+                parse_week(match[1])
+        except (ValueError, UsageError):
             continue
         found.setdefault(match[1], {})[match[2]] = path
     return dict(sorted(found.items()))

@@ -171,9 +171,7 @@ def render_search_page(*, lang: str) -> str:
     """``search.html``: search every commit of the archive (Pagefind over http(s), the
     records of ``search-data.js`` from ``file://``)."""
     kinds = [t.value for t in ChangeType]
-    return _render(
-        "search.html.j2", lang, title="", root="", kinds=kinds, csp_override=search_policy()
-    )
+    return _render("search.html.j2", lang, title="", root="", kinds=kinds, policy=search_policy())
 
 
 def search_script() -> str:
@@ -182,16 +180,17 @@ def search_script() -> str:
     return (folder / "search.js").read_text(encoding="utf-8")
 
 
-def _render(template: str, lang: str, **values: object) -> str:
+def _render(template: str, lang: str, *, policy: str | None = None, **values: object) -> str:
+    """``template`` with the site's words and stylesheet; ``policy``: a page's own
+    Content-Security-Policy (the search page's), else the stylesheet-only one."""
     css, csp = stylesheet()
-    csp = str(values.pop("csp_override", None) or csp)
     text = _template(template).render(
         t=SiteStrings(lang),
         L=get_labels(lang),
         html_lang="zh-CN" if lang == "zh" else lang,
         importances=[imp.value for imp in IMPORTANCE_ORDER],
         css=css,
-        csp=csp,
+        csp=policy or csp,
         **values,
     )
     return text.rstrip("\n") + "\n"
