@@ -12,13 +12,15 @@ a link to the full report when a base URL is configured. It is kept within
 
 from __future__ import annotations
 
+from datetime import tzinfo
+
 from markupsafe import Markup
 
 from commitdigest.i18n import DIGEST_STRINGS, pick
 from commitdigest.models import ReportContext
 from commitdigest.render.html import _HtmlView
 from commitdigest.render.jinja_env import template_environment
-from commitdigest.render.labels import get_labels
+from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import check_anchors, is_calendar_day, report_zone
 from commitdigest.render.mdtext import safe_url
 
@@ -37,8 +39,8 @@ class _EmailView(_HtmlView):
     """The HTML report's helpers; a link to a commit's section points into the full
     report (when its address is known) instead of this page."""
 
-    def __init__(self, labels: object, zone: object, report_url: str | None) -> None:
-        super().__init__(labels, zone)  # type: ignore[arg-type]
+    def __init__(self, labels: Labels, zone: tzinfo, report_url: str | None) -> None:
+        super().__init__(labels, zone)
         self.report_url = report_url
 
     def with_link(self, item: Markup, anchor: str) -> Markup:
