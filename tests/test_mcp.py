@@ -146,6 +146,8 @@ def test_streamable_http_on_localhost(reports: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+        if server.stderr is not None:
+            server.stderr.close()
 
 
 def test_a_missing_reports_folder_is_a_one_line_error(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ the venv sees the already installed dependencies (never the package index)."""
 
 from __future__ import annotations
 
+import site
 import subprocess
 import sys
 import tarfile
@@ -66,13 +67,31 @@ def test_the_wheel_and_sdist_carry_every_asset(dist: Path) -> None:
     assert "src/commitdigest/site/templates/search.js" in members
 
 
+def see_the_dependencies_of_this_environment(python: Path) -> None:
+    """Let the venv of ``python`` import what the environment running the tests has
+    installed — the system Python's, a virtualenv's, the user's site-packages — after its
+    own (pipx-style isolation, and no package index needed). A path line in a ``.pth`` file
+    adds the folder without running its own ``.pth`` files, so this checkout's editable
+    install stays invisible: only the wheel's copy of commitdigest can be imported."""
+    folders = [*site.getsitepackages()]
+    if site.ENABLE_USER_SITE:
+        folders.append(site.getusersitepackages())
+    seen = [f for f in dict.fromkeys(folders) if Path(f).is_dir()]
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    (Path(purelib) / "_tests_environment.pth").write_text(
+        "".join(f"{folder}\n" for folder in seen), encoding="utf-8"
+    )
+
+
 def test_the_wheel_runs_the_main_job_in_a_fresh_venv(dist: Path, tmp_path: Path) -> None:
     (wheel,) = dist.glob("commitdigest-*.whl")
     venv = tmp_path / "venv"
-    # the dependencies come from this environment: no package index is needed
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
-                   check=True)  # fmt: skip
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bindir = venv / "bin"
+    see_the_dependencies_of_this_environment(bindir / "python")
     done = subprocess.run(
         [str(bindir / "python"), "-m", "pip", "install", "--no-deps", "--no-index", "--quiet",
          "--disable-pip-version-check", str(wheel)],

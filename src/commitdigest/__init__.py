@@ -2,8 +2,8 @@
 
 The library API, usable without the command line::
 
-    import asyncio
     import commitdigest
+    from commitdigest.aio import run_sync
 
     settings = commitdigest.load_settings(None)  # defaults and environment
     windows = commitdigest.plan_windows(on_date="2024-03-02", tz="UTC")
@@ -11,7 +11,7 @@ The library API, usable without the command line::
         settings, repositories=["."], windows=windows
     )
     with commitdigest.Store.open(None) as store:
-        outcome = asyncio.run(commitdigest.generate_reports(options, store))
+        outcome = run_sync(commitdigest.generate_reports(options, store))
     print(outcome.paths)
 
 Every name is loaded on first use (module ``__getattr__``), so ``import commitdigest``

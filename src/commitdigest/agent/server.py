@@ -90,10 +90,10 @@ def build_server(reports: Path) -> MCPServer:
 
 def serve(reports: Path, *, http_port: int | None = None) -> None:
     """Serve until the client closes stdio (or, with ``http_port``, until interrupted)."""
-    import anyio
+    from commitdigest.aio import run_sync
 
     server = build_server(reports)
     if http_port is None:
-        anyio.run(server.run_stdio_async)
+        run_sync(server.run_stdio_async())
     else:
-        anyio.run(lambda: server.run_streamable_http_async(host="127.0.0.1", port=http_port))
+        run_sync(server.run_streamable_http_async(host="127.0.0.1", port=http_port))

@@ -34,8 +34,7 @@ def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) ->
     Days of a run where a repository failed are not sent: the next run redoes them, and
     sending the incomplete report now would mark the day as delivered.
     """
-    import asyncio
-
+    from commitdigest.aio import run_sync
     from commitdigest.deliver.service import deliver_day, failed
 
     if not settings.deliver or outcome.failures:
@@ -45,7 +44,7 @@ def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) ->
         if day.context is None:
             continue
         paths = {p.suffix.lstrip("."): p for p in day.paths}
-        results = asyncio.run(deliver_day(day.context, settings.deliver, store, report_paths=paths))
+        results = run_sync(deliver_day(day.context, settings.deliver, store, report_paths=paths))
         print_results(results)
         any_failed |= bool(failed(results))
     return any_failed
@@ -54,9 +53,9 @@ def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) ->
 def retry_deliveries(settings: Settings, store: Store, skip_days: Sequence[str] = ()) -> bool:
     """Send again what earlier runs failed to deliver (``run.delivery_retry_days`` days back);
     True if a delivery failed again."""
-    import asyncio
     from datetime import datetime
 
+    from commitdigest.aio import run_sync
     from commitdigest.deliver.service import failed, retry_pending
     from commitdigest.window import resolve_zone
 
@@ -64,7 +63,7 @@ def retry_deliveries(settings: Settings, store: Store, skip_days: Sequence[str] 
         return False
     _, zone = resolve_zone(settings.timezone)
     days = settings.run.delivery_retry_days
-    results, given_up = asyncio.run(
+    results, given_up = run_sync(
         retry_pending(
             settings.output_dir,
             settings.deliver,
@@ -93,9 +92,9 @@ def write_dry_run(
 ) -> int:
     """`deliver --dry-run`: each channel's payload for the day (or the sample day with
     --test CHANNEL) written under ``out_dir``; nothing sent, nothing recorded."""
-    import asyncio
     from datetime import datetime, timedelta
 
+    from commitdigest.aio import run_sync
     from commitdigest.deliver.digest import sample_context
     from commitdigest.deliver.service import dry_run, load_day_context, select_channels
     from commitdigest.window import parse_day, resolve_zone
@@ -113,9 +112,7 @@ def write_dry_run(
     if not targets:
         err.print("no [[deliver]] channels configured: nothing to write", markup=False)
         return 0
-    written = asyncio.run(
-        dry_run(context, targets, target, report_paths=paths, test=test is not None)
-    )
+    written = run_sync(dry_run(context, targets, target, report_paths=paths, test=test is not None))
     for item in written:
         cut = (
             f" ({item.items_shown} items shown, {item.items_omitted} more)"
@@ -236,9 +233,9 @@ def register(app: typer.Typer) -> None:
             return
 
         def action() -> int:
-            import asyncio
             from datetime import datetime, timedelta
 
+            from commitdigest.aio import run_sync
             from commitdigest.config import find_config, load_settings
             from commitdigest.deliver.service import (
                 deliver_day,
@@ -261,7 +258,7 @@ def register(app: typer.Typer) -> None:
                     return DeliveryFailed.exit_code if retry_deliveries(settings, store) else 0
             if test is not None:
                 (target,) = select_channels(settings.deliver, [test])
-                results = [asyncio.run(send_test(target, lang=target.lang or settings.language))]
+                results = [run_sync(send_test(target, lang=target.lang or settings.language))]
             else:
                 _, zone = resolve_zone(settings.timezone)
                 day = parse_day(date) if date else datetime.now(tz=zone).date() - timedelta(1)
@@ -269,7 +266,7 @@ def register(app: typer.Typer) -> None:
                 targets = select_channels(settings.deliver, channel)
                 home_dir = home or default_home()
                 with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
-                    results = asyncio.run(
+                    results = run_sync(
                         deliver_day(context, targets, store, force=force, report_paths=paths)
                     )
             print_results(results)

@@ -139,8 +139,7 @@ def register(app: typer.Typer) -> None:
         """
 
         def action() -> int:
-            import asyncio
-
+            from commitdigest.aio import run_sync
             from commitdigest.cli.console import closing
             from commitdigest.cli.progress import RichProgress
             from commitdigest.config import find_config, load_settings
@@ -189,7 +188,7 @@ def register(app: typer.Typer) -> None:
             home_dir = home or default_home()
             with Store.open(home_dir) as store, RichProgress(err) as progress:
                 opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
-                outcome = asyncio.run(
+                outcome = run_sync(
                     closing(
                         opener, generate_reports(options, store, progress=progress, opener=opener)
                     )

@@ -27,9 +27,9 @@ def daily_run(
     shard: str | None = None,
 ) -> int:
     """One daily run; the exit code (3 if a repository failed). Raises our errors."""
-    import asyncio
     from datetime import timedelta
 
+    from commitdigest.aio import run_sync
     from commitdigest.cli.console import closing
     from commitdigest.cli.deliver import deliver_outcome, retry_deliveries
     from commitdigest.cli.progress import RichProgress
@@ -61,7 +61,7 @@ def daily_run(
             return 0 if part else weekly_step(settings, store, home_dir)
         with RichProgress(err) as progress:
             opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
-            outcome = asyncio.run(
+            outcome = run_sync(
                 closing(
                     opener,
                     run_daily(
@@ -95,8 +95,7 @@ def daily_run(
 def weekly_step(settings: Settings, store: Store, home_dir: Path) -> int:
     """The weekly digest when one is due today (``weekly = "monday"``), then its delivery
     to the channels with ``weekly = true``; the exit code of that part (0, 3 or 7)."""
-    import asyncio
-
+    from commitdigest.aio import run_sync
     from commitdigest.cli.console import closing
     from commitdigest.cli.deliver import print_results
     from commitdigest.cli.progress import RichProgress
@@ -107,7 +106,7 @@ def weekly_step(settings: Settings, store: Store, home_dir: Path) -> int:
 
     with RichProgress(err) as progress:
         opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
-        made = asyncio.run(
+        made = run_sync(
             closing(opener, run_weekly(settings, store, opener=opener, progress=progress))
         )
     if made is None or made.context is None:
@@ -118,7 +117,7 @@ def weekly_step(settings: Settings, store: Store, home_dir: Path) -> int:
     channels = [c for c in settings.deliver if c.weekly]
     delivery_failed = False
     if channels and not made.failures:
-        results = asyncio.run(deliver_day(made.context.as_report(), channels, store))
+        results = run_sync(deliver_day(made.context.as_report(), channels, store))
         print_results(results)
         delivery_failed = bool(failed(results))
     if made.failures:

@@ -68,8 +68,7 @@ def register(app: typer.Typer) -> None:
         """
 
         def action() -> int:
-            import asyncio
-
+            from commitdigest.aio import run_sync
             from commitdigest.cli.console import closing
             from commitdigest.cli.progress import RichProgress
             from commitdigest.cli.report import given_options
@@ -122,7 +121,7 @@ def register(app: typer.Typer) -> None:
             home_dir = home or default_home()
             with Store.open(home_dir) as store, RichProgress(err) as progress:
                 opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
-                outcome = asyncio.run(
+                outcome = run_sync(
                     closing(
                         opener,
                         generate_weekly(options, monday, store, progress=progress, opener=opener),

@@ -104,7 +104,10 @@ def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) and migrate the store at ``path``."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+        # check_same_thread=False: a store opened by a synchronous caller is used by the work
+        # run_sync runs on a worker thread when the caller's thread already runs a loop; the
+        # caller waits meanwhile, so one thread at a time uses the connection
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         conn.execute("PRAGMA foreign_keys=ON")

@@ -34,7 +34,7 @@ class HttpCache:
 
     def __init__(self, store: Store | None) -> None:
         if store is None:
-            conn = sqlite3.connect(":memory:", isolation_level=None)
+            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             migrate(conn)
             self._conn = conn
             self._where = "memory"

@@ -48,6 +48,8 @@ class BlobReader:
         if self._proc.stdin is not None:
             self._proc.stdin.close()
         self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
 
     def __enter__(self) -> BlobReader:
         return self
