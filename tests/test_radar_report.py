@@ -36,7 +36,19 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
     [item] = commits["Drop proxies"]["api_changes"]
     assert item["kind"] == "python_api" and item["change"] == "removed"
     assert item["name"] == "httpx.api.get(proxies)" and item["breaking"] is True
-    assert set(item) == {"kind", "change", "name", "breaking", "path", "line", "detail", "affects"}
+    assert set(item) == {
+        "kind",
+        "change",
+        "name",
+        "breaking",
+        "path",
+        "line",
+        "detail",
+        "visibility",
+        "release",
+        "symbols",
+        "affects",
+    }
     assert (item["path"], item["line"]) == ("httpx/api.py", 1)
     assert commits["docs"]["api_changes"] == []
     assert commits["Drop proxies"]["analysis"]["importance"] == "high"

@@ -76,6 +76,10 @@ class FileChange(_Frozen):
     binary: bool = False
     patch: str = ""
     patch_truncated: bool = False
+    # the blob ids before/after (git sources: ``--raw --no-abbrev``; None where absent or
+    # unknown): the radar reads and parses each blob once per window by its id
+    old_blob: str | None = None
+    new_blob: str | None = None
 
 
 class Commit(_Frozen):
@@ -182,6 +186,17 @@ class ApiChangeType(StrEnum):
     ADDED = "added"
     DEPRECATED = "deprecated"
     VERSION_CHANGED = "version_changed"
+    NOW_REQUIRED = "now_required"  # a parameter callers could leave out must now be passed
+
+
+class Visibility(StrEnum):
+    """Whether a radar item is part of what the project presents to its users (docs/radar.md:
+    re-exported by a package ``__init__``, in ``__all__``, served by a module ``__getattr__``,
+    named by the docs or an entry point; environment variables, CLI options, shipped config,
+    dependencies and announcements always are) or internal to it."""
+
+    PUBLIC = "public"
+    INTERNAL = "internal"
 
 
 class Place(BaseModel):
@@ -207,7 +222,16 @@ class ApiChange(BaseModel):
     path: str = ""  # evidence file (after the commit, else before)
     line: int | None = None
     detail: str = ""  # old -> new, or the project's sentence
+    visibility: Visibility = Visibility.PUBLIC
+    release: str = ""  # the version whose release announces it (the tagged release commit)
+    # what an announcement writes as code (`proxies`, ``soft_unicode``, `--legacy`,
+    # `VLLM_USE_V1`), as a downstream would: ``pkg.name``, ``pkg.*(param)``, a flag, a variable
+    symbols: list[str] = Field(default_factory=list)
     affects: list[Place] = Field(default_factory=list)  # downstream uses (--downstream)
+
+    @property
+    def public(self) -> bool:
+        return self.visibility is Visibility.PUBLIC
 
 
 class Grounding(_Frozen):

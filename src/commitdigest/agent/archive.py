@@ -188,7 +188,7 @@ class Archive:
         return {"commits": hits, "more": total - len(hits)}
 
     def breaking_changes(
-        self, since: str, repo: str | None = None, downstream: bool = False
+        self, since: str, repo: str | None = None, downstream: bool = False, internal: bool = False
     ) -> dict[str, Any]:
         first = _day(since, "since")
         if first is None:
@@ -201,7 +201,7 @@ class Archive:
                 for item in commit.api_changes:
                     if downstream and not item.affects:
                         continue
-                    if not (item.breaking or item.affects):
+                    if not (item.affects or (item.breaking and (item.public or internal))):
                         continue
                     total += 1
                     if len(items) < MAX_RESULTS:

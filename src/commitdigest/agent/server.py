@@ -72,12 +72,13 @@ def build_server(reports: Path) -> MCPServer:
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def breaking_changes(
-        since: str, repo: str | None = None, downstream: bool = False
+        since: str, repo: str | None = None, downstream: bool = False, internal: bool = False
     ) -> dict[str, Any]:
         """The radar's breaking changes since a day (YYYY-MM-DD): what was removed, renamed
-        or announced as breaking, with the commit. downstream=true: only those the user's
-        own code uses (found by the report's --downstream scan), with where."""
-        return answer(lambda: archive.breaking_changes(since, repo, downstream))
+        or announced as breaking in the public API, with the commit (each item says its
+        visibility). downstream=true: only those the user's own code uses (found by the
+        report's --downstream scan), with where; internal=true: internal names too."""
+        return answer(lambda: archive.breaking_changes(since, repo, downstream, internal))
 
     @server.tool(annotations=READ_ONLY, structured_output=True)
     def get_commit(repo: str, sha: str) -> dict[str, Any]:

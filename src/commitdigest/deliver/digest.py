@@ -28,6 +28,7 @@ from commitdigest.models import (
     RepositoryEntry,
     WindowInfo,
 )
+from commitdigest.render.headline import headline
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import report_zone
 from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
@@ -199,9 +200,10 @@ def _radar(
     repo: RepositoryEntry, labels: Labels
 ) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
     """The repository's radar items for a digest: those a downstream uses, then the other
-    breaking ones (as the report's Breaking section has them)."""
-    affecting = [(c, i) for c in repo.commits for i in c.api_changes if i.affects]
-    breaking = [(c, i) for c in repo.commits for i in c.api_changes if i.breaking and not i.affects]
+    public breaking ones (as the report's Breaking section has them; internal ones stay in
+    the report)."""
+    found = headline(repo.commits, lambda c: c.api_changes)
+    affecting, breaking = found.affecting, found.breaking
     out = []
     for label, pairs in (
         (labels.s["affects_you"].format(n=len(affecting)), affecting),

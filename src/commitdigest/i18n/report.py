@@ -79,6 +79,8 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
         "stats": "📊 统计摘要",
         "breaking": "⚠️ 破坏性变更",
         "breaking_n": "⚠️ 破坏性变更 ({n})",
+        "internal_changes": "🔒 内部接口变更（{n} 个提交）",
+        "internal_line": "{n} 个内部名称被移除或修改，位于 {modules}",
         "more_items": "……另有 {n} 项",
         "affects_you": "影响你 ({n})",
         "automation": "🤖 依赖与自动化更新 ({n})",
@@ -182,6 +184,8 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
         "stats": "📊 Statistics",
         "breaking": "⚠️ Breaking changes",
         "breaking_n": "⚠️ Breaking changes ({n})",
+        "internal_changes": "🔒 Internal interface changes ({n} commits)",
+        "internal_line": "{n} internal names removed or changed in {modules}",
         "more_items": "…and {n} more",
         "affects_you": "Affects you ({n})",
         "automation": "🤖 Dependency and automation updates ({n})",
@@ -313,6 +317,7 @@ RADAR_CHANGES: dict[str, dict[str, str]] = {
         "added": "新增",
         "deprecated": "已弃用",
         "version_changed": "版本要求变更",
+        "now_required": "改为必填",
     },
     "en": {
         "removed": "removed",
@@ -322,6 +327,7 @@ RADAR_CHANGES: dict[str, dict[str, str]] = {
         "added": "added",
         "deprecated": "deprecated",
         "version_changed": "version changed",
+        "now_required": "now required",
     },
 }
 

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commitdigest.analysis.automation import automation_importance, is_automated
 from commitdigest.analysis.focus import apply_focus, make_focus
@@ -40,6 +40,9 @@ from commitdigest.window import DayWindow
 FORMATS: tuple[str, ...] = ("md", "json", "html")
 
 Opener = Callable[[RepoSpec], Awaitable[SourceRepository]]
+
+if TYPE_CHECKING:
+    from commitdigest.analysis.radar.driver import CommitInput
 
 
 @dataclass(frozen=True)
@@ -342,8 +345,9 @@ async def _analyse(
 
 
 def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
-    """A commit with a breaking radar item is at least of high importance."""
-    breaking = [i for i in items if i.breaking]
+    """A commit with a public breaking radar item (or one a downstream checkout uses) is at
+    least of high importance; internal removals alone are not."""
+    breaking = [i for i in items if i.breaking and (i.public or i.affects)]
     if not breaking or analysis.importance is Importance.HIGH:
         return analysis
     note = f"radar: {len(breaking)} breaking change(s), e.g. {breaking[0].name}"
@@ -399,7 +403,7 @@ async def _radar(
         return None
     if not commits:
         return {}
-    from commitdigest.analysis.radar.driver import CommitInput, cache_key, scan_window
+    from commitdigest.analysis.radar.driver import CommitInput, cache_key
 
     keys = {c.sha: cache_key(c.sha) for c in commits}
     cached = store.get_radar(keys.values())
@@ -408,9 +412,18 @@ async def _radar(
     # a partial hit is scanned whole: the env var index follows the commits in order
     ordered = sorted(commits, key=lambda c: c.committed_at)
     inputs = [CommitInput.from_commit(c) for c in ordered]
-    found = await asyncio.to_thread(scan_window, root, inputs)
+    found = await asyncio.to_thread(_scan, root, inputs)
     store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
     return found
+
+
+def _scan(root: Path, inputs: list[CommitInput]) -> dict[str, list[ApiChange]]:
+    """The radar over one repository's window, reading blobs through the source's reader."""
+    from commitdigest.analysis.radar.driver import scan_window
+    from commitdigest.sources.blobs import BlobReader
+
+    with BlobReader(root) as reader:
+        return scan_window(reader, inputs)
 
 
 async def _day_inputs(

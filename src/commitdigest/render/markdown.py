@@ -14,10 +14,9 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import UTC, datetime, time, timedelta, tzinfo
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.models import (
     IMPORTANCE_ORDER,
     Analysis,
@@ -34,6 +33,7 @@ from commitdigest.models import (
     WindowInfo,
 )
 from commitdigest.render.context import repository_anchor_family
+from commitdigest.render.headline import Headline, InternalGroup, headline
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.mdtext import (
@@ -233,19 +233,16 @@ class ReportView(ABC, Generic[T]):
         text = f"{found.old} → {found.new}" if found.old else found.new
         return f"{text} ⚠️ {self.labels.s['major']}" if found.major_jump else text
 
-    def breaking(self, repo: RepositoryEntry) -> list[tuple[CommitEntry, ApiChange]]:
-        """The radar's breaking items of the repository's commits that the downstream does
-        not use (those are :meth:`affecting`), commit by commit."""
-        return [
-            (c, item)
-            for c in repo.commits
-            for item in c.api_changes
-            if item.breaking and not item.affects
-        ]
+    def headline(self, repo: RepositoryEntry) -> Headline[CommitEntry]:
+        """The radar's items a reader sees first: those a downstream uses, the public
+        breaking ones, and one line per commit for internal ones (``render.headline``)."""
+        return headline(repo.commits, lambda c: c.api_changes)
 
-    def affecting(self, repo: RepositoryEntry) -> list[tuple[CommitEntry, ApiChange]]:
-        """The radar's items the configured downstream uses (breaking or not), first."""
-        return [(c, item) for c in repo.commits for item in c.api_changes if item.affects]
+    def internal_line(self, group: InternalGroup[Any]) -> str:
+        """``13 internal names removed or changed in vllm_ascend.ops.gdn, …gdn_attn_builder``."""
+        return self.labels.s["internal_line"].format(
+            n=len(group.items), modules=group.modules_text()
+        )
 
     def stats(self, repo: RepositoryEntry, is_day: bool) -> str:
         s = self.labels.s

@@ -26,6 +26,7 @@ from commitdigest.models import (
     WeeklyContext,
     WeeklyRepository,
 )
+from commitdigest.render.headline import Headline, headline
 from commitdigest.render.html import _HtmlView
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import get_labels
@@ -75,13 +76,14 @@ class WeekView(Generic[T]):
         return [c for r in ctx.repositories for c in r.commits]
 
     # -- what forces action ------------------------------------------------------------------
+    def headline(self, repo: WeeklyRepository) -> Headline[WeekCommit]:
+        """The week's radar items a reader sees first (``render.headline``)."""
+        return headline(repo.commits, lambda c: c.entry.api_changes)
+
     def breaking(self, repo: WeeklyRepository) -> list[tuple[WeekCommit, ApiChange]]:
-        """The radar's items of the week: those the downstream uses first, then the other
-        breaking ones."""
-        pairs = [(c, i) for c in repo.commits for i in c.entry.api_changes]
-        return [p for p in pairs if p[1].affects] + [
-            p for p in pairs if p[1].breaking and not p[1].affects
-        ]
+        """Those the downstream uses first, then the other public breaking ones."""
+        found = self.headline(repo)
+        return found.affecting + found.breaking
 
     def high(self, repo: WeeklyRepository) -> list[WeekCommit]:
         return [c for c in repo.commits if c.entry.analysis.importance is Importance.HIGH]

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict
 
 from commitdigest.models import CommitEntry, Importance, ReportContext, WeeklyContext
+from commitdigest.render.headline import headline
 from commitdigest.render.labels import get_labels
 from commitdigest.render.mdtext import clean_line, safe_url, slugify
 
@@ -101,11 +102,10 @@ def summarise(
         )
     by_name = {r.name: r.page for r in repos}
     top, more = top_changes(everything, untitled, pages=by_name)
+    found = headline((commit for _, commit in everything), lambda c: c.api_changes)
     breaking = [
         f"{labels.radar_text(item)} ({commit.short_sha})"
-        for _, commit in everything
-        for item in commit.api_changes
-        if item.breaking or item.affects
+        for commit, item in found.affecting + found.breaking
     ]
     generated = context.generated_at
     if generated.tzinfo is None:

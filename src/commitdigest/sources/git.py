@@ -72,6 +72,7 @@ LOG_FLAGS = (
     "--diff-merges=first-parent",
     "-M",
     "--raw",
+    "--no-abbrev",
     "--numstat",
     "-p",
     "-z",

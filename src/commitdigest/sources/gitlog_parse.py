@@ -94,6 +94,8 @@ class _FileMeta:
     deletions: int | None = 0
     binary: bool = False
     sections: int = 1  # patch sections git writes for it (2 for a type change)
+    old_blob: str | None = None
+    new_blob: str | None = None
 
 
 @dataclass(slots=True)
@@ -210,6 +212,7 @@ class GitLogParser:
         n = len(b)
         find = b.find
         while i < n and b[i] == 0x3A:  # ":" raw entry
+            i_raw = i
             j = find(b"\x00", i)
             if j < 0:
                 self._incomplete_or_error(eof, "raw entry")
@@ -227,12 +230,15 @@ class GitLogParser:
                     self._incomplete_or_error(eof, "raw entry")
                 old, first, i = first, b[i:m], m + 1
             status = _STATUS.get(letter, FileStatus.MODIFIED)
+            header = b[i_raw + 1 : b.rfind(b" ", i_raw, j)].split()  # modes and blob ids
             files.append(
                 _FileMeta(
                     path=_text(first),
                     old_path=_text(old) if old is not None else None,
                     status=status,
                     sections=2 if status is FileStatus.TYPE_CHANGED else 1,
+                    old_blob=_blob_id(header, 2),
+                    new_blob=_blob_id(header, 3),
                 )
             )
         counts: list[tuple[str, int | None, int | None]] = []
@@ -330,6 +336,8 @@ class GitLogParser:
                 binary=f.binary,
                 patch=patch,
                 patch_truncated=cut,
+                old_blob=f.old_blob,
+                new_blob=f.new_blob,
             )
             for f, (patch, cut) in zip(files, patches, strict=True)
         )
@@ -375,6 +383,20 @@ def parse_git_date(raw: bytes) -> datetime | None:
     try:
         return (local - offset).replace(tzinfo=UTC)
     except OverflowError:
+        return None
+
+
+def _blob_id(header: list[bytes], index: int) -> str | None:
+    """A raw entry's full blob id (``--no-abbrev``); None for the null id of an absent side,
+    an abbreviated id or a malformed entry."""
+    if len(header) <= index:
+        return None
+    oid = header[index]
+    if len(oid) not in (40, 64) or not oid.strip(b"0"):
+        return None
+    try:
+        return oid.decode("ascii")
+    except UnicodeDecodeError:
         return None
 
 

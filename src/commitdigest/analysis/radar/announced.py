@@ -1,20 +1,42 @@
-"""What the authors announce: a commit message marker (``feat!:``, ``BREAKING CHANGE:``,
-"this is a breaking change", "can be considered breaking") and the entries a commit adds
-under a changelog heading that names breaks (Breaking changes, Breaking, Incompatible,
-破坏性变更, 不兼容变更), removals (Removed, Removals, 移除) or deprecations (Deprecated,
-Deprecations, 弃用, 废弃; not breaking), in English or Chinese.
+"""What the authors announce, in their own words.
 
-An entry counts once: one that was already in the file before the commit (compared by its
-plain words, so re-wrapping or re-formatting a changelog announces nothing) is not new. Its
-name is its plain text: the bold lead when it has one (``**Reject MD5-only hashes**``), links
-reduced to their text, without Markdown emphasis."""
+* A commit message marker: ``feat!:`` / ``type(scope)!:``, ``BREAKING CHANGE:``, "this is a
+  breaking change", "can be considered breaking", 破坏性变更, 不兼容变更.
+* The entries a commit adds to a changelog (Markdown or reStructuredText; ``changelog``)
+  that announce a break, a removal or a deprecation — by the heading they sit under or by
+  their own words under any heading. An entry counts once: one already in the file before
+  the commit (compared by its plain words, so re-wrapping announces nothing) is not new.
+* A release: the commit a version tag points at, or (untagged) the commit that gives a
+  changelog version section its release date. It announces every entry of that version's
+  section that announces something, however long ago it was written, marked with the
+  version (``release``).
+
+Each item's name is the entry's plain text (its bold lead when it has one); what it writes
+as code becomes ``symbols`` that a downstream checkout is searched for like code items of
+the repository's packages: "The deprecated `proxies` argument has now been removed" in
+httpx gives ``httpx.*(proxies)`` (a keyword at any call of the package), "Remove
+``soft_unicode``" in markupsafe gives ``markupsafe.soft_unicode``.
+"""
 
 from __future__ import annotations
 
 import re
 
+from commitdigest.analysis.radar.changelog import (
+    Entry,
+    Section,
+    announces,
+    code_spans,
+    is_changelog,
+    normalise_version,
+    plain_entry,
+    plain_text,
+    sections,
+)
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 from commitdigest.models import ApiChangeType
+
+__all__ = ["change_named", "detect", "is_changelog", "symbols_of"]
 
 _TITLE_BANG = re.compile(r"^\w+(?:\([^)]*\))?!:\s*(.+)")
 _BODY = re.compile(
@@ -22,107 +44,148 @@ _BODY = re.compile(
     r"|(this is a breaking change|can be considered (?:a )?breaking|破坏性变更|不兼容变更)",
     re.I | re.M,
 )
-_CHANGELOG = re.compile(
-    r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[_-]?NOTES)[^/]*$|(^|/)changelog[^/]*$", re.I
+_DATE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
+    r"|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\breleased\b",
+    re.I,
 )
-_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
-_SECTIONS = (  # heading words -> what its entries announce (None: a break, change from words)
-    (re.compile(r"breaking|incompatib|破坏性|不兼容|重大变更", re.I), None),
-    (re.compile(r"^\W*(?:removed|removals?|移除|删除)\W*$", re.I), ApiChangeType.REMOVED),
-    (re.compile(r"^\W*(?:deprecated|deprecations?|弃用|废弃)\W*$", re.I), ApiChangeType.DEPRECATED),
-)
-_BULLET = re.compile(r"^\s*[-*+]\s+(.+)$")
-_BOLD_LEAD = re.compile(r"^\*\*(.+?)\*\*|^__(.+?)__")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
-_EMPHASIS = re.compile(r"\*\*|__")
-
-
-def plain_entry(entry: str) -> str:
-    """An entry's name: its bold lead if any, else the whole line; links as their text."""
-    lead = _BOLD_LEAD.match(entry)
-    text = (lead.group(1) or lead.group(2)) if lead else entry
-    text = _EMPHASIS.sub("", _LINK.sub(r"\1", text))
-    return " ".join(text.split()).rstrip(":：").strip()
+_PARAM_WORDS = re.compile(r"\b(?:argument|parameter|keyword|kwarg|option)s?\b", re.I)
+_IDENT = re.compile(r"[A-Za-z_]\w*")
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
 def _key(name: str) -> str:
     return re.sub(r"[\W_]+", " ", name).strip().lower()
 
 
-def _section_of(heading: str) -> tuple[bool, ApiChangeType | None] | None:
-    """(matched, fixed change) for a heading that announces changes, else ``None``."""
-    for pattern, change in _SECTIONS:
-        if pattern.search(heading.strip()):
-            return True, change
-    return None
-
-
-def _entries(text: str) -> list[tuple[int, str, ApiChangeType | None, bool]]:
-    """(line, entry, fixed change, breaking) for every top-level bullet under a heading that
-    announces breaks, removals or deprecations."""
-    out: list[tuple[int, str, ApiChangeType | None, bool]] = []
-    level: int | None = None
-    section: tuple[bool, ApiChangeType | None] | None = None
-    for i, line in enumerate(text.splitlines(), 1):
-        h = _HEADING.match(line)
-        if h:
-            depth = len(h.group(1))
-            found = _section_of(h.group(2))
-            if found is not None:
-                level, section = depth, found
-            elif level is not None and depth <= level:
-                level, section = None, None
-            continue
-        b = _BULLET.match(line)
-        if section is not None and b and not line.startswith((" ", "\t")):
-            change = section[1]
-            out.append((i, b.group(1).strip(), change, change is not ApiChangeType.DEPRECATED))
-    return out
-
-
 def detect(view: CommitView) -> list[ApiChange]:
+    items = _message_items(view)
+    packages = sorted(view.repo.public.packages) if view.repo is not None else []
+    release = _release(view)
+    for path in view.paths:
+        after = view.after.get(path)
+        if not is_changelog(path) or after is None:
+            continue
+        before = view.before.get(path) or ""
+        old = {_key(plain_entry(e.text)) for s in sections(before) for e in s.entries}
+        old_text = _key(plain_text(before))  # an entry re-wrapped into new lines was there too
+        seen: set[str] = set()
+        new_sections = sections(after)
+        released = next((s for s in new_sections if release and s.version == release), None)
+        for section in new_sections:
+            for entry in section.entries:
+                found = announces(entry)
+                if found is None:
+                    continue
+                name = plain_entry(entry.text)
+                key = _key(name)
+                is_new = key and key not in old and not (len(key) >= 20 and key in old_text)
+                in_release = section is released
+                if not key or key in seen or not (is_new or in_release):
+                    continue
+                seen.add(key)
+                items.append(
+                    _entry_item(path, entry, found, packages, (release or "") if in_release else "")
+                )
+    return items
+
+
+def _entry_item(
+    path: str,
+    entry: Entry,
+    found: tuple[ApiChangeType | None, bool],
+    packages: list[str],
+    release: str,
+) -> ApiChange:
+    change, breaking = found
+    name = plain_entry(entry.text)
+    return ApiChange(
+        kind=RadarKind.ANNOUNCED,
+        change=change or change_named(entry.text),
+        name=name[:200],
+        breaking=breaking,
+        path=path,
+        line=entry.line,
+        release=release,
+        symbols=symbols_of(entry.text, packages),
+    )
+
+
+def _message_items(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
     m = _TITLE_BANG.match(view.title)
     if m:
         items.append(
             ApiChange(
-                kind=RadarKind.ANNOUNCED,
-                change=change_named(m.group(1)),
-                name=m.group(1).strip(),
+                kind=RadarKind.ANNOUNCED, change=change_named(m.group(1)), name=m.group(1).strip()
             )
         )
     for bm in _BODY.finditer(view.body):
         what = (bm.group(1) or view.title).strip()
-        items.append(
-            ApiChange(
-                kind=RadarKind.ANNOUNCED,
-                change=change_named(what),
-                name=what,
-            )
-        )
-    for path in view.paths:
-        if not _CHANGELOG.search(path) or view.after.get(path) is None:
-            continue
-        before = view.before.get(path) or ""
-        old = {_key(plain_entry(e)) for _, e, _, _ in _entries(before)}
-        old_text = _key(before)  # an entry re-wrapped into new lines was there before too
-        for line, entry, change, breaking in _entries(view.after.get(path) or ""):
-            name = plain_entry(entry)
-            key = _key(name)
-            if not key or key in old or (len(key) >= 20 and key in old_text):
-                continue
-            old.add(key)
-            items.append(
-                ApiChange(
-                    kind=RadarKind.ANNOUNCED,
-                    change=change or change_named(entry),
-                    name=name[:200],
-                    breaking=breaking,
-                    path=path,
-                    line=line,
-                )
-            )
+        items.append(ApiChange(kind=RadarKind.ANNOUNCED, change=change_named(what), name=what))
     return items
+
+
+def _release(view: CommitView) -> str | None:
+    """The version this commit releases: a version tag on it, else a changelog version
+    section that gets its release date (or "Released" line) in this commit."""
+    if view.repo is not None:
+        for tag in view.repo.tags.get(view.sha, []):
+            version = normalise_version(tag)
+            if version:
+                return version
+    for path in view.paths:
+        after = view.after.get(path)
+        if not is_changelog(path) or after is None:
+            continue
+        old = {
+            s.version: _stamp(s, view.before.get(path) or "")
+            for s in sections(view.before.get(path) or "")
+        }
+        for section in sections(after)[:3]:
+            stamp = _stamp(section, after)
+            fresh = section.version and old.get(section.version) != stamp
+            if fresh and _DATE.search(stamp) and not re.search(r"unreleased|未发布", stamp, re.I):
+                return section.version
+    return None
+
+
+def _stamp(section: Section, text: str) -> str:
+    """A version heading and the line under it ("Released 2022-02-17", "Unreleased")."""
+    lines = text.splitlines()
+    following = [
+        line.strip()
+        for line in lines[section.line : section.line + 4]
+        if line.strip() and not set(line.strip()) <= set("=-~^*+#")
+    ]
+    under = following[0] if following and re.match(r"(?:un)?released", following[0], re.I) else ""
+    return f"{section.title} {under}".strip()
+
+
+def symbols_of(entry: str, packages: list[str]) -> list[str]:
+    """The code an entry writes, as a downstream would use it: ``pkg.name`` for a name,
+    ``pkg.*(name)`` for an argument (the entry calls it one, or writes ``name=``), flags and
+    environment variables as written."""
+    out: list[str] = []
+    words = plain_text(entry)
+    for span in code_spans(entry):
+        if (span.startswith("-") and re.fullmatch(r"--?[A-Za-z][\w-]*", span)) or re.fullmatch(
+            r"[A-Z][A-Z0-9]*_[A-Z0-9_]+", span
+        ):
+            out.append(span)
+        elif (param := re.fullmatch(r"([A-Za-z_]\w*)\s*=.*", span)) is not None:
+            out.extend(f"{p}.*({param.group(1)})" for p in packages)
+        elif _DOTTED.fullmatch(span.removesuffix("()")) and span.split(".")[0] in packages:
+            out.append(span.removesuffix("()"))
+        elif _IDENT.fullmatch(span.removesuffix("()")) and not span.isdigit():
+            name = span.removesuffix("()")
+            around = re.search(rf"`{re.escape(span)}`+\s+(\w+)|(\w+)\s+`+{re.escape(span)}", words)
+            near = " ".join(g for g in (around.groups() if around else ()) if g)
+            if _PARAM_WORDS.search(near):
+                out.extend(f"{p}.*({name})" for p in packages)
+            else:
+                out.extend(f"{p}.{name}" for p in packages)
+    return list(dict.fromkeys(out))
 
 
 _CHANGE_WORDS = (

@@ -1,4 +1,8 @@
-"""Keys removed from the configuration files a project ships (TOML, JSON, YAML, INI)."""
+"""Keys removed from the configuration files a project ships to its users (TOML, JSON, YAML,
+INI): never CI (``.github/``, any dot-folder, ``ci/``), tests, docs, examples, benchmarks,
+scripts, tools or container files, and never a development tool's own settings
+(``pyproject.toml``, ``setup.cfg``, ``tox.ini``, ``.pre-commit-config.yaml``, mkdocs, codecov,
+readthedocs, renovate, dependabot)."""
 
 from __future__ import annotations
 
@@ -20,12 +24,24 @@ _CONFIG_NAME = re.compile(r"(config|settings|default|conf)[^/]*\.(toml|json|ya?m
 _YAML_KEY = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:", re.M)
 
 
+_NOT_SHIPPED_DIRS = frozenset(
+    {"ci", "scripts", "script", "tools", "tool", "docker", "dockerfiles", "deploy", "hack",
+     "example", "samples", "sample", "benchmark", "e2e", "fixtures", "testdata", "test_data"}
+)  # fmt: skip
+_TOOL_FILES = re.compile(
+    r"^(pyproject\.toml|setup\.cfg|tox\.ini|mkdocs\.ya?ml|codecov\.ya?ml|renovate\.json5?|"
+    r"dependabot\.ya?ml|readthedocs\.ya?ml|ruff\.toml|mypy\.ini|pytest\.ini|\..*)$",
+    re.I,
+)
+
+
 def is_config(path: str) -> bool:
-    return (
-        bool(_CONFIG_NAME.search(path.rsplit("/", 1)[-1]))
-        and not is_test_or_docs(path)
-        and not path.endswith("pyproject.toml")
-    )
+    """A configuration file the project ships to its users."""
+    parts = path.split("/")
+    name = parts[-1]
+    if not _CONFIG_NAME.search(name) or _TOOL_FILES.match(name) or is_test_or_docs(path):
+        return False
+    return not any(p.startswith(".") or p.lower() in _NOT_SHIPPED_DIRS for p in parts[:-1])
 
 
 def _flatten(data: Any, prefix: str = "") -> set[str]:

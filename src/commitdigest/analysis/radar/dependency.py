@@ -41,7 +41,8 @@ def _vt(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
 
 
-def relevant(path: str) -> bool:
+def is_dependency_file(path: str) -> bool:
+    """``pyproject.toml`` or a ``requirements*.txt`` (where dependencies are declared)."""
     name = path.rsplit("/", 1)[-1]
     return name == "pyproject.toml" or (name.startswith("requirements") and name.endswith(".txt"))
 
@@ -49,7 +50,7 @@ def relevant(path: str) -> bool:
 def detect(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
     for path in view.paths:
-        if not relevant(path) or view.before.get(path) is None:
+        if not is_dependency_file(path) or view.before.get(path) is None:
             continue
         old, new = (
             _lower_bounds(path, view.before.get(path)),

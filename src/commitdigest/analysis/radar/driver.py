@@ -1,12 +1,16 @@
-"""The radar's driver: reads the touched files' blobs before/after each commit of a window
-(one ``git cat-file --batch`` for the window) and runs every kind over them."""
+"""The radar's driver: for each commit of a window (oldest first) it reads the touched files
+that some kind reads — before and after, by blob id when the source knows it, through the
+source's one blob reader for the window — and runs every kind over them.
+
+A blob is read once per window (the reader keeps its answers) and each distinct text is
+parsed once (``pyapi``'s caches): a file touched by ten commits of a day costs eleven
+texts, not twenty.
+"""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from commitdigest.analysis.radar import (
@@ -18,13 +22,15 @@ from commitdigest.analysis.radar import (
     env_var,
     python_api,
 )
-from commitdigest.analysis.radar.blobs import BlobReader
 from commitdigest.analysis.radar.models import ApiChange, CommitView
+from commitdigest.analysis.radar.repo import Blobs, RepoView
 
 if TYPE_CHECKING:
     from commitdigest.models import Commit
 
-RADAR_VERSION = 9  # 9: a deleted module's imports are not its API (unless in __all__)
+# 10: public/internal, inherited overrides, env reads only, shipped config only, releases,
+#     ast-based API model (no griffe)
+RADAR_VERSION = 10
 
 # the kinds that need only one commit's view (env_var also needs the repository-wide index)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
@@ -37,6 +43,16 @@ KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
 )
 
 
+def read_by_a_kind(path: str) -> bool:
+    """Whether some kind reads ``path``'s content (others are not read at all)."""
+    return (
+        path.endswith(".py")
+        or announced.is_changelog(path)
+        or config_key.is_config(path)
+        or dependency.is_dependency_file(path)
+    )
+
+
 @dataclass(frozen=True)
 class CommitInput:
     """What the source already knows of a commit: enough for the radar."""
@@ -46,20 +62,31 @@ class CommitInput:
     title: str
     body: str
     paths: tuple[str, ...]  # changed paths (a rename lists its old and new path)
+    # blob ids the source knows: path -> id before / after (absent: read by rev:path)
+    before_ids: dict[str, str] = field(default_factory=dict)
+    after_ids: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_commit(cls, commit: Commit) -> CommitInput:
         paths: list[str] = []
+        before: dict[str, str] = {}
+        after: dict[str, str] = {}
         for f in commit.files:
             if f.old_path:
                 paths.append(f.old_path)
             paths.append(f.path)
+            if f.old_blob:
+                before[f.old_path or f.path] = f.old_blob
+            if f.new_blob:
+                after[f.path] = f.new_blob
         return cls(
             commit.sha,
             commit.parents[0] if commit.parents else None,
             commit.title,
             commit.body,
             tuple(dict.fromkeys(paths)),
+            before,
+            after,
         )
 
 
@@ -68,53 +95,46 @@ def cache_key(sha: str) -> str:
     return f"radar:v{RADAR_VERSION}:{sha}"
 
 
-def _env_files(repo: Path, rev: str) -> list[str]:
-    """Non-test Python files that mention the environment at ``rev`` (``git grep``, one call)."""
-    out = subprocess.run(
-        ["git", "grep", "-l", "-E", env_var.GREP_PATTERN, rev, "--", "*.py"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    prefix = rev + ":"
-    return [
-        p.removeprefix(prefix)
-        for p in out.stdout.splitlines()
-        if env_var.relevant(p.removeprefix(prefix))
-    ]
+def _read(
+    repo: RepoView, rev: str | None, paths: Sequence[str], ids: dict[str, str]
+) -> dict[str, str | None]:
+    """The texts of ``paths`` at ``rev`` (by blob id where known)."""
+    if rev is None:
+        return dict.fromkeys(paths)
+    specs = {p: ids.get(p) or f"{rev}:{p}" for p in paths}
+    got = repo.blobs.read_text(specs.values())
+    return {p: got[spec] for p, spec in specs.items()}
 
 
-def scan_window(repo: Path, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:
+def scan_window(blobs: Blobs, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:
     """Radar items per commit SHA; ``commits`` oldest first."""
     results: dict[str, list[ApiChange]] = {}
     if not commits:
         return results
-    with BlobReader(repo) as reader:
-        env: env_var.EnvIndex | None = None
-        for c in commits:
-            extra = python_api.init_paths(c.paths)
-            wanted = tuple(dict.fromkeys((*c.paths, *extra)))
-            after = reader.read_many(f"{c.sha}:{p}" for p in wanted)
-            before = reader.read_many(f"{c.parent}:{p}" for p in c.paths) if c.parent else {}
-            view = CommitView(
-                sha=c.sha,
-                title=c.title,
-                body=c.body,
-                paths=c.paths,
-                before={p: before.get(f"{c.parent}:{p}") for p in c.paths},
-                after={p: after[f"{c.sha}:{p}"] for p in wanted},
-            )
-            if env is None:
-                base = c.parent
-                files = _env_files(repo, base) if base else []
-                blobs = reader.read_many(f"{base}:{p}" for p in files)
-                env = env_var.EnvIndex({p: blobs[f"{base}:{p}"] for p in files})
-            items: list[ApiChange] = []
-            for kind in KINDS:
-                items.extend(kind(view))
-            items.extend(env.apply(view))
-            results[c.sha] = _dedupe(items)
+    repo = RepoView(blobs, commits[0].parent or commits[0].sha)
+    env: env_var.EnvIndex | None = None
+    for c in commits:
+        read = tuple(p for p in c.paths if read_by_a_kind(p))
+        extra = [p for p in python_api.init_paths(read) if p not in read]
+        after = _read(repo, c.sha, [*read, *extra], c.after_ids)
+        before = _read(repo, c.parent, read, c.before_ids)
+        view = CommitView(
+            sha=c.sha,
+            title=c.title,
+            body=c.body,
+            paths=read,
+            before=before,
+            after=after,
+            parent=c.parent,
+            repo=repo,
+        )
+        if env is None:
+            env = env_var.EnvIndex.at(repo, c.parent)
+        items: list[ApiChange] = []
+        for kind in KINDS:
+            items.extend(kind(view))
+        items.extend(env.apply(view))
+        results[c.sha] = _dedupe(items)
     return results
 
 
@@ -127,23 +147,3 @@ def _dedupe(items: list[ApiChange]) -> list[ApiChange]:
             seen.add(key)
             out.append(item)
     return out
-
-
-def scan_log(repo: Path, rev_range: str) -> dict[str, list[ApiChange]]:
-    """Convenience for tests and the bench: scan ``git log rev_range`` (oldest first)."""
-    fmt = "%x1e%H%x1f%P%x1f%s%x1f%b%x1f"
-    out = subprocess.run(
-        ["git", "log", "--reverse", "--name-only", f"--format={fmt}", rev_range],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    commits: list[CommitInput] = []
-    for rec in out.split("\x1e")[1:]:
-        sha, parents, title, body, names = rec.split("\x1f")
-        paths = tuple(p for p in names.splitlines() if p)
-        commits.append(
-            CommitInput(sha, parents.split()[0] if parents else None, title, body.strip(), paths)
-        )
-    return scan_window(repo, commits)

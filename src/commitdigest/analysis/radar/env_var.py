@@ -1,5 +1,11 @@
 """Environment variables that non-test code stops reading anywhere in the repository.
 
+Only environment reads count: ``os.getenv("X")``, ``os.environ["X"]`` / ``.get`` /
+``.setdefault``, ``"X" in os.environ``, and the entries of a registry whose values read the
+environment when called (vLLM's ``envs.py``: ``"X": lambda: os.getenv("X", ...)``, in a file
+that reads the environment). A dict of lambdas that take arguments (Triton's
+``@triton.heuristics({"IS_VARLEN": lambda args: ...})``) is not a registry of variables.
+
 The driver keeps the repository-wide set up to date from the touched files only
 (``EnvIndex``); a read moved to another module stays silent.
 """
@@ -7,6 +13,7 @@ The driver keeps the repository-wide set up to date from the touched files only
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -17,19 +24,25 @@ from commitdigest.analysis.radar.models import (
 )
 from commitdigest.models import ApiChangeType
 
+if TYPE_CHECKING:
+    from commitdigest.analysis.radar.repo import RepoView
+
 _READ = re.compile(
-    r"""(?:os\.getenv|os\.environ\.get|os\.environ\[|environ\.get|environ\[|getenv|os\.environ\.setdefault)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
+    r"""(?:getenv|environ\.get|environ\[|environ\.setdefault|environ\.pop)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
+    r"""|["']([A-Z][A-Z0-9_]{1,})["']\s+(?:not\s+)?in\s+(?:os\.)?environ\b"""
 )
-# a registry entry such as vLLM's envs.py: "NAME": lambda: os.getenv(...)
-_REGISTRY = re.compile(r"""^\s*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\b""", re.M)
+# a registry entry such as vLLM's envs.py: "NAME": lambda: os.getenv(...) — a lambda without
+# parameters (one with parameters is a callback table, not a variable)
+_REGISTRY = re.compile(r"""^\s*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
 
 GREP_PATTERN = "getenv|environ"
 
 
 def names(code: str | None) -> set[str]:
-    if not code:
+    if not code or ("getenv" not in code and "environ" not in code):
         return set()
-    return set(_READ.findall(code)) | set(_REGISTRY.findall(code))
+    found = {a or b for a, b in _READ.findall(code)}
+    return found | set(_REGISTRY.findall(code))
 
 
 def relevant(path: str) -> bool:
@@ -41,6 +54,14 @@ class EnvIndex:
 
     def __init__(self, files: dict[str, str | None]) -> None:
         self.by_file: dict[str, set[str]] = {p: names(c) for p, c in files.items() if relevant(p)}
+
+    @classmethod
+    def at(cls, repo: RepoView, rev: str | None) -> EnvIndex:
+        """The index of the repository at ``rev`` (``git grep`` for candidate files, one call)."""
+        if not rev:
+            return cls({})
+        files = [p for p in repo.blobs.grep(rev, GREP_PATTERN, ["*.py"]) if relevant(p)]
+        return cls(repo.texts(rev, files))
 
     def all(self) -> set[str]:
         out: set[str] = set()

@@ -6,9 +6,13 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from commitdigest.models import ApiChange as ApiChange
 from commitdigest.models import RadarKind as RadarKind
+
+if TYPE_CHECKING:
+    from commitdigest.analysis.radar.repo import RepoView
 
 
 @dataclass(frozen=True)
@@ -21,6 +25,8 @@ class CommitView:
     paths: tuple[str, ...]
     before: dict[str, str | None] = field(default_factory=dict)  # None: absent
     after: dict[str, str | None] = field(default_factory=dict)
+    parent: str | None = None
+    repo: RepoView | None = None  # the window's view: other files, tags, the public surface
 
 
 def is_test_or_docs(path: str) -> bool:

@@ -1,0 +1,214 @@
+"""A changelog read as data: its version sections and their entries, in Markdown
+(``## 0.28.0 (28th November, 2024)``, ``## [Unreleased]``, bold pseudo-headings such as
+``**Backwards incompatible changes**:``) and reStructuredText (``Version 2.1.0`` over a line
+of ``-``, entries ``-   Remove ``soft_unicode``…`` with continuation lines).
+
+What an entry announces comes from the heading it sits under (breaking / removed /
+deprecated, in English or Chinese) or, under any other heading, from its own words
+("has now been removed", "no longer", "dropped support", "breaking", a leading "Remove")."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from commitdigest.models import ApiChangeType
+
+__all__ = [
+    "Entry",
+    "Section",
+    "announces",
+    "code_spans",
+    "is_changelog",
+    "normalise_version",
+    "plain_entry",
+    "sections",
+]
+
+_CHANGELOG = re.compile(
+    r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[_-]?NOTES)[^/]*$|(^|/)changelog[^/]*$", re.I
+)
+_MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)([^*_].*?)(?:\*\*|__)\s*:?\s*$")
+_RST_UNDERLINE = re.compile(r"^([=\-~^*+#\"'`:.])\1{2,}\s*$")
+_BULLET = re.compile(r"^( {0,3})[-*+]\s+(.*)$")
+_VERSION = re.compile(
+    r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)\b", re.I
+)
+_UNRELEASED = re.compile(r"unreleased|upcoming|未发布", re.I)
+
+_SECTIONS = (  # heading words -> what its entries announce (None: a break, change from words)
+    (re.compile(r"breaking|incompatib|破坏性|不兼容|重大变更", re.I), None),
+    (re.compile(r"^\W*(?:removed|removals?|移除|删除)\W*$", re.I), ApiChangeType.REMOVED),
+    (re.compile(r"^\W*(?:deprecated|deprecations?|弃用|废弃)\W*$", re.I), ApiChangeType.DEPRECATED),
+)
+_BREAK_WORDS = re.compile(
+    r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
+    r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
+    r"|\b(?:is|are|was|were)\s+(?:now\s+)?(?:removed|dropped|deleted)\b"
+    r"|\bno\s+longer\b(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit))"
+    r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
+    r"|\b(?:drop(?:ped|s)?|removed?|end(?:ed|s)?)\s+support\b"
+    r"|移除|删除|不再|不兼容|破坏性",
+    re.I,
+)
+_DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
+_FIX_LEAD = re.compile(r"^(?:fix(?:e[sd])?|bugfix|correct(?:ed|s)?|resolve[sd]?)\b", re.I)
+_BOLD_LEAD = re.compile(r"^\*\*(.+?)\*\*|^__(.+?)__")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_EMPHASIS = re.compile(r"\*\*|__")
+_ROLE = re.compile(r":([\w:.-]+):`([^`]+)`")
+_REFERENCE_ROLES = frozenset({"pr", "issue", "user", "gh", "ghissue", "commit", "ghsa", "cve"})
+
+
+def _role(m: re.Match[str], tick: str) -> str:
+    """A reST role as code (``:func:`soft_str``` -> code), or nothing for a reference
+    (``:pr:`261```, ``:issue:`12```)."""
+    return "" if m.group(1).lower() in _REFERENCE_ROLES else f"{tick}{m.group(2)}{tick}"
+
+
+_CODE = re.compile(r"``([^`]+)``|`([^`]+)`")
+
+
+def is_changelog(path: str) -> bool:
+    return bool(_CHANGELOG.search(path))
+
+
+@dataclass(frozen=True)
+class Entry:
+    line: int
+    text: str  # as written, continuation lines joined with a space
+    heading: str = ""  # the category heading it sits under inside its version section
+
+
+@dataclass
+class Section:
+    title: str
+    line: int
+    version: str | None  # "0.28.0"; None for Unreleased and non-version headings
+    entries: list[Entry] = field(default_factory=list)
+
+    @property
+    def unreleased(self) -> bool:
+        return self.version is None and bool(_UNRELEASED.search(self.title))
+
+
+def normalise_version(text: str) -> str | None:
+    """``v0.28.0`` / ``release-2.1`` / ``Version 2.1.0 (2022-02-17)`` -> ``0.28.0`` …"""
+    m = _VERSION.search(text)
+    return m.group(1).lower() if m else None
+
+
+def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(line index, level, title) of every heading; rst levels by first use of a marker."""
+    out: list[tuple[int, int, str]] = []
+    rst_levels: dict[str, int] = {}
+    for i, line in enumerate(lines):
+        md = _MD_HEADING.match(line)
+        if md:
+            out.append((i, len(md.group(1)), md.group(2)))
+            continue
+        under = _RST_UNDERLINE.match(line)
+        if under and i > 0 and lines[i - 1].strip() and not _BULLET.match(lines[i - 1]):
+            title = lines[i - 1].strip()
+            if len(line.strip()) + 1 >= len(title) and not _RST_UNDERLINE.match(lines[i - 1]):
+                level = rst_levels.setdefault(under.group(1), len(rst_levels) + 1)
+                out.append((i - 1, level, title))
+    return out
+
+
+def sections(text: str) -> list[Section]:
+    """The changelog's version sections (the headings that name a version or "Unreleased",
+    at the level of the first such heading), each with its top-level entries."""
+    lines = text.splitlines()
+    heads = _headings(lines)
+    version_level: int | None = None
+    for _, level, title in heads:
+        if normalise_version(title) or _UNRELEASED.search(title):
+            version_level = level
+            break
+    if version_level is None:
+        return []
+    starts = [(i, title) for i, level, title in heads if level == version_level]
+    cats = {i: title for i, level, title in heads if level > version_level}
+    bounds = [i for i, level, _ in heads if level <= version_level]
+    out: list[Section] = []
+    for start, title in starts:
+        end = next((b for b in bounds if b > start), len(lines))
+        section = Section(title=title, line=start + 1, version=normalise_version(title))
+        section.entries = _entries(lines, start + 1, end, cats)
+        out.append(section)
+    return out
+
+
+def _entries(lines: list[str], start: int, end: int, cats: dict[int, str]) -> list[Entry]:
+    out: list[Entry] = []
+    heading = ""
+    i = start
+    while i < end:
+        line = lines[i]
+        if i in cats:
+            heading = cats[i]
+            i += 1
+            continue
+        bold = _BOLD_HEADING.match(line)
+        if bold and not _BULLET.match(line):
+            heading = bold.group(1)
+            i += 1
+            continue
+        b = _BULLET.match(line)
+        if b is None:
+            i += 1
+            continue
+        indent = len(b.group(1))
+        parts = [b.group(2).strip()]
+        j = i + 1
+        while j < end:
+            nxt = lines[j]
+            if not nxt.strip() or j in cats or _RST_UNDERLINE.match(nxt):
+                break
+            if len(nxt) - len(nxt.lstrip()) <= indent:
+                break  # the next entry, or text at the entry's own level
+            if not re.match(r"[-*+]\s", nxt.lstrip()):  # nested bullets are not its words
+                parts.append(nxt.strip())
+            j += 1
+        out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading))
+        i = j
+    return out
+
+
+def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
+    """``(fixed change, breaking)`` for an entry that announces a break, a removal or a
+    deprecation (by its heading, else by its own words); ``None`` for any other entry."""
+    for pattern, change in _SECTIONS:
+        if entry.heading and pattern.search(entry.heading.strip()):
+            return change, change is not ApiChangeType.DEPRECATED
+    words = plain_text(entry.text)
+    fix = _FIX_LEAD.match(words) is not None
+    if _BREAK_WORDS.search(words) and not (
+        fix and not re.search(r"breaking|incompatib", words, re.I)
+    ):
+        return None, True
+    if _DEPRECATION_WORDS.search(words) and not fix:
+        return ApiChangeType.DEPRECATED, False
+    return None
+
+
+def plain_text(entry: str) -> str:
+    """An entry's words: links as their text, no emphasis, roles as their content."""
+    text = _ROLE.sub(lambda m: _role(m, "`"), _LINK.sub(r"\1", entry))
+    return " ".join(_EMPHASIS.sub("", text).split())
+
+
+def plain_entry(entry: str) -> str:
+    """An entry's name: its bold lead if any, else the whole entry; links as their text."""
+    lead = _BOLD_LEAD.match(entry)
+    text = (lead.group(1) or lead.group(2)) if lead else entry
+    return plain_text(text).rstrip(":：").strip()
+
+
+def code_spans(entry: str) -> list[str]:
+    """What an entry writes as code: ```proxies```, ````soft_unicode````, ``:func:`x```."""
+    text = _ROLE.sub(lambda m: _role(m, "``"), entry)
+    spans = [(a or b).strip().lstrip("~!") for a, b in _CODE.findall(text)]
+    return [s for s in dict.fromkeys(spans) if s]

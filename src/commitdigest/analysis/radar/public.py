@@ -1,0 +1,276 @@
+"""Which Python names a project presents to its users: its public surface.
+
+Python lets anyone import anything without an underscore, so "public" is what the project
+itself says (docs/radar.md):
+
+* the top-level packages' namespaces: what each package ``__init__.py`` re-exports — plain,
+  conditional, inside ``try``/``except`` (``if TYPE_CHECKING`` imports only when ``__all__``
+  or a module ``__getattr__`` serves them), ``from .x import *`` of a module's ``__all__``,
+  names served by a module ``__getattr__`` (lazy tables too), and the subpackages it exposes,
+  recursively;
+* every module and object the project's docs and README name by its dotted path;
+* every object an entry point names (``[project.scripts]``, plugin entry points in
+  ``pyproject.toml``, ``setup.py``, ``setup.cfg``).
+
+A package that declares no surface at all (empty ``__init__`` files and docs that name none
+of its modules) is read by convention: every name without an underscore is public. The
+surface is read once per window, at its start: what a removal takes away is what users had.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from commitdigest.analysis.radar.models import is_test_or_docs
+from commitdigest.analysis.radar.pyapi import ModuleApi, module_api
+
+if TYPE_CHECKING:
+    from commitdigest.analysis.radar.repo import RepoView
+
+__all__ = ["PublicSurface", "module_name"]
+
+_DOC_GLOBS = ("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", ":!tests/**", ":!**/tests/**")
+_ENTRY = re.compile(r"""=\s*["']?\s*([A-Za-z_][\w.]*)\s*:\s*([A-Za-z_][\w.]*)""")
+_SKIP_ROOTS = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "bench",
+               "scripts", "tools", "ci", ".github"}  # fmt: skip
+
+
+def module_name(path: str, roots: Iterable[str] = ()) -> str:
+    """``src/httpx/_client.py`` -> ``httpx._client``: the path from its top package's
+    parent folder (one of ``roots``, the folders holding top-level packages), else from the
+    repository root without a leading ``src/``."""
+    stem = path.removesuffix(".py")
+    for root in sorted(roots, key=len, reverse=True):
+        if root and stem.startswith(root + "/"):
+            stem = stem[len(root) + 1 :]
+            break
+    else:
+        stem = stem.removeprefix("src/")
+    parts = stem.split("/")
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) or "module"
+
+
+@dataclass
+class PublicSurface:
+    """The public modules and objects of a repository's Python packages at one revision."""
+
+    packages: dict[str, str] = field(default_factory=dict)  # top package -> its folder path
+    roots: set[str] = field(default_factory=set)  # folders that hold top-level packages
+    modules: set[str] = field(default_factory=set)  # public as a whole (docs, exposed)
+    objects: set[str] = field(default_factory=set)  # "module.Name" where Name is defined
+    aliases: dict[str, str] = field(default_factory=dict)  # defined "m.Name" -> "pkg.Name"
+    convention: bool = False  # no declared surface: every unprefixed name is public
+    files: set[str] = field(default_factory=set)  # the .py paths of the tree
+
+    @classmethod
+    def at(cls, repo: RepoView, rev: str | None) -> PublicSurface:
+        surface = cls()
+        if not rev:
+            surface.convention = True
+            return surface
+        paths = repo.blobs.paths(rev)
+        surface.files = {p for p in paths if p.endswith(".py")}
+        inits = {p for p in surface.files if p.endswith("/__init__.py")}
+        for init in inits:
+            folder = init.rsplit("/", 1)[0]
+            parent = folder.rsplit("/", 1)[0] if "/" in folder else ""
+            top = folder.split("/")[0]
+            if (
+                parent + "/__init__.py" if parent else "__init__.py"
+            ) in inits or top in _SKIP_ROOTS:
+                continue
+            if is_test_or_docs(init):
+                continue
+            surface.packages[folder.rsplit("/", 1)[-1]] = folder
+            surface.roots.add(parent)
+        if not surface.packages:
+            surface.convention = True
+            return surface
+        _Walker(surface, repo, rev).walk()
+        return surface
+
+    # ---- questions -------------------------------------------------------------------------
+
+    def module_of(self, path: str) -> str:
+        return module_name(path, self.roots)
+
+    def path_of(self, module: str) -> str | None:
+        """The file of ``module`` in the tree (a package's ``__init__.py``), if any."""
+        if not hasattr(self, "_paths"):
+            self._paths = {self.module_of(p): p for p in self.files}
+        return self._paths.get(module)
+
+    def public_name(self, module: str, qualname: str) -> str | None:
+        """How users reach ``module.qualname`` when a package re-exports it
+        (``httpx._client.Client.__init__`` -> ``httpx.Client.__init__``)."""
+        first, _, rest = qualname.partition(".")
+        alias = self.aliases.get(f"{module}.{first}")
+        if alias is None:
+            return None
+        return f"{alias}.{rest}" if rest else alias
+
+    def is_public(self, module: str, qualname: str, exported: set[str] | None = None) -> bool:
+        """Whether ``module.qualname`` (an object, a member of one) is public. ``exported``:
+        the defining module's ``__all__``, when it has one."""
+        first = qualname.split(".")[0]
+        if f"{module}.{first}" in self.objects:
+            return True
+        if _private_path(module) or _private_name(first):
+            return False
+        if self.convention:
+            return exported is None or first in exported
+        if module in self.modules:
+            return exported is None or first in exported
+        return False
+
+
+def _private_name(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _private_path(module: str) -> bool:
+    return any(_private_name(p) for p in module.split("."))
+
+
+class _Walker:
+    """Fills a :class:`PublicSurface` from the packages' ``__init__`` files, the docs and the
+    entry points at ``rev``."""
+
+    def __init__(self, surface: PublicSurface, repo: RepoView, rev: str) -> None:
+        self.s = surface
+        self.repo = repo
+        self.rev = rev
+        self.by_module: dict[str, str] = {surface.module_of(p): p for p in surface.files}
+        self._apis: dict[str, ModuleApi] = {}
+
+    def api(self, module: str) -> ModuleApi | None:
+        path = self.by_module.get(module)
+        if path is None:
+            return None
+        if module not in self._apis:
+            text = self.repo.text(self.rev, path) or ""
+            self._apis[module] = module_api(text, module, path.endswith("__init__.py"))
+        return self._apis[module]
+
+    def is_package(self, module: str) -> bool:
+        return (self.by_module.get(module) or "").endswith("__init__.py")
+
+    def walk(self) -> None:
+        declared = False
+        seen: set[str] = set()
+        todo = list(self.s.packages)
+        while todo:
+            module = todo.pop()
+            if module in seen:
+                continue
+            seen.add(module)
+            api = self.api(module)
+            if api is None:
+                continue
+            for name in self.exposed_names(api):
+                declared = True
+                todo.extend(self.expose(module, name, api))
+        mentioned = self.docs() + self.entry_points()
+        declared = declared or bool(mentioned)
+        for dotted in mentioned:
+            if dotted in self.by_module:
+                self.s.modules.add(dotted)
+            else:
+                self.resolve_object(dotted, dotted)
+        if not declared:
+            self.s.convention = True
+
+    def exposed_names(self, api: ModuleApi) -> set[str]:
+        names = set(api.getattr_names)
+        if api.all is not None:
+            return names | api.all
+        names |= {
+            n for n, o in api.objects.items()
+            if "." not in n and not _private_name(n) and not o.typing_only
+        }  # fmt: skip
+        names |= {
+            n for n in api.imports if not _private_name(n) and n not in api.typing_imports
+        }  # fmt: skip
+        return names
+
+    def expose(self, module: str, name: str, api: ModuleApi) -> list[str]:
+        """Mark ``module.name`` public where it is defined; return packages to walk."""
+        self.s.objects.add(f"{module}.{name}")
+        if name in api.objects:
+            return []
+        target = api.imports.get(name) or _lazy_target(module, name, api.lazy.get(name))
+        if target is None:
+            for star in api.star_imports:
+                self.resolve_object(f"{star}.{name}", f"{module}.{name}")
+            return []
+        if target in self.by_module:  # a submodule or subpackage
+            if self.is_package(target):
+                return [target]
+            self.s.modules.add(target)
+            return []
+        self.resolve_object(target, f"{module}.{name}")
+        return []
+
+    def resolve_object(self, dotted: str, public: str, depth: int = 0) -> None:
+        """Mark the object ``dotted`` public where it is defined (reached by users as
+        ``public``), following re-exports."""
+        module, _, name = dotted.rpartition(".")
+        while module and module not in self.by_module and depth < 8:
+            module, _, rest = module.rpartition(".")
+            name = f"{rest}.{name}"
+            depth += 1
+        if not module or depth >= 8:
+            return
+        first = name.split(".")[0]
+        here = f"{module}.{first}"
+        self.s.objects.add(here)
+        known = self.s.aliases.get(here)
+        if known is None or len(public) < len(known):
+            self.s.aliases[here] = public
+        api = self.api(module)
+        if api is None or first in api.objects:
+            return
+        target = api.imports.get(first) or _lazy_target(module, first, api.lazy.get(first))
+        if target is not None and target != dotted:
+            if target in self.by_module:
+                self.s.modules.add(target)
+            else:
+                self.resolve_object(target, public, depth + 1)
+            return
+        for star in api.star_imports:
+            star_api = self.api(star)
+            if star_api is not None and (first in star_api.objects or first in star_api.imports):
+                self.resolve_object(f"{star}.{first}", public, depth + 1)
+
+    def docs(self) -> list[str]:
+        tops = "|".join(re.escape(p) for p in sorted(self.s.packages))
+        pattern = rf"\b({tops})(\.[A-Za-z_][A-Za-z0-9_]*)+"
+        return self.repo.blobs.matches(self.rev, pattern, _DOC_GLOBS)
+
+    def entry_points(self) -> list[str]:
+        found: list[str] = []
+        texts = self.repo.texts(self.rev, ["pyproject.toml", "setup.py", "setup.cfg"])
+        for text in texts.values():
+            for m in _ENTRY.finditer(text or ""):
+                module, attr = m.group(1), m.group(2)
+                if module.split(".")[0] in self.s.packages:
+                    found.append(f"{module}.{attr}")
+        return found
+
+
+def _lazy_target(module: str, name: str, value: str | None) -> str | None:
+    """Where a lazily served name comes from: ``".entrypoints.llm:LLM"`` (relative to the
+    package), ``"pkg.models"`` (the module holding ``name``), ``"pkg.mod:attr"``."""
+    if not value:
+        return None
+    target, _, attr = value.partition(":")
+    if target.startswith("."):
+        target = module + target if target != "." else module
+    if not re.fullmatch(r"[A-Za-z_][\w.]*", target):
+        return None
+    return f"{target}.{attr or name}"

@@ -1,0 +1,527 @@
+"""A Python module's API as the standard library's ``ast`` sees it, and what changed in it.
+
+Two levels, so that a window costs little more than reading it:
+
+* :func:`surface` — a cheap, regex-level digest of every line that can carry API (def and
+  class headers with their whole signatures and decorators, module-level and upper-case
+  names, annotated class fields, ``__all__``, a module ``__getattr__``, and in a package's
+  ``__init__.py`` every import, however indented). Equal surfaces before and after mean
+  no API change; most commits stop there.
+* :func:`module_api` — the full model (parsed once per distinct text: ``functools`` cache
+  keyed by the text itself): objects (functions, classes, methods, attributes, fields),
+  their parameters with kinds and defaults, bases, decorators, ``__all__``, imports (also
+  inside ``try``/``except``/``if``; ``if TYPE_CHECKING`` ones apart), names a module
+  ``__getattr__`` serves, and :func:`compare` — removed objects, removed / newly required /
+  moved / keyword-only parameters, changed defaults, removed bases — in words for people:
+  every value is source text (``ast.unparse``), never a repr.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+__all__ = [
+    "Breakage",
+    "ModuleApi",
+    "Obj",
+    "Param",
+    "compare",
+    "dropped_exports",
+    "module_api",
+    "surface",
+]
+
+# ---- the cheap surface ---------------------------------------------------------------------
+
+_PAREN = r"\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*\)"
+_HEADER = re.compile(
+    r"^((?:[ \t]*@[^\n]*\n)*)([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)[ \t]*"
+    rf"({_PAREN})?[^\n:]*:",
+    re.M,
+)
+_TOP_NAME = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
+_UPPER_NAME = re.compile(r"^[ \t]+([A-Z][A-Z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)[^\n]*", re.M)
+_FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+(?:=[^\n]*)?$", re.M)
+_ALL = re.compile(r"^__all__[ \t]*(?:\+?=|\.extend|\.append)[^\n]*(?:\n[ \t]+[^\n]*)*", re.M)
+_GETATTR = re.compile(r"^def __getattr__\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+@lru_cache(maxsize=4096)
+def surface(text: str, package_init: bool = False) -> tuple[str, ...]:
+    """The lines of ``text`` that can carry API, normalised; equal surfaces before and after
+    a change mean the change cannot touch the module's API (bodies only)."""
+    out: list[str] = []
+    for m in _HEADER.finditer(text):
+        name = m.group(4)
+        if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+            continue  # private: never reported (a public name turned private still shows)
+        out.append(f"{len(m.group(2))}|{_squash(m.group(0))}")
+    out.extend(f"0|{m.group(1)}" for m in _TOP_NAME.finditer(text))
+    out.extend(_squash(m.group(0)) for m in _UPPER_NAME.finditer(text))
+    out.extend(_squash(m.group(0)) for m in _FIELD.finditer(text))
+    out.extend(_squash(m.group(0)) for m in _ALL.finditer(text))
+    out.extend(_squash(m.group(0)) for m in _GETATTR.finditer(text))
+    if package_init:
+        out.extend(_squash(m.group(0)) for m in _IMPORT.finditer(text))
+    return tuple(out)
+
+
+# ---- the model -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    kind: str  # "posonly", "pos", "varargs", "kwonly", "varkw"
+    default: str | None  # source text; None: required
+
+    @property
+    def positional(self) -> bool:
+        return self.kind in ("posonly", "pos")
+
+
+@dataclass(frozen=True)
+class Obj:
+    """A function, class, method or attribute (a module or class level assignment)."""
+
+    qualname: str  # "Client", "Client.get", "TIMEOUT"
+    kind: str  # "function", "class", "attribute"
+    line: int
+    params: tuple[Param, ...] = ()
+    bases: tuple[str, ...] = ()
+    decorators: tuple[str, ...] = ()
+    overrides: bool = False  # marked @override, or calls super().<name>(...)
+    value: str | None = None  # an attribute's value (source text), for fields
+    field: bool = False  # a field of a dataclass-like class (a constructor parameter)
+    typing_only: bool = False  # defined under ``if TYPE_CHECKING:``
+
+
+@dataclass
+class ModuleApi:
+    objects: dict[str, Obj] = field(default_factory=dict)
+    all: set[str] | None = None  # __all__, when the module has one
+    imports: dict[str, str] = field(default_factory=dict)  # bound name -> dotted target
+    import_lines: dict[str, int] = field(default_factory=dict)
+    typing_imports: set[str] = field(default_factory=set)  # under ``if TYPE_CHECKING:``
+    star_imports: list[str] = field(default_factory=list)  # ``from X import *`` modules
+    getattr_names: set[str] = field(default_factory=set)  # served by module __getattr__
+    lazy: dict[str, str] = field(default_factory=dict)  # name -> "module:attr" / "module"
+    strings: set[str] = field(default_factory=set)  # string constants of the module level
+    ok: bool = True  # parsed
+
+    def provides(self, name: str) -> bool:
+        """Whether ``name`` can still be imported from the module at run time."""
+        return (
+            (name in self.objects and not self.objects[name].typing_only)
+            or (name in self.imports and name not in self.typing_imports)
+            or name in self.getattr_names
+        )
+
+
+_DATACLASS_LIKE = re.compile(
+    r"(?:^|\.)(dataclass|define|frozen|attrs|mutable|BaseModel|BaseSettings|NamedTuple|"
+    r"TypedDict|Struct|msgspec\.Struct)$"
+)
+
+
+def _src(node: ast.AST | None) -> str | None:
+    if node is None:
+        return None
+    try:
+        return ast.unparse(node)
+    except Exception:  # an AST unparse cannot write (very deep): no text for it
+        return "…"
+
+
+def _params(args: ast.arguments) -> tuple[Param, ...]:
+    out: list[Param] = []
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+    defaults += list(args.defaults)
+    for i, arg in enumerate(positional):
+        kind = "posonly" if i < len(args.posonlyargs) else "pos"
+        out.append(Param(arg.arg, kind, _src(defaults[i])))
+    if args.vararg:
+        out.append(Param(args.vararg.arg, "varargs", "()"))
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+        out.append(Param(arg.arg, "kwonly", _src(default)))
+    if args.kwarg:
+        out.append(Param(args.kwarg.arg, "varkw", "{}"))
+    return tuple(out)
+
+
+def _calls_super(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == fn.name
+            and isinstance(node.func.value, ast.Call)
+            and isinstance(node.func.value.func, ast.Name)
+            and node.func.value.func.id == "super"
+        ):
+            return True
+    return False
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+class _Builder:
+    def __init__(self, module: str) -> None:
+        self.module = module
+        self.api = ModuleApi()
+
+    def body(self, nodes: list[ast.stmt], prefix: str, typing_only: bool, cls: bool) -> None:
+        for node in nodes:
+            self.stmt(node, prefix, typing_only, cls)
+
+    def stmt(self, node: ast.stmt, prefix: str, typing_only: bool, cls: bool) -> None:
+        api = self.api
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            decorators = tuple(_src(d) or "" for d in node.decorator_list)
+            kind = "function"
+            if cls and any(
+                d.split("(")[0].endswith(("property", "cached_property")) for d in decorators
+            ):
+                kind = "attribute"
+            if (
+                f"{prefix}{node.name}" in api.objects
+                and decorators
+                and any(".setter" in d or ".deleter" in d for d in decorators)
+            ):
+                return  # a property's setter: the property is already known
+            api.objects[f"{prefix}{node.name}"] = Obj(
+                f"{prefix}{node.name}",
+                kind,
+                node.lineno,
+                params=_params(node.args),
+                decorators=decorators,
+                overrides=any(d.split("(")[0].endswith("override") for d in decorators)
+                or _calls_super(node),
+                typing_only=typing_only,
+            )
+        elif isinstance(node, ast.ClassDef):
+            decorators = tuple(_src(d) or "" for d in node.decorator_list)
+            bases = tuple(_src(b) or "" for b in node.bases)
+            qual = f"{prefix}{node.name}"
+            api.objects[qual] = Obj(
+                qual, "class", node.lineno, bases=bases, decorators=decorators,
+                typing_only=typing_only,
+            )  # fmt: skip
+            dataclass_like = any(
+                _DATACLASS_LIKE.search((d or "").split("(")[0]) for d in (*decorators, *bases)
+            )
+            self.body(node.body, qual + ".", typing_only, True)
+            if dataclass_like:
+                for name, obj in list(api.objects.items()):
+                    if name.startswith(qual + ".") and obj.kind == "attribute" and obj.field:
+                        continue
+                    if (
+                        name.startswith(qual + ".")
+                        and "." not in name[len(qual) + 1 :]
+                        and obj.kind == "attribute"
+                        and obj.value is not None
+                        and obj.decorators == ("annotated",)
+                    ):
+                        api.objects[name] = Obj(
+                            name, "attribute", obj.line, value=obj.value, field=True,
+                            decorators=obj.decorators, typing_only=obj.typing_only,
+                        )  # fmt: skip
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            value = node.value
+            for target in targets:
+                for name in _names(target):
+                    if not prefix and name == "__all__":
+                        api.all = _strings(value) if value is not None else set()
+                        continue
+                    api.objects[f"{prefix}{name}"] = Obj(
+                        f"{prefix}{name}",
+                        "attribute",
+                        node.lineno,
+                        value=_src(value) if value is not None else "",
+                        decorators=("annotated",) if isinstance(node, ast.AnnAssign) else (),
+                        typing_only=typing_only,
+                    )
+            if not prefix and value is not None:
+                api.strings |= _string_constants(value)
+        elif isinstance(node, ast.AugAssign) and not prefix:
+            if isinstance(node.target, ast.Name) and node.target.id == "__all__":
+                api.all = (api.all or set()) | _strings(node.value)
+        elif isinstance(node, ast.Expr) and not prefix:  # __all__.extend([...]) / .append("x")
+            call = node.value
+            if (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == "__all__"
+            ):
+                for arg in call.args:
+                    api.all = (api.all or set()) | _strings(arg)
+        elif isinstance(node, ast.Import | ast.ImportFrom) and not cls:
+            if prefix:
+                return
+            self.imports(node, typing_only)
+        elif isinstance(node, ast.If):
+            inner = typing_only or _is_type_checking(node.test)
+            self.body(node.body, prefix, inner, cls)
+            self.body(node.orelse, prefix, typing_only, cls)
+        elif isinstance(node, ast.Try | ast.TryStar):
+            self.body(node.body, prefix, typing_only, cls)
+            for handler in node.handlers:
+                self.body(handler.body, prefix, typing_only, cls)
+            self.body(node.orelse, prefix, typing_only, cls)
+            self.body(node.finalbody, prefix, typing_only, cls)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            self.body(node.body, prefix, typing_only, cls)
+
+    def imports(self, node: ast.Import | ast.ImportFrom, typing_only: bool) -> None:
+        api = self.api
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound = alias.asname or alias.name.split(".")[0]
+                api.imports[bound] = alias.name if alias.asname else bound
+                api.import_lines[bound] = node.lineno
+                if typing_only:
+                    api.typing_imports.add(bound)
+            return
+        base = node.module or ""
+        if node.level:
+            parts = self.module.split(".")
+            parts = parts[: len(parts) - node.level + (1 if self.is_package else 0)]
+            base = ".".join([*parts, *([node.module] if node.module else [])])
+        for alias in node.names:
+            if alias.name == "*":
+                api.star_imports.append(base)
+                continue
+            bound = alias.asname or alias.name
+            api.imports[bound] = f"{base}.{alias.name}" if base else alias.name
+            api.import_lines[bound] = node.lineno
+            if typing_only:
+                api.typing_imports.add(bound)
+
+    is_package = False
+
+
+def _names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, ast.Tuple | ast.List):
+        return [n for t in target.elts for n in _names(t)]
+    return []
+
+
+def _strings(node: ast.expr) -> set[str]:
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return {
+            e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        }
+    if isinstance(node, ast.BinOp):
+        return _strings(node.left) | _strings(node.right)
+    return set()
+
+
+def _string_constants(node: ast.AST) -> set[str]:
+    return {
+        n.value
+        for n in ast.walk(node)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier()
+    }
+
+
+def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
+    """Names a module-level ``__getattr__`` serves: the strings it compares its argument
+    with (``if name == "x"``, ``name in ("a", "b")``) and the keys of the module-level dicts
+    it looks the name up in (``_LAZY[name]``, ``_LAZY.get(name)``; a string value is kept in
+    ``api.lazy`` as where the name comes from)."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and node.args.args:
+            arg = node.args.args[0].arg
+            names: set[str] = set()
+            tables: set[str] = set()
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Compare) and any(
+                    isinstance(x, ast.Name) and x.id == arg for x in [sub.left, *sub.comparators]
+                ):
+                    for x in [sub.left, *sub.comparators]:
+                        if isinstance(x, ast.Constant) and isinstance(x.value, str):
+                            names.add(x.value)
+                        elif isinstance(x, ast.Tuple | ast.List | ast.Set):
+                            names |= _strings(x)
+                        elif isinstance(x, ast.Name) and x.id != arg:
+                            tables.add(x.id)
+                elif isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name):
+                    tables.add(sub.value.id)
+                elif (
+                    isinstance(sub, ast.Call)
+                    and isinstance(sub.func, ast.Attribute)
+                    and isinstance(sub.func.value, ast.Name)
+                    and sub.func.attr == "get"
+                ):
+                    tables.add(sub.func.value.id)
+            for stmt in tree.body:
+                if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+                    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                    if any(n in tables for t in targets for n in _names(t)):
+                        value = stmt.value
+                        if isinstance(value, ast.Dict):
+                            for k, v in zip(value.keys, value.values, strict=True):
+                                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                                    names.add(k.value)
+                                    if isinstance(v, ast.Constant) and isinstance(v.value, str):
+                                        api.lazy[k.value] = v.value
+                        else:
+                            names |= _strings(value)
+            return {n for n in names if n.isidentifier()}
+    return set()
+
+
+@lru_cache(maxsize=1024)
+def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
+    """The API model of one module's source (cached by the text itself)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ModuleApi(ok=False)
+    builder = _Builder(module)
+    builder.is_package = is_package
+    builder.body(tree.body, "", False, False)
+    builder.api.getattr_names = _getattr_names(tree, builder.api)
+    return builder.api
+
+
+# ---- comparison ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Breakage:
+    """One API change between two versions of a module: ``qualname`` of the object, the
+    parameter when it is about one, what happened, and old → new as source text."""
+
+    qualname: str
+    change: str  # "removed", "param_removed", "now_required", "default_changed",
+    #              "keyword_only", "moved", "bases", "kind"
+    param: str | None = None
+    old: str = ""
+    new: str = ""
+    line: int | None = None  # where, in the version that shows it (after; before if gone)
+
+
+def _private(qualname: str) -> bool:
+    return any(
+        p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
+        for p in qualname.split(".")
+    )
+
+
+def compare(old: ModuleApi, new: ModuleApi) -> list[Breakage]:
+    """What a user of ``old`` can no longer do with ``new`` (private names left out)."""
+    out: list[Breakage] = []
+    for qual, before in old.objects.items():
+        if _private(qual) or before.typing_only:
+            continue
+        parent = qual.rpartition(".")[0]
+        if parent and parent not in new.objects and parent in old.objects:
+            continue  # its class is gone: the class is the item
+        after = new.objects.get(qual)
+        if after is None:
+            if not parent and new.provides(qual):
+                continue  # moved, and still imported here (a re-export) or served lazily
+            out.append(Breakage(qual, "removed", line=before.line))
+            continue
+        if before.kind != after.kind and not (
+            before.kind == "attribute" and after.kind == "attribute"
+        ):
+            if {before.kind, after.kind} != {"function", "attribute"} or not parent:
+                out.append(Breakage(qual, "kind", old=before.kind, new=after.kind, line=after.line))
+            continue
+        if before.kind == "class":
+            gone = [b for b in before.bases if b not in after.bases]
+            if gone:
+                out.append(
+                    Breakage(
+                        qual, "bases", old=f"({', '.join(before.bases)})",
+                        new=f"({', '.join(after.bases)})", line=after.line,
+                    )
+                )  # fmt: skip
+        elif before.kind == "function":
+            out.extend(_param_changes(qual, before, after))
+        elif before.field and after.field and before.value != after.value:
+            out.append(
+                Breakage(qual, "default_changed", old=before.value or "", new=after.value or "",
+                         line=after.line)
+            )  # fmt: skip
+    return out
+
+
+def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[Breakage]:
+    """Imported names the module exported (``__all__``, or any public import of a package
+    ``__init__.py``) that it no longer provides: a dropped re-export, at its import line."""
+    exported = old.all if old.all is not None else (
+        {n for n in old.imports if not n.startswith("_")} if package_init else set()
+    )  # fmt: skip
+    return [
+        Breakage(name, "removed", line=old.import_lines.get(name))
+        for name in sorted(exported)
+        if name in old.imports
+        and name not in old.typing_imports
+        and name not in old.objects
+        and not new.provides(name)
+    ]
+
+
+def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
+    out: list[Breakage] = []
+    old = {p.name: (i, p) for i, p in enumerate(before.params)}
+    new = {p.name: (i, p) for i, p in enumerate(after.params)}
+    removed = False
+    for name, (i, p) in old.items():
+        if p.kind in ("varargs", "varkw"):
+            if name not in new and not any(q.kind == p.kind for q in after.params):
+                stars = "*" if p.kind == "varargs" else "**"
+                out.append(Breakage(qual, "param_removed", param=f"{stars}{name}", line=after.line))
+            continue
+        if name not in new:
+            out.append(Breakage(qual, "param_removed", param=name, line=after.line))
+            removed = True
+            continue
+        j, q = new[name]
+        if p.default is not None and q.default is None and q.kind not in ("varargs", "varkw"):
+            out.append(Breakage(qual, "now_required", param=name, line=after.line))
+        elif p.default is not None and q.default is not None and p.default != q.default:
+            out.append(
+                Breakage(
+                    qual,
+                    "default_changed",
+                    param=name,
+                    old=p.default,
+                    new=q.default,
+                    line=after.line,
+                )
+            )
+        if p.positional and q.kind == "kwonly":
+            out.append(Breakage(qual, "keyword_only", param=name, line=after.line))
+        elif p.positional and q.positional and i != j and not removed:
+            pos_old = [x.name for x in before.params if x.positional]
+            pos_new = [x.name for x in after.params if x.positional]
+            if pos_old.index(name) != pos_new.index(name):
+                out.append(
+                    Breakage(qual, "moved", param=name, old=str(pos_old.index(name) + 1),
+                             new=str(pos_new.index(name) + 1), line=after.line)
+                )  # fmt: skip
+    for name, (_, q) in new.items():
+        if name not in old and q.default is None and q.kind in ("pos", "kwonly", "posonly"):
+            out.append(Breakage(qual, "now_required", param=name, line=after.line))
+    return out

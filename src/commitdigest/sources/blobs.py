@@ -1,0 +1,162 @@
+"""Files of a local repository at any revision, for the radar: one long-lived
+``git cat-file --batch`` per window (blobs by object id or ``rev:path``), the paths of a
+tree (``git ls-tree``) and the files that match a pattern (``git grep``).
+
+The reader never writes more requests than git can take while it is not being read: the
+requests go in chunks of at most :data:`REQUEST_CHUNK` bytes (well under a pipe's
+buffer), and each chunk's answers are read before the next is written, so git blocking on a
+full stdout can never leave us blocked on a full stdin (the hang of a 103-day window). Every
+object is read once per reader: answers are kept by object id and by ``rev:path``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+
+from commitdigest.errors import SourceError
+from commitdigest.sources.repo_info import first_line, git_env
+
+__all__ = ["REQUEST_CHUNK", "BlobReader"]
+
+REQUEST_CHUNK = 8 * 1024  # bytes of requests in flight: a pipe holds 64 KiB on Linux
+NULL_OID = "0" * 40
+
+
+class BlobReader:
+    """Reads blobs of the repository at ``root`` (a work tree or a bare repository)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._cache: dict[str, bytes | None] = {}
+
+    def _process(self) -> subprocess.Popen[bytes]:
+        if self._proc is None:
+            try:
+                self._proc = subprocess.Popen(
+                    ["git", "-C", str(self.root), "cat-file", "--batch"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=git_env(),
+                )
+            except OSError as exc:
+                raise SourceError(f"cannot run git in {self.root}: {exc}") from None
+        return self._proc
+
+    def read_bytes(self, specs: Iterable[str]) -> dict[str, bytes | None]:
+        """``{spec: content}`` for object ids or ``rev:path`` specs; ``None`` for what is
+        missing, not a blob, or the null id (an absent side of an added or deleted file)."""
+        specs = list(specs)
+        todo = [s for s in dict.fromkeys(specs) if s not in self._cache]
+        for spec in todo:
+            if spec == NULL_OID or not spec or "\n" in spec:
+                self._cache[spec] = None
+        todo = [s for s in todo if s not in self._cache]
+        chunk: list[str] = []
+        size = 0
+        for spec in todo:
+            if chunk and size + len(spec) + 1 > REQUEST_CHUNK:
+                self._exchange(chunk)
+                chunk, size = [], 0
+            chunk.append(spec)
+            size += len(spec.encode("utf-8", "surrogateescape")) + 1
+        if chunk:
+            self._exchange(chunk)
+        return {s: self._cache[s] for s in specs}
+
+    def read_text(self, specs: Iterable[str]) -> dict[str, str | None]:
+        """As :meth:`read_bytes`, decoded as UTF-8 (undecodable bytes replaced)."""
+        return {
+            s: None if data is None else data.decode("utf-8", "replace")
+            for s, data in self.read_bytes(specs).items()
+        }
+
+    def _exchange(self, specs: list[str]) -> None:
+        proc = self._process()
+        assert proc.stdin is not None and proc.stdout is not None
+        request = "".join(s + "\n" for s in specs).encode("utf-8", "surrogateescape")
+        try:
+            proc.stdin.write(request)
+            proc.stdin.flush()
+            for spec in specs:
+                header = proc.stdout.readline()
+                if not header:
+                    raise SourceError(f"git cat-file stopped answering in {self.root}")
+                parts = header.split()
+                if len(parts) < 3 or parts[-1] == b"missing" or not parts[2].isdigit():
+                    self._cache[spec] = None
+                    continue
+                size = int(parts[2])
+                data = proc.stdout.read(size + 1)[:size]
+                self._cache[spec] = data if parts[1] == b"blob" else None
+                if len(parts[0]) == 40:  # known by its id too: another spec may name it
+                    self._cache.setdefault(parts[0].decode("ascii"), self._cache[spec])
+        except (BrokenPipeError, OSError) as exc:
+            raise SourceError(f"git cat-file failed in {self.root}: {exc}") from None
+
+    def paths(self, rev: str) -> list[str]:
+        """Every file path of the tree at ``rev`` (``git ls-tree -r``)."""
+        out = self._git("ls-tree", "-r", "-z", "--name-only", rev)
+        return [p for p in out.split("\0") if p]
+
+    def grep(self, rev: str, pattern: str, globs: Iterable[str] = ()) -> list[str]:
+        """Paths at ``rev`` whose content matches the extended regex ``pattern``."""
+        out = self._git("grep", "-l", "-z", "-I", "-E", pattern, rev, "--", *globs, check=False)
+        prefix = rev + ":"
+        return [p.removeprefix(prefix) for p in out.split("\0") if p]
+
+    def matches(self, rev: str, pattern: str, globs: Iterable[str] = ()) -> list[str]:
+        """The distinct texts matching the extended regex ``pattern`` in files at ``rev``
+        (``git grep -o``), in the order first found."""
+        out = self._git("grep", "-h", "-o", "-I", "-E", pattern, rev, "--", *globs, check=False)
+        return list(dict.fromkeys(line for line in out.splitlines() if line))
+
+    def tags(self) -> dict[str, list[str]]:
+        """Tag names by the commit each points at (annotated tags peeled)."""
+        out = self._git(
+            "for-each-ref", "--format=%(objectname) %(*objectname) %(refname:short)",
+            "refs/tags", check=False,
+        )  # fmt: skip
+        found: dict[str, list[str]] = {}
+        for line in out.splitlines():
+            parts = line.split(" ")
+            if len(parts) == 3:
+                target = parts[1] or parts[0]
+                found.setdefault(target, []).append(parts[2])
+        return found
+
+    def _git(self, *args: str, check: bool = True) -> str:
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(self.root), *args], capture_output=True, env=git_env()
+            )
+        except OSError as exc:
+            raise SourceError(f"cannot run git in {self.root}: {exc}") from None
+        if check and done.returncode != 0:
+            raise SourceError(f"git {args[0]} failed in {self.root}: {first_line(done.stderr)}")
+        return done.stdout.decode("utf-8", "surrogateescape")
+
+    def close(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.stdin is not None:
+            with contextlib.suppress(OSError):
+                proc.stdin.close()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+    def __enter__(self) -> BlobReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
