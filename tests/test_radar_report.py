@@ -45,6 +45,7 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
         "line",
         "detail",
         "visibility",
+        "position",
         "release",
         "symbols",
         "affects",

@@ -223,6 +223,9 @@ class ApiChange(BaseModel):
     line: int | None = None
     detail: str = ""  # old -> new, or the project's sentence
     visibility: Visibility = Visibility.PUBLIC
+    # a parameter item: its 0-based place among the arguments a caller passes by position
+    # (self not counted); None when keyword-only or not a parameter
+    position: int | None = None
     release: str = ""  # the version whose release announces it (the tagged release commit)
     # what an announcement writes as code (`proxies`, ``soft_unicode``, `--legacy`,
     # `VLLM_USE_V1`), as a downstream would: ``pkg.name``, ``pkg.*(param)``, a flag, a variable

@@ -1,25 +1,35 @@
 """Which radar items a downstream checkout uses (``--downstream PATH``, a subscription's
 ``downstream = [...]``): each such item gets ``affects`` entries, the path and line of every use.
 
-The checkout is read once per report, only for the names the day's items name:
+The checkout is read once per report, only for the names the day's items name. Python is
+parsed (never run) the way it is really written:
 
-* **Python files** are parsed (never run): imports from the upstream's packages (the first
-  component of the items' dotted names), the names they bind (``import httpx as hx``,
-  ``from httpx import Client``), attribute chains on them (``hx.Client``) and calls with the
-  keyword arguments they pass. An object item (a removed function, class or attribute) is used
-  wherever its name is referenced; a parameter item (``httpx.get(proxies)``) only at a call that
-  passes that keyword (a call of ``httpx.get(url)`` does not care that ``proxies`` is gone) —
-  or, for a changed default, at a call that does *not* pass it (it relies on the default). A
-  class's call stands for its ``__init__``. A name used through another path (``httpx.get``
-  for ``httpx._api.get``) matches when only module names (lower case) lie between the package
-  and the object, as they do for re-exports.
-* **Every text file** (shell, YAML, Dockerfile, ``.env``, Markdown, Python too) is searched for
-  the environment variable names and CLI flags of the items, as whole words, and for the last
-  part of config keys written as a key (``key:``, ``key =``, ``"key":``).
+* imports of the upstream's packages (the first component of the items' names), the names
+  they bind (``import httpx as hx``, ``from httpx import Client``, ``from httpx import *``),
+  and every attribute chain that starts with one (``_request_ctx_stack.top``);
+* local subclasses of upstream classes, across the checkout's modules and aliases
+  (``class _DefaultHttpxClient(httpx.Client)``, ``DefaultHttpxClient = _DefaultHttpxClient``,
+  ``class SyncHttpxClientWrapper(DefaultHttpxClient)``): their calls pass keywords on to the
+  upstream ``__init__`` (unless a local ``__init__`` without ``**kwargs`` stands between),
+  their methods override the upstream's, and ``self.m()`` / ``super().m()`` in them call it;
+* instances whose class is evident — built by a call, annotated (``x: click.Argument``,
+  ``params: list[click.Option]``, iterated in ``for p in params``), checked by ``isinstance``,
+  or stored on ``self`` — so ``param.make_metavar()`` is a call of the upstream method.
 
-Version control folders, virtual environments, ``node_modules``, build output and caches are
-skipped, as are files over :data:`MAX_FILE_BYTES` and files that are not UTF-8 text. Paths are
-relative to the checkout (prefixed with its folder name when several are given).
+What counts as a use of an item: an object (a removed function, class, attribute) is used
+wherever it is referenced or called; a parameter item only at calls it concerns — a removed
+one where it is passed (by keyword, or by position when its position is known), a newly
+required one where it is left out (and in overrides that do not accept it), a changed default
+where it is left out. Calls that spread ``*args``/``**kwargs`` are not guessed about.
+Announced items are matched by the code they write (``symbols``: ``httpx.*(proxies)`` is the
+keyword at any call of the package).
+
+Every text file (shell, YAML, Dockerfile, ``.env``, Markdown, Python too) is searched for the
+environment variable names and CLI flags of the items, as whole words, and for the last part
+of config keys written as a key (``key:``, ``key =``, ``"key":``). Version control folders,
+virtual environments, ``node_modules``, build output and caches are skipped, as are files over
+:data:`MAX_FILE_BYTES` and files that are not UTF-8 text. Paths are relative to the checkout
+(prefixed with its folder name when several are given).
 """
 
 from __future__ import annotations
@@ -45,8 +55,23 @@ SKIP_DIRS = frozenset(
         ".eggs", "target",
     }
 )  # fmt: skip
-_ITEM_RE = re.compile(r"^([\w.]+?)(?:\((\w+)\))?$")
+_ITEM_RE = re.compile(r"^([\w.*]+?)(?:\((\w+)\))?$")
 _WORD = r"(?<![\w-]){}(?![\w-])"
+
+
+@dataclass(frozen=True)
+class Call:
+    place: Place
+    keywords: frozenset[str]
+    positional: int
+    spread: bool  # *args or **kwargs in the call: what it passes is not known
+
+
+@dataclass(frozen=True)
+class Override:
+    place: Place
+    params: tuple[str, ...]  # without self
+    kwargs: bool
 
 
 @dataclass
@@ -54,11 +79,13 @@ class Uses:
     """What a downstream uses of the names asked for."""
 
     refs: dict[str, list[Place]] = field(default_factory=lambda: defaultdict(list))
-    calls: dict[str, list[tuple[Place, frozenset[str]]]] = field(
-        default_factory=lambda: defaultdict(list)
-    )
+    calls: dict[str, list[Call]] = field(default_factory=lambda: defaultdict(list))
+    overrides: dict[str, list[Override]] = field(default_factory=lambda: defaultdict(list))
     words: dict[str, list[Place]] = field(default_factory=lambda: defaultdict(list))
     keys: dict[str, list[Place]] = field(default_factory=lambda: defaultdict(list))
+
+
+# ---- files -----------------------------------------------------------------------------
 
 
 def _files(roots: Sequence[Path]) -> Iterator[tuple[Path, str]]:
@@ -102,88 +129,476 @@ def _read(path: Path) -> str | None:
         return None
 
 
-class _PythonUses(ast.NodeVisitor):
-    """Imports of ``packages``, attribute chains on them and calls, in one module."""
+def _module_of(rel: str) -> str:
+    """A checkout file's module name: ``src/openai/_client.py`` -> ``openai._client``."""
+    parts = rel.removesuffix(".py").split("/")
+    if parts and parts[0] == "src":
+        parts = parts[1:]
+    if parts and parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
 
-    def __init__(self, packages: frozenset[str], name: str, uses: Uses) -> None:
+
+# ---- the checkout's classes ------------------------------------------------------------
+
+
+@dataclass
+class _ClassInfo:
+    bases: list[str]  # resolved names: upstream dotted or local qualified
+    init: tuple[tuple[str, ...], bool] | None = None  # (params, **kwargs) of its own __init__
+    methods: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _Module:
+    name: str
+    place: str  # the file's name in reports
+    tree: ast.Module
+    is_package: bool
+    imports: dict[str, str] = field(default_factory=dict)  # bound name -> dotted (any module)
+    stars: list[str] = field(default_factory=list)  # upstream modules imported with *
+    defined: set[str] = field(default_factory=set)  # names its top level defines
+
+
+class _Index:
+    """Every module of the checkout that matters, its imports, classes and aliases."""
+
+    def __init__(self, packages: frozenset[str]) -> None:
         self.packages = packages
-        self.name = name
-        self.uses = uses
-        self.aliases: dict[str, str] = {}
+        self.modules: dict[str, _Module] = {}
+        self.classes: dict[str, _ClassInfo] = {}  # local qualified name -> info
+        self.aliases: dict[str, str] = {}  # local qualified name -> resolved dotted
+        self._ancestors: dict[str, frozenset[str]] = {}
 
-    def _place(self, node: ast.AST) -> Place:
-        return Place(path=self.name, line=getattr(node, "lineno", 0))
+    def add(self, module: _Module) -> None:
+        self.modules[module.name] = module
+        self._imports(module, module.tree.body)
+        module.defined = _defined(module.tree)
+        for node in _top_statements(module.tree.body):
+            if isinstance(node, ast.ClassDef):
+                info = _ClassInfo([self.resolve(module, b) or "" for b in node.bases])
+                for sub in node.body:
+                    if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                        info.methods.add(sub.name)
+                        if sub.name == "__init__":
+                            info.init = (_param_names(sub.args), sub.args.kwarg is not None)
+                self.classes[f"{module.name}.{node.name}"] = info
+            elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if isinstance(target, ast.Name):
+                    value = self.resolve(module, node.value)
+                    if value:
+                        self.aliases.setdefault(f"{module.name}.{target.id}", value)
 
-    def visit_Import(self, node: ast.Import) -> None:
-        for alias in node.names:
-            top = alias.name.split(".")[0]
-            if top not in self.packages:
-                continue
-            if alias.asname:
-                self.aliases[alias.asname] = alias.name
-            else:
-                self.aliases[top] = top
-            self.uses.refs[alias.name].append(self._place(node))
+    def _imports(self, module: _Module, body: list[ast.stmt]) -> None:
+        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    bound = alias.asname or alias.name.split(".")[0]
+                    module.imports[bound] = alias.name if alias.asname else bound
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = module.name.split(".")
+                    keep = len(parts) - node.level + (1 if module.is_package else 0)
+                    base = ".".join([*parts[: max(keep, 0)], *([base] if base else [])])
+                for alias in node.names:
+                    if alias.name == "*":
+                        if base.split(".")[0] in self.packages:
+                            module.stars.append(base)
+                        continue
+                    module.imports[alias.asname or alias.name] = f"{base}.{alias.name}"
 
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        module = node.module or ""
-        if node.level or module.split(".")[0] not in self.packages:
-            return
-        for alias in node.names:
-            if alias.name == "*":
-                continue
-            dotted = f"{module}.{alias.name}"
-            self.aliases[alias.asname or alias.name] = dotted
-            self.uses.refs[dotted].append(self._place(node))
-
-    def _dotted(self, node: ast.expr) -> str | None:
+    def resolve(self, module: _Module, node: ast.expr) -> str | None:
+        """The dotted name an expression names in ``module`` (imports followed), if any."""
         parts: list[str] = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)
             node = node.value
-        if isinstance(node, ast.Name) and node.id in self.aliases:
-            return ".".join([self.aliases[node.id], *reversed(parts)])
-        return None
+        if isinstance(node, ast.Subscript):  # Generic[T], list[X]: the outer name
+            return self.resolve(module, node.value) if not parts else None
+        if not isinstance(node, ast.Name):
+            return None
+        head = node.id
+        if head in module.imports:
+            base = module.imports[head]
+        elif head in module.defined:
+            base = f"{module.name}.{head}"
+        else:
+            return None
+        return ".".join([base, *reversed(parts)])
+
+    def upstream(self, dotted: str) -> bool:
+        return dotted.split(".")[0] in self.packages
+
+    def canonical(self, dotted: str, depth: int = 0) -> str:
+        """Follow local aliases and re-exports to the class a name stands for."""
+        while depth < 10:
+            depth += 1
+            if dotted in self.aliases:
+                dotted = self.aliases[dotted]
+                continue
+            module, _, name = dotted.rpartition(".")
+            found = self.modules.get(module)
+            if (
+                found is not None
+                and name in found.imports
+                and f"{module}.{name}" not in self.classes
+            ):
+                dotted = found.imports[name]
+                continue
+            break
+        return dotted
+
+    def ancestors(self, dotted: str) -> frozenset[str]:
+        """The upstream classes a local class (or alias) derives from; ``{dotted}`` for an
+        upstream class itself."""
+        dotted = self.canonical(dotted)
+        if self.upstream(dotted):
+            return frozenset({dotted})
+        if dotted in self._ancestors:
+            return self._ancestors[dotted]
+        self._ancestors[dotted] = frozenset()  # a cycle stops here
+        info = self.classes.get(dotted)
+        found: set[str] = set()
+        if info is not None:
+            for base in info.bases:
+                if base:
+                    found |= self.ancestors(base)
+        self._ancestors[dotted] = frozenset(found)
+        return self._ancestors[dotted]
+
+    def passes_keywords(self, dotted: str, depth: int = 0) -> bool:
+        """Whether calling local class ``dotted`` hands its keywords on to the upstream
+        ``__init__``: no local ``__init__`` without ``**kwargs`` stands in between."""
+        dotted = self.canonical(dotted)
+        info = self.classes.get(dotted)
+        if info is None or depth > 10:
+            return True
+        if info.init is not None and not info.init[1]:
+            return False
+        return all(
+            self.passes_keywords(b, depth + 1) for b in info.bases if b and not self.upstream(b)
+        )
+
+
+def _top_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Module-level statements, inside ``if``/``try``/``with`` blocks too."""
+    for node in body:
+        if isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.AsyncWith):
+            yield from _top_statements(node.body)
+            yield from _top_statements(getattr(node, "orelse", []))
+        elif isinstance(node, ast.Try | ast.TryStar):
+            yield from _top_statements(node.body)
+            for handler in node.handlers:
+                yield from _top_statements(handler.body)
+            yield from _top_statements(node.orelse)
+            yield from _top_statements(node.finalbody)
+        else:
+            yield node
+
+
+def _defined(tree: ast.Module) -> set[str]:
+    """The names a module's top level defines (classes, functions, assignments)."""
+    names: set[str] = set()
+    for node in _top_statements(tree.body):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names
+
+
+def _param_names(args: ast.arguments) -> tuple[str, ...]:
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    if names and names[0] in ("self", "cls"):
+        names = names[1:]
+    return tuple(names)
+
+
+# ---- uses ------------------------------------------------------------------------------
+
+
+class _PythonUses(ast.NodeVisitor):
+    """Uses of upstream names in one module, through imports, local subclasses and
+    instances of known classes."""
+
+    def __init__(self, index: _Index, module: _Module, uses: Uses, names: frozenset[str]) -> None:
+        self.index = index
+        self.module = module
+        self.uses = uses
+        self.names = names  # object names the items mention (for ``from pkg import *``)
+        self.scopes: list[dict[str, set[str]]] = [{}]  # variable -> upstream classes
+        self.classes: list[tuple[str, frozenset[str]]] = []  # (local name, upstream ancestors)
+        self.self_attrs: dict[str, dict[str, set[str]]] = defaultdict(dict)
+
+    def _place(self, node: ast.AST) -> Place:
+        return Place(path=self.module.place, line=getattr(node, "lineno", 0))
+
+    # -- names ---------------------------------------------------------------------------
+
+    def _dotted(self, node: ast.expr) -> str | None:
+        """The upstream dotted name an expression names (imports and star imports)."""
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return None
+        head = node.id
+        base = self.module.imports.get(head)
+        if (
+            base is None
+            and self.module.stars
+            and head in self.names
+            and head not in self.module.defined
+        ):
+            base = f"{self.module.stars[0]}.{head}"
+        if base is None:
+            return None
+        base = self.index.canonical(base)
+        if not self.index.upstream(base):
+            return None
+        return ".".join([base, *reversed(parts)])
+
+    def _types(self, node: ast.expr) -> set[str]:
+        """The upstream classes the value of ``node`` is an instance of, when evident."""
+        if isinstance(node, ast.Name):
+            for scope in reversed(self.scopes):
+                if node.id in scope:
+                    return scope[node.id]
+            return set()
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "self"
+            and self.classes
+        ):
+            return self.self_attrs[self.classes[-1][0]].get(node.attr, set())
+        if isinstance(node, ast.Call):
+            return self._class_of_call(node.func)
+        return set()
+
+    def _class_of_call(self, func: ast.expr) -> set[str]:
+        """Calling a class gives an instance of it (upstream, or a local subclass's upstream
+        ancestors)."""
+        dotted = self._dotted(func)
+        if dotted is not None:
+            return {dotted}
+        local = self.index.resolve(self.module, func)
+        if local is None:
+            return set()
+        return set(self.index.ancestors(local))
+
+    def _annotation_types(self, node: ast.expr | None) -> set[str]:
+        """Upstream classes named anywhere in an annotation (``list[click.Option]``,
+        ``Union[A, B]``, ``"click.Argument"`` strings aside)."""
+        found: set[str] = set()
+        if node is None:
+            return found
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Attribute | ast.Name):
+                dotted = self._dotted(sub)
+                if dotted is not None:
+                    found.add(dotted)
+                elif (local := self.index.resolve(self.module, sub)) is not None:
+                    found |= self.index.ancestors(local)
+        return found
+
+    # -- scopes --------------------------------------------------------------------------
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        for base in node.bases:
+            self.visit(base)
+        qualified = f"{self.module.name}.{node.name}"
+        self.classes.append((qualified, self.index.ancestors(qualified)))
+        for sub in node.body:  # instance attributes first: methods may use any of them
+            for stmt in ast.walk(sub):
+                if isinstance(stmt, ast.Assign | ast.AnnAssign):
+                    self._self_attr(qualified, stmt)
+        for sub in node.body:
+            self.visit(sub)
+        self.classes.pop()
+
+    def _self_attr(self, cls: str, stmt: ast.Assign | ast.AnnAssign) -> None:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+            ):
+                types = set()
+                if isinstance(stmt, ast.AnnAssign):
+                    types |= self._annotation_types(stmt.annotation)
+                if stmt.value is not None and isinstance(stmt.value, ast.Call):
+                    types |= self._class_of_call(stmt.value.func)
+                if types:
+                    self.self_attrs[cls].setdefault(target.attr, set()).update(types)
+
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for decorator in node.decorator_list:
+            self.visit(decorator)
+        scope: dict[str, set[str]] = {}
+        args = node.args
+        for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            types = self._annotation_types(arg.annotation)
+            if types:
+                scope[arg.arg] = types
+        if self.classes and len(self.scopes) == 1:  # a method
+            _, ancestors = self.classes[-1]
+            for upstream in ancestors:
+                self.uses.overrides[f"{upstream}.{node.name}"].append(
+                    Override(self._place(node), _param_names(args), args.kwarg is not None)
+                )
+        self.scopes.append(scope)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.scopes.pop()
+
+    visit_FunctionDef = _function
+    visit_AsyncFunctionDef = _function
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.generic_visit(node)
+        types = self._types(node.value)
+        for target in node.targets:
+            if isinstance(target, ast.Name) and types:
+                self.scopes[-1][target.id] = set(types)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        self.generic_visit(node)
+        types = self._annotation_types(node.annotation)
+        if node.value is not None:
+            types |= self._types(node.value)
+        if isinstance(node.target, ast.Name) and types:
+            self.scopes[-1][node.target.id] = types
+
+    def visit_For(self, node: ast.For) -> None:
+        self.visit(node.iter)
+        types = self._types(node.iter)
+        if isinstance(node.target, ast.Name) and types:
+            self.scopes[-1][node.target.id] = set(types)
+        for stmt in [*node.body, *node.orelse]:
+            self.visit(stmt)
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        test = node.test
+        if (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == "isinstance"
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+        ):
+            types = self._annotation_types(test.args[1])
+            if types:
+                self.scopes[-1][test.args[0].id] = types
+        for stmt in [*node.body, *node.orelse]:
+            self.visit(stmt)
+
+    # -- uses ----------------------------------------------------------------------------
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if alias.name.split(".")[0] in self.index.packages:
+                self.uses.refs[alias.name].append(self._place(node))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level or module.split(".")[0] not in self.index.packages:
+            return
+        for alias in node.names:
+            if alias.name != "*":
+                self.uses.refs[f"{module}.{alias.name}"].append(self._place(node))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         dotted = self._dotted(node)
         if dotted is not None:
             self.uses.refs[dotted].append(self._place(node))
             return  # the chain's prefixes are not uses of their own
+        for cls in self._types(node.value):
+            self.uses.refs[f"{cls}.{node.attr}"].append(self._place(node))
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
-        if node.id in self.aliases and isinstance(node.ctx, ast.Load):
-            self.uses.refs[self.aliases[node.id]].append(self._place(node))
+        if isinstance(node.ctx, ast.Load) and (dotted := self._dotted(node)) is not None:
+            self.uses.refs[dotted].append(self._place(node))
 
     def visit_Call(self, node: ast.Call) -> None:
-        dotted = self._dotted(node.func)
-        if dotted is not None:
-            keywords = frozenset(k.arg for k in node.keywords if k.arg)
-            self.uses.calls[dotted].append((self._place(node), keywords))
+        call = Call(
+            self._place(node),
+            frozenset(k.arg for k in node.keywords if k.arg),
+            sum(1 for a in node.args if not isinstance(a, ast.Starred)),
+            any(isinstance(a, ast.Starred) for a in node.args)
+            or any(k.arg is None for k in node.keywords),
+        )
+        for target in self._call_targets(node.func):
+            self.uses.calls[target].append(call)
         self.generic_visit(node)
 
+    def _call_targets(self, func: ast.expr) -> set[str]:
+        dotted = self._dotted(func)
+        if dotted is not None:
+            return {dotted}
+        local = self.index.resolve(self.module, func)
+        if local is not None and self.index.passes_keywords(local):
+            return set(self.index.ancestors(local))  # a local subclass: the upstream class
+        if not isinstance(func, ast.Attribute):
+            return set()
+        owner = func.value
+        if (  # super().m() / self.m() in a subclass of an upstream class
+            isinstance(owner, ast.Call)
+            and isinstance(owner.func, ast.Name)
+            and owner.func.id == "super"
+        ) or (isinstance(owner, ast.Name) and owner.id in ("self", "cls") and self.classes):
+            ancestors = self.classes[-1][1] if self.classes else frozenset()
+            return {f"{cls}.{func.attr}" for cls in ancestors}
+        return {f"{cls}.{func.attr}" for cls in self._types(owner)}
 
-def _wanted(items: Sequence[ApiChange]) -> tuple[frozenset[str], set[str], set[str]]:
-    """(upstream packages, words to find, config key names) of ``items``."""
+
+# ---- the scan --------------------------------------------------------------------------
+
+
+def _targets(item: ApiChange) -> list[tuple[str, str | None]]:
+    """(dotted object, parameter or None) an item stands for, ``*`` for any object of a
+    package (``httpx.*(proxies)``)."""
+    names = [item.name] if item.kind is not RadarKind.ANNOUNCED else []
+    names += [s for s in item.symbols if "." in s or "(" in s]
+    out: list[tuple[str, str | None]] = []
+    for name in names:
+        m = _ITEM_RE.match(name)
+        if m:
+            out.append((m.group(1), m.group(2)))
+    return out
+
+
+def _wanted(
+    items: Sequence[ApiChange],
+) -> tuple[frozenset[str], set[str], set[str], frozenset[str]]:
+    """(upstream packages, words to find, config key names, object names) of ``items``."""
     packages: set[str] = set()
     words: set[str] = set()
     keys: set[str] = set()
+    names: set[str] = set()
     for item in items:
-        if item.kind in (RadarKind.PYTHON_API, RadarKind.DEPRECATION):
-            m = _ITEM_RE.match(item.name)
-            if m:
-                packages.add(m.group(1).split(".")[0])
-        elif item.kind in (RadarKind.ENV_VAR, RadarKind.CLI_OPTION):
+        if item.kind in (RadarKind.PYTHON_API, RadarKind.DEPRECATION, RadarKind.ANNOUNCED):
+            for target, _ in _targets(item):
+                parts = target.split(".")
+                packages.add(parts[0])
+                names.update(p for p in parts[1:] if p != "*")
+        if item.kind in (RadarKind.ENV_VAR, RadarKind.CLI_OPTION):
             words.add(item.name)
         elif item.kind is RadarKind.CONFIG_KEY:
             keys.add(item.name.rsplit(".", 1)[-1])
-    return frozenset(packages), words, keys
+        words.update(s for s in item.symbols if "." not in s and "(" not in s)
+    return frozenset(packages), words, keys, frozenset(names)
 
 
 def scan_downstream(roots: Sequence[Path], items: Sequence[ApiChange]) -> Uses:
     """What the checkouts under ``roots`` use of the names ``items`` name."""
-    packages, words, keys = _wanted(items)
+    packages, words, keys, names = _wanted(items)
     uses = Uses()
     if not (packages or words or keys):
         return uses
@@ -200,36 +615,83 @@ def scan_downstream(roots: Sequence[Path], items: Sequence[ApiChange]) -> Uses:
         if keys
         else None
     )
+    python: dict[str, tuple[str, str]] = {}  # file name -> (module, text)
     for path, name in _files(roots):
         text = _read(path)
         if text is None:
             continue
-        if packages and path.suffix == ".py" and any(p in text for p in packages):
-            try:
-                tree = ast.parse(text, filename=name)
-            except (SyntaxError, ValueError, RecursionError):
-                tree = None
-            if tree is not None:
-                _PythonUses(packages, name, uses).visit(tree)
+        if packages and path.suffix == ".py":
+            python[name] = (_module_of(name.split("/", 1)[1] if len(roots) > 1 else name), text)
         if word_re is not None:
             for m in word_re.finditer(text):
                 uses.words[m.group(0)].append(Place(path=name, line=_line(text, m.start())))
         if key_re is not None:
             for m in key_re.finditer(text):
                 uses.keys[m.group(1)].append(Place(path=name, line=_line(text, m.start(1))))
+    if packages:
+        _python_uses(python, packages, names, uses)
     return uses
+
+
+def _python_uses(
+    python: Mapping[str, tuple[str, str]],
+    packages: frozenset[str],
+    names: frozenset[str],
+    uses: Uses,
+) -> None:
+    """Index the modules that mention an upstream package — then those that mention a local
+    class deriving from one, until none is added — and collect their uses."""
+    index = _Index(packages)
+    wanted = set(packages)
+    parsed: set[str] = set()
+    while True:
+        pattern = re.compile("|".join(rf"\b{re.escape(w)}\b" for w in sorted(wanted)))
+        added = False
+        for place, (module, text) in python.items():
+            if place in parsed or not pattern.search(text):
+                continue
+            parsed.add(place)
+            try:
+                tree = ast.parse(text, filename=place)
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+            index.add(_Module(module, place, tree, place.endswith("__init__.py")))
+            added = True
+        local = {
+            name.rsplit(".", 1)[1]
+            for name in [*index.classes, *index.aliases]
+            if index.ancestors(name)
+        }
+        if not added or local <= wanted:
+            break
+        wanted |= local
+    for indexed in index.modules.values():
+        _PythonUses(index, indexed, uses, names).visit(indexed.tree)
 
 
 def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+# ---- matching --------------------------------------------------------------------------
+
+
 def _same_object(changed: str, used: str) -> bool:
-    """Whether ``used`` (a downstream's dotted name) names the object ``changed`` names."""
-    if changed == used:
-        return True
+    """Whether ``used`` (a downstream's dotted name) names the object ``changed`` names (or
+    something reached through it: ``_request_ctx_stack.top``)."""
     c, u = changed.split("."), used.split(".")
-    if c[0] != u[0] or len(u) < 2 or len(c) <= len(u):
+    if c[0] != u[0]:
+        return False
+    if c[1:2] == ["*"]:
+        return True
+    # the chain, then the objects it starts with
+    return any(_names_same(c, u[:cut]) for cut in range(len(u), 1, -1))
+
+
+def _names_same(c: list[str], u: list[str]) -> bool:
+    if c == u:
+        return True
+    if len(u) < 2 or len(c) <= len(u):
         return False
     tail = len(u) - 1
     if c[-tail:] != u[1:]:
@@ -238,34 +700,69 @@ def _same_object(changed: str, used: str) -> bool:
     return all(part.islower() or (part.startswith("_") and part[1:].islower()) for part in between)
 
 
+def _matches(targets: set[str], used: str) -> bool:
+    return any(_same_object(t, used) for t in targets)
+
+
+def _call_matches(targets: set[str], used: str) -> bool:
+    """A call names exactly the target (its tail after re-export modules), not an object
+    reached through it."""
+    c_sets = [t.split(".") for t in targets]
+    u = used.split(".")
+    return any(c[0] == u[0] and (c[1:2] == ["*"] or _names_same(c, u)) for c in c_sets)
+
+
 def _places(item: ApiChange, uses: Uses) -> list[Place]:
     if item.kind in (RadarKind.ENV_VAR, RadarKind.CLI_OPTION):
         return list(uses.words.get(item.name, []))
     if item.kind is RadarKind.CONFIG_KEY:
         return list(uses.keys.get(item.name.rsplit(".", 1)[-1], []))
-    if item.kind not in (RadarKind.PYTHON_API, RadarKind.DEPRECATION):
+    if item.kind not in (RadarKind.PYTHON_API, RadarKind.DEPRECATION, RadarKind.ANNOUNCED):
         return []
-    m = _ITEM_RE.match(item.name)
-    if m is None:
-        return []
-    target, param = m.group(1), m.group(2)
+    found: list[Place] = []
+    if item.kind is RadarKind.ANNOUNCED:
+        for symbol in item.symbols:
+            if "." not in symbol and "(" not in symbol:
+                found += uses.words.get(symbol, [])
+    for target, param in _targets(item):
+        found += _target_places(item, target, param, uses)
+    return found
+
+
+def _target_places(item: ApiChange, target: str, param: str | None, uses: Uses) -> list[Place]:
     targets = {target, target.removesuffix(".__init__")}
     if param is None:
+        if target.endswith(".*"):
+            return []
         found = [p for used, ps in uses.refs.items() for p in ps if _matches(targets, used)]
-        found += [p for used, cs in uses.calls.items() for p, _ in cs if _matches(targets, used)]
+        found += [c.place for used, cs in uses.calls.items() for c in cs if _matches(targets, used)]
+        found += [o.place for used, os_ in uses.overrides.items() for o in os_ if used in targets]
         return found
-    relies_on_default = item.change is ApiChangeType.DEFAULT_CHANGED
-    return [
-        place
-        for used, calls in uses.calls.items()
-        if _matches(targets, used)
-        for place, keywords in calls
-        if (param not in keywords) is relies_on_default
-    ]
-
-
-def _matches(targets: set[str], used: str) -> bool:
-    return any(_same_object(t, used) for t in targets)
+    change = item.change
+    position = item.position
+    found = []
+    for used, calls in uses.calls.items():
+        if not _call_matches(targets, used):
+            continue
+        for call in calls:
+            passed = param in call.keywords or (position is not None and call.positional > position)
+            if change in (ApiChangeType.DEFAULT_CHANGED, ApiChangeType.NOW_REQUIRED):
+                hit = not passed and not call.spread  # it relies on the parameter's absence
+            elif change is ApiChangeType.REMOVED or item.kind is RadarKind.ANNOUNCED:
+                hit = passed
+            else:  # moved, keyword-only: a positional use of it
+                hit = position is not None and call.positional > position
+            if hit:
+                found.append(call.place)
+    if change is ApiChangeType.NOW_REQUIRED:  # overrides that cannot take it
+        found += [
+            o.place
+            for used, os_ in uses.overrides.items()
+            if used in targets
+            for o in os_
+            if param not in o.params and not o.kwargs
+        ]
+    return found
 
 
 def attach_affects(

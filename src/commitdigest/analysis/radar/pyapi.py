@@ -417,6 +417,7 @@ class Breakage:
     old: str = ""
     new: str = ""
     line: int | None = None  # where, in the version that shows it (after; before if gone)
+    position: int | None = None  # a parameter's place among positional arguments (no self)
 
 
 def _private(qualname: str) -> bool:
@@ -482,46 +483,56 @@ def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[
     ]
 
 
+def _positions(obj: Obj) -> dict[str, int]:
+    """Where each positional parameter is passed by a caller (self/cls not counted)."""
+    names = [p.name for p in obj.params if p.positional]
+    if names and names[0] in ("self", "cls"):
+        names = names[1:]
+    return {name: i for i, name in enumerate(names)}
+
+
 def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
     out: list[Breakage] = []
-    old = {p.name: (i, p) for i, p in enumerate(before.params)}
-    new = {p.name: (i, p) for i, p in enumerate(after.params)}
+    old = {p.name: p for p in before.params}
+    new = {p.name: p for p in after.params}
+    at_old, at_new = _positions(before), _positions(after)
     removed = False
-    for name, (i, p) in old.items():
+    line = after.line
+    for name, p in old.items():
         if p.kind in ("varargs", "varkw"):
             if name not in new and not any(q.kind == p.kind for q in after.params):
                 stars = "*" if p.kind == "varargs" else "**"
-                out.append(Breakage(qual, "param_removed", param=f"{stars}{name}", line=after.line))
+                out.append(Breakage(qual, "param_removed", param=f"{stars}{name}", line=line))
             continue
         if name not in new:
-            out.append(Breakage(qual, "param_removed", param=name, line=after.line))
+            out.append(
+                Breakage(qual, "param_removed", param=name, line=line, position=at_old.get(name))
+            )
             removed = True
             continue
-        j, q = new[name]
+        q = new[name]
         if p.default is not None and q.default is None and q.kind not in ("varargs", "varkw"):
-            out.append(Breakage(qual, "now_required", param=name, line=after.line))
+            out.append(
+                Breakage(qual, "now_required", param=name, line=line, position=at_new.get(name))
+            )
         elif p.default is not None and q.default is not None and p.default != q.default:
             out.append(
-                Breakage(
-                    qual,
-                    "default_changed",
-                    param=name,
-                    old=p.default,
-                    new=q.default,
-                    line=after.line,
-                )
-            )
+                Breakage(qual, "default_changed", param=name, old=p.default, new=q.default,
+                         line=line, position=at_new.get(name))
+            )  # fmt: skip
         if p.positional and q.kind == "kwonly":
-            out.append(Breakage(qual, "keyword_only", param=name, line=after.line))
-        elif p.positional and q.positional and i != j and not removed:
-            pos_old = [x.name for x in before.params if x.positional]
-            pos_new = [x.name for x in after.params if x.positional]
-            if pos_old.index(name) != pos_new.index(name):
-                out.append(
-                    Breakage(qual, "moved", param=name, old=str(pos_old.index(name) + 1),
-                             new=str(pos_new.index(name) + 1), line=after.line)
+            out.append(
+                Breakage(qual, "keyword_only", param=name, line=line, position=at_old.get(name))
+            )
+        elif p.positional and q.positional and not removed and at_old.get(name) != at_new.get(name):
+            out.append(
+                    Breakage(qual, "moved", param=name, old=str((at_old.get(name) or 0) + 1),
+                             new=str((at_new.get(name) or 0) + 1), line=line,
+                             position=at_old.get(name))
                 )  # fmt: skip
-    for name, (_, q) in new.items():
+    for name, q in new.items():
         if name not in old and q.default is None and q.kind in ("pos", "kwonly", "posonly"):
-            out.append(Breakage(qual, "now_required", param=name, line=after.line))
+            out.append(
+                Breakage(qual, "now_required", param=name, line=line, position=at_new.get(name))
+            )
     return out

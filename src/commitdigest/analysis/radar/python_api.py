@@ -155,6 +155,7 @@ def _item(
         path=path,
         line=brk.line,
         visibility=visibility,
+        position=brk.position if brk.param else None,
     )
 
 
