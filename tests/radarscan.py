@@ -1,46 +1,40 @@
-"""The radar over ``git log A..B`` of a fixture repository (oldest first), the way the report
-feeds it: each commit's paths and blob ids (``--raw --no-abbrev``), blobs through the
-source's reader."""
+"""The radar over ``git log A..B`` of a fixture repository (oldest first), fed the way the
+report feeds it: the git source's commits (paths, blob ids, patches) through
+``CommitInput.from_commit``, blobs through the source's reader.
+
+``MODES``: with the patches (the radar reads only around the changed lines where it can)
+or without them (as for a patch cut to the byte budget: every kind reads whole files);
+radar tests run in both and must find the same."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import subprocess
+from datetime import UTC, datetime
 from pathlib import Path
 
 from commitdigest.analysis.radar.driver import CommitInput, scan_window
 from commitdigest.models import ApiChange
 from commitdigest.sources.blobs import BlobReader
+from commitdigest.sources.git import read_commits
+from commitdigest.sources.repo_info import resolve_repository_sync
 
-_NULL = "0" * 40
+MODES = ("patches", "whole files")
 
 
-def scan_log(repo: Path, rev_range: str) -> dict[str, list[ApiChange]]:
-    fmt = "%x1e%H%x1f%P%x1f%s%x1f%b%x1f"
-    out = subprocess.run(
-        ["git", "log", "--reverse", "--first-parent", "-M", "--raw", "--no-abbrev",
-         f"--format={fmt}", rev_range],
+def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, list[ApiChange]]:
+    wanted = subprocess.run(
+        ["git", "rev-list", "--first-parent", "--reverse", rev_range],
         cwd=repo, capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
-    commits: list[CommitInput] = []
-    for rec in out.split("\x1e")[1:]:
-        sha, parents, title, body, raw = rec.split("\x1f")
-        paths: list[str] = []
-        before: dict[str, str] = {}
-        after: dict[str, str] = {}
-        for line in raw.splitlines():
-            if not line.startswith(":"):
-                continue
-            meta, *names = line.split("\t")
-            _, _, old_id, new_id, _ = meta[1:].split(" ")
-            old_path, new_path = names[0], names[-1]
-            paths.extend(dict.fromkeys([old_path, new_path]))
-            if old_id != _NULL:
-                before[old_path] = old_id
-            if new_id != _NULL:
-                after[new_path] = new_id
-        commits.append(
-            CommitInput(sha, parents.split()[0] if parents else None, title, body.strip(),
-                        tuple(dict.fromkeys(paths)), before, after)
-        )  # fmt: skip
+    ).stdout.split()  # fmt: skip
+    info = resolve_repository_sync(repo, rev_range.split("..")[-1] or None)
+    commits = asyncio.run(
+        read_commits(info, datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+    )
+    by_sha = {c.sha: c for c in commits}
+    inputs = [CommitInput.from_commit(by_sha[sha]) for sha in wanted]
+    if mode != "patches":
+        inputs = [dataclasses.replace(c, changed={}, numbers={}) for c in inputs]
     with BlobReader(repo) as reader:
-        return scan_window(reader, commits)
+        return scan_window(reader, inputs)

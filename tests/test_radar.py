@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from gitfixture import CommitSpec, build_repo
-from radarscan import scan_log
+from radarscan import MODES, scan_log
 
 from commitdigest.analysis.radar import ApiChange, RadarKind, cache_key
 from commitdigest.analysis.radar.driver import RADAR_VERSION
@@ -32,10 +32,21 @@ class Client:
 CLIENT_V2 = CLIENT_V1.replace(", proxies: object = None", "")
 
 
+@pytest.fixture(autouse=True, params=MODES)
+def mode(request: pytest.FixtureRequest) -> str:
+    """Every radar test runs with the commits' patches and with whole files only."""
+    global MODE
+    MODE = request.param
+    return str(request.param)
+
+
+MODE = MODES[0]
+
+
 def scan(tmp_path: Path, specs: list[CommitSpec]) -> list[list[ApiChange]]:
     """Radar items of every commit after the first (the base)."""
     shas = build_repo(tmp_path / "repo", specs)
-    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}")
+    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", MODE)
     return [found[s] for s in shas[1:]]
 
 
@@ -340,7 +351,10 @@ def test_cache_key_has_sha_and_version() -> None:
     assert cache_key("abc") == f"radar:v{RADAR_VERSION}:abc" and RADAR_VERSION >= 2
 
 
-def test_one_blob_process_per_window(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_one_blob_process_per_window(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """One reader for the window; with the patches, bodies-only changes read no blob."""
     import subprocess
 
     calls: list[list[str]] = []
@@ -357,7 +371,8 @@ def test_one_blob_process_per_window(tmp_path: Path, monkeypatch: pytest.MonkeyP
         for n in range(5)
     ]
     scan(tmp_path, specs)
-    assert sum(1 for c in calls if c[0] == "git" and c[-2:] == ["cat-file", "--batch"]) == 1
+    readers = sum(1 for c in calls if c[0] == "git" and c[-2:] == ["cat-file", "--batch"])
+    assert readers == (0 if mode == "patches" else 1)
 
 
 def test_changelog_names_are_plain_and_rewrapping_announces_nothing(tmp_path: Path) -> None:

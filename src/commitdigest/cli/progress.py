@@ -32,11 +32,13 @@ class RichProgress:
         self._tasks: dict[str, TaskID] = {}
 
     def __enter__(self) -> RichProgress:
-        self._progress.__enter__()
+        if self._enabled:  # a disabled display still writes a newline on exit (rich < 14.3)
+            self._progress.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._progress.__exit__(None, None, None)
+        if self._enabled:
+            self._progress.__exit__(None, None, None)
 
     def start(self, stage: str, total: int) -> None:
         label = STAGE_LABELS.get(stage, stage)

@@ -21,6 +21,7 @@ httpx gives ``httpx.*(proxies)`` (a keyword at any call of the package), "Remove
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from commitdigest.analysis.radar.changelog import (
     Entry,
@@ -49,8 +50,11 @@ _DATE = re.compile(
     r"|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\breleased\b",
     re.I,
 )
+_STAMP_LINES = re.compile(r"^#|^[=\-~^]{3,}|released|\d+\.\d+", re.M | re.I)
+_ENTRY_LINES = re.compile(r"^\s*[-*+]\s|^#|^[=\-~^]{3,}|^\S", re.M)
 _PARAM_WORDS = re.compile(r"\b(?:argument|parameter|keyword|kwarg|option)s?\b", re.I)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
+_REPLACEMENT = re.compile(r"(?i)use|using|to|by|of|favou?r|with|see|instead")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
@@ -66,9 +70,10 @@ def detect(view: CommitView) -> list[ApiChange]:
         after = view.after.get(path)
         if not is_changelog(path) or after is None:
             continue
+        if not release and not view.touches(path, _ENTRY_LINES):
+            continue  # no entry and no heading changed: nothing new to announce
         before = view.before.get(path) or ""
-        old = {_key(plain_entry(e.text)) for s in sections(before) for e in s.entries}
-        old_text = _key(plain_text(before))  # an entry re-wrapped into new lines was there too
+        old, old_text = _known(before)
         seen: set[str] = set()
         new_sections = sections(after)
         released = next((s for s in new_sections if release and s.version == release), None)
@@ -88,6 +93,14 @@ def detect(view: CommitView) -> list[ApiChange]:
                     _entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
+
+
+@lru_cache(maxsize=32)
+def _known(text: str) -> tuple[frozenset[str], str]:
+    """The keys of a changelog's entries, and its whole text as a key (an entry re-wrapped
+    into new lines was there too)."""
+    keys = frozenset(_key(plain_entry(e.text)) for s in sections(text) for e in s.entries)
+    return keys, _key(plain_text(text))
 
 
 def _entry_item(
@@ -136,7 +149,7 @@ def _release(view: CommitView) -> str | None:
                 return version
     for path in view.paths:
         after = view.after.get(path)
-        if not is_changelog(path) or after is None:
+        if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
         old = {
             s.version: _stamp(s, view.before.get(path) or "")
@@ -163,24 +176,31 @@ def _stamp(section: Section, text: str) -> str:
 
 
 def symbols_of(entry: str, packages: list[str]) -> list[str]:
-    """The code an entry writes, as a downstream would use it: ``pkg.name`` for a name,
-    ``pkg.*(name)`` for an argument (the entry calls it one, or writes ``name=``), flags and
-    environment variables as written."""
+    """The code an entry writes about what goes, as a downstream would use it: ``pkg.name``
+    for a name, ``pkg.*(name)`` for an argument (the entry calls it one, or writes
+    ``name=``), flags and environment variables as written. What it offers instead ("use
+    ``soft_str`` instead", "in favour of `x`", "renamed to `y`") is not a symbol of it."""
     out: list[str] = []
     words = plain_text(entry)
     for span in code_spans(entry):
-        if (span.startswith("-") and re.fullmatch(r"--?[A-Za-z][\w-]*", span)) or re.fullmatch(
-            r"[A-Z][A-Z0-9]*_[A-Z0-9_]+", span
-        ):
-            out.append(span)
+        quoted = rf"`+{re.escape(span)}`+"
+        before = re.search(rf"(\w+)\s+{quoted}", words)
+        after = re.search(rf"{quoted}\s+(\w+)", words)
+        if before is not None and _REPLACEMENT.fullmatch(before.group(1)):
+            continue
+        near = " ".join(m.group(1) for m in (before, after) if m is not None)
+        if re.fullmatch(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+", span):
+            out.append(span)  # a flag, an environment variable
         elif (param := re.fullmatch(r"([A-Za-z_]\w*)\s*=.*", span)) is not None:
             out.extend(f"{p}.*({param.group(1)})" for p in packages)
-        elif _DOTTED.fullmatch(span.removesuffix("()")) and span.split(".")[0] in packages:
-            out.append(span.removesuffix("()"))
+        elif _DOTTED.fullmatch(span.removesuffix("()")):
+            dotted = span.removesuffix("()")
+            if dotted.split(".")[0] in packages:
+                out.append(dotted)
+            elif dotted[0].isupper():  # `URL.raw`: a class of the package and its member
+                out.extend(f"{p}.{dotted}" for p in packages)
         elif _IDENT.fullmatch(span.removesuffix("()")) and not span.isdigit():
             name = span.removesuffix("()")
-            around = re.search(rf"`{re.escape(span)}`+\s+(\w+)|(\w+)\s+`+{re.escape(span)}", words)
-            near = " ".join(g for g in (around.groups() if around else ()) if g)
             if _PARAM_WORDS.search(near):
                 out.extend(f"{p}.*({name})" for p in packages)
             else:

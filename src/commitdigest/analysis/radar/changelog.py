@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from commitdigest.models import ApiChangeType
 
@@ -117,6 +118,7 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
+@lru_cache(maxsize=64)
 def sections(text: str) -> list[Section]:
     """The changelog's version sections (the headings that name a version or "Unreleased",
     at the level of the first such heading), each with its top-level entries."""

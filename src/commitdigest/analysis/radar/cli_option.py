@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -19,11 +20,27 @@ _DECL = re.compile(
 
 
 def options(code: str | None) -> set[str]:
-    return set(_DECL.findall(code or ""))
+    if not code or ("add_argument" not in code and "ption(" not in code):
+        return set()
+    return set(_cached_options(code))
+
+
+@lru_cache(maxsize=2048)
+def _cached_options(code: str) -> frozenset[str]:
+    return frozenset(_DECL.findall(code))
+
+
+_DECLARES = re.compile(r"add_argument|option\(|Option\(")
+
+
+def wants(changed: str | None, path: str) -> bool:
+    """Whether a commit's changed lines of ``path`` may add or remove an option."""
+    ok = path.endswith(".py") and not is_test_or_docs(path)
+    return ok and (changed is None or _DECLARES.search(changed) is not None)
 
 
 def detect(view: CommitView) -> list[ApiChange]:
-    touched = [p for p in view.paths if p.endswith(".py") and not is_test_or_docs(p)]
+    touched = [p for p in view.paths if wants(view.changed.get(p), p)]
     before: set[str] = set()
     after: set[str] = set()
     for p in touched:

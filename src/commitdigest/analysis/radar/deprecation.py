@@ -18,8 +18,32 @@ _NAME = re.compile(
 )
 
 
+def wants(changed: str | None, path: str) -> bool:
+    """Whether a commit's changed lines of ``path`` may add a deprecation."""
+    ok = path.endswith(".py") and not is_test_or_docs(path)
+    return ok and (changed is None or _MARK.search(changed) is not None)
+
+
+def _maybe_marked(text: str) -> bool:
+    """A fast substring test before the regex (most modules deprecate nothing)."""
+    return "eprecat" in text or "FutureWarning" in text
+
+
 def _marks(text: str | None) -> list[tuple[int, str]]:
-    return [(i + 1, line) for i, line in enumerate((text or "").splitlines()) if _MARK.search(line)]
+    """(line number, line) of every line with a deprecation marker (one regex pass)."""
+    text = text or ""
+    out: list[tuple[int, str]] = []
+    if not _maybe_marked(text):
+        return out
+    last = -1
+    for m in _MARK.finditer(text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        if start == last:
+            continue
+        last = start
+        end = text.find("\n", m.end())
+        out.append((text.count("\n", 0, start) + 1, text[start : end if end >= 0 else None]))
+    return out
 
 
 def detect(view: CommitView) -> list[ApiChange]:
@@ -28,7 +52,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         if not path.endswith(".py") or is_test_or_docs(path):
             continue
         after_text = view.after.get(path) or ""
-        if not _MARK.search(after_text):
+        if not view.touches(path, _MARK) or not _maybe_marked(after_text):
             continue
         before = {line.strip() for _, line in _marks(view.before.get(path))}
         lines = after_text.splitlines()

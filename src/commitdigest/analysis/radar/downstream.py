@@ -55,6 +55,9 @@ SKIP_DIRS = frozenset(
         ".eggs", "target",
     }
 )  # fmt: skip
+_OBJECT_CHANGES = frozenset(
+    {ApiChangeType.REMOVED, ApiChangeType.RENAMED, ApiChangeType.DEPRECATED}
+)  # an object item whose every use is affected
 _ITEM_RE = re.compile(r"^([\w.*]+?)(?:\((\w+)\))?$")
 _WORD = r"(?<![\w-]){}(?![\w-])"
 
@@ -65,6 +68,16 @@ class Call:
     keywords: frozenset[str]
     positional: int
     spread: bool  # *args or **kwargs in the call: what it passes is not known
+    keyword_lines: tuple[tuple[str, int], ...] = ()  # where each keyword is written
+    arg_lines: tuple[int, ...] = ()  # where each positional argument is written
+
+    def where(self, param: str, position: int | None) -> Place:
+        """The line that passes ``param`` (its keyword, or its positional argument), else
+        the call's own line."""
+        line = dict(self.keyword_lines).get(param)
+        if line is None and position is not None and position < len(self.arg_lines):
+            line = self.arg_lines[position]
+        return Place(path=self.place.path, line=line) if line else self.place
 
 
 @dataclass(frozen=True)
@@ -533,6 +546,8 @@ class _PythonUses(ast.NodeVisitor):
             sum(1 for a in node.args if not isinstance(a, ast.Starred)),
             any(isinstance(a, ast.Starred) for a in node.args)
             or any(k.arg is None for k in node.keywords),
+            tuple((k.arg, k.lineno) for k in node.keywords if k.arg),
+            tuple(a.lineno for a in node.args if not isinstance(a, ast.Starred)),
         )
         for target in self._call_targets(node.func):
             self.uses.calls[target].append(call)
@@ -565,7 +580,7 @@ def _targets(item: ApiChange) -> list[tuple[str, str | None]]:
     """(dotted object, parameter or None) an item stands for, ``*`` for any object of a
     package (``httpx.*(proxies)``)."""
     names = [item.name] if item.kind is not RadarKind.ANNOUNCED else []
-    names += [s for s in item.symbols if "." in s or "(" in s]
+    names += [s for s in item.symbols if "." in s or "(" in s]  # also what inherits it
     out: list[tuple[str, str | None]] = []
     for name in names:
         m = _ITEM_RE.match(name)
@@ -732,14 +747,16 @@ def _places(item: ApiChange, uses: Uses) -> list[Place]:
 def _target_places(item: ApiChange, target: str, param: str | None, uses: Uses) -> list[Place]:
     targets = {target, target.removesuffix(".__init__")}
     if param is None:
-        if target.endswith(".*"):
-            return []
+        if target.endswith(".*") or item.change not in _OBJECT_CHANGES:
+            return []  # a changed base or kind: no line of its users is wrong by itself
         found = [p for used, ps in uses.refs.items() for p in ps if _matches(targets, used)]
         found += [c.place for used, cs in uses.calls.items() for c in cs if _matches(targets, used)]
         found += [o.place for used, os_ in uses.overrides.items() for o in os_ if used in targets]
         return found
     change = item.change
     position = item.position
+    if item.kind is RadarKind.ANNOUNCED and change not in _OBJECT_CHANGES:
+        return []  # "no longer accepts strings": passing it is not wrong by itself
     found = []
     for used, calls in uses.calls.items():
         if not _call_matches(targets, used):
@@ -748,12 +765,14 @@ def _target_places(item: ApiChange, target: str, param: str | None, uses: Uses) 
             passed = param in call.keywords or (position is not None and call.positional > position)
             if change in (ApiChangeType.DEFAULT_CHANGED, ApiChangeType.NOW_REQUIRED):
                 hit = not passed and not call.spread  # it relies on the parameter's absence
+            elif change is ApiChangeType.RENAMED:
+                hit = param in call.keywords  # by position it still works
             elif change is ApiChangeType.REMOVED or item.kind is RadarKind.ANNOUNCED:
                 hit = passed
             else:  # moved, keyword-only: a positional use of it
                 hit = position is not None and call.positional > position
             if hit:
-                found.append(call.place)
+                found.append(call.where(param, position) if passed else call.place)
     if change is ApiChangeType.NOW_REQUIRED:  # overrides that cannot take it
         found += [
             o.place

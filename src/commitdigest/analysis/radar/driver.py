@@ -23,7 +23,9 @@ from commitdigest.analysis.radar import (
     python_api,
 )
 from commitdigest.analysis.radar.models import ApiChange, CommitView
+from commitdigest.analysis.radar.pylocal import changed_line_numbers
 from commitdigest.analysis.radar.repo import Blobs, RepoView
+from commitdigest.models import FileStatus
 
 if TYPE_CHECKING:
     from commitdigest.models import Commit
@@ -43,11 +45,16 @@ KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
 )
 
 
-def read_by_a_kind(path: str) -> bool:
-    """Whether some kind reads ``path``'s content (others are not read at all)."""
+def read_by_a_kind(path: str, changed: str | None) -> bool:
+    """Whether some kind reads ``path``'s content for a commit whose changed lines of it are
+    ``changed`` (None: unknown); the others are not read at all."""
+    if path.endswith(".py"):
+        return any(
+            wants(changed, path)
+            for wants in (python_api.wants, deprecation.wants, env_var.wants, cli_option.wants)
+        )
     return (
-        path.endswith(".py")
-        or announced.is_changelog(path)
+        announced.is_changelog(path)
         or config_key.is_config(path)
         or dependency.is_dependency_file(path)
     )
@@ -65,12 +72,20 @@ class CommitInput:
     # blob ids the source knows: path -> id before / after (absent: read by rev:path)
     before_ids: dict[str, str] = field(default_factory=dict)
     after_ids: dict[str, str] = field(default_factory=dict)
+    # the lines the commit adds or removes, per path whose whole patch the source has, and
+    # their numbers (removed from the old file, added to the new one)
+    changed: dict[str, str] = field(default_factory=dict)
+    deleted: frozenset[str] = frozenset()
+    numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
 
     @classmethod
     def from_commit(cls, commit: Commit) -> CommitInput:
         paths: list[str] = []
         before: dict[str, str] = {}
         after: dict[str, str] = {}
+        changed: dict[str, str] = {}
+        numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
+        deleted: set[str] = set()
         for f in commit.files:
             if f.old_path:
                 paths.append(f.old_path)
@@ -79,6 +94,12 @@ class CommitInput:
                 before[f.old_path or f.path] = f.old_blob
             if f.new_blob:
                 after[f.path] = f.new_blob
+            if f.status is FileStatus.DELETED:
+                deleted.add(f.path)
+            if f.patch and not f.patch_truncated and not f.binary and not f.old_path:
+                changed[f.path] = changed_lines(f.patch)
+                if f.path.endswith(".py"):
+                    numbers[f.path] = changed_line_numbers(f.patch)
         return cls(
             commit.sha,
             commit.parents[0] if commit.parents else None,
@@ -87,7 +108,19 @@ class CommitInput:
             tuple(dict.fromkeys(paths)),
             before,
             after,
+            changed,
+            frozenset(deleted),
+            numbers,
         )
+
+
+def changed_lines(patch: str) -> str:
+    """The lines a unified diff adds or removes, without their ``+``/``-`` marks."""
+    return "\n".join(
+        line[1:]
+        for line in patch.splitlines()
+        if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))
+    )
 
 
 def cache_key(sha: str) -> str:
@@ -114,7 +147,7 @@ def scan_window(blobs: Blobs, commits: Sequence[CommitInput]) -> dict[str, list[
     repo = RepoView(blobs, commits[0].parent or commits[0].sha)
     env: env_var.EnvIndex | None = None
     for c in commits:
-        read = tuple(p for p in c.paths if read_by_a_kind(p))
+        read = tuple(p for p in c.paths if read_by_a_kind(p, c.changed.get(p)) or p in c.deleted)
         extra = [p for p in python_api.init_paths(read) if p not in read]
         after = _read(repo, c.sha, [*read, *extra], c.after_ids)
         before = _read(repo, c.parent, read, c.before_ids)
@@ -127,6 +160,8 @@ def scan_window(blobs: Blobs, commits: Sequence[CommitInput]) -> dict[str, list[
             after=after,
             parent=c.parent,
             repo=repo,
+            changed=c.changed,
+            numbers=c.numbers,
         )
         if env is None:
             env = env_var.EnvIndex.at(repo, c.parent)

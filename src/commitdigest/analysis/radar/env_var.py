@@ -13,6 +13,7 @@ The driver keeps the repository-wide set up to date from the touched files only
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from commitdigest.analysis.radar.models import (
@@ -38,15 +39,41 @@ _REGISTRY = re.compile(r"""^\s*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""",
 GREP_PATTERN = "getenv|environ"
 
 
+_NEAR = 160  # a read's variable name is within this many characters of getenv/environ
+
+
+@lru_cache(maxsize=2048)
+def _names(code: str) -> frozenset[str]:
+    """The variables ``code`` reads: the reads regex runs only around the places that name
+    ``getenv``/``environ`` (a whole-text regex scan cost milliseconds per large module)."""
+    found: set[str] = set()
+    for word in ("getenv", "environ"):
+        start = code.find(word)
+        while start >= 0:
+            window = code[max(0, start - _NEAR) : start + _NEAR]
+            found.update(a or b for a, b in _READ.findall(window))
+            start = code.find(word, start + len(word))
+    if "lambda" in code:
+        found.update(_REGISTRY.findall(code))
+    return frozenset(found)
+
+
 def names(code: str | None) -> set[str]:
     if not code or ("getenv" not in code and "environ" not in code):
         return set()
-    found = {a or b for a, b in _READ.findall(code)}
-    return found | set(_REGISTRY.findall(code))
+    return set(_names(code))
 
 
 def relevant(path: str) -> bool:
     return path.endswith(".py") and not is_test_or_docs(path)
+
+
+_MENTIONS = re.compile(r"getenv|environ|lambda")
+
+
+def wants(changed: str | None, path: str) -> bool:
+    """Whether a commit's changed lines of ``path`` may change the variables it reads."""
+    return relevant(path) and (changed is None or _MENTIONS.search(changed) is not None)
 
 
 class EnvIndex:
@@ -71,7 +98,11 @@ class EnvIndex:
 
     def apply(self, view: CommitView) -> list[ApiChange]:
         """Advance the index by one commit and return the variables no longer read."""
-        touched = [p for p in view.paths if relevant(p)]
+        touched = [
+            p
+            for p in view.paths
+            if wants(view.changed.get(p), p) or (view.after.get(p) is None and p in self.by_file)
+        ]
         if not touched:
             return []
         before_all = self.all()

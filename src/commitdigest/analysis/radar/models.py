@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -27,6 +28,16 @@ class CommitView:
     after: dict[str, str | None] = field(default_factory=dict)
     parent: str | None = None
     repo: RepoView | None = None  # the window's view: other files, tags, the public surface
+    # the lines the commit adds or removes, per path, when the source had the whole patch
+    # (absent: unknown, so every kind reads the file whole)
+    changed: dict[str, str] = field(default_factory=dict)
+    numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
+
+    def touches(self, path: str, pattern: re.Pattern[str]) -> bool:
+        """Whether the commit's changed lines of ``path`` may matter to a kind: ``pattern``
+        is found in them, or they are not known."""
+        lines = self.changed.get(path)
+        return lines is None or pattern.search(lines) is not None
 
 
 def is_test_or_docs(path: str) -> bool:

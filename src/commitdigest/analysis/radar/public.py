@@ -66,6 +66,7 @@ class PublicSurface:
     aliases: dict[str, str] = field(default_factory=dict)  # defined "m.Name" -> "pkg.Name"
     convention: bool = False  # no declared surface: every unprefixed name is public
     files: set[str] = field(default_factory=set)  # the .py paths of the tree
+    _paths: dict[str, str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def at(cls, repo: RepoView, rev: str | None) -> PublicSurface:
@@ -101,9 +102,17 @@ class PublicSurface:
 
     def path_of(self, module: str) -> str | None:
         """The file of ``module`` in the tree (a package's ``__init__.py``), if any."""
-        if not hasattr(self, "_paths"):
-            self._paths = {self.module_of(p): p for p in self.files}
+        if not self._paths:
+            self._paths.update({self.module_of(p): p for p in self.files})
         return self._paths.get(module)
+
+    def candidate_paths(self, module: str) -> list[str]:
+        """Where ``module`` would be, also when it is new since the window started."""
+        known = self.path_of(module)
+        stem = module.replace(".", "/")
+        guesses = [f"{root}/{stem}" if root else stem for root in sorted(self.roots) or [""]]
+        found = [known] if known else []
+        return found + [f"{g}{end}" for g in guesses for end in (".py", "/__init__.py")]
 
     def public_name(self, module: str, qualname: str) -> str | None:
         """How users reach ``module.qualname`` when a package re-exports it

@@ -19,7 +19,9 @@ Two levels, so that a window costs little more than reading it:
 from __future__ import annotations
 
 import ast
+import bisect
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -28,8 +30,12 @@ __all__ = [
     "ModuleApi",
     "Obj",
     "Param",
+    "api_of",
+    "calls_super",
     "compare",
+    "compare_objects",
     "dropped_exports",
+    "light_api",
     "module_api",
     "surface",
 ]
@@ -43,8 +49,8 @@ _HEADER = re.compile(
     re.M,
 )
 _TOP_NAME = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
-_UPPER_NAME = re.compile(r"^[ \t]+([A-Z][A-Z0-9_]*)[ \t]*(?::[^=\n]*)?=(?!=)[^\n]*", re.M)
-_FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+(?:=[^\n]*)?$", re.M)
+_UPPER_NAME = re.compile(r"^[ \t]+[A-Z][A-Z0-9_]*(?=[ \t]*(?::[^=\n]*)?=(?!=))", re.M)
+_FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+", re.M)
 _ALL = re.compile(r"^__all__[ \t]*(?:\+?=|\.extend|\.append)[^\n]*(?:\n[ \t]+[^\n]*)*", re.M)
 _GETATTR = re.compile(r"^def __getattr__\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
@@ -98,10 +104,17 @@ class Obj:
     params: tuple[Param, ...] = ()
     bases: tuple[str, ...] = ()
     decorators: tuple[str, ...] = ()
-    overrides: bool = False  # marked @override, or calls super().<name>(...)
+    overrides: bool = False  # marked @override
     value: str | None = None  # an attribute's value (source text), for fields
     field: bool = False  # a field of a dataclass-like class (a constructor parameter)
     typing_only: bool = False  # defined under ``if TYPE_CHECKING:``
+    header: str = ""  # the light model's def/class header; params and bases read from it
+
+    def signature(self) -> tuple[tuple[Param, ...], tuple[str, ...]]:
+        """(params, bases): the model's own, or read from the header when light."""
+        if not self.header:
+            return self.params, self.bases
+        return _header_signature(self.header, self.kind == "class")
 
 
 @dataclass
@@ -114,7 +127,6 @@ class ModuleApi:
     star_imports: list[str] = field(default_factory=list)  # ``from X import *`` modules
     getattr_names: set[str] = field(default_factory=set)  # served by module __getattr__
     lazy: dict[str, str] = field(default_factory=dict)  # name -> "module:attr" / "module"
-    strings: set[str] = field(default_factory=set)  # string constants of the module level
     ok: bool = True  # parsed
 
     def provides(self, name: str) -> bool:
@@ -158,18 +170,23 @@ def _params(args: ast.arguments) -> tuple[Param, ...]:
     return tuple(out)
 
 
-def _calls_super(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    for node in ast.walk(fn):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == fn.name
-            and isinstance(node.func.value, ast.Call)
-            and isinstance(node.func.value.func, ast.Name)
-            and node.func.value.func.id == "super"
-        ):
-            return True
-    return False
+def calls_super(text: str, obj: Obj) -> bool:
+    """Whether the method ``obj`` of ``text`` calls ``super().<its name>(...)``: it overrode
+    a method its base class keeps. Its body: the lines after its header that are indented
+    deeper than it."""
+    name = obj.qualname.rsplit(".", 1)[-1]
+    lines = text.splitlines()
+    if not 0 < obj.line <= len(lines):
+        return False
+    head = lines[obj.line - 1]
+    indent = len(head) - len(head.lstrip())
+    body: list[str] = []
+    for line in lines[obj.line :]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent and body:
+            break
+        body.append(line)
+    pattern = rf"super\(\)\s*\.\s*{re.escape(name)}\s*\("
+    return re.search(pattern, "\n".join(body)) is not None
 
 
 def _is_type_checking(test: ast.expr) -> bool:
@@ -191,6 +208,8 @@ class _Builder:
         api = self.api
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             decorators = tuple(_src(d) or "" for d in node.decorator_list)
+            if any(d.split("(")[0].endswith("overload") for d in decorators):
+                return  # a typing overload: the implementation is the API
             kind = "function"
             if cls and any(
                 d.split("(")[0].endswith(("property", "cached_property")) for d in decorators
@@ -208,8 +227,7 @@ class _Builder:
                 node.lineno,
                 params=_params(node.args),
                 decorators=decorators,
-                overrides=any(d.split("(")[0].endswith("override") for d in decorators)
-                or _calls_super(node),
+                overrides=any(d.split("(")[0].endswith("override") for d in decorators),
                 typing_only=typing_only,
             )
         elif isinstance(node, ast.ClassDef):
@@ -255,8 +273,6 @@ class _Builder:
                         decorators=("annotated",) if isinstance(node, ast.AnnAssign) else (),
                         typing_only=typing_only,
                     )
-            if not prefix and value is not None:
-                api.strings |= _string_constants(value)
         elif isinstance(node, ast.AugAssign) and not prefix:
             if isinstance(node.target, ast.Name) and node.target.id == "__all__":
                 api.all = (api.all or set()) | _strings(node.value)
@@ -333,14 +349,6 @@ def _strings(node: ast.expr) -> set[str]:
     return set()
 
 
-def _string_constants(node: ast.AST) -> set[str]:
-    return {
-        n.value
-        for n in ast.walk(node)
-        if isinstance(n, ast.Constant) and isinstance(n.value, str) and n.value.isidentifier()
-    }
-
-
 def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
     """Names a module-level ``__getattr__`` serves: the strings it compares its argument
     with (``if name == "x"``, ``name in ("a", "b")``) and the keys of the module-level dicts
@@ -402,6 +410,160 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     return builder.api
 
 
+# ---- the light model -------------------------------------------------------------------
+#
+# Most changed modules are neither package ``__init__`` files nor modules with ``__all__``
+# or a ``__getattr__``: their API is their def and class headers, their module-level names
+# and their classes' attributes, which a regex scan finds at a fraction of a parse's cost.
+# Only the headers that differ between two versions are parsed (a one-line snippet each).
+
+_DEF_START = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.M)
+_SIG_REST = re.compile(rf"[ \t]*(?:\[[^\]\n]*\])?[ \t]*({_PAREN})?[^\n:]*:")
+_DECORATOR_LINE = re.compile(r"^[ \t]*@([^\n]*)$")
+_IMPORT_NAMES = re.compile(
+    r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M
+)
+_NEEDS_AST = re.compile(r"^(?:__all__\b|def __getattr__\b)", re.M)
+
+
+@lru_cache(maxsize=8192)
+def _header_signature(header: str, is_class: bool) -> tuple[tuple[Param, ...], tuple[str, ...]]:
+    """(params, bases) of a def or class header (``def f(a, b=1) -> X:``)."""
+    snippet = header.strip()
+    if not snippet.endswith(":"):
+        snippet += ":"
+    try:
+        tree = ast.parse(snippet + " ...")
+    except (SyntaxError, ValueError, RecursionError):
+        return (), ()
+    node = tree.body[0] if tree.body else None
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return _params(node.args), ()
+    if isinstance(node, ast.ClassDef):
+        return (), tuple(_src(b) or "" for b in node.bases)
+    return (), ()
+
+
+def light_api(text: str) -> ModuleApi:
+    """The API of an ordinary module from a regex scan (see above)."""
+    api = ModuleApi()
+    lines_before = 0
+    last = 0
+    stack: list[tuple[int, str, str]] = []  # (indent, "def"/"class", qualname)
+    headers: list[tuple[int, int, str, str]] = []  # (position, indent, kind, qualname or "")
+    for m in _DEF_START.finditer(text):
+        lines_before += text.count("\n", last, m.start())
+        last = m.start()
+        indent = len(m.group(1).expandtabs())
+        kind, name = m.group(2), m.group(3)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        if parent is not None and parent[1] == "def":
+            stack.append((indent, "def", ""))  # a nested function: not API
+            headers.append((m.start(), indent, "def", ""))
+            continue
+        qual = f"{parent[2]}.{name}" if parent else name
+        headers.append((m.start(), indent, kind, qual))
+        stack.append((indent, kind, qual))
+        rest = _SIG_REST.match(text, m.end())
+        end = rest.end() if rest else text.find("\n", m.start())
+        header = " ".join(text[m.start() : end if end >= 0 else None].split())
+        decorators = _decorators(text, m.start())
+        line = lines_before + 1
+        if kind == "class":
+            api.objects[qual] = Obj(qual, "class", line, decorators=decorators, header=header)
+            continue
+        plain = [d.split("(")[0] for d in decorators]
+        if any(d.endswith("overload") for d in plain):
+            continue  # a typing overload: the implementation is the API
+        if qual in api.objects and any(d.endswith((".setter", ".deleter")) for d in plain):
+            continue
+        is_property = parent is not None and any(
+            d.endswith(("property", "cached_property")) for d in plain
+        )
+        api.objects[qual] = Obj(
+            qual,
+            "attribute" if is_property else "function",
+            line,
+            decorators=decorators,
+            overrides=any(d.endswith("override") for d in plain),
+            header="" if is_property else header,
+        )
+    for m in _TOP_NAME.finditer(text):  # the last binding of a name is the one that stays
+        name = m.group(1)
+        known = api.objects.get(name)
+        if name != "__all__" and (known is None or known.kind == "attribute"):
+            api.objects[name] = Obj(name, "attribute", text.count("\n", 0, m.start()) + 1)
+    starts = [h[0] for h in headers]
+    for pattern in (_UPPER_NAME, _FIELD):
+        for m in pattern.finditer(text):
+            line_text = m.group(0)
+            indent = len(line_text) - len(line_text.lstrip())
+            owner = _owner(headers, starts, indent, m.start())
+            name = line_text.strip().split(":")[0].split("=")[0].strip()
+            if owner is None or not name.isidentifier():
+                continue
+            qual = f"{owner}.{name}"
+            if qual not in api.objects:
+                api.objects[qual] = Obj(qual, "attribute", text.count("\n", 0, m.start()) + 1)
+    for m in _IMPORT_NAMES.finditer(text):
+        module, names = m.group(1), m.group(2).strip("() \t")
+        for part in names.replace("\n", " ").split(","):
+            words = part.split()
+            if not words or words[0] == "*":
+                continue
+            bound = words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]
+            api.imports.setdefault(bound, f"{module}.{words[0]}" if module else words[0])
+    return api
+
+
+def _owner(
+    headers: list[tuple[int, int, str, str]], starts: list[int], indent: int, pos: int
+) -> str | None:
+    """The class whose body holds the indented assignment at ``pos``: the last header before
+    it with a smaller indent, when that header is a class (not a def)."""
+    i = bisect.bisect_left(starts, pos) - 1
+    while i >= 0:
+        _, h_indent, kind, qual = headers[i]
+        if h_indent < indent:
+            return qual if kind == "class" and qual else None
+        i -= 1
+    return None
+
+
+def _decorators(text: str, start: int) -> tuple[str, ...]:
+    """The ``@`` lines right above a def or class starting at ``start``."""
+    found: list[str] = []
+    end = start
+    while end > 0:
+        begin = text.rfind("\n", 0, end - 1) + 1
+        line = text[begin : end - 1] if end - 1 >= begin else ""
+        m = _DECORATOR_LINE.match(line)
+        if m is None:
+            break
+        found.append(m.group(1).strip())
+        end = begin
+    return tuple(reversed(found))
+
+
+def api_of(text: str, module: str, is_package: bool = False) -> ModuleApi:
+    """The module's API: the full ``ast`` model for package ``__init__`` files and modules
+    with ``__all__`` or a module ``__getattr__`` (what they export matters), the light model
+    for the rest."""
+    if is_package or _NEEDS_AST.search(text):
+        return module_api(text, module, is_package)
+    return _light_cached(text)
+
+
+@lru_cache(maxsize=2048)
+def _light_cached(text: str) -> ModuleApi:
+    try:
+        return light_api(text)
+    except RecursionError:  # pragma: no cover - regexes do not recurse; kept for safety
+        return ModuleApi(ok=False)
+
+
 # ---- comparison ----------------------------------------------------------------------------
 
 
@@ -411,7 +573,7 @@ class Breakage:
     parameter when it is about one, what happened, and old → new as source text."""
 
     qualname: str
-    change: str  # "removed", "param_removed", "now_required", "default_changed",
+    change: str  # "removed", "param_removed", "now_required", "default_changed", "renamed",
     #              "keyword_only", "moved", "bases", "kind"
     param: str | None = None
     old: str = ""
@@ -429,16 +591,29 @@ def _private(qualname: str) -> bool:
 
 def compare(old: ModuleApi, new: ModuleApi) -> list[Breakage]:
     """What a user of ``old`` can no longer do with ``new`` (private names left out)."""
+    pairs = {qual: (obj, new.objects.get(qual)) for qual, obj in old.objects.items()}
+    return compare_objects(
+        pairs, new.provides, lambda parent: parent in new.objects or parent not in old.objects
+    )
+
+
+def compare_objects(
+    pairs: Mapping[str, tuple[Obj | None, Obj | None]],
+    provides: Callable[[str], bool],
+    parent_kept: Callable[[str], bool],
+) -> list[Breakage]:
+    """The breakages of each object, given as (before, after) by qualname (None: absent);
+    ``provides(name)``: the module still offers a top-level name another way (an import, a
+    ``__getattr__``); ``parent_kept(qualname)``: the class holding a member still exists."""
     out: list[Breakage] = []
-    for qual, before in old.objects.items():
-        if _private(qual) or before.typing_only:
+    for qual, (before, after) in pairs.items():
+        if before is None or _private(qual) or before.typing_only:
             continue
         parent = qual.rpartition(".")[0]
-        if parent and parent not in new.objects and parent in old.objects:
+        if parent and not parent_kept(parent):
             continue  # its class is gone: the class is the item
-        after = new.objects.get(qual)
         if after is None:
-            if not parent and new.provides(qual):
+            if not parent and provides(qual):
                 continue  # moved, and still imported here (a re-export) or served lazily
             out.append(Breakage(qual, "removed", line=before.line))
             continue
@@ -448,13 +623,15 @@ def compare(old: ModuleApi, new: ModuleApi) -> list[Breakage]:
             if {before.kind, after.kind} != {"function", "attribute"} or not parent:
                 out.append(Breakage(qual, "kind", old=before.kind, new=after.kind, line=after.line))
             continue
+        if before.header and before.header == after.header:
+            continue  # the same signature, written the same way
         if before.kind == "class":
-            gone = [b for b in before.bases if b not in after.bases]
-            if gone:
+            old_bases, new_bases = before.signature()[1], after.signature()[1]
+            if [b for b in old_bases if b not in new_bases]:
                 out.append(
                     Breakage(
-                        qual, "bases", old=f"({', '.join(before.bases)})",
-                        new=f"({', '.join(after.bases)})", line=after.line,
+                        qual, "bases", old=f"({', '.join(old_bases)})",
+                        new=f"({', '.join(new_bases)})", line=after.line,
                     )
                 )  # fmt: skip
         elif before.kind == "function":
@@ -485,7 +662,7 @@ def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[
 
 def _positions(obj: Obj) -> dict[str, int]:
     """Where each positional parameter is passed by a caller (self/cls not counted)."""
-    names = [p.name for p in obj.params if p.positional]
+    names = [p.name for p in obj.signature()[0] if p.positional]
     if names and names[0] in ("self", "cls"):
         names = names[1:]
     return {name: i for i, name in enumerate(names)}
@@ -493,14 +670,15 @@ def _positions(obj: Obj) -> dict[str, int]:
 
 def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
     out: list[Breakage] = []
-    old = {p.name: p for p in before.params}
-    new = {p.name: p for p in after.params}
+    old_params, new_params = before.signature()[0], after.signature()[0]
+    old = {p.name: p for p in old_params}
+    new = {p.name: p for p in new_params}
     at_old, at_new = _positions(before), _positions(after)
     removed = False
     line = after.line
     for name, p in old.items():
         if p.kind in ("varargs", "varkw"):
-            if name not in new and not any(q.kind == p.kind for q in after.params):
+            if name not in new and not any(q.kind == p.kind for q in new_params):
                 stars = "*" if p.kind == "varargs" else "**"
                 out.append(Breakage(qual, "param_removed", param=f"{stars}{name}", line=line))
             continue
@@ -535,4 +713,26 @@ def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
             out.append(
                 Breakage(qual, "now_required", param=name, line=line, position=at_new.get(name))
             )
+    return _renames(out)
+
+
+def _renames(found: list[Breakage]) -> list[Breakage]:
+    """A removed parameter and a new required one at the same position are one rename
+    (``add_source(multi_cmd)`` -> ``(group)``): only calls that name the old one break."""
+    gone = {b.position: b for b in found if b.change == "param_removed" and b.position is not None}
+    out: list[Breakage] = []
+    renamed: set[int] = set()
+    for b in found:
+        if b.change == "now_required" and b.position in gone and b.param:
+            old = gone[b.position]
+            out.append(
+                Breakage(b.qualname, "renamed", param=old.param, old=old.param or "",
+                         new=b.param, line=b.line, position=b.position)
+            )  # fmt: skip
+            renamed.add(b.position)
+    out += [
+        b
+        for b in found
+        if b.position not in renamed or b.change not in ("param_removed", "now_required")
+    ]
     return out

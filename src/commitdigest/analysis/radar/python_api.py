@@ -23,6 +23,7 @@ Names a module ``__getattr__`` served before and no longer serves are removed (F
 from __future__ import annotations
 
 import re
+from functools import cached_property
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -36,10 +37,19 @@ from commitdigest.analysis.radar.public import PublicSurface, module_name
 from commitdigest.analysis.radar.pyapi import (
     Breakage,
     ModuleApi,
+    api_of,
+    calls_super,
     compare,
     dropped_exports,
     module_api,
     surface,
+)
+from commitdigest.analysis.radar.pylocal import (
+    bases_of,
+    find,
+    imports_of,
+    local_breakages,
+    subclasses,
 )
 from commitdigest.models import ApiChangeType, Visibility
 
@@ -50,8 +60,31 @@ _CHANGE = {
     "param_removed": ApiChangeType.REMOVED,
     "now_required": ApiChangeType.NOW_REQUIRED,
     "default_changed": ApiChangeType.DEFAULT_CHANGED,
+    "renamed": ApiChangeType.RENAMED,
 }
 _MODULE_DUNDERS = {"__getattr__", "__dir__", "__all__", "__version__"}
+
+
+# a changed line that can touch a module's API: a def/class header, a decorator, any
+# module-level statement, a class attribute or field, a parameter line of a multi-line
+# signature (it ends with a comma) or the line that closes one, __all__ or __getattr__
+API_LINES = re.compile(
+    r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]|^[ \t]*@|^[A-Za-z_]"
+    r"|^[ \t]+[A-Z][A-Z0-9_]*[ \t]*[:=]|^[ \t]+\w+[ \t]*:[ \t]*[^\s=]"
+    r"|^[ \t]*\*{0,2}\w+(?:[ \t]*:[^=\n]+)?(?:[ \t]*=[^\n]*)?,[ \t]*$"
+    r"|^[ \t]*\)|__all__|__getattr__",
+    re.M,
+)
+
+
+def wants(view_changed: str | None, path: str) -> bool:
+    """Whether the radar's API kind needs ``path``'s text for a commit whose changed lines
+    of it are ``view_changed`` (None: not known)."""
+    if not path.endswith(".py") or is_test_or_docs(path):
+        return False
+    if view_changed is None or path.endswith("__init__.py"):
+        return True
+    return API_LINES.search(view_changed) is not None
 
 
 def init_paths(paths: tuple[str, ...]) -> list[str]:
@@ -59,36 +92,78 @@ def init_paths(paths: tuple[str, ...]) -> list[str]:
     return [p.rsplit("/", 1)[0] + "/__init__.py" for p in paths if p.endswith(".py") and "/" in p]
 
 
+class _Models:
+    """Both versions' API models, made only when a change needs them."""
+
+    def __init__(self, before: str, after: str | None, module: str, is_init: bool) -> None:
+        self.before, self.after, self.module, self.is_init = before, after, module, is_init
+
+    @cached_property
+    def old(self) -> ModuleApi:
+        return api_of(self.before, self.module, self.is_init)
+
+    @property
+    def all(self) -> set[str] | None:
+        """The old version's ``__all__`` (no model is made for a module without one)."""
+        return self.old.all if "__all__" in self.before else None
+
+    @property
+    def getattr_names(self) -> set[str]:
+        return self.old.getattr_names if "__getattr__" in self.before else set()
+
+    @cached_property
+    def new(self) -> ModuleApi:
+        if self.after is None:
+            return ModuleApi()
+        return api_of(self.after, self.module, self.is_init)
+
+
+def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
+    """Whether the module can be compared around its diff only (``pylocal``)."""
+    return (
+        after is not None
+        and path in view.numbers
+        and not path.endswith("__init__.py")
+        and not any(w in t for t in (before, after) for w in ("__all__", "__getattr__"))
+    )
+
+
 def detect(view: CommitView) -> list[ApiChange]:
     public = view.repo.public if view.repo is not None else None
     items: list[ApiChange] = []
     for path in view.paths:
-        if not path.endswith(".py") or is_test_or_docs(path):
+        if not wants(view.changed.get(path), path):
             continue
         before, after = view.before.get(path), view.after.get(path)
         if before is None:
             continue  # a new module: nothing was there to break
         is_init = path.endswith("/__init__.py") or path == "__init__.py"
-        if after is not None and surface(before, is_init) == surface(after, is_init):
-            continue  # bodies only
         module = public.module_of(path) if public is not None else module_name(path)
-        old = module_api(before, module, is_init)
-        new = module_api(after, module, is_init) if after is not None else ModuleApi()
-        if not old.ok or not new.ok:
-            continue  # a syntax error on either side: no facts
+        models = _Models(before, after, module, is_init)
+        if after is not None and _local(view, path, before, after):
+            removed, added = view.numbers[path]
+            found = local_breakages(before, after, removed, added)
+        else:
+            if after is not None and surface(before, is_init) == surface(after, is_init):
+                continue  # bodies only
+            old, new = models.old, models.new
+            if not old.ok or not new.ok:
+                continue  # a syntax error on either side: no facts
+            found = [
+                *compare(old, new),
+                *dropped_exports(old, new, is_init),
+                *_unserved(old, new, before),
+            ]
+        if not found:
+            continue
         private = is_private_module(path)
         reexports: dict[str, str] = {}
         if private:
-            reexports = _reexports(view, path, module, old)
+            reexports = _reexports(view, path, module, models)
             if not reexports and public is None:
                 continue
-        found = [
-            *compare(old, new),
-            *dropped_exports(old, new, is_init),
-            *_unserved(old, new, before),
-        ]
         for brk in found:
-            item = _item(view, path, module, brk, old, new, public, reexports, private)
+            item = _item(view, path, module, brk, models, public, reexports, private)
             if item is not None:
                 items.append(item)
     return items
@@ -108,18 +183,21 @@ def _item(
     path: str,
     module: str,
     brk: Breakage,
-    old: ModuleApi,
-    new: ModuleApi,
+    models: _Models,
     public: PublicSurface | None,
     reexports: dict[str, str],
     private: bool,
 ) -> ApiChange | None:
     qual = brk.qualname
     first, _, rest = qual.partition(".")
-    served = first in old.getattr_names
+    served = first in models.getattr_names
     if qual in _MODULE_DUNDERS:
         return None
-    if brk.change == "removed" and rest and _still_inherited(view, module, qual, old, new, public):
+    if (
+        brk.change == "removed"
+        and rest
+        and _still_inherited(view, path, module, qual, models, public)
+    ):
         return None
     if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
         return None
@@ -144,9 +222,18 @@ def _item(
         visibility = Visibility.PUBLIC
     elif private:
         return None  # a private module's own names are no one's API
-    elif served or public is None or public.is_public(module, qual, old.all):
+    elif served or public is None or public.is_public(module, qual, models.all):
         visibility = Visibility.PUBLIC
     name = f"{dotted}({brk.param})" if brk.param else dotted
+    symbols = (
+        [
+            f"{dotted.rsplit('.', 2)[0]}.{sub}.{rest.rsplit('.', 1)[-1]}"
+            + (f"({brk.param})" if brk.param else "")
+            for sub in _inheritors(models.after, first, rest)
+        ]
+        if rest and "." not in rest
+        else []
+    )
     return ApiChange(
         kind=RadarKind.PYTHON_API,
         change=_CHANGE.get(brk.change, ApiChangeType.SIGNATURE_CHANGED),
@@ -156,13 +243,27 @@ def _item(
         line=brk.line,
         visibility=visibility,
         position=brk.position if brk.param else None,
+        symbols=symbols,
     )
+
+
+def _inheritors(text: str | None, cls: str, meth: str) -> list[str]:
+    """Classes of the module that inherit ``cls.meth`` without defining it (``Option``
+    inherits ``Parameter.make_metavar``): their users call the changed method too."""
+    found: list[str] = []
+    todo = [cls]
+    while text and todo:
+        for name in subclasses(text, todo.pop()):
+            if name not in found and name != cls and find(text, f"{name}.{meth}") is None:
+                found.append(name)
+                todo.append(name)
+    return found
 
 
 def _detail(brk: Breakage) -> str:
     """What the name and change do not say, as code: ``5 → 10`` for a default,
     ``bases (A, Mixin) → (A)``, ``keyword-only``, ``position 2 → 1``."""
-    if brk.change == "default_changed":
+    if brk.change in ("default_changed", "renamed"):
         return f"{brk.old} → {brk.new}"
     if brk.change == "bases":
         return f"bases {brk.old} → {brk.new}"
@@ -185,10 +286,10 @@ def _still_exported(view: CommitView, public: PublicSurface, alias: str) -> bool
     text = view.after[path] if path in view.after else view.repo.text(view.sha, path)
     if text is None:
         return False
-    return module_api(text, where, path.endswith("__init__.py")).provides(name)
+    return api_of(text, where, path.endswith("__init__.py")).provides(name)
 
 
-def _reexports(view: CommitView, path: str, module: str, api: ModuleApi) -> dict[str, str]:
+def _reexports(view: CommitView, path: str, module: str, models: _Models) -> dict[str, str]:
     """Names of the private module ``path`` that its package's ``__init__.py`` re-exports
     (before the commit): {name in the module: name in the package}."""
     if "/" not in path:
@@ -208,6 +309,7 @@ def _reexports(view: CommitView, path: str, module: str, api: ModuleApi) -> dict
         if target.startswith(module + ".") and target.count(".") == module.count(".") + 1:
             out[target.rsplit(".", 1)[1]] = bound
     if module in init.star_imports:
+        api = models.old
         names = api.all if api.all is not None else {
             n for n in api.objects if "." not in n and not n.startswith("_")
         }  # fmt: skip
@@ -219,69 +321,72 @@ def _reexports(view: CommitView, path: str, module: str, api: ModuleApi) -> dict
 
 def _still_inherited(
     view: CommitView,
+    path: str,
     module: str,
     qual: str,
-    old: ModuleApi,
-    new: ModuleApi,
+    models: _Models,
     public: PublicSurface | None,
 ) -> bool:
     """Whether the removed method ``qual`` (``Cls.meth``) is still there for users: its
     class inherits it from a base of the repository, or it only overrode an upstream one."""
     cls, _, meth = qual.rpartition(".")
-    before = old.objects.get(qual)
-    if cls not in new.objects or new.objects[cls].kind != "class":
+    if "." in cls or models.after is None or bases_of(models.after, cls) is None:
         return False
-    if before is not None and before.overrides:
+    before = find(models.before, qual)
+    if before is not None and (before.overrides or calls_super(models.before, before)):
         return True
-    return _defines(view, module, new, cls, meth, public, depth=0, seen=set()) is True
+    return _defines(view, module, models.after, cls, meth, public, depth=0, seen=set()) is True
 
 
 def _defines(
     view: CommitView,
     module: str,
-    api: ModuleApi,
+    text: str,
     cls: str,
     meth: str,
     public: PublicSurface | None,
     depth: int,
     seen: set[str],
 ) -> bool | None:
-    """Whether class ``cls`` of ``module`` defines or inherits ``meth`` after the commit;
-    ``None`` when a base lies outside the repository (unknown)."""
+    """Whether class ``cls`` of ``module`` (source ``text``) defines or inherits ``meth``
+    after the commit; ``None`` when a base lies outside the repository (unknown)."""
     key = f"{module}.{cls}"
-    if depth > 8 or key in seen:
+    bases = bases_of(text, cls)
+    if depth > 8 or key in seen or bases is None:
         return False
     seen.add(key)
-    obj = api.objects.get(cls)
-    if obj is None or obj.kind != "class":
-        return False
-    if f"{cls}.{meth}" in api.objects:
+    if find(text, f"{cls}.{meth}") is not None:
         return True
     unknown = False
-    for base in obj.bases:
-        base = re.sub(r"\[.*\]$", "", base).strip()
+    for base in bases:
         if not re.fullmatch(r"[A-Za-z_][\w.]*", base) or base in ("object", "Generic", "Protocol"):
             continue
         head, _, tail = base.partition(".")
-        if head in api.objects and not tail:
-            found = _defines(view, module, api, head, meth, public, depth + 1, seen)
-        else:
-            target = api.imports.get(head)
-            found = None
-            if target is not None and public is not None and view.repo is not None:
-                dotted = f"{target}.{tail}" if tail else target
-                where, _, name = dotted.rpartition(".")
-                path = public.path_of(where)
-                text = view.repo.text(view.sha, path) if path else None
-                if text is not None:
-                    other = module_api(
-                        text, where, path is not None and path.endswith("__init__.py")
-                    )
+        found: bool | None = None
+        if not tail and bases_of(text, head) is not None:
+            found = _defines(view, module, text, head, meth, public, depth + 1, seen)
+        elif (target := imports_of(text).get(head)) is not None and public and view.repo:
+            target = _absolute(module, target)
+            dotted = f"{target}.{tail}" if tail else target
+            where, _, name = dotted.rpartition(".")
+            for path in public.candidate_paths(where):
+                other = view.repo.text(view.sha, path)
+                if other is not None:
                     found = _defines(view, where, other, name, meth, public, depth + 1, seen)
+                    break
         if found is True:
             return True
         unknown = unknown or found is None
     return None if unknown else False
+
+
+def _absolute(module: str, target: str) -> str:
+    """``.sansio.app.App`` imported in ``flask.app`` -> ``flask.sansio.app.App``."""
+    level = len(target) - len(target.lstrip("."))
+    if not level:
+        return target
+    package = module.split(".")[:-level] if "." in module else []
+    return ".".join([*package, target.lstrip(".")])
 
 
 def _shimmed(param: str, after: str | None) -> bool:

@@ -1,0 +1,334 @@
+"""A module's API changes read only where its diff changed it.
+
+A commit of a big module usually touches a few bodies. Instead of modelling both versions
+whole, this reads the def and class headers (decorators and whole signatures) and the
+class-level or module-level names that a removed line (before) or an added line (after) falls
+in, names each by its enclosing classes (a scan up the indentation), and compares them; an
+object found on one side only is looked up on the other side by its name. Lines are the
+diff's own numbers (``@@ -a,b +c,d @@``), so nothing else of the module is scanned.
+
+Used for ordinary modules whose whole patch the source has (not a package ``__init__.py``,
+no ``__all__``, no module ``__getattr__``: what they export matters, ``pyapi`` reads them
+whole); it gives the same :class:`~pyapi.Breakage` list ``pyapi.compare`` would.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from commitdigest.analysis.radar.pyapi import Breakage, Obj, compare_objects, light_api
+
+__all__ = [
+    "bases_of",
+    "changed_line_numbers",
+    "find",
+    "imports_of",
+    "local_breakages",
+    "subclasses",
+]
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
+_DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
+_ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
+_LOOKBACK = 120  # lines a signature may span
+
+
+def changed_line_numbers(patch: str) -> tuple[frozenset[int], frozenset[int]]:
+    """(removed lines of the old file, added lines of the new file), 1-based."""
+    removed: set[int] = set()
+    added: set[int] = set()
+    old = new = 0
+    for line in patch.split("\n"):
+        if line.startswith("@@"):
+            m = _HUNK.match(line)
+            if m:
+                old, new = int(m.group(1)), int(m.group(3))
+            continue
+        if line.startswith(("+++ ", "--- ", "diff ", "index ", "\\")):
+            continue
+        if line.startswith("+"):
+            added.add(new)
+            new += 1
+        elif line.startswith("-"):
+            removed.add(old)
+            old += 1
+        elif line.startswith(" ") or line == "":
+            old += 1
+            new += 1
+    return frozenset(removed), frozenset(added)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _signature_end(lines: list[str], start: int) -> int:
+    """The index of the line that ends the header starting at ``start`` (its ``:``)."""
+    depth = 0
+    for i in range(start, min(len(lines), start + _LOOKBACK)):
+        text = lines[i].split("#", 1)[0] if "#" in lines[i] and "'" not in lines[i] else lines[i]
+        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
+        if depth <= 0 and text.rstrip().endswith(":"):
+            return i
+    return start
+
+
+class _Side:
+    """One version of the module, read around given lines only."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.split("\n")
+        self._qual: dict[int, str | None] = {}
+        self._nearest: dict[int, int] = {}  # line index -> the def/class line at or above it
+        self._starts: list[int] = []
+
+    def _is_def(self, i: int) -> bool:
+        line = self.lines[i]
+        return ("def " in line or "class " in line) and _DEF.match(line) is not None
+
+    def nearest_def(self, i: int) -> int:
+        """The def/class line at or above line index ``i`` (-1: none)."""
+        todo: list[int] = []
+        j = i
+        found = -1
+        while j >= 0:
+            if j in self._nearest:
+                found = self._nearest[j]
+                break
+            todo.append(j)
+            if self._is_def(j):
+                found = j
+                break
+            j -= 1
+        for k in todo:
+            self._nearest[k] = found if found <= k else -1
+        return found
+
+    def header_covering(self, i: int) -> int | None:
+        """The def/class header whose decorators or signature hold line index ``i``."""
+        lines = self.lines
+        if i >= len(lines):
+            return None
+        if lines[i].lstrip().startswith("@"):
+            for j in range(i, min(len(lines), i + 30)):
+                if _DEF.match(lines[j]):
+                    return j
+                code = lines[j].strip() and not lines[j].lstrip().startswith(("@", "#"))
+                if code and j > i and _indent(lines[j]) <= _indent(lines[i]):
+                    return None
+            return None
+        j = self.nearest_def(i)
+        if j < 0 or i - j > _LOOKBACK:
+            return None
+        return j if _signature_end(lines, j) >= i else None
+
+    def qualname(self, i: int) -> str | None:
+        """``Outer.Inner.name`` of the header at line index ``i``; None inside a function."""
+        if i in self._qual:
+            return self._qual[i]
+        m = _DEF.match(self.lines[i])
+        if m is None:
+            return None
+        parent = self._enclosing(i, _indent(self.lines[i]))
+        if parent is None:
+            qual: str | None = m.group(2)
+        else:
+            kind, j = parent
+            outer = self.qualname(j) if kind == "class" else None
+            qual = f"{outer}.{m.group(2)}" if outer else None
+        self._qual[i] = qual
+        return qual
+
+    def _enclosing(self, i: int, indent: int) -> tuple[str, int] | None:
+        """The nearest def/class above line ``i`` with a smaller indent, if any."""
+        if indent == 0:
+            return None
+        lines = self.lines
+        for j in range(i - 1, -1, -1):
+            line = lines[j]
+            if not line[:indent].strip():
+                continue  # blank, or indented at least as deep
+            stripped = line.strip()
+            if stripped.startswith("#"):
+                continue
+            ind = _indent(line)
+            m = _DEF.match(line) if ("def " in line or "class " in line) else None
+            if m is not None:
+                return m.group(1), j
+            if ind == 0:
+                return None
+            indent = ind  # a statement block (if/try/with) of the enclosing scope
+        return None
+
+    def obj_at(self, j: int) -> Obj | None:
+        """The object whose header starts at line index ``j``."""
+        qual = self.qualname(j)
+        if qual is None:
+            return None
+        end = _signature_end(self.lines, j)
+        header = " ".join(" ".join(self.lines[j : end + 1]).split())
+        decorators = self._decorators(j)
+        m = _DEF.match(self.lines[j])
+        if m is None:
+            return None
+        kind = m.group(1)
+        plain = [d.split("(")[0] for d in decorators]
+        if any(d.endswith("overload") for d in plain):
+            return None  # a typing overload: the implementation is the API
+        if (
+            kind == "def"
+            and "." in qual
+            and any(d.endswith(("property", "cached_property")) for d in plain)
+        ):
+            return Obj(qual, "attribute", j + 1, decorators=decorators)
+        return Obj(
+            qual,
+            "class" if kind == "class" else "function",
+            j + 1,
+            decorators=decorators,
+            overrides=any(d.endswith("override") for d in plain),
+            header=header,
+        )
+
+    def _decorators(self, j: int) -> tuple[str, ...]:
+        found: list[str] = []
+        k = j - 1
+        while k >= 0 and self.lines[k].lstrip().startswith("@"):
+            found.append(self.lines[k].strip()[1:])
+            k -= 1
+        return tuple(reversed(found))
+
+    def attribute_at(self, i: int) -> Obj | None:
+        """A module-level name or a class-level attribute assigned at line index ``i``."""
+        line = self.lines[i]
+        m = _ATTR.match(line)
+        if m is None or m.group(2) in ("return", "yield", "raise", "assert", "del", "pass"):
+            return None
+        indent = len(m.group(1).expandtabs())
+        if indent == 0:
+            return Obj(m.group(2), "attribute", i + 1)
+        name = m.group(2)
+        if not (name[0].isupper() and name.upper() == name) and ":" not in line.split("=")[0]:
+            return None  # in a class body: upper-case constants and annotated fields only
+        parent = self._enclosing(i, indent)
+        if parent is None or parent[0] != "class":
+            return None
+        outer = self.qualname(parent[1])
+        return Obj(f"{outer}.{name}", "attribute", i + 1) if outer else None
+
+    def objects_at(self, numbers: Iterable[int]) -> dict[str, Obj]:
+        """The objects the 1-based lines ``numbers`` fall in (headers and attributes)."""
+        found: dict[str, Obj] = {}
+        seen: set[int] = set()
+        for n in sorted(numbers):
+            i = n - 1
+            if not 0 <= i < len(self.lines):
+                continue
+            j = self.header_covering(i)
+            if j is not None:
+                if j not in seen:
+                    seen.add(j)
+                    obj = self.obj_at(j)
+                    if obj is not None:
+                        found.setdefault(obj.qualname, obj)
+                continue
+            attr = self.attribute_at(i)
+            if attr is not None:
+                found.setdefault(attr.qualname, attr)
+        return found
+
+    def find(self, qual: str) -> Obj | None:
+        """``qual`` anywhere in this version (looked up by its last name)."""
+        name = qual.rsplit(".", 1)[-1]
+        text = self.text
+        for keyword in ("def ", "class "):
+            needle = keyword + name
+            start = 0
+            while (pos := text.find(needle, start)) >= 0:
+                start = end = pos + len(needle)
+                if end < len(text) and (text[end].isalnum() or text[end] == "_"):
+                    continue
+                i = self.line_index(pos)
+                if _DEF.match(self.lines[i]) and self.qualname(i) == qual:
+                    obj = self.obj_at(i)
+                    if obj is not None:
+                        return obj
+        for i, line in enumerate(self.lines):
+            if name in line and line.lstrip().startswith(name):
+                attr = self.attribute_at(i)
+                if attr is not None and attr.qualname == qual:
+                    return attr
+        return None
+
+    def line_index(self, pos: int) -> int:
+        """The 0-based line of character offset ``pos``."""
+        if not self._starts:
+            total = 0
+            for line in self.lines:
+                self._starts.append(total)
+                total += len(line) + 1
+        return bisect.bisect_right(self._starts, pos) - 1
+
+
+@lru_cache(maxsize=256)
+def _side(text: str) -> _Side:
+    """One reading of a version (a file touched by neighbouring commits is read once)."""
+    return _Side(text)
+
+
+def local_breakages(
+    before: str, after: str, removed: frozenset[int], added: frozenset[int]
+) -> list[Breakage]:
+    """The API changes of one module between ``before`` and ``after``, read only around the
+    changed lines (see the module)."""
+    old, new = _side(before), _side(after)
+    old_local = old.objects_at(removed)
+    new_local = new.objects_at(added)
+    pairs: dict[str, tuple[Obj | None, Obj | None]] = {}
+    for qual, obj in old_local.items():
+        pairs[qual] = (obj, new_local.get(qual) or new.find(qual))
+    for qual, obj in new_local.items():
+        if qual not in pairs:
+            pairs[qual] = (old.find(qual), obj)
+    gone = {q for q, (_, obj) in pairs.items() if obj is None}
+    imports: dict[str, str] | None = None
+
+    def provides(name: str) -> bool:
+        nonlocal imports
+        if imports is None:  # a removed top-level name: was it moved and imported back?
+            imports = light_api(after).imports
+        return name in imports
+
+    return compare_objects(pairs, provides, lambda parent: parent not in gone)
+
+
+def find(text: str, qual: str) -> Obj | None:
+    """The object ``qual`` (``Cls.meth``, ``func``) of a module's source, if it has one."""
+    return _side(text).find(qual)
+
+
+def bases_of(text: str, cls: str) -> tuple[str, ...] | None:
+    """The base classes of class ``cls`` as written (None: no such class)."""
+    obj = _side(text).find(cls)
+    if obj is None or obj.kind != "class":
+        return None
+    return tuple(re.sub(r"\[.*\]$", "", b).strip() for b in obj.signature()[1])
+
+
+@lru_cache(maxsize=256)
+def imports_of(text: str) -> dict[str, str]:
+    """The names a module's imports bind (``light_api``'s reading), by the text."""
+    return light_api(text).imports
+
+
+def subclasses(text: str, cls: str) -> list[str]:
+    """The top-level classes of a module whose bases name ``cls``."""
+    found: list[str] = []
+    pattern = re.compile(rf"^class[ \t]+(\w+)[ \t]*\([^)]*\b{re.escape(cls)}\b", re.M)
+    for m in pattern.finditer(text):
+        found.append(m.group(1))
+    return found
