@@ -18,7 +18,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from commitdigest.errors import CommitdigestError
+from commitdigest.errors import ArchiveError, CommitdigestError
 from commitdigest.models import CommitEntry, Importance, ReportContext, RepositoryEntry
 from commitdigest.render.json_output import load_context, load_units
 from commitdigest.render.mdtext import clean_line
@@ -31,10 +31,6 @@ MAX_QUERY = 200
 DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.json")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SHA = re.compile(r"[0-9a-fA-F]{7,40}")
-
-
-class ArchiveError(ValueError):
-    """A question the archive cannot answer: a bad argument, or nothing by that name."""
 
 
 def _day(value: str | None, name: str) -> str | None:

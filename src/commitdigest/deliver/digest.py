@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
+from commitdigest.errors import DigestTooLarge as DigestTooLarge
 from commitdigest.i18n import DIGEST_STRINGS, IMPORTANCE_EMOJI, pick
 from commitdigest.models import (
     Analysis,
@@ -318,10 +319,6 @@ class Fitted(Generic[T]):
     shown: int  # items kept
     omitted: int  # items left out (the number in "…and N more")
     lines: list[str] = field(default_factory=list)
-
-
-class DigestTooLarge(ValueError):
-    """Even the digest's title, counts and link alone exceed the limit."""
 
 
 def fit(
