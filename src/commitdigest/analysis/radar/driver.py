@@ -20,6 +20,7 @@ from commitdigest.analysis.radar import (
 )
 from commitdigest.analysis.radar.blobs import BlobReader
 from commitdigest.analysis.radar.models import ApiChange, CommitView
+from commitdigest.gitcmd import git_argv, git_env
 
 if TYPE_CHECKING:
     from commitdigest.models import Commit
@@ -71,8 +72,9 @@ def cache_key(sha: str) -> str:
 def _env_files(repo: Path, rev: str) -> list[str]:
     """Non-test Python files that mention the environment at ``rev`` (``git grep``, one call)."""
     out = subprocess.run(
-        ["git", "grep", "-l", "-E", env_var.GREP_PATTERN, rev, "--", "*.py"],
+        git_argv("grep", "-l", "-E", env_var.GREP_PATTERN, rev, "--", "*.py"),
         cwd=repo,
+        env=git_env(),
         capture_output=True,
         text=True,
         check=False,
@@ -133,8 +135,9 @@ def scan_log(repo: Path, rev_range: str) -> dict[str, list[ApiChange]]:
     """Convenience for tests and the bench: scan ``git log rev_range`` (oldest first)."""
     fmt = "%x1e%H%x1f%P%x1f%s%x1f%b%x1f"
     out = subprocess.run(
-        ["git", "log", "--reverse", "--name-only", f"--format={fmt}", rev_range],
+        git_argv("log", "--reverse", "--name-only", f"--format={fmt}", rev_range),
         cwd=repo,
+        env=git_env(),
         capture_output=True,
         text=True,
         check=True,
