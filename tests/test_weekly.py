@@ -218,8 +218,11 @@ def test_run_writes_the_weekly_on_its_day_and_sends_it_where_asked(tmp_path: Pat
         assert days[-1] == label and label not in [
             r.headers["x-commitdigest-day"] for r in daily_hook.requests
         ]
-        weekly_body = weekly_hook.requests[-1].json()
-        assert weekly_body["window"]["label"] == label
+        weekly = weekly_hook.requests[-1]
+        assert weekly.headers["x-commitdigest-event"] == "weekly"
+        weekly_body = weekly.json()  # the weekly digest itself, as written to <week>.json
+        assert weekly_body["kind"] == "weekly" and weekly_body["week"] == label
+        assert weekly.body == (tmp_path / "out" / f"{label}.json").read_bytes()
         assert len(weekly_body["repositories"][0]["commits"]) == 3
         sent = len(weekly_hook.requests)
         again = runner.invoke(app, ["run", "--config", str(config)], env=env)

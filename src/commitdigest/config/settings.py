@@ -32,6 +32,7 @@ from pydantic import (
     SecretStr,
     ValidationError,
     field_validator,
+    model_validator,
 )
 from pydantic_settings import (
     BaseSettings,
@@ -154,7 +155,8 @@ class RunSettings(_Section):
     # a machine that was off catches up at most this many days (the newest); `run --since`
     # backfills the rest
     max_catch_up_days: int = Field(31, ge=1, le=366)
-    # a delivery that failed is sent again by each run for this many days, then given up
+    # deprecated: each [[deliver]] entry's `retry_days` (this value, when set, is the
+    # default of the entries that do not set theirs)
     delivery_retry_days: int = Field(3, ge=0, le=60)
     lock_timeout_s: float = Field(60, ge=0)  # wait this long for another run's lock
     # "combined": one report a day for every repository; "separate": one per repository (or
@@ -227,6 +229,18 @@ class Settings(BaseSettings):
     @classmethod
     def _unique_channels(cls, channels: list[ChannelConfig]) -> list[ChannelConfig]:
         return check_unique_names(channels)
+
+    @model_validator(mode="after")
+    def _retry_days(self) -> Settings:
+        if "delivery_retry_days" in self.run.model_fields_set:  # the old key still counts
+            days = self.run.delivery_retry_days
+            self.deliver = [
+                c
+                if "retry_days" in c.model_fields_set
+                else c.model_copy(update={"retry_days": days})
+                for c in self.deliver
+            ]
+        return self
 
     @field_validator("repositories")
     @classmethod
