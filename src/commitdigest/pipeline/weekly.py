@@ -151,9 +151,7 @@ async def _names(options: ReportOptions, opener: Opener) -> list[str] | None:
     return names
 
 
-def _usable(
-    context: ReportContext | None, names: Sequence[str], lang: str
-) -> ReportContext | None:
+def _usable(context: ReportContext | None, names: Sequence[str], lang: str) -> ReportContext | None:
     """The daily ``context`` when it covers ``names`` in ``lang`` and every one of them
     could be read; else None (the day is made again)."""
     if context is None:

@@ -66,7 +66,6 @@ UNITS_DIR = "r"  # the pages of separate reports: r/<repository or group>/<day>.
 MANIFEST_VERSION = 1
 
 
-
 class SourceRecord(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
