@@ -79,10 +79,9 @@ def print_outcome(settings: Settings, outcome: RunOutcome) -> None:
         days = held.days
         span = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
         err.print(
-            f"not sent: {len(days)} day(s) written without sending them to "
-            f"{', '.join(held.channels)}, {held.reason}: {span}; send a day with "
-            f"`commitdigest deliver --date {days[0]}` (each day: --date D), or run with "
-            "--deliver",
+            f"not sent: {len(days)} day(s), {span}, written without sending them to "
+            f"{', '.join(held.channels)} ({held.reason}); send a day with "
+            f"`commitdigest deliver --date {days[0]}`, or all of them with --deliver",
             markup=False,
         )
     made = outcome.weekly

@@ -105,7 +105,7 @@ class HeldBack:
 
     days: list[str]
     channels: list[str]
-    reason: str  # why: "backfill (--since)", or the catch-up's length over the channel's cap
+    reason: str  # why: a backfill (run --since), or a catch-up longer than the channel's cap
 
 
 @dataclass
@@ -226,11 +226,10 @@ def _sends(
         if request.deliver or not (plan.backfill or len(days) > channel.max_catch_up_days):
             sends[channel.name] = days
         elif plan.backfill:
-            held.setdefault("a backfill (--since)", []).append(channel.name)
+            held.setdefault("a backfill: run --since", []).append(channel.name)
         else:
-            why = (
-                f"a catch-up of {len(days)} days (max_catch_up_days = {channel.max_catch_up_days})"
-            )
+            cap = channel.max_catch_up_days
+            why = f"a catch-up of {len(days)} days, more than max_catch_up_days = {cap}"
             held.setdefault(why, []).append(channel.name)
     outcome.held = [HeldBack(days, names, why) for why, names in held.items()]
     return sends
