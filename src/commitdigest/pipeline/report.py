@@ -537,7 +537,7 @@ def _write_units(
         result = _write_day(
             window,
             unit_inputs,
-            dataclasses.replace(options, out_dir=options.out_dir / unit),
+            dataclasses.replace(options, out_dir=ReportsFolder(options.out_dir).unit(unit).root),
             tuple(dict.fromkeys([*formats, "json"])),  # the index is made from the JSON
             generated_at,
         )

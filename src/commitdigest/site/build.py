@@ -181,7 +181,11 @@ class _Builder:
         folders = reports.unit_folders() if reports is not None else []
         for day, paths in found.items():
             summary: DaySummary | None = None
-            units = [f / f"{day}.json" for f in folders if (f / f"{day}.json").is_file()]
+            units = [
+                path
+                for path in (reports.path(day, "json", f.name) for f in folders if reports)
+                if path.is_file()
+            ]
             if units and reports is not None:
                 try:  # the reports' own bytes: an unchanged day is neither read nor rendered
                     data = b"".join(
