@@ -122,3 +122,10 @@ def test_markdownv2_reader_refuses_what_telegram_refuses() -> None:
     (line,) = read_telegram_mdv2(r"• a\_b \(x\) [abc](https://x.example/c\))")
     assert visible(line) == "• a_b (x) abc"
     assert [s.kind for s in line][-1] == "link" and line[0].kind == PLAIN
+
+
+@pytest.mark.parametrize("kind", list(VARIANTS))
+def test_a_long_title_is_shown_whole(kind: str) -> None:
+    title = "fix: " + "a very long title with *stars* and <tags> " * 8  # ~350 characters
+    payload = prepare(kind, with_title(title)).payload
+    check_literal(kind, payload, title, "6a7b8c9")

@@ -37,7 +37,7 @@ from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
 from commitdigest.render.plaintext import ReportPart, report_parts
 
 T = TypeVar("T")
-ITEM_CHARS = 200  # a commit title or overview item longer than this is shortened ("...")
+ITEM_CHARS = 200  # an overview or radar item longer than this is shortened ("..."), not a title
 
 
 def strings(lang: str) -> Mapping[str, str]:
@@ -190,7 +190,9 @@ def build_digest(
 
 
 def _digest_commit(commit: CommitEntry, labels: Labels) -> DigestCommit:
-    title = shorten_title(commit.title, ITEM_CHARS, ITEM_CHARS - 3) or labels.s["untitled"]
+    # a title is shown whole, as written: one too long for the message is left out with
+    # the others that do not fit ("…and N more"), never cut
+    title = clean_line(commit.title) or labels.s["untitled"]
     return DigestCommit(title=title, short_sha=commit.short_sha, url=safe_url(commit.url))
 
 
