@@ -141,7 +141,8 @@ def register(app: typer.Typer) -> None:
 
             settings = load_settings(find_config(config))
             with Store.open(home or default_home()) as store:
-                rows = status_rows(delivery_states(store, settings.deliver))
+                known = settings.deliver if settings.config_file or settings.deliver else None
+                rows = status_rows(delivery_states(store, known))
             if as_json:
                 out.print(json.dumps(rows, ensure_ascii=False, indent=1), markup=False)
                 return 0

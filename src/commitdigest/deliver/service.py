@@ -285,7 +285,7 @@ def select_channels(
     """The channels named (all when ``names`` is empty); an unknown name is a UsageError."""
     if not names:
         return list(channels)
-    known = {c.name: c for c in channels}
+    known = {c.name: c for c in channels or ()}
     unknown = [n for n in names if n not in known]
     if unknown:
         have = ", ".join(known) or "none: add [[deliver]] entries to commitdigest.toml"
@@ -391,14 +391,15 @@ class DeliveryState:
 
 
 def delivery_states(
-    store: Store, channels: Sequence[ChannelConfig], *, now: datetime | None = None
+    store: Store, channels: Sequence[ChannelConfig] | None, *, now: datetime | None = None
 ) -> list[DeliveryState]:
     """The state of every delivery (its latest record per day and channel, newest day
-    first), with when it is sent again and why (or why not)."""
+    first), with when it is sent again and why (or why not); ``channels``: the configured
+    ones (None when no settings file says which)."""
     log_ = DeliveryLog(store)
     moment = now or datetime.now(tz=UTC)
     pending = {(p.day, p.channel): p for p in log_.pending()}
-    known = {c.name: c for c in channels}
+    known = {c.name: c for c in channels or ()}
     states = []
     for record in log_.latest():
         waiting = pending.get((record.day, record.channel))
@@ -414,6 +415,12 @@ def delivery_states(
             )
         elif waiting is None:  # pragma: no cover - a failed latest record is pending
             why = record.status
+        elif channels is None:
+            next_retry = "the next run"
+            why = (
+                f"failed since {_stamp(waiting.first_failure)}; every run sends it again "
+                "until that is older than the channel's retry_days"
+            )
         elif channel is None:
             why = "not sent again: the channel is no longer configured"
         elif not channel.enabled:
