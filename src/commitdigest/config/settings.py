@@ -91,7 +91,7 @@ def http_url(value: str) -> str:
     value = value.strip()
     scheme, _, rest = value.partition("://")
     if scheme.lower() not in ("http", "https") or not rest.strip("/"):
-        raise ValueError(f"must be an http(s) URL such as https://host/v1, got {value!r}")
+        raise ValueError(f"must be an http(s) URL (https://host/…), got {value!r}")
     return value.rstrip("/")
 
 

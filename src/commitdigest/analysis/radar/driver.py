@@ -76,7 +76,8 @@ def _env_files(repo: Path, rev: str) -> list[str]:
         cwd=repo,
         env=git_env(),
         capture_output=True,
-        text=True,
+        encoding="utf-8",
+        errors="replace",
         check=False,
     )
     prefix = rev + ":"
@@ -139,7 +140,8 @@ def scan_log(repo: Path, rev_range: str) -> dict[str, list[ApiChange]]:
         cwd=repo,
         env=git_env(),
         capture_output=True,
-        text=True,
+        encoding="utf-8",
+        errors="replace",
         check=True,
     ).stdout
     commits: list[CommitInput] = []
