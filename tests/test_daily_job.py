@@ -177,3 +177,24 @@ def test_the_exit_code_is_computed_in_one_place() -> None:
     assert exit_code(outcome) == 8
     outcome.health.append(ReportHealth("2026-05-02", "partial", 3, "a repository failed"))
     assert exit_code(outcome) == 3
+
+
+def test_each_channel_has_its_retry_window_and_catch_up_cap(tmp_path: Path) -> None:
+    import pytest
+
+    from commitdigest.errors import ConfigError
+
+    def channels(text: str) -> list[tuple[int, int]]:
+        config = tmp_path / "c.toml"
+        config.write_text(text, encoding="utf-8")
+        return [(c.retry_days, c.max_catch_up_days) for c in load_settings(config).deliver]
+
+    hook = '[[deliver]]\nname = "{n}"\ntype = "webhook"\nurl = "http://127.0.0.1:1/"\n'
+    two = hook.format(n="a") + "retry_days = 5\nmax_catch_up_days = 7\n" + hook.format(n="b")
+    assert channels(two) == [(5, 7), (3, 2)]
+    # the old key still counts, for the entries that do not set their own
+    assert channels("[run]\ndelivery_retry_days = 1\n\n" + two) == [(5, 7), (1, 2)]
+    with pytest.raises(
+        ConfigError, match=r"deliver\.0\.webhook\.max_catch_up_days|max_catch_up_days"
+    ):
+        channels(hook.format(n="a") + "max_catch_up_days = 0\n")
