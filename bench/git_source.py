@@ -33,9 +33,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import TypeVar
 
+from commitdigest.gitcmd import git_env
 from commitdigest.models import Commit
 from commitdigest.sources.git import git_log_argv, read_commits
-from commitdigest.sources.repo_info import RepositoryInfo, git_env, resolve_repository_sync
+from commitdigest.sources.repo_info import RepositoryInfo, resolve_repository_sync
 
 T = TypeVar("T")
 TZ = timezone(timedelta(hours=8))

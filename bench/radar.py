@@ -33,8 +33,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from commitdigest.analysis.radar.driver import CommitInput, scan_window
+from commitdigest.gitcmd import git_env
 from commitdigest.sources.git import read_commits
-from commitdigest.sources.repo_info import git_env, resolve_repository_sync
+from commitdigest.sources.repo_info import resolve_repository_sync
 
 TZ = UTC
 DAY = datetime(2026, 3, 2, tzinfo=TZ)

@@ -280,19 +280,22 @@ def read_lark_md(text: str) -> list[Line]:
     return _scan(text, rules)
 
 
-# ---- DingTalk and WeCom markdown ---------------------------------------------------------
-# The documented subsets: **bold**, *italic*, [text](url), `code`, <font …> tags and WeCom's
-# <@userid> mentions; no escape character.
+# ---- DingTalk and WeCom text messages ----------------------------------------------------
+# No markup: the text shows as it is (clients make a bare http(s) address a link). WeCom's
+# one documented syntax in a text message is "<@userid>", a mention; a zero-width word
+# joiner (U+2060) shows as nothing.
 
 
-def read_cn_markdown(text: str) -> list[Line]:
+def read_plain_text(text: str) -> list[Line]:
+    rules: list[Rule] = [(re.compile(r"https?://[^\s<>]+"), _seg("link", 0))]
+    return _scan(text, rules)
+
+
+def read_wecom_text(text: str) -> list[Line]:
     rules: list[Rule] = [
         (re.compile(r"<@[^>]*>"), _seg("mention", 0)),
-        (re.compile(r"</?[a-zA-Z]+[^>]*>"), _seg("tag", 0)),
-        (re.compile(r"\[([^\]]*)\]\(([^)]*)\)"), _seg("link")),
-        (re.compile(r"\*\*(.+?)\*\*"), _seg("bold")),
-        (re.compile(r"\*([^*]+)\*"), _seg("italic")),
-        (re.compile(r"`([^`]+)`"), _seg("code")),
+        (re.compile("\u2060"), lambda m: []),
+        (re.compile(r"https?://[^\s<>]+"), _seg("link", 0)),
     ]
     return _scan(text, rules)
 
@@ -305,8 +308,8 @@ def message_text(kind: str, payload: dict[str, object]) -> str:
     p: object = payload
     path = {
         "feishu": ("card", "elements", 0, "text", "content"),
-        "dingtalk": ("markdown", "text"),
-        "wecom": ("markdown", "content"),
+        "dingtalk": ("text", "content"),
+        "wecom": ("text", "content"),
         "discord-embed": ("embeds", 0, "description"),
         "discord-content": ("content",),
         "telegram-html": ("text",),
@@ -320,13 +323,13 @@ def message_text(kind: str, payload: dict[str, object]) -> str:
     for key in path:
         p = p[key]  # type: ignore[index]
     assert isinstance(p, str)
-    return p.replace("  \n", "\n") if kind == "dingtalk" else p
+    return p
 
 
 READERS: dict[str, Callable[[str], list[Line]]] = {
     "feishu": read_lark_md,
-    "dingtalk": read_cn_markdown,
-    "wecom": read_cn_markdown,
+    "dingtalk": read_plain_text,
+    "wecom": read_wecom_text,
     "slack": read_slack,
     "discord-embed": read_discord,
     "discord-content": read_discord,
@@ -340,15 +343,5 @@ def read(kind: str, payload: dict[str, object]) -> list[Line]:
 
 
 def shown_as(kind: str, title: str) -> str:
-    """How ``title`` shows in ``kind``: itself, except in DingTalk and WeCom, which have no
-    escape character: there the characters of their markup show as full-width look-alikes."""
-    if kind in ("dingtalk", "wecom"):
-        return (
-            title.replace("<", "＜")
-            .replace(">", "＞")
-            .replace("[", "［")
-            .replace("]", "］")
-            .replace("*", "＊")
-            .replace("`", "｀")
-        )
+    """How ``title`` shows in ``kind``: as written, in every channel."""
     return title

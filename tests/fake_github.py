@@ -46,11 +46,11 @@ from urllib.parse import parse_qs, unquote, urlencode, urlsplit
 
 from serverthread import serve_in_background, stop_serving
 
+from commitdigest.gitcmd import GIT_CONFIG, git_env
 from commitdigest.models import Commit, FileStatus
 from commitdigest.sources.diffparse import EMPTY_BLOB, strip_header
-from commitdigest.sources.git import GIT_CONFIG, LOG_FLAGS
+from commitdigest.sources.git import LOG_FLAGS
 from commitdigest.sources.gitlog_parse import PatchLimits, parse_log
-from commitdigest.sources.repo_info import git_env
 
 _GH_STATUS = {
     FileStatus.ADDED: "added", FileStatus.DELETED: "removed", FileStatus.MODIFIED: "modified",

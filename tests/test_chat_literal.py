@@ -23,6 +23,9 @@ VARIANTS = CASES  # the eight channel variants, as the digest tests name them
 # Slack's mrkdwn has no escape for *bold*, _italic_, ~strike~ and `code` (only &, <, >):
 # there a title keeps its text and can neither link nor mention, but may show styled
 STYLE_FREE = set(VARIANTS) - {"slack"}
+# DingTalk and WeCom get a plain-text message (their markdown documents no escape)
+TEXT_KINDS = {"dingtalk", "wecom"}
+COMMIT_URL = "https://github.com/example/project/commit/"
 
 MARKUP = "_*[]()~`>#+-=|{}.!\\<>&@:/\"'"
 TOKENS = [
@@ -67,18 +70,24 @@ def check_literal(kind: str, payload: dict[str, object], title: str, sha: str) -
     item = [line for line in lines if visible(line).startswith("• ") and sha in visible(line)]
     assert len(item) == 1, [visible(line) for line in lines]
     line = item[0]
-    assert visible(line) == f"• {expected} ({sha})", (visible(line), expected)
+    # a plain-text message writes the commit's address after its short SHA
+    link = f"{sha} <{COMMIT_URL}{sha}" if kind in TEXT_KINDS else sha
+    shown = visible(line)
+    assert shown.startswith(f"• {expected} ({link}") and shown.endswith(")"), (shown, expected)
     start, end = 2, 2 + len(expected)
-    if kind in STYLE_FREE:
+    # in plain text an address in a title may be made a link by the client: one that shows
+    # its own target, never a text hiding another
+    banned = ("mention",) if kind in TEXT_KINDS else ("link", "mention")
+    if kind in STYLE_FREE - TEXT_KINDS:
         assert plain_span(line, start, end), line
     else:
         pos = 0
         for seg in line:  # no link, no mention out of the title
             if pos < end and pos + len(seg.text) > start:
-                assert seg.kind not in ("link", "mention"), line
+                assert seg.kind not in banned, line
             pos += len(seg.text)
-    # the commit's short SHA is the one link of the line
-    assert [s.kind for s in line if sha in s.text] == ["link"]
+    # the commit's short SHA (or, in plain text, its address) is the one link of the line
+    assert [s.kind for s in line if link.split()[-1].lstrip("<") in s.text] == ["link"]
     assert all(s.kind != "mention" for text_line in lines for s in text_line)
 
 
@@ -113,3 +122,10 @@ def test_markdownv2_reader_refuses_what_telegram_refuses() -> None:
     (line,) = read_telegram_mdv2(r"• a\_b \(x\) [abc](https://x.example/c\))")
     assert visible(line) == "• a_b (x) abc"
     assert [s.kind for s in line][-1] == "link" and line[0].kind == PLAIN
+
+
+@pytest.mark.parametrize("kind", list(VARIANTS))
+def test_a_long_title_is_shown_whole(kind: str) -> None:
+    title = "fix: " + "a very long title with *stars* and <tags> " * 8  # ~350 characters
+    payload = prepare(kind, with_title(title)).payload
+    check_literal(kind, payload, title, "6a7b8c9")

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from commitdigest.cli import app, console
 from commitdigest.errors import EXIT_INTERNAL, StoreError
 
-HEAVY = ("openai", "jinja2", "markdown_it", "httpx2", "pydantic_settings", "griffe")
+HEAVY = ("openai", "jinja2", "markdown_it", "httpx2", "pydantic_settings")
 
 
 def test_import_cli_loads_no_heavy_library() -> None:

@@ -80,7 +80,7 @@ def test_feishu_error_code_in_a_200_is_a_failure_not_retried(
     assert result.error is not None and "code 19021" in result.error
 
 
-def test_dingtalk_markdown_signed_in_the_query(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dingtalk_text_signed_in_the_query(monkeypatch: pytest.MonkeyPatch) -> None:
     with HttpReceiver(Reply(200, {"errcode": 0, "errmsg": "ok"})) as http:
         monkeypatch.setenv("DT_URL", http.url("/robot/send?access_token=abcdef0123456789"))
         monkeypatch.setenv("DT_SECRET", SECRET)
@@ -100,10 +100,9 @@ def test_dingtalk_markdown_signed_in_the_query(monkeypatch: pytest.MonkeyPatch) 
     assert request.query["sign"] == [expected]
     assert f"sign={quote_plus(expected)}" in request.raw_query
     body = request.json()
-    assert body["msgtype"] == "markdown"
-    assert body["markdown"]["title"] == "example/project · daily update · 2026-01-13"
-    assert body["markdown"]["text"].startswith(
-        "**example/project · daily update · 2026-01-13**  \n4 commits · 🔴2 🟡1 🟢1  \n"
+    assert body == {"msgtype": "text", "text": {"content": body["text"]["content"]}}
+    assert body["text"]["content"].startswith(
+        "example/project · daily update · 2026-01-13\n4 commits · 🔴2 🟡1 🟢1\n"
     )
 
 
@@ -116,15 +115,16 @@ def test_dingtalk_rate_limit_code_is_retried(monkeypatch: pytest.MonkeyPatch) ->
     assert (result.status, result.attempts) == ("sent", 2)
 
 
-def test_wecom_markdown_within_4096_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_wecom_text_within_2048_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     with HttpReceiver(Reply(200, {"errcode": 0, "errmsg": "ok"})) as http:
         monkeypatch.setenv("WECOM_URL", http.url("/cgi-bin/webhook/send?key=693a91f6-7xxx"))
         result = _deliver(busy_day(200), type="wecom", url_env="WECOM_URL", max_items=None)
         assert result.status == "sent", result
         body = http.requests[-1].json()
-    assert set(body) == {"msgtype", "markdown"} and body["msgtype"] == "markdown"
-    content = body["markdown"]["content"]
-    assert len(content.encode("utf-8")) <= 4096
+    assert set(body) == {"msgtype", "text"} and body["msgtype"] == "text"
+    assert set(body["text"]) == {"content"}  # never a mentioned_list
+    content = body["text"]["content"]
+    assert len(content.encode("utf-8")) <= 2048
     assert content.splitlines()[-1].startswith("……另有 ")
     assert result.detail is not None and "more in the report" in result.detail
 

@@ -51,12 +51,11 @@ def _text_and_size(kind: str, payload: Any) -> tuple[str, int, int]:
     """(the message text, its size as the service measures it, the service's limit)."""
     if kind == "feishu":
         return payload["card"]["elements"][0]["text"]["content"], len(json_bytes(payload)), 20_000
-    if kind == "dingtalk":
-        # lines end with two spaces: a hard line break in DingTalk's markdown
-        return payload["markdown"]["text"].replace("  \n", "\n"), len(json_bytes(payload)), 20_000
+    if kind == "dingtalk":  # a plain-text message
+        return payload["text"]["content"], len(json_bytes(payload)), 20_000
     if kind == "wecom":
-        text = payload["markdown"]["content"]
-        return text, utf8_bytes(text), 4096
+        text = payload["text"]["content"]
+        return text, utf8_bytes(text), 2048
     if kind == "slack":
         sections = [b["text"]["text"] for b in payload["blocks"] if b["type"] == "section"]
         assert all(len(s) <= 3000 for s in sections) and len(payload["blocks"]) <= 50
@@ -130,8 +129,8 @@ def _prepare_uncut_lines(kind: str, context: Any, lang: str) -> set[str]:
 
     markups = {
         "feishu": chat_cn.LARK_MD,
-        "dingtalk": chat_cn.PLAIN_MD,
-        "wecom": chat_cn.PLAIN_MD,
+        "dingtalk": chat_cn.DINGTALK_TEXT,
+        "wecom": chat_cn.WECOM_TEXT,
         "slack": chat_intl.SLACK_MRKDWN,
         "discord-embed": chat_intl.DISCORD_MD,
         "discord-content": chat_intl.DISCORD_MD,
@@ -151,7 +150,7 @@ def _prepare_uncut_lines(kind: str, context: Any, lang: str) -> set[str]:
 def test_max_items_caps_the_list_before_the_size_does() -> None:
     message = _prepare(busy_day(200), name="c", type="wecom", url_env="X", max_items=5)
     assert (message.items_shown, message.items_omitted) == (5, 197)
-    assert message.payload["markdown"]["content"].splitlines()[-1] == "……另有 197 条"
+    assert message.payload["text"]["content"].splitlines()[-1] == "……另有 197 条"
 
 
 def test_a_small_day_is_sent_whole() -> None:
@@ -193,10 +192,10 @@ def test_escaping_per_service() -> None:
     discord = _prepare(context, name="d", type="discord", url_env="X").payload
     assert discord["allowed_mentions"] == {"parse": []}
     assert r"\*batching\*" in discord["embeds"][0]["description"]
-    for kind in ("dingtalk", "wecom"):
+    for kind in ("dingtalk", "wecom"):  # plain text: the title as written
         payload = _prepare(context, name="x", type=kind, url_env="X").payload
-        body = str(payload["markdown"])
-        assert "＜b＞&＜/b＞ ＊batching＊" in body and "<b>" not in body
+        assert payload["msgtype"] == "text" and set(payload["text"]) == {"content"}
+        assert "<b>&</b> *batching*" in payload["text"]["content"]
 
 
 def test_subject_and_repository_names() -> None:
@@ -248,7 +247,12 @@ def test_the_test_message_shows_the_hostile_title_literally(kind: str, lang: str
     assert "\\\\" not in text  # never escaped twice
     shown = [visible(line) for line in read(kind, message.payload)]
     shown = [line for line in shown if "foo_bar" in line]
-    assert shown == [f"• {shown_as(kind, title)} (6a7b8c9)"], text
+    sha = "6a7b8c9"
+    if kind in ("dingtalk", "wecom"):  # plain text: the address follows the short SHA
+        sha += (
+            " <https://github.com/example/project/commit/6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7>"
+        )
+    assert shown == [f"• {shown_as(kind, title)} ({sha})"], text
     # "@here" stays text: Slack and chat_cn get no mention syntax (<!here>, <at …>, the
     # "at" field), Discord parses no mentions
     assert "<!" not in text and "<at" not in text and "<@" not in text

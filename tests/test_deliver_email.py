@@ -15,6 +15,7 @@ from markupsafe import escape
 
 from commitdigest.deliver.service import DeliveryResult, deliver_day
 from commitdigest.render.markdown import render_markdown
+from commitdigest.render.plaintext import render_plain_text
 
 PASSWORD = "smtp-Pa55word-never-shown"
 
@@ -65,7 +66,10 @@ def test_html_body_plain_alternative_markdown_attached(
     plain = message.get_body(preferencelist=("plain",))
     html = message.get_body(preferencelist=("html",))
     assert isinstance(plain, EmailMessage) and isinstance(html, EmailMessage)
-    assert _lf(plain.get_content()) == markdown
+    text = _lf(plain.get_content())
+    assert text == render_plain_text(context)
+    for commit in context.repositories[0].commits:  # every title in full, as written
+        assert f"- {commit.title} ({commit.short_sha})\n" in text
     page = html.get_content()
     assert page.startswith("<!DOCTYPE html>") and '<meta charset="utf-8">' in page
     assert "每日更新报告" in page and "<bdi>" in page
@@ -194,3 +198,28 @@ def test_an_unreachable_server_is_retried_then_fails() -> None:
     result = _send(busy_day(1), config)
     assert (result.status, result.attempts) == ("failed", 3)
     assert result.error is not None and f"127.0.0.1:{port}" in result.error
+
+
+def test_the_text_part_has_every_title_in_full_when_the_html_is_cut() -> None:
+    """600 commits with long hostile titles: the HTML part is cut down to its 100 KB, the
+    text part carries every title whole and literally, markup characters included."""
+    context = busy_day(600, lang="en")
+    repo = context.repositories[0]
+    long = "fix(*core*): <b>handle</b> [the](x) `case` & @here — " + "ü" * 150
+    commits = [c.model_copy(update={"title": f"{long} #{i}"}) for i, c in enumerate(repo.commits)]
+    context = context.model_copy(
+        update={"repositories": [repo.model_copy(update={"commits": commits})]}
+    )
+    with SmtpServer() as server:
+        result = _send(context, _email(server, report_base_url="https://example.org/r/"))
+        (mail,) = server.messages
+    assert result.status == "sent", result
+    plain = mail.message.get_body(preferencelist=("plain",))
+    assert isinstance(plain, EmailMessage)
+    text = _lf(plain.get_content())
+    lines = text.splitlines()
+    for commit in commits:
+        assert f"- {commit.title} ({commit.short_sha})" in lines
+    html = mail.message.get_body(preferencelist=("html",))
+    assert isinstance(html, EmailMessage)
+    assert len(html.get_content().encode("utf-8")) <= 100_000

@@ -16,11 +16,11 @@ from commitdigest.deliver.service import (
     DeliveryResult,
     deliver_day,
     failed,
-    load_day_context,
     select_channels,
 )
 from commitdigest.errors import OutputError, UsageError
 from commitdigest.files import write_text_atomic
+from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.json_output import render_json
 from commitdigest.render.markdown import render_markdown
 from commitdigest.store import Store
@@ -187,10 +187,11 @@ def test_command_line_helpers(tmp_path: Path) -> None:
     context = busy_day(1)
     write_text_atomic(tmp_path / "2026-01-13.json", render_json(context))
     write_text_atomic(tmp_path / "2026-01-13.md", render_markdown(context))
-    loaded, paths = load_day_context(tmp_path, "2026-01-13")
+    folder = ReportsFolder(tmp_path)
+    loaded, paths = folder.load("2026-01-13"), folder.files("2026-01-13")
     assert loaded == context and sorted(paths) == ["json", "md"]
     with pytest.raises(OutputError, match="keep json among the formats"):
-        load_day_context(tmp_path, "2026-01-12")
+        folder.load("2026-01-12")
     channels = [channel_config(name=n, type="slack", url_env="X") for n in ("a", "b")]
     assert [c.name for c in select_channels(channels, ["b"])] == ["b"]
     assert select_channels(channels, None) == channels
@@ -201,52 +202,59 @@ def test_command_line_helpers(tmp_path: Path) -> None:
 def test_the_next_run_sends_again_what_failed_and_gives_up_after_the_window(
     http: HttpReceiver, tmp_path: Path
 ) -> None:
-    from datetime import date
+    from datetime import UTC, datetime, timedelta
 
     from commitdigest.deliver.service import retry_pending
 
-    out = tmp_path / "out"
+    out = ReportsFolder(tmp_path / "out")
     ctx = busy_day(1, lang="en")
-    day = ctx.window.label  # 2026-01-13
-    write_text_atomic(out / f"{day}.json", render_json(ctx))
+    day = ctx.window.label  # 2026-01-13: long ago; the window counts from the failure
+    out.write(day, "json", render_json(ctx))
     slack = _slack(http, max_attempts=1)
     ok_channel = channel_config(name="other", type="slack", url_env="SLACK_URL", max_attempts=1)
     http.script(Reply(503))  # slack fails on the day, "other" gets it
+    start = datetime.now(tz=UTC)
     with Store.open(tmp_path / "home") as store:
         (failed_one,) = _run(ctx, [slack], store)
         (sent_one,) = _run(ctx, [ok_channel], store)
         assert (failed_one.status, sent_one.status) == ("failed", "sent")
         sent_before = len(http.requests)
-        # the next run, the day after: only the failed channel is sent again
-        again, given_up = asyncio.run(
-            retry_pending(out, [slack, ok_channel], store, today=date(2026, 1, 14), retry_days=3)
+        # the next run, a day later: only the failed channel is sent again
+        done = asyncio.run(
+            retry_pending(out, [slack, ok_channel], store, now=start + timedelta(days=1))
         )
-        assert [(r.channel, r.status) for r in again] == [("slack", "sent")] and given_up == []
-        assert len(http.requests) == sent_before + 1
+        assert [(r.channel, r.status) for r in done.results] == [("slack", "sent")]
+        assert done.given_up == [] and len(http.requests) == sent_before + 1
         # nothing left to retry: nothing is sent twice
-        again, _ = asyncio.run(
-            retry_pending(out, [slack, ok_channel], store, today=date(2026, 1, 15), retry_days=3)
+        done = asyncio.run(
+            retry_pending(out, [slack, ok_channel], store, now=start + timedelta(days=2))
         )
-        assert again == [] and len(http.requests) == sent_before + 1
-        # a day that kept failing is given up once the window is over
+        assert done.results == [] and len(http.requests) == sent_before + 1
+        # a day that keeps failing is tried by every run while its first failure is recent
         http.default = Reply(503)
-        from datetime import timedelta
-
+        later = busy_day(1, lang="en").model_copy(
+            update={"window": ctx.window.model_copy(update={"label": "2026-01-20"})}
+        )
         shift = timedelta(days=7)
-        window = ctx.window.model_copy(
+        later = later.model_copy(
             update={
-                "label": "2026-01-20",
-                "start": ctx.window.start + shift,
-                "end": ctx.window.end + shift,
+                "window": later.window.model_copy(
+                    update={"start": ctx.window.start + shift, "end": ctx.window.end + shift}
+                )
             }
         )
-        later = busy_day(1, lang="en").model_copy(update={"window": window})
-        write_text_atomic(out / "2026-01-20.json", render_json(later))
+        out.write("2026-01-20", "json", render_json(later))
         _run(later, [slack], store)
-        _, given_up = asyncio.run(
-            retry_pending(out, [slack], store, today=date(2026, 1, 30), retry_days=3)
-        )
-        assert given_up == [("2026-01-20", "slack")]
+        for days in (1, 2, 2.9):
+            done = asyncio.run(retry_pending(out, [slack], store, now=start + timedelta(days=days)))
+            assert [(r.day, r.status) for r in done.results] == [("2026-01-20", "failed")]
+            assert done.given_up == []
+        # … and given up once it is older than retry_days (3)
+        done = asyncio.run(retry_pending(out, [slack], store, now=start + timedelta(days=3.1)))
+        assert done.results == [] and [(g.day, g.channel) for g in done.given_up] == [
+            ("2026-01-20", "slack")
+        ]
+        assert done.given_up[0].first_failure >= start.replace(microsecond=0)
         rows = {(r.day, r.channel): r.status for r in DeliveryLog(store).latest()}
     assert rows == {
         ("2026-01-20", "slack"): "given up",

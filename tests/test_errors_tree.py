@@ -15,16 +15,13 @@ from commitdigest import errors
 from commitdigest.errors import CommitdigestError
 
 INTERNAL = {
-    "GitLogFormatError",
     "_Incomplete",
     "JSONExtractionError",
     "ModeRejected",
     "Adapted",
     "CallFailed",
     "PromptTooLarge",
-    "DigestTooLarge",
     "_Skip",
-    "ArchiveError",
 }
 
 

@@ -22,6 +22,8 @@ EXPECTED = {
     "ReportContext",
     "ReportOptions",
     "ReportOutcome",
+    "RunOutcome",
+    "RunRequest",
     "Settings",
     "SourceError",
     "Store",
@@ -32,6 +34,7 @@ EXPECTED = {
     "load_settings",
     "plan_windows",
     "render_file",
+    "run_job",
 }
 
 

@@ -28,7 +28,7 @@ RANK = {
 }
 BASE_MODULES = {
     "errors", "models", "files", "window", "redaction", "progress", "config", "i18n", "http",
-    "_version", "aio",
+    "_version", "aio", "gitcmd",
 }  # fmt: skip
 CLI_ONLY = {"typer", "rich", "click"}
 

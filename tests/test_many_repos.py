@@ -171,7 +171,7 @@ def test_the_site_shows_a_day_of_separate_reports_as_its_index_and_pages(tmp_pat
 
 
 def test_a_site_built_inside_the_reports_folder_is_not_taken_for_a_report(tmp_path: Path) -> None:
-    from commitdigest.render.json_output import load_units
+    from commitdigest.render.folder import ReportsFolder
 
     config = setup(tmp_path, repos=6)
     run(config, tmp_path / "home")
@@ -179,7 +179,7 @@ def test_a_site_built_inside_the_reports_folder_is_not_taken_for_a_report(tmp_pa
     built = runner.invoke(app, ["site", "--reports", str(out), "--out", str(out / "site")])
     assert built.exit_code == 0, built.stderr
     assert (out / "site" / f"{DAY}.json").is_file()  # the site's copy of the day
-    units = load_units(out, DAY)
+    units = ReportsFolder(out).load_units(DAY)
     assert units is not None and "site" not in units.reports and len(units.reports) == 6
     again = runner.invoke(app, ["site", "--reports", str(out), "--out", str(out / "site")])
     assert again.exit_code == 0 and "0 written" in again.stdout  # nothing seen twice

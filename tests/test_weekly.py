@@ -218,8 +218,11 @@ def test_run_writes_the_weekly_on_its_day_and_sends_it_where_asked(tmp_path: Pat
         assert days[-1] == label and label not in [
             r.headers["x-commitdigest-day"] for r in daily_hook.requests
         ]
-        weekly_body = weekly_hook.requests[-1].json()
-        assert weekly_body["window"]["label"] == label
+        weekly = weekly_hook.requests[-1]
+        assert weekly.headers["x-commitdigest-event"] == "weekly"
+        weekly_body = weekly.json()  # the weekly digest itself, as written to <week>.json
+        assert weekly_body["kind"] == "weekly" and weekly_body["week"] == label
+        assert weekly.body == (tmp_path / "out" / f"{label}.json").read_bytes()
         assert len(weekly_body["repositories"][0]["commits"]) == 3
         sent = len(weekly_hook.requests)
         again = runner.invoke(app, ["run", "--config", str(config)], env=env)
@@ -245,3 +248,44 @@ def test_site_lists_the_weekly_and_its_links_resolve(tmp_path: Path) -> None:
     assert f'href="{WEEK}.html"' in (site / "index.html").read_text(encoding="utf-8")
     feed = (site / "feed.xml").read_text(encoding="utf-8")
     assert f"https://x.example/{WEEK}.html" in feed and f"{WEEK}: 4 commits" in feed
+
+
+def test_a_weekly_is_delivered_as_a_weekly_in_every_channel(tmp_path: Path) -> None:
+    """`deliver --date 2026-W10` reads the week's own digest (no day in disguise): the chat
+    title says weekly, the e-mail's text part lists the week's commits, titles as written."""
+    repo = tmp_path / "repo"
+    week_repo(repo)
+    out = tmp_path / "out"
+    args = ["weekly", str(repo), "--week", WEEK, "--tz", "UTC", "--lang", "en", "--out", str(out)]
+    made = runner.invoke(app, [*args, "--format", "md,json"])
+    assert made.exit_code == 0, made.stderr
+    config = tmp_path / "commitdigest.toml"
+    config.write_text(
+        f'timezone = "UTC"\nlanguage = "en"\noutput_dir = "{out}"\n\n'
+        '[[deliver]]\nname = "chat"\ntype = "slack"\nurl_env = "X"\nweekly = true\n\n'
+        '[[deliver]]\nname = "robot"\ntype = "wecom"\nurl_env = "X"\nweekly = true\n\n'
+        '[[deliver]]\nname = "mail"\ntype = "email"\nhost = "127.0.0.1"\n'
+        'sender = "d@example.org"\nto = ["a@example.org"]\nweekly = true\n',
+        encoding="utf-8",
+    )
+    review = tmp_path / "review"
+    result = runner.invoke(
+        app,
+        ["deliver", "--config", str(config), "--date", WEEK, "--dry-run", "--out", str(review)],
+        env={"COMMITDIGEST_HOME": str(tmp_path / "home")},
+    )
+    assert result.exit_code == 0, result.stderr
+    slack = json.loads((review / f"{WEEK}.chat.json").read_text(encoding="utf-8"))
+    assert "weekly digest" in slack["text"] and WEEK in slack["text"]
+    wecom = json.loads((review / f"{WEEK}.robot.json").read_text(encoding="utf-8"))
+    assert wecom["text"]["content"].startswith(f"repo · weekly digest · {WEEK}\n")
+    from email import message_from_bytes, policy
+    from email.message import EmailMessage
+
+    mail = message_from_bytes((review / f"{WEEK}.mail.eml").read_bytes(), policy=policy.default)
+    assert isinstance(mail, EmailMessage)
+    plain = mail.get_body(preferencelist=("plain",))
+    assert isinstance(plain, EmailMessage)
+    text = plain.get_content()
+    assert "- fix: handle <b>&</b> in *names* (" in text  # the text part, as written
+    assert WEEK in text and "chore: outside the week" not in text

@@ -14,6 +14,13 @@ The library API, usable without the command line::
         outcome = run_sync(commitdigest.generate_reports(options, store))
     print(outcome.paths)
 
+The daily job — what ``commitdigest run`` does: reports of the subscriptions in the
+settings file, their delivery, the retries of what failed before, the weekly — is one call::
+
+    settings = commitdigest.load_settings(commitdigest.find_config())
+    done = run_sync(commitdigest.run_job(settings, request=commitdigest.RunRequest()))
+    print(done.exit_code, [r.status for r in done.deliveries])
+
 Every name is loaded on first use (module ``__getattr__``), so ``import commitdigest``
 stays cheap.
 """
@@ -46,6 +53,7 @@ if TYPE_CHECKING:
         Overview,
         ReportContext,
     )
+    from commitdigest.pipeline.job import RunOutcome, RunRequest, run_job
     from commitdigest.pipeline.report import (
         ReportOptions,
         ReportOutcome,
@@ -70,6 +78,8 @@ _WHERE: dict[str, str] = {
     "ReportContext": "commitdigest.models",
     "ReportOptions": "commitdigest.pipeline.report",
     "ReportOutcome": "commitdigest.pipeline.report",
+    "RunOutcome": "commitdigest.pipeline.job",
+    "RunRequest": "commitdigest.pipeline.job",
     "Settings": "commitdigest.config",
     "SourceError": "commitdigest.errors",
     "Store": "commitdigest.store",
@@ -80,6 +90,7 @@ _WHERE: dict[str, str] = {
     "load_settings": "commitdigest.config",
     "plan_windows": "commitdigest.window",
     "render_file": "commitdigest.pipeline.report",
+    "run_job": "commitdigest.pipeline.job",
 }
 
 __all__ = [
@@ -96,6 +107,8 @@ __all__ = [
     "ReportContext",
     "ReportOptions",
     "ReportOutcome",
+    "RunOutcome",
+    "RunRequest",
     "Settings",
     "SourceError",
     "Store",
@@ -107,6 +120,7 @@ __all__ = [
     "load_settings",
     "plan_windows",
     "render_file",
+    "run_job",
 ]
 
 

@@ -4,15 +4,19 @@
 
     CommitdigestError                1  anything else we raise knowingly
     ├── UsageError                   2  bad option values: dates, zones, formats, languages
-    │   └── ConfigError              2  the settings file or an environment value is invalid
+    │   ├── ConfigError              2  the settings file or an environment value is invalid
+    │   └── ArchiveError             2  an MCP tool's bad argument (sent back as a tool error)
     ├── SourceError                  3  a repository cannot be read: not a git repo, unknown branch
     │   ├── GitHubAPIError           3  GitHub answered with an error status (after retries)
-    │   └── RateLimitError           3  GitHub's rate limit is spent and resets too late
+    │   ├── RateLimitError           3  GitHub's rate limit is spent and resets too late
+    │   └── GitLogFormatError        3  git's log stream is not in the format we asked for
     ├── OutputError                  4  a report cannot be written: unwritable --out, bad JSON input
     ├── StoreError                   5  the SQLite store cannot be opened or migrated
     ├── BusyError                    6  another ``commitdigest run`` holds the lock
-    ├── DeliveryFailed               7  a delivery failed (the reports were written)
-    │   └── DeliveryError            7  one attempt to send a message failed (secrets masked)
+    ├── ChannelError                 7  a report did not reach a channel (the reports were written)
+    │   ├── DeliveryFailed           7  the outcome: a delivery failed after its retries
+    │   ├── DeliveryError            7  one attempt to send a message failed (secrets masked)
+    │   └── DigestTooLarge           7  a channel's limit is smaller than the digest's head
     └── LLMError                     8  the LLM endpoint refused or kept failing
         ├── LLMUnavailableError      8  it kept failing transiently (5xx, time-outs, 429)
         ├── LLMAuthError             8  401/403: the key is missing, wrong or lacks access
@@ -22,13 +26,10 @@
 Internal signals never reach the user: each stage catches its own before it returns, so
 they are not part of the tree (``tests/test_errors_tree.py`` holds this list)::
 
-    sources.gitlog_parse   GitLogFormatError, _Incomplete   the log stream needs a resync
+    sources.gitlog_parse   _Incomplete                      the log stream needs a resync
     analysis.llm.*         JSONExtractionError, ModeRejected, Adapted, CallFailed,
                            PromptTooLarge                   a model answer to retry or adapt to
-    deliver.digest         DigestTooLarge                   a digest to cut shorter
     site.build             _Skip                            a day page to leave as it is
-    agent.archive          ArchiveError                     an MCP tool's bad argument, sent
-                                                            back to the agent as a tool error
 
 The CLI prints ``error: <message>`` on one line and exits with the code; it never shows a
 traceback for these (``-v`` adds one for debugging). Any other exception is a bug and
@@ -48,13 +49,17 @@ __all__ = [
     "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
+    "ArchiveError",
     "BusyError",
+    "ChannelError",
     "CommitdigestError",
     "ConfigError",
     "ContextLengthError",
     "DeliveryError",
     "DeliveryFailed",
+    "DigestTooLarge",
     "GitHubAPIError",
+    "GitLogFormatError",
     "LLMAuthError",
     "LLMError",
     "LLMRequestError",
@@ -90,6 +95,11 @@ class ConfigError(UsageError):
     """The settings file (or an environment value) is invalid; the message names the key."""
 
 
+class ArchiveError(UsageError):
+    """A question the report archive cannot answer: a bad argument, or nothing by that name
+    (the MCP server sends it back to the agent as a tool error)."""
+
+
 class SourceError(CommitdigestError):
     """A repository cannot be read: not a git repository, an unknown branch, a refused host."""
 
@@ -113,6 +123,11 @@ class RateLimitError(SourceError):
         self.reset_at = reset_at
 
 
+class GitLogFormatError(SourceError):
+    """git's ``log`` stream is not in the format we asked for (a truncated or foreign
+    stream); the reader says which repository."""
+
+
 class OutputError(CommitdigestError):
     """A report cannot be written: an unwritable ``--out``, an unreadable JSON input."""
 
@@ -131,13 +146,18 @@ class BusyError(CommitdigestError):
     exit_code = 6
 
 
-class DeliveryFailed(CommitdigestError):
-    """A delivery failed; the reports themselves were written."""
+class ChannelError(CommitdigestError):
+    """A report did not reach a channel; the reports themselves were written."""
 
     exit_code = 7
 
 
-class DeliveryError(DeliveryFailed):
+class DeliveryFailed(ChannelError):
+    """The outcome of a run or a ``deliver``: a delivery failed after its retries (each
+    failed attempt was a :class:`DeliveryError`)."""
+
+
+class DeliveryError(ChannelError):
     """One attempt to send a message failed; ``str()`` is safe to show (secrets masked).
 
     ``retryable`` says whether trying again can help (5xx, 429 with its ``retry_after``,
@@ -152,6 +172,10 @@ class DeliveryError(DeliveryFailed):
         super().__init__(redact(message))
         self.retryable = retryable
         self.retry_after = retry_after
+
+
+class DigestTooLarge(ChannelError):
+    """Even a digest's title, counts and link exceed the channel's size limit."""
 
 
 class LLMError(CommitdigestError):

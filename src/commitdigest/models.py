@@ -7,9 +7,8 @@ render  <- :class:`ReportContext` (the JSON context; renderable on its own)
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, tzinfo
+from datetime import datetime
 from enum import StrEnum
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -400,38 +399,3 @@ class WeeklyContext(_Frozen):
     days: list[WeekDay]
     repositories: list[WeeklyRepository]
     usage: Usage | None = None  # the weekly overviews' calls (the dailies' are theirs)
-
-    def as_report(self) -> ReportContext:
-        """The week as one report's context, its window labelled ``YYYY-Www``: what the
-        chat digests and e-mail are made from when the weekly is delivered."""
-        zone: tzinfo | None
-        try:
-            zone = ZoneInfo(self.tz)
-        except (ValueError, ZoneInfoNotFoundError):
-            zone = None
-        start = datetime.combine(date.fromisoformat(self.start), time(0), tzinfo=zone)
-        entries = []
-        for repo in self.repositories:
-            commits = [c.entry for c in reversed(repo.commits)]  # newest first
-            n = len(commits)
-            entries.append(
-                RepositoryEntry(
-                    name=repo.name,
-                    url=repo.url,
-                    anchor=repo.anchor,
-                    commits=commits,
-                    coverage=Coverage(total=n, analysed=n),
-                    overview=repo.overview,
-                )
-            )
-        total = sum(len(e.commits) for e in entries)
-        return ReportContext(
-            generated_at=self.generated_at,
-            lang=self.lang,
-            window=WindowInfo(
-                start=start, end=start + timedelta(days=7), tz=self.tz, label=self.week
-            ),
-            repositories=entries,
-            coverage=Coverage(total=total, analysed=total),
-            usage=self.usage,
-        )

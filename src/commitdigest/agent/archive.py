@@ -18,9 +18,9 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from commitdigest.errors import CommitdigestError
+from commitdigest.errors import ArchiveError
 from commitdigest.models import CommitEntry, Importance, ReportContext, RepositoryEntry
-from commitdigest.render.json_output import load_context, load_units
+from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.mdtext import clean_line
 
 __all__ = ["MAX_RESULTS", "MAX_TEXT", "Archive", "ArchiveError"]
@@ -28,13 +28,8 @@ __all__ = ["MAX_RESULTS", "MAX_TEXT", "Archive", "ArchiveError"]
 MAX_RESULTS = 50
 MAX_TEXT = 60_000  # characters of report text in one answer
 MAX_QUERY = 200
-DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.json")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SHA = re.compile(r"[0-9a-fA-F]{7,40}")
-
-
-class ArchiveError(ValueError):
-    """A question the archive cannot answer: a bad argument, or nothing by that name."""
 
 
 def _day(value: str | None, name: str) -> str | None:
@@ -59,30 +54,25 @@ class _Loaded:
 class Archive:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self.reports = ReportsFolder(folder)
         self._cache: dict[str, _Loaded] = {}
 
     # -- reading -----------------------------------------------------------------------
     def days(self) -> list[str]:
         """Every day with a JSON report, newest first."""
-        try:
-            names = [p.name for p in self.folder.iterdir() if p.is_file()]
-        except OSError:
-            return []
-        return sorted((m[1] for n in names if (m := DAY_FILE.fullmatch(n))), reverse=True)
+        return self.reports.days()[::-1]
 
     def context(self, day: str) -> ReportContext | None:
-        path = self.folder / f"{day}.json"
         try:
-            mtime = path.stat().st_mtime_ns
+            mtime = self.reports.path(day, "json").stat().st_mtime_ns
         except OSError:
             return None
         loaded = self._cache.get(day)
         if loaded is None or loaded.mtime_ns != mtime:
-            try:
-                context = load_context(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, CommitdigestError):
+            context = self.reports.read_day(day)
+            if context is None:
                 return None
-            units = load_units(self.folder, day)
+            units = self.reports.load_units(day)
             pages = {n: f"{u}/{day}.html" for n, u in units.folders.items()} if units else {}
             loaded = self._cache[day] = _Loaded(mtime, context, pages)
         return loaded.context
@@ -124,11 +114,7 @@ class Archive:
             item["repositories"].append({"name": entry.name, **_counts(entry.commits)})
         out = list(reports.values())
         for item in out:
-            item["files"] = [
-                f"{item['date']}.{fmt}"
-                for fmt in ("md", "json", "html")
-                if (self.folder / f"{item['date']}.{fmt}").is_file()
-            ]
+            item["files"] = [path.name for path in self.reports.files(item["date"]).values()]
         return {"reports": out[:MAX_RESULTS], "more": max(0, len(out) - MAX_RESULTS)}
 
     def get_report(self, repo: str, date: str, format: str = "md") -> dict[str, Any]:
@@ -154,7 +140,7 @@ class Archive:
             )
         else:
             try:
-                text = (self.folder / f"{day}.md").read_text(encoding="utf-8")
+                text = self.reports.path(day, "md").read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 raise ArchiveError(f"no Markdown report for {day} (ask for json)") from None
         cut, truncated = _bounded(text)

@@ -2,12 +2,16 @@
 
 Every command runs its work through :func:`guard` (or :func:`exit_code_of` when the work
 returns an exit code): a :class:`~commitdigest.errors.CommitdigestError` becomes
-``error: <message>`` on one line and its exit code; any other exception one line and exit
-70 (the traceback only with ``-v``); Ctrl-C exit 130.
+``error: <message>`` on one line and its exit code; standard output closed by its reader
+(a broken pipe) the output error's code 4; any other exception one line and exit 70 (the
+traceback only with ``-v``); Ctrl-C exit 130.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import traceback
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from pathlib import Path
@@ -16,10 +20,17 @@ from typing import Protocol, TypeVar
 import typer
 from rich.console import Console
 
-from commitdigest.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CommitdigestError
+from commitdigest.errors import EXIT_INTERNAL, EXIT_INTERRUPTED, CommitdigestError, OutputError
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
-out = Console(highlight=False, soft_wrap=True)
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:  # rich's own exits 1 without a word
+        self.quiet = True
+        raise SystemExit(_output_closed())
+
+
+err = _Console(stderr=True, highlight=False, soft_wrap=True)
+out = _Console(highlight=False, soft_wrap=True)
 state = {"verbose": False}
 
 
@@ -29,7 +40,9 @@ T = TypeVar("T")
 def exit_code_of(action: Callable[[], int]) -> int:
     """Run ``action``; our errors become one line on stderr and their exit code."""
     try:
-        return action()
+        code = action()
+        sys.stdout.flush()  # a closed output shows here, not at exit
+        return code
     except CommitdigestError as exc:
         if state["verbose"]:
             traceback.print_exc()
@@ -38,6 +51,8 @@ def exit_code_of(action: Callable[[], int]) -> int:
     except KeyboardInterrupt:
         err.print("interrupted", markup=False)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # whoever read our output stopped reading (`| head`)
+        return _output_closed()
     except Exception as exc:  # a bug: say so plainly, keep the traceback for -v
         if state["verbose"]:
             traceback.print_exc()
@@ -45,6 +60,17 @@ def exit_code_of(action: Callable[[], int]) -> int:
             f"internal error: {type(exc).__name__}: {exc} (run with -v for details)", markup=False
         )
         return EXIT_INTERNAL
+
+
+def _output_closed() -> int:
+    """Our standard output was closed by its reader: one line on stderr (if it is still
+    open), the output error's code, and no second complaint when Python flushes at exit."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    with contextlib.suppress(OSError, ValueError):
+        err.print("error: the output was closed before everything was written", markup=False)
+    return OutputError.exit_code
 
 
 def guard(action: Callable[[], T]) -> T:

@@ -14,9 +14,7 @@ from commitdigest.errors import EXIT_CODES_HELP
 
 if TYPE_CHECKING:
     from commitdigest.config import Settings
-    from commitdigest.deliver.service import DeliveryResult
-    from commitdigest.pipeline.report import ReportOutcome
-    from commitdigest.store import Store
+    from commitdigest.deliver.service import DeliveryResult, DeliveryState, Retried
 
 
 def print_results(results: Sequence[DeliveryResult]) -> None:
@@ -28,59 +26,31 @@ def print_results(results: Sequence[DeliveryResult]) -> None:
             err.print(f"error: deliver {r.channel} {r.day}: {r.error}", markup=False)
 
 
-def deliver_outcome(settings: Settings, store: Store, outcome: ReportOutcome) -> bool:
-    """Send each day a run wrote to every channel; True if a delivery failed.
-
-    Days of a run where a repository failed are not sent: the next run redoes them, and
-    sending the incomplete report now would mark the day as delivered.
-    """
-    from commitdigest.aio import run_sync
-    from commitdigest.deliver.service import deliver_day, failed
-
-    if not settings.deliver or outcome.failures:
-        return False
-    any_failed = False
-    for day in outcome.days:
-        if day.context is None:
-            continue
-        paths = {p.suffix.lstrip("."): p for p in day.paths}
-        results = run_sync(deliver_day(day.context, settings.deliver, store, report_paths=paths))
-        print_results(results)
-        any_failed |= bool(failed(results))
-    return any_failed
-
-
-def retry_deliveries(settings: Settings, store: Store, skip_days: Sequence[str] = ()) -> bool:
-    """Send again what earlier runs failed to deliver (``run.delivery_retry_days`` days back);
-    True if a delivery failed again."""
-    from datetime import datetime
-
-    from commitdigest.aio import run_sync
-    from commitdigest.deliver.service import failed, retry_pending
-    from commitdigest.window import resolve_zone
-
-    if not settings.deliver:
-        return False
-    _, zone = resolve_zone(settings.timezone)
-    days = settings.run.delivery_retry_days
-    results, given_up = run_sync(
-        retry_pending(
-            settings.output_dir,
-            settings.deliver,
-            store,
-            today=datetime.now(tz=zone).date(),
-            retry_days=days,
-            skip_days=skip_days,
-        )
-    )
-    for day, channel in given_up:
+def print_retried(retried: Retried) -> None:
+    """What a run (or ``deliver --retry``) sent again, and what it gave up."""
+    for item in retried.given_up:
         err.print(
-            f"warning: deliver {channel} {day}: given up after {days} days of retries "
-            f"(`commitdigest deliver --date {day} --channel {channel}` sends it by hand)",
+            f"warning: deliver {item.channel} {item.day}: given up, its first failure "
+            f"({item.first_failure:%Y-%m-%d %H:%M} UTC) is older than retry_days = "
+            f"{item.retry_days} (`commitdigest deliver --date {item.day} --channel "
+            f"{item.channel}` sends it by hand)",
             markup=False,
         )
-    print_results(results)
-    return bool(failed(results))
+    print_results(retried.results)
+
+
+def report_label(settings: Settings, date: str | None) -> str:
+    """``--date``'s report: a day (default yesterday in the config's zone), or a week
+    (``2026-W09``: its weekly digest)."""
+    from datetime import datetime, timedelta
+
+    from commitdigest.render.folder import is_week
+    from commitdigest.window import parse_day, resolve_zone
+
+    if date is not None and is_week(date.strip()):
+        return date.strip()
+    _, zone = resolve_zone(settings.timezone)
+    return (parse_day(date) if date else datetime.now(tz=zone).date() - timedelta(1)).isoformat()
 
 
 def write_dry_run(
@@ -92,23 +62,22 @@ def write_dry_run(
 ) -> int:
     """`deliver --dry-run`: each channel's payload for the day (or the sample day with
     --test CHANNEL) written under ``out_dir``; nothing sent, nothing recorded."""
-    from datetime import datetime, timedelta
-
     from commitdigest.aio import run_sync
     from commitdigest.deliver.digest import sample_context
-    from commitdigest.deliver.service import dry_run, load_day_context, select_channels
-    from commitdigest.window import parse_day, resolve_zone
+    from commitdigest.deliver.service import dry_run, select_channels
+    from commitdigest.render.folder import Report, ReportsFolder
 
     target = out_dir or settings.output_dir / "dry-run"
+    context: Report
     if test is not None:
         targets = select_channels(settings.deliver, [test])
         lang = targets[0].lang or settings.language
         context, paths = sample_context(lang), dict[str, Path]()
     else:
         targets = select_channels(settings.deliver, channels)
-        _, zone = resolve_zone(settings.timezone)
-        day = parse_day(date) if date else datetime.now(tz=zone).date() - timedelta(1)
-        context, paths = load_day_context(settings.output_dir, day.isoformat())
+        label = report_label(settings, date)
+        folder = ReportsFolder(settings.output_dir)
+        context, paths = folder.load(label), folder.files(label)
     if not targets:
         err.print("no [[deliver]] channels configured: nothing to write", markup=False)
         return 0
@@ -123,22 +92,23 @@ def write_dry_run(
     return 0
 
 
-def status_rows(store: Store) -> list[dict[str, object]]:
+def status_rows(states: Sequence[DeliveryState]) -> list[dict[str, object]]:
     """The delivery state: one row per day and channel (its latest record)."""
-    from commitdigest.store.deliveries import DeliveryLog
-
-    log = DeliveryLog(store)
     return [
         {
-            "day": r.day,
-            "channel": r.channel,
-            "type": r.channel_type,
-            "state": r.status,
-            "attempts": log.attempts(r.day, r.channel),
-            "last_error": r.error,
-            "delivered_at": r.delivered_at,
+            "day": st.day,
+            "channel": st.channel,
+            "type": st.type,
+            "state": st.state,
+            "attempts": st.attempts,
+            "last_error": st.last_error,
+            "delivered_at": st.delivered_at,
+            "first_failure": st.first_failure.isoformat() if st.first_failure else None,
+            "retry_until": st.retry_until.isoformat() if st.retry_until else None,
+            "next_retry": st.next_retry,
+            "why": st.why,
         }
-        for r in log.latest()
+        for st in states
     ]
 
 
@@ -155,17 +125,24 @@ def register(app: typer.Typer) -> None:
     @deliver_app.command("status", epilog=EXIT_CODES_HELP)
     def status(
         as_json: Annotated[bool, typer.Option("--json", help="One JSON list on stdout.")] = False,
+        config: ConfigOption = None,
         home: HomeOption = None,
     ) -> None:
-        """What was delivered where: day × channel × state × attempts × last error."""
+        """What was delivered where: day × channel × state × attempts × last error, and
+        when a failed delivery is sent again (each run, until its first failure is older
+        than the channel's retry_days) or why it is not."""
 
         def action() -> int:
             import json
 
+            from commitdigest.config import find_config, load_settings
+            from commitdigest.deliver.service import delivery_states
             from commitdigest.store import Store, default_home
 
+            settings = load_settings(find_config(config))
             with Store.open(home or default_home()) as store:
-                rows = status_rows(store)
+                known = settings.deliver if settings.config_file or settings.deliver else None
+                rows = status_rows(delivery_states(store, known))
             if as_json:
                 out.print(json.dumps(rows, ensure_ascii=False, indent=1), markup=False)
                 return 0
@@ -175,6 +152,9 @@ def register(app: typer.Typer) -> None:
                 line = f"{row['day']}  {row['channel']}  {row['state']}  {row['attempts']}"
                 if row["last_error"]:
                     line += f"  {row['last_error']}"
+                if row["state"] != "sent":
+                    retry = row["next_retry"] or "no"
+                    line += f"  (next retry: {retry}; {row['why']})"
                 out.print(line, markup=False)
             return 0
 
@@ -198,8 +178,9 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--retry",
-                help="Send again what failed on the last run.delivery_retry_days days "
-                "(run does this by itself).",
+                help="Send again what failed to reach a channel, now (every run does this "
+                "first); a delivery whose first failure is older than its channel's "
+                "retry_days is given up.",
             ),
         ] = False,
         dry_run: Annotated[
@@ -223,52 +204,38 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Send a day's report to the [[deliver]] channels (again), or a test message.
 
-        `run` delivers by itself after writing the files, and sends again what failed on
-        earlier days; use this to resend a day (--force sends again where it was already
-        delivered), to retry now (--retry) or to check a channel (--test: one sample
+        `run` delivers by itself after writing the files, and first sends again what failed
+        on earlier runs; use this to send a day a backfill wrote without sending, to resend
+        a day (--force sends again where it was already delivered), a weekly digest
+        (--date 2026-W09), to retry now (--retry) or to check a channel (--test: one sample
         message, one attempt). --dry-run writes what would be sent instead of sending it.
-        `deliver status [--json]` shows what was delivered where.
+        `deliver status [--json]` shows what was delivered where, and what is sent again.
         """
         if ctx.invoked_subcommand is not None:
             return
 
         def action() -> int:
-            from datetime import datetime, timedelta
-
             from commitdigest.aio import run_sync
             from commitdigest.config import find_config, load_settings
-            from commitdigest.deliver.service import (
-                deliver_day,
-                failed,
-                load_day_context,
-                select_channels,
-                send_test,
-            )
+            from commitdigest.deliver.service import failed, select_channels, send_test
             from commitdigest.errors import DeliveryFailed
-            from commitdigest.pipeline.daily import run_lock
-            from commitdigest.store import Store, default_home
-            from commitdigest.window import parse_day, resolve_zone
+            from commitdigest.pipeline.job import deliver_report, retry_deliveries
 
             settings = load_settings(find_config(config))
             if dry_run:
                 return write_dry_run(settings, date, channel, test, out_dir)
             if retry:
-                home_dir = home or default_home()
-                with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
-                    return DeliveryFailed.exit_code if retry_deliveries(settings, store) else 0
+                retried = run_sync(retry_deliveries(settings, home))
+                print_retried(retried)
+                return DeliveryFailed.exit_code if failed(retried.results) else 0
             if test is not None:
                 (target,) = select_channels(settings.deliver, [test])
                 results = [run_sync(send_test(target, lang=target.lang or settings.language))]
             else:
-                _, zone = resolve_zone(settings.timezone)
-                day = parse_day(date) if date else datetime.now(tz=zone).date() - timedelta(1)
-                context, paths = load_day_context(settings.output_dir, day.isoformat())
-                targets = select_channels(settings.deliver, channel)
-                home_dir = home or default_home()
-                with run_lock(home_dir, settings.run.lock_timeout_s), Store.open(home_dir) as store:
-                    results = run_sync(
-                        deliver_day(context, targets, store, force=force, report_paths=paths)
-                    )
+                label = report_label(settings, date)
+                results = run_sync(
+                    deliver_report(settings, label, home, channels=channel, force=force)
+                )
             print_results(results)
             return DeliveryFailed.exit_code if failed(results) else 0
 

@@ -14,7 +14,7 @@ from commitdigest.errors import EXIT_CODES_HELP
 
 if TYPE_CHECKING:
     from commitdigest.config import Settings
-    from commitdigest.store import Store
+    from commitdigest.pipeline.job import RunOutcome
 
 
 def daily_run(
@@ -25,104 +25,71 @@ def daily_run(
     since: str | None = None,
     until: str | None = None,
     shard: str | None = None,
+    deliver: bool = False,
 ) -> int:
-    """One daily run; the exit code (3 if a repository failed). Raises our errors."""
-    from datetime import timedelta
-
+    """One daily run (:func:`commitdigest.pipeline.job.run_job`), printed; its exit code.
+    Raises our errors for what stops the whole run."""
     from commitdigest.aio import run_sync
-    from commitdigest.cli.console import closing
-    from commitdigest.cli.deliver import deliver_outcome, retry_deliveries
     from commitdigest.cli.progress import RichProgress
     from commitdigest.cli.report import checkouts
     from commitdigest.config import find_config, load_settings
-    from commitdigest.errors import DeliveryFailed, SourceError
-    from commitdigest.pipeline.daily import RUN_COMMAND, Shard, plan_days, run_daily, run_lock
-    from commitdigest.sources.open import RepositoryOpener
-    from commitdigest.store import Store, default_home
+    from commitdigest.pipeline.daily import Shard
+    from commitdigest.pipeline.job import RunRequest, run_job
 
     settings = load_settings(find_config(config))
-    home_dir = home or default_home()
-    part = Shard.parse(shard) if shard else None
-    lock = f"run-shard-{part.label}.lock" if part else "run.lock"
-    command = f"{RUN_COMMAND}-shard-{part.label}" if part else RUN_COMMAND
-    with run_lock(home_dir, settings.run.lock_timeout_s, lock), Store.open(home_dir) as store:
-        plan = plan_days(store, settings, on_date=date, since=since, until=until, command=command)
-        if plan.skipped is not None:
-            first, last = plan.skipped
-            err.print(
-                f"warning: {plan.skipped_days} older missed day(s), {first} to {last}, are "
-                f"not caught up (run.max_catch_up_days = {settings.run.max_catch_up_days}); "
-                f"backfill them with `commitdigest run --since {first} "
-                f"--until {last + timedelta(days=1)}`",
-                markup=False,
-            )
-        if not plan.days:
-            err.print("nothing to do: every complete day is reported", markup=False)
-            return 0 if part else weekly_step(settings, store, home_dir)
-        with RichProgress(err) as progress:
-            opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
-            outcome = run_sync(
-                closing(
-                    opener,
-                    run_daily(
-                        settings,
-                        store,
-                        plan,
-                        opener=opener,
-                        progress=progress,
-                        downstream=checkouts(downstream) or (),
-                        shard=part,
-                    ),
-                )
-            )
-        print_written(out, err, outcome.paths, outcome.kept_reasons)
-        for name, reason in outcome.failures.items():
-            err.print(f"error: {name}: {reason}", markup=False)
-        delivery_failed, weekly_code = False, 0
-        if part is None:  # a shard holds part of the day: `deliver` runs after all of them
-            delivery_failed = deliver_outcome(settings, store, outcome)  # after the files
-            # what failed to reach a channel on earlier days goes again (never what was sent)
-            done = [d.label for d in outcome.days]
-            delivery_failed |= retry_deliveries(settings, store, done)
-            weekly_code = weekly_step(settings, store, home_dir)
-    if outcome.failures:
-        return SourceError.exit_code
-    if outcome.partial_code:  # an earlier, more complete report was kept
-        return outcome.partial_code
-    return weekly_code or (DeliveryFailed.exit_code if delivery_failed else 0)
-
-
-def weekly_step(settings: Settings, store: Store, home_dir: Path) -> int:
-    """The weekly digest when one is due today (``weekly = "monday"``), then its delivery
-    to the channels with ``weekly = true``; the exit code of that part (0, 3 or 7)."""
-    from commitdigest.aio import run_sync
-    from commitdigest.cli.console import closing
-    from commitdigest.cli.deliver import print_results
-    from commitdigest.cli.progress import RichProgress
-    from commitdigest.deliver.service import deliver_day, failed
-    from commitdigest.errors import DeliveryFailed, SourceError
-    from commitdigest.pipeline.daily import run_weekly
-    from commitdigest.sources.open import RepositoryOpener
-
+    request = RunRequest(
+        date=date,
+        since=since,
+        until=until,
+        deliver=deliver,
+        shard=Shard.parse(shard) if shard else None,
+        downstream=checkouts(downstream) or (),
+    )
     with RichProgress(err) as progress:
-        opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
-        made = run_sync(
-            closing(opener, run_weekly(settings, store, opener=opener, progress=progress))
+        outcome = run_sync(run_job(settings, home, request, progress=progress))
+    print_outcome(settings, outcome)
+    return outcome.exit_code
+
+
+def print_outcome(settings: Settings, outcome: RunOutcome) -> None:
+    """What a run did: the files on stdout (one per line), the rest on stderr."""
+    from datetime import timedelta
+
+    from commitdigest.cli.deliver import print_results, print_retried
+
+    plan = outcome.plan
+    if plan.skipped is not None:
+        first, last = plan.skipped
+        err.print(
+            f"warning: {plan.skipped_days} older missed day(s), {first} to {last}, are "
+            f"not caught up (run.max_catch_up_days = {settings.run.max_catch_up_days}); "
+            f"backfill them with `commitdigest run --since {first} "
+            f"--until {last + timedelta(days=1)}`",
+            markup=False,
         )
-    if made is None or made.context is None:
-        return 0
-    print_written(out, err, made.paths, {})
-    for name, reason in made.failures.items():
-        err.print(f"error: weekly {made.week}: {name}: {reason}", markup=False)
-    channels = [c for c in settings.deliver if c.weekly]
-    delivery_failed = False
-    if channels and not made.failures:
-        results = run_sync(deliver_day(made.context.as_report(), channels, store))
-        print_results(results)
-        delivery_failed = bool(failed(results))
-    if made.failures:
-        return SourceError.exit_code
-    return DeliveryFailed.exit_code if delivery_failed else 0
+    print_retried(outcome.retried)
+    if not plan.days:
+        err.print("nothing to do: every complete day is reported", markup=False)
+    reports = outcome.reports
+    print_written(out, err, reports.paths, reports.kept_reasons)
+    for name, reason in reports.failures.items():
+        err.print(f"error: {name}: {reason}", markup=False)
+    print_results(outcome.delivered)
+    for held in outcome.held:
+        days = held.days
+        span = days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
+        err.print(
+            f"not sent: {len(days)} day(s), {span}, written without sending them to "
+            f"{', '.join(held.channels)} ({held.reason}); send a day with "
+            f"`commitdigest deliver --date {days[0]}`, or all of them with --deliver",
+            markup=False,
+        )
+    made = outcome.weekly
+    if made is not None and made.context is not None:
+        print_written(out, err, made.paths, {})
+        for name, reason in made.failures.items():
+            err.print(f"error: weekly {made.week}: {name}: {reason}", markup=False)
+        print_results(outcome.weekly_delivered)
 
 
 def register(app: typer.Typer) -> None:
@@ -143,6 +110,14 @@ def register(app: typer.Typer) -> None:
             typer.Option(help="With --since: up to this day (exclusive; default today)."),
         ] = None,
         downstream: DownstreamOption = None,
+        deliver: Annotated[
+            bool,
+            typer.Option(
+                "--deliver",
+                help="Send a backfill's days too (--since, or a catch-up longer than a "
+                "channel's max_catch_up_days): by default they are written, not sent.",
+            ),
+        ] = False,
         shard: Annotated[
             str | None,
             typer.Option(
@@ -161,9 +136,12 @@ def register(app: typer.Typer) -> None:
         The first run reports yesterday; a machine that was off catches up the missed days,
         and no day is reported twice. Safe to start twice (a lock) and to kill at any moment.
         A repository that fails does not stop the others; the exit code is 3 if any failed.
-        Then each day is sent to the [[deliver]] channels (exit code 7 if one failed).
+        Every run first sends again what failed to reach a [[deliver]] channel before (never
+        what was sent); then each new day is sent (exit code 7 if a delivery failed) — but
+        the days of a backfill (--since, or a catch-up longer than a channel's
+        max_catch_up_days) are written without sending unless --deliver.
         """
-        exit_with(lambda: daily_run(config, home, date, downstream, since, until, shard))
+        exit_with(lambda: daily_run(config, home, date, downstream, since, until, shard, deliver))
 
     @app.command(epilog=EXIT_CODES_HELP)
     def schedule(

@@ -66,6 +66,13 @@ class _ChannelBase(BaseModel):
     backoff_s: float = Field(2.0, ge=0, le=600)  # first wait; doubles after each failure
     max_backoff_s: float = Field(60.0, ge=0, le=3600)
     max_retry_after_s: float = Field(300.0, ge=0, le=3600)  # longest 429 Retry-After honoured
+    # a delivery that failed is sent again by every `run` until its first failure is older
+    # than this many days; then it is given up (`deliver --date D` still sends it)
+    retry_days: int = Field(3, ge=0, le=60)
+    # `run` sends each day of a catch-up of at most this many days; the days of a longer
+    # one, and of a backfill (`run --since`), are written without sending (`run --deliver`
+    # sends them)
+    max_catch_up_days: int = Field(2, ge=1, le=366)
 
     @model_validator(mode="before")
     @classmethod

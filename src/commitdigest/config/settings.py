@@ -32,6 +32,7 @@ from pydantic import (
     SecretStr,
     ValidationError,
     field_validator,
+    model_validator,
 )
 from pydantic_settings import (
     BaseSettings,
@@ -84,6 +85,16 @@ class _Section(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+def http_url(value: str) -> str:
+    """``value`` without surrounding blanks and trailing ``/``; a ``ValueError`` unless it
+    is an ``http://`` or ``https://`` URL with a host."""
+    value = value.strip()
+    scheme, _, rest = value.partition("://")
+    if scheme.lower() not in ("http", "https") or not rest.strip("/"):
+        raise ValueError(f"must be an http(s) URL (https://host/…), got {value!r}")
+    return value.rstrip("/")
+
+
 class GitSettings(_Section):
     max_patch_bytes_per_file: int = Field(16 * 1024, ge=0)
     max_patch_bytes_per_commit: int = Field(128 * 1024, ge=0)
@@ -118,6 +129,11 @@ class LLMSettings(_Section):
     # not contain are taken out of every LLM analysis; "off": the model's text as it is
     grounding: Literal["remove", "off"] = "remove"
 
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        return None if value is None else http_url(value)
+
 
 class GitHubSettings(_Section):
     api_url: str = "https://api.github.com"
@@ -128,10 +144,7 @@ class GitHubSettings(_Section):
     @field_validator("api_url")
     @classmethod
     def _http_url(cls, value: str) -> str:
-        value = value.strip()
-        if not value.startswith(("https://", "http://")):
-            raise ValueError(f"must be an http(s) URL, got {value!r}")
-        return value.rstrip("/")
+        return http_url(value)
 
 
 SEPARATE_FROM = 6  # repositories from which run.reports = "auto" writes separate reports
@@ -142,7 +155,8 @@ class RunSettings(_Section):
     # a machine that was off catches up at most this many days (the newest); `run --since`
     # backfills the rest
     max_catch_up_days: int = Field(31, ge=1, le=366)
-    # a delivery that failed is sent again by each run for this many days, then given up
+    # deprecated: each [[deliver]] entry's `retry_days` (this value, when set, is the
+    # default of the entries that do not set theirs)
     delivery_retry_days: int = Field(3, ge=0, le=60)
     lock_timeout_s: float = Field(60, ge=0)  # wait this long for another run's lock
     # "combined": one report a day for every repository; "separate": one per repository (or
@@ -215,6 +229,18 @@ class Settings(BaseSettings):
     @classmethod
     def _unique_channels(cls, channels: list[ChannelConfig]) -> list[ChannelConfig]:
         return check_unique_names(channels)
+
+    @model_validator(mode="after")
+    def _retry_days(self) -> Settings:
+        if "delivery_retry_days" in self.run.model_fields_set:  # the old key still counts
+            days = self.run.delivery_retry_days
+            self.deliver = [
+                c
+                if "retry_days" in c.model_fields_set
+                else c.model_copy(update={"retry_days": days})
+                for c in self.deliver
+            ]
+        return self
 
     @field_validator("repositories")
     @classmethod
@@ -315,14 +341,19 @@ def load_settings(path: Path | None = None) -> Settings:
             setattr(model, field, SecretStr(os.environ[name]))
             settings._secret_sources[key] = name
     llm, github = settings.llm, settings.github
-    if llm.base_url is None and os.environ.get("OPENAI_BASE_URL"):
-        llm.base_url = os.environ["OPENAI_BASE_URL"]
-    if "api_url" not in github.model_fields_set and os.environ.get("GITHUB_API_URL"):
-        try:
-            github.api_url = GitHubSettings._http_url(os.environ["GITHUB_API_URL"])
-        except ValueError as exc:
-            raise ConfigError(f"environment variable GITHUB_API_URL: {exc}") from None
+    if llm.base_url is None and os.environ.get("OPENAI_BASE_URL", "").strip():
+        llm.base_url = _env_url("OPENAI_BASE_URL")
+    if "api_url" not in github.model_fields_set and os.environ.get("GITHUB_API_URL", "").strip():
+        github.api_url = _env_url("GITHUB_API_URL")
     return settings
+
+
+def _env_url(name: str) -> str:
+    """The URL in environment variable ``name``; a :class:`ConfigError` naming it."""
+    try:
+        return http_url(os.environ[name])
+    except ValueError as exc:
+        raise ConfigError(f"environment variable {name}: {exc}") from None
 
 
 def _build(data: dict[str, Any], path: Path | None, *, use_env: bool) -> Settings:

@@ -33,8 +33,9 @@ from pydantic import SecretStr
 from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import DeliveryError
 from commitdigest.http import describe_transport_error, parse_retry_after
-from commitdigest.models import ReportContext
+from commitdigest.models import WeeklyContext
 from commitdigest.redaction import install_log_redaction, register_secret
+from commitdigest.render.folder import Report
 
 from .digest import Digest, DigestLines, Markup, build_digest, fit, more_line, report_link
 
@@ -71,12 +72,16 @@ def read_secret_file(path: Path, *, what: str) -> SecretStr:
 
 @dataclass(frozen=True)
 class DeliveryJob:
-    """What a channel delivers: one day's report."""
+    """What a channel delivers: one day's report, or one week's digest."""
 
-    context: ReportContext
-    day: str  # YYYY-MM-DD
+    context: Report
+    day: str  # its label: YYYY-MM-DD, or YYYY-Www for a weekly digest
     report_paths: Mapping[str, Path] = field(default_factory=dict)  # format -> written file
     test: bool = False  # a sample message from `deliver --test`
+
+    @property
+    def weekly(self) -> bool:
+        return isinstance(self.context, WeeklyContext)
 
 
 @dataclass(frozen=True)

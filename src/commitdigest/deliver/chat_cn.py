@@ -1,8 +1,11 @@
 """Feishu / Lark custom bots, DingTalk robots and WeCom group robots.
 
 Each sends the short digest (:mod:`commitdigest.deliver.digest`) cut to the service's
-limit on whole lines. The three answer HTTP 200 with an error code in the body when they
-refuse a message, so the body is checked too; their rate-limit codes are retried.
+limit on whole lines: Feishu as a card whose lark_md escapes every character of its
+syntax (HTML numeric entities, as its card documentation prescribes), DingTalk and WeCom
+as plain text (their markdown documents no escape). The three answer HTTP 200 with an
+error code in the body when they refuse a message, so the body is checked too; their
+rate-limit codes are retried.
 """
 
 from __future__ import annotations
@@ -28,27 +31,27 @@ from .channels import (
     register,
     utf8_bytes,
 )
-from .digest import DigestLines, Markup, digest_lines, strings
+from .digest import PLAIN, DigestLines, Markup, digest_lines, strings
+
+# DingTalk's and WeCom's markdown document no escape character: a commit title in it could
+# become a link, bold text, a tag or (WeCom) a mention, and replacing those characters with
+# look-alikes would show the title altered. Both robots are sent a plain-text message
+# instead ("msgtype": "text"), where a title shows exactly as written. DingTalk's text has
+# no markup at all (a mention needs the message's own "at" field, which we never send);
+# WeCom's text knows one: "<@userid>" mentions a member, so a word joiner (U+2060, zero
+# width, invisible) is put between "<" and "@" — the title shows as written, and pings
+# nobody. Links are written after their text, between "<" and ">".
 
 
-def _neutralise(text: str) -> str:
-    """DingTalk's and WeCom's markdown document no escape character: defuse what would turn
-    a commit title into a link, an @mention (``<@userid>``), a tag (``<font>``), bold text
-    or a code span, with the look-alike full-width characters."""
-    return (
-        text.replace("<", "＜")
-        .replace(">", "＞")
-        .replace("[", "［")
-        .replace("]", "］")
-        .replace("*", "＊")
-        .replace("`", "｀")
-    )
+def _wecom_text(text: str) -> str:
+    return text.replace("<@", "<\u2060@")
 
 
-PLAIN_MD = Markup(
-    escape=_neutralise,
-    bold=lambda text: f"**{text}**",
-    link=lambda text, url: f"[{text}]({url})",
+DINGTALK_TEXT = PLAIN
+WECOM_TEXT = Markup(
+    escape=_wecom_text,
+    bold=lambda text: text,
+    link=lambda text, url: f"{text} <{url}>",
 )
 
 # Feishu's lark_md: a character its markdown uses shows as itself when written as an HTML
@@ -166,15 +169,15 @@ class FeishuSender(Channel):
 #
 # Custom robot, POST to https://oapi.dingtalk.com/robot/send?access_token=…:
 #
-#   {"msgtype": "markdown", "markdown": {"title": TITLE, "text": MARKDOWN}}
+#   {"msgtype": "text", "text": {"content": TEXT}}
 #
-# Signature ("加签"): HMAC-SHA256 with the secret as the KEY over timestamp + "\n" + secret
-# (timestamp in milliseconds), base64, then URL-encoded, added to the URL as the
-# `timestamp` and `sign` query parameters. Answer: {"errcode": 0, "errmsg": "ok"};
-# 310000 is a failed security check, 130101 "send too fast" (retried; 20 messages a
-# minute per robot). The documents we found state no size for a markdown text; we keep
-# the JSON body within 20,000 UTF-8 bytes. A single "\n" does not break a line in
-# DingTalk's markdown: lines end with two spaces (a hard break).
+# A text message: no markup, so every title shows as written (see above; the markdown
+# type documents no escape). Signature ("加签"): HMAC-SHA256 with the secret as the KEY
+# over timestamp + "\n" + secret (timestamp in milliseconds), base64, then URL-encoded,
+# added to the URL as the `timestamp` and `sign` query parameters. Answer:
+# {"errcode": 0, "errmsg": "ok"}; 310000 is a failed security check, 130101 "send too
+# fast" (retried; 20 messages a minute per robot). The documents we found state no size
+# for a text; we keep the JSON body within 20,000 UTF-8 bytes.
 
 DINGTALK_MAX_BODY = 20_000
 _DINGTALK_RETRY_CODES = frozenset({130101, 130102})
@@ -194,16 +197,15 @@ class DingTalkSender(Channel):
 
     def prepare(self, job: DeliveryJob) -> Prepared:
         digest = self.digest(job)
-        lines = digest_lines(digest, PLAIN_MD, with_title=True)
+        lines = digest_lines(digest, DINGTALK_TEXT, with_title=True)
 
         def build(body: list[str]) -> dict[str, object]:
-            text = "  \n".join(body)
-            return {"msgtype": "markdown", "markdown": {"title": digest.title, "text": text}}
+            return {"msgtype": "text", "text": {"content": "\n".join(body)}}
 
         return self.fit_digest(
             digest,
             lines,
-            PLAIN_MD,
+            DINGTALK_TEXT,
             build=build,
             fits=lambda p: len(json_bytes(p)) <= DINGTALK_MAX_BODY,
         )
@@ -223,13 +225,15 @@ class DingTalkSender(Channel):
 #
 # Group robot ("群机器人"), POST to https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…:
 #
-#   {"msgtype": "markdown", "markdown": {"content": MARKDOWN}}
+#   {"msgtype": "text", "text": {"content": TEXT}}
 #
-# content: at most 4096 bytes, UTF-8 (measured in bytes, so a Chinese character counts 3).
+# A text message (see above: markdown documents no escape): content at most 2048 bytes,
+# UTF-8 (measured in bytes, so a Chinese character counts 3); "<@userid>" in it is a
+# mention, kept from forming by a word joiner; mentioned_list is never sent.
 # Answer: {"errcode": 0, "errmsg": "ok"}; 45009 is the rate limit (20 messages a minute,
 # retried), 40058 a content too long, 93000 an invalid webhook URL.
 
-WECOM_MAX_CONTENT = 4096
+WECOM_MAX_CONTENT = 2048
 _WECOM_RETRY_CODES = frozenset({45009, 45033})
 
 
@@ -240,17 +244,17 @@ class WeComSender(Channel):
 
     def prepare(self, job: DeliveryJob) -> Prepared:
         digest = self.digest(job)
-        lines = digest_lines(digest, PLAIN_MD, with_title=True)
+        lines = digest_lines(digest, WECOM_TEXT, with_title=True)
 
         def build(body: list[str]) -> dict[str, object]:
-            return {"msgtype": "markdown", "markdown": {"content": "\n".join(body)}}
+            return {"msgtype": "text", "text": {"content": "\n".join(body)}}
 
         def fits(payload: dict[str, object]) -> bool:
-            markdown = payload["markdown"]
-            assert isinstance(markdown, dict)
-            return utf8_bytes(markdown["content"]) <= WECOM_MAX_CONTENT
+            text = payload["text"]
+            assert isinstance(text, dict)
+            return utf8_bytes(text["content"]) <= WECOM_MAX_CONTENT
 
-        return self.fit_digest(digest, lines, PLAIN_MD, build=build, fits=fits)
+        return self.fit_digest(digest, lines, WECOM_TEXT, build=build, fits=fits)
 
     async def send(self, message: Prepared) -> None:
         url = read_secret_env(self.config.url_env, what="WeCom webhook URL")

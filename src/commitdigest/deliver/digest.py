@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
+from commitdigest.errors import DigestTooLarge as DigestTooLarge
 from commitdigest.i18n import DIGEST_STRINGS, IMPORTANCE_EMOJI, pick
 from commitdigest.models import (
     Analysis,
@@ -26,16 +27,18 @@ from commitdigest.models import (
     Overview,
     ReportContext,
     RepositoryEntry,
+    WeeklyContext,
     WindowInfo,
 )
+from commitdigest.render.folder import Report
 from commitdigest.render.headline import headline
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import report_zone
 from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
-from commitdigest.window import WEEK_LABEL
+from commitdigest.render.plaintext import ReportPart, report_parts
 
 T = TypeVar("T")
-ITEM_CHARS = 200  # a commit title or overview item longer than this is shortened ("...")
+ITEM_CHARS = 200  # an overview or radar item longer than this is shortened ("..."), not a title
 
 
 def strings(lang: str) -> Mapping[str, str]:
@@ -88,16 +91,11 @@ def _count_cells(counts: dict[Importance, int]) -> dict[str, str]:
     return {imp.value: f"{IMPORTANCE_EMOJI[imp]}{counts.get(imp, 0)}" for imp in Importance}
 
 
-def is_weekly(context: ReportContext) -> bool:
-    """Whether ``context`` is a weekly digest's (:meth:`WeeklyContext.as_report`)."""
-    return WEEK_LABEL.fullmatch(context.window.label) is not None
-
-
-def report_day(context: ReportContext) -> str:
+def report_day(context: Report) -> str:
     """The report's day, ``YYYY-MM-DD`` (its files are ``<day>.md`` …); a weekly
     digest's week, ``YYYY-Www``."""
-    if is_weekly(context):
-        return context.window.label
+    if isinstance(context, WeeklyContext):
+        return context.week
     zone = report_zone(context.window)
     start = context.window.start
     return start.astimezone(zone).date().isoformat() if start.tzinfo else start.date().isoformat()
@@ -132,14 +130,15 @@ def repos_label(names: Sequence[str], lang: str, limit: int = 60) -> str:
 
 
 def build_digest(
-    context: ReportContext, *, lang: str | None = None, report_url: str | None, test: bool = False
+    context: Report, *, lang: str | None = None, report_url: str | None, test: bool = False
 ) -> Digest:
+    """The digest of a day's report or of a week's digest."""
     lang = lang or context.lang
     labels = get_labels(lang)
     day = report_day(context)
     totals = dict.fromkeys(Importance, 0)
     repos: list[DigestRepo] = []
-    for repo in context.repositories:
+    for repo in report_parts(context):
         counts = dict.fromkeys(Importance, 0)
         for commit in repo.commits:
             counts[commit.analysis.importance] += 1
@@ -177,7 +176,7 @@ def build_digest(
             DigestRepo(clean_line(repo.name), counts, overview, high, _radar(repo, labels))
         )
     s = strings(lang)
-    template = s["title_weekly"] if is_weekly(context) else s["title"]
+    template = s["title_weekly"] if isinstance(context, WeeklyContext) else s["title"]
     title = template.format(repos=repos_label([r.name for r in repos], lang), day=day)
     return Digest(
         lang=lang,
@@ -192,13 +191,13 @@ def build_digest(
 
 
 def _digest_commit(commit: CommitEntry, labels: Labels) -> DigestCommit:
-    title = shorten_title(commit.title, ITEM_CHARS, ITEM_CHARS - 3) or labels.s["untitled"]
+    # a title is shown whole, as written: one too long for the message is left out with
+    # the others that do not fit ("…and N more"), never cut
+    title = clean_line(commit.title) or labels.s["untitled"]
     return DigestCommit(title=title, short_sha=commit.short_sha, url=safe_url(commit.url))
 
 
-def _radar(
-    repo: RepositoryEntry, labels: Labels
-) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
+def _radar(repo: ReportPart, labels: Labels) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
     """The repository's radar items for a digest: those a downstream uses, then the other
     public breaking ones (as the report's Breaking section has them; internal ones stay in
     the report)."""
@@ -320,10 +319,6 @@ class Fitted(Generic[T]):
     shown: int  # items kept
     omitted: int  # items left out (the number in "…and N more")
     lines: list[str] = field(default_factory=list)
-
-
-class DigestTooLarge(ValueError):
-    """Even the digest's title, counts and link alone exceed the limit."""
 
 
 def fit(

@@ -1,10 +1,13 @@
 """E-mail over SMTP: an e-mail HTML body, a plain-text alternative, the Markdown attached.
 
-The message (``multipart/mixed``) holds a ``multipart/alternative`` — ``text/plain`` (the
-Markdown report, readable as it is, after the link to the full report when a base URL is
-configured) and ``text/html`` (:func:`commitdigest.render.email.render_email_html`: inline
-styles, no script, nothing that loads, within 100 KB) — and the Markdown as ``<day>.md``
-(UTF-8). Subject: ``[commitdigest] vllm-project/vllm 2026-01-13 · 🔴4 🟡24 🟢17``.
+The message (``multipart/mixed``) holds a ``multipart/alternative`` — ``text/plain``
+(:func:`commitdigest.render.plaintext.render_plain_text`: the whole report as plain text,
+every commit title in full and as written, after the link to the full report when a base
+URL is configured) and ``text/html`` (:func:`commitdigest.render.email.render_email_html`:
+inline styles, no script, nothing that loads, within 100 KB: the only part shortened when
+a busy day needs it) — and the Markdown as ``<day>.md`` (UTF-8). A weekly digest is sent
+the same way, from its own context.
+Subject: ``[commitdigest] vllm-project/vllm 2026-01-13 · 🔴4 🟡24 🟢17``.
 
 Connections: ``security = "starttls"`` (port 587, certificate verified against the system
 CAs or ``ca_file``), ``"ssl"`` (465) or ``"none"`` (plain, for a local relay or tests).
@@ -24,8 +27,11 @@ from pathlib import Path
 
 from commitdigest.config.channels import EmailChannel
 from commitdigest.errors import DeliveryError
+from commitdigest.models import ReportContext
 from commitdigest.render.email import render_email_html
 from commitdigest.render.markdown import render_markdown
+from commitdigest.render.plaintext import render_plain_text
+from commitdigest.render.weekly import render_weekly_markdown
 
 from .channels import (
     Channel,
@@ -59,10 +65,15 @@ class EmailSender(Channel):
         digest = self.digest(job)
         url = digest.report_url
         paths = {} if job.test else dict(job.report_paths)
-        markdown = _read(paths, "md") or render_markdown(job.context)
+        context = job.context
+        markdown = _read(paths, "md") or (
+            render_markdown(context)
+            if isinstance(context, ReportContext)
+            else render_weekly_markdown(context)
+        )
         title = subject(digest, config.subject_prefix)
-        page = render_email_html(job.context, report_url=url)
-        plain = markdown if url is None else f"{url}\n\n{markdown}"
+        page = render_email_html(context, report_url=url)  # cut to size: less detail
+        plain = render_plain_text(context, report_url=url)  # whole: every title in full
 
         message = EmailMessage(policy=SMTP_POLICY)
         message["Subject"] = title

@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import date, timedelta
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -26,12 +26,10 @@ from commitdigest.config.channels import ChannelConfig
 from commitdigest.errors import DeliveryError, OutputError, StoreError, UsageError
 from commitdigest.files import write_bytes_atomic
 from commitdigest.http import RetryPolicy, async_client
-from commitdigest.models import ReportContext, WeeklyContext
 from commitdigest.redaction import install_log_redaction, redact
-from commitdigest.render.json_output import load_context
+from commitdigest.render.folder import Report, ReportsFolder
 from commitdigest.store import Store
-from commitdigest.store.deliveries import DeliveryLog
-from commitdigest.window import WEEK_LABEL
+from commitdigest.store.deliveries import DeliveryLog, PendingDelivery
 
 from .channels import (
     Channel,
@@ -121,7 +119,7 @@ def _client(transport: httpx2.AsyncBaseTransport | None) -> httpx2.AsyncClient:
 
 
 async def deliver_day(
-    context: ReportContext,
+    context: Report,
     channels: Sequence[ChannelConfig],
     store: Store | None,
     *,
@@ -130,7 +128,8 @@ async def deliver_day(
     transport: httpx2.AsyncBaseTransport | None = None,
     sleep: Sleep = asyncio.sleep,
 ) -> list[DeliveryResult]:
-    """Deliver ``context``'s day to every enabled channel; one result per channel, in order.
+    """Deliver ``context`` — a day's report, or a week's digest — to every enabled channel;
+    one result per channel, in order.
 
     Never raises for a channel's failure (see each result's ``status`` and ``error``).
     Without a store nothing is recorded and nothing is skipped.
@@ -247,7 +246,7 @@ class DryRun:
 
 
 async def dry_run(
-    context: ReportContext,
+    context: Report,
     channels: Sequence[ChannelConfig],
     out_dir: Path,
     *,
@@ -286,7 +285,7 @@ def select_channels(
     """The channels named (all when ``names`` is empty); an unknown name is a UsageError."""
     if not names:
         return list(channels)
-    known = {c.name: c for c in channels}
+    known = {c.name: c for c in channels or ()}
     unknown = [n for n in names if n not in known]
     if unknown:
         have = ", ".join(known) or "none: add [[deliver]] entries to commitdigest.toml"
@@ -294,71 +293,169 @@ def select_channels(
     return [known[n] for n in dict.fromkeys(names)]
 
 
-def load_day_context(out_dir: Path, day: str) -> tuple[ReportContext, dict[str, Path]]:
-    """The context of the report written for ``day`` (from ``<out_dir>/<day>.json``) and
-    the report files there, by format; an :class:`OutputError` when there is no JSON."""
-    source = out_dir / f"{day}.json"
-    try:
-        text = source.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise OutputError(
-            f"no report context {source}: delivery re-reads a day's JSON report, so keep "
-            'json among the formats (formats = ["md", "json"])'
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise OutputError(
-            f"cannot read {source}: {getattr(exc, 'strerror', None) or exc}"
-        ) from None
-    paths = {fmt: out_dir / f"{day}.{fmt}" for fmt in ("md", "json", "html")}
-    found = {fmt: p for fmt, p in paths.items() if p.is_file()}
-    if WEEK_LABEL.fullmatch(day):  # a weekly digest: delivered as the week's report
-        try:
-            week = WeeklyContext.model_validate_json(text)
-        except ValueError:
-            raise OutputError(f"{source} is not a weekly digest's JSON") from None
-        return week.as_report(), {}
-    return load_context(text), found
-
-
 def failed(results: Sequence[DeliveryResult]) -> list[DeliveryResult]:
     return [r for r in results if not r.ok]
 
 
+@dataclass(frozen=True)
+class GivenUp:
+    """A delivery sent no more: its first failure is older than its channel's
+    ``retry_days``."""
+
+    day: str
+    channel: str
+    first_failure: datetime
+    retry_days: int
+
+
+@dataclass
+class Retried:
+    """What :func:`retry_pending` did: the deliveries sent again, those given up."""
+
+    results: list[DeliveryResult] = field(default_factory=list)
+    given_up: list[GivenUp] = field(default_factory=list)
+
+
+def retry_until(pending: PendingDelivery, channel: ChannelConfig) -> datetime:
+    """Until when ``pending`` is sent again: its first failure plus the channel's
+    ``retry_days``."""
+    return pending.first_failure + timedelta(days=channel.retry_days)
+
+
 async def retry_pending(
-    out_dir: Path,
+    folder: ReportsFolder,
     channels: Sequence[ChannelConfig],
     store: Store,
     *,
-    today: date,
-    retry_days: int,
+    now: datetime | None = None,
     skip_days: Collection[str] = (),
     transport: httpx2.AsyncBaseTransport | None = None,
     sleep: Sleep = asyncio.sleep,
-) -> tuple[list[DeliveryResult], list[tuple[str, str]]]:
-    """Send again every delivery of the last ``retry_days`` days that never reached its
-    channel (failed, or cut off), oldest day first, from the day's JSON report; what
-    succeeded is never sent twice. Older unsent deliveries are recorded as given up.
-    Returns the results and the ``(day, channel)`` pairs given up."""
+) -> Retried:
+    """Send again, from the report's JSON in ``folder``, every delivery that has not
+    reached its channel (failed, or cut off), oldest day first; what was sent is never sent
+    twice. One whose first failure is older than its channel's ``retry_days`` is recorded
+    as given up instead. Deliveries to a channel that is no longer configured, or disabled,
+    are left as they are."""
     records = DeliveryLog(store)
-    first = (today - timedelta(days=retry_days)).isoformat()
-    given_up = records.give_up(first)
-    for day, name in given_up:
-        log.info("deliver %s %s: given up after %d days of retries", name, day, retry_days)
+    moment = now or datetime.now(tz=UTC)
     known = {c.name: c for c in channels if c.enabled}
+    done = Retried()
     by_day: dict[str, list[ChannelConfig]] = {}
-    for day, name in records.pending(first):
-        if day not in skip_days and name in known:
-            by_day.setdefault(day, []).append(known[name])
-    results: list[DeliveryResult] = []
+    for pending in records.pending():
+        channel = known.get(pending.channel)
+        if channel is None or pending.day in skip_days:
+            continue
+        if moment > retry_until(pending, channel):
+            records.give_up(pending)
+            done.given_up.append(
+                GivenUp(pending.day, pending.channel, pending.first_failure, channel.retry_days)
+            )
+            log.info("deliver %s %s: given up", pending.channel, pending.day)
+            continue
+        by_day.setdefault(pending.day, []).append(channel)
     for day, targets in by_day.items():
         try:
-            context, paths = load_day_context(out_dir, day)
+            report = folder.load(day)
         except OutputError as exc:
-            results += [
+            done.results += [
                 DeliveryResult(c.name, c.type, day, "failed", error=exc.message) for c in targets
             ]
             continue
-        results += await deliver_day(
-            context, targets, store, report_paths=paths, transport=transport, sleep=sleep
+        done.results += await deliver_day(
+            report,
+            targets,
+            store,
+            report_paths=folder.files(day),
+            transport=transport,
+            sleep=sleep,
         )
-    return results, given_up
+    return done
+
+
+@dataclass(frozen=True)
+class DeliveryState:
+    """Where a day's (or a week's) delivery to a channel stands, for ``deliver status``."""
+
+    day: str
+    channel: str
+    type: str
+    state: str  # sent / failed / sending / given up
+    attempts: int  # every attempt, over all runs
+    last_error: str | None
+    delivered_at: str | None
+    first_failure: datetime | None  # of the failures not settled yet
+    retry_until: datetime | None  # each run sends it again until then
+    next_retry: str | None  # "the next run", or None: it is not sent again by itself
+    why: str
+
+
+def delivery_states(
+    store: Store, channels: Sequence[ChannelConfig] | None, *, now: datetime | None = None
+) -> list[DeliveryState]:
+    """The state of every delivery (its latest record per day and channel, newest day
+    first), with when it is sent again and why (or why not); ``channels``: the configured
+    ones (None when no settings file says which)."""
+    log_ = DeliveryLog(store)
+    moment = now or datetime.now(tz=UTC)
+    pending = {(p.day, p.channel): p for p in log_.pending()}
+    known = {c.name: c for c in channels or ()}
+    states = []
+    for record in log_.latest():
+        waiting = pending.get((record.day, record.channel))
+        channel = known.get(record.channel)
+        until: datetime | None = None
+        next_retry: str | None = None
+        if record.status == "sent":
+            why = f"delivered at {record.delivered_at}"
+        elif record.status == "given up":
+            why = (
+                f"given up: its first failure is older than retry_days; "
+                f"`commitdigest deliver --date {record.day} --channel {record.channel}` sends it"
+            )
+        elif waiting is None:  # pragma: no cover - a failed latest record is pending
+            why = record.status
+        elif channels is None:
+            next_retry = "the next run"
+            why = (
+                f"failed since {_stamp(waiting.first_failure)}; every run sends it again "
+                "until that is older than the channel's retry_days"
+            )
+        elif channel is None:
+            why = "not sent again: the channel is no longer configured"
+        elif not channel.enabled:
+            why = "not sent again: the channel is disabled (enabled = false)"
+        else:
+            until = retry_until(waiting, channel)
+            if moment > until:
+                why = (
+                    f"the next run gives it up: its first failure "
+                    f"({_stamp(waiting.first_failure)}) is older than retry_days = "
+                    f"{channel.retry_days}"
+                )
+            else:
+                next_retry = "the next run"
+                why = (
+                    f"failed since {_stamp(waiting.first_failure)}; every run sends it again "
+                    f"until {_stamp(until)} (retry_days = {channel.retry_days})"
+                )
+        states.append(
+            DeliveryState(
+                day=record.day,
+                channel=record.channel,
+                type=record.channel_type,
+                state=record.status,
+                attempts=log_.attempts(record.day, record.channel),
+                last_error=record.error,
+                delivered_at=record.delivered_at,
+                first_failure=waiting.first_failure if waiting else None,
+                retry_until=until,
+                next_retry=next_retry,
+                why=why,
+            )
+        )
+    return states
+
+
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")

@@ -5,8 +5,9 @@
     POST <url>
     Content-Type: application/json; charset=utf-8
     User-Agent: commitdigest/<version>
-    X-Commitdigest-Event: report            ("test" for `commitdigest deliver --test`)
-    X-Commitdigest-Day: 2026-01-13
+    X-Commitdigest-Event: report            ("weekly" for a weekly digest, "test" for
+                                             `commitdigest deliver --test`)
+    X-Commitdigest-Day: 2026-01-13           (the week, 2026-W03, for a weekly digest)
     X-Commitdigest-Timestamp: 1768300000     (Unix seconds, when the attempt was made)
     X-Commitdigest-Signature: sha256=<hex>   (with secret_env: HMAC-SHA256 of the body,
                                               the secret as the key)
@@ -17,7 +18,8 @@
                                               "<id>.<timestamp>.<body>"; a "whsec_" secret
                                               is base64, its bytes are the key)
 
-    <the report's JSON, exactly as `--format json` writes it>
+    <the report's JSON, exactly as `--format json` writes it; a weekly digest's own JSON,
+     as `weekly` writes <week>.json>
 
 A receiver checks ``X-Commitdigest-Signature`` by recomputing
 ``hmac.new(secret, body, sha256).hexdigest()`` over the raw body, or — better, since it
@@ -38,7 +40,9 @@ import time
 
 from commitdigest import __version__
 from commitdigest.config.channels import WebhookChannel
+from commitdigest.models import ReportContext
 from commitdigest.render.json_output import render_json
+from commitdigest.render.weekly import render_weekly_json
 
 from .channels import Channel, DeliveryJob, Prepared, post, read_secret_env, register
 from .digest import plain_text
@@ -83,11 +87,17 @@ class WebhookSender(Channel):
             except (OSError, UnicodeDecodeError):
                 text = None
         if text is None:
-            text = render_json(job.context)
+            context = job.context
+            text = (
+                render_json(context)
+                if isinstance(context, ReportContext)
+                else (render_weekly_json(context))
+            )
         body = text.encode("utf-8")
+        event = "test" if job.test else "weekly" if job.weekly else "report"
         headers = {
             "User-Agent": f"commitdigest/{__version__}",
-            "X-Commitdigest-Event": "test" if job.test else "report",
+            "X-Commitdigest-Event": event,
             "X-Commitdigest-Day": job.day,
             "webhook-id": message_id(job.day, body),
             **self.config.headers,

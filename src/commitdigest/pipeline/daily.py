@@ -22,7 +22,6 @@ from pathlib import Path
 from commitdigest.config import Settings
 from commitdigest.config.settings import SEPARATE_FROM, WEEKDAYS
 from commitdigest.errors import BusyError, UsageError
-from commitdigest.models import WeeklyContext
 from commitdigest.pipeline.report import (
     Opener,
     ReportOptions,
@@ -31,6 +30,7 @@ from commitdigest.pipeline.report import (
 )
 from commitdigest.pipeline.weekly import WeeklyOutcome, generate_weekly
 from commitdigest.progress import Progress
+from commitdigest.render.folder import ReportsFolder
 from commitdigest.sources.open import RepoSpec
 from commitdigest.store import Store
 from commitdigest.window import (
@@ -50,10 +50,18 @@ RERUN_COMMAND = "run-date"  # explicit --date and --since re-runs: never move it
 
 @dataclass(frozen=True)
 class DailyPlan:
+    """The days a run reports: ``--date``'s, a backfill's (``--since``), or the catch-up's
+    (every complete day since the last good run)."""
+
     days: list[DayWindow]
     command: str
     # older missed days beyond run.max_catch_up_days: the first and the last of them
     skipped: tuple[date, date] | None = None
+    backfill: bool = False  # `run --since`: the days are written, not sent (unless --deliver)
+
+    @property
+    def labels(self) -> list[str]:
+        return [d.day.isoformat() for d in self.days]
 
     @property
     def skipped_days(self) -> int:
@@ -89,7 +97,7 @@ def plan_days(
         end = min(parse_day(until), today) if until else today
         if first >= end:
             raise UsageError(f"--since {first} leaves no complete day before {end} in {zone_name}")
-        return DailyPlan(_days(first, end, zone_name), RERUN_COMMAND)
+        return DailyPlan(_days(first, end, zone_name), RERUN_COMMAND, backfill=True)
     last_end = store.last_ok_window_end(command)
     if last_end is None:
         first = today - timedelta(days=settings.run.first_run_days_back)
@@ -277,14 +285,9 @@ async def run_weekly(
         return None
     monday = last_complete_week(zone, moment)
     label = week_label(monday)
-    try:
-        done = WeeklyContext.model_validate_json(
-            (settings.output_dir / f"{label}.json").read_bytes()
-        )
-        if len(done.repositories) >= len(specs):
-            return None
-    except (OSError, ValueError):
-        pass
+    done = ReportsFolder(settings.output_dir).read_week(label)
+    if done is not None and len(done.repositories) >= len(specs):
+        return None
     options = ReportOptions.from_settings(
         settings,
         repositories=specs,

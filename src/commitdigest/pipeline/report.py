@@ -30,7 +30,8 @@ from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_o
 from commitdigest.pipeline.runner import analyse_commits
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
-from commitdigest.render.json_output import load_context, load_units, render_json
+from commitdigest.render.folder import ReportsFolder
+from commitdigest.render.json_output import load_context, render_json
 from commitdigest.render.mdtext import slugify
 from commitdigest.sources.git import PatchLimits
 from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
@@ -487,20 +488,21 @@ def _write_day(
     generated_at: datetime,
 ) -> DayResult:
     context = build_context(inputs, window.info(), lang=options.lang, generated_at=generated_at)
+    folder, day = ReportsFolder(options.out_dir), window.day.isoformat()
     # a report is replaced only by one at least as complete
-    worse = worse_than(context, options.out_dir / f"{window.day.isoformat()}.json")
+    worse = worse_than(context, folder.read_day(day))
     if worse is None and any(repo.error for repo in context.repositories):
         worse = ("a repository could not be read", SourceError.exit_code)
     paths: list[Path] = []
     kept: list[Path] = []
     for fmt in formats:
-        target = options.out_dir / f"{window.day.isoformat()}.{fmt}"
+        target = folder.path(day, fmt)
         if worse is not None and target.exists():
             kept.append(target)
         else:
-            paths.append(write_text_atomic(target, _render(context, fmt)))
+            paths.append(folder.write(day, fmt, _render(context, fmt)))
     return DayResult(
-        window.day.isoformat(),
+        day,
         context.coverage.total,
         importance_counts(context),
         paths,
@@ -548,7 +550,7 @@ def _write_units(
         result = _write_day(
             window,
             unit_inputs,
-            dataclasses.replace(options, out_dir=options.out_dir / unit),
+            dataclasses.replace(options, out_dir=ReportsFolder(options.out_dir).unit(unit).root),
             tuple(dict.fromkeys([*formats, "json"])),  # the index is made from the JSON
             generated_at,
         )
@@ -556,19 +558,18 @@ def _write_units(
         kept += result.kept
         if result.kept and (worst is None or result.kept_code > worst[1]):
             worst = (result.kept_reason, result.kept_code)
-    merged = load_units(options.out_dir, day)
+    folder = ReportsFolder(options.out_dir)
+    merged = folder.load_units(day)
     if merged is None:  # pragma: no cover - every unit was just written
         raise OutputError(f"no report of {day} could be read back")
     context, folders = merged.context, merged.folders
-    paths.append(write_text_atomic(options.out_dir / f"{day}.json", render_json(context)))
+    paths.append(folder.write(day, "json", render_json(context)))
     from commitdigest.render.day_index import render_index_html, render_index_markdown
 
     if "md" in formats:
-        text = render_index_markdown(context, folders)
-        paths.append(write_text_atomic(options.out_dir / f"{day}.md", text))
+        paths.append(folder.write(day, "md", render_index_markdown(context, folders)))
     if "html" in formats:
-        text = render_index_html(context, folders)
-        paths.append(write_text_atomic(options.out_dir / f"{day}.html", text))
+        paths.append(folder.write(day, "html", render_index_html(context, folders)))
     return DayResult(
         day,
         sum(len(i.commits) for i in inputs),
@@ -581,14 +582,12 @@ def _write_units(
     )
 
 
-def worse_than(new: ReportContext, earlier_json: Path) -> tuple[str, int] | None:
-    """Why ``new`` is less complete than the report in ``earlier_json`` (a repository of
-    both that could not be read this time, a commit fewer, more rule fallbacks) and the exit
-    code that says so, or ``None`` when it is at least as complete (or there is no readable
-    earlier report). A repository the new report does not ask for is the user's choice."""
-    try:
-        old = load_context(earlier_json.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, CommitdigestError):
+def worse_than(new: ReportContext, old: ReportContext | None) -> tuple[str, int] | None:
+    """Why ``new`` is less complete than the earlier report ``old`` (a repository of both
+    that could not be read this time, a commit fewer, more rule fallbacks) and the exit
+    code that says so, or ``None`` when it is at least as complete (or there is no earlier
+    report). A repository the new report does not ask for is the user's choice."""
+    if old is None:
         return None
     asked = {r.name: r for r in new.repositories}  # a repository no longer asked for: fine
     for repo in old.repositories:

@@ -21,7 +21,6 @@ from pathlib import Path
 from commitdigest.analysis.classify import Area, classify_path, component_of
 from commitdigest.analysis.overview import OverviewItem
 from commitdigest.errors import CommitdigestError, UsageError
-from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.models import (
     Importance,
     ReportContext,
@@ -40,7 +39,7 @@ from commitdigest.pipeline.report import (
     spec_of,
 )
 from commitdigest.progress import NoProgress, Progress
-from commitdigest.render.json_output import load_context, load_units
+from commitdigest.render.folder import ReportsFolder
 from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
 from commitdigest.store import Store
 from commitdigest.window import week_label, week_windows
@@ -77,7 +76,7 @@ async def generate_weekly(
     tz = options.windows[0].tz if options.windows else "UTC"
     windows = week_windows(monday, tz)
     label = week_label(monday)
-    out_dir = ensure_writable_dir(options.out_dir)
+    folder = ReportsFolder(options.out_dir).ensure()
     outcome = WeeklyOutcome(label)
     opener = _once(opener)  # the days made below open the same repositories again
     own_setup = setup is None
@@ -88,7 +87,7 @@ async def generate_weekly(
         missing = []
         for window in windows:
             day = window.day.isoformat()
-            context = _usable(out_dir / f"{day}.json", names, options.lang) if names else None
+            context = _usable(folder.read_day(day), names, options.lang) if names else None
             if context is None:
                 missing.append(window)
             else:
@@ -124,8 +123,7 @@ async def generate_weekly(
     outcome.context = week
     outcome.commits = sum(len(r.commits) for r in week.repositories)
     for fmt in formats:
-        target = out_dir / f"{label}.{fmt}"
-        outcome.paths.append(write_text_atomic(target, render_weekly(week, fmt)))
+        outcome.paths.append(folder.write(label, fmt, render_weekly(week, fmt)))
     return outcome
 
 
@@ -153,12 +151,10 @@ async def _names(options: ReportOptions, opener: Opener) -> list[str] | None:
     return names
 
 
-def _usable(path: Path, names: Sequence[str], lang: str) -> ReportContext | None:
-    """The daily context in ``path`` when it covers ``names`` in ``lang`` and every one of
-    them could be read; else None (the day is made again)."""
-    try:
-        context = load_context(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, CommitdigestError):
+def _usable(context: ReportContext | None, names: Sequence[str], lang: str) -> ReportContext | None:
+    """The daily ``context`` when it covers ``names`` in ``lang`` and every one of them
+    could be read; else None (the day is made again)."""
+    if context is None:
         return None
     have = {r.name: r for r in context.repositories}
     if context.lang != lang or any(n not in have or have[n].error for n in names):
@@ -188,7 +184,7 @@ async def _week(
             continue
         counts = {imp.value: 0 for imp in Importance}
         total = 0
-        separate = load_units(options.out_dir, day)  # the day's reports are one per unit
+        separate = ReportsFolder(options.out_dir).load_units(day)  # one report per unit
         folders = separate.folders if separate else {}
         for repo in context.repositories:
             urls.setdefault(repo.name, repo.url)
@@ -260,9 +256,14 @@ def _sum_usage(usages: Sequence[Usage]) -> Usage | None:
 
 def render_weekly(context: WeeklyContext, fmt: str) -> str:
     """``context`` in ``fmt``; each renderer is imported when its format is asked for."""
+    from commitdigest.render.weekly import (
+        render_weekly_html,
+        render_weekly_json,
+        render_weekly_markdown,
+    )
+
     if fmt == "json":
-        return context.model_dump_json(indent=2) + "\n"
-    from commitdigest.render.weekly import render_weekly_html, render_weekly_markdown
+        return render_weekly_json(context)
 
     if fmt == "html":
         return render_weekly_html(context)

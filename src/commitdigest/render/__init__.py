@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from commitdigest.render.context import RepositoryInput, build_context, coverage
+    from commitdigest.render.folder import ReportsFolder
     from commitdigest.render.html import render_html
     from commitdigest.render.json_output import load_context, render_json
     from commitdigest.render.labels import SUPPORTED_LANGS, Labels, get_labels
@@ -20,6 +21,7 @@ _WHERE = {
     "RepositoryInput": "context",
     "build_context": "context",
     "coverage": "context",
+    "ReportsFolder": "folder",
     "render_html": "html",
     "load_context": "json_output",
     "render_json": "json_output",
@@ -32,6 +34,7 @@ _WHERE = {
 __all__ = [
     "SUPPORTED_LANGS",
     "Labels",
+    "ReportsFolder",
     "RepositoryInput",
     "build_context",
     "coverage",

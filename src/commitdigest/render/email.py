@@ -12,17 +12,25 @@ a link to the full report when a base URL is configured. It is kept within
 
 from __future__ import annotations
 
-from datetime import tzinfo
+from datetime import date, datetime, time, timedelta, tzinfo
 
 from markupsafe import Markup
 
 from commitdigest.i18n import DIGEST_STRINGS, pick
-from commitdigest.models import ReportContext
+from commitdigest.models import (
+    Coverage,
+    ReportContext,
+    RepositoryEntry,
+    WeeklyContext,
+    WindowInfo,
+)
 from commitdigest.render.html import _HtmlView
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import check_anchors, is_calendar_day, report_zone
 from commitdigest.render.mdtext import safe_url
+from commitdigest.render.plaintext import report_parts
+from commitdigest.render.weekly import week_zone
 
 EMAIL_MAX_BYTES = 100_000
 # (detail, commits listed per group) tried in order until the page fits; a group cut short
@@ -54,9 +62,13 @@ class _EmailView(_HtmlView):
         return f"{self.report_url}#{anchor}" if self.report_url else None
 
 
-def render_email_html(context: ReportContext, *, report_url: str | None = None) -> str:
-    """The e-mail's HTML for ``context`` (at most :data:`EMAIL_MAX_BYTES` UTF-8 bytes
-    unless even the minimal page is larger), linking to ``report_url`` when given."""
+def render_email_html(
+    report: ReportContext | WeeklyContext, *, report_url: str | None = None
+) -> str:
+    """The e-mail's HTML for a day's report or a week's digest (at most
+    :data:`EMAIL_MAX_BYTES` UTF-8 bytes unless even the minimal page is larger), linking to
+    ``report_url`` when given."""
+    context = _week_page(report) if isinstance(report, WeeklyContext) else report
     labels = get_labels(context.lang)
     check_anchors(context)
     zone = report_zone(context.window)
@@ -80,6 +92,36 @@ def render_email_html(context: ReportContext, *, report_url: str | None = None) 
         if len(page.encode("utf-8")) <= EMAIL_MAX_BYTES:
             break
     return page
+
+
+def _week_page(week: WeeklyContext) -> ReportContext:
+    """What the e-mail page of a week shows, in the shape its template reads: each
+    repository's commits of the week (newest first) and its overview of the week, under a
+    window of the seven days labelled with the week. Only this page is made from it."""
+    zone = week_zone(week)
+    start = datetime.combine(date.fromisoformat(week.start), time(0), tzinfo=zone)
+    entries = []
+    for part, repo in zip(report_parts(week), week.repositories, strict=True):
+        n = len(part.commits)
+        entries.append(
+            RepositoryEntry(
+                name=repo.name,
+                url=repo.url,
+                anchor=repo.anchor,
+                commits=list(part.commits),
+                coverage=Coverage(total=n, analysed=n),
+                overview=repo.overview,
+            )
+        )
+    total = sum(len(e.commits) for e in entries)
+    return ReportContext(
+        generated_at=week.generated_at,
+        lang=week.lang,
+        window=WindowInfo(start=start, end=start + timedelta(days=7), tz=week.tz, label=week.week),
+        repositories=entries,
+        coverage=Coverage(total=total, analysed=total),
+        usage=week.usage,
+    )
 
 
 __all__ = ["EMAIL_MAX_BYTES", "render_email_html"]

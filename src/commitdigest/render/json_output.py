@@ -8,13 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from pathlib import Path
 
 from pydantic import ValidationError
 
 from commitdigest.errors import CommitdigestError, OutputError
-from commitdigest.models import Coverage, ReportContext
+from commitdigest.models import ReportContext
 from commitdigest.render.labels import get_labels
 from commitdigest.render.markdown import check_anchors
 
@@ -71,67 +69,3 @@ def _first_error(exc: ValidationError) -> str:
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     message = " ".join(str(first["msg"]).split())
     return f"{where}: {message}{more}"
-
-
-@dataclass(frozen=True)
-class DayUnits:
-    """A day of separate reports: all of it as one context, each repository's unit folder,
-    and each unit's own report."""
-
-    context: ReportContext
-    folders: dict[str, str]  # repository name -> unit folder
-    reports: dict[str, ReportContext]  # unit folder -> its report
-
-
-SITE_MARKER = ".manifest.json"  # a site built inside the reports folder is not a report
-
-
-def unit_folders(out_dir: Path) -> list[Path]:
-    """The folders of separate reports (``<unit>/<day>.json``) in ``out_dir``, sorted."""
-    try:
-        return sorted(p for p in out_dir.iterdir() if p.is_dir() and not (p / SITE_MARKER).exists())
-    except OSError:
-        return []
-
-
-def load_units(out_dir: Path, day: str) -> DayUnits | None:
-    """The day's separate reports (``<out>/<unit>/<day>.json``, whoever wrote them: a run,
-    or the shards of one) and the combined context made from them; None when the day has
-    none. Repositories in name order; counts and costs summed."""
-    contexts: list[tuple[str, ReportContext]] = []
-    for folder in unit_folders(out_dir):
-        path = folder / f"{day}.json"
-        try:
-            contexts.append((folder.name, load_context(path.read_text(encoding="utf-8"))))
-        except (OSError, UnicodeDecodeError, CommitdigestError):
-            continue
-    if not contexts:
-        return None
-    units: dict[str, str] = {}
-    repos = []
-    for unit, context in contexts:
-        for repo in context.repositories:
-            if repo.name not in units:
-                units[repo.name] = unit
-                repos.append(repo)
-    repos.sort(key=lambda r: r.name.lower())
-    first = contexts[0][1]
-    usage = [c.usage for _, c in contexts if c.usage is not None]
-    total_usage = None
-    for u in usage:
-        total_usage = u if total_usage is None else total_usage + u
-    merged = ReportContext(
-        generated_at=max(c.generated_at for _, c in contexts),
-        lang=first.lang,
-        window=first.window,
-        repositories=repos,
-        coverage=Coverage(
-            total=sum(r.coverage.total for r in repos),
-            analysed=sum(r.coverage.analysed for r in repos),
-            by_llm=sum(r.coverage.by_llm for r in repos),
-            by_rules=sum(r.coverage.by_rules for r in repos),
-            fallback=sum(r.coverage.fallback for r in repos),
-        ),
-        usage=total_usage,
-    )
-    return DayUnits(merged, units, dict(contexts))

@@ -118,11 +118,12 @@ class WeekView(Generic[T]):
         return list(days.items())
 
 
-def _zone(name: str) -> ZoneInfo | None:
+def week_zone(week: WeeklyContext) -> ZoneInfo:
+    """The week's IANA zone (UTC for a name that is not one)."""
     try:
-        return ZoneInfo(name)
+        return ZoneInfo(week.tz)
     except (ZoneInfoNotFoundError, ValueError):
-        return None
+        return ZoneInfo("UTC")
 
 
 def _render(
@@ -148,10 +149,15 @@ def _render(
     return text.rstrip("\n") + "\n"
 
 
+def render_weekly_json(context: WeeklyContext) -> str:
+    """The weekly digest's JSON (``<week>.json``): the context itself."""
+    return context.model_dump_json(indent=2) + "\n"
+
+
 def render_weekly_markdown(context: WeeklyContext) -> str:
     """The weekly digest as Markdown, linking to the daily ``.md`` files."""
     labels = get_labels(context.lang)
-    zone = _zone(context.tz) or ZoneInfo("UTC")
+    zone = week_zone(context)
     return _render(context, "weekly.md.j2", _View(labels, zone), "md")
 
 
@@ -159,5 +165,5 @@ def render_weekly_html(context: WeeklyContext, *, site_root: str | None = None) 
     """The weekly digest as one HTML page (no script), linking to the daily ``.html``; in
     the archive site (``site_root``: the way to its root), with its search form."""
     labels = get_labels(context.lang)
-    zone = _zone(context.tz) or ZoneInfo("UTC")
+    zone = week_zone(context)
     return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html", site_root)

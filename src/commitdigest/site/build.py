@@ -20,10 +20,9 @@ else. Outputs of sources that disappeared are removed (only files the manifest n
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from functools import cache
 from pathlib import Path, PurePosixPath
 
@@ -34,14 +33,9 @@ from commitdigest.errors import OutputError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.models import WeeklyContext
 from commitdigest.render.day_index import render_index_html
+from commitdigest.render.folder import SITE_MARKER, ReportsFolder
 from commitdigest.render.html import render_html
-from commitdigest.render.json_output import (
-    SITE_MARKER,
-    load_context,
-    load_units,
-    render_json,
-    unit_folders,
-)
+from commitdigest.render.json_output import load_context, render_json
 from commitdigest.render.mdtext import clean_line
 from commitdigest.site.feed import normalize_base_url, render_feed
 from commitdigest.site.pages import (
@@ -66,13 +60,10 @@ from commitdigest.site.search import (
 )
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
-from commitdigest.window import WEEK_LABEL, parse_week
 
 MANIFEST = SITE_MARKER
 UNITS_DIR = "r"  # the pages of separate reports: r/<repository or group>/<day>.html
 MANIFEST_VERSION = 1
-DAY_FILE = re.compile(r"(\d{4}-\d{2}-\d{2})\.(json|md)")
-WEEK_FILE = re.compile(rf"({WEEK_LABEL.pattern})\.(json|md)")
 
 
 class SourceRecord(BaseModel):
@@ -120,30 +111,6 @@ class _Skip(Exception):
     """A source file that cannot be used; the message is the warning."""
 
 
-def scan_reports(folder: Path, pattern: re.Pattern[str] = DAY_FILE) -> dict[str, dict[str, Path]]:
-    """``{day: {"json": path, "md": path}}`` for the ``YYYY-MM-DD.json|md`` files in
-    ``folder`` (not its subfolders), days sorted oldest first; with :data:`WEEK_FILE`, the
-    weekly digests' ``YYYY-Www`` files."""
-    found: dict[str, dict[str, Path]] = {}
-    try:
-        paths = sorted(folder.iterdir())
-    except OSError as exc:
-        raise OutputError(f"cannot read reports folder {folder}: {exc.strerror or exc}") from None
-    for path in paths:
-        match = pattern.fullmatch(path.name)
-        if match is None or not path.is_file():
-            continue
-        try:
-            if pattern is DAY_FILE:
-                date.fromisoformat(match[1])
-            else:
-                parse_week(match[1])
-        except (ValueError, UsageError):
-            continue
-        found.setdefault(match[1], {})[match[2]] = path
-    return dict(sorted(found.items()))
-
-
 def build_site(
     reports_dir: Path,
     out_dir: Path,
@@ -161,8 +128,9 @@ def build_site(
         raise UsageError(f"the site folder must not be the reports folder ({reports_dir})")
     ensure_writable_dir(out_dir)
     builder = _Builder(out_dir, load_manifest(out_dir))
-    days = builder.add_sources(scan_reports(reports_dir), reports_dir)
-    weeks = builder.add_weeks(scan_reports(reports_dir, WEEK_FILE))
+    folder = ReportsFolder(reports_dir)
+    days = builder.add_sources(folder.scan(), folder)
+    weeks = builder.add_weeks(folder.scan(weeks=True))
     builder.add_pages(days, base, title, weeks)
     builder.add_search(days)
     return builder.finish(days=len(days))
@@ -204,17 +172,21 @@ class _Builder:
 
     # -- sources: the days' own files --------------------------------------------------
     def add_sources(
-        self, found: Mapping[str, Mapping[str, Path]], reports_dir: Path | None = None
+        self, found: Mapping[str, Mapping[str, Path]], reports: ReportsFolder | None = None
     ) -> list[DayEntry]:
         """Process every source; the days, newest first. A day with separate reports
         (``<unit>/<day>.json``, from one run or from the shards of one) is made from all of
         them, whatever its own ``<day>.json`` holds."""
         days: list[DayEntry] = []
-        folders = unit_folders(reports_dir) if reports_dir is not None else []
+        folders = reports.unit_folders() if reports is not None else []
         for day, paths in found.items():
             summary: DaySummary | None = None
-            units = [f / f"{day}.json" for f in folders if (f / f"{day}.json").is_file()]
-            if units and reports_dir is not None:
+            units = [
+                path
+                for path in (reports.path(day, "json", f.name) for f in folders if reports)
+                if path.is_file()
+            ]
+            if units and reports is not None:
                 try:  # the reports' own bytes: an unchanged day is neither read nor rendered
                     data = b"".join(
                         p.parent.name.encode("utf-8") + b"\0" + p.read_bytes() + b"\0"
@@ -223,8 +195,8 @@ class _Builder:
                 except OSError as exc:
                     self.warnings.append(f"{day} skipped: {exc.strerror or exc}")
                     continue
-                record = self._source(paths.get("json", Path(f"{day}.json")),
-                                      _render_units(day, reports_dir), data=data)  # fmt: skip
+                record = self._source(paths.get("json", reports.path(day, "json")),
+                                      _render_units(day, reports), data=data)  # fmt: skip
                 summary = record.summary if record is not None else None
             elif "json" in paths:
                 record = self._source(paths["json"], _render_report(day))
@@ -408,13 +380,13 @@ def _render_week(week: str) -> _Producer:
     return produce
 
 
-def _render_units(day: str, reports_dir: Path) -> _Producer:
+def _render_units(day: str, reports: ReportsFolder) -> _Producer:
     """A day of separate reports: its index as the day's page, each report's page in its
     folder, the day's JSON (every repository), the search records linking into the
     reports, and the summary whose links go to them."""
 
     def produce(data: bytes) -> tuple[dict[str, str], DaySummary | None]:
-        units = load_units(reports_dir, day)
+        units = reports.load_units(day)
         if units is None:
             raise _Skip("its reports could not be read")
         # in the site, the reports' folders sit under r/, clear of the site's own folders

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import IO, NoReturn
 
 from commitdigest.errors import SourceError
-from commitdigest.sources.repo_info import first_line, git_env
+from commitdigest.gitcmd import first_line, git_argv, git_env
 
 __all__ = ["REQUEST_CHUNK", "BlobReader"]
 
@@ -31,21 +33,34 @@ class BlobReader:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._proc: subprocess.Popen[bytes] | None = None
+        self._stderr: IO[bytes] | None = None
         self._cache: dict[str, bytes | None] = {}
 
     def _process(self) -> subprocess.Popen[bytes]:
         if self._proc is None:
+            self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed by close()
             try:
                 self._proc = subprocess.Popen(
-                    ["git", "-C", str(self.root), "cat-file", "--batch"],
+                    git_argv("cat-file", "--batch", repo=self.root),
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
+                    stderr=self._stderr,
                     env=git_env(),
                 )
             except OSError as exc:
-                raise SourceError(f"cannot run git in {self.root}: {exc}") from None
+                self._stderr.close()
+                raise SourceError(f"cannot run git in {self.root}: {exc.strerror or exc}") from None
         return self._proc
+
+    def _failed(self, proc: subprocess.Popen[bytes]) -> NoReturn:
+        """git stopped answering: one line with what it said."""
+        proc.kill()
+        proc.wait()
+        said = b""
+        if self._stderr is not None:
+            self._stderr.seek(0)
+            said = self._stderr.read(4096)
+        raise SourceError(f"git cat-file failed in {self.root}: {first_line(said)}")
 
     def read_bytes(self, specs: Iterable[str]) -> dict[str, bytes | None]:
         """``{spec: content}`` for object ids or ``rev:path`` specs; ``None`` for what is
@@ -82,10 +97,13 @@ class BlobReader:
         try:
             proc.stdin.write(request)
             proc.stdin.flush()
+        except OSError:  # git is gone (a broken pipe)
+            self._failed(proc)
+        try:
             for spec in specs:
                 header = proc.stdout.readline()
-                if not header:
-                    raise SourceError(f"git cat-file stopped answering in {self.root}")
+                if not header.endswith(b"\n"):
+                    self._failed(proc)
                 parts = header.split()
                 if len(parts) < 3 or parts[-1] == b"missing" or not parts[2].isdigit():
                     self._cache[spec] = None
@@ -95,8 +113,8 @@ class BlobReader:
                 self._cache[spec] = data if parts[1] == b"blob" else None
                 if len(parts[0]) == 40:  # known by its id too: another spec may name it
                     self._cache.setdefault(parts[0].decode("ascii"), self._cache[spec])
-        except (BrokenPipeError, OSError) as exc:
-            raise SourceError(f"git cat-file failed in {self.root}: {exc}") from None
+        except OSError:
+            self._failed(proc)
 
     def paths(self, rev: str) -> list[str]:
         """Every file path of the tree at ``rev`` (``git ls-tree -r``)."""
@@ -132,7 +150,7 @@ class BlobReader:
     def _git(self, *args: str, check: bool = True) -> str:
         try:
             done = subprocess.run(
-                ["git", "-C", str(self.root), *args], capture_output=True, env=git_env()
+                git_argv(*args, repo=self.root), capture_output=True, env=git_env()
             )
         except OSError as exc:
             raise SourceError(f"cannot run git in {self.root}: {exc}") from None
@@ -154,6 +172,9 @@ class BlobReader:
             proc.wait()
         if proc.stdout is not None:
             proc.stdout.close()
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
 
     def __enter__(self) -> BlobReader:
         return self

@@ -7,10 +7,11 @@ Choices (kept identical for the benchmark's raw-git run through :func:`git_log_a
 * ``--raw --numstat -p -z`` in one stream: status, full line counts and patches of every
   file; renames detected (``-M``), copies not;
 * author name and email go through ``.mailmap`` (``%aN``/``%aE``, ``--use-mailmap``);
-* reproducible output whatever the user's config: ``core.quotepath=off``, ``--no-color``,
-  ``--no-ext-diff``, ``--no-textconv``, no signatures, ``diff.noprefix=false``, the root
-  commit's diff shown, messages re-encoded to UTF-8 (``--encoding=UTF-8``) and decoded with
-  ``errors="replace"``; ``LC_ALL=C``, ``GIT_PAGER=cat``;
+* reproducible output whatever the environment and the user's or the repository's config
+  (:mod:`commitdigest.gitcmd`: no inherited ``GIT_DIR`` …, ``-c`` overrides), and
+  ``--no-color``, ``--no-ext-diff``, ``--no-textconv``, no signatures, the root commit's
+  diff shown, messages re-encoded to UTF-8 (``--encoding=UTF-8``) and decoded with
+  ``errors="replace"``;
 * the window is exact: every first-parent commit whose *committer* date lies in
   ``[start, end)`` is reported, whatever the dates of its neighbours. git 2.37+ filters with
   ``--since-as-filter`` (it does not stop the walk at the first older commit, as ``--since``
@@ -36,6 +37,7 @@ if sys.platform != "win32":
     import fcntl
 
 from commitdigest.errors import SourceError
+from commitdigest.gitcmd import first_line, git_argv, git_env
 from commitdigest.models import Commit
 from commitdigest.sources.gitlog_parse import (
     LOG_FORMAT,
@@ -43,23 +45,13 @@ from commitdigest.sources.gitlog_parse import (
     GitLogParser,
     PatchLimits,
 )
-from commitdigest.sources.repo_info import RepositoryInfo, first_line, git_env
+from commitdigest.sources.repo_info import RepositoryInfo
 
 __all__ = ["DEFAULT_LIMITS", "PatchLimits", "git_log_argv", "iter_commits", "read_commits"]
 
 CHUNK_SIZE = 1 << 20
 DEFAULT_LIMITS = PatchLimits()  # 16 KiB per file, 128 KiB per commit
 _STDERR_KEEP = 64 * 1024
-
-GIT_CONFIG = (
-    "-c", "core.quotepath=off",
-    "-c", "log.showSignature=false",
-    "-c", "log.showRoot=true",
-    "-c", "diff.noprefix=false",
-    "-c", "diff.mnemonicPrefix=false",
-    "-c", "diff.relative=false",
-    "-c", "color.ui=never",
-)  # fmt: skip
 
 LOG_FLAGS = (
     "--no-color",
@@ -93,7 +85,9 @@ SINCE_AS_FILTER = (2, 37)  # the git that filters by date without stopping the w
 def git_version() -> tuple[int, int]:
     """The installed git's (major, minor); (0, 0) when it cannot be told."""
     try:
-        out = subprocess.run(["git", "version"], capture_output=True, text=True, check=False)
+        out = subprocess.run(
+            ["git", "version"], capture_output=True, text=True, check=False, env=git_env()
+        )
     except OSError:
         return (0, 0)
     m = re.search(r"(\d+)\.(\d+)", out.stdout)
@@ -116,11 +110,7 @@ def git_log_argv(repo: RepositoryInfo, start: datetime, end: datetime) -> list[s
     rev = repo.head_sha or repo.branch
     since = math.floor(start.timestamp())
     until = math.ceil(end.timestamp())
-    return [
-        "git",
-        "-C",
-        str(repo.root),
-        *GIT_CONFIG,
+    return git_argv(
         "log",
         *LOG_FLAGS,
         since_flag(since),
@@ -128,7 +118,8 @@ def git_log_argv(repo: RepositoryInfo, start: datetime, end: datetime) -> list[s
         "--end-of-options",
         rev,
         "--",
-    ]
+        repo=repo.root,
+    )
 
 
 async def _spawn(
@@ -197,8 +188,7 @@ def _git_out(repo: RepositoryInfo, *args: str) -> str:
     """git's stdout, or ``""`` when it fails (git log then says why, in its own words)."""
     try:
         out = subprocess.run(
-            ["git", "-C", str(repo.root), *GIT_CONFIG, *args],
-            capture_output=True, env=git_env(), check=False,
+            git_argv(*args, repo=repo.root), capture_output=True, env=git_env(), check=False,
         )  # fmt: skip
     except OSError:
         return ""

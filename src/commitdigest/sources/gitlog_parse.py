@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import NoReturn
 
+from commitdigest.errors import GitLogFormatError as GitLogFormatError
 from commitdigest.models import Commit, FileChange, FileStatus
 from commitdigest.sources.patch_budget import PatchBudget
 from commitdigest.sources.patch_budget import PatchLimits as PatchLimits
@@ -59,10 +60,6 @@ _STATUS = {
     "C": FileStatus.COPIED,
     "T": FileStatus.TYPE_CHANGED,
 }
-
-
-class GitLogFormatError(ValueError):
-    """The stream is not what ``LOG_FORMAT`` with ``--raw --numstat -p -z`` produces."""
 
 
 def pr_number_from_title(title: str) -> int | None:

@@ -17,9 +17,9 @@ import shutil
 from pathlib import Path
 
 from ..errors import SourceError
+from ..gitcmd import first_line, git_argv, git_env
 from ..redaction import redact
 from .remote import Remote
-from .repo_info import first_line, git_env
 
 FETCH_REFSPEC = "+refs/heads/*:refs/heads/*"
 
@@ -31,8 +31,7 @@ def mirror_path(home: Path, owner: str, repo: str) -> Path:
 
 async def _git(*args: str, cwd: Path | None = None, timeout: float = 1800) -> None:
     proc = await asyncio.create_subprocess_exec(
-        "git",
-        *args,
+        *git_argv(*args),
         cwd=cwd,
         env=git_env(),
         stdout=asyncio.subprocess.DEVNULL,

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
+from ..gitcmd import git_argv, git_env
 from ..models import Commit
 from .git import PatchLimits, read_commits
 from .mirror import ensure_mirror, ensure_remote_mirror
 from .remote import Remote, commit_template, parse_remote, web_address
-from .repo_info import RepositoryInfo, git_env, resolve_repository, resolve_repository_sync
+from .repo_info import RepositoryInfo, resolve_repository, resolve_repository_sync
 
 if TYPE_CHECKING:  # the GitHub client (httpx2) is imported when a GitHub repository is opened
     import httpx2
@@ -188,7 +189,7 @@ def recent_commit_times(spec: RepoSpec, count: int) -> list[datetime]:
     info = resolve_repository_sync(Path(spec.name).expanduser(), spec.branch)
     if info.head_sha is None:
         return []
-    argv = ["git", "-C", str(info.root), "log", f"-n{count}", "--format=%ct"]
+    argv = git_argv("log", f"-n{count}", "--format=%ct", repo=info.root)
     proc = subprocess.run(
         [*argv, "--end-of-options", info.head_sha, "--"],
         env=git_env(),

@@ -8,26 +8,14 @@ worker thread. Sync callers (scripts, tests) call :func:`resolve_repository_sync
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from commitdigest.errors import SourceError
+from commitdigest.gitcmd import first_line, git_argv, git_env
 from commitdigest.sources.remote import commit_template, parse_remote, web_address
-
-# Variables that would make git look at another repository than the one we name.
-_REPO_ENV_VARS = (
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_COMMON_DIR",
-    "GIT_INDEX_FILE",
-    "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-    "GIT_NAMESPACE",
-    "GIT_PREFIX",
-)
 
 _GITHUB_RE = re.compile(
     r"""^(?:
@@ -57,26 +45,6 @@ class RepositoryInfo:
         return f"{self.web_url}/commit/{sha}" if self.web_url else None
 
 
-def git_env() -> dict[str, str]:
-    """The environment every git process of ours runs with."""
-    env = {k: v for k, v in os.environ.items() if k not in _REPO_ENV_VARS}
-    env.update(LC_ALL="C", LANG="C", GIT_PAGER="cat", PAGER="cat", GIT_TERMINAL_PROMPT="0")
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    return env
-
-
-def first_line(stderr: bytes | str) -> str:
-    """The first non-empty line of git's stderr, without git's ``fatal:``/``error:`` prefix."""
-    text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
-    for line in text.splitlines():
-        line = line.strip()
-        if line:
-            for prefix in ("fatal: ", "error: "):
-                line = line.removeprefix(prefix)
-            return line
-    return "no message"
-
-
 def github_slug(url: str) -> tuple[str, str] | None:
     """``(owner, name)`` for a GitHub remote URL (https, ssh, scp-like), else None."""
     m = _GITHUB_RE.match(url.strip())
@@ -86,7 +54,7 @@ def github_slug(url: str) -> tuple[str, str] | None:
 def _git(cwd: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     try:
         return subprocess.run(
-            ["git", *args], cwd=cwd, env=git_env(), capture_output=True, check=False
+            git_argv(*args), cwd=cwd, env=git_env(), capture_output=True, check=False
         )
     except FileNotFoundError:
         raise SourceError("git is not installed (no `git` on PATH)") from None

@@ -1,8 +1,9 @@
 """The ``deliveries`` table: one row per attempt to send a day's report to a channel.
 
 It records what was sent (the digest's hash, whether forced), how many attempts it took and
-the last error (redacted), so a re-run never sends a day twice and ``deliver --date`` knows
-what failed.
+the last error (redacted), so a re-run never sends a day twice, each run sends again what
+failed (:meth:`DeliveryLog.pending`, with the time of the first failure the retry window
+counts from) and ``deliver status`` knows what failed.
 """
 
 from __future__ import annotations
@@ -33,6 +34,20 @@ class DeliveryRecord:
     delivered_at: str | None
     digest_hash: str
     forced: bool
+
+
+@dataclass(frozen=True)
+class PendingDelivery:
+    """A delivery that has not reached its channel yet: failed (or cut off) since its
+    first failure, over one run or several."""
+
+    record_id: int  # its latest record
+    day: str
+    channel: str
+    channel_type: str
+    error: str | None  # the last error (redacted)
+    first_failure: datetime  # when the first attempt that failed began (UTC)
+    attempts: int  # attempts made since
 
 
 def _now() -> str:
@@ -83,35 +98,39 @@ class DeliveryLog:
                 (status, attempts, redact(error) if error else None, delivered, record_id),
             )
 
-    def pending(self, since_day: str) -> list[tuple[str, str]]:
-        """``(day, channel)`` of every delivery since ``since_day`` (inclusive) whose latest
-        record is not ``sent`` (failed, or cut off while sending), oldest day first: what
-        the next run sends again."""
+    def pending(self) -> list[PendingDelivery]:
+        """Every delivery whose latest record is not ``sent`` nor ``given up`` (it failed,
+        or was cut off while sending), with its first failure since it was last settled,
+        oldest day first: what the next run sends again."""
         rows = self._read(
-            "SELECT d.day, d.channel FROM deliveries d JOIN ("
+            "SELECT d.id, d.day, d.channel, d.channel_type, d.error,"
+            " MIN(x.started_at), SUM(x.attempts) FROM deliveries d JOIN ("
             " SELECT day, channel, MAX(id) AS last FROM deliveries GROUP BY day, channel"
-            ") m ON d.id = m.last WHERE d.status IN ('failed', 'sending') AND d.day >= ?"
-            " ORDER BY d.day, d.channel",
-            (since_day,),
+            ") m ON d.id = m.last JOIN deliveries x ON x.day = d.day AND x.channel = d.channel"
+            " AND x.id > COALESCE((SELECT MAX(y.id) FROM deliveries y WHERE y.day = d.day"
+            " AND y.channel = d.channel AND y.status IN ('sent', 'given up')), 0)"
+            " WHERE d.status IN ('failed', 'sending') GROUP BY d.id ORDER BY d.day, d.channel",
+            (),
         )
-        return [(str(r[0]), str(r[1])) for r in rows]
+        return [
+            PendingDelivery(
+                record_id=int(str(r[0])),
+                day=str(r[1]),
+                channel=str(r[2]),
+                channel_type=str(r[3]),
+                error=None if r[4] is None else str(r[4]),
+                first_failure=datetime.fromisoformat(str(r[5])),
+                attempts=int(str(r[6] or 0)),
+            )
+            for r in rows
+        ]
 
-    def give_up(self, before_day: str) -> list[tuple[str, str]]:
-        """Mark the unsent deliveries of days before ``before_day`` as ``given up`` (the
-        retry window is over); the ``(day, channel)`` pairs marked."""
-        stale = self._read(
-            "SELECT d.id, d.day, d.channel FROM deliveries d JOIN ("
-            " SELECT day, channel, MAX(id) AS last FROM deliveries GROUP BY day, channel"
-            ") m ON d.id = m.last WHERE d.status IN ('failed', 'sending') AND d.day < ?",
-            (before_day,),
-        )
-        if stale:
-            with self._store._write() as conn:
-                conn.executemany(
-                    "UPDATE deliveries SET status = 'given up' WHERE id = ?",
-                    [(r[0],) for r in stale],
-                )
-        return [(str(r[1]), str(r[2])) for r in stale]
+    def give_up(self, pending: PendingDelivery) -> None:
+        """Record that ``pending`` is sent no more (its retry window is over)."""
+        with self._store._write() as conn:
+            conn.execute(
+                "UPDATE deliveries SET status = 'given up' WHERE id = ?", (pending.record_id,)
+            )
 
     def latest(self, *, limit: int = 200) -> list[DeliveryRecord]:
         """The latest record of each (day, channel), newest day first: the state table."""
