@@ -32,14 +32,21 @@ def run_sync(work: Coroutine[Any, Any, T]) -> T:
     Without a loop in this thread: ``asyncio.run``. With one: a worker thread runs
     ``asyncio.run(work)`` while this thread waits, so the caller's loop is left alone.
     """
-    if not loop_running():
-        return asyncio.run(work)
     result: list[T] = []
+
+    async def kept() -> None:
+        # the main task returns nothing: Python 3.11's asyncio.run formats the task's repr,
+        # result included, when it restores the SIGINT handler (a second for a big window)
+        result.append(await work)
+
+    if not loop_running():
+        asyncio.run(kept())
+        return result[0]
     failure: list[BaseException] = []
 
     def worker() -> None:
         try:
-            result.append(asyncio.run(work))
+            asyncio.run(kept())
         except BaseException as exc:  # handed to the caller's thread below
             failure.append(exc)
 

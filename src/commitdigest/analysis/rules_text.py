@@ -9,7 +9,6 @@ may hold. Escaping for a format happens in its renderer (``render/``, ``deliver/
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
 
@@ -17,13 +16,13 @@ BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 """Direction controls: commit text could reorder what follows it. Every output drops them."""
 
 
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def strip_controls(text: str) -> str:
     """Control characters and line/paragraph separators -> spaces; whitespace collapsed."""
-    out = []
-    for ch in BIDI_CONTROLS.sub("", text):
-        cat = unicodedata.category(ch)
-        out.append(" " if cat in ("Cc", "Zl", "Zp") else ch)
-    return " ".join("".join(out).split())
+    # Cc is U+0000-001F and U+007F-009F; Zl and Zp are U+2028 and U+2029
+    return " ".join(_CONTROLS.sub(" ", BIDI_CONTROLS.sub("", text)).split())
 
 
 def code_span(text: str) -> str:

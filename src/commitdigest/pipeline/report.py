@@ -43,7 +43,7 @@ FORMATS: tuple[str, ...] = ("md", "json", "html")
 Opener = Callable[[RepoSpec], Awaitable[SourceRepository]]
 
 if TYPE_CHECKING:
-    from commitdigest.analysis.radar.driver import CommitInput
+    pass
 
 
 @dataclass(frozen=True)
@@ -405,6 +405,7 @@ async def _radar(
     if not commits:
         return {}
     from commitdigest.analysis.radar.driver import CommitInput, cache_key
+    from commitdigest.pipeline.radar_scan import scan_repository
 
     keys = {c.sha: cache_key(c.sha) for c in commits}
     cached = store.get_radar(keys.values())
@@ -413,18 +414,9 @@ async def _radar(
     # a partial hit is scanned whole: the env var index follows the commits in order
     ordered = sorted(commits, key=lambda c: c.committed_at)
     inputs = [CommitInput.from_commit(c) for c in ordered]
-    found = await asyncio.to_thread(_scan, root, inputs)
+    found = await asyncio.to_thread(scan_repository, root, inputs)
     store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
     return found
-
-
-def _scan(root: Path, inputs: list[CommitInput]) -> dict[str, list[ApiChange]]:
-    """The radar over one repository's window, reading blobs through the source's reader."""
-    from commitdigest.analysis.radar.driver import scan_window
-    from commitdigest.sources.blobs import BlobReader
-
-    with BlobReader(root) as reader:
-        return scan_window(reader, inputs)
 
 
 async def _day_inputs(

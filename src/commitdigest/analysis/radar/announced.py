@@ -50,7 +50,7 @@ _DATE = re.compile(
     r"|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\breleased\b",
     re.I,
 )
-_STAMP_LINES = re.compile(r"^#|^[=\-~^]{3,}|released|\d+\.\d+", re.M | re.I)
+_STAMP_LINES = re.compile(r"^#|^[=\-~^]{3,}|released|^[vV]?\d+\.\d+[^\n]*$", re.M | re.I)
 _ENTRY_LINES = re.compile(r"^\s*[-*+]\s|^#|^[=\-~^]{3,}|^\S", re.M)
 _PARAM_WORDS = re.compile(r"\b(?:argument|parameter|keyword|kwarg|option)s?\b", re.I)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -73,26 +73,36 @@ def detect(view: CommitView) -> list[ApiChange]:
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
         before = view.before.get(path) or ""
-        old, old_text = _known(before)
+        written = _written(before)
         seen: set[str] = set()
         new_sections = sections(after)
         released = next((s for s in new_sections if release and s.version == release), None)
         for section in new_sections:
+            in_release = section is released
             for entry in section.entries:
+                if entry.text in written and not in_release:
+                    continue  # the same words as before: nothing new (the cheap test first)
                 found = announces(entry)
                 if found is None:
                     continue
-                name = plain_entry(entry.text)
-                key = _key(name)
-                is_new = key and key not in old and not (len(key) >= 20 and key in old_text)
-                in_release = section is released
-                if not key or key in seen or not (is_new or in_release):
+                key = _key(plain_entry(entry.text))
+                if not key or key in seen:
                     continue
+                if not in_release:
+                    old, old_text = _known(before)
+                    if key in old or (len(key) >= 20 and key in old_text):
+                        continue  # re-worded or re-wrapped, but there before
                 seen.add(key)
                 items.append(
                     _entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
+
+
+@lru_cache(maxsize=32)
+def _written(text: str) -> frozenset[str]:
+    """A changelog's entries exactly as written."""
+    return frozenset(e.text for s in sections(text) for e in s.entries)
 
 
 @lru_cache(maxsize=32)

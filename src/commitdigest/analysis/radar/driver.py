@@ -139,38 +139,86 @@ def _read(
     return {p: got[spec] for p, spec in specs.items()}
 
 
-def scan_window(blobs: Blobs, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:
-    """Radar items per commit SHA; ``commits`` oldest first."""
-    results: dict[str, list[ApiChange]] = {}
+def scan_window(
+    blobs: Blobs, commits: Sequence[CommitInput], *, base: str | None = None, env: bool = True
+) -> dict[str, list[ApiChange]]:
+    """Radar items per commit SHA; ``commits`` oldest first.
+
+    ``base``: the revision the window starts from (default: the first commit's parent),
+    where the public surface and the environment variable index are read; give it when
+    ``commits`` is a later part of a window. ``env=False`` leaves the environment variable
+    kind out (see :func:`env_window`: it follows every commit of the window in order).
+    """
     if not commits:
-        return results
-    repo = RepoView(blobs, commits[0].parent or commits[0].sha)
-    env: env_var.EnvIndex | None = None
+        return {}
+    return _scan(blobs, commits, base or commits[0].parent or commits[0].sha, with_env=env)
+
+
+def env_window(
+    blobs: Blobs, commits: Sequence[CommitInput], *, base: str | None = None
+) -> dict[str, list[ApiChange]]:
+    """Only the environment variables each commit stops reading (the commits in order)."""
+    if not commits:
+        return {}
+    return _env_items(RepoView(blobs, base or commits[0].parent or commits[0].sha), commits)
+
+
+def _view(repo: RepoView, c: CommitInput, read: tuple[str, ...]) -> CommitView:
+    """What the kinds see of commit ``c``: the texts of ``read`` (and the package
+    ``__init__`` files beside them) before and after, and its changed lines' numbers."""
+    extra = [p for p in python_api.init_paths(read) if p not in read]
+    after = _read(repo, c.sha, [*read, *extra], c.after_ids)
+    before = _read(repo, c.parent, read, c.before_ids)
+    numbers = dict(c.numbers)
+    cut = [
+        p for p in read if p.endswith(".py") and p not in numbers and before.get(p) and after.get(p)
+    ]
+    if cut and c.parent:  # patches the source cut: their line numbers from git
+        numbers.update(repo.blobs.line_changes(c.parent, c.sha, cut))
+    return CommitView(
+        sha=c.sha,
+        title=c.title,
+        body=c.body,
+        paths=read,
+        before=before,
+        after=after,
+        parent=c.parent,
+        repo=repo,
+        changed=c.changed,
+        numbers=numbers,
+    )
+
+
+def _scan(
+    blobs: Blobs, commits: Sequence[CommitInput], base: str, *, with_env: bool
+) -> dict[str, list[ApiChange]]:
+    repo = RepoView(blobs, base)
+    env = env_var.EnvIndex.at(repo, base) if with_env else None
+    results: dict[str, list[ApiChange]] = {}
     for c in commits:
         read = tuple(p for p in c.paths if read_by_a_kind(p, c.changed.get(p)) or p in c.deleted)
-        extra = [p for p in python_api.init_paths(read) if p not in read]
-        after = _read(repo, c.sha, [*read, *extra], c.after_ids)
-        before = _read(repo, c.parent, read, c.before_ids)
-        view = CommitView(
-            sha=c.sha,
-            title=c.title,
-            body=c.body,
-            paths=read,
-            before=before,
-            after=after,
-            parent=c.parent,
-            repo=repo,
-            changed=c.changed,
-            numbers=c.numbers,
-        )
-        if env is None:
-            env = env_var.EnvIndex.at(repo, c.parent)
+        view = _view(repo, c, read)
         items: list[ApiChange] = []
         for kind in KINDS:
             items.extend(kind(view))
-        items.extend(env.apply(view))
+        if env is not None:
+            items.extend(env.apply(view))
         results[c.sha] = _dedupe(items)
     return results
+
+
+def _env_items(repo: RepoView, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:
+    """The environment variables each commit stops reading, the commits in order (reading
+    only the files whose changed lines name the environment, and deleted ones)."""
+    env = env_var.EnvIndex.at(repo, repo.base)
+    out: dict[str, list[ApiChange]] = {}
+    for c in commits:
+        read = tuple(p for p in c.paths if env_var.wants(c.changed.get(p), p) or p in c.deleted)
+        if read:
+            found = env.apply(_view(repo, c, read))
+            if found:
+                out[c.sha] = found
+    return out
 
 
 def _dedupe(items: list[ApiChange]) -> list[ApiChange]:

@@ -85,6 +85,8 @@ class _Side:
         self._qual: dict[int, str | None] = {}
         self._nearest: dict[int, int] = {}  # line index -> the def/class line at or above it
         self._starts: list[int] = []
+        self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
+        self._tops: list[int] = []  # lines of top-level code
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
@@ -124,7 +126,10 @@ class _Side:
         j = self.nearest_def(i)
         if j < 0 or i - j > _LOOKBACK:
             return None
-        return j if _signature_end(lines, j) >= i else None
+        end = self._ends.get(j)
+        if end is None:
+            end = self._ends[j] = _signature_end(lines, j)
+        return j if end >= i else None
 
     def qualname(self, i: int) -> str | None:
         """``Outer.Inner.name`` of the header at line index ``i``; None inside a function."""
@@ -147,6 +152,21 @@ class _Side:
         """The nearest def/class above line ``i`` with a smaller indent, if any."""
         if indent == 0:
             return None
+        if indent <= 4:  # usually a method: its class is the last top-level line above
+            if not self._tops:
+                self._tops = [
+                    k for k, line in enumerate(self.lines) if line[:1] not in ("", " ", "\t", "#")
+                ]
+            t = bisect.bisect_left(self._tops, i) - 1
+            if t >= 0:
+                top = self.lines[self._tops[t]]
+                m = _DEF.match(top) if ("def " in top or "class " in top) else None
+                if m is not None and not top[:1].isspace():
+                    return m.group(1), self._tops[t]
+                if top.startswith(("@", ")", "]", "}")):
+                    pass  # a decorator or a closing bracket: look the slow way
+                else:
+                    return None  # a module-level statement (if/try/with) holds it
         lines = self.lines
         for j in range(i - 1, -1, -1):
             line = lines[j]
@@ -205,6 +225,13 @@ class _Side:
     def attribute_at(self, i: int) -> Obj | None:
         """A module-level name or a class-level attribute assigned at line index ``i``."""
         line = self.lines[i]
+        head = line[:1]
+        if head in (" ", "\t"):  # in a class body: only upper-case names and fields count
+            stripped = line.lstrip()
+            if ":" not in line and not stripped[:1].isupper():
+                return None
+        elif not (head.isalpha() or head == "_"):
+            return None
         m = _ATTR.match(line)
         if m is None or m.group(2) in ("return", "yield", "raise", "assert", "del", "pass"):
             return None
@@ -221,20 +248,39 @@ class _Side:
         return Obj(f"{outer}.{name}", "attribute", i + 1) if outer else None
 
     def objects_at(self, numbers: Iterable[int]) -> dict[str, Obj]:
-        """The objects the 1-based lines ``numbers`` fall in (headers and attributes)."""
+        """The objects the 1-based lines ``numbers`` fall in (headers and attributes).
+
+        A run of consecutive lines needs one look up the file (the header covering its
+        first line); inside the run only its own def/class lines and assignments count."""
         found: dict[str, Obj] = {}
         seen: set[int] = set()
+        lines = self.lines
+
+        def header(j: int) -> None:
+            if j not in seen:
+                seen.add(j)
+                obj = self.obj_at(j)
+                if obj is not None:
+                    found.setdefault(obj.qualname, obj)
+
+        previous = -2
+        open_until = -1  # the covering header's signature runs up to this line
         for n in sorted(numbers):
             i = n - 1
-            if not 0 <= i < len(self.lines):
+            if not 0 <= i < len(lines):
                 continue
-            j = self.header_covering(i)
-            if j is not None:
-                if j not in seen:
-                    seen.add(j)
-                    obj = self.obj_at(j)
-                    if obj is not None:
-                        found.setdefault(obj.qualname, obj)
+            if i != previous + 1 or lines[i].lstrip().startswith("@"):
+                j = self.header_covering(i)
+                open_until = -1
+                if j is not None:
+                    header(j)
+                    open_until = self._ends.get(j, j)
+            previous = i
+            if i <= open_until:
+                continue
+            if self._is_def(i):
+                header(i)
+                open_until = self._ends.setdefault(i, _signature_end(lines, i))
                 continue
             attr = self.attribute_at(i)
             if attr is not None:
@@ -257,8 +303,12 @@ class _Side:
                     obj = self.obj_at(i)
                     if obj is not None:
                         return obj
-        for i, line in enumerate(self.lines):
-            if name in line and line.lstrip().startswith(name):
+        start = 0
+        while (pos := text.find(name, start)) >= 0:
+            start = pos + len(name)
+            i = self.line_index(pos)
+            line = self.lines[i]
+            if line.lstrip().startswith(name):
                 attr = self.attribute_at(i)
                 if attr is not None and attr.qualname == qual:
                     return attr

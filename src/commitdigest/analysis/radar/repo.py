@@ -31,6 +31,12 @@ class Blobs(Protocol):
 
     def tags(self) -> dict[str, list[str]]: ...
 
+    def line_changes(
+        self, parent: str, rev: str, paths: Iterable[str]
+    ) -> dict[str, tuple[frozenset[int], frozenset[int]]]: ...
+
+    def close(self) -> None: ...
+
 
 class RepoView:
     """One window of one repository: its blobs, and what is computed once per window."""

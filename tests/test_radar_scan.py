@@ -1,0 +1,99 @@
+"""The radar's plumbing: the blob reader never hangs however much is asked at once, and a
+long window scanned on two processes gives exactly what one process gives."""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+from gitfixture import CommitSpec, build_repo
+from radarscan import scan_log
+
+from commitdigest.pipeline import radar_scan
+from commitdigest.sources.blobs import REQUEST_CHUNK, BlobReader
+
+
+def test_thousands_of_large_blobs_in_one_request_come_back(tmp_path: Path) -> None:
+    """More request bytes than a pipe holds, each answer bigger than the request: the old
+    reader wrote every request before reading any answer and hung forever."""
+    n = 2500
+    files = {f"data/deep/folder/name/file_{i:05d}_with_a_long_name.txt": f"{i}\n" * 700
+             for i in range(n)}  # fmt: skip
+    shas = build_repo(tmp_path / "repo", [CommitSpec("many", "2026-01-10T10:00:00+00:00",
+                                                     files=files)])  # fmt: skip
+    specs = [f"{shas[0]}:{path}" for path in files]
+    assert sum(len(s) + 1 for s in specs) > 4 * REQUEST_CHUNK * 2  # far more than a pipe
+    got: dict[str, str | None] = {}
+
+    def read() -> None:
+        with BlobReader(tmp_path / "repo") as reader:
+            got.update(reader.read_text(specs))
+
+    thread = threading.Thread(target=read, daemon=True)
+    thread.start()
+    thread.join(timeout=120)
+    assert not thread.is_alive(), "the blob reader hangs"
+    assert len(got) == n
+    assert all(got[s] == f"{i}\n" * 700 for i, s in enumerate(specs))
+
+
+def test_a_missing_blob_is_none_and_the_reader_goes_on(tmp_path: Path) -> None:
+    shas = build_repo(tmp_path / "repo", [CommitSpec("one", "2026-01-10T10:00:00+00:00",
+                                                     files={"a.py": "A = 1\n"})])  # fmt: skip
+    with BlobReader(tmp_path / "repo") as reader:
+        got = reader.read_text([f"{shas[0]}:nope.py", f"{shas[0]}:a.py", "0" * 40])
+    assert got == {f"{shas[0]}:nope.py": None, f"{shas[0]}:a.py": "A = 1\n", "0" * 40: None}
+
+
+def _history(repo: Path) -> list[str]:
+    base = "class Client:\n    def __init__(self, url, proxies=None, timeout=5):\n        pass\n"
+    specs = [CommitSpec("init", "2026-01-10T10:00:00+00:00", files={
+        "pkg/__init__.py": "from pkg.client import Client\n",
+        "pkg/client.py": base,
+        "pkg/env.py": "import os\nA = os.getenv('PKG_A')\nB = os.getenv('PKG_B')\n",
+    })]  # fmt: skip
+    text = base
+    for n in range(12):
+        if n == 3:
+            text = text.replace(", proxies=None", "")
+        if n == 7:
+            text += f"\n\ndef helper{n}(x):\n    return x\n"
+        files: dict[str, str | None] = {"pkg/client.py": text + f"\n# {n}\n"}
+        if n == 9:
+            files["pkg/env.py"] = "import os\nA = os.getenv('PKG_A')\n"
+        specs.append(CommitSpec(f"change {n}", f"2026-01-11T1{n % 10}:0{n // 10}:00+00:00",
+                                files=files))  # fmt: skip
+    return build_repo(repo, specs)
+
+
+def test_two_processes_find_what_one_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = tmp_path / "repo"
+    shas = _history(repo)
+    import asyncio
+    from datetime import UTC, datetime
+
+    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.sources.git import read_commits
+    from commitdigest.sources.repo_info import resolve_repository_sync
+
+    window = datetime(2026, 1, 11, tzinfo=UTC), datetime(2026, 1, 12, tzinfo=UTC)
+    commits = asyncio.run(read_commits(resolve_repository_sync(repo), *window))
+    inputs = [CommitInput.from_commit(c) for c in sorted(commits, key=lambda c: c.committed_at)]
+    serial = radar_scan.scan_repository(repo, inputs)
+    starts: list[list[str]] = []
+    real = subprocess.Popen
+
+    def spy(args: list[str], *a: object, **kw: object) -> object:
+        starts.append(list(args))
+        return real(args, *a, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan.subprocess, "Popen", spy)
+    parallel = radar_scan.scan_repository(repo, inputs)
+    assert any(a[-1] == "commitdigest.pipeline.radar_scan" for a in starts)  # a second process
+    assert parallel == serial
+    names = {i.name for items in serial.values() for i in items}
+    assert {"pkg.client.Client.__init__(proxies)", "PKG_B"} <= names
+    assert serial == scan_log(repo, f"{shas[0]}..{shas[-1]}")
