@@ -148,6 +148,7 @@ def gather_facts(commit: Commit, radar: Sequence[ApiChange] | None = None) -> Co
                 if i.kind is RadarKind.PYTHON_API
                 and i.change is ApiChangeType.REMOVED
                 and "(" not in i.name
+                and (i.public or i.affects)  # internal names are no reader's risk
             ]
         ),
         moved_modules=moved,
@@ -156,5 +157,5 @@ def gather_facts(commit: Commit, radar: Sequence[ApiChange] | None = None) -> Co
         breaking_marker=marker,
         paths=tuple(f.path for f in commit.files),
         bot=is_automated(commit),
-        radar=tuple(i for i in radar or () if i.breaking),
+        radar=tuple(i for i in radar or () if i.breaking and (i.public or i.affects)),
     )

@@ -1,0 +1,449 @@
+"""The radar on the shapes real code takes (issue 24), each as a true change that must be
+found and a look-alike that must stay silent: overrides a base still defines, Triton's
+dicts of lambdas, CI configuration, public vs internal names, names re-exported inside
+try/except or served by a module __getattr__, releases that announce what was written weeks
+earlier (Markdown and reStructuredText), and the downstream lines that really use a change —
+through subclasses, overrides, self./instance calls, attribute chains, star imports and
+positions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitfixture import CommitSpec, build_repo, git
+from radarscan import MODES, scan_log
+
+from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
+from commitdigest.models import ApiChange, ApiChangeType, RadarKind, Visibility
+
+D = [f"2026-02-0{n}T10:00:00+00:00" for n in range(1, 10)]
+
+
+@pytest.fixture(params=MODES)
+def mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def scan(tmp_path: Path, specs: list[CommitSpec], mode: str) -> list[list[ApiChange]]:
+    shas = build_repo(tmp_path / "repo", specs)
+    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", mode)
+    return [found[s] for s in shas[1:]]
+
+
+def names(items: list[ApiChange]) -> set[str]:
+    return {i.name for i in items}
+
+
+# ---- no false alarms -------------------------------------------------------------------------
+
+ADAPTOR = """\
+import torch_npu
+
+
+class BaseDeviceAdaptor:
+    @classmethod
+    def reshape_and_cache(cls, key, value):
+        return torch_npu.scatter(key, value)
+
+    @classmethod
+    def load(cls, key):
+        return key
+
+
+class A5DeviceAdaptor(BaseDeviceAdaptor):
+    @classmethod
+    def reshape_and_cache(cls, key, value):
+        return torch_npu.scatter(key.contiguous(), value)
+
+    @classmethod
+    def only_here(cls, key):
+        return key
+"""
+
+
+def test_a_removed_override_the_base_still_defines_is_not_a_removal(
+    tmp_path: Path, mode: str
+) -> None:
+    without = ADAPTOR.replace(
+        "    @classmethod\n    def reshape_and_cache(cls, key, value):\n"
+        "        return torch_npu.scatter(key.contiguous(), value)\n\n",
+        "",
+    ).replace("    @classmethod\n    def only_here(cls, key):\n        return key\n", "    pass\n")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/device_op.py": ADAPTOR}),
+        CommitSpec("Replace PA KV cache operators", D[1], files={"pkg/device_op.py": without}),
+    ], mode)  # fmt: skip
+    assert names(items) == {"pkg.device_op.A5DeviceAdaptor.only_here"}  # the real removal
+
+
+def test_an_override_inherited_from_another_module_of_the_repository(
+    tmp_path: Path, mode: str
+) -> None:
+    base = "class Base:\n    def run(self, x):\n        return x\n"
+    child = (
+        "from pkg.base import Base\n\n\nclass Child(Base):\n"
+        "    def run(self, x):\n        return x + 1\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/base.py": base,
+                                        "pkg/child.py": child}),
+        CommitSpec("drop the override", D[1], files={
+            "pkg/child.py": "from pkg.base import Base\n\n\nclass Child(Base):\n    pass\n"}),
+    ], mode)  # fmt: skip
+    assert items == []
+
+
+TRITON = """\
+import os
+
+import triton
+
+DEBUG = os.getenv("PKG_TRITON_DEBUG")
+
+
+@triton.heuristics({
+    "IS_VARLEN": lambda args: args["cu_seqlens"] is not None,
+    "IS_SPEC_DECODING": lambda args: args["spec"] is not None,
+})
+@triton.jit
+def kernel(x, IS_VARLEN, IS_SPEC_DECODING):
+    pass
+"""
+ENVS = """\
+import os
+
+env_variables = {
+    "PKG_HOME": lambda: os.getenv("PKG_HOME", None),
+    "PKG_FAST": lambda: bool(int(os.getenv("PKG_FAST", "0"))),
+}
+"""
+
+
+def test_env_vars_come_from_environment_reads_not_dicts_of_lambdas(
+    tmp_path: Path, mode: str
+) -> None:
+    gone = ENVS.replace('    "PKG_FAST": lambda: bool(int(os.getenv("PKG_FAST", "0"))),\n', "")
+    kernel2 = (
+        'import os\n\nimport triton\n\nDEBUG = os.getenv("PKG_TRITON_DEBUG")\n\n\n'
+        "@triton.jit\ndef kernel(x):\n    pass\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/ops/gdn.py": TRITON,
+                                        "pkg/envs.py": ENVS}),
+        CommitSpec("simplify the kernel, drop PKG_FAST", D[1], files={
+            "pkg/ops/gdn.py": kernel2, "pkg/envs.py": gone}),
+    ], mode)  # fmt: skip
+    env = {i.name for i in items if i.kind is RadarKind.ENV_VAR}
+    assert env == {"PKG_FAST"}
+
+
+def test_config_keys_only_from_configuration_shipped_to_users(tmp_path: Path, mode: str) -> None:
+    workflow = "jobs:\n  test:\n    runs-on: ubuntu\n    timeout: 10\n"
+    shipped = "server:\n  port: 8000\n  legacy_mode: true\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={".github/workflows/ci_config.yml": workflow,
+                                        "pkg/config/defaults.yaml": shipped,
+                                        "examples/example_config.yaml": shipped,
+                                        ".pre-commit-config.yaml": "repos:\n  old: 1\n"}),
+        CommitSpec("tidy", D[1], files={
+            ".github/workflows/ci_config.yml": "jobs:\n  test:\n    runs-on: ubuntu\n",
+            "pkg/config/defaults.yaml": "server:\n  port: 8000\n",
+            "examples/example_config.yaml": "server:\n  port: 8000\n",
+            ".pre-commit-config.yaml": "repos: {}\n"}),
+    ], mode)  # fmt: skip
+    assert [(i.kind, i.name) for i in items] == [(RadarKind.CONFIG_KEY, "server.legacy_mode")]
+
+
+def test_words_are_for_people_never_python_reprs(tmp_path: Path, mode: str) -> None:
+    v1 = (
+        "class Mixin:\n    pass\n\n\nclass Scheduler(Base, Mixin):\n"
+        "    def step(self, a, b=1):\n        pass\n"
+    )
+    v2 = (
+        "class Mixin:\n    pass\n\n\nclass Scheduler(Base):\n"
+        "    def step(self, a, *, b=2):\n        pass\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"sched.py": "from base import Base\n" + v1}),
+        CommitSpec("rework", D[1], files={"sched.py": "from base import Base\n" + v2}),
+    ], mode)  # fmt: skip
+    by_name = {i.name: i for i in items}
+    assert by_name["sched.Scheduler"].detail == "bases (Base, Mixin) → (Base)"
+    assert by_name["sched.Scheduler.step(b)"].detail in ("1 → 2", "keyword-only")
+    for item in items:
+        text = f"{item.name} {item.detail}"
+        assert "Expr" not in text and "PosixPath" not in text and "parent=" not in text
+
+
+# ---- public and internal ---------------------------------------------------------------------
+
+
+def test_internal_helpers_are_internal_and_the_package_surface_is_public(
+    tmp_path: Path, mode: str
+) -> None:
+    init = (
+        "try:\n    from pkg._speedups import fast_escape\nexcept ImportError:\n"
+        "    from pkg._native import fast_escape\n\nfrom pkg.api import run\n\n\n"
+        "def __getattr__(name):\n    if name == 'old_stack':\n        return 1\n"
+        "    raise AttributeError(name)\n"
+    )
+    gdn = "def to_int64_tuple(x):\n    return x\n\n\ndef helper(x):\n    return x\n"
+    api = "def run(a, b=None):\n    return a\n"
+    native = "def fast_escape(s, quote=True):\n    return s\n"
+    documented = "def plan(x):\n    return x\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/ops/__init__.py": "",
+                                        "pkg/ops/gdn.py": gdn, "pkg/api.py": api,
+                                        "pkg/_native.py": native, "pkg/_speedups.py": native,
+                                        "pkg/planner.py": documented,
+                                        "docs/guide.md": "Use `pkg.planner.plan` to plan.\n"}),
+        CommitSpec("cleanups", D[1], files={
+            "pkg/ops/gdn.py": "def other(x):\n    return x\n",
+            "pkg/api.py": "def run(a):\n    return a\n",
+            "pkg/_native.py": "def fast_escape(s):\n    return s\n",
+            "pkg/planner.py": "def plan(x, y):\n    return x\n",
+            "pkg/__init__.py": init.replace(
+                "    if name == 'old_stack':\n        return 1\n", "")}),
+    ], mode)  # fmt: skip
+    seen = {(i.name, i.visibility) for i in items if i.kind is RadarKind.PYTHON_API}
+    assert seen == {
+        ("pkg.ops.gdn.to_int64_tuple", Visibility.INTERNAL),
+        ("pkg.ops.gdn.helper", Visibility.INTERNAL),
+        ("pkg.api.run(b)", Visibility.PUBLIC),  # re-exported by the package
+        ("pkg.fast_escape(quote)", Visibility.PUBLIC),  # re-exported inside try/except
+        ("pkg.planner.plan(y)", Visibility.PUBLIC),  # named by the docs
+        ("pkg.old_stack", Visibility.PUBLIC),  # served by a module __getattr__, then not
+    }
+
+
+# ---- releases --------------------------------------------------------------------------------
+
+MD_CHANGELOG = """\
+# Changelog
+
+## 0.28.0 (...)
+
+The 0.28 release includes a limited set of backwards incompatible changes.
+
+**The following changes are also included**:
+
+* The deprecated `proxies` argument has now been removed.
+* Ensure JSON request bodies are compact. (#3363)
+
+## 0.27.2 (27th August, 2024)
+
+### Fixed
+
+* Reintroduced supposedly-private `URLTypes` shortcut. (#2673)
+"""
+
+
+def test_a_tagged_release_announces_what_was_written_weeks_before(
+    tmp_path: Path, mode: str
+) -> None:
+    dated = MD_CHANGELOG.replace("## 0.28.0 (...)", "## 0.28.0 (28th November, 2024)")
+    repo = tmp_path / "repo"
+    shas = build_repo(repo, [
+        CommitSpec("init", D[0], files={"httpx/__init__.py": "", "CHANGELOG.md": "# Changelog\n"}),
+        CommitSpec("Drop proxies", D[1], files={"CHANGELOG.md": MD_CHANGELOG}),
+        CommitSpec("Unrelated fix", D[2], files={"httpx/x.py": "X = 1\n"}),
+        CommitSpec("Version 0.28.0.", D[3], files={"CHANGELOG.md": dated}),
+    ])  # fmt: skip
+    git(repo, "tag", "0.28.0", shas[3])
+    found = scan_log(repo, f"{shas[0]}..{shas[-1]}", mode)
+    written, _, released = (found[s] for s in shas[1:])
+    [item] = [i for i in written if i.kind is RadarKind.ANNOUNCED]  # the day it was written
+    assert (item.change, item.release) == (ApiChangeType.REMOVED, "")
+    assert item.symbols == ["httpx.*(proxies)"]
+    [item] = [i for i in released if i.kind is RadarKind.ANNOUNCED]  # and on release day
+    assert (item.name, item.release) == ("The deprecated `proxies` argument has now been removed.",
+                                         "0.28.0")  # fmt: skip
+
+
+RST_CHANGES = """\
+Version 2.1.0
+-------------
+
+Unreleased
+
+-   Drop support for Python 3.6. :pr:`262`
+-   Remove ``soft_unicode``, which was previously deprecated. Use
+    ``soft_str`` instead. :pr:`261`
+-   Raise error on missing single placeholder during string
+    interpolation. :issue:`225`
+
+
+Version 2.0.1
+-------------
+
+Released 2021-05-18
+
+-   Mark top-level names as exported. :issue:`215`
+"""
+
+
+def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> None:
+    released = RST_CHANGES.replace("Unreleased", "Released 2022-02-17")
+    early, release = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "", "CHANGES.rst": ""}),
+        CommitSpec("remove soft_unicode", D[1], files={"CHANGES.rst": RST_CHANGES}),
+        CommitSpec("release version 2.1.0", D[2], files={"CHANGES.rst": released}),
+    ], mode)  # fmt: skip
+    assert {i.name for i in early} == {
+        "Drop support for Python 3.6.",
+        "Remove ``soft_unicode``, which was previously deprecated. Use ``soft_str`` instead.",
+    }
+    assert all(i.release == "" for i in early)
+    assert {(i.name[:20], i.release) for i in release} == {
+        ("Drop support for Pyt", "2.1.0"),
+        ("Remove ``soft_unicod", "2.1.0"),
+    }
+    [remove] = [i for i in release if "soft_unicode" in i.name]
+    assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
+
+
+def test_a_changelog_fix_that_mentions_removal_is_not_an_announcement(
+    tmp_path: Path, mode: str
+) -> None:
+    text = "# Changelog\n\n## Unreleased\n\n### Fixed\n\n- Fix a crash when a file is removed.\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"CHANGELOG.md": "# Changelog\n"}),
+        CommitSpec("fix", D[1], files={"CHANGELOG.md": text}),
+    ], mode)  # fmt: skip
+    assert items == []
+
+
+# ---- downstream as Python is really written --------------------------------------------------
+
+
+def _item(
+    name: str,
+    change: ApiChangeType = ApiChangeType.REMOVED,
+    position: int | None = None,
+    kind: RadarKind = RadarKind.PYTHON_API,
+    symbols: list[str] | None = None,
+) -> ApiChange:
+    return ApiChange(kind=kind, change=change, name=name, position=position,
+                     symbols=symbols or [])  # fmt: skip
+
+
+def _uses(tmp_path: Path, files: dict[str, str], items: list[ApiChange]) -> dict[str, list[str]]:
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    [found] = attach_affects({"x": items}, scan_downstream([tmp_path], items)).values()
+    return {i.name: [f"{p.path}:{p.line}" for p in i.affects] for i in found}
+
+
+def test_local_subclasses_across_modules_and_aliases_pass_keywords_on(tmp_path: Path) -> None:
+    base = (
+        "import httpx\nfrom typing import TYPE_CHECKING\n\n\n"
+        "class _DefaultHttpxClient(httpx.Client):\n    def __init__(self, **kwargs):\n"
+        "        kwargs.setdefault('timeout', 5)\n        super().__init__(**kwargs)\n\n\n"
+        "if TYPE_CHECKING:\n    DefaultHttpxClient = httpx.Client\nelse:\n"
+        "    DefaultHttpxClient = _DefaultHttpxClient\n\n\n"
+        "class SyncHttpxClientWrapper(DefaultHttpxClient):\n    pass\n"
+    )
+    client = (
+        "from ._base_client import SyncHttpxClientWrapper\n\n\n"
+        "def make(proxies, url):\n    return SyncHttpxClientWrapper(\n        base_url=url,\n"
+        "        proxies=proxies,\n    )\n\n\ndef fine(url):\n"
+        "    return SyncHttpxClientWrapper(base_url=url)\n"
+    )
+    uses = _uses(tmp_path, {"src/sdk/__init__.py": "", "src/sdk/_base_client.py": base,
+                            "src/sdk/_client.py": client},
+                 [_item("httpx.Client.__init__(proxies)")])  # fmt: skip
+    assert uses == {"httpx.Client.__init__(proxies)": ["src/sdk/_client.py:7"]}
+
+
+def test_overrides_self_and_instance_calls_of_a_newly_required_parameter(tmp_path: Path) -> None:
+    core = (
+        "import typing as t\nimport click\n\n\nclass TyperArgument(click.core.Argument):\n"
+        "    def get_usage_pieces(self, ctx):\n        return [self.make_metavar()]\n\n"
+        "    def make_metavar(self) -> str:\n        return self.name\n\n\n"
+        "class Fine(click.core.Argument):\n    def make_metavar(self, ctx):\n"
+        "        return super().make_metavar(ctx)\n"
+    )
+    panel = (
+        "import click\nfrom typing import List, Union\n\n\n"
+        "def panel(params: Union[List[click.Option], List[click.Argument]], ctx) -> None:\n"
+        "    for param in params:\n        print(param.make_metavar())\n"
+        "        print(param.make_metavar(ctx))\n\n\n"
+        "def other(things: list) -> None:\n    for t in things:\n        t.make_metavar()\n"
+    )
+    items = [
+        _item("click.core.Argument.make_metavar(ctx)", ApiChangeType.NOW_REQUIRED, 0),
+        _item("click.core.Parameter.make_metavar(ctx)", ApiChangeType.NOW_REQUIRED, 0,
+              symbols=["click.core.Option.make_metavar(ctx)"]),
+    ]  # fmt: skip
+    uses = _uses(tmp_path, {"typer/core.py": core, "typer/rich_utils.py": panel}, items)
+    assert uses["click.core.Argument.make_metavar(ctx)"] == [
+        "typer/core.py:7", "typer/core.py:9", "typer/rich_utils.py:7"]  # fmt: skip
+    assert uses["click.core.Parameter.make_metavar(ctx)"] == ["typer/rich_utils.py:7"]
+
+
+def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
+    login = (
+        "from flask import _request_ctx_stack, g\n\n\ndef user():\n"
+        "    ctx = _request_ctx_stack.top\n"
+        "    return getattr(_request_ctx_stack.top, 'user', None)\n\n\n"
+        "def fine():\n    return g.user\n"
+    )
+    star = "from pkg import *\n\n\ndef go(u):\n    fetch(u, 5, 10)\n    fetch(u, 5)\n    fetch(u)\n"
+    items = [
+        _item("flask._request_ctx_stack"),
+        _item("pkg.api.fetch(retries)", ApiChangeType.REMOVED, position=2),
+    ]
+    uses = _uses(tmp_path, {"login.py": login, "use.py": star}, items)
+    assert uses == {
+        "flask._request_ctx_stack": ["login.py:1", "login.py:5", "login.py:6"],
+        "pkg.api.fetch(retries)": ["use.py:5"],  # the only call that passes it (third)
+    }
+
+
+def test_an_announcement_matches_the_code_it_writes(tmp_path: Path) -> None:
+    code = (
+        "import httpx\n\n\ndef a(p):\n    return httpx.Client(proxies=p)\n\n\n"
+        "def b():\n    return httpx.get('u', timeout=3)\n"
+    )
+    announced = _item("The deprecated `proxies` argument has now been removed.",
+                      kind=RadarKind.ANNOUNCED, symbols=["httpx.*(proxies)"])  # fmt: skip
+    uses = _uses(tmp_path, {"m.py": code}, [announced])
+    assert uses == {announced.name: ["m.py:5"]}
+
+
+# ---- what the reader sees first --------------------------------------------------------------
+
+
+def test_internal_names_never_fill_the_breaking_section(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from commitdigest.cli import app
+
+    init = "from pkg.api import run\n"
+    gdn = "".join(f"def helper_{n}(x):\n    return x\n\n\n" for n in range(13))
+    build_repo(tmp_path / "repo", [
+        CommitSpec("init", "2026-03-01T10:00:00+00:00", files={
+            "pkg/__init__.py": init, "pkg/api.py": "def run(a, legacy=None):\n    return a\n",
+            "pkg/ops/__init__.py": "", "pkg/ops/gdn.py": gdn}),
+        CommitSpec("Drop the GDN helpers", "2026-03-02T10:00:00+00:00",
+                   files={"pkg/ops/gdn.py": "def other(x):\n    return x\n"}),
+        CommitSpec("Drop legacy from run", "2026-03-02T11:00:00+00:00",
+                   files={"pkg/api.py": "def run(a):\n    return a\n"}),
+    ])  # fmt: skip
+    out = tmp_path / "out"
+    made = CliRunner().invoke(app, [
+        "report", str(tmp_path / "repo"), "--date", "2026-03-02", "--tz", "UTC", "--lang", "en",
+        "--format", "md,html", "--out", str(out), "--home", str(tmp_path / "home")])  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    md = (out / "2026-03-02.md").read_text(encoding="utf-8")
+    breaking = md.split("### ⚠️ Breaking changes (1)", 1)[1].split("###", 1)[0]
+    assert "`pkg.api.run(legacy)`" in breaking
+    assert "helper_" not in breaking  # the 13 internal names: one line for their commit
+    [line] = [ln for ln in breaking.splitlines() if "internal names" in ln]
+    assert "13 internal names removed or changed in pkg.ops.gdn" in line
+    section = md.split("### Drop the GDN helpers", 1)[1]  # its own section lists them all
+    assert section.count("helper_") == 13
+    html = (out / "2026-03-02.html").read_text(encoding="utf-8")
+    assert "<details><summary>" in html.split('class="internal"', 1)[1]
