@@ -118,14 +118,20 @@ class _Models:
         return api_of(self.after, self.module, self.is_init)
 
 
+_EXPORTS = re.compile(r"__all__|__getattr__|^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)
+
+
 def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
-    """Whether the module can be compared around its diff only (``pylocal``)."""
-    return (
-        after is not None
-        and path in view.numbers
-        and not path.endswith("__init__.py")
-        and not any(w in t for t in (before, after) for w in ("__all__", "__getattr__"))
-    )
+    """Whether the module can be compared around its diff only (``pylocal``): not a package
+    ``__init__.py``, and the commit changes none of what decides its exports (``__all__``,
+    a module ``__getattr__``, imports) — or, with a cut patch, the module has none of those
+    hooks at all."""
+    if after is None or path not in view.numbers or path.endswith("__init__.py"):
+        return False
+    changed = view.changed.get(path)
+    if changed is not None:
+        return _EXPORTS.search(changed) is None
+    return not any(w in t for t in (before, after) for w in ("__all__", "__getattr__"))
 
 
 def detect(view: CommitView) -> list[ApiChange]:
