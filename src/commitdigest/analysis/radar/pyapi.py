@@ -35,6 +35,7 @@ __all__ = [
     "compare",
     "compare_objects",
     "dropped_exports",
+    "imports_in",
     "light_api",
     "module_api",
     "surface",
@@ -507,6 +508,13 @@ def light_api(text: str) -> ModuleApi:
             qual = f"{owner}.{name}"
             if qual not in api.objects:
                 api.objects[qual] = Obj(qual, "attribute", text.count("\n", 0, m.start()) + 1)
+    api.imports = imports_in(text)
+    return api
+
+
+def imports_in(text: str) -> dict[str, str]:
+    """{bound name: what it names} for the import statements of a source, by regex."""
+    found: dict[str, str] = {}
     for m in _IMPORT_NAMES.finditer(text):
         module, names = m.group(1), m.group(2).strip("() \t")
         for part in names.replace("\n", " ").split(","):
@@ -514,8 +522,8 @@ def light_api(text: str) -> ModuleApi:
             if not words or words[0] == "*":
                 continue
             bound = words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]
-            api.imports.setdefault(bound, f"{module}.{words[0]}" if module else words[0])
-    return api
+            found.setdefault(bound, f"{module}.{words[0]}" if module else words[0])
+    return found
 
 
 def _owner(

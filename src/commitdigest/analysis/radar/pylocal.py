@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from commitdigest.analysis.radar.pyapi import Breakage, Obj, compare_objects, light_api
+from commitdigest.analysis.radar.pyapi import Breakage, Obj, compare_objects, imports_in
 
 __all__ = [
     "bases_of",
@@ -350,7 +350,7 @@ def local_breakages(
     def provides(name: str) -> bool:
         nonlocal imports
         if imports is None:  # a removed top-level name: was it moved and imported back?
-            imports = light_api(after).imports
+            imports = imports_in(after)
         return name in imports
 
     return compare_objects(pairs, provides, lambda parent: parent not in gone)
@@ -371,10 +371,11 @@ def bases_of(text: str, cls: str) -> tuple[str, ...] | None:
 
 @lru_cache(maxsize=256)
 def imports_of(text: str) -> dict[str, str]:
-    """The names a module's imports bind (``light_api``'s reading), by the text."""
-    return light_api(text).imports
+    """The names a module's imports bind, by the text (its import statements only)."""
+    return imports_in(text)
 
 
+@lru_cache(maxsize=1024)
 def subclasses(text: str, cls: str) -> list[str]:
     """The top-level classes of a module whose bases name ``cls``."""
     found: list[str] = []

@@ -123,15 +123,14 @@ _EXPORTS = re.compile(r"__all__|__getattr__|^[ \t]*(?:from[ \t]+\S+[ \t]+)?impor
 
 def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     """Whether the module can be compared around its diff only (``pylocal``): not a package
-    ``__init__.py``, and the commit changes none of what decides its exports (``__all__``,
-    a module ``__getattr__``, imports) — or, with a cut patch, the module has none of those
-    hooks at all."""
+    ``__init__.py``, and either it has no export hook (``__all__``, a module
+    ``__getattr__``) or the commit changes none of them nor its imports."""
     if after is None or path not in view.numbers or path.endswith("__init__.py"):
         return False
+    if not any(w in t for t in (before, after) for w in ("__all__", "__getattr__")):
+        return True  # no export hook: what it exports is what it defines
     changed = view.changed.get(path)
-    if changed is not None:
-        return _EXPORTS.search(changed) is None
-    return not any(w in t for t in (before, after) for w in ("__all__", "__getattr__"))
+    return changed is not None and _EXPORTS.search(changed) is None
 
 
 def detect(view: CommitView) -> list[ApiChange]:
