@@ -40,14 +40,22 @@ class CommitView:
         return lines is None or pattern.search(lines) is not None
 
 
+_TOOLING_ROOTS = frozenset({"tools", "scripts", "ci", "hack", "docker", "deploy"})
+
+
 def is_test_or_docs(path: str) -> bool:
-    """Tests, docs, examples and benchmarks are not a package's API."""
+    """Tests, docs, examples, benchmarks and the repository's own tooling (a dot-folder
+    such as ``.github/``, or ``tools/``, ``scripts/``, ``ci/`` at its root) are not what a
+    package gives its users."""
     parts = path.split("/")
     name = parts[-1]
     if any(
         p in {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"}
+        or p.startswith(".")
         for p in parts[:-1]
     ):
+        return True
+    if len(parts) > 1 and parts[0].lower() in _TOOLING_ROOTS:
         return True
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
