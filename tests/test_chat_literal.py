@@ -17,6 +17,7 @@ from test_deliver_digest import CASES
 
 from commitdigest.deliver.channels import DeliveryJob, Prepared, build_channel
 from commitdigest.deliver.digest import report_day, sample_context
+from commitdigest.render.labels import get_labels
 from commitdigest.render.mdtext import clean_line
 
 VARIANTS = CASES  # the eight channel variants, as the digest tests name them
@@ -64,8 +65,12 @@ def with_title(title: str, lang: str = "en") -> Any:
     return context.model_copy(update={"repositories": [repo]})
 
 
-def check_literal(kind: str, payload: dict[str, object], title: str, sha: str) -> None:
+def check_literal(
+    kind: str, payload: dict[str, object], title: str, sha: str, lang: str = "en"
+) -> None:
+    """The commit's Act-on line shows its label, then the title literally, then its SHA."""
     expected = shown_as(kind, clean_line(title))
+    label = f"{get_labels(lang).s['act_high']} · "
     lines = read(kind, payload)
     item = [line for line in lines if visible(line).startswith("• ") and sha in visible(line)]
     assert len(item) == 1, [visible(line) for line in lines]
@@ -73,8 +78,10 @@ def check_literal(kind: str, payload: dict[str, object], title: str, sha: str) -
     # a plain-text message writes the commit's address after its short SHA
     link = f"{sha} <{COMMIT_URL}{sha}" if kind in TEXT_KINDS else sha
     shown = visible(line)
-    assert shown.startswith(f"• {expected} ({link}") and shown.endswith(")"), (shown, expected)
-    start, end = 2, 2 + len(expected)
+    assert shown.startswith(f"• {label}{expected}"), (shown, expected)
+    assert f"({link}" in shown[2 + len(label) + len(expected) :] and shown.endswith(")"), shown
+    start = 2 + len(label)
+    end = start + len(expected)
     # in plain text an address in a title may be made a link by the client: one that shows
     # its own target, never a text hiding another
     banned = ("mention",) if kind in TEXT_KINDS else ("link", "mention")
@@ -87,7 +94,7 @@ def check_literal(kind: str, payload: dict[str, object], title: str, sha: str) -
                 assert seg.kind not in banned, line
             pos += len(seg.text)
     # the commit's short SHA (or, in plain text, its address) is the one link of the line
-    assert [s.kind for s in line if link.split()[-1].lstrip("<") in s.text] == ["link"]
+    assert [s.kind for s in line if link.split()[-1].lstrip("<") in s.text][-1:] == ["link"]
     assert all(s.kind != "mention" for text_line in lines for s in text_line)
 
 

@@ -82,7 +82,7 @@ def test_catch_up_reports_each_missed_day_once(tmp_path: Path) -> None:
     assert [d.day.isoformat() for d in plan.days] == ["2026-05-02", "2026-05-03", "2026-05-04"]
     text = (tmp_path / "out" / "2026-05-03.md").read_text(encoding="utf-8")
     doc = mdcheck.parse(text)
-    assert [h.text for h in doc.headings if h.level == 2][:2] == ["alpha", "beta"]
+    assert [h.text for h in doc.headings if h.level == 2][1:3] == ["alpha", "beta"]  # after Act on
     assert "fix: alpha change on 2026-05-03" in text and "fix: beta change on 2026-05-03" in text
     assert doc.unresolved_links() == []
 

@@ -153,12 +153,15 @@ def test_slack_blocks_with_text_fallback(monkeypatch: pytest.MonkeyPatch) -> Non
     assert all(s["type"] == "section" and s["text"]["type"] == "mrkdwn" for s in sections)
     text = "\n".join(s["text"]["text"] for s in sections)
     assert "<https://example.org/r/2026-01-13.html|open the full report>" in text
-    # the key change the overview cites carries the commit's link; the high list shows
-    # only the high commit it does not cite
+    # the high commits come first, as Act-on lines with the commit's link; the high list
+    # after the overview repeats none of them
     sha = "5f1e2d3c4b5a69788796a5b4c3d2e1f001122334"
     link = f"<https://github.com/example/project/commit/{sha}|5f1e2d3>"
-    assert f"• [Bugfix] Fix out-of-bounds KV cache access ({link})" in text.splitlines()
-    assert "*🔴 High importance (1)*" in text and text.count(sha) == 1
+    lines = text.splitlines()
+    assert lines.index("*🎯 Act on*") < lines.index("*Themes*")
+    [act] = [line for line in lines if line.startswith("• 🔴 High importance · [Bugfix] Fix out")]
+    assert act.endswith(f"({link})")
+    assert "*🔴 High importance (" not in text and text.count(sha) == 2  # the line, the key change
 
 
 def test_slack_4xx_is_not_retried(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,6 +34,7 @@ from commitdigest.deliver.digest import (
     sample_context,
     subject,
 )
+from commitdigest.render.labels import get_labels
 
 
 def _prepare(context: Any, **fields: Any) -> Prepared:
@@ -252,7 +253,11 @@ def test_the_test_message_shows_the_hostile_title_literally(kind: str, lang: str
         sha += (
             " <https://github.com/example/project/commit/6a7b8c9d0e1f2a3b4c5d6e7f8091a2b3c4d5e6f7>"
         )
-    assert shown == [f"• {shown_as(kind, title)} ({sha})"], text
+    # the high commit is an Act-on line: its label, the title as written, a reason, the SHA
+    high = get_labels(lang).s["act_high"]
+    assert len(shown) == 1, text
+    assert shown[0].startswith(f"• {high} · {shown_as(kind, title)}"), text
+    assert shown[0].endswith(f"({sha})"), text
     # "@here" stays text: Slack and chat_cn get no mention syntax (<!here>, <at …>, the
     # "at" field), Discord parses no mentions
     assert "<!" not in text and "<at" not in text and "<@" not in text
@@ -281,7 +286,7 @@ def _with_radar(lang: str) -> Any:
     return ctx.model_copy(update={"repositories": [repo.model_copy(update={"commits": commits})]})
 
 
-def test_the_radar_comes_first_in_the_digest_and_the_feed() -> None:
+def test_what_needs_action_comes_first_in_the_digest_and_the_feed() -> None:
     from commitdigest.deliver.digest import digest_lines
     from commitdigest.site.feed import summary_text
     from commitdigest.site.summary import summarise
@@ -294,12 +299,15 @@ def test_the_radar_comes_first_in_the_digest_and_the_feed() -> None:
     last = ctx.repositories[0].commits[-1]
     sha = last.short_sha
     ref = f"{sha} <{last.url}>"
-    assert lines[:4] == [
-        "Affects you (1)",
-        f"• Env var VLLM_OLD_*FLAG* — removed · used at deploy/run.sh:2 ({ref})",
-        "⚠️ Breaking changes",
-        f"• CLI option --legacy — removed ({ref})",
+    title = " ".join(last.title.split())
+    assert lines[:3] == [
+        "🎯 Act on",
+        f"• ⚠️ Affects your code · Env var VLLM_OLD_*FLAG* — removed · used at deploy/run.sh:2"
+        f" · {title} ({ref})",
+        f"• 💥 Breaking · {title}: --legacy ({ref})",
     ]
+    high = [c for c in ctx.repositories[0].commits[:-1] if c.analysis.importance.value == "high"]
+    assert all(any(c.short_sha in line for line in lines[3 : 3 + len(high)]) for c in high)
     assert not any(" f — deprecated" in line for line in lines)  # not breaking, not used
     from commitdigest.site.feed import entry_title
 

@@ -170,12 +170,17 @@ def expected_outline(ctx: ReportContext) -> list[tuple[int, str]]:
     """The headings the template writes for ``ctx``, in order."""
     labels = get_labels(ctx.lang)
     s = labels.s
-    out = [(1, s["report_title"].format(label=ctx.window.label))]
+    out = [(1, s["report_title"].format(label=ctx.window.label)), (2, s["act_on"])]
     for repo in ctx.repositories:
         out.append((2, repo.name))
         if repo.commits:
             out.append((3, s["stats"]))
-            items = [i for c in repo.commits for i in c.api_changes if i.breaking or i.affects]
+            items = [
+                i
+                for c in repo.commits
+                for i in c.api_changes
+                if i.affects or (i.breaking and i.public)
+            ]
             if items:
                 out.append((3, s["breaking_n"].format(n=len(items))))
     out.append((2, s["toc"]))
@@ -538,10 +543,12 @@ def test_empty_window_gives_a_short_valid_report(lang: str) -> None:
     no_commits = get_labels(lang).s["no_commits"]
     assert text.count(no_commits) == 2
     assert ("覆盖：0/0 已分析" if lang == "zh" else "Coverage: 0/0 analysed") in text
-    assert len(text.splitlines()) < 36  # 2 repos: table, changes heading, coverage
+    assert len(text.splitlines()) < 40  # 2 repos: act on, table, changes heading, coverage
+    assert get_labels(lang).s["act_nothing"] in text  # the first screen says so
     nothing = build_context([], day_window(), lang=lang, generated_at=GENERATED)
     assert check_report_outline(nothing) == [
         (1, get_labels(lang).s["report_title"].format(label="2026-01-13")),
+        (2, get_labels(lang).s["act_on"]),
         (2, get_labels(lang).s["toc"]),
     ]
 

@@ -112,9 +112,9 @@ def test_overview_with_hostile_model_text_keeps_the_structure(lang: str) -> None
         < text.index(f"\n**{title}**\n\n> {s['ov_by_llm']}\n\n**{s['ov_themes']}**\n")
         < text.index(f"\n## {s['toc']}\n")
     )
-    # nothing else changed
+    # nothing else changed: the overview sits between the statistics and the commit table
     cut = text.index(f"**{title}**")
-    rest = text.index(f"## {s['toc']}")
+    rest = text.index("\n<a id=", cut) + 1
     assert text[:cut] + text[rest:] == plain_text
 
 
@@ -137,7 +137,7 @@ def test_overview_labels_and_empty_lists_in_both_languages() -> None:
     overview = Overview(risks=["Upgrade now."], analyser="llm")
     zh = render_markdown(_ctx("zh", overview))
     assert (
-        "**🧭 今日概览**\n\n> 🧠 LLM 概览\n\n**需关注的风险**\n\n- Upgrade now.\n\n## 📋 目录\n"
+        '**🧭 今日概览**\n\n> 🧠 LLM 概览\n\n**需关注的风险**\n\n- Upgrade now.\n\n<a id="'
         in zh
     )
     assert "主要主题" not in zh and "重要变更" not in zh
@@ -145,7 +145,7 @@ def test_overview_labels_and_empty_lists_in_both_languages() -> None:
     en = render_markdown(_ctx("en", overview))
     assert (
         "**🧭 Overview**\n\n> 🤖 Rule-based overview (counted from the commits)\n\n"
-        "**Themes**\n\n- Speed\n\n**Key changes**\n\n- A\n\n## 📋 Contents\n"
+        '**Themes**\n\n- Speed\n\n**Key changes**\n\n- A\n\n<a id="'
     ) in en
     assert "Risks to act on" not in en
 

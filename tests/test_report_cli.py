@@ -13,6 +13,7 @@ from seedday import build_seed_day, seed_rows, seed_table_lines
 from typer.testing import CliRunner
 
 from commitdigest.cli import app
+from commitdigest.render.labels import get_labels
 from commitdigest.store import Store
 
 runner = CliRunner()
@@ -195,7 +196,8 @@ def test_several_repositories_share_one_report(tmp_path: Path) -> None:
     assert code == 0, err
     text = (tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8")
     doc = mdcheck.parse(text)
-    assert [h.text for h in doc.headings if h.level == 2][:2] == ["acme/alpha", "beta"]
+    h2 = [h.text for h in doc.headings if h.level == 2]
+    assert h2[:3] == [get_labels("zh").s["act_on"], "acme/alpha", "beta"]
     assert doc.unresolved_links() == []
     assert "全部仓库覆盖：2/2 已分析" in text
 

@@ -248,6 +248,7 @@ def test_injected_instructions_stay_data_and_cannot_restructure_the_report(
     levels = [(h.level, h.text) for h in doc.headings]
     assert levels == [
         (1, "每日更新报告（2026-04-01）"),
+        (2, "🎯 需要处理"),
         (2, "repo"),
         (3, "📊 统计摘要"),
         (2, "📋 目录"),

@@ -30,8 +30,8 @@ from commitdigest.models import (
     WeeklyContext,
     WindowInfo,
 )
+from commitdigest.render.act_on import act_on
 from commitdigest.render.folder import Report
-from commitdigest.render.headline import headline
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import report_zone
 from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
@@ -61,8 +61,8 @@ class DigestRepo:
     # is about when the overview cites one
     overview: list[tuple[str, list[tuple[str, DigestCommit | None]]]]
     high: list[DigestCommit]  # the high-importance commits the overview does not cite
-    # the radar's items, first: (label, items) for "Affects you" and "Breaking changes";
-    # each item is a plain line and the commit it comes from
+    # what needs action, first: (label, items) of the Act-on lines (render.act_on); each
+    # item is a plain line and the commit it comes from
     radar: list[tuple[str, list[tuple[str, DigestCommit]]]] = field(default_factory=list)
 
 
@@ -165,16 +165,15 @@ def build_digest(
                     items.append((text, _digest_commit(ref, labels) if ref else None))
                 if items:
                     overview.append((labels.s[key], items))
-        # the room goes to what the overview has not said: a high commit it cites already
-        # shows (with its link) among the key changes
+        # the room goes to what neither the Act-on lines nor the overview have said
+        act = _act_on(repo, labels)
+        cited |= {commit.short_sha for _, items in act for _, commit in items}
         high = [
             _digest_commit(c, labels)
             for c in repo.commits
             if c.analysis.importance == Importance.HIGH and c.short_sha not in cited
         ]
-        repos.append(
-            DigestRepo(clean_line(repo.name), counts, overview, high, _radar(repo, labels))
-        )
+        repos.append(DigestRepo(clean_line(repo.name), counts, overview, high, act))
     s = strings(lang)
     template = s["title_weekly"] if isinstance(context, WeeklyContext) else s["title"]
     title = template.format(repos=repos_label([r.name for r in repos], lang), day=day)
@@ -197,27 +196,24 @@ def _digest_commit(commit: CommitEntry, labels: Labels) -> DigestCommit:
     return DigestCommit(title=title, short_sha=commit.short_sha, url=safe_url(commit.url))
 
 
-def _radar(repo: ReportPart, labels: Labels) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
-    """The repository's radar items for a digest: those a downstream uses, then the other
-    public breaking ones (as the report's Breaking section has them; internal ones stay in
-    the report)."""
-    found = headline(repo.commits, lambda c: c.api_changes)
-    affecting, breaking = found.affecting, found.breaking
-    out = []
-    for label, pairs in (
-        (labels.s["affects_you"].format(n=len(affecting)), affecting),
-        (labels.s["breaking"], breaking),
-    ):
-        items = [
-            (
-                shorten_title(labels.radar_text(item), ITEM_CHARS, ITEM_CHARS - 3),
-                DigestCommit(title="", short_sha=c.short_sha, url=safe_url(c.url)),
-            )
-            for c, item in pairs
-        ]
-        if items:
-            out.append((label, items))
-    return out
+def _act_on(repo: ReportPart, labels: Labels) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
+    """The repository's Act-on lines for a digest (``render.act_on``: what affects your
+    code, public breaking changes one line per commit, security fixes, high-importance
+    commits with a reason), first in every message; ``[]`` when nothing needs action."""
+    found = act_on([("", repo.commits)])
+    items = [
+        (  # the title in it is never cut (act_text shortens only item names and reasons)
+            labels.act_text(line),
+            DigestCommit(title="", short_sha=line.commit.short_sha, url=safe_url(line.commit.url)),
+        )
+        for line in found.lines
+    ]
+    if not items:
+        return []
+    label = labels.s["act_on"]
+    if found.more:
+        label += f" ({labels.s['act_more'].format(n=found.more)})"
+    return [(label, items)]
 
 
 def subject(digest: Digest, prefix: str) -> str:

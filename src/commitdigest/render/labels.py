@@ -22,8 +22,11 @@ from commitdigest.i18n import (
     REPORT_STRINGS,
 )
 from commitdigest.models import ApiChange, ApiChangeType, ChangeType, Importance, RadarKind
+from commitdigest.render.act_on import ActLine, item_names
+from commitdigest.render.mdtext import clean_line, shorten_title
 
 SUPPORTED_LANGS: tuple[str, ...] = LANGS
+NAME_CHARS = 100  # an item's name in an Act-on line of plain text (titles are never cut)
 
 
 @dataclass(frozen=True)
@@ -80,6 +83,29 @@ class Labels:
             more = f" (+{len(item.affects) - uses})" if len(item.affects) > uses else ""
             text += f" · {self.s['used_at']} {places}{more}"
         return text
+
+    def act_text(self, line: ActLine) -> str:
+        """An Act-on line as one line of plain text (chat digests, e-mail, the feed), the
+        commit's title included: ``💥 Breaking · Drop proxies: httpx.Client(proxies) …``;
+        renderers escape it."""
+        c = line.commit
+        title = clean_line(c.title) or self.s["untitled"]  # as written, never cut
+        head = f"{line.repo} · " if line.repo else ""
+        if line.kind == "affects":
+            used = self.radar_text(line.items[0])
+            item = shorten_title(used, 2 * NAME_CHARS, 2 * NAME_CHARS - 3)
+            return f"{head}{self.s['act_affects']} · {item} · {title}"
+        if line.kind == "release":
+            label = self.s["act_release"].format(version=line.release, n=len(line.items))
+            return f"{head}{label} · {title}"
+        if line.kind == "breaking":
+            names, more = item_names(line)
+            listed = ", ".join(shorten_title(n, NAME_CHARS, NAME_CHARS - 3) for n, _ in names)
+            extra = f" {self.s['and_more'].format(n=more)}" if more else ""
+            return f"{head}{self.s['act_breaking']} · {title}: {listed}{extra}"
+        label = self.s["act_security"] if line.kind == "security" else self.s["act_high"]
+        reason = f" — {line.reason}" if line.reason else ""
+        return f"{head}{label} · {title}{reason}"
 
     def dimension(self, dimension: str) -> str | None:
         """The label of a known insight dimension, else None (print the text itself)."""

@@ -32,6 +32,7 @@ from commitdigest.models import (
     Usage,
     WindowInfo,
 )
+from commitdigest.render.act_on import ActLine, ActOn, act_on, item_names
 from commitdigest.render.context import repository_anchor_family
 from commitdigest.render.headline import Headline, InternalGroup, headline
 from commitdigest.render.jinja_env import template_environment
@@ -237,6 +238,14 @@ class ReportView(ABC, Generic[T]):
         """The radar's items a reader sees first: those a downstream uses, the public
         breaking ones, and one line per commit for internal ones (``render.headline``)."""
         return headline(repo.commits, lambda c: c.api_changes)
+
+    def act_on(self, ctx: ReportContext) -> ActOn:
+        """The report's Act-on block (``render.act_on``), across its repositories."""
+        return act_on([(repo.name, repo.commits) for repo in ctx.repositories])
+
+    def act_names(self, line: ActLine) -> tuple[list[tuple[str, bool]], int]:
+        """The item names a breaking line shows, and how many more."""
+        return item_names(line)
 
     def internal_line(self, group: InternalGroup[Any]) -> str:
         """``13 internal names removed or changed in vllm_ascend.ops.gdn, …gdn_attn_builder``."""

@@ -21,6 +21,7 @@ from commitdigest.models import (
     ReportContext,
     WeeklyContext,
 )
+from commitdigest.render.act_on import act_on
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.markdown import report_zone
 from commitdigest.render.mdtext import clean_line, safe_url
@@ -52,14 +53,23 @@ def report_parts(report: ReportContext | WeeklyContext) -> list[ReportPart]:
 def render_plain_text(
     report: ReportContext | WeeklyContext, *, report_url: str | None = None
 ) -> str:
-    """``report`` as plain text: the link to the full report, the heading, then for each
-    repository its counts, overview, radar items and every commit (title in full, short
-    SHA, link; the summary of each high and medium one)."""
+    """``report`` as plain text: the link to the full report, the heading, what needs
+    action (``render.act_on``), then for each repository its counts, overview, radar items
+    and every commit (title in full, short SHA, link; the summary of each high and medium
+    one)."""
     labels = get_labels(report.lang)
     url = safe_url(report_url)
     lines = [url, ""] if url else []
     lines += _heading(report, labels)
-    for part in report_parts(report):
+    parts = report_parts(report)
+    lines += ["", labels.s["act_on"]]
+    act = act_on([(part.name, part.commits) for part in parts])
+    lines += [f"- {labels.act_text(line)} ({line.commit.short_sha})" for line in act.lines]
+    if act.more:
+        lines.append(f"- {labels.s['act_more'].format(n=act.more)}")
+    if not act:
+        lines.append(labels.s["act_nothing"])
+    for part in parts:
         lines += ["", f"== {clean_line(part.name)} ==", _counts(part.commits, labels)]
         if part.error:
             lines.append(labels.s["repo_failed"].format(reason=clean_line(part.error)))

@@ -26,6 +26,7 @@ from commitdigest.models import (
     WeeklyContext,
     WeeklyRepository,
 )
+from commitdigest.render.act_on import ActOn, act_on
 from commitdigest.render.headline import Headline, headline
 from commitdigest.render.html import _HtmlView
 from commitdigest.render.jinja_env import template_environment
@@ -76,6 +77,13 @@ class WeekView(Generic[T]):
         return [c for r in ctx.repositories for c in r.commits]
 
     # -- what forces action ------------------------------------------------------------------
+    def act_on(self, ctx: WeeklyContext) -> tuple[ActOn, dict[str, WeekCommit]]:
+        """The week's Act-on block (``render.act_on``) and each line's commit by SHA (its
+        link goes into the daily report that holds it)."""
+        found = act_on([(r.name, [c.entry for c in r.commits]) for r in ctx.repositories])
+        by_sha = {c.entry.sha: c for r in ctx.repositories for c in r.commits}
+        return found, by_sha
+
     def headline(self, repo: WeeklyRepository) -> Headline[WeekCommit]:
         """The week's radar items a reader sees first (``render.headline``)."""
         return headline(repo.commits, lambda c: c.entry.api_changes)

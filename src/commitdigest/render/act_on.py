@@ -1,0 +1,117 @@
+"""What a reader must act on, first: decided once for every output (the report in Markdown
+and HTML, the weekly, the day index of separate reports, the e-mail, every chat digest).
+
+In this order, at most :data:`LIMIT` lines, then "N more ↓":
+
+1. what affects the reader's code (``--downstream``): one line per item, with its uses;
+2. public breaking changes, from the code and announced: one line per commit (a release
+   that announces 22 changes is one line pointing at its list);
+3. security fixes;
+4. the other high-importance commits that users feel (not tests, CI or docs), each with a
+   one-line reason.
+
+Internal names never appear here (``render.headline``). When nothing needs action, the
+renderers say so in one line. Lines hold plain text; each renderer escapes for itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from commitdigest.models import ApiChange, ChangeType, CommitEntry, Importance, RadarKind
+from commitdigest.render.headline import headline
+from commitdigest.render.mdtext import clean_line, shorten_title
+
+__all__ = ["LIMIT", "ActLine", "ActOn", "act_on"]
+
+LIMIT = 12  # lines; the rest is "N more ↓"
+REASON_CHARS = 140
+_NOT_FELT = frozenset({ChangeType.TEST, ChangeType.CI_BUILD, ChangeType.DOCUMENTATION})
+
+
+@dataclass(frozen=True)
+class ActLine:
+    """One line: ``kind`` is ``affects``, ``breaking``, ``release``, ``security`` or
+    ``high``; ``repo`` names the repository when the report has several."""
+
+    kind: str
+    repo: str
+    commit: CommitEntry
+    items: tuple[ApiChange, ...] = ()
+    release: str = ""
+    reason: str = ""  # plain text: why it is here (high, security)
+
+
+@dataclass(frozen=True)
+class ActOn:
+    lines: list[ActLine] = field(default_factory=list)
+    more: int = 0  # lines left out after LIMIT
+
+    def __bool__(self) -> bool:
+        return bool(self.lines)
+
+
+def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMIT) -> ActOn:
+    """The Act-on block of ``repos`` ((name, commits) pairs; the name is shown only when
+    there are several)."""
+    several = len(repos) > 1
+    affects: list[ActLine] = []
+    breaking: list[ActLine] = []
+    security: list[ActLine] = []
+    high: list[ActLine] = []
+    for name, commits in repos:
+        shown = name if several else ""
+        found = headline(commits, lambda c: c.api_changes)
+        affects += [ActLine("affects", shown, c, (item,)) for c, item in found.affecting]
+        by_commit: dict[str, list[ApiChange]] = {}
+        for c, item in found.breaking:
+            by_commit.setdefault(c.sha, []).append(item)
+        listed = {c.sha for c, _ in found.affecting} | set(by_commit)
+        for c in commits:
+            items = by_commit.get(c.sha)
+            if items:
+                release = next((i.release for i in items if i.release), "")
+                breaking.append(ActLine("release" if release else "breaking", shown, c,
+                                        tuple(items), release=release))  # fmt: skip
+            elif c.sha in listed:
+                continue
+            elif c.analysis.change_type is ChangeType.SECURITY:
+                security.append(ActLine("security", shown, c, reason=_reason(c)))
+            elif c.analysis.importance is Importance.HIGH and (
+                c.analysis.change_type not in _NOT_FELT
+            ):
+                high.append(ActLine("high", shown, c, reason=_reason(c)))
+    lines = [*affects, *breaking, *security, *high]
+    return ActOn(lines[:limit], max(0, len(lines) - limit))
+
+
+def _reason(commit: CommitEntry) -> str:
+    """One line on why a commit matters: its first risk, else its summary's first
+    sentence (never the rule analyser's scoring notes)."""
+    analysis = commit.analysis
+    text = analysis.risks[0].risk if analysis.risks else analysis.summary
+    text = clean_line(text.replace("`", ""))
+    for stop in ("。", ". "):
+        if stop in text:
+            text = text.split(stop, 1)[0] + stop.strip()
+            break
+    if _words(text) and _words(text) in _words(commit.title):
+        return ""  # it only repeats the title
+    return shorten_title(text, REASON_CHARS, REASON_CHARS - 3)
+
+
+def _words(text: str) -> str:
+    """A text's words, without bracketed tags, PR numbers and punctuation, lower case."""
+    text = re.sub(r"\[[^\]]*\]|\(#\d+\)|#\d+", " ", text)
+    return " ".join(re.sub(r"[^\w]+", " ", text).lower().split())
+
+
+def item_names(line: ActLine, shown: int = 2) -> tuple[list[tuple[str, bool]], int]:
+    """The names a breaking line shows — (name, written as code?): code items first, an
+    announcement in its own words — and how many more it has."""
+    names = sorted(
+        ((i.name, i.kind is not RadarKind.ANNOUNCED) for i in line.items), key=lambda n: not n[1]
+    )
+    return names[:shown], max(0, len(names) - shown)
