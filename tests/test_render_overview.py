@@ -136,10 +136,7 @@ def test_any_overview_text_keeps_the_outline(texts: list[str], note: str) -> Non
 def test_overview_labels_and_empty_lists_in_both_languages() -> None:
     overview = Overview(risks=["Upgrade now."], analyser="llm")
     zh = render_markdown(_ctx("zh", overview))
-    assert (
-        '**🧭 今日概览**\n\n> 🧠 LLM 概览\n\n**需关注的风险**\n\n- Upgrade now.\n\n<a id="'
-        in zh
-    )
+    assert '**🧭 今日概览**\n\n> 🧠 LLM 概览\n\n**需关注的风险**\n\n- Upgrade now.\n\n<a id="' in zh
     assert "主要主题" not in zh and "重要变更" not in zh
     overview = Overview(themes=["Speed"], key_changes=["A"], risks=[], analyser="rules")
     en = render_markdown(_ctx("en", overview))
