@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Any, TypeVar
 
-from commitdigest.analysis.llm.client import ChatClient, LLMAuthError
+from commitdigest.analysis.llm.chat import ChatClient, LLMAuthError, LLMEndpointError
 from commitdigest.analysis.llm.engine import (
     Caller,
     CallFailed,
@@ -100,10 +100,11 @@ class LLMAnalyser:
     """Commit -> :class:`Analysis` by an OpenAI-compatible model (see the module docstring).
 
     :meth:`analyse` never raises for an LLM problem (unavailable, refused, cut off, invalid
-    output, too large): it falls back to the rule-based analysis with the reason. Two kinds
-    of error do propagate: :class:`~commitdigest.analysis.llm.client.LLMAuthError` (a
-    missing or refused API key is a configuration error that would fail every commit: the
-    pipeline should stop with a clear message) and unexpected exceptions (bugs).
+    output, too large): it falls back to the rule-based analysis with the reason. What would
+    fail every commit propagates, so the pipeline stops with a clear message:
+    :class:`~commitdigest.errors.LLMAuthError` (a missing or refused API key) and
+    :class:`~commitdigest.errors.LLMEndpointError` (an unreachable URL, an unknown model, a
+    refused setting); so do unexpected exceptions (bugs).
     """
 
     id = "llm"
@@ -157,7 +158,7 @@ class LLMAnalyser:
             return await job.run()
         except CallFailed as failed:
             reason = say(lang, failed)
-        except LLMAuthError:
+        except (LLMAuthError, LLMEndpointError):
             raise
         log.warning("LLM analysis of %s fell back to rules: %s", commit.short_sha, reason)
         rules = self.fallback.analyse(commit, lang=lang, radar=facts)
@@ -280,7 +281,7 @@ class _Job:
             return_exceptions=True,
         )
         for r in results:  # configuration errors first, then bugs: never swallowed
-            if isinstance(r, LLMAuthError):
+            if isinstance(r, LLMAuthError | LLMEndpointError):
                 raise r
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, CallFailed | PromptTooLarge):

@@ -18,6 +18,9 @@ from commitdigest.errors import (
     LLMAuthError as LLMAuthError,
 )
 from commitdigest.errors import (
+    LLMEndpointError as LLMEndpointError,
+)
+from commitdigest.errors import (
     LLMError as LLMError,
 )
 from commitdigest.errors import (
@@ -66,6 +69,9 @@ class ChatResult:
     latency_s: float | None = None  # the successful attempt only, not earlier ones or waits
     attempts: int = 1
     model: str | None = None
+    reasoning: str | None = None  # what the model thought first: never shown, never parsed
+    from_reasoning: bool = False  # ``text`` came from the reasoning field (content was empty)
+    hedges: int = 0  # twins sent because the request was slow (extra calls, counted in usage)
 
 
 class ChatClient(Protocol):

@@ -16,7 +16,8 @@ the function that reads the reply. :meth:`Caller.run` returns the first usable r
   ``min_output_tokens`` to answer in; a request that cannot is :class:`PromptTooLarge` (as is
   the server's :class:`ContextLengthError`): the caller plans a smaller prompt.
 * :class:`LLMUnavailableError` / :class:`LLMRequestError` become :class:`CallFailed`;
-  :class:`LLMAuthError` and anything unexpected propagate.
+  :class:`LLMAuthError`, :class:`LLMEndpointError` (every request would fail: the run
+  stops) and anything unexpected propagate.
 
 :class:`CallFailed` says what went wrong as a ``kind`` and values, so each caller words it in
 its own language (:func:`~commitdigest.analysis.llm.analyser` through :mod:`commitdigest.i18n`).
@@ -38,7 +39,13 @@ from commitdigest.analysis.llm.prompt import correction_prompt, estimate_message
 from commitdigest.analysis.llm.schema import describe_validation_error
 from commitdigest.analysis.llm.tokens import TokenCalibration
 from commitdigest.config.settings import LLMSettings
-from commitdigest.errors import ContextLengthError, LLMAuthError, LLMError, LLMUnavailableError
+from commitdigest.errors import (
+    ContextLengthError,
+    LLMAuthError,
+    LLMEndpointError,
+    LLMError,
+    LLMUnavailableError,
+)
 from commitdigest.models import Usage
 
 log = logging.getLogger(__name__)
@@ -119,8 +126,8 @@ class Tally:
     completion_tokens: int = 0
     calls: int = 0
 
-    def add(self, usage: TokenUsage | None) -> None:
-        self.calls += 1
+    def add(self, usage: TokenUsage | None, hedges: int = 0) -> None:
+        self.calls += 1 + hedges  # a slow request's twin is a call too
         if usage is not None:
             self.prompt_tokens += usage.prompt_tokens or 0
             self.completion_tokens += usage.completion_tokens or 0
@@ -292,7 +299,7 @@ class Caller:
         )
         try:
             result = await self._client.complete(request)
-        except LLMAuthError:
+        except (LLMAuthError, LLMEndpointError):
             raise
         except ContextLengthError:
             raise PromptTooLarge from None
@@ -300,7 +307,7 @@ class Caller:
             raise CallFailed("unavailable", reason=err.reason) from None
         except LLMError as err:
             raise CallFailed("refused", reason=str(err)) from None
-        self._tally.add(result.usage)
+        self._tally.add(result.usage, result.hedges)
         actual = result.usage.prompt_tokens if result.usage is not None else None
         if actual:
             self._calibration.observe(estimate_messages(messages, form.schema), actual)
