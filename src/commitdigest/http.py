@@ -35,7 +35,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import anyio
 
@@ -338,6 +338,15 @@ class RateLimiter:
     @asynccontextmanager
     async def slot(self, *, priority: bool = False) -> AsyncIterator[None]:
         """Hold one concurrency slot (and one rate token) for the duration of the block."""
+        await self.acquire(priority=priority)
+        try:
+            yield
+        finally:
+            self.release()
+
+    async def acquire(self, *, priority: bool = False) -> None:
+        """Take a slot (:meth:`slot` without the block): wait for the concurrency, the
+        hold-off and the rate; :meth:`release` gives it back."""
         if priority:
             self._enter()
         else:
@@ -345,10 +354,13 @@ class RateLimiter:
         try:
             await self._wait_hold_off()
             await self._take_token()
-            yield
-        finally:
-            self.in_flight -= 1
-            self._grant()
+        except BaseException:
+            self.release()
+            raise
+
+    def release(self) -> None:
+        self.in_flight -= 1
+        self._grant()
 
     def _enter(self) -> None:
         self.in_flight += 1
@@ -573,13 +585,21 @@ async def _attempt(
     """One attempt: a try and, when it is slow, its twin. The first ``done`` wins; when
     every try failed, the last one's verdict."""
 
+    began: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
     async def one(started: list[float], priority: bool) -> R:
         if limiter is None:
             started.append(clock())
-            return await send()
-        async with limiter.slot(priority=priority):
+        else:
+            await limiter.acquire(priority=priority)
             started.append(clock())
+        if not began.done():
+            began.set_result(None)
+        try:
             return await send()
+        finally:
+            if limiter is not None:
+                limiter.release()
 
     if hedging is not None:
         hedging.requests += 1
@@ -596,11 +616,20 @@ async def _attempt(
         while tasks:
             delay = hedging.delay() if hedging is not None and may_twin else None
             timeout = None
-            if may_twin:  # not sent yet, or no latency known yet: look again soon
-                timeout = max(0.0, first[0] + delay - clock()) if first and delay else _POLL_S
-            done, _ = await asyncio.wait(
-                tasks, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
-            )
+            waiting: set[asyncio.Future[Any]] = set(tasks)
+            if may_twin and not first:
+                waiting.add(began)  # wake when it is sent, to start the clock
+            elif may_twin:  # no latency known yet: look again soon
+                timeout = max(0.0, first[0] + delay - clock()) if delay else _POLL_S
+            done = {
+                t
+                for t in (
+                    await asyncio.wait(
+                        waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                    )
+                )[0]
+                if t in tasks
+            }
             if not done:
                 if hedging is not None and first and delay and clock() - first[0] >= delay:
                     may_twin = False  # one twin at most; none when the budget is spent

@@ -122,6 +122,19 @@ class LLMAnalyser:
         self.options = options
         self.fallback = fallback or RuleAnalyser()
         self.calibration = calibration or TokenCalibration()
+        self._gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+
+    def _ahead(self) -> asyncio.Semaphore:
+        """At most twice the client's concurrency of commits being prepared or in flight:
+        the others wait here, before building their prompts, so that the first requests go
+        out before every prompt of the day is built, and the next ones are ready when a
+        slot frees."""
+        loop = asyncio.get_running_loop()
+        if self._gate is None or self._gate[0] is not loop:
+            limiter = getattr(self.client, "limiter", None)
+            concurrency = max(1, int(getattr(limiter, "max_concurrency", 8)))
+            self._gate = (loop, asyncio.Semaphore(2 * concurrency))
+        return self._gate[1]
 
     @property
     def version(self) -> str:
@@ -145,17 +158,18 @@ class LLMAnalyser:
         ``facts``: the radar's items for the commit, handed to the model as facts."""
         lang = lang_of(lang)
         tally = Tally()
-        job = _Job(
-            self,
-            commit,
-            repository=repository,
-            lang=lang,
-            focus=focus,
-            tally=tally,
-            facts=tuple(facts or ()),
-        )
         try:
-            return await job.run()
+            async with self._ahead():
+                job = _Job(
+                    self,
+                    commit,
+                    repository=repository,
+                    lang=lang,
+                    focus=focus,
+                    tally=tally,
+                    facts=tuple(facts or ()),
+                )
+                return await job.run()
         except CallFailed as failed:
             reason = say(lang, failed)
         except (LLMAuthError, LLMEndpointError):
