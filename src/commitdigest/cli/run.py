@@ -8,7 +8,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commitdigest.cli.console import err, exit_code_of, exit_with, out, print_written
+from commitdigest.cli.console import (
+    degraded_code,
+    err,
+    exit_code_of,
+    exit_with,
+    out,
+    print_written,
+)
 from commitdigest.cli.options import ConfigOption, DownstreamOption, HomeOption, TzOption
 from commitdigest.errors import EXIT_CODES_HELP
 
@@ -87,6 +94,8 @@ def daily_run(
             weekly_code = weekly_step(settings, store, home_dir)
     if outcome.failures:
         return SourceError.exit_code
+    if code := degraded_code(outcome):  # too many analyses fell back to the rules
+        return code
     if outcome.partial_code:  # an earlier, more complete report was kept
         return outcome.partial_code
     return weekly_code or (DeliveryFailed.exit_code if delivery_failed else 0)

@@ -75,4 +75,7 @@ class ChatResult:
 
 
 class ChatClient(Protocol):
+    """What the engine needs of a client. A client may also have ``reasons(model) -> bool``
+    (whether the model thinks before it answers: its requests then get more room)."""
+
     async def complete(self, request: ChatRequest) -> ChatResult: ...

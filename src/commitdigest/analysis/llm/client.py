@@ -185,6 +185,7 @@ class OpenAIChatClient:
         self.stats = ClientStats()
         self._secret = api_key or ""
         self._models: dict[str, _Model] = {}
+        self._last_probe: Tried[Exchange] | None = None
         self._http = http_client or async_client(timeout=timeout)
         self._url = _endpoint(self.base_url, "chat/completions", provider_of(provider, base_url))
         headers = {"Content-Type": "application/json"}
@@ -219,6 +220,11 @@ class OpenAIChatClient:
     def shape(self, model: str) -> Shape:
         """How requests for ``model`` are built now."""
         return self._model(model).shape
+
+    def reasons(self, model: str) -> bool:
+        """Whether ``model`` thinks before it answers (its profile, or what its answers
+        showed): its requests then get room for the reasoning (see the engine)."""
+        return self._model(model).shape.reasoning
 
     def mode_for(self, model: str) -> StructuredMode:
         """The structured-output mode the next schema request for ``model`` uses."""
@@ -324,7 +330,7 @@ class OpenAIChatClient:
                 extra_body=request.extra_body,
             )
             self.stats.probes += 1
-            tried = await self._send(body, timeout, probing, request.model)
+            tried = self._last_probe = await self._send(body, timeout, probing, request.model)
             if tried.ok:
                 self._read_probe(tried, state, request.model)
                 state.settled = state.shape.confirmed = True
@@ -346,6 +352,31 @@ class OpenAIChatClient:
                 status,
             )
         raise LLMEndpointError(f"{self.where} kept refusing the request's shape")
+
+    async def check(self, request: ChatRequest) -> Tried[Exchange]:
+        """Probe the endpoint now for ``request.model`` (as the first request would: see
+        :meth:`_probe`), whatever is already known; raises what would fail every request.
+        Returns the probe's last exchange (its latency, its headers)."""
+        state = self._model(request.model)
+        async with state.lock:
+            state.probed = True
+            state.settled = False
+            await self._probe(request, state)
+        assert self._last_probe is not None
+        return self._last_probe
+
+    async def list_models(self) -> list[str] | None:
+        """The model ids ``GET /models`` lists; ``None`` when the server lists none."""
+        url = _endpoint(self.base_url, "models", provider_of(self.provider, self.base_url))
+        try:
+            response = await self._http.get(url, headers=self._headers, timeout=10.0)
+            data = response.json() if response.status_code == 200 else None
+        except (httpx2.HTTPError, ValueError):
+            return None
+        items = data.get("data") if isinstance(data, Mapping) else None
+        if not isinstance(items, list):
+            return None
+        return [str(m["id"]) for m in items if isinstance(m, Mapping) and m.get("id")]
 
     def _read_probe(self, tried: Tried[Exchange], state: _Model, model: str) -> None:
         """What the probe's answer says about the model: does it think first, does the server

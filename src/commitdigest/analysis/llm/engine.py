@@ -8,7 +8,9 @@ the function that reads the reply. :meth:`Caller.run` returns the first usable r
 * ``finish_reason == "length"`` is never accepted, even when the JSON parses: in the first
   form the request is sent again with twice the ``max_tokens`` (at least 512 more), up to
   ``max_output_tokens_cap`` and what the context window leaves; then once in the next form;
-  then :class:`CallFailed`.
+  then :class:`CallFailed`. A model that reasons before it answers (the client's
+  ``reasons(model)``) gets ``reasoning_tokens`` more on every request, the cap included,
+  so its thinking cannot eat the answer's room.
 * an unreadable or invalid reply is answered once with the error (and, when the spec says so,
   the model's reply), asking for corrected JSON only; a second one is :class:`CallFailed`.
 * every request's estimated prompt (scaled by the :class:`TokenCalibration`) stays within
@@ -68,6 +70,7 @@ class LLMOptions:
     temperature: float = _default("temperature")
     max_output_tokens: int = _default("max_output_tokens")
     max_output_tokens_cap: int = _default("max_output_tokens_cap")  # "length" retries grow to
+    reasoning_tokens: int = _default("reasoning_tokens")  # more room for a model that reasons
     context_window: int = _default("context_window")  # estimated prompt + max_tokens fit
     input_budget_tokens: int = _default("input_budget_tokens")  # estimated prompt, at most
     max_chunks: int = _default("max_chunks")
@@ -125,6 +128,7 @@ class Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
+    unusable: list[str] = field(default_factory=list)  # the kind of each unusable reply
 
     def add(self, usage: TokenUsage | None, hedges: int = 0) -> None:
         self.calls += 1 + hedges  # a slow request's twin is a call too
@@ -188,6 +192,9 @@ class CallOutcome(Generic[T]):
 
 
 def _kind(err: ValueError) -> str:
+    kind = getattr(err, "kind", None)  # a reader's own kind (the language check's)
+    if isinstance(kind, str):
+        return kind
     if isinstance(err, JSONExtractionError):
         return "invalid_json"
     if isinstance(err, ValidationError):
@@ -215,9 +222,18 @@ class Caller:
         real = self._calibration.scale(estimate_messages(messages, schema))
         return real <= self._options.input_cap
 
+    def _reasoning_room(self) -> int:
+        """The extra ``max_tokens`` a model that reasons before it answers gets (the client
+        says whether it does: ``reasons(model)``, optional in the protocol)."""
+        reasons = getattr(self._client, "reasons", None)
+        thinks = callable(reasons) and bool(reasons(self._options.model))
+        return self._options.reasoning_tokens if thinks else 0
+
     async def run(self, spec: CallSpec[T]) -> CallOutcome[T]:
         opts = self._options
-        want = opts.max_output_tokens
+        extra = self._reasoning_room()
+        cap = opts.max_output_tokens_cap + extra
+        want = opts.max_output_tokens + extra
         form = 0
         length_hits = 0
         failures: list[tuple[str, str]] = []  # (kind, detail) of unusable replies
@@ -230,10 +246,10 @@ class Caller:
             if result.finish_reason == "length":
                 length_hits += 1
                 retry = []
-                room = self._room(list(base), reply_form.schema, opts.max_output_tokens_cap)
+                room = self._room(list(base), reply_form.schema, cap)
                 log.info("LLM %s: output cut off at %d tokens", spec.label, max_tokens)
                 if form == 0 and max_tokens < room:
-                    want = min(max(2 * max_tokens, max_tokens + 512), opts.max_output_tokens_cap)
+                    want = min(max(2 * max_tokens, max_tokens + 512), cap)
                 elif form + 1 < len(spec.forms):
                     form, want = form + 1, max_tokens
                 else:
@@ -244,6 +260,7 @@ class Caller:
             except ValueError as err:  # JSONExtractionError and ValidationError among them
                 failures.append((_kind(err), describe_reply_error(err)))
             log.info("LLM %s: unusable reply (%s)", spec.label, failures[-1][1])
+            self._tally.unusable.append(failures[-1][0])
             if len(failures) >= 2:
                 kinds = {kind for kind, _ in failures}
                 kind = kinds.pop() if len(kinds) == 1 else "unusable"

@@ -56,9 +56,9 @@ PROVIDERS: Final = (
 MAX_TOKENS: Final = "max_tokens"
 MAX_COMPLETION_TOKENS: Final = "max_completion_tokens"
 
-_REASONING_OPENAI = re.compile(r"(?:^|/)(?:o\d(?:$|[-_.])|gpt-5|gpt-oss)", re.IGNORECASE)
+_REASONING_OPENAI = re.compile(r"(?:^|/)(?:o\d(?:$|[-_.])|gpt-5(?!.*chat))", re.IGNORECASE)
 _REASONING_OTHER = re.compile(
-    r"deepseek-reasoner|deepseek-r1|\br1\b|qwq|thinking|-think\b|reason", re.IGNORECASE
+    r"deepseek-reasoner|deepseek-r1|\br1\b|qwq|thinking|-think\b|reason|gpt-oss", re.IGNORECASE
 )
 _QWEN3_HYBRID = re.compile(r"qwen3(?!.*(?:instruct-2507|thinking-2507|coder))", re.IGNORECASE)
 _DASHSCOPE_HYBRID = re.compile(r"^(?:qwen3|qwen-plus|qwen-turbo|qwen-flash)", re.IGNORECASE)
@@ -153,6 +153,23 @@ def profile_for(provider: str, model: str, base_url: str = "") -> Profile:
             quirks=("json_schema (guided decoding)",)
             + (("chat_template_kwargs.enable_thinking: false",) if hybrid else ())
             + ("an answer left in reasoning_content is used",),
+        )
+    if provider == "openrouter":  # it maps max_tokens itself; the reasoning comes apart
+        return Profile(
+            provider,
+            temperature=not openai_reasoning,
+            reasoning=reasoning,
+            quirks=("reasoning read from the reasoning field",),
+        )
+    if provider == "ollama":
+        return Profile(provider, reasoning=reasoning, quirks=("reasoning read apart",))
+    if openai_reasoning:  # OpenAI's reasoning models behind a proxy keep their rules
+        return Profile(
+            provider,
+            token_param=MAX_COMPLETION_TOKENS,
+            temperature=False,
+            reasoning=True,
+            quirks=("max_completion_tokens, no temperature (an OpenAI reasoning model)",),
         )
     return Profile(provider, reasoning=reasoning)
 
