@@ -27,7 +27,7 @@ Internal signals never reach the user: each stage catches its own before it retu
 they are not part of the tree (``tests/test_errors_tree.py`` holds this list)::
 
     sources.gitlog_parse   GitLogFormatError, _Incomplete   the log stream needs a resync
-    analysis.llm.*         JSONExtractionError, ModeRejected, Adapted, CallFailed,
+    analysis.llm.*         JSONExtractionError, WrongLanguage, CallFailed,
                            PromptTooLarge                   a model answer to retry or adapt to
     deliver.digest         DigestTooLarge                   a digest to cut shorter
     site.build             _Skip                            a day page to leave as it is

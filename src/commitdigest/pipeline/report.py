@@ -230,6 +230,8 @@ async def generate_reports(
     finally:
         if own_setup:
             await setup.aclose()
+    if setup.llm is not None:  # what the LLM did, the overviews included
+        outcome.llm = setup.record(outcome.analysed, outcome.fallback)
     if outcome.failures:
         status = "failed" if not outcome.days else "partial"
     else:
@@ -344,7 +346,6 @@ async def _analyse(
     )
     outcome.analysed, outcome.cached, outcome.fallback = tally.made, tally.cached, tally.fallback
     if setup.llm is not None:
-        outcome.llm = setup.record(tally.made, tally.fallback)
         outcome.degraded = setup.degraded(tally.made, tally.fallback)
     focus = {name: make_focus(s.focus_paths, s.focus_keywords) for name, s in specs.items()}
     for repo, commit in work:  # after the cache: changing the focus needs no re-analysis

@@ -141,6 +141,7 @@ class _Model:
     probed: bool = False
     version: int = 0
     unanswered: int = 0  # first requests that got no answer at all
+    fatal: LLMError | None = None  # what every request would meet: raised at once
     warned: set[str] = field(default_factory=set)
 
 
@@ -245,10 +246,18 @@ class OpenAIChatClient:
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         state = self._model(request.model)
+        if state.fatal is not None:  # every request would fail: none is sent again
+            raise state.fatal
         if not state.settled:
             async with state.lock:  # everybody else waits until the endpoint is learnt
+                if state.fatal is not None:
+                    raise state.fatal
                 if not state.settled:
-                    return await self._learn_with(request, state)
+                    try:
+                        return await self._learn_with(request, state)
+                    except (LLMEndpointError, LLMAuthError) as exc:
+                        state.fatal = exc
+                        raise
         return await self._complete(request, state, learning=False)
 
     async def _learn_with(self, request: ChatRequest, state: _Model) -> ChatResult:
@@ -292,10 +301,10 @@ class OpenAIChatClient:
                 raise ContextLengthError(f"context length exceeded: {_shorten(message)}") from None
             if version != state.version:
                 continue  # another request reshaped it meanwhile: send again as it is now
-            if self._learn(state, request.model, status, message, param):
+            if self._learn(state, request, status, message, param):
                 continue
             refused = f"HTTP {status} from {self.base_url}: {_shorten(message)}"
-            if status == 404:  # an unknown model or path: every request meets it
+            if status == 404 or _MODEL_UNKNOWN.search(message):  # every request meets it
                 raise LLMEndpointError(
                     f"{refused} — every request would be refused; {_setting_hint(message, param)}",
                     status,
@@ -344,7 +353,7 @@ class OpenAIChatClient:
             if _OUTPUT_LIMIT.search(message):  # a reasoning model asked for more room: fine
                 state.settled = True
                 return True
-            if self._learn(state, request.model, status, message, param):
+            if self._learn(state, request, status, message, param):
                 continue
             raise LLMEndpointError(
                 f"HTTP {status} from {self.where}: {_shorten(message)} — "
@@ -477,9 +486,16 @@ class OpenAIChatClient:
         return response.status_code, message, param if isinstance(param, str) else None
 
     def _learn(
-        self, state: _Model, model: str, status: int, message: str, param: str | None
+        self,
+        state: _Model,
+        request: ChatRequest,
+        status: int,
+        message: str,
+        param: str | None,
     ) -> bool:
-        change = adapt(state.shape, status, message, param=param)
+        model = request.model
+        extra = list(request.extra_body or ())
+        change = adapt(state.shape, status, message, param=param, extra_keys=extra)
         if change is None:
             return False
         state.version += 1
@@ -639,12 +655,17 @@ _QUOTA = re.compile(
 _UNCLEAR = frozenset({"connection error", "malformed response"})
 
 
+_MODEL_UNKNOWN = re.compile(
+    r"model\b.{0,80}?(?:not (?:be )?found|does not exist|unknown|no such|not supported)"
+    r"|(?:unknown|invalid|no such) model|model_not_found",
+    re.IGNORECASE,
+)
+
+
 def _setting_hint(message: str, param: str | None) -> str:
     """The setting to change for a refusal every request would meet."""
     said = f"{message} {param or ''}".lower()
-    if "model" in said and re.search(
-        r"not (?:be )?found|does not exist|unknown model|no such", said
-    ):
+    if _MODEL_UNKNOWN.search(said):
         return "check llm.model (--model, COMMITDIGEST_LLM__MODEL) and the base URL"
     if "temperature" in said:
         return "check llm.temperature"

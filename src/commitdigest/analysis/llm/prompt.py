@@ -203,8 +203,9 @@ def correction_prompt(error: str) -> str:
 def schema_instructions(schema: Mapping[str, Any]) -> str:
     """The schema as prompt text, for requests that cannot carry it in ``response_format``.
 
-    :class:`~commitdigest.analysis.llm.client.OpenAIChatClient` appends this same text to
-    the system message itself in its ``json_object`` and ``text`` modes, so the analyser does
+    The client appends this same text to the system message itself in its ``json_object``
+    and ``text`` modes (:func:`~commitdigest.analysis.llm.providers.with_schema_in_prompt`),
+    so the analyser does
     not add it; the analyser still counts it in every estimate (:func:`estimate_messages`).
     """
     compact = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))

@@ -30,12 +30,13 @@ generic           json_schema, ``max_tokens``, temperature; everything else lear
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 from commitdigest.analysis.llm.chat import MODE_ORDER, StructuredMode
+from commitdigest.analysis.llm.prompt import schema_instructions
 
 __all__ = [
     "PROVIDERS",
@@ -214,19 +215,15 @@ class Shape:
 
 
 _SCHEMA_NAME_BAD = re.compile(r"[^A-Za-z0-9_-]")
-_SCHEMA_PROMPT: Final = (
-    "Reply with one JSON object (no prose, no code fences) matching this JSON Schema:\n"
-)
 
 
 def with_schema_in_prompt(
     messages: list[dict[str, str]], schema: Mapping[str, Any]
 ) -> list[dict[str, str]]:
-    """The messages with the schema appended to the system message (one is added if none)."""
-    import json
-
-    compact = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
-    instruction = _SCHEMA_PROMPT + compact
+    """The messages with the schema appended to the system message (one is added if none):
+    :func:`~commitdigest.analysis.llm.prompt.schema_instructions`, as the analyser's
+    estimates count it."""
+    instruction = schema_instructions(schema)
     out = [dict(m) for m in messages]
     for message in out:
         if message.get("role") == "system":
@@ -291,10 +288,18 @@ _UNKNOWN_ARGUMENT = re.compile(
 _NAME = re.compile(r"[A-Za-z_][\w.]*")
 
 
-def adapt(shape: Shape, status: int, message: str, *, param: str | None = None) -> str | None:
+def adapt(
+    shape: Shape,
+    status: int,
+    message: str,
+    *,
+    param: str | None = None,
+    extra_keys: Collection[str] = (),
+) -> str | None:
     """Change ``shape`` after the server refused it (``status``, its ``message`` and the
-    ``param`` it named); return what changed, in words, or ``None`` when the refusal is
-    nothing a reshaped request can avoid."""
+    ``param`` it named; ``extra_keys``: the ``llm.extra_body`` keys the request carried);
+    return what changed, in words, or ``None`` when the refusal is nothing a reshaped
+    request can avoid."""
     if status not in (400, 404, 415, 422, 501):
         return None
     said = f"{message} {param or ''}"
@@ -303,7 +308,7 @@ def adapt(shape: Shape, status: int, message: str, *, param: str | None = None) 
         or _thinking(shape, said)
         or _tokens(shape, said, param)
         or _temperature(shape, said, param)
-        or _unknown_key(shape, said, param)
+        or _unknown_key(shape, said, param, extra_keys)
     )
     if change is not None:
         shape.learnt.append(change)
@@ -356,10 +361,12 @@ def _temperature(shape: Shape, said: str, param: str | None) -> str | None:
     return "no temperature"
 
 
-def _unknown_key(shape: Shape, said: str, param: str | None) -> str | None:
+def _unknown_key(
+    shape: Shape, said: str, param: str | None, extra_keys: Collection[str]
+) -> str | None:
     """A body key we added (``llm.extra_body``, a profile's switch) that the server does not
     know: it is left out from now on."""
-    ours = [k for k in shape.extra if k not in shape.dropped]
+    ours = [k for k in dict.fromkeys([*shape.extra, *extra_keys]) if k not in shape.dropped]
     named: list[str] = []
     if param:
         named.append(param.split(".")[0])
