@@ -413,7 +413,8 @@ class RateLimiter:
 class Hedging:
     """When a request that is taking too long gets an identical twin (the first good answer
     wins, the other is cancelled): after ``factor`` times the median latency of the last
-    ``window`` successes, at least ``min_delay_s`` — or ``fixed_delay_s`` when given (for a
+    ``window`` successes, at least ``min_delay_s`` — ``initial_delay_s`` while no latency
+    is known (``None``: no twin until one is), or ``fixed_delay_s`` when given (for a
     request unlike the others, such as a probe). Twins stay within ``share`` of the requests
     started, and at least ``floor`` are allowed, so a few hung requests cost seconds, not
     their time-out, and a healthy run pays next to nothing."""
@@ -427,8 +428,10 @@ class Hedging:
         floor: int = 2,
         window: int = 64,
         fixed_delay_s: float | None = None,
+        initial_delay_s: float | None = None,
     ) -> None:
         self.factor = factor
+        self.initial_delay_s = initial_delay_s
         self.min_delay_s = min_delay_s
         self.share = share
         self.floor = floor
@@ -446,7 +449,7 @@ class Hedging:
         if self.fixed_delay_s is not None:
             return self.fixed_delay_s
         if not self._latencies:
-            return None
+            return self.initial_delay_s
         return max(self.min_delay_s, self.factor * statistics.median(self._latencies))
 
     def allowed(self) -> bool:

@@ -36,6 +36,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,9 +88,13 @@ Exchange = tuple[httpx2.Response, Any]
 LLM_RETRY = RetryPolicy(max_attempts=6, backoff_initial_s=0.25, backoff_max_s=8.0)
 """The LLM's default: quick retries (a 5xx from a pool is usually gone at once)."""
 
+LEARN_GRACE_S = 2.0
+"""A first request that has gone this long without a refusal was accepted (refusals come at
+once): the requests waiting for it go then."""
 MAX_UNANSWERED = 3
 """First requests in a row that get no answer (5xx, time-outs) before the run stops."""
 PROBE_TOKENS = 16
+PROBE_TEMPERATURE = 0.2  # llm.temperature's default
 PROBE_TIMEOUT_S = 60.0
 PROBE_HEDGE_S = 2.0
 PROBE_SCHEMA: dict[str, Any] = {
@@ -131,18 +136,31 @@ class ClientStats:
 
 @dataclass
 class _Model:
-    """What the client knows about one model; ``settled`` once a request was answered (or
-    the probe decided), ``version`` counts the adaptations."""
+    """What the client knows about one model: its shape; the request features (schema,
+    tokens, temperature, each ``extra_body`` key) an answer has confirmed; the request
+    learning the rest (``learner``: set when it is done), ``version`` counting the
+    adaptations."""
 
     shape: Shape
     profile: Profile
-    lock: anyio.Lock = field(default_factory=anyio.Lock)
-    settled: bool = False
+    confirmed: set[str] = field(default_factory=set)
+    learner: anyio.Event | None = None
+    learning_since: float = 0.0
     probed: bool = False
     version: int = 0
     unanswered: int = 0  # first requests that got no answer at all
     fatal: LLMError | None = None  # what every request would meet: raised at once
     warned: set[str] = field(default_factory=set)
+
+    def features(self, request: ChatRequest) -> set[str]:
+        """What of the request's shape an answer must have accepted before it fans out."""
+        found = {"schema"} if request.json_schema is not None else set()
+        if request.max_tokens is not None:
+            found.add("tokens")
+        if request.temperature is not None and self.shape.temperature:
+            found.add("temperature")
+        keys = {*self.shape.extra, *(request.extra_body or ())} - self.shape.dropped
+        return found | {f"extra:{k}" for k in keys}
 
 
 class OpenAIChatClient:
@@ -182,7 +200,12 @@ class OpenAIChatClient:
         self.strict_schema = strict_schema
         self.first_mode = first_mode
         self.probe = probe
-        self.hedging = (Hedging() if hedging else None) if isinstance(hedging, bool) else hedging
+        self.hedging: Hedging | None = (
+            # before any latency is known: a twin after a quarter of the time-out
+            (Hedging(initial_delay_s=max(10.0, timeout / 4)) if hedging else None)
+            if isinstance(hedging, bool)
+            else hedging
+        )
         self.stats = ClientStats()
         self._secret = api_key or ""
         self._models: dict[str, _Model] = {}
@@ -246,30 +269,39 @@ class OpenAIChatClient:
 
     async def complete(self, request: ChatRequest) -> ChatResult:
         state = self._model(request.model)
-        if state.fatal is not None:  # every request would fail: none is sent again
-            raise state.fatal
-        if not state.settled:
-            async with state.lock:  # everybody else waits until the endpoint is learnt
-                if state.fatal is not None:
-                    raise state.fatal
-                if not state.settled:
-                    try:
-                        return await self._learn_with(request, state)
-                    except (LLMEndpointError, LLMAuthError) as exc:
-                        state.fatal = exc
-                        raise
-        return await self._complete(request, state, learning=False)
+        while True:
+            if state.fatal is not None:  # every request would fail: none is sent again
+                raise state.fatal
+            if state.features(request) <= state.confirmed:
+                return await self._complete(request, state, learning=False)
+            if state.learner is None:  # this request learns what is not known yet, alone
+                return await self._learn_with(request, state)
+            # another request is learning: wait for it; a request that has gone long
+            # without a refusal was accepted (refusals come at once), so go anyway then
+            waited = LEARN_GRACE_S - (time.monotonic() - state.learning_since)
+            with anyio.move_on_after(max(0.0, waited)):
+                await state.learner.wait()
+            if state.learner is not None and not state.learner.is_set():
+                return await self._complete(request, state, learning=False)
 
     async def _learn_with(self, request: ChatRequest, state: _Model) -> ChatResult:
-        """The first request for a model, alone. A plain-text one cannot tell which
-        structured-output mode works, so the probe follows it (unless ``probe`` is off)."""
-        result = await self._complete(request, state, learning=True)
-        if request.json_schema is None:
-            state.settled = False  # the structured mode is still unknown
-            if self.probe and not state.probed:
+        """The first request of its shape, alone (see :meth:`complete`). A plain-text one
+        cannot tell which structured-output mode works, so the probe follows it (unless
+        ``probe`` is off)."""
+        done = state.learner = anyio.Event()
+        state.learning_since = time.monotonic()
+        try:
+            result = await self._complete(request, state, learning=True)
+            if request.json_schema is None and self.probe and not state.probed:
                 state.probed = True
                 await self._probe(request, state)
-        return result
+            return result
+        except (LLMEndpointError, LLMAuthError) as exc:
+            state.fatal = exc
+            raise
+        finally:
+            state.learner = None
+            done.set()
 
     async def _complete(self, request: ChatRequest, state: _Model, *, learning: bool) -> ChatResult:
         timeout = request.timeout if request.timeout is not None else self.timeout
@@ -287,7 +319,8 @@ class OpenAIChatClient:
             )
             tried = await self._send(body, timeout, self.hedging, request.model)
             if tried.ok:
-                state.settled = state.shape.confirmed = True
+                state.confirmed |= state.features(request)
+                state.shape.confirmed = True
                 return self._result(tried, mode, state, request)
             if tried.verdict.kind != "stop":
                 reason = unavailable_reason(tried.failures, timeout)
@@ -328,21 +361,34 @@ class OpenAIChatClient:
         timeout = min(self.timeout, PROBE_TIMEOUT_S)
         for _ in range(len(MODE_ORDER) + 6):
             tokens = PROBE_TOKENS * (4 if state.shape.reasoning else 1)
-            body, _ = build_body(
-                model=request.model,
+            probe = ChatRequest(
                 messages=PROBE_MESSAGES,
-                shape=state.shape,
+                model=request.model,
                 max_tokens=tokens,
-                temperature=request.temperature,
+                # the temperature a run sends, when the request that calls it sent none
+                temperature=request.temperature
+                if request.temperature is not None
+                else PROBE_TEMPERATURE,
                 json_schema=PROBE_SCHEMA,
                 schema_name="probe",
                 extra_body=request.extra_body,
+            )
+            body, _ = build_body(
+                model=probe.model,
+                messages=probe.messages,
+                shape=state.shape,
+                max_tokens=probe.max_tokens,
+                temperature=probe.temperature,
+                json_schema=probe.json_schema,
+                schema_name=probe.schema_name,
+                extra_body=probe.extra_body,
             )
             self.stats.probes += 1
             tried = self._last_probe = await self._send(body, timeout, probing, request.model)
             if tried.ok:
                 self._read_probe(tried, state, request.model)
-                state.settled = state.shape.confirmed = True
+                state.confirmed |= state.features(probe)
+                state.shape.confirmed = True
                 return True
             if tried.verdict.kind != "stop":
                 if any(f in _UNCLEAR for f in tried.failures):
@@ -351,9 +397,9 @@ class OpenAIChatClient:
                 raise self._endpoint_failed(tried, unavailable_reason(tried.failures, timeout))
             status, message, param = self._refusal(tried)
             if _OUTPUT_LIMIT.search(message):  # a reasoning model asked for more room: fine
-                state.settled = True
+                state.confirmed |= state.features(probe)
                 return True
-            if self._learn(state, request, status, message, param):
+            if self._learn(state, probe, status, message, param):
                 continue
             raise LLMEndpointError(
                 f"HTTP {status} from {self.where}: {_shorten(message)} — "
@@ -367,10 +413,8 @@ class OpenAIChatClient:
         :meth:`_probe`), whatever is already known; raises what would fail every request.
         Returns the probe's last exchange (its latency, its headers)."""
         state = self._model(request.model)
-        async with state.lock:
-            state.probed = True
-            state.settled = False
-            await self._probe(request, state)
+        state.probed = True
+        await self._probe(request, state)
         assert self._last_probe is not None
         return self._last_probe
 
