@@ -179,9 +179,8 @@ _DURATION_PART = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|us|µs|ns|h|m|s)", re.IGNORE
 _DURATION = re.compile(r"^\s*(?:\d+(?:\.\d+)?\s*(?:ms|us|µs|ns|h|m|s)\s*)+$", re.IGNORECASE)
 _UNIT_S = {"h": 3600.0, "m": 60.0, "s": 1.0, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
 _BODY_HINT = re.compile(
-    r"(?:try\s+again|retry)(?:\s+(?:after|in))?\s+"
-    r"(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>milliseconds?|ms|seconds?|secs?|s\b|minutes?|m\b)"
-    r"(?P<rest>(?:\d+(?:\.\d+)?(?:ms|s))*)",
+    r"(?:try\s+again|retry)(?:\s+(?:after|in))?\s+(?:(?P<go>(?:\d+(?:\.\d+)?(?:ms|us|h|m|s))+)\b"
+    r"|(?P<n>\d+(?:\.\d+)?)\s*(?P<unit>milliseconds?|seconds?|secs?|minutes?|mins?)\b)",
     re.IGNORECASE,
 )
 
@@ -210,13 +209,11 @@ def _body_hint(body: str) -> float | None:
     found = _BODY_HINT.search(body)
     if found is None:
         return None
+    if found.group("go"):
+        return parse_duration(found.group("go"))
     unit = found.group("unit").lower()
-    if unit.startswith("m") and unit != "m" and not unit.startswith("mi"):  # ms, milliseconds
-        return float(found.group("n")) / 1000.0
-    if unit.startswith("mi") or unit == "m":  # minutes, or a Go duration "6m0s"
-        rest = parse_duration(found.group("rest") or "0s") or 0.0
-        return float(found.group("n")) * 60.0 + rest
-    return float(found.group("n"))
+    scale = 0.001 if unit.startswith("milli") else 60.0 if unit.startswith("min") else 1.0
+    return float(found.group("n")) * scale
 
 
 def server_wait(headers: Mapping[str, str] | None, body: str | None = None) -> float | None:
