@@ -138,7 +138,7 @@ def test_free_text_must_be_in_the_reports_language() -> None:
     with pytest.raises(WrongLanguage, match="简体中文"):
         check_language([ENGLISH, ENGLISH], "zh")
     with pytest.raises(WrongLanguage, match="English"):
-        check_language([CHINESE * 2], "en")
+        check_language([CHINESE * 3], "en")
 
 
 def test_a_few_words_are_not_judged() -> None:
