@@ -366,3 +366,17 @@ def test_llm_check_on_a_dead_endpoint_exits_8(tmp_path: Path) -> None:
     )
     assert result.exit_code == 8
     assert "reachable    no" in result.stdout and dead in result.stderr
+
+
+def test_azure_gets_its_key_header_and_api_version(repo: Path, tmp_path: Path) -> None:
+    provider = Provider(name="azure", model="gpt-4o")
+    with serve(provider) as server:
+        run = report(
+            repo, tmp_path, server.base_url + "/openai/deployments/gpt-4o", "gpt-4o",
+            COMMITDIGEST_LLM__PROVIDER="azure",
+        )  # fmt: skip
+        sent = server.chat_requests
+    assert_clean(run, provider)
+    assert all(r.headers.get("api-key") == KEY for r in sent)
+    assert all(r.path.endswith("/chat/completions?api-version=2024-10-21") for r in sent)
+    assert all("max_tokens" in r.body for r in sent)  # Azure's older API versions
