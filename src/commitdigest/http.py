@@ -422,7 +422,7 @@ class Hedging:
         factor: float = 3.0,
         min_delay_s: float = 0.5,
         share: float = 0.05,
-        floor: int = 2,
+        floor: int = 4,
         window: int = 64,
         fixed_delay_s: float | None = None,
         initial_delay_s: float | None = None,
@@ -473,13 +473,15 @@ class Verdict:
     * ``stop``: trying again will not help (a 4xx): return it to the caller.
 
     ``reason`` is a few words for logs and errors (``HTTP 500``, ``timeout``);
-    ``overloaded`` tells the :class:`RateLimiter` to back off.
+    ``overloaded`` tells the :class:`RateLimiter` to back off; ``quick``: the server
+    answered at once, only not usably (a malformed body): try again without the backoff.
     """
 
     kind: VerdictKind
     reason: str = ""
     wait_s: float | None = None
     overloaded: bool = False
+    quick: bool = False
 
 
 DONE = Verdict("done")
@@ -566,13 +568,16 @@ async def send_with_retry(
         if attempts >= policy.max_attempts or policy.asks_too_much(verdict.wait_s):
             result.attempts = attempts
             return result
-        delay = policy.backoff(attempts, verdict.wait_s)
+        delay = QUICK_RETRY_S if verdict.quick else policy.backoff(attempts, verdict.wait_s)
         msg = "%s failed (%s, attempt %d of %d); retrying in %.2f s"
         log.info(msg, label, verdict.reason, attempts, policy.max_attempts, delay)
         await sleep(delay)
 
 
-_POLL_S = 0.1  # how often a request without a known hedge delay looks again
+QUICK_RETRY_S = 0.05  # before trying again after a quick, unusable answer
+_POLL_S = 0.1  # how often a request that may get a twin looks at its clock
+MAX_TWINS = 2  # a twin that is slow too gets one more, budget allowing
+ABANDON = 2  # then, when the last try is this many hedge delays slow, the attempt is given up
 
 
 async def _attempt(
@@ -606,6 +611,7 @@ async def _attempt(
     first: list[float] = []
     tasks: dict[asyncio.Future[R], list[float]] = {asyncio.ensure_future(one(first, False)): first}
     twins = 0
+    newest = first  # the try started last: a twin goes when it, too, is slow
     may_twin = hedging is not None
     last: tuple[Verdict, R | None, BaseException | None] = (
         Verdict("retry", "no answer"),
@@ -619,8 +625,9 @@ async def _attempt(
             waiting: set[asyncio.Future[Any]] = set(tasks)
             if may_twin and not first:
                 waiting.add(began)  # wake when it is sent, to start the clock
-            elif may_twin:  # no latency known yet: look again soon
-                timeout = max(0.0, first[0] + delay - clock()) if delay else _POLL_S
+            elif may_twin:  # look again at most every _POLL_S: the delay falls as latencies come
+                due = newest[0] + delay - clock() if delay is not None and newest else _POLL_S
+                timeout = min(max(0.0, due), _POLL_S)
             done = {
                 t
                 for t in (
@@ -631,13 +638,16 @@ async def _attempt(
                 if t in tasks
             }
             if not done:
-                if hedging is not None and first and delay and clock() - first[0] >= delay:
-                    may_twin = False  # one twin at most; none when the budget is spent
-                    if hedging.allowed():
-                        twins, hedging.hedged = 1, hedging.hedged + 1
-                        log.info("a request is slower than %.2f s: sending its twin", delay)
-                        twin: list[float] = []
-                        tasks[asyncio.ensure_future(one(twin, True))] = twin
+                slow = delay is not None and newest and clock() - newest[0] >= delay
+                if hedging is not None and slow and twins < MAX_TWINS and hedging.allowed():
+                    twins += 1
+                    hedging.hedged += 1
+                    log.info("a request is slower than %.2f s: sending its twin", delay)
+                    newest = []
+                    tasks[asyncio.ensure_future(one(newest, True))] = newest
+                elif slow and delay is not None and clock() - newest[0] >= ABANDON * delay:
+                    # no twin left, and the last one hangs too: give up this attempt
+                    return Verdict("retry", "timeout"), None, None, None, twins
                 continue
             for task in done:
                 started = tasks.pop(task)

@@ -121,7 +121,7 @@ class LLMSettings(_Section):
     input_budget_tokens: int = Field(24000, ge=1000)  # estimated input tokens per request
     max_chunks: int = Field(4, ge=1, le=16)
     timeout_s: float = Field(120, gt=0)
-    max_attempts: int = Field(6, ge=1, le=10)  # 5xx, time-outs; waits a server asks for are not
+    max_attempts: int = Field(8, ge=1, le=10)  # 5xx, time-outs; waits a server asks for are not
     max_wait_s: float = Field(300, ge=0)  # the server-asked waits (429…) of one request, in all
     max_concurrency: int = Field(8, ge=1, le=64)
     requests_per_minute: int | None = Field(None, ge=1)

@@ -85,7 +85,7 @@ log = logging.getLogger(__name__)
 Exchange = tuple[httpx2.Response, Any]
 """One HTTP answer and its JSON body (``None`` when it is not JSON)."""
 
-LLM_RETRY = RetryPolicy(max_attempts=6, backoff_initial_s=0.25, backoff_max_s=8.0)
+LLM_RETRY = RetryPolicy(max_attempts=8, backoff_initial_s=0.25, backoff_max_s=2.0)
 """The LLM's default: quick retries (a 5xx from a pool is usually gone at once)."""
 
 LEARN_GRACE_S = 2.0
@@ -307,16 +307,7 @@ class OpenAIChatClient:
         timeout = request.timeout if request.timeout is not None else self.timeout
         for _ in range(len(MODE_ORDER) + 6):  # each adaptation happens at most once
             version = state.version
-            body, mode = build_body(
-                model=request.model,
-                messages=request.messages,
-                shape=state.shape,
-                max_tokens=request.max_tokens,
-                temperature=request.temperature,
-                json_schema=request.json_schema,
-                schema_name=request.schema_name,
-                extra_body=request.extra_body,
-            )
+            body, mode = _body(request, state.shape)
             tried = await self._send(body, timeout, self.hedging, request.model)
             if tried.ok:
                 state.confirmed |= state.features(request)
@@ -373,16 +364,7 @@ class OpenAIChatClient:
                 schema_name="probe",
                 extra_body=request.extra_body,
             )
-            body, _ = build_body(
-                model=probe.model,
-                messages=probe.messages,
-                shape=state.shape,
-                max_tokens=probe.max_tokens,
-                temperature=probe.temperature,
-                json_schema=probe.json_schema,
-                schema_name=probe.schema_name,
-                extra_body=probe.extra_body,
-            )
+            body, _ = _body(probe, state.shape)
             self.stats.probes += 1
             tried = self._last_probe = await self._send(body, timeout, probing, request.model)
             if tried.ok:
@@ -495,7 +477,9 @@ class OpenAIChatClient:
         response, data = value
         status = response.status_code
         if status == 200:
-            return DONE if _message(data) is not None else Verdict("retry", "malformed response")
+            if _message(data) is not None:
+                return DONE
+            return Verdict("retry", "malformed response", quick=True)
         self.stats.refused += status < 500 and status not in (408, 409, 429)
         if status in (401, 403):  # never quote the server: it may echo the key
             raise LLMAuthError(
@@ -597,6 +581,20 @@ class OpenAIChatClient:
             from_reasoning=from_reasoning,
             hedges=tried.hedges,
         )
+
+
+def _body(request: ChatRequest, shape: Shape) -> tuple[dict[str, Any], StructuredMode]:
+    """The JSON body of ``request`` in ``shape`` (see :func:`.providers.build_body`)."""
+    return build_body(
+        model=request.model,
+        messages=request.messages,
+        shape=shape,
+        max_tokens=request.max_tokens,
+        temperature=request.temperature,
+        json_schema=request.json_schema,
+        schema_name=request.schema_name,
+        extra_body=request.extra_body,
+    )
 
 
 def provider_of(provider: str, base_url: str) -> str:

@@ -46,7 +46,7 @@ from commitdigest.analysis.llm.engine import (
     Tally,
     describe_reply_error,
 )
-from commitdigest.analysis.llm.extract import extract_json_object
+from commitdigest.analysis.llm.extract import extract_json_object, strip_think
 from commitdigest.analysis.llm.prompt import prompt_environment
 from commitdigest.analysis.llm.schema import normalise_keys
 from commitdigest.analysis.llm.tokens import TokenCalibration, estimate_tokens
@@ -91,8 +91,9 @@ _REPLY_ALIASES = {"theme": "themes", "keychange": "key_changes", "changes": "key
 
 
 class OverviewReply(BaseModel):
-    """The model's reply. Lenient: ``null`` is an empty list, a string a one-item list,
-    blank items are dropped, items beyond :data:`MAX_ITEMS` too (never cut mid-text)."""
+    """The model's reply. Lenient: keys in any case, ``null`` is an empty list, a string a
+    one-item list, a reasoning block left in an item is dropped, blank items are dropped,
+    items beyond :data:`MAX_ITEMS` too (never cut mid-text)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -117,7 +118,7 @@ class OverviewReply(BaseModel):
             value = [value]
         if not isinstance(value, list):
             return value  # pydantic rejects it
-        kept = [v.strip() if isinstance(v, str) else v for v in value]
+        kept = [strip_think(v).strip() if isinstance(v, str) else v for v in value]
         return [v for v in kept if v != ""][:MAX_ITEMS]
 
 

@@ -25,6 +25,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from commitdigest.analysis.llm.extract import strip_think
 from commitdigest.analysis.tags import CONVENTIONAL_TYPES, TAG_TYPES
 from commitdigest.i18n import LLM_TYPE_NOTES as _TYPE_NOTES
 from commitdigest.models import Analysis, ChangeType, Importance, Insight, Risk, Usage
@@ -463,6 +464,12 @@ def describe_validation_error(error: ValidationError, limit: int = 300) -> str:
 
 # ---- to an Analysis -----------------------------------------------------------------------
 
+
+def _no_thoughts(text: str) -> str:
+    """A free text without a reasoning block a model left inside it (``<think>…</think>``)."""
+    return strip_think(text).strip() if "think" in text.lower() else text
+
+
 _BLANK_REASONS = frozenset({"", "na", "none", "null", "无", "没有", "不适用"})
 
 
@@ -493,18 +500,27 @@ def to_analysis(
         else:
             type_notes.append(texts["changed"].format(reason=output.change_type_reason, **names))
     full = output if isinstance(output, FullOutput) else None
+    clean = _no_thoughts
     return Analysis(
         change_type=change_type,
         importance=output.importance,
-        summary=output.summary,
-        impact=list(full.impact) if full else [],
-        insights=[Insight(dimension=i.dimension.value, text=i.text) for i in full.insights]
+        summary=clean(output.summary),
+        impact=[t for t in map(clean, full.impact) if t] if full else [],
+        insights=[
+            Insight(dimension=i.dimension.value, text=t)
+            for i in full.insights
+            if (t := clean(i.text))
+        ]
         if full
         else [],
-        risks=[Risk(risk=r.risk, effect=r.effect, mitigation=r.mitigation) for r in full.risks]
+        risks=[
+            Risk(risk=clean(r.risk), effect=clean(r.effect), mitigation=clean(r.mitigation))
+            for r in full.risks
+            if clean(r.risk)
+        ]
         if full
         else [],
-        recommendations=list(full.recommendations) if full else [],
+        recommendations=[t for t in map(clean, full.recommendations) if t] if full else [],
         analyser="llm",
         analyser_version=analyser_version,
         notes=[*type_notes, *(notes or [])],
