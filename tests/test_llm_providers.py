@@ -260,6 +260,8 @@ def test_a_model_that_keeps_the_wrong_language_falls_back_marked_and_degrades(
     status, error, llm = run.runs()[-1]
     assert status == "degraded" and error and "fell back" in error
     assert llm["made"] == llm["fallback"] == COMMITS
+    listed = runner.invoke(app, ["runs", "--home", str(run.home)], env={"COLUMNS": "300"})
+    assert "degraded" in listed.stdout and f"{COMMITS} made, {COMMITS} fell back" in listed.stdout
     assert f"覆盖：{COMMITS}/{COMMITS} 已分析（规则 {COMMITS}" in run.outputs[f"{DAY}.md"]
 
 
