@@ -2,8 +2,10 @@
 (:mod:`commitdigest.http`: its client, its retry loop, its rate limiter and hedging).
 
 **Learning the endpoint once, before fanning out.** Requests are built from the provider's
-profile (:mod:`.providers`). The first request for a model goes alone; concurrent ones wait
-until it is answered. A refusal the profile can absorb (``max_completion_tokens``, no
+profile (:mod:`.providers`). The first request of a shape (its schema, token parameter,
+temperature, ``extra_body`` keys) goes alone; concurrent ones wait until it is answered, or
+for 2 s at most (a request that long without a refusal was accepted). A refusal the profile
+can absorb (``max_completion_tokens``, no
 ``temperature``, another ``response_format``, ``enable_thinking: false``, an ``extra_body``
 key left out) changes the shape once and the request goes again: a run pays one refused
 request per adaptation, never one per commit. What no reshaping can fix stops the run
@@ -14,11 +16,12 @@ tell which structured-output mode works), a tiny probe (a one-field schema, 16 t
 follows it; :meth:`OpenAIChatClient.check` sends the same probe on demand.
 
 **Every request after that** goes through :func:`~commitdigest.http.send_with_retry`:
-408/409/5xx, time-outs, dropped connections and malformed 200s are retried with backoff;
-429 (and a 503 that says when) is a wait shared by every worker (``Retry-After``,
+408/409/5xx, time-outs and dropped connections are retried with backoff, a malformed 200
+at once; 429 (and a 503 that says when) is a wait shared by every worker (``Retry-After``,
 ``retry-after-ms``, ``x-ratelimit-reset-*``, "try again in 1.2s"), not an attempt, and
 halves the concurrency until successes bring it back; a request slower than three times the
-run's median latency gets a twin (:class:`~commitdigest.http.Hedging`). 401/403:
+run's median latency gets a twin (:class:`~commitdigest.http.Hedging`), one that hangs on
+after its twins is tried afresh. A 429 for a spent quota stops the run. 401/403:
 :class:`LLMAuthError` at once, naming where the key came from. A context-length 400 is
 :class:`ContextLengthError`; another 4xx :class:`LLMRequestError`.
 
