@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from commitdigest.analysis.llm.chat import StructuredMode
+from commitdigest.analysis.llm.chat import ChatRequest, StructuredMode
 from commitdigest.analysis.llm.language import WrongLanguage, check_language
 from commitdigest.analysis.llm.providers import Shape, adapt, build_body, detect, profile_for
 from commitdigest.analysis.llm.schema import FullOutput, count_repairs
@@ -57,15 +57,15 @@ def test_each_profile_shapes_its_requests() -> None:
 
 def test_a_request_is_built_from_the_shape() -> None:
     shape = Shape.of(profile_for("dashscope", "qwen3-8b"))
-    body, mode = build_body(
+    request = ChatRequest(
         model="qwen3-8b",
         messages=[{"role": "system", "content": "S"}, {"role": "user", "content": "U"}],
-        shape=shape,
         max_tokens=100,
         temperature=0.2,
         json_schema={"type": "object"},
         extra_body={"top_k": 20},
     )
+    body, mode = build_body(request, shape)
     assert mode is StructuredMode.JSON_OBJECT
     assert body["response_format"] == {"type": "json_object"}
     assert "JSON" in body["messages"][0]["content"]  # DeepSeek/DashScope need the word

@@ -310,7 +310,7 @@ class OpenAIChatClient:
         timeout = request.timeout if request.timeout is not None else self.timeout
         for _ in range(len(MODE_ORDER) + 6):  # each adaptation happens at most once
             version = state.version
-            body, mode = _body(request, state.shape)
+            body, mode = build_body(request, state.shape)
             tried = await self._send(body, timeout, self.hedging, request.model)
             if tried.ok:
                 state.confirmed |= state.features(request)
@@ -367,7 +367,7 @@ class OpenAIChatClient:
                 schema_name="probe",
                 extra_body=request.extra_body,
             )
-            body, _ = _body(probe, state.shape)
+            body, _ = build_body(probe, state.shape)
             self.stats.probes += 1
             tried = self._last_probe = await self._send(body, timeout, probing, request.model)
             if tried.ok:
@@ -584,20 +584,6 @@ class OpenAIChatClient:
             from_reasoning=from_reasoning,
             hedges=tried.hedges,
         )
-
-
-def _body(request: ChatRequest, shape: Shape) -> tuple[dict[str, Any], StructuredMode]:
-    """The JSON body of ``request`` in ``shape`` (see :func:`.providers.build_body`)."""
-    return build_body(
-        model=request.model,
-        messages=request.messages,
-        shape=shape,
-        max_tokens=request.max_tokens,
-        temperature=request.temperature,
-        json_schema=request.json_schema,
-        schema_name=request.schema_name,
-        extra_body=request.extra_body,
-    )
 
 
 def provider_of(provider: str, base_url: str) -> str:

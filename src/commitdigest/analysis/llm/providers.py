@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from commitdigest.analysis.llm.chat import MODE_ORDER, StructuredMode
+from commitdigest.analysis.llm.chat import MODE_ORDER, ChatRequest, StructuredMode
 from commitdigest.analysis.llm.prompt import schema_instructions
 
 __all__ = [
@@ -232,36 +232,29 @@ def with_schema_in_prompt(
     return [{"role": "system", "content": instruction}, *out]
 
 
-def build_body(
-    *,
-    model: str,
-    messages: list[dict[str, str]],
-    shape: Shape,
-    max_tokens: int | None,
-    temperature: float | None,
-    json_schema: Mapping[str, Any] | None,
-    schema_name: str = "response",
-    extra_body: Mapping[str, Any] | None = None,
-) -> tuple[dict[str, Any], StructuredMode]:
-    """The JSON body of a chat completion in ``shape``, and the structured mode it uses."""
-    mode = shape.mode if json_schema is not None else StructuredMode.TEXT
-    body: dict[str, Any] = {"model": model}
-    if json_schema is not None and mode is StructuredMode.JSON_SCHEMA:
-        name = _SCHEMA_NAME_BAD.sub("_", schema_name)[:64] or "response"
+def build_body(request: ChatRequest, shape: Shape) -> tuple[dict[str, Any], StructuredMode]:
+    """The JSON body of a chat completion for ``request`` in ``shape``, and the structured
+    mode it uses."""
+    schema = request.json_schema
+    mode = shape.mode if schema is not None else StructuredMode.TEXT
+    messages = request.messages
+    body: dict[str, Any] = {"model": request.model}
+    if schema is not None and mode is StructuredMode.JSON_SCHEMA:
+        name = _SCHEMA_NAME_BAD.sub("_", request.schema_name)[:64] or "response"
         body["response_format"] = {
             "type": "json_schema",
-            "json_schema": {"name": name, "schema": dict(json_schema), "strict": shape.strict},
+            "json_schema": {"name": name, "schema": dict(schema), "strict": shape.strict},
         }
-    elif json_schema is not None:
-        messages = with_schema_in_prompt(messages, json_schema)
+    elif schema is not None:
+        messages = with_schema_in_prompt(messages, schema)
         if mode is StructuredMode.JSON_OBJECT:
             body["response_format"] = {"type": "json_object"}
     body["messages"] = messages
-    if max_tokens is not None:
-        body[shape.token_param] = max_tokens
-    if temperature is not None and shape.temperature:
-        body["temperature"] = temperature
-    for key, value in {**shape.extra, **(extra_body or {})}.items():
+    if request.max_tokens is not None:
+        body[shape.token_param] = request.max_tokens
+    if request.temperature is not None and shape.temperature:
+        body["temperature"] = request.temperature
+    for key, value in {**shape.extra, **(request.extra_body or {})}.items():
         if key not in shape.dropped and key not in body:
             body[key] = value
     return body, mode
