@@ -242,7 +242,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         fake = self.server.fake
         self._request_id = "req-fake-get"
-        if self.path.rstrip("/").endswith("/models"):
+        if self.path.split("?")[0].rstrip("/").endswith("/models"):
             self._send_json(
                 200, {"object": "list", "data": [{"id": fake.model, "object": "model"}]}
             )
@@ -259,7 +259,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
             body = raw.decode("utf-8", "replace")
         request = fake._record(self, body)
         self._request_id = f"req-fake-{request.index}"
-        if not self.path.rstrip("/").endswith("/chat/completions"):
+        if not self.path.split("?")[0].rstrip("/").endswith("/chat/completions"):
             self._send_json(404, {"error": {"message": f"no route {self.path}"}})
             return
         fake._enter()
@@ -368,7 +368,11 @@ class FakeOpenAI:
     @property
     def chat_requests(self) -> list[RecordedRequest]:
         with self._lock:
-            return [r for r in self.requests if r.path.rstrip("/").endswith("/chat/completions")]
+            return [
+                r
+                for r in self.requests
+                if r.path.split("?")[0].rstrip("/").endswith("/chat/completions")
+            ]
 
     # -- lifecycle
 

@@ -17,8 +17,7 @@ from commitdigest.errors import CommitdigestError
 INTERNAL = {
     "_Incomplete",
     "JSONExtractionError",
-    "ModeRejected",
-    "Adapted",
+    "WrongLanguage",
     "CallFailed",
     "PromptTooLarge",
     "_Skip",

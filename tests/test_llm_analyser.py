@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fake_openai import (
     Answer,
+    Behaviour,
     Fail,
     FakeOpenAI,
     Hang,
@@ -30,6 +31,7 @@ from commitdigest.analysis.llm.client import (
     ChatResult,
     ContextLengthError,
     LLMAuthError,
+    LLMEndpointError,
     LLMUnavailableError,
     OpenAIChatClient,
     ScriptedChatClient,
@@ -410,6 +412,7 @@ async def test_an_auth_error_in_any_part_propagates() -> None:
 
 def http_client(server: FakeOpenAI, **kw: Any) -> OpenAIChatClient:
     kw.setdefault("timeout", 2.0)
+    kw.setdefault("probe", False)
     return OpenAIChatClient(base_url=server.base_url, api_key=KEY, retry=FAST, **kw)
 
 
@@ -474,17 +477,39 @@ async def test_http_schema_violation_twice(fake_openai: FakeOpenAI) -> None:
     assert a.notes[1:] == rules_notes()
 
 
+async def analyse_twice_http(
+    server: FakeOpenAI, script: list[Behaviour], **options: Any
+) -> list[Analysis]:
+    """A first analysis that the server answers (the endpoint is learnt), then one that
+    meets ``script``."""
+    async with http_client(server, hedging=False) as client:
+        an = analyser(client, **options)
+        first = await run(an)
+        server.push(*script)
+        return [first, await run(an)]
+
+
 async def test_http_500s_past_the_retries(fake_openai: FakeOpenAI) -> None:
-    fake_openai.push(*[server_error()] * 3)
-    a = await analyse_http(fake_openai)
+    fake_openai.push(answer(output()))
+    _, a = await analyse_twice_http(fake_openai, [server_error()] * 3)
     assert a.status is AnalysisStatus.FALLBACK
     assert a.notes[0] == "LLM unavailable: HTTP 500 after 3 attempts"
-    assert len(fake_openai.chat_requests) == 3
+    assert len(fake_openai.chat_requests) == 4
+
+
+async def test_http_500s_on_the_first_request_stop_the_run(fake_openai: FakeOpenAI) -> None:
+    fake_openai.default = server_error()
+    async with http_client(fake_openai) as client:
+        an = analyser(client)
+        assert (await run(an)).status is AnalysisStatus.FALLBACK
+        assert (await run(an)).status is AnalysisStatus.FALLBACK
+        with pytest.raises(LLMEndpointError, match="kept failing: HTTP 500 after 3 attempts"):
+            await run(an)
 
 
 async def test_http_a_hang_past_the_timeout(fake_openai: FakeOpenAI) -> None:
-    fake_openai.push(Hang(), Hang(), Hang())
-    a = await analyse_http(fake_openai, request_timeout_s=0.2)
+    fake_openai.push(answer(output()))
+    _, a = await analyse_twice_http(fake_openai, [Hang()] * 3, request_timeout_s=0.2)
     assert a.status is AnalysisStatus.FALLBACK
     assert a.notes[0] == "LLM unavailable: timed out after 3 attempts (0.2 s each)"
 
@@ -558,11 +583,13 @@ async def test_http_the_key_never_shows(
     fake_openai: FakeOpenAI, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
+    fake_openai.push(answer(output()))  # the endpoint is learnt
     fake_openai.push(*[server_error(message=f"boom for key {KEY}")] * 3)
     fake_openai.push(Fail(400, f"bad model for key {KEY}"))
     fake_openai.push(unauthorized(f"Incorrect API key provided: {KEY}"))
     async with http_client(fake_openai) as client:
         an = analyser(client)
+        await run(an)
         results = [await run(an), await run(an)]
         with pytest.raises(LLMAuthError) as err:
             await run(an)

@@ -36,6 +36,7 @@ from commitdigest.analysis.llm.client import (
     ChatResult,
     ContextLengthError,
     LLMAuthError,
+    LLMEndpointError,
     LLMRequestError,
     LLMUnavailableError,
     OpenAIChatClient,
@@ -91,7 +92,7 @@ def fake_openai() -> Iterator[FakeOpenAI]:
 @pytest.fixture
 async def client(fake_openai: FakeOpenAI) -> AsyncIterator[OpenAIChatClient]:
     async with OpenAIChatClient(
-        base_url=fake_openai.base_url, api_key=KEY, timeout=2.0, retry=FAST
+        base_url=fake_openai.base_url, api_key=KEY, timeout=2.0, retry=FAST, probe=False
     ) as c:
         yield c
 
@@ -99,6 +100,7 @@ async def client(fake_openai: FakeOpenAI) -> AsyncIterator[OpenAIChatClient]:
 def make_client(server: FakeOpenAI, **kw: Any) -> OpenAIChatClient:
     kw.setdefault("timeout", 2.0)
     kw.setdefault("retry", FAST)
+    kw.setdefault("probe", False)
     return OpenAIChatClient(base_url=server.base_url, api_key=KEY, **kw)
 
 
@@ -222,11 +224,22 @@ async def test_other_400_is_not_taken_for_a_mode_rejection(
     fake_openai: FakeOpenAI, client: OpenAIChatClient
 ) -> None:
     fake_openai.push(Fail(404, "The model `nope` does not exist", code="model_not_found"))
-    with pytest.raises(LLMRequestError, match=r"HTTP 404.*does not exist") as info:
-        await client.complete(request(model="nope"))
+    with pytest.raises(LLMEndpointError, match=r"HTTP 404.*does not exist.*llm\.model") as info:
+        await client.complete(request(model="nope"))  # every request would meet it: stop
     assert info.value.status_code == 404
     assert len(fake_openai.chat_requests) == 1
     assert client.mode_for("nope") is StructuredMode.JSON_SCHEMA
+
+
+async def test_a_400_after_the_endpoint_answered_is_one_request_refused(
+    fake_openai: FakeOpenAI, client: OpenAIChatClient
+) -> None:
+    await client.complete(request())  # the endpoint is learnt
+    fake_openai.push(Fail(400, "content rejected by the moderation filter"))
+    with pytest.raises(LLMRequestError, match=r"HTTP 400.*moderation") as info:
+        await client.complete(request())
+    assert not isinstance(info.value, LLMEndpointError) and info.value.status_code == 400
+    assert len(fake_openai.chat_requests) == 2
 
 
 @pytest.mark.parametrize(
@@ -284,7 +297,7 @@ async def test_429_retry_after_is_honoured(
 ) -> None:
     fake_openai.push(rate_limited(0.3), answer({"summary": "ok"}))
     result = await client.complete(request())
-    assert result.attempts == 2
+    assert result.attempts == 1  # a wait the server asked for is not an attempt
     first, second = fake_openai.chat_requests
     waited = second.time - first.time
     assert 0.3 <= waited < 0.3 + 0.5  # backoff alone would be ~0.01 s
@@ -335,24 +348,39 @@ async def test_5xx_is_retried_until_success(
 async def test_persistent_5xx_gives_up_with_a_short_reason(
     fake_openai: FakeOpenAI, client: OpenAIChatClient
 ) -> None:
+    await client.complete(request())
     fake_openai.default = server_error(500)
     with pytest.raises(LLMUnavailableError) as info:
         await client.complete(request())
     assert info.value.reason == "HTTP 500 after 3 attempts"
-    assert len(fake_openai.chat_requests) == 3
+    assert len(fake_openai.chat_requests) == 4
+
+
+async def test_an_endpoint_that_never_answers_the_first_request_stops_the_run(
+    fake_openai: FakeOpenAI, client: OpenAIChatClient
+) -> None:
+    fake_openai.default = server_error(500)
+    for _ in range(2):  # it may be this request: it falls back, the next one goes alone
+        with pytest.raises(LLMUnavailableError) as info:
+            await client.complete(request())
+        assert not isinstance(info.value, LLMEndpointError)
+    with pytest.raises(LLMEndpointError, match=r"kept failing: HTTP 500 after 3 attempts"):
+        await client.complete(request())
+    assert len(fake_openai.chat_requests) == 9
 
 
 async def test_hang_times_out_and_gives_up(fake_openai: FakeOpenAI) -> None:
-    fake_openai.default = Hang()
     policy = RetryPolicy(max_attempts=2, backoff_initial_s=0.01, backoff_max_s=0.01)
     async with make_client(fake_openai, timeout=0.25, retry=policy) as client:
+        await client.complete(request())
+        fake_openai.default = Hang()
         started = time.monotonic()
         with pytest.raises(LLMUnavailableError) as info:
             await client.complete(request())
         elapsed = time.monotonic() - started
     assert info.value.reason == "timed out after 2 attempts (0.25 s each)"
     assert 0.5 <= elapsed < 1.5
-    assert len(fake_openai.chat_requests) == 2
+    assert len(fake_openai.chat_requests) == 3
 
 
 async def test_per_request_timeout_and_recovery_after_a_hang(fake_openai: FakeOpenAI) -> None:
@@ -376,12 +404,16 @@ async def test_dropped_connection_and_malformed_replies_are_retried(
     assert result.text == '{"summary": "ok"}'
 
 
-async def test_unreachable_server_is_unavailable() -> None:
+async def test_unreachable_server_stops_the_run_naming_the_url() -> None:
     with FakeOpenAI() as server:
         base_url = server.base_url
-    async with OpenAIChatClient(base_url=base_url, api_key=KEY, retry=FAST) as client:
-        with pytest.raises(LLMUnavailableError, match="connection error after 3 attempts"):
+    async with OpenAIChatClient(
+        base_url=base_url, api_key=KEY, retry=FAST, url_source="OPENAI_BASE_URL"
+    ) as client:
+        with pytest.raises(LLMEndpointError) as info:
             await client.complete(request())
+    assert f"cannot reach the LLM endpoint {base_url} (from OPENAI_BASE_URL)" in str(info.value)
+    assert "ConnectError" in str(info.value) and info.value.exit_code == 8
 
 
 @pytest.mark.parametrize("status", [401, 403])
@@ -402,14 +434,15 @@ async def test_api_key_never_leaks(
     errors: list[BaseException] = []
     async with make_client(fake_openai) as client:
         assert KEY not in repr(client)
-        fake_openai.push(unauthorized(f"Incorrect API key provided: {KEY}"))
+        await client.complete(request())  # the endpoint is learnt
         fake_openai.push(Fail(400, f"bad request from key {KEY}"))
-        fake_openai.push(rate_limited(0.01), server_error(), server_error(502))
-        for exc_type in (LLMAuthError, LLMRequestError, LLMUnavailableError):
+        fake_openai.push(rate_limited(0.01), server_error(), server_error(502), server_error())
+        fake_openai.push(unauthorized(f"Incorrect API key provided: {KEY}"))
+        for exc_type in (LLMRequestError, LLMUnavailableError, LLMAuthError):
             with pytest.raises(exc_type) as info:
                 await client.complete(request())
             errors.append(info.value)
-    assert "[redacted]" in str(errors[1])
+    assert "[redacted]" in str(errors[0])
     for err in errors:
         printed = "".join(traceback.format_exception(err))
         assert KEY not in printed and KEY not in repr(err)

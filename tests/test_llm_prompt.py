@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from commitdigest.analysis.llm import client as client_module
+from commitdigest.analysis.llm import providers
 from commitdigest.analysis.llm.prompt import (
     ANALYSES_CLOSE,
     ANALYSES_OPEN,
@@ -177,7 +177,7 @@ def test_schema_instructions_match_what_the_client_appends() -> None:
     text = schema_instructions(FULL_SCHEMA)
     assert "JSON" in text and '"importance"' in text
     messages = [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}]
-    sent = client_module.with_schema_in_prompt(messages, FULL_SCHEMA)
+    sent = providers.with_schema_in_prompt(messages, FULL_SCHEMA)
     assert sent[0]["content"] == "S\n\n" + text  # so the analyser's estimate is exact
 
 

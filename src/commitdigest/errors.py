@@ -21,13 +21,17 @@
         ├── LLMUnavailableError      8  it kept failing transiently (5xx, time-outs, 429)
         ├── LLMAuthError             8  401/403: the key is missing, wrong or lacks access
         ├── ContextLengthError       8  the prompt does not fit the model's context
-        └── LLMRequestError          8  refused for a reason retrying will not fix (bad model)
+        ├── LLMRequestError          8  refused for a reason retrying will not fix (bad model)
+        ├── LLMEndpointError         8  every request would fail as configured (unreachable URL,
+        │                               unknown model, a refused setting): the run stops
+        └── LLMDegradedError         8  more than llm.max_fallback_share of a run's analyses
+                                        fell back to the rules (the reports were written)
 
 Internal signals never reach the user: each stage catches its own before it returns, so
 they are not part of the tree (``tests/test_errors_tree.py`` holds this list)::
 
     sources.gitlog_parse   _Incomplete                      the log stream needs a resync
-    analysis.llm.*         JSONExtractionError, ModeRejected, Adapted, CallFailed,
+    analysis.llm.*         JSONExtractionError, WrongLanguage, CallFailed,
                            PromptTooLarge                   a model answer to retry or adapt to
     site.build             _Skip                            a day page to leave as it is
 
@@ -61,6 +65,8 @@ __all__ = [
     "GitHubAPIError",
     "GitLogFormatError",
     "LLMAuthError",
+    "LLMDegradedError",
+    "LLMEndpointError",
     "LLMError",
     "LLMRequestError",
     "LLMUnavailableError",
@@ -208,10 +214,23 @@ class LLMRequestError(LLMError):
     """The server refused the request for a reason retrying will not fix (bad model, 404…)."""
 
 
+class LLMEndpointError(LLMError):
+    """Every request would fail as configured: the URL cannot be reached, the model is
+    unknown, the server refuses a setting, the quota is spent. The message names the URL,
+    where it came from, the server's words and the setting to change; the run stops rather
+    than fall back on every commit."""
+
+
+class LLMDegradedError(LLMError):
+    """More than ``llm.max_fallback_share`` of a run's analyses fell back to the rules; the
+    reports were written (their coverage line says so) and the run is recorded degraded."""
+
+
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 other known error; 2 bad usage (dates, zones, formats, "
     "languages, config); 3 a repository cannot be read; 4 a report cannot be written; "
     "5 the store cannot be opened; 6 another run holds the lock; 7 a delivery failed "
-    "(the reports were written); 8 the LLM endpoint refused or kept failing; "
+    "(the reports were written); 8 the LLM endpoint refused or kept failing, or too many "
+    "analyses fell back to the rules; "
     "70 internal error (a bug: please report it); 130 interrupted."
 )

@@ -1,6 +1,7 @@
 """Grounding: an LLM analysis keeps only the mentions that can be found in its commit.
 
-After a model's answer validates, every checkable mention in its text — file paths and
+After a model's answer validates, every checkable mention in its text (every free-text
+field, the reason it gives for changing the commit's type included) — file paths and
 file names, code symbols (backticked identifiers, ``name()``, ``Class.member``, dotted
 module paths), environment variables, CLI flags, PR/issue numbers, version strings — is
 looked up in the commit: its message, its file list (files the model never saw included),
@@ -25,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from commitdigest.i18n import GROUNDING_PLACEHOLDERS, pick
+from commitdigest.i18n import GROUNDING_PLACEHOLDERS, LLM_TYPE_NOTES, pick
 from commitdigest.models import Analysis, ApiChange, Commit, Grounding, Insight, Risk
 
 __all__ = ["GROUNDING_VERSION", "Evidence", "Mention", "find_mentions", "ground", "prune"]
@@ -312,7 +313,32 @@ def _starts_with_mention(text: str) -> bool:
 # ---- one analysis ------------------------------------------------------------------------------
 
 
-def _texts(analysis: Analysis) -> Iterable[str]:
+def _type_note_pattern(lang: str) -> re.Pattern[str]:
+    """The note :func:`~commitdigest.analysis.llm.schema.to_analysis` writes when the model
+    changed the type, with its reason as a group (the model's words: checked too)."""
+    pattern = re.escape(LLM_TYPE_NOTES[lang]["changed"])
+    for name in ("old", "new"):
+        pattern = pattern.replace(re.escape("{" + name + "}"), rf"(?P<{name}>[\w-]+)")
+    return re.compile(pattern.replace(re.escape("{reason}"), r"(?P<reason>.+)"), re.DOTALL)
+
+
+_TYPE_NOTES = {lang: _type_note_pattern(lang) for lang in LLM_TYPE_NOTES}
+
+
+def type_reason(analysis: Analysis, lang: str) -> tuple[int, re.Match[str]] | None:
+    """Where the model's reason for another change type is (its note's index and match)."""
+    pattern = _TYPE_NOTES.get(lang)
+    for i, note in enumerate(analysis.notes[:1] if pattern else ()):
+        found = pattern.fullmatch(note) if pattern else None
+        if found:
+            return i, found
+    return None
+
+
+def _texts(analysis: Analysis, lang: str) -> Iterable[str]:
+    reason = type_reason(analysis, lang)
+    if reason is not None:
+        yield reason[1].group("reason")
     yield analysis.summary
     yield from analysis.impact
     yield from analysis.recommendations
@@ -329,7 +355,7 @@ def ground(
     :class:`Grounding` record; the summary may be left empty (the caller falls back)."""
     evidence = Evidence.of(commit, facts)
     checked: dict[str, bool] = {}
-    for text in _texts(analysis):
+    for text in _texts(analysis, lang):
         for mention in find_mentions(text):
             if mention.text not in checked:
                 checked[mention.text] = supported(mention, evidence)
@@ -352,8 +378,21 @@ def ground(
         what = fix(risk.risk)
         if what:
             risks.append(Risk(risk=what, effect=fix(risk.effect), mitigation=fix(risk.mitigation)))
+    notes = list(analysis.notes)
+    typed = type_reason(analysis, lang)
+    if typed is not None:
+        i, found = typed
+        reason = fix(found.group("reason"))
+        names = {"old": found.group("old"), "new": found.group("new")}
+        texts = LLM_TYPE_NOTES[lang]
+        notes[i] = (
+            texts["changed"].format(reason=reason, **names)
+            if reason
+            else texts["changed_unverified"].format(**names)
+        )
     return analysis.model_copy(
         update={
+            "notes": notes,
             "summary": fix(analysis.summary),
             "impact": items(analysis.impact),
             "recommendations": items(analysis.recommendations),

@@ -16,6 +16,7 @@ from commitdigest import __version__
 from commitdigest.cli import config as config_commands
 from commitdigest.cli import deliver, mcp, report, run, site, weekly
 from commitdigest.cli.console import out, state
+from commitdigest.cli.llm import llm_app
 from commitdigest.errors import EXIT_CODES_HELP
 
 app = typer.Typer(
@@ -61,6 +62,7 @@ weekly.register(app)
 mcp.register(app)
 app.add_typer(config_commands.config_app, name="config")
 app.add_typer(config_commands.repos_app, name="repos")
+app.add_typer(llm_app, name="llm")
 
 
 def main() -> None:

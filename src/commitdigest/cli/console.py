@@ -94,6 +94,22 @@ def exit_with(action: Callable[[], int]) -> None:
         raise typer.Exit(code)
 
 
+class _Degradable(Protocol):
+    @property
+    def degraded(self) -> str | None: ...
+
+
+def degraded_code(outcome: _Degradable) -> int:
+    """A run that fell back too often (:attr:`ReportOutcome.degraded`): its ``error:`` line
+    and exit code 8; 0 for a run that did not."""
+    from commitdigest.errors import LLMDegradedError
+
+    if not outcome.degraded:
+        return 0
+    err.print(f"error: {outcome.degraded}", markup=False)
+    return LLMDegradedError.exit_code
+
+
 class _Closable(Protocol):
     async def aclose(self) -> None: ...
 

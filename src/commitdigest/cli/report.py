@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commitdigest.cli.console import err, exit_with, guard, out, print_written
+from commitdigest.cli.console import degraded_code, err, exit_with, guard, out, print_written
 from commitdigest.cli.options import (
     AnalyserOption,
     BranchOption,
@@ -210,7 +210,8 @@ def register(app: typer.Typer) -> None:
                 outcome.cached,
                 outcome.timings,
             )
-            return outcome.partial_code  # 0, or an earlier, more complete report was kept
+            # 8 when too many analyses fell back, or an earlier, more complete report was kept
+            return degraded_code(outcome) or outcome.partial_code
 
         exit_with(action)
 
@@ -256,6 +257,7 @@ def register(app: typer.Typer) -> None:
                 "commits",
                 "new",
                 "cached",
+                "LLM",
                 "status",
             )
             for r in records:
@@ -267,11 +269,21 @@ def register(app: typer.Typer) -> None:
                     str(r.commits),
                     str(r.analysed),
                     str(r.cached),
+                    llm_counts(r.llm),
                     r.status if not r.error else f"{r.status}: {r.error}",
                 )
             out.print(table)
 
         guard(action)
+
+
+def llm_counts(llm: dict[str, object]) -> str:
+    """A run's LLM figures in a few words: ``20 made, 12 fell back, 3 retries``."""
+    if not llm:
+        return ""
+    words = {"made": "made", "fallback": "fell back", "retries": "retries", "waits": "waits",
+             "hedges": "hedged", "refused": "refused"}  # fmt: skip
+    return ", ".join(f"{llm[k]} {w}" for k, w in words.items() if llm.get(k))
 
 
 def given_options(

@@ -8,7 +8,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from commitdigest.cli.console import err, exit_code_of, exit_with, out, print_written
+from commitdigest.cli.console import (
+    err,
+    exit_code_of,
+    exit_with,
+    out,
+    print_written,
+)
 from commitdigest.cli.options import ConfigOption, DownstreamOption, HomeOption, TzOption
 from commitdigest.errors import EXIT_CODES_HELP
 
@@ -74,6 +80,8 @@ def print_outcome(settings: Settings, outcome: RunOutcome) -> None:
     print_written(out, err, reports.paths, reports.kept_reasons)
     for name, reason in reports.failures.items():
         err.print(f"error: {name}: {reason}", markup=False)
+    if reports.degraded:  # too many analyses fell back: one line naming the endpoint
+        err.print(f"error: {reports.degraded}", markup=False)
     print_results(outcome.delivered)
     for held in outcome.held:
         days = held.days

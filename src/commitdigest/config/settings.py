@@ -108,18 +108,32 @@ class AnalysisSettings(_Section):
     bots: list[str] = Field(default_factory=list)
 
 
+LLMProvider = Literal[
+    "auto", "openai", "azure", "deepseek", "dashscope", "vllm", "sglang", "ollama",
+    "openrouter", "generic",
+]  # fmt: skip
+StructuredOutput = Literal["auto", "json_schema_strict", "json_schema", "json_object", "prompt"]
+
+
 class LLMSettings(_Section):
     model: str = "gpt-4o-mini"
     base_url: str | None = None
     api_key: SecretStr | None = None
+    # the service's request shape (docs/llm.md); "auto": from the base URL and the model
+    provider: LLMProvider = "auto"
+    # how the JSON answer is asked for; "auto": the provider's way
+    structured_output: StructuredOutput = "auto"
     temperature: float = Field(0.2, ge=0, le=2)
     max_output_tokens: int = Field(2048, ge=128)
     max_output_tokens_cap: int = Field(8192, ge=128)  # retries after "length" grow up to this
+    # added to max_tokens for a model that reasons before it answers (o-series, R1, QwQ…)
+    reasoning_tokens: int = Field(4096, ge=0)
     context_window: int = Field(32768, ge=2048)  # prompt + max_tokens stay within this
     input_budget_tokens: int = Field(24000, ge=1000)  # estimated input tokens per request
     max_chunks: int = Field(4, ge=1, le=16)
     timeout_s: float = Field(120, gt=0)
-    max_attempts: int = Field(4, ge=1, le=10)
+    max_attempts: int = Field(8, ge=1, le=10)  # 5xx, time-outs; waits a server asks for are not
+    max_wait_s: float = Field(300, ge=0)  # the server-asked waits (429…) of one request, in all
     max_concurrency: int = Field(8, ge=1, le=64)
     requests_per_minute: int | None = Field(None, ge=1)
     extra_body: dict[str, Any] = Field(default_factory=dict)
@@ -128,6 +142,16 @@ class LLMSettings(_Section):
     # "remove": mentions (paths, symbols, env vars, flags, issues, versions) the commit does
     # not contain are taken out of every LLM analysis; "off": the model's text as it is
     grounding: Literal["remove", "off"] = "remove"
+    # a run in which more than this share of the analyses fell back to the rules exits 8
+    # and is recorded "degraded" (its reports are still written)
+    max_fallback_share: float = Field(0.5, ge=0, le=1)
+
+    _origins: dict[str, str] = PrivateAttr(default_factory=dict)
+
+    def origin(self, key: str) -> str | None:
+        """Where ``base_url`` or ``api_key`` came from (``OPENAI_BASE_URL``, ``llm.base_url in
+        commitdigest.toml``…), as :func:`load_settings` found it; ``None`` when unknown."""
+        return self._origins.get(key)
 
     @field_validator("base_url")
     @classmethod
@@ -343,6 +367,14 @@ def load_settings(path: Path | None = None) -> Settings:
     llm, github = settings.llm, settings.github
     if llm.base_url is None and os.environ.get("OPENAI_BASE_URL", "").strip():
         llm.base_url = _env_url("OPENAI_BASE_URL")
+        llm._origins["base_url"] = "OPENAI_BASE_URL"
+    elif llm.base_url is not None:
+        env = f"{ENV_PREFIX}LLM__BASE_URL"
+        llm._origins["base_url"] = (
+            env if os.environ.get(env) else f"llm.base_url in {path or 'the settings'}"
+        )
+    if "llm.api_key" in settings._secret_sources:
+        llm._origins["api_key"] = settings._secret_sources["llm.api_key"]
     if "api_url" not in github.model_fields_set and os.environ.get("GITHUB_API_URL", "").strip():
         github.api_url = _env_url("GITHUB_API_URL")
     return settings

@@ -23,7 +23,13 @@ from .analysis import (
     GROUNDING_PLACEHOLDERS,
     RULE_TEXT,
 )
-from .llm import LLM_LANGUAGE_REMINDER, LLM_LISTED_KINDS, LLM_NOTES, LLM_TYPE_NOTES
+from .llm import (
+    LLM_LANGUAGE_REMINDER,
+    LLM_LISTED_KINDS,
+    LLM_NOTES,
+    LLM_TYPE_NOTES,
+    LLM_WRONG_LANGUAGE,
+)
 from .report import (
     CHANGE_TYPES,
     DIGEST_STRINGS,
@@ -52,6 +58,7 @@ __all__ = [
     "LLM_LISTED_KINDS",
     "LLM_NOTES",
     "LLM_TYPE_NOTES",
+    "LLM_WRONG_LANGUAGE",
     "RADAR_CHANGES",
     "RADAR_KINDS",
     "REPORT_STRINGS",

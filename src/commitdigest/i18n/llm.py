@@ -33,6 +33,7 @@ LLM_NOTES: dict[str, dict[str, str]] = {
         "with a smaller budget",
         "ungrounded": "everything the LLM's analysis said named things the commit does not "
         "contain ({n} unverified mentions)",
+        "language": "the model answered in another language twice",
     },
     "zh": {
         "unavailable": "LLM 不可用：{reason}",
@@ -54,6 +55,7 @@ LLM_NOTES: dict[str, dict[str, str]] = {
         "clipped": "{n} 个文件的 diff 被截短以适应预算",
         "body_clipped": "提交说明被截短以适应预算",
         "shrunk": "提示词超出模型上下文长度，已用更小的预算重新规划 diff",
+        "language": "模型两次未用报告语言作答",
     },
 }
 
@@ -92,15 +94,28 @@ LLM_LANGUAGE_REMINDER: dict[str, str] = {
 }
 
 
+# language: the re-ask after an answer in the wrong language (sent to the model)
+LLM_WRONG_LANGUAGE: dict[str, str] = {
+    "zh": "the free text is not in Chinese. 所有自由文本字段必须用简体中文书写"
+    "（代码、路径和名称保持原样）。",
+    "en": "the free text is not in English. Write every free-text value in English "
+    "(keep code, paths and names as they are).",
+}
+
+
 # schema: the note on a change type the model changed
 LLM_TYPE_NOTES: dict[str, dict[str, str]] = {
     "zh": {
         "kept": "模型建议的类型 {new} 未说明理由，已忽略；保留标题标签给出的类型 {old}",
         "changed": "模型将类型由标题标签给出的 {old} 改为 {new}：{reason}",
+        "changed_unverified": "模型将类型由标题标签给出的 {old} 改为 {new}"
+        "（其理由无法在提交中核实，已移除）",
     },
     "en": {
         "kept": "the model's type {new} came without a reason and was ignored; "
         "kept {old} from the title's tags",
         "changed": "the model changed the type from {old} (title tags) to {new}: {reason}",
+        "changed_unverified": "the model changed the type from {old} (title tags) to {new} "
+        "(its reason could not be verified in the commit and was removed)",
     },
 }

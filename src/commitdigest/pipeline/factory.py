@@ -7,8 +7,8 @@ report made with the rule analyser never pays for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from commitdigest.analysis.overview import OverviewItem, overview_input_digest, rule_overview
 from commitdigest.config import LLMSettings
@@ -29,9 +29,9 @@ ANALYSERS = ("rules", "llm")
 
 def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
     """The real client for ``settings``; a dummy key for servers that need none."""
-    from commitdigest.analysis.llm.client import OpenAIChatClient
-    from commitdigest.analysis.llm.ratelimit import RateLimiter
-    from commitdigest.http import RetryPolicy, async_client
+    from commitdigest.analysis.llm.chat import StructuredMode
+    from commitdigest.analysis.llm.client import LLM_RETRY, OpenAIChatClient
+    from commitdigest.http import RateLimiter, async_client
 
     key = settings.api_key.get_secret_value() if settings.api_key else None
     if not key and not settings.base_url:
@@ -39,17 +39,31 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
             "the LLM analyser needs OPENAI_API_KEY (or OPENAI_BASE_URL for a server that "
             "needs no key)"
         )
+    key_from = settings.origin("api_key") or SECRET_HINTS["llm.api_key"]
+    modes = {
+        "json_schema_strict": StructuredMode.JSON_SCHEMA,
+        "json_schema": StructuredMode.JSON_SCHEMA,
+        "json_object": StructuredMode.JSON_OBJECT,
+        "prompt": StructuredMode.TEXT,
+    }
     return OpenAIChatClient(
         base_url=settings.base_url or DEFAULT_BASE_URL,
         api_key=key or "not-needed",
         key_source=(
-            f"the API key from {SECRET_HINTS['llm.api_key']}"
+            f"the API key from {key_from}"
             if key
             else f"the request without an API key (set {SECRET_HINTS['llm.api_key']})"
         ),
+        url_source=settings.origin("base_url")
+        or ("the default: OPENAI_BASE_URL is not set" if not settings.base_url else None),
+        provider=settings.provider,
+        first_mode=modes.get(settings.structured_output),
+        strict_schema=settings.structured_output == "json_schema_strict",
         timeout=settings.timeout_s,
         http_client=async_client(timeout=settings.timeout_s),
-        retry=RetryPolicy(max_attempts=settings.max_attempts),
+        retry=replace(
+            LLM_RETRY, max_attempts=settings.max_attempts, max_wait_s=settings.max_wait_s
+        ),
         limiter=RateLimiter(
             max_concurrency=settings.max_concurrency,
             requests_per_minute=settings.requests_per_minute,
@@ -75,6 +89,38 @@ class AnalysisSetup:
     async def aclose(self) -> None:
         if self.owned is not None:
             await self.owned.aclose()
+
+    def endpoint(self) -> str:
+        """The LLM endpoint and where its URL came from, for messages."""
+        where = getattr(self.client, "where", None)
+        return where if isinstance(where, str) else "the LLM endpoint"
+
+    def record(self, made: int, fallback: int) -> dict[str, Any]:
+        """What the run's LLM did, for the run record: the analyses made and fallen back, the
+        client's counts (calls, retries, waits, twins, refusals and what they taught) and
+        the analyser's (answers repaired, re-asked, why they fell back)."""
+        out: dict[str, Any] = {"made": made, "fallback": fallback}
+        for part in (self.client, self.analyser):
+            stats = getattr(part, "stats", None)
+            as_dict = getattr(stats, "as_dict", None)
+            if callable(as_dict):
+                out.update(as_dict())
+        return out
+
+    def degraded(self, made: int, fallback: int) -> str | None:
+        """Why a run whose ``made`` analyses had ``fallback`` fallbacks is degraded (more
+        than ``llm.max_fallback_share`` of them); ``None`` when it is not."""
+        share = self.llm.max_fallback_share if self.llm is not None else 1.0
+        if made == 0 or fallback / made <= share:
+            return None
+        reasons = getattr(getattr(self.analyser, "stats", None), "fallbacks", None) or {}
+        why = max(reasons, key=reasons.__getitem__) if reasons else None
+        return (
+            f"{fallback} of {made} LLM analyses fell back to the rules, more than "
+            f"llm.max_fallback_share = {share:g}; endpoint {self.endpoint()}"
+            + (f"; most often: {why}" if why else "")
+            + "; `commitdigest llm check` tests it (the reports were written, marked)"
+        )
 
 
 def build_analysis(
@@ -129,11 +175,7 @@ async def daily_overview(
         label=day,
         items=items,
         lang=lang,
-        temperature=settings.temperature,
-        extra_body=dict(settings.extra_body),
-        price_input_per_mtok=settings.price_input_per_mtok,
-        price_output_per_mtok=settings.price_output_per_mtok,
-        context_window=settings.context_window,
+        options=llm_options(settings),  # the analyses' budget rules
     )
     if overview.analyser == "llm":  # a rule-made fallback is not cached: ask again next time
         store.put_overview(key, overview)

@@ -40,7 +40,7 @@ from commitdigest.deliver.service import (
     retry_pending,
     select_channels,
 )
-from commitdigest.errors import DeliveryFailed, LLMError, SourceError
+from commitdigest.errors import DeliveryFailed, LLMDegradedError, LLMError, SourceError
 from commitdigest.pipeline.daily import (
     RUN_COMMAND,
     DailyPlan,
@@ -81,7 +81,7 @@ class RunRequest:
     downstream: Sequence[Path] = ()  # --downstream: checkouts the radar looks for uses in
 
 
-Status = Literal["ok", "partial", "failed"]
+Status = Literal["ok", "partial", "degraded", "failed"]
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,9 @@ class ReportHealth:
 
     ``ok``: complete. ``partial``: written, but a repository could not be read, or an
     earlier, more complete report was kept (``exit_code`` says which: 3, or 8 for more
-    LLM fallbacks). ``failed``: nothing could be written (every repository failed)."""
+    LLM fallbacks). ``degraded``: written, but more than ``llm.max_fallback_share`` of the
+    run's analyses fell back to the rules (8: the endpoint needs attention). ``failed``:
+    nothing could be written (every repository failed)."""
 
     label: str
     status: Status
@@ -278,6 +280,10 @@ def _health(outcome: RunOutcome) -> list[ReportHealth]:
             health.append(ReportHealth(day.label, "partial", SourceError.exit_code, failures))
         elif day.kept:
             health.append(ReportHealth(day.label, "partial", day.kept_code, day.kept_reason))
+        elif reports.degraded:  # too many analyses fell back: never a healthy-looking run
+            health.append(
+                ReportHealth(day.label, "degraded", LLMDegradedError.exit_code, reports.degraded)
+            )
         else:
             health.append(ReportHealth(day.label, "ok"))
     made = outcome.weekly

@@ -115,6 +115,10 @@ class ReportOutcome:
     fallback: int = 0  # commits the LLM failed on (rules stood in)
     failures: dict[str, str] = field(default_factory=dict)  # repository -> reason
     timings: dict[str, float] = field(default_factory=dict)
+    # why the run is degraded (more than llm.max_fallback_share of its analyses fell back),
+    # one line naming the endpoint; None when it is not. The CLI exits 8 on it.
+    degraded: str | None = None
+    llm: dict[str, Any] = field(default_factory=dict)  # what the LLM did (the run record)
 
     @property
     def paths(self) -> list[Path]:
@@ -230,15 +234,23 @@ async def generate_reports(
     finally:
         if own_setup:
             await setup.aclose()
+    if setup.llm is not None:  # what the LLM did, the overviews included
+        outcome.llm = setup.record(outcome.analysed, outcome.fallback)
+    if outcome.failures:
+        status = "failed" if not outcome.days else "partial"
+    else:
+        status = "degraded" if outcome.degraded else "ok"
+    errors = [f"{k}: {v}" for k, v in outcome.failures.items()]
     store.finish_run(
         run_id,
-        status=("failed" if not outcome.days else "partial") if outcome.failures else "ok",
+        status=status,
         commits=sum(d.commits for d in outcome.days),
         analysed=outcome.analysed,
         cached=outcome.cached,
         timings=outcome.timings,
         outputs=[str(p) for p in outcome.paths],
-        error="; ".join(f"{k}: {v}" for k, v in outcome.failures.items()) or None,
+        error="; ".join(errors + ([outcome.degraded] if outcome.degraded else [])) or None,
+        llm=outcome.llm,
     )
     return outcome
 
@@ -337,6 +349,8 @@ async def _analyse(
         grounding=setup.llm is None or setup.llm.grounding != "off",
     )
     outcome.analysed, outcome.cached, outcome.fallback = tally.made, tally.cached, tally.fallback
+    if setup.llm is not None:
+        outcome.degraded = setup.degraded(tally.made, tally.fallback)
     focus = {name: make_focus(s.focus_paths, s.focus_keywords) for name, s in specs.items()}
     for repo, commit in work:  # after the cache: changing the focus needs no re-analysis
         key = (repo, commit.sha)

@@ -97,6 +97,11 @@ MIGRATIONS: list[str] = [
         stored_at TEXT NOT NULL
     )
     """,
+    # 7: what a run's LLM did: analyses made and fallen back, calls, retries, waits, twins,
+    #    refused requests and what they taught, repaired answers (a JSON object)
+    """
+    ALTER TABLE runs ADD COLUMN llm_json TEXT NOT NULL DEFAULT '{}'
+    """,
 ]
 
 

@@ -6,7 +6,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,6 +65,7 @@ class RunRecord:
     outputs: list[str]
     status: str
     error: str | None
+    llm: dict[str, Any] = field(default_factory=dict)  # what the run's LLM did (counts)
 
 
 def _now() -> str:
@@ -240,11 +241,13 @@ class Store:
         timings: dict[str, float] | None = None,
         outputs: list[str] | None = None,
         error: str | None = None,
+        llm: dict[str, Any] | None = None,
     ) -> None:
         with self._write() as conn:
             conn.execute(
                 "UPDATE runs SET finished_at = ?, status = ?, commits = ?, analysed = ?,"
-                " cached = ?, timings_json = ?, outputs_json = ?, error = ? WHERE id = ?",
+                " cached = ?, timings_json = ?, outputs_json = ?, error = ?, llm_json = ?"
+                " WHERE id = ?",
                 (
                     _now(),
                     status,
@@ -254,6 +257,7 @@ class Store:
                     json.dumps(timings or {}),
                     json.dumps(outputs or [], ensure_ascii=False),
                     error,
+                    json.dumps(llm or {}, ensure_ascii=False),
                     run_id,
                 ),
             )
@@ -269,7 +273,7 @@ class Store:
         rows = self._conn.execute(
             "SELECT id, started_at, finished_at, command, window_start, window_end, tz,"
             " repositories_json, commits, analysed, cached, timings_json, outputs_json,"
-            " status, error FROM runs ORDER BY id DESC LIMIT ?",
+            " status, error, llm_json FROM runs ORDER BY id DESC LIMIT ?",
             (limit,),
         ).fetchall()
         return [_run_from_row(r) for r in rows]
@@ -292,4 +296,5 @@ def _run_from_row(r: tuple[Any, ...]) -> RunRecord:
         outputs=json.loads(r[12]),
         status=r[13],
         error=r[14],
+        llm=json.loads(r[15] or "{}"),
     )

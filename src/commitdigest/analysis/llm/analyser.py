@@ -26,15 +26,16 @@ model never saw (also listed in ``omitted_files``), clipped diffs.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, TypeVar
 
-from commitdigest.analysis.llm.client import ChatClient, LLMAuthError
+from commitdigest.analysis.llm.chat import ChatClient, LLMAuthError, LLMEndpointError
 from commitdigest.analysis.llm.engine import (
     Caller,
     CallFailed,
@@ -46,6 +47,7 @@ from commitdigest.analysis.llm.engine import (
     Tally,
 )
 from commitdigest.analysis.llm.extract import extract_json_object
+from commitdigest.analysis.llm.language import check_language
 from commitdigest.analysis.llm.plan import DiffPlan, ListReason, format_chunk, format_file_list
 from commitdigest.analysis.llm.plan import plan_diff as plan_diff
 from commitdigest.analysis.llm.prompt import (
@@ -62,6 +64,8 @@ from commitdigest.analysis.llm.schema import (
     FULL_SCHEMA,
     CompactOutput,
     FullOutput,
+    count_repairs,
+    free_texts,
     to_analysis,
 )
 from commitdigest.analysis.llm.tokens import TokenCalibration
@@ -84,26 +88,64 @@ _RESERVE = {"role": "user", "content": correction_prompt("x" * 320)}
 T = TypeVar("T")
 
 
-def _read_full(text: str) -> CompactOutput:
-    return FullOutput.model_validate(extract_json_object(text))
+@dataclass
+class AnalyserStats:
+    """What the analyser's answers needed in a run (for the run record): repairs by kind
+    (:func:`~commitdigest.analysis.llm.schema.count_repairs`, plus ``extracted``: JSON taken
+    out of prose, a fence or a reasoning block), unusable replies by kind (each was asked
+    again once), and the fallbacks by reason (in English)."""
+
+    repairs: Counter[str] = field(default_factory=Counter)
+    unusable: Counter[str] = field(default_factory=Counter)
+    fallbacks: Counter[str] = field(default_factory=Counter)
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {k: dict(v) for k, v in vars(self).items() if v}
+        if self.fallbacks:  # the most frequent reasons only: one line each
+            out["fallbacks"] = dict(self.fallbacks.most_common(5))
+        return out
 
 
-def _read_compact(text: str) -> CompactOutput:
-    return CompactOutput.model_validate(extract_json_object(text))
+def _bare_json(text: str) -> bool:
+    """Whether the reply is one JSON object and nothing else."""
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
 
 
-FULL_FORM = ReplyForm[CompactOutput](FULL_SCHEMA, "commit_analysis", _read_full)
-COMPACT_FORM = ReplyForm[CompactOutput](COMPACT_SCHEMA, "commit_analysis_compact", _read_compact)
+def reader(
+    model: type[CompactOutput], lang: str, repairs: Counter[str] | None = None
+) -> Callable[[str], CompactOutput]:
+    """The reader of an answer in ``model``'s form: JSON out of the reply, validated,
+    checked for the report's language (:class:`WrongLanguage`, asked again once), with what
+    had to be repaired added to ``repairs``."""
+
+    def read(text: str) -> CompactOutput:
+        raw = extract_json_object(text)
+        output = model.model_validate(raw)
+        check_language(free_texts(output), lang)
+        if repairs is not None:
+            repairs.update(count_repairs(raw, output))
+            repairs["extracted"] += not _bare_json(text)
+        return output
+
+    return read
+
+
+FULL_NAME = "commit_analysis"  # the schema names sent with the two forms
+COMPACT_NAME = "commit_analysis_compact"
 
 
 class LLMAnalyser:
     """Commit -> :class:`Analysis` by an OpenAI-compatible model (see the module docstring).
 
     :meth:`analyse` never raises for an LLM problem (unavailable, refused, cut off, invalid
-    output, too large): it falls back to the rule-based analysis with the reason. Two kinds
-    of error do propagate: :class:`~commitdigest.analysis.llm.client.LLMAuthError` (a
-    missing or refused API key is a configuration error that would fail every commit: the
-    pipeline should stop with a clear message) and unexpected exceptions (bugs).
+    output, too large): it falls back to the rule-based analysis with the reason. What would
+    fail every commit propagates, so the pipeline stops with a clear message:
+    :class:`~commitdigest.errors.LLMAuthError` (a missing or refused API key) and
+    :class:`~commitdigest.errors.LLMEndpointError` (an unreachable URL, an unknown model, a
+    refused setting); so do unexpected exceptions (bugs).
     """
 
     id = "llm"
@@ -121,6 +163,20 @@ class LLMAnalyser:
         self.options = options
         self.fallback = fallback or RuleAnalyser()
         self.calibration = calibration or TokenCalibration()
+        self._gate: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
+        self.stats = AnalyserStats()
+
+    def _ahead(self) -> asyncio.Semaphore:
+        """At most twice the client's concurrency of commits being prepared or in flight:
+        the others wait here, before building their prompts, so that the first requests go
+        out before every prompt of the day is built, and the next ones are ready when a
+        slot frees."""
+        loop = asyncio.get_running_loop()
+        if self._gate is None or self._gate[0] is not loop:
+            limiter = getattr(self.client, "limiter", None)
+            concurrency = max(1, int(getattr(limiter, "max_concurrency", 8)))
+            self._gate = (loop, asyncio.Semaphore(2 * concurrency))
+        return self._gate[1]
 
     @property
     def version(self) -> str:
@@ -144,21 +200,25 @@ class LLMAnalyser:
         ``facts``: the radar's items for the commit, handed to the model as facts."""
         lang = lang_of(lang)
         tally = Tally()
-        job = _Job(
-            self,
-            commit,
-            repository=repository,
-            lang=lang,
-            focus=focus,
-            tally=tally,
-            facts=tuple(facts or ()),
-        )
         try:
-            return await job.run()
+            async with self._ahead():
+                job = _Job(
+                    self,
+                    commit,
+                    repository=repository,
+                    lang=lang,
+                    focus=focus,
+                    tally=tally,
+                    facts=tuple(facts or ()),
+                )
+                return await job.run()
         except CallFailed as failed:
             reason = say(lang, failed)
-        except LLMAuthError:
+            self.stats.fallbacks[say("en", failed)] += 1
+        except (LLMAuthError, LLMEndpointError):
             raise
+        finally:
+            self.stats.unusable.update(tally.unusable)
         log.warning("LLM analysis of %s fell back to rules: %s", commit.short_sha, reason)
         rules = self.fallback.analyse(commit, lang=lang, radar=facts)
         update: dict[str, Any] = {
@@ -202,6 +262,13 @@ class _Job:
         self.system = system_prompt(lang, focus)
         self.caller = Caller(owner.client, owner.options, owner.calibration, tally)
         self.shrunk = False
+        repairs = owner.stats.repairs
+        self.full_form = ReplyForm[CompactOutput](
+            FULL_SCHEMA, FULL_NAME, reader(FullOutput, lang, repairs)
+        )
+        self.compact_form = ReplyForm[CompactOutput](
+            COMPACT_SCHEMA, COMPACT_NAME, reader(CompactOutput, lang, repairs)
+        )
 
     async def run(self) -> Analysis:
         shrink: int | None = None
@@ -251,8 +318,8 @@ class _Job:
         system = {"role": "system", "content": self.system}
         return CallSpec(
             forms=[
-                (FULL_FORM, [system, {"role": "user", "content": full}]),
-                (COMPACT_FORM, [system, {"role": "user", "content": compact}]),
+                (self.full_form, [system, {"role": "user", "content": full}]),
+                (self.compact_form, [system, {"role": "user", "content": compact}]),
             ],
             label=label,
         )
@@ -280,7 +347,7 @@ class _Job:
             return_exceptions=True,
         )
         for r in results:  # configuration errors first, then bugs: never swallowed
-            if isinstance(r, LLMAuthError):
+            if isinstance(r, LLMAuthError | LLMEndpointError):
                 raise r
         for r in results:
             if isinstance(r, BaseException) and not isinstance(r, CallFailed | PromptTooLarge):

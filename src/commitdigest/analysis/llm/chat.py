@@ -18,6 +18,9 @@ from commitdigest.errors import (
     LLMAuthError as LLMAuthError,
 )
 from commitdigest.errors import (
+    LLMEndpointError as LLMEndpointError,
+)
+from commitdigest.errors import (
     LLMError as LLMError,
 )
 from commitdigest.errors import (
@@ -66,7 +69,13 @@ class ChatResult:
     latency_s: float | None = None  # the successful attempt only, not earlier ones or waits
     attempts: int = 1
     model: str | None = None
+    reasoning: str | None = None  # what the model thought first: never shown, never parsed
+    from_reasoning: bool = False  # ``text`` came from the reasoning field (content was empty)
+    hedges: int = 0  # twins sent because the request was slow (extra calls, counted in usage)
 
 
 class ChatClient(Protocol):
+    """What the engine needs of a client. A client may also have ``reasons(model) -> bool``
+    (whether the model thinks before it answers: its requests then get more room)."""
+
     async def complete(self, request: ChatRequest) -> ChatResult: ...

@@ -8,7 +8,9 @@ the function that reads the reply. :meth:`Caller.run` returns the first usable r
 * ``finish_reason == "length"`` is never accepted, even when the JSON parses: in the first
   form the request is sent again with twice the ``max_tokens`` (at least 512 more), up to
   ``max_output_tokens_cap`` and what the context window leaves; then once in the next form;
-  then :class:`CallFailed`.
+  then :class:`CallFailed`. A model that reasons before it answers (the client's
+  ``reasons(model)``) gets ``reasoning_tokens`` more on every request, the cap included,
+  so its thinking cannot eat the answer's room.
 * an unreadable or invalid reply is answered once with the error (and, when the spec says so,
   the model's reply), asking for corrected JSON only; a second one is :class:`CallFailed`.
 * every request's estimated prompt (scaled by the :class:`TokenCalibration`) stays within
@@ -16,7 +18,8 @@ the function that reads the reply. :meth:`Caller.run` returns the first usable r
   ``min_output_tokens`` to answer in; a request that cannot is :class:`PromptTooLarge` (as is
   the server's :class:`ContextLengthError`): the caller plans a smaller prompt.
 * :class:`LLMUnavailableError` / :class:`LLMRequestError` become :class:`CallFailed`;
-  :class:`LLMAuthError` and anything unexpected propagate.
+  :class:`LLMAuthError`, :class:`LLMEndpointError` (every request would fail: the run
+  stops) and anything unexpected propagate.
 
 :class:`CallFailed` says what went wrong as a ``kind`` and values, so each caller words it in
 its own language (:func:`~commitdigest.analysis.llm.analyser` through :mod:`commitdigest.i18n`).
@@ -38,7 +41,13 @@ from commitdigest.analysis.llm.prompt import correction_prompt, estimate_message
 from commitdigest.analysis.llm.schema import describe_validation_error
 from commitdigest.analysis.llm.tokens import TokenCalibration
 from commitdigest.config.settings import LLMSettings
-from commitdigest.errors import ContextLengthError, LLMAuthError, LLMError, LLMUnavailableError
+from commitdigest.errors import (
+    ContextLengthError,
+    LLMAuthError,
+    LLMEndpointError,
+    LLMError,
+    LLMUnavailableError,
+)
 from commitdigest.models import Usage
 
 log = logging.getLogger(__name__)
@@ -61,6 +70,7 @@ class LLMOptions:
     temperature: float = _default("temperature")
     max_output_tokens: int = _default("max_output_tokens")
     max_output_tokens_cap: int = _default("max_output_tokens_cap")  # "length" retries grow to
+    reasoning_tokens: int = _default("reasoning_tokens")  # more room for a model that reasons
     context_window: int = _default("context_window")  # estimated prompt + max_tokens fit
     input_budget_tokens: int = _default("input_budget_tokens")  # estimated prompt, at most
     max_chunks: int = _default("max_chunks")
@@ -118,9 +128,10 @@ class Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     calls: int = 0
+    unusable: list[str] = field(default_factory=list)  # the kind of each unusable reply
 
-    def add(self, usage: TokenUsage | None) -> None:
-        self.calls += 1
+    def add(self, usage: TokenUsage | None, hedges: int = 0) -> None:
+        self.calls += 1 + hedges  # a slow request's twin is a call too
         if usage is not None:
             self.prompt_tokens += usage.prompt_tokens or 0
             self.completion_tokens += usage.completion_tokens or 0
@@ -181,6 +192,9 @@ class CallOutcome(Generic[T]):
 
 
 def _kind(err: ValueError) -> str:
+    kind = getattr(err, "kind", None)  # a reader's own kind (the language check's)
+    if isinstance(kind, str):
+        return kind
     if isinstance(err, JSONExtractionError):
         return "invalid_json"
     if isinstance(err, ValidationError):
@@ -208,9 +222,18 @@ class Caller:
         real = self._calibration.scale(estimate_messages(messages, schema))
         return real <= self._options.input_cap
 
+    def _reasoning_room(self) -> int:
+        """The extra ``max_tokens`` a model that reasons before it answers gets (the client
+        says whether it does: ``reasons(model)``, optional in the protocol)."""
+        reasons = getattr(self._client, "reasons", None)
+        thinks = callable(reasons) and bool(reasons(self._options.model))
+        return self._options.reasoning_tokens if thinks else 0
+
     async def run(self, spec: CallSpec[T]) -> CallOutcome[T]:
         opts = self._options
-        want = opts.max_output_tokens
+        extra = self._reasoning_room()
+        cap = opts.max_output_tokens_cap + extra
+        want = opts.max_output_tokens + extra
         form = 0
         length_hits = 0
         failures: list[tuple[str, str]] = []  # (kind, detail) of unusable replies
@@ -223,10 +246,10 @@ class Caller:
             if result.finish_reason == "length":
                 length_hits += 1
                 retry = []
-                room = self._room(list(base), reply_form.schema, opts.max_output_tokens_cap)
+                room = self._room(list(base), reply_form.schema, cap)
                 log.info("LLM %s: output cut off at %d tokens", spec.label, max_tokens)
                 if form == 0 and max_tokens < room:
-                    want = min(max(2 * max_tokens, max_tokens + 512), opts.max_output_tokens_cap)
+                    want = min(max(2 * max_tokens, max_tokens + 512), cap)
                 elif form + 1 < len(spec.forms):
                     form, want = form + 1, max_tokens
                 else:
@@ -237,6 +260,7 @@ class Caller:
             except ValueError as err:  # JSONExtractionError and ValidationError among them
                 failures.append((_kind(err), describe_reply_error(err)))
             log.info("LLM %s: unusable reply (%s)", spec.label, failures[-1][1])
+            self._tally.unusable.append(failures[-1][0])
             if len(failures) >= 2:
                 kinds = {kind for kind, _ in failures}
                 kind = kinds.pop() if len(kinds) == 1 else "unusable"
@@ -292,7 +316,7 @@ class Caller:
         )
         try:
             result = await self._client.complete(request)
-        except LLMAuthError:
+        except (LLMAuthError, LLMEndpointError):
             raise
         except ContextLengthError:
             raise PromptTooLarge from None
@@ -300,7 +324,7 @@ class Caller:
             raise CallFailed("unavailable", reason=err.reason) from None
         except LLMError as err:
             raise CallFailed("refused", reason=str(err)) from None
-        self._tally.add(result.usage)
+        self._tally.add(result.usage, result.hedges)
         actual = result.usage.prompt_tokens if result.usage is not None else None
         if actual:
             self._calibration.observe(estimate_messages(messages, form.schema), actual)

@@ -25,7 +25,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from commitdigest.analysis.llm.chat import ChatClient
 from commitdigest.analysis.llm.engine import (
@@ -38,8 +46,9 @@ from commitdigest.analysis.llm.engine import (
     Tally,
     describe_reply_error,
 )
-from commitdigest.analysis.llm.extract import extract_json_object
+from commitdigest.analysis.llm.extract import extract_json_object, strip_think
 from commitdigest.analysis.llm.prompt import prompt_environment
+from commitdigest.analysis.llm.schema import normalise_keys
 from commitdigest.analysis.llm.tokens import TokenCalibration, estimate_tokens
 from commitdigest.analysis.overview import (
     MAX_ITEMS,
@@ -77,9 +86,14 @@ REPLY_SCHEMA: dict[str, Any] = {
 }
 
 
+_REPLY_ALIASES = {"theme": "themes", "keychange": "key_changes", "changes": "key_changes",
+                  "risk": "risks"}  # fmt: skip
+
+
 class OverviewReply(BaseModel):
-    """The model's reply. Lenient: ``null`` is an empty list, a string a one-item list,
-    blank items are dropped, items beyond :data:`MAX_ITEMS` too (never cut mid-text)."""
+    """The model's reply. Lenient: keys in any case, ``null`` is an empty list, a string a
+    one-item list, a reasoning block left in an item is dropped, blank items are dropped,
+    items beyond :data:`MAX_ITEMS` too (never cut mid-text)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -90,6 +104,11 @@ class OverviewReply(BaseModel):
     )
     risks: list[str] = Field(default_factory=list)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _keys(cls, data: object) -> object:
+        return normalise_keys(data, cls.model_fields, _REPLY_ALIASES)
+
     @field_validator("themes", "key_changes", "risks", mode="before")
     @classmethod
     def _lenient(cls, value: object) -> object:
@@ -99,7 +118,7 @@ class OverviewReply(BaseModel):
             value = [value]
         if not isinstance(value, list):
             return value  # pydantic rejects it
-        kept = [v.strip() if isinstance(v, str) else v for v in value]
+        kept = [strip_think(v).strip() if isinstance(v, str) else v for v in value]
         return [v for v in kept if v != ""][:MAX_ITEMS]
 
 
@@ -278,24 +297,31 @@ async def llm_overview(
     input_budget: int = DEFAULT_INPUT_BUDGET,
     context_window: int = LLMSettings.model_fields["context_window"].default,
     calibration: TokenCalibration | None = None,
+    options: LLMOptions | None = None,
 ) -> Overview:
     """The LLM's overview of ``items`` (see the module docstring); an empty day makes no call.
 
-    The call goes through the analyser's engine (:class:`Caller`): the room doubles once
-    after a cut-off reply, an unusable reply is re-asked once."""
+    The call goes through the analyser's engine (:class:`Caller`) with the analyses' budget
+    rules when ``options`` (the analyser's :class:`LLMOptions`) are given: the same
+    ``max_tokens``, cap, context window and room for a model that reasons; the other
+    arguments then only add the input budget. The room doubles after a cut-off reply, an
+    unusable reply is re-asked once."""
     if not items:
         return rule_overview(items, lang)
-    options = LLMOptions(
-        model=model,
-        temperature=temperature,
-        max_output_tokens=max_tokens,
-        max_output_tokens_cap=max(max_tokens * 2, max_tokens + 512),
-        context_window=max(context_window, max_tokens + 512 + 1),
-        input_budget_tokens=max(input_budget, 1),
-        extra_body=dict(extra_body or {}),
-        price_input_per_mtok=price_input_per_mtok,
-        price_output_per_mtok=price_output_per_mtok,
-    )
+    if options is None:
+        options = LLMOptions(
+            model=model,
+            temperature=temperature,
+            max_output_tokens=max_tokens,
+            max_output_tokens_cap=max(max_tokens * 2, max_tokens + 512),
+            context_window=max(context_window, max_tokens + 512 + 1),
+            input_budget_tokens=max(input_budget, 1),
+            extra_body=dict(extra_body or {}),
+            price_input_per_mtok=price_input_per_mtok,
+            price_output_per_mtok=price_output_per_mtok,
+        )
+    else:
+        input_budget = min(input_budget, options.input_budget_tokens)
     tally = Tally()
     caller = Caller(client, options, calibration or TokenCalibration(), tally)
 

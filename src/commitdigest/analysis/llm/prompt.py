@@ -78,6 +78,7 @@ def prompt_environment() -> jinja2.Environment:
     """The one Jinja environment over the prompt folder (analyses and the overview)."""
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        auto_reload=False,  # packaged templates: no stat() of the file on every render
         undefined=jinja2.StrictUndefined,
         autoescape=False,  # plain text for a model, not HTML
         trim_blocks=True,
@@ -202,8 +203,9 @@ def correction_prompt(error: str) -> str:
 def schema_instructions(schema: Mapping[str, Any]) -> str:
     """The schema as prompt text, for requests that cannot carry it in ``response_format``.
 
-    :class:`~commitdigest.analysis.llm.client.OpenAIChatClient` appends this same text to
-    the system message itself in its ``json_object`` and ``text`` modes, so the analyser does
+    The client appends this same text to the system message itself in its ``json_object``
+    and ``text`` modes (:func:`~commitdigest.analysis.llm.providers.with_schema_in_prompt`),
+    so the analyser does
     not add it; the analyser still counts it in every estimate (:func:`estimate_messages`).
     """
     compact = json.dumps(schema, ensure_ascii=False, separators=(",", ":"))
@@ -219,8 +221,23 @@ def estimate_messages(
         estimate_tokens(m.get("content", "")) + MESSAGE_OVERHEAD for m in messages
     )
     if schema is not None:
-        total += estimate_tokens(schema_instructions(schema)) + 2  # two newlines before it
+        total += _schema_tokens(schema) + 2  # two newlines before it
     return total
+
+
+_SCHEMA_TOKENS: dict[int, tuple[Mapping[str, Any], int]] = {}
+
+
+def _schema_tokens(schema: Mapping[str, Any]) -> int:
+    """Estimated tokens of the schema as prompt text; the few schemas in use (module
+    constants) are measured once."""
+    known = _SCHEMA_TOKENS.get(id(schema))
+    if known is not None and known[0] is schema:
+        return known[1]
+    tokens = estimate_tokens(schema_instructions(schema))
+    if len(_SCHEMA_TOKENS) < 64:
+        _SCHEMA_TOKENS[id(schema)] = (schema, tokens)
+    return tokens
 
 
 def clip_text(text: str, max_tokens: int) -> tuple[str, bool]:

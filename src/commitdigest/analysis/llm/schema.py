@@ -18,12 +18,14 @@ error whose short text (:func:`describe_validation_error`) is sent back to the m
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Collection, Mapping
 from enum import Enum, StrEnum
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from commitdigest.analysis.llm.extract import strip_think
 from commitdigest.analysis.tags import CONVENTIONAL_TYPES, TAG_TYPES
 from commitdigest.i18n import LLM_TYPE_NOTES as _TYPE_NOTES
 from commitdigest.models import Analysis, ChangeType, Importance, Insight, Risk, Usage
@@ -38,11 +40,16 @@ __all__ = [
     "InsightOut",
     "RiskOut",
     "as_list",
+    "count_repairs",
     "describe_validation_error",
+    "field_name",
+    "free_texts",
     "label_key",
     "normalise_change_type",
     "normalise_dimension",
     "normalise_importance",
+    "normalise_key",
+    "normalise_keys",
     "output_schema",
     "text_list",
     "to_analysis",
@@ -217,6 +224,63 @@ KEY_ALIASES: Final[dict[str, str]] = {
 }
 
 
+INSIGHT_ALIASES: Final[dict[str, str]] = {
+    "dim": "dimension",
+    "aspect": "dimension",
+    "category": "dimension",
+    "type": "dimension",
+    "维度": "dimension",
+    "insight": "text",
+    "content": "text",
+    "description": "text",
+    "detail": "text",
+    "内容": "text",
+}
+RISK_ALIASES: Final[dict[str, str]] = {
+    "description": "risk",
+    "风险": "risk",
+    "impact": "effect",
+    "consequence": "effect",
+    "影响": "effect",
+    "后果": "effect",
+    "mitigations": "mitigation",
+    "缓解": "mitigation",
+    "缓解措施": "mitigation",
+}
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def normalise_key(key: object) -> str:
+    """ "Dimension" -> "dimension", "keyChanges" -> "key_changes", "Change-Type" ->
+    "change_type": lower case, words joined by ``_``."""
+    text = _CAMEL.sub("_", str(key).strip())
+    return re.sub(r"[\s\-]+", "_", text).lower()
+
+
+def field_name(key: object, fields: Collection[str], aliases: Mapping[str, str]) -> str:
+    """The field a key of a model's answer stands for: itself, its normalised form, or an
+    alias (compared without ``_``); unknown keys come back normalised."""
+    if key in fields:
+        return str(key)
+    norm = normalise_key(key)
+    if norm in fields:
+        return norm
+    return aliases.get(norm.replace("_", ""), aliases.get(norm, norm))
+
+
+def normalise_keys(data: Any, fields: Collection[str], aliases: Mapping[str, str]) -> Any:
+    """``data`` (an object of the model's answer) with every key as :func:`field_name` says;
+    a key spelled exactly as a field wins over one that only normalises to it."""
+    if not isinstance(data, dict):
+        return data
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        name = field_name(key, fields, aliases)
+        if name not in out or key in fields:
+            out[name] = value
+    return out
+
+
 class _Lenient(BaseModel):
     model_config = ConfigDict(extra="ignore", str_strip_whitespace=True, frozen=True)
 
@@ -226,6 +290,11 @@ class InsightOut(_Lenient):
     text: str = Field(min_length=1)
 
     _dimension = field_validator("dimension", mode="before")(normalise_dimension)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _keys(cls, data: Any) -> Any:
+        return normalise_keys(data, cls.model_fields, INSIGHT_ALIASES)
 
 
 class RiskOut(_Lenient):
@@ -238,15 +307,7 @@ class RiskOut(_Lenient):
     def _from_text(cls, data: Any) -> Any:
         if isinstance(data, str):
             return {"risk": data}
-        if isinstance(data, dict):
-            aliases = {
-                "description": "risk",
-                "风险": "risk",
-                "影响": "effect",
-                "缓解": "mitigation",
-            }
-            return {aliases.get(k, k): v for k, v in data.items()}
-        return data
+        return normalise_keys(data, cls.model_fields, RISK_ALIASES)
 
 
 class CompactOutput(_Lenient):
@@ -278,16 +339,11 @@ class CompactOutput(_Lenient):
             return data
         if len(data) == 1:  # {"analysis": {...}}
             (inner,) = data.values()
-            if isinstance(inner, dict) and ("summary" in inner or "importance" in inner):
+            if isinstance(inner, dict) and {"summary", "importance"} & set(
+                map(normalise_key, inner)
+            ):
                 data = inner
-        fields = cls.model_fields
-        out: dict[str, Any] = {}
-        for key, value in data.items():
-            norm = str(key).strip().lower().replace("-", "_").replace(" ", "_")
-            name = norm if norm in fields else KEY_ALIASES.get(norm.replace("_", ""), norm)
-            if name not in out or key in fields:
-                out[name] = value
-        return out
+        return normalise_keys(data, cls.model_fields, KEY_ALIASES)
 
 
 class FullOutput(CompactOutput):
@@ -336,6 +392,66 @@ FULL_SCHEMA: Final[dict[str, Any]] = output_schema(FullOutput)
 COMPACT_SCHEMA: Final[dict[str, Any]] = output_schema(CompactOutput)
 
 
+def free_texts(output: CompactOutput) -> list[str]:
+    """Every free text the model wrote in ``output`` (for the language check)."""
+    texts = [output.summary, output.change_type_reason]
+    if isinstance(output, FullOutput):
+        texts += output.impact + output.recommendations + [i.text for i in output.insights]
+        texts += [t for r in output.risks for t in (r.risk, r.effect, r.mitigation)]
+    return [t for t in texts if t]
+
+
+_ENUMS: Final[dict[str, str]] = {"importance": "importance", "change_type": "change_type"}
+_TEXT_LISTS: Final = frozenset({"impact", "recommendations"})
+_OBJECT_LISTS: Final[dict[str, tuple[type[BaseModel], Mapping[str, str]]]] = {
+    "insights": (InsightOut, INSIGHT_ALIASES),
+    "risks": (RiskOut, RISK_ALIASES),
+}
+
+
+def count_repairs(raw: Any, output: CompactOutput) -> Counter[str]:
+    """What reading ``raw`` (the model's JSON) into ``output`` had to repair, by kind:
+    ``wrapper`` (a one-key object around the answer), ``keys`` (at any level: another case,
+    spacing or an alias), ``values`` (an enum in another case, language or with emoji),
+    ``shapes`` (a string for a list, an object for a text, a list for a text)."""
+    found: Counter[str] = Counter()
+    data = raw
+    fields = type(output).model_fields
+    if isinstance(data, dict) and len(data) == 1 and not set(data) & set(fields):
+        (inner,) = data.values()
+        if isinstance(inner, dict):
+            found["wrapper"] += 1
+            data = inner
+    if not isinstance(data, dict):
+        return found
+    for key, value in data.items():
+        name = field_name(key, fields, KEY_ALIASES)
+        found["keys"] += name != key
+        if name in _ENUMS and isinstance(value, str):
+            found["values"] += value != str(getattr(output, name).value)
+        elif name in ("summary", "change_type_reason"):
+            found["shapes"] += isinstance(value, list)
+        elif name in _TEXT_LISTS:
+            items = value if isinstance(value, list) else [value]
+            found["shapes"] += not isinstance(value, list) or any(
+                isinstance(i, dict) for i in items
+            )
+        elif name in _OBJECT_LISTS:
+            model, aliases = _OBJECT_LISTS[name]
+            items = value if isinstance(value, list) else [value]
+            found["shapes"] += not isinstance(value, list)
+            for item in items:
+                if isinstance(item, str):
+                    found["shapes"] += 1
+                elif isinstance(item, dict):
+                    for k, v in item.items():
+                        inner_name = field_name(k, model.model_fields, aliases)
+                        found["keys"] += inner_name != k
+                        if inner_name == "dimension" and isinstance(v, str):
+                            found["values"] += normalise_dimension(v) != v
+    return +found
+
+
 def describe_validation_error(error: ValidationError, limit: int = 300) -> str:
     """``importance: Input should be 'high', 'medium' or 'low'; …`` — short, one line."""
     parts = []
@@ -347,6 +463,12 @@ def describe_validation_error(error: ValidationError, limit: int = 300) -> str:
 
 
 # ---- to an Analysis -----------------------------------------------------------------------
+
+
+def _no_thoughts(text: str) -> str:
+    """A free text without a reasoning block a model left inside it (``<think>…</think>``)."""
+    return strip_think(text).strip() if "think" in text.lower() else text
+
 
 _BLANK_REASONS = frozenset({"", "na", "none", "null", "无", "没有", "不适用"})
 
@@ -378,18 +500,27 @@ def to_analysis(
         else:
             type_notes.append(texts["changed"].format(reason=output.change_type_reason, **names))
     full = output if isinstance(output, FullOutput) else None
+    clean = _no_thoughts
     return Analysis(
         change_type=change_type,
         importance=output.importance,
-        summary=output.summary,
-        impact=list(full.impact) if full else [],
-        insights=[Insight(dimension=i.dimension.value, text=i.text) for i in full.insights]
+        summary=clean(output.summary),
+        impact=[t for t in map(clean, full.impact) if t] if full else [],
+        insights=[
+            Insight(dimension=i.dimension.value, text=t)
+            for i in full.insights
+            if (t := clean(i.text))
+        ]
         if full
         else [],
-        risks=[Risk(risk=r.risk, effect=r.effect, mitigation=r.mitigation) for r in full.risks]
+        risks=[
+            Risk(risk=clean(r.risk), effect=clean(r.effect), mitigation=clean(r.mitigation))
+            for r in full.risks
+            if clean(r.risk)
+        ]
         if full
         else [],
-        recommendations=list(full.recommendations) if full else [],
+        recommendations=[t for t in map(clean, full.recommendations) if t] if full else [],
         analyser="llm",
         analyser_version=analyser_version,
         notes=[*type_notes, *(notes or [])],

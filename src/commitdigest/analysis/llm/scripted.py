@@ -29,12 +29,17 @@ class ScriptedChatClient:
         handler: ScriptHandler | None = None,
         mode: StructuredMode = StructuredMode.JSON_SCHEMA,
         delay_s: float = 0.0,
+        reasoning: bool = False,
     ) -> None:
         self._queue: deque[ScriptItem] = deque(script)
         self.handler = handler
         self.mode = mode
         self.delay_s = delay_s
+        self.reasoning = reasoning  # what :meth:`reasons` says: a model that thinks first
         self.requests: list[ChatRequest] = []
+
+    def reasons(self, model: str) -> bool:
+        return self.reasoning
 
     def push(self, *items: ScriptItem) -> None:
         self._queue.extend(items)
