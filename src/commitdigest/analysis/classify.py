@@ -238,6 +238,47 @@ def classify_path(path: str) -> Area:
     return Area.SOURCE
 
 
+_TOOLING_DIRS = frozenset(
+    {"scripts", "script", "tools", "tool", "tooling", "hack", "dev", "devtools", "utils-dev",
+     "build-support", "build-project", "release"}
+)  # fmt: skip
+_TEST_HARNESS_DIRS = frozenset({"playground", "e2e", "integration-tests", "test-utils"})
+_TEST_HARNESS_RE = re.compile(r"^(?!(?:la|con|at|pro)tests?$)(?:test[\w-]*|[\w-]+tests?)$")
+_DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
+
+
+_CHANGELOG_RE = re.compile(
+    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.IGNORECASE
+)
+
+
+def is_changelog(path: str) -> bool:
+    """A changelog or release-notes file (``CHANGELOG.md``, ``NEWS.rst``,
+    ``docs/release-notes.md``)."""
+    return _CHANGELOG_RE.search(path) is not None
+
+
+def area_by_role(path: str, area: Area) -> Area:
+    """The area of a path by whom it is for, where :func:`classify_path` only says
+    ``source``: the project's own tooling (``scripts/release.sh``, ``internal/tools/…``,
+    ``hack/``) is CI and build, a test harness (``caddytest/``, vite's ``playground/``) is
+    tests, documentation sources (``docs_src/``) are docs. The rule analyser judges a
+    commit by it; the other views keep :func:`classify_path`."""
+    if area is not Area.SOURCE:
+        return area
+    dirs = [p.lower() for p in _parts(path)[:-1]]
+    if not dirs:
+        return area
+    top = dirs[0]
+    if top in _TOOLING_DIRS or (top in _LAYOUT_DIRS and len(dirs) > 1 and dirs[1] in _TOOLING_DIRS):
+        return Area.CI_BUILD
+    if top in _TEST_HARNESS_DIRS or _TEST_HARNESS_RE.match(top):
+        return Area.TESTS
+    if top in _DOC_SOURCE_DIRS:
+        return Area.DOCS
+    return area
+
+
 def _top_dirs(dirs: list[str]) -> set[str]:
     """The top directory, and in a monorepo (``packages/foo/docs``) a package's top one."""
     top = set(dirs[:1])

@@ -59,6 +59,33 @@ def tr(lang: str, key: str, **kwargs: str) -> str:
     return table[key].format(**kwargs)
 
 
+def join_list_and(items: list[str], lang: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` / ``a``, ``a和b``, ``a、b和c``."""
+    if len(items) < 2:
+        return "".join(items)
+    table = pick(ANALYSIS_STRINGS, lang)
+    return table["list_sep"].join(items[:-1]) + table["list_and"] + items[-1]
+
+
+_OPENS_WORD = re.compile(r"^[a-z][a-z]*(?=[\s,:;]|$)")
+
+
+def as_sentence(text: str) -> str:
+    """``text`` (a title) as an English sentence: a plain first word capitalised
+    (``remove FlashComm v1`` -> ``Remove FlashComm v1.``; ``caddyhttp: …`` and
+    ``get_x …`` stay), a full stop unless it ends with one."""
+    text = text.strip()
+    if _OPENS_WORD.match(text) and ":" not in text.split(" ", 1)[0]:
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…", "。", "！", "？")) else text + "."
+
+
+def join_sentences(sentences: list[str], lang: str) -> str:
+    """Sentences as one text: spaced in English, run together in Chinese."""
+    parts = [s for s in sentences if s]
+    return (" " if lang == "en" else "").join(parts)
+
+
 def code_list(items: list[str], lang: str, limit: int = 4) -> str:
     """Up to ``limit`` items as code spans, then "and N more"."""
     spans = [s for s in (code_span(i) for i in items[:limit]) if s]
@@ -77,7 +104,7 @@ _TRAILER_KEYS = frozenset(
 )
 _TRAILER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*):\s*\S")
 _SKIP_LINE_RES = (
-    re.compile(r"^#"),  # headings ("## Purpose")
+    re.compile(r"^#{1,6}(?!\d)"),  # headings ("## Purpose"), not "#20418 moved …"
     re.compile(r"^</?[A-Za-z][^>]*>\s*$"),  # HTML tag lines (<details>, </summary>)
     re.compile(r"^[-*+]\s+\[[ xX]\]"),  # checklists
     re.compile(r"^(?:-{3,}|\*{3,}|_{3,}|={3,})$"),  # rules
@@ -85,6 +112,11 @@ _SKIP_LINE_RES = (
     re.compile(r"^\*\*[^*]+\*\*:?$"),  # bold-only lines (template labels)
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
+
+
+def strip_html_comments(text: str) -> str:
+    """``text`` without HTML comments (a pull request template's hidden guidance)."""
+    return _HTML_COMMENT.sub("\n", text)
 
 
 def _is_trailer(line: str) -> bool:
@@ -110,7 +142,7 @@ def first_paragraph(body: str) -> str:
     """
     paragraphs: list[list[str]] = [[]]
     in_fence = False
-    for raw in _HTML_COMMENT.sub("\n", body).splitlines():
+    for raw in strip_html_comments(body).splitlines():
         line = raw.strip()
         if line.startswith(("```", "~~~")):
             in_fence = not in_fence
