@@ -9,7 +9,7 @@ what the commit is (one row)                                              points
   a release: not a patch release, or one with notes (5 changelog lines)     1
   a dependency users install: a manifest (not lock files alone, not the
   project's own tooling: requirements-dev.txt, internal/tools/go.mod) or a
-  vendored copy (src/pip/_vendor/…)                                         1
+  vendored copy (src/pip/_vendor/…); not beside a docs, test or CI change   1
   docs, tests, CI and build, refactors, lock files, tooling                 0
 
 what users must act on or know                                            points
@@ -103,6 +103,11 @@ _TOOLING = re.compile(
 )
 """The project's own tooling, spelling and style: nothing changes for users."""
 
+_NO_DEPENDENCY_POINT = frozenset(
+    {ChangeType.SECURITY, ChangeType.DOCUMENTATION, ChangeType.TEST, ChangeType.CI_BUILD}
+)
+"""Types where a manifest edited beside is incidental (``[tool.ruff]`` in pyproject.toml)."""
+
 HIGH_SCORE = 3
 MEDIUM_SCORE = 1
 _UNKNOWN_KIND_LINES = 30
@@ -137,9 +142,9 @@ def score_importance(
     shipped = src is not None or installed
     # what the commit is
     if src is not None and change_type in _USER_FACING_TYPES:
+        small = src.known and src.lines < _TWEAK_LINES
         tweak = change_type is ChangeType.BUGFIX and (
-            _TYPING.search(subject)
-            or (src.known and src.lines < _TWEAK_LINES and not facts.body_statement)
+            _TYPING.search(subject) is not None or (small and _COSMETIC.search(subject) is not None)
         )
         if tweak:
             notes.append(rt.tr(lang, "ev_tweak"))
@@ -157,7 +162,7 @@ def score_importance(
         evidence(1, "ev_release", n=rt.fmt_int(facts.changelog_added))
     elif facts.release:
         notes.append(rt.tr(lang, "ev_release_bare"))
-    if installed and change_type is not ChangeType.SECURITY:
+    if installed and change_type not in _NO_DEPENDENCY_POINT:
         paths = rt.code_list(facts.installed, lang) if facts.installed else ""
         key = "ev_dependency" if paths else "ev_vendored"
         if score == 0:

@@ -245,7 +245,10 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_kind_security": "Fixes a security problem in the shipped code.",
         "ev_kind_revert": "Reverts an earlier change.",
         "ev_kind_other": "Changes the shipped code; the kind is not stated.",
-        "ev_tweak": ("A tweak (under 3 lines naming no bug, or type hints only): no points."),
+        "ev_tweak": (
+            "A tweak (under 3 lines of a message, a comment or the wording, or type hints "
+            "only): no points."
+        ),
         "ev_dependency": "Changes dependency manifests users install: {paths}.",
         "ev_lock_only": "Changes only the lock files {paths}: they bind no user's versions.",
         "ev_vendored": "Updates a vendored copy of a dependency users get{paths}.",
