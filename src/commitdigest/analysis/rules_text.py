@@ -67,7 +67,7 @@ def join_list_and(items: list[str], lang: str) -> str:
     return table["list_sep"].join(items[:-1]) + table["list_and"] + items[-1]
 
 
-_OPENS_WORD = re.compile(r"^[a-z][a-z]*(?=[\s,:;]|$)")
+_OPENS_WORD = re.compile(r"^[a-z]+(?:[-'\u2019][a-z]+)*(?=[\s,;]|$)")
 
 
 def as_sentence(text: str) -> str:
@@ -75,7 +75,7 @@ def as_sentence(text: str) -> str:
     (``remove FlashComm v1`` -> ``Remove FlashComm v1.``; ``caddyhttp: …`` and
     ``get_x …`` stay), a full stop unless it ends with one."""
     text = text.strip()
-    if _OPENS_WORD.match(text) and ":" not in text.split(" ", 1)[0]:
+    if _OPENS_WORD.match(text):
         text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?", "…", "。", "！", "？")) else text + "."
 
