@@ -244,6 +244,9 @@ _TOOLING_DIRS = frozenset(
 )  # fmt: skip
 _TEST_HARNESS_DIRS = frozenset({"playground", "e2e", "integration-tests", "test-utils"})
 _TEST_HARNESS_RE = re.compile(r"^(?!(?:la|con|at|pro)tests?$)(?:test[\w-]*|[\w-]+tests?)$")
+_SCRIPT_NAME_RE = re.compile(r"^[\w.]*-[\w.-]*\.py$")
+"""A Python file no one can import (``fetch-download-metadata.py``): a script of the project's
+own tooling, not a module of its package."""
 _DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
 
 
@@ -262,17 +265,21 @@ def area_by_role(path: str, area: Area) -> Area:
     """The area of a path by whom it is for, where :func:`classify_path` only says
     ``source``: the project's own tooling (``scripts/release.sh``, ``internal/tools/…``,
     ``hack/``) is CI and build, a test harness (``caddytest/``, vite's ``playground/``) is
-    tests, documentation sources (``docs_src/``) are docs. The rule analyser judges a
+    tests (also ``…/test_vectors/`` deeper down), documentation sources (``docs_src/``) are
+    docs, and a Python file with a hyphen in its name is a script. The rule analyser judges a
     commit by it; the other views keep :func:`classify_path`."""
     if area is not Area.SOURCE:
         return area
-    dirs = [p.lower() for p in _parts(path)[:-1]]
+    parts = _parts(path)
+    dirs = [p.lower() for p in parts[:-1]]
+    if parts and _SCRIPT_NAME_RE.match(parts[-1]):  # fetch-download-metadata.py: no module
+        return Area.CI_BUILD
     if not dirs:
         return area
     top = dirs[0]
     if top in _TOOLING_DIRS or (top in _LAYOUT_DIRS and len(dirs) > 1 and dirs[1] in _TOOLING_DIRS):
         return Area.CI_BUILD
-    if top in _TEST_HARNESS_DIRS or _TEST_HARNESS_RE.match(top):
+    if top in _TEST_HARNESS_DIRS or any(_TEST_HARNESS_RE.match(d) for d in dirs):
         return Area.TESTS
     if top in _DOC_SOURCE_DIRS:
         return Area.DOCS

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from string import Formatter
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
 
@@ -54,9 +55,37 @@ def join_list(items: list[str], lang: str) -> str:
 
 
 def tr(lang: str, key: str, **kwargs: str) -> str:
-    """The ``key`` template in ``lang`` (``zh`` unless ``en``), formatted with ``kwargs``."""
+    """The ``key`` template in ``lang`` (``zh`` unless ``en``), formatted with ``kwargs``.
+
+    In Chinese a value that starts or ends with a Latin letter, a digit or a code span is set
+    off by a space from the Chinese text around it (``改动涉及 CI 与构建配置``,
+    ```x` 被删除``); the value itself is left as it is."""
     table = pick(RULE_TEXT, lang, "zh")
-    return table[key].format(**kwargs)
+    if lang == "en":
+        return table[key].format(**kwargs)
+    return spaced_format(table[key], kwargs)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN_EDGE = re.compile(r"[A-Za-z0-9`]")
+
+
+def spaced_format(template: str, values: dict[str, str]) -> str:
+    """``template.format(**values)``, a space between Chinese template text and a value's
+    Latin edge."""
+    out: list[str] = []
+    for literal, field, _spec, _conv in Formatter().parse(template):
+        if literal:
+            if out and _LATIN_EDGE.match(out[-1][-1:]) and _CJK.match(literal[0]):
+                literal = " " + literal
+            out.append(literal)
+        if field is None:
+            continue
+        value = str(values[field])
+        if value and out and _CJK.match(out[-1][-1:]) and _LATIN_EDGE.match(value[0]):
+            value = " " + value
+        out.append(value)
+    return "".join(out)
 
 
 def join_list_and(items: list[str], lang: str) -> str:
@@ -64,7 +93,11 @@ def join_list_and(items: list[str], lang: str) -> str:
     if len(items) < 2:
         return "".join(items)
     table = pick(ANALYSIS_STRINGS, lang)
-    return table["list_sep"].join(items[:-1]) + table["list_and"] + items[-1]
+    last = items[-1]
+    joiner = table["list_and"]
+    if lang != "en" and last[:1].isascii() and last[:1].isalnum():
+        joiner += " "  # "和 CI 与构建配置", as Chinese text spaces a Latin word
+    return table["list_sep"].join(items[:-1]) + joiner + last
 
 
 _OPENS_WORD = re.compile(r"^[a-z]+(?:[-'\u2019][a-z]+)*(?=[\s,;]|$)")
@@ -111,6 +144,7 @@ _SKIP_LINE_RES = (
     re.compile(r"^\|"),  # tables
     re.compile(r"^\*\*[^*]+\*\*:?$"),  # bold-only lines (template labels)
 )
+_LEADING_BULLET = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+|\d+、)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
 
 
@@ -153,7 +187,7 @@ def first_paragraph(body: str) -> str:
             continue
         paragraphs[-1].append(line)
     for lines in paragraphs:
-        text = strip_controls(" ".join(lines))
+        text = _LEADING_BULLET.sub("", strip_controls(" ".join(lines)))
         if sum(c.isalnum() for c in text) >= 3:
             return text
     return ""

@@ -19,7 +19,8 @@ In this order (the first that applies wins; ``docs/importance.md`` is the rubric
    ``caddyhttp: use canonical header keys to avoid …``): :data:`VERB_TYPES`, the object
    deciding between removal and cleanup (:data:`INTERNAL_OBJECTS`);
 7. keywords anywhere in the title (:data:`tags.KEYWORD_RULES`);
-8. the body: ``Fixes #123``, a crash or a regression it names -> ``bugfix``;
+8. the body: ``Fixes #123``, a crash or a regression it names -> ``bugfix``; "small
+   refactoring", "no functional change" -> ``refactor``;
 9. otherwise ``other``.
 
 Tests, docs and CI touched beside the code never decide: ``Add X; tests`` is a feature.
@@ -103,7 +104,7 @@ VERB_TYPES: dict[str, ChangeType] = {
 INTERNAL_OBJECTS = re.compile(
     r"\b(?:unused|dead|redundant|obsolete|stale|duplicated?|unnecessary|unreachable|leftover"
     r"|no-?op|outdated|patch(?:es)?|monkey-?patch\w*|workarounds?|hacks?|comments?|imports?"
-    r"|todo|warnings?|lint|helpers?)\b",
+    r"|todo|warnings?|lint|helpers?|usages?)\b",
     re.IGNORECASE,
 )
 """What a removal of code users never touch names: a cleanup, not a removal."""
@@ -230,9 +231,18 @@ def change_type(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
         return kind, rt.tr(lang, key, words=rt.code_span(words))
     if facts.body_statement:
         return ChangeType.BUGFIX, rt.tr(lang, "type_body", words=rt.code_span(facts.body_statement))
+    if m := _BODY_REFACTOR.search(facts.excerpt):
+        words = rt.code_span(m.group(0))
+        return ChangeType.REFACTOR, rt.tr(lang, "type_body_refactor", words=words)
     return ChangeType.OTHER, rt.tr(lang, "type_unknown")
 
 
+_BODY_REFACTOR = re.compile(
+    r"\brefactor\w*|\bno (?:functional|behaviou?r(?:al)?|user-facing) changes?\b"
+    r"|\bpure (?:refactor\w*|cleanup)\b",
+    re.IGNORECASE,
+)
+"""What a message says when the change restructures code and nothing else."""
 _BODY_SECURITY = re.compile(
     r"\battacker\w*|\bexploit\w*|\bvulnerab\w*|\bXSS\b|\bCSRF\b|\bSSRF\b|\bRCE\b"
     r"|\bpath traversal\b|\b(?:auth\w*|access[- ]control) bypass\w*|\bprivilege escalation\b",

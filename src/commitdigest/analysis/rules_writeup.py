@@ -21,9 +21,10 @@ def _lines_text(group: FileGroup) -> str:
 def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, lang: str) -> str:
     """What the commit is, what its message says, and what it touches, as sentences.
 
-    English opens with the title as a sentence. Chinese says the kind of change in its own
-    words (the title stands above the summary in every output) and quotes the message in
-    「…」: the commit's words are never glued into a Chinese sentence."""
+    English opens with the title as a sentence (a merge's: its pull request's title).
+    Chinese says the kind of change in its own words (the title stands above the summary in
+    every output; a merge's pull request title is quoted) and quotes the message in 「…」:
+    the commit's words are never glued into a Chinese sentence."""
     sentences: list[str] = []
     title = rt.strip_controls(facts.info.clean_title)
     if lang == "en" and title:
@@ -31,6 +32,8 @@ def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, la
     else:
         key = "sum_release" if facts.release else f"sum_{change_type.value}"
         sentences.append(rt.tr(lang, key))
+        if facts.merged and title:  # the heading shows "Merge pull request #…": say which
+            sentences.append(rt.tr(lang, "sum_merged", title=title))
     if facts.excerpt:
         excerpt = rt.strip_controls(rt.cut_text(facts.excerpt))
         if lang != "en" and excerpt.endswith(".") and not excerpt.endswith(".."):
@@ -120,7 +123,7 @@ def advice(
         insights.append(Insight(dimension="compatibility", text=rt.tr(lang, "in_revert")))
         risk("rk_revert")
         recs.append(rt.tr(lang, "rec_revert"))
-    if len(comps) >= 4:
+    if len(comps) >= 4 and src is not None and size_points(src) >= 1:  # not 4 one-line edits
         text = rt.tr(lang, "in_breadth", n=str(len(comps)), comps=comp_list)
         insights.append(Insight(dimension="architecture", text=text))
         recs.append(rt.tr(lang, "rec_broad", comps=comp_list))
