@@ -247,6 +247,7 @@ _TEST_HARNESS_RE = re.compile(r"^(?!(?:la|con|at|pro)tests?$)(?:test[\w-]*|[\w-]
 _SCRIPT_NAME_RE = re.compile(r"^[\w.]*-[\w.-]*\.py$")
 """A Python file no one can import (``fetch-download-metadata.py``): a script of the project's
 own tooling, not a module of its package."""
+_MAKE_NAME_RE = re.compile(r"^(?:makefile\.[\w.-]+|[\w.-]+\.mk)$", re.IGNORECASE)
 _DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
 
 
@@ -272,8 +273,8 @@ def area_by_role(path: str, area: Area) -> Area:
         return area
     parts = _parts(path)
     dirs = [p.lower() for p in parts[:-1]]
-    if parts and _SCRIPT_NAME_RE.match(parts[-1]):  # fetch-download-metadata.py: no module
-        return Area.CI_BUILD
+    if parts and (_SCRIPT_NAME_RE.match(parts[-1]) or _MAKE_NAME_RE.match(parts[-1])):
+        return Area.CI_BUILD  # fetch-download-metadata.py (no module), Makefile.common
     if not dirs:
         return area
     top = dirs[0]
