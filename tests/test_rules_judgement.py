@@ -299,3 +299,18 @@ def test_security_from_the_message_and_not_from_a_repository_name() -> None:
     body = "Splitting turned files into PHP scripts (GHSA-3g8v-8r37-cgjm)."
     advisory = commit("Merge commit from fork", fc("modules/fastcgi/fastcgi.go", 20, 30), body=body)
     assert RULES.analyse(advisory, lang="en").change_type is ChangeType.SECURITY
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("修复调度器在空队列时崩溃的问题", ChangeType.BUGFIX),
+        ("新增缓存层", ChangeType.FEATURE),
+        ("重构调度器", ChangeType.REFACTOR),
+        ("移除旧的缓存接口", ChangeType.REMOVAL),
+    ],
+)
+def test_a_chinese_title_states_its_type_too(title: str, expected: ChangeType) -> None:
+    a = RULES.analyse(commit(title, fc("pkg/sched.py", 12, 3), body="队列为空时直接返回。"))
+    assert a.change_type is expected
+    assert "「队列为空时直接返回」。" in a.summary  # the quote's own full stop is not doubled

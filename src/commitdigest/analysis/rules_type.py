@@ -109,7 +109,7 @@ INTERNAL_OBJECTS = re.compile(
 )
 """What a removal of code users never touch names: a cleanup, not a removal."""
 PERF_WORDS = re.compile(
-    r"\b(?:speed[- ]?ups?|faster|optimi[sz]\w*|allocations?|allocs?|clones?|(?:deep)?cop(?:y|ies)"
+    r"\b(?:speed[- ]?ups?|faster|optimi[sz]\w*|allocations?|allocs?|clones?|deep ?cop(?:y|ies)"
     r"|overhead|hot paths?|fast paths?|latency|throughput|memory usage|lazily|preallocat\w*"
     r"|cpu|re-?canonicali[sz]ation|quadratic)\b",
     re.IGNORECASE,

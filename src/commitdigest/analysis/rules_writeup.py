@@ -36,7 +36,7 @@ def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, la
             sentences.append(rt.tr(lang, "sum_merged", title=title))
     if facts.excerpt:
         excerpt = rt.strip_controls(rt.cut_text(facts.excerpt))
-        if lang != "en" and excerpt.endswith(".") and not excerpt.endswith(".."):
+        if lang != "en" and excerpt.endswith((".", "。")) and not excerpt.endswith(".."):
             excerpt = excerpt[:-1]  # 「…」 is followed by 。
         sentences.append(rt.tr(lang, "sum_quote", text=excerpt))
     if facts.areas:

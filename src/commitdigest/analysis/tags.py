@@ -18,7 +18,8 @@ Precedence, highest first (used when several signals disagree)::
   ``[Refactor] Remove X`` stays a refactor.
 * Tags that name an area, not a type (``[Misc]``, ``[ROCm]``, ``[Model Runner V2]``,
   ``[1/N]``, ``[Kernel]``, ``[Model]`` ...) are skipped, never mapped to ``other``.
-* Failing tags, keywords in the title decide (:data:`KEYWORD_RULES`, first match wins).
+* Failing tags, keywords in the title decide (:data:`KEYWORD_RULES`, first match wins;
+  Chinese titles too: ``修复调度器崩溃`` is a bug fix, ``新增缓存层`` a feature).
 """
 
 from __future__ import annotations
@@ -112,10 +113,11 @@ SECURITY_RE = re.compile(
 KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
     (re.compile(p, re.IGNORECASE), t)
     for p, t in (
-        (r"\btypos?\b|\bspelling\b", ChangeType.DOCUMENTATION),
+        (r"\btypos?\b|\bspelling\b|错别字|拼写", ChangeType.DOCUMENTATION),
         (
             r"\bfix(?:es|ed|ing)?\b|\bbugs?\b|\bcrash\w*|\bregression\b|\bhotfix\b"
-            r"|\bincorrect\b|\bwrong\b|\brace condition\b|\bdeadlock\b|\bhang\b",
+            r"|\bincorrect\b|\bwrong\b|\brace condition\b|\bdeadlock\b|\bhang\b"
+            r"|修复|修正|崩溃|缺陷",
             ChangeType.BUGFIX,
         ),
         (
@@ -124,29 +126,35 @@ KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
             ChangeType.REFACTOR,
         ),
         (
-            r"\bremov(?:e|es|ed|ing)\b|\bdeprecat\w*|\bdrop(?:s|ped)? support\b|\bdelete\b",
+            r"\bremov(?:e|es|ed|ing)\b|\bdeprecat\w*|\bdrop(?:s|ped)? support\b|\bdelete\b"
+            r"|移除|弃用|下线",
             ChangeType.REMOVAL,
         ),
         (
             r"\bspeed[- ]?ups?\b|\boptimi[sz](?:e|es|ed|ation|ations)\b|\bfaster\b"
-            r"|\bperformance\b|\baccelerat\w*|\blatency\b|\bthroughput\b",
+            r"|\bperformance\b|\baccelerat\w*|\blatency\b|\bthroughput\b|性能|加速|优化",
             ChangeType.PERFORMANCE,
         ),
         (
-            r"\bbump(?:s|ed)?\b|\bupgrade\b.*\bto\b|\bupdate\b.*\bto v?\d|\bpin(?:s|ned|ning)?\b",
+            r"\bbump(?:s|ed)?\b|\bupgrade\b.*\bto\b|\bupdate\b.*\bto v?\d|\bpin(?:s|ned|ning)?\b"
+            r"|升级依赖|依赖升级|更新依赖",
             ChangeType.DEPENDENCY,
         ),
-        (r"\bdocs?\b|\bdocumentation\b|\breadme\b|\bdocstrings?\b", ChangeType.DOCUMENTATION),
-        (r"\b(?:unit |e2e )?tests?\b|\btesting\b", ChangeType.TEST),
+        (
+            r"\bdocs?\b|\bdocumentation\b|\breadme\b|\bdocstrings?\b|文档",
+            ChangeType.DOCUMENTATION,
+        ),
+        (r"\b(?:unit |e2e )?tests?\b|\btesting\b|测试", ChangeType.TEST),
         (
             r"\badd(?:s|ed)? support\b|\bsupports?\b|\bnew model\b|\bintroduce\w*|\bimplement\w*"
-            r"|\benabl(?:e|es|ed|ing)\b|\ballow(?:s|ed|ing)?\b|\badd(?:s|ed)?\b",
+            r"|\benabl(?:e|es|ed|ing)\b|\ballow(?:s|ed|ing)?\b|\badd(?:s|ed)?\b"
+            r"|新增|添加|增加|支持|引入|实现",
             ChangeType.FEATURE,
         ),
         (
             r"\brefactor\w*|\bclean ?up\b|\bmov(?:e|es|ed|ing)\b|\brenam\w*|\bsimplif\w*"
             r"|\bmigrat\w*|\bconsolidat\w*|\bstandardi[sz]\w*|\breorgani[sz]\w*"
-            r"|\btype (?:hints?|coverage|annotations?)\b|\bmypy\b",
+            r"|\btype (?:hints?|coverage|annotations?)\b|\bmypy\b|重构|清理|重命名",
             ChangeType.REFACTOR,
         ),
     )
