@@ -252,11 +252,11 @@ def main(argv: list[str]) -> int:
     if verbose:
         print()
         print("disagreements (label -> rules; importance, then type where labelled):")
-        for x, (imp, ct) in zip(labelled, rated, strict=True):
+        for x, (level, ct) in zip(labelled, rated, strict=True):
             bad_type = x.change_type is not None and x.change_type != ct
-            if x.label != imp or bad_type:
+            if x.label != level or bad_type:
                 kind = f"{x.change_type}->{ct}" if bad_type else ""
-                print(f"  {x.repository} {x.sha[:10]} {x.label}->{imp} {kind}: "
+                print(f"  {x.repository} {x.sha[:10]} {x.label}->{level} {kind}: "
                       f"{x.title[:70]}  [{x.reason}]")  # fmt: skip
     ok = passes_typed(t_imp, t_type) and passes(whole)
     print()

@@ -68,7 +68,7 @@ def test_the_checks_catch_what_the_issue_saw() -> None:
 
 @pytest.mark.parametrize("lang", ["zh"])
 def test_chinese_text_quotes_every_commit_word(lang: str) -> None:
-    bad = []
+    bad: list[tuple[str, str, object]] = []
     for title, a in _analyses(lang):
         for text in free_text(a):
             if words := glued_latin(text):
