@@ -252,10 +252,10 @@ def main(argv: list[str]) -> int:
     if verbose:
         print()
         print("disagreements (label -> rules; importance, then type where labelled):")
-        for x, (level, ct) in zip(labelled, rated, strict=True):
-            bad_type = x.change_type is not None and x.change_type != ct
+        for x, (level, typed_as) in zip(labelled, rated, strict=True):
+            bad_type = x.change_type is not None and x.change_type != typed_as
             if x.label != level or bad_type:
-                kind = f"{x.change_type}->{ct}" if bad_type else ""
+                kind = f"{x.change_type}->{typed_as}" if bad_type else ""
                 print(f"  {x.repository} {x.sha[:10]} {x.label}->{level} {kind}: "
                       f"{x.title[:70]}  [{x.reason}]")  # fmt: skip
     ok = passes_typed(t_imp, t_type) and passes(whole)
