@@ -7,9 +7,8 @@ body): astral-sh/uv, vllm-project/vllm, prometheus/prometheus, caddyserver/caddy
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
+from test_rules import commit, fc
 
 from commitdigest.analysis.overview import OverviewItem, rule_overview
 from commitdigest.analysis.rules import RuleAnalyser
@@ -19,31 +18,12 @@ from commitdigest.models import (
     ApiChange,
     ApiChangeType,
     ChangeType,
-    Commit,
-    FileChange,
     Importance,
     RadarKind,
     Visibility,
 )
 
-WHEN = datetime(2026, 7, 28, 12, 0, tzinfo=UTC)
 RULES = RuleAnalyser()
-
-
-def commit(title: str, *files: FileChange, body: str = "", author: str = "A. Author") -> Commit:
-    return Commit(
-        sha="0123456789abcdef0123456789abcdef01234567",
-        title=title,
-        body=body,
-        author=author,
-        authored_at=WHEN,
-        committed_at=WHEN,
-        files=files,
-    )
-
-
-def fc(path: str, add: int = 5, delete: int = 1) -> FileChange:
-    return FileChange(path=path, additions=add, deletions=delete)
 
 
 # ---- the misjudgements of the issue --------------------------------------------------------
