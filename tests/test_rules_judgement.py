@@ -294,3 +294,13 @@ def test_a_chinese_title_states_its_type_too(title: str, expected: ChangeType) -
     a = RULES.analyse(commit(title, fc("pkg/sched.py", 12, 3), body="队列为空时直接返回。"))
     assert a.change_type is expected
     assert "「队列为空时直接返回」。" in a.summary  # the quote's own full stop is not doubled
+
+
+def test_a_scope_in_parentheses_after_the_tags_is_a_topic() -> None:
+    info = parse_title("[Refactor] (kv_pool): simplify metadata helpers and unit tests (#14465)")
+    assert info.clean_title == "simplify metadata helpers and unit tests"
+    assert info.topic == "kv_pool"
+    body = "### What?\nTranslated **16** file(s):\n"
+    c = commit("[Doc] Translated Doc files", fc("docs/a.po", 9, 9), body=body)
+    a = RULES.analyse(c, lang="en")
+    assert "Translated **16** file(s). It changes" in a.summary  # no sentence runs on

@@ -36,8 +36,11 @@ def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, la
             sentences.append(rt.tr(lang, "sum_merged", title=title))
     if facts.excerpt:
         excerpt = rt.strip_controls(rt.cut_text(facts.excerpt))
+        excerpt = excerpt.rstrip(" :;,，：；")
         if lang != "en" and excerpt.endswith((".", "。")) and not excerpt.endswith(".."):
             excerpt = excerpt[:-1]  # 「…」 is followed by 。
+        elif lang == "en" and not excerpt.endswith((".", "!", "?", "…")):
+            excerpt += "."  # the next sentence does not run on
         sentences.append(rt.tr(lang, "sum_quote", text=excerpt))
     if facts.areas:
         sentences.append(rt.tr(lang, "shape", parts=_shape_parts(facts, lang)))

@@ -167,6 +167,7 @@ _COMPONENT_RE = re.compile(
     r"^([A-Za-z0-9_][\w.\-/]{0,40}(?:\s*,\s*[\w.\-/]{1,40}){0,3}):\s+(\S.*)$"
 )
 """Go, kernel and Rust style: ``caddyhttp: mitigate …``, ``discovery/ionos: guard …``."""
+_PAREN_SCOPE_RE = re.compile(r"^\(([^()]{1,40})\)\s*:\s+(\S.*)$")
 _TOPIC_RE = re.compile(r"^([^:]{1,60}?):\s+(\S.*)$")
 """``Package by default: Update documentation``: a topic of a few words, then the action."""
 _MERGE_PR_RE = re.compile(r"^Merge (?:pull request|PR) #(\d+) from \S+\s*$", re.IGNORECASE)
@@ -224,6 +225,9 @@ def parse_title(title: str) -> TitleInfo:
     rest = rest.strip()
     if tags:
         rest = _AFTER_TAGS_RE.sub("", rest).strip() or rest
+    scope: str | None = None
+    if m := _PAREN_SCOPE_RE.match(rest):  # "[Refactor] (kv_pool): simplify …"
+        scope, rest = m.group(1).strip(), m.group(2).strip()
 
     conv_type: str | None = None
     conv_scope: str | None = None
@@ -243,6 +247,7 @@ def parse_title(title: str) -> TitleInfo:
     is_revert = is_revert or any(normalise_tag(t) in ("revert", "reverts") for t in tags)
     clean = rest or first_line
     topic, subject = _topic_and_subject(clean)
+    topic = topic or scope
     return TitleInfo(
         title=first_line,
         tags=tuple(all_tags),
