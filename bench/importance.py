@@ -2,12 +2,12 @@
 
     python bench/importance.py [--verbose]
 
-Reads ``tests/fixtures/importance_labels.jsonl`` (469 real commits of nine public
+Reads ``tests/fixtures/importance_labels.jsonl`` (492 real commits of nine public
 repositories, labelled by hand by ``docs/importance.md`` before the analyser was run on
 them) and the extracted fixtures under ``tests/fixtures/importance_set/``, rates every
 commit as a report does — ``RuleAnalyser`` with the commit's radar items, a public breaking
 radar item raising it to high, the automation cap on routine updates — and prints, for the
-change-typed set (253 commits of six projects: Rust, TypeScript, Go and Python) and for the
+change-typed set (276 commits of six projects: Rust, TypeScript, Go and Python) and for the
 whole set (importance only):
 
 * the importance agreement, the 3×3 confusion matrix (rows: label, columns: analyser), the

@@ -304,3 +304,20 @@ def test_a_scope_in_parentheses_after_the_tags_is_a_topic() -> None:
     c = commit("[Doc] Translated Doc files", fc("docs/a.po", 9, 9), body=body)
     a = RULES.analyse(c, lang="en")
     assert "Translated **16** file(s). It changes" in a.summary  # no sentence runs on
+
+
+def test_the_lock_files_of_the_projects_tooling_are_its_tooling() -> None:
+    """uv: a PEP 723 script's lock file and the benchmark's uv.lock are tooling, not a
+    dependency users get."""
+    c = commit(
+        "Add SOCKS proxy support for publish tests",
+        fc("scripts/publish/test_publish.py", 1, 1),
+        fc("scripts/publish/test_publish.py.lock", 15, 1),
+    )
+    a = RULES.analyse(c, lang="en")
+    assert a.change_type is ChangeType.CI_BUILD and a.importance is Importance.LOW
+
+
+def test_a_message_in_chinese_is_quoted_in_english() -> None:
+    c = commit("[Bugfix] Fix draft token offset", fc("pkg/a.py", 3, 1), body="同步上游更改")
+    assert "The message says: “同步上游更改.”" in RULES.analyse(c, lang="en").summary

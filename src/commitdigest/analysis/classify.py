@@ -264,25 +264,28 @@ def is_changelog(path: str) -> bool:
 
 def area_by_role(path: str, area: Area) -> Area:
     """The area of a path by whom it is for, where :func:`classify_path` only says
-    ``source``: the project's own tooling (``scripts/release.sh``, ``internal/tools/…``,
-    ``hack/``) is CI and build, a test harness (``caddytest/``, vite's ``playground/``) is
-    tests (also ``…/test_vectors/`` deeper down), documentation sources (``docs_src/``) are
-    docs, and a Python file with a hyphen in its name is a script. The rule analyser judges a
-    commit by it; the other views keep :func:`classify_path`."""
-    if area is not Area.SOURCE:
+    ``source`` or ``dependency``: the project's own tooling is CI and build
+    (``scripts/release.sh``, ``internal/tools/go.mod``, ``scripts/benchmark/uv.lock``,
+    ``hack/``, a Python file with a hyphen in its name, ``Makefile.common``); a test harness
+    is tests (``caddytest/``, vite's ``playground/``, ``…/test_vectors/`` deeper down);
+    documentation sources are docs (``docs_src/``). The rule analyser judges a commit by
+    it; the other views keep :func:`classify_path`."""
+    if area not in (Area.SOURCE, Area.DEPENDENCY):
         return area
     parts = _parts(path)
     dirs = [p.lower() for p in parts[:-1]]
-    if parts and (_SCRIPT_NAME_RE.match(parts[-1]) or _MAKE_NAME_RE.match(parts[-1])):
-        return Area.CI_BUILD  # fetch-download-metadata.py (no module), Makefile.common
-    if not dirs:
-        return area
-    top = dirs[0]
-    if top in _TOOLING_DIRS or (top in _LAYOUT_DIRS and len(dirs) > 1 and dirs[1] in _TOOLING_DIRS):
+    tooling = bool(dirs) and (
+        dirs[0] in _TOOLING_DIRS
+        or (dirs[0] in _LAYOUT_DIRS and len(dirs) > 1 and dirs[1] in _TOOLING_DIRS)
+    )
+    if area is Area.DEPENDENCY:
+        return Area.CI_BUILD if tooling else area
+    name = parts[-1] if parts else ""
+    if tooling or _SCRIPT_NAME_RE.match(name) or _MAKE_NAME_RE.match(name):
         return Area.CI_BUILD
-    if top in _TEST_HARNESS_DIRS or any(_TEST_HARNESS_RE.match(d) for d in dirs):
+    if dirs and (dirs[0] in _TEST_HARNESS_DIRS or any(_TEST_HARNESS_RE.match(d) for d in dirs)):
         return Area.TESTS
-    if top in _DOC_SOURCE_DIRS:
+    if dirs and dirs[0] in _DOC_SOURCE_DIRS:
         return Area.DOCS
     return area
 

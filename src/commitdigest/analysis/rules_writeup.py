@@ -4,6 +4,8 @@ the insights, risks and recommendations that follow from the evidence, nothing m
 
 from __future__ import annotations
 
+import re
+
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
@@ -12,6 +14,8 @@ from commitdigest.i18n import AREA_NOUNS
 from commitdigest.models import ChangeType, Commit, Insight, Risk
 
 MAX_IMPACT = 8
+_CJK = re.compile(r"[\u3400-\u9fff]")
+"""A message in Chinese is quoted in an English summary, not run into it."""
 
 
 def _lines_text(group: FileGroup) -> str:
@@ -41,7 +45,8 @@ def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, la
             excerpt = excerpt[:-1]  # 「…」 is followed by 。
         elif lang == "en" and not excerpt.endswith((".", "!", "?", "…")):
             excerpt += "."  # the next sentence does not run on
-        sentences.append(rt.tr(lang, "sum_quote", text=excerpt))
+        foreign = lang == "en" and _CJK.search(excerpt) is not None
+        sentences.append(rt.tr(lang, "sum_quote_foreign" if foreign else "sum_quote", text=excerpt))
     if facts.areas:
         sentences.append(rt.tr(lang, "shape", parts=_shape_parts(facts, lang)))
     elif not commit.files:
