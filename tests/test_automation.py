@@ -102,10 +102,17 @@ def test_automated_commits_are_low_unless_there_is_a_reason() -> None:
     assert automation_importance(analysis(Importance.LOW), noisy, [], "en").importance is (
         Importance.LOW
     )
-    advisory = commit("Update a to v1.2.4", "Cargo.lock", author="renovate[bot]",
+    advisory = commit("Update a to v1.2.4", "Cargo.toml", author="renovate[bot]",
                       body="Fixes GHSA-abcd-1234-wxyz")  # fmt: skip
     got = automation_importance(analysis(Importance.LOW), advisory, [], "zh")
     assert got.importance is Importance.MEDIUM and "GHSA-abcd-1234-wxyz" in got.notes[-1]
+    # the same advisory in a lock file or the project's own tools does not reach users
+    for path in ("Cargo.lock", "internal/tools/go.mod", "requirements-dev.txt"):
+        quiet = commit("Update a to v1.2.4 [security]", path, author="renovate[bot]",
+                       body="Fixes GHSA-abcd-1234-wxyz")  # fmt: skip
+        got = automation_importance(analysis(Importance.MEDIUM), quiet, [], "en")
+        assert got.importance is Importance.LOW, path
+        assert any("does not reach users" in n for n in got.notes), path
     breaking = ApiChange(kind=RadarKind.DEPENDENCY, change=ApiChangeType.VERSION_CHANGED, name="a")
     got = automation_importance(analysis(Importance.HIGH), bump, [breaking], "en")
     assert got.importance is Importance.HIGH

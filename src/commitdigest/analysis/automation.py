@@ -27,11 +27,26 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from commitdigest.analysis import rules_text as rt
-from commitdigest.analysis.classify import Area, classify_path
+from commitdigest.analysis.classify import (
+    Area,
+    FileKind,
+    classify_path,
+    is_changelog,
+    kind_of_path,
+)
 from commitdigest.analysis.tags import SECURITY_RE
 from commitdigest.models import Analysis, ApiChange, Commit, Importance
 
-__all__ = ["Bump", "automation_importance", "is_automated", "is_bot", "parse_bump"]
+__all__ = [
+    "ADVISORY_RE",
+    "DEV_DEPENDENCY_RE",
+    "Bump",
+    "automation_importance",
+    "installed_manifests",
+    "is_automated",
+    "is_bot",
+    "parse_bump",
+]
 
 _BUMP_TITLE = re.compile(
     r"^(?:\w+(?:\([^)]*\))?!?:\s*)?(?:update|bump|upgrade|pin|lock file maintenance)\b", re.I
@@ -43,7 +58,8 @@ _FROM_TO = re.compile(
     r"(?:\s+from\s+(?P<old>v?[\w.+-]+))?\s+to\s+(?P<new>v?[\w.+-]+)",
     re.I,
 )
-_ADVISORY = re.compile(r"\bCVE-\d{4}-\d+|\bGHSA-[\w-]+", re.I)
+ADVISORY_RE = re.compile(r"\bCVE-\d{4}-\d+|\bGHSA(?:-[0-9a-z]{4}){3}\b", re.I)
+"""A security advisory's id: ``CVE-2026-1234``, ``GHSA-f59h-q822-g45g``."""
 _AUTOMATION_AREAS = frozenset({Area.DEPENDENCY, Area.CI_BUILD, Area.GENERATED})
 
 
@@ -104,16 +120,34 @@ def is_automated(commit: Commit, extra_bots: Iterable[str] = ()) -> bool:
     return bump_title and routine_files
 
 
-_CHANGELOG = re.compile(r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.I)
-
-
 def _touches_changelog(commit: Commit) -> bool:
-    return any(_CHANGELOG.search(f.path) for f in commit.files)
+    return any(is_changelog(f.path) for f in commit.files)
 
 
 def _runtime(commit: Commit) -> bool:
     """Whether the commit changes a dependency manifest or lock file (not only CI)."""
     return any(classify_path(f.path) is Area.DEPENDENCY for f in commit.files)
+
+
+DEV_DEPENDENCY_RE = re.compile(
+    r"(?:^|[/_.-])(?:dev|test|tests|testing|docs|documentation|lint|ci|bench|benchmarks?"
+    r"|tools|scripts|examples?|compliance)(?:[/_.-]|$)",
+    re.IGNORECASE,
+)
+"""Dependency files of the project's own tooling (requirements-dev.txt, docs/requirements.txt,
+internal/tools/go.mod): a bump there changes nothing for the project's users."""
+
+
+def installed_manifests(paths: Iterable[str]) -> list[str]:
+    """The dependency manifests among ``paths`` that users install: not lock files (they bind
+    no user's versions) and not the project's own tooling (:data:`DEV_DEPENDENCY_RE`)."""
+    return [
+        p
+        for p in paths
+        if classify_path(p) is Area.DEPENDENCY
+        and kind_of_path(p) is not FileKind.LOCK
+        and not DEV_DEPENDENCY_RE.search(p)
+    ]
 
 
 def automation_importance(
@@ -124,13 +158,20 @@ def automation_importance(
     lang = "en" if lang == "en" else "zh"
     bump = parse_bump(commit.title)
     reason: str | None = None
+    skipped = ""
     if any(item.breaking for item in radar):
         reason = rt.tr(lang, "auto_radar")
-    elif m := SECURITY_RE.search(commit.title) or _ADVISORY.search(commit.body):
+    elif m := SECURITY_RE.search(commit.title) or ADVISORY_RE.search(commit.body):
         # a bot's body quotes release notes: only an advisory id there counts
-        reason = rt.tr(lang, "auto_security", word=rt.code_span(m.group(0)))
+        word = rt.code_span(m.group(0))
+        if installed_manifests(f.path for f in commit.files):
+            reason = rt.tr(lang, "auto_security", word=word)
+        else:  # a lock file or the project's own tooling: the fix does not reach users
+            skipped = rt.tr(lang, "auto_security_dev", word=word)
     if reason is None:
         notes = list(analysis.notes)
+        if skipped and skipped not in notes:
+            notes.append(skipped)
         if bump is not None and bump.major_jump and _runtime(commit):  # flagged, not raised
             major = rt.tr(
                 lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or ""

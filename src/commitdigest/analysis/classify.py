@@ -238,6 +238,58 @@ def classify_path(path: str) -> Area:
     return Area.SOURCE
 
 
+_TOOLING_DIRS = frozenset(
+    {"scripts", "script", "tools", "tool", "tooling", "hack", "dev", "devtools", "utils-dev",
+     "build-support", "build-project", "release"}
+)  # fmt: skip
+_TEST_HARNESS_DIRS = frozenset({"playground", "e2e", "integration-tests", "test-utils"})
+_TEST_HARNESS_RE = re.compile(r"^(?!(?:la|con|at|pro)tests?$)(?:test[\w-]*|[\w-]+tests?)$")
+_SCRIPT_NAME_RE = re.compile(r"^[\w.]*-[\w.-]*\.py$")
+"""A Python file no one can import (``fetch-download-metadata.py``): a script of the project's
+own tooling, not a module of its package."""
+_MAKE_NAME_RE = re.compile(r"^(?:makefile\.[\w.-]+|[\w.-]+\.mk)$", re.IGNORECASE)
+_DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
+
+
+_CHANGELOG_RE = re.compile(
+    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.IGNORECASE
+)
+
+
+def is_changelog(path: str) -> bool:
+    """A changelog or release-notes file (``CHANGELOG.md``, ``NEWS.rst``,
+    ``docs/release-notes.md``)."""
+    return _CHANGELOG_RE.search(path) is not None
+
+
+def area_by_role(path: str, area: Area) -> Area:
+    """The area of a path by whom it is for, where :func:`classify_path` only says
+    ``source`` or ``dependency``: the project's own tooling is CI and build
+    (``scripts/release.sh``, ``internal/tools/go.mod``, ``scripts/benchmark/uv.lock``,
+    ``hack/``, a Python file with a hyphen in its name, ``Makefile.common``); a test harness
+    is tests (``caddytest/``, vite's ``playground/``, ``…/test_vectors/`` deeper down);
+    documentation sources are docs (``docs_src/``). The rule analyser judges a commit by
+    it; the other views keep :func:`classify_path`."""
+    if area not in (Area.SOURCE, Area.DEPENDENCY):
+        return area
+    parts = _parts(path)
+    dirs = [p.lower() for p in parts[:-1]]
+    tooling = bool(dirs) and (
+        dirs[0] in _TOOLING_DIRS
+        or (dirs[0] in _LAYOUT_DIRS and len(dirs) > 1 and dirs[1] in _TOOLING_DIRS)
+    )
+    if area is Area.DEPENDENCY:
+        return Area.CI_BUILD if tooling else area
+    name = parts[-1] if parts else ""
+    if tooling or _SCRIPT_NAME_RE.match(name) or _MAKE_NAME_RE.match(name):
+        return Area.CI_BUILD
+    if dirs and (dirs[0] in _TEST_HARNESS_DIRS or any(_TEST_HARNESS_RE.match(d) for d in dirs)):
+        return Area.TESTS
+    if dirs and dirs[0] in _DOC_SOURCE_DIRS:
+        return Area.DOCS
+    return area
+
+
 def _top_dirs(dirs: list[str]) -> set[str]:
     """The top directory, and in a monorepo (``packages/foo/docs``) a package's top one."""
     top = set(dirs[:1])

@@ -10,8 +10,8 @@ risks as text). :func:`rule_overview` turns a list of them into an
   (``12 bug fixes, 8 refactors, 5 features`` / ``Bug 修复 12 个、代码重构 8 个、功能增强 5 个``);
 * key changes: the titles of the high-importance commits (up to :data:`MAX_ITEMS`); on a day
   without any, the first :data:`MEDIUM_FALLBACK` medium ones;
-* risks: the first risk of each high-importance commit that has one (up to
-  :data:`MAX_ITEMS`), tagged with the commit's short SHA.
+* risks: the first risk of each high-importance commit that has one, one line per distinct
+  risk tagged with the short SHAs of every commit that has it (up to :data:`MAX_ITEMS`).
 
 Beside the text, both makers keep the data it says (:func:`overview_data`): the commits per
 change type and, for each key change, the short SHA of the commit it is about, so renderers
@@ -105,22 +105,30 @@ def rule_overview(items: Sequence[OverviewItem], lang: str) -> Overview:
     medium = [item for item in items if item.importance == Importance.MEDIUM]
     picked = high[:MAX_ITEMS] if high else medium[:MEDIUM_FALLBACK]
     key_changes = [text for text in (_title(item) for item in picked) if text]
-    risks: list[str] = []
-    for item in high:
-        first = next((r for r in (rt.strip_controls(r) for r in item.risks) if r), "")
-        if first:
-            sha = rt.code_span(item.short_sha)
-            risks.append(pick(ANALYSIS_STRINGS, lang)["ov_risk"].format(risk=first, sha=sha))
-        if len(risks) == MAX_ITEMS:
-            break
     return Overview(
         themes=[counts_line(items, lang)],
         key_changes=key_changes,
-        risks=risks,
+        risks=_risk_lines(high, lang),
         analyser="rules",
         type_counts={t.value: n for t, n in type_counts(items)},
         key_refs=[item.short_sha for item in picked if _title(item)],
     )
+
+
+def _risk_lines(high: Sequence[OverviewItem], lang: str) -> list[str]:
+    """The first risk of each high-importance commit, one line per distinct risk naming every
+    commit that has it (four commits that each touch ``Cargo.lock`` are one line, not four),
+    at most :data:`MAX_ITEMS` lines."""
+    by_risk: dict[str, list[str]] = {}
+    for item in high:
+        first = next((r for r in (rt.strip_controls(r) for r in item.risks) if r), "")
+        if first and (first in by_risk or len(by_risk) < MAX_ITEMS):
+            by_risk.setdefault(first, []).append(rt.code_span(item.short_sha))
+    table = pick(ANALYSIS_STRINGS, lang)
+    return [
+        table["ov_risk"].format(risk=risk, sha=rt.join_list(shas, lang))
+        for risk, shas in by_risk.items()
+    ]
 
 
 _SHA_RE = re.compile(r"(?<![0-9a-zA-Z])[0-9a-f]{7,40}(?![0-9a-zA-Z])")

@@ -1,6 +1,7 @@
 """The rule-based analyser: deterministic, offline, and honest about its evidence.
 
-Change type: :mod:`commitdigest.analysis.tags` (title), else the files touched.
+Change type: :mod:`commitdigest.analysis.rules_type`, from the whole commit (the title's
+tags, prefix and opening verb, the files by their role, the message's statements).
 
 Evidence: :mod:`commitdigest.analysis.rules_facts`, gathered once per commit.
 
@@ -16,72 +17,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from commitdigest.analysis import rules_text as rt
-from commitdigest.analysis.classify import AREA_ORDER, Area
-from commitdigest.analysis.rules_facts import CommitFacts, gather_facts
+from commitdigest.analysis.rules_facts import gather_facts
 from commitdigest.analysis.rules_importance import HIGH_SCORE as HIGH_SCORE
 from commitdigest.analysis.rules_importance import MEDIUM_SCORE as MEDIUM_SCORE
 from commitdigest.analysis.rules_importance import score_importance
+from commitdigest.analysis.rules_type import change_type as _change_type
 from commitdigest.analysis.rules_writeup import MAX_IMPACT as MAX_IMPACT
 from commitdigest.analysis.rules_writeup import advice, impact_lines, summary_text
-from commitdigest.analysis.tags import (
-    CONVENTIONAL_TYPES,
-    PRECEDENCE,
-    SECURITY_RE,
-    TAG_TYPES,
-    keyword_match,
-    tag_change_types,
-)
-from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import (
     Analysis,
     ApiChange,
-    ChangeType,
     Commit,
     Importance,
     Insight,
     Risk,
 )
 
-RULES_VERSION = "7"
-
-_FILES_ONLY_TYPES: dict[frozenset[Area], ChangeType] = {
-    frozenset({Area.DOCS}): ChangeType.DOCUMENTATION,
-    frozenset({Area.TESTS}): ChangeType.TEST,
-    frozenset({Area.CI_BUILD}): ChangeType.CI_BUILD,
-    frozenset({Area.DEPENDENCY}): ChangeType.DEPENDENCY,
-    frozenset({Area.DEPENDENCY, Area.CI_BUILD}): ChangeType.DEPENDENCY,
-}
-
-
-# ---- change type --------------------------------------------------------------------------
-
-
-def _change_type(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
-    info = facts.info
-    if info.is_revert:
-        return ChangeType.REVERT, rt.tr(lang, "type_revert")
-    if m := SECURITY_RE.search(info.title):
-        return ChangeType.SECURITY, rt.tr(lang, "type_security", word=rt.code_span(m.group(0)))
-    tagged = tag_change_types(info)
-    if tagged:
-        best = min(tagged, key=PRECEDENCE.index)
-        pairs = zip(info.tags, info.tag_keys, strict=True)
-        tags = [f"[{t}]" for t, k in pairs if TAG_TYPES.get(k) == best]
-        if tags:
-            return best, rt.tr(lang, "type_tag", tags=rt.code_list(tags, lang))
-        conv = info.conventional_type or ""
-        assert conv in CONVENTIONAL_TYPES
-        scope = f"({info.conventional_scope})" if info.conventional_scope is not None else ""
-        prefix = f"{conv}{scope}{'!' if info.breaking else ''}:"
-        return best, rt.tr(lang, "type_conventional", prefix=rt.code_span(prefix))
-    if found := keyword_match(info.clean_title):
-        return found[0], rt.tr(lang, "type_keyword", word=rt.code_span(found[1]))
-    areas = frozenset(a for a in facts.areas if a is not Area.GENERATED)
-    if areas in _FILES_ONLY_TYPES:
-        names = [AREA_NAMES[lang][a] for a in AREA_ORDER if a in areas]
-        return _FILES_ONLY_TYPES[areas], rt.tr(lang, "type_files", area=rt.join_list(names, lang))
-    return ChangeType.OTHER, rt.tr(lang, "type_unknown")
+RULES_VERSION = "8"
 
 
 class RuleAnalyser:
@@ -108,7 +60,7 @@ class RuleAnalyser:
         return Analysis(
             change_type=change_type,
             importance=importance,
-            summary=summary_text(facts, commit, lang),
+            summary=summary_text(facts, commit, change_type, lang),
             impact=impact_lines(facts, lang),
             insights=insights,
             risks=risks,

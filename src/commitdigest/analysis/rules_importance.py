@@ -1,28 +1,36 @@
-"""How important a commit is, by a small additive score; each point backed by a note::
+"""How important a commit is, by a small additive score; each point backed by a note that
+quotes what decided it. The rubric is ``docs/importance.md``; size alone never counts.
 
-core source size  lines ≥30 / ≥300 / ≥1000 -> 1 / 2 / 3; when no line count is
-                  known: files <10 / ≥10 / ≥30 -> 1 / 2 / 3
-breadth           ≥4 source components                      +1
-dependency        a runtime dependency manifest or lockfile +1  (dev/test/docs files: none)
-radar             the breaking-change radar's items, when it
-                  ran: from the code, or announced          +3  (replaces the two rows below)
-removed API       public module-level def/class removed     +2  (no radar; private modules: none)
-moved modules     Python source files deleted or renamed    +1  (private modules: none)
-revert                                                      +1
-removal type      removal / deprecation                     +1
-feature type      new feature or model, with source changes +1
-performance type  with source changes                       +1
-release           "Release 1.2" / "Version 1.2" with notes  +1  (not a patch release: 1.2.3)
-bug-fix type      a fix that changes ≥5 lines of source     +1
-security words    CVE, vulnerability, injection, RCE ...    +3  (with source or runtime deps)
-hardening         reject / sanitize / verify / TLS / auth
-                  ... in the title, with source changes     +2
-default change    "switch the default", "by default" ...    +2  (with source changes)
-deprecation       "deprecate ..." in the title              +2  (with source changes)
-python dropped    "drop Python 3.8", "Python 3.7 dropped"   +3
-refactor type     by its own word no behaviour change       −1
-tooling           linter, formatter, mypy, typo, spelling   −2
-breaking marker   ``!:`` or ``BREAKING CHANGE``             +3  (no radar)
+what the commit is (one row)                                              points
+  shipped code of a user-facing kind: feature, bug fix, performance,
+  removal, security, revert (a bug fix of type hints, or of under 3 lines
+  of a message, a comment or the wording: a tweak, 0)                       1
+  shipped code of no stated kind, 30 lines or more                          1
+  a release: not a patch release, or one with notes (5 changelog lines)     1
+  a dependency users install: a manifest (not lock files alone, not the
+  project's own tooling: requirements-dev.txt, internal/tools/go.mod) or a
+  vendored copy (src/pip/_vendor/…); not beside a docs, test or CI change   1
+  docs, tests, CI and build, refactors, lock files, tooling                 0
+
+what users must act on or know                                            points
+  radar: breaking items from the code, public (or used downstream)          +3
+  announced breaking items, in a release or beside shipped code             +3
+  the security type (with shipped code or a manifest users install)         +3
+  a breaking marker (``!:``, ``BREAKING CHANGE``), when no radar item says it +3
+  support dropped ("drop Python 3.8", "drop support for …")                 +3
+  removal of something users had: the removal type, its verb opens the
+  clause and names a thing users touch ("Remove the legacy engine", "drop
+  the --x flag"; not "Remove unused helpers"), or the message says so       +2
+  deprecation ("deprecate …" in the clause), with shipped code              +2
+  tightening: the clause opens with reject / refuse / disallow / require /
+  validate …, or the body says "fails closed", "no longer accepts" …        +2
+  a default changes ("by default", "switch the default" in the clause)      +2
+  public Python modules deleted or renamed (no radar: it knows better)      +1
+
+what says it is less than it looks
+  the project's own tooling, spelling or style (lint, typo, mypy …)         −2
+  the pull request template says "no user-facing change": at most medium,
+  unless the radar, a security word or a breaking marker says otherwise
 
 routine update    a bot's bump, a pure lock/manifest bump  score counts as 0 unless it
                   (automation.is_automated)                 names a security fix or a breaking
@@ -39,61 +47,80 @@ from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.automation import parse_bump
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
+from commitdigest.analysis.rules_type import leading_verb
 from commitdigest.i18n import AREA_NAMES
-from commitdigest.models import ChangeType, Importance, RadarKind
+from commitdigest.models import ChangeType, Importance
 
-_DEV_DEPS = re.compile(r"(?:^|[/_.-])(?:dev|test|tests|docs|lint|ci|bench)(?:[/_.-]|$)", re.I)
-"""Dependency files of the project's own tooling (requirements-dev.txt, docs/requirements.txt):
-a bump there changes nothing for the project's users."""
-
-_RELEASE = re.compile(r"^(?:release|version|bump version|prepare)\b[^0-9]{0,20}v?\d+\.\d+", re.I)
-_CHANGELOG = re.compile(r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.I)
-
-_HARDENING = re.compile(
-    r"\b(?:reject|refuse|disallow|forbid|saniti[sz]e|harden|do not accept|no longer accept"
-    r"|untrusted|tamper|TLS|certificates?|permissions?|hash(?:es|ing)?"
-    r"|auth(?:entication|orization)?)\b",
-    re.I,
+_USER_FACING_TYPES = frozenset(
+    {ChangeType.FEATURE, ChangeType.BUGFIX, ChangeType.PERFORMANCE, ChangeType.REMOVAL,
+     ChangeType.SECURITY, ChangeType.REVERT}
+)  # fmt: skip
+_TIGHTENING = re.compile(
+    r"^(?:reject|rejects|refuse|refuses|disallow|disallows|forbid|forbids|deny|denies|require"
+    r"|requires|validate|validates|verify|verifies|sanitize|sanitise|sanitizes|harden|hardens"
+    r"|restrict|restricts|enforce|enforces)\b"
+    r"|\b(?:don'?t|do not|no longer) (?:allow|accept|trust|follow)\w*"
+    r"|\bprevent\w* [\w-]+ from (?:accepting|using|following)\b",
+    re.IGNORECASE,
 )
-"""Words of a title that tightens what the code accepts: a behaviour change users meet."""
+"""A clause that tightens what the code accepts: a behaviour change users meet."""
+_TIGHTENING_BODY = re.compile(
+    r"\bfails? closed\b|\bno longer (?:accepts?|trusts?|follows?)\b", re.IGNORECASE
+)
 _DEFAULT_CHANGE = re.compile(
     r"\b(?:switch|change|changed|new|make|use|set)\b[^.]{0,40}\bdefaults?\b"
     r"|\bdefaults?\b[^.]{0,20}\b(?:to|now|changed|is now)\b|\bby default\b",
-    re.I,
+    re.IGNORECASE,
 )
-_DEPRECATES = re.compile(r"\bdeprecat(?:e|es|ing|ion)\b", re.I)  # not "a deprecated docstring"
-_PYTHON_DROP = re.compile(
+_DEPRECATES = re.compile(r"\bdeprecat(?:e|es|ing|ion)\b", re.IGNORECASE)  # not "deprecated"
+_SUPPORT_DROP = re.compile(
     r"\b(?:drop|remove|end)\w*\s+(?:support\s+for\s+)?python\s*3\.\d+"
-    r"|\bpython\s*3\.\d+\s+(?:is\s+)?(?:no longer supported|dropped)",
-    re.I,
+    r"|\bpython\s*3\.\d+\s+(?:is\s+)?(?:no longer supported|dropped)"
+    r"|\bdrop(?:s|ped|ping)?\s+support\b|\bno longer supports?\b|\bend of support\b",
+    re.IGNORECASE,
 )
 _TYPING = re.compile(r"\btyp(?:e|ing)\s+(?:annotation|hint|check)|\btyping\b|\bmypy\b", re.I)
+_COSMETIC = re.compile(
+    r"\b(?:typos?|spelling|wording|comments?|docstrings?|log(?:ging)? (?:message|line|level)s?"
+    r"|messages?|warnings?|formatting|whitespace|indentation|rounding|display)\b",
+    re.IGNORECASE,
+)
+"""What a small fix touches when users would not notice it."""
+_USER_THINGS = re.compile(
+    r"\b(?:support|option|flag|argument|parameter|setting|config\w*|command|subcommand"
+    r"|endpoint|api|method|function|class|module|label|metric|field|format|feature|backend"
+    r"|provider|plugin|mode|engine|variable|env\w*|python \d[\d.]*|platform|target)s?\b"
+    r"|--[\w-]+|`[^`]+`",
+    re.IGNORECASE,
+)
+"""What a removal names when it takes something away from users."""
+_PATCH_RELEASE = re.compile(r"\d+\.\d+\.(?!0\b)\d+")
 _TOOLING = re.compile(
     r"\b(?:linter|lint(?:ing)?|formatter|formatting|type checker|mypy|ruff|black|flake8|isort"
-    r"|pyright|pylint|pre-commit|typos|spell(?:ing)?|typo)\b",
-    re.I,
+    r"|pyright|pylint|pre-commit|typos|spell(?:ing)?|typo|clippy|eslint|oxfmt|prettier"
+    r"|golangci)\b",
+    re.IGNORECASE,
 )
 """The project's own tooling, spelling and style: nothing changes for users."""
 
-_VERSION = re.compile(r"v?(\d+)\.(\d+)(?:\.(\d+))?")
-
-
-def _patch_release(title: str) -> bool:
-    """A release of fixes only (``0.140.12``): its notes hold nothing new to act on."""
-    m = _VERSION.search(title)
-    return m is not None and m.group(3) is not None and int(m.group(3)) > 0
-
+_NO_DEPENDENCY_POINT = frozenset(
+    {ChangeType.SECURITY, ChangeType.DOCUMENTATION, ChangeType.TEST, ChangeType.CI_BUILD}
+)
+"""Types where a manifest edited beside is incidental (``[tool.ruff]`` in pyproject.toml)."""
 
 HIGH_SCORE = 3
 MEDIUM_SCORE = 1
+_UNKNOWN_KIND_LINES = 30
+_TWEAK_LINES = 3
+_NOTES_LINES = 5
 
 
 def size_points(group: FileGroup) -> int:
-    """0 to 3 points for the size of a change (the "core source size" row above)."""
+    """0 to 3 for the size of a change: lines ≥30 / ≥300 / ≥1000 (files <10 / ≥10 / ≥30 when
+    no line count is known). The write-up weighs it; importance does not."""
     if group.known:
         lines = group.lines
         return 3 if lines >= 1000 else 2 if lines >= 300 else 1 if lines >= 30 else 0
-    # line counts unknown: judge by files; a change of unknown size counts as ordinary (1)
     return 3 if group.files >= 30 else 2 if group.files >= 10 else 1
 
 
@@ -101,94 +128,103 @@ def score_importance(
     facts: CommitFacts, change_type: ChangeType, lang: str
 ) -> tuple[Importance, list[str]]:
     """The level, and the notes that back it: what was seen, then ``score N``."""
-    notes: list[str] = []
+    notes: list[str] = [_shape_note(facts, lang)]
     score = 0
-    src = facts.areas.get(Area.SOURCE)
-    if src is not None:
-        comps = str(len(src.components))
-        if src.known:
-            lines = rt.fmt_int(src.lines)
-            notes.append(
-                rt.tr(
-                    lang,
-                    "ev_source_size",
-                    lines=lines,
-                    files=rt.n_files(src.files, lang),
-                    comps=comps,
-                )
-            )
-        else:
-            notes.append(
-                rt.tr(lang, "ev_source_files", files=rt.n_files(src.files, lang), comps=comps)
-            )
-        score += size_points(src) + (1 if len(src.components) >= 4 else 0)
-    elif facts.areas:
-        names = [AREA_NAMES[lang][a] for a in AREA_ORDER if a in facts.areas]
-        notes.append(rt.tr(lang, "ev_non_source", areas=rt.join_list(names, lang)))
-    else:
-        notes.append(rt.tr(lang, "ev_no_files"))
 
     def evidence(points: int, key: str, **kwargs: str) -> None:
         nonlocal score
         score += points
         notes.append(rt.tr(lang, key, **kwargs))
 
-    runtime_deps = [p for p in facts.dependency_paths if not _DEV_DEPS.search(p)]
-    if runtime_deps:
-        evidence(1, "ev_dependency", paths=rt.code_list(runtime_deps, lang))
-    coded = [i.name for i in facts.radar if i.kind is not RadarKind.ANNOUNCED]
-    if coded:  # facts from the code: a break, whatever else the commit says
-        shown = coded[:3] + (["…"] if len(coded) > 3 else [])
-        evidence(3, "ev_radar", n=str(len(coded)), names=rt.code_list(shown, lang))
-    elif facts.radar:
-        evidence(3, "ev_radar_announced", n=str(len(facts.radar)))
-    elif facts.removed_api:
-        evidence(2, "ev_removed_api", names=rt.code_list(facts.removed_api, lang))
-    if facts.moved_modules:
-        evidence(1, "ev_removed_files", paths=rt.code_list(facts.moved_modules, lang))
-    if change_type is ChangeType.REVERT:
-        evidence(1, "ev_revert")
-    if change_type is ChangeType.REMOVAL and src is not None:
-        evidence(1, "ev_removal")  # "Remove a sentence from the docs" removes nothing of use
-    if change_type is ChangeType.PERFORMANCE and src is not None:
-        evidence(1, "ev_performance")  # users see it run faster or leaner
-    if change_type is ChangeType.FEATURE and src is not None:
-        evidence(1, "ev_feature")  # "Add X to the docs" is no feature of the code
-    title = facts.info.clean_title
-    if (
-        change_type is ChangeType.BUGFIX
-        and src is not None
-        and (not src.known or src.lines >= 5)
-        and not _TYPING.search(title)
-    ):
-        evidence(1, "ev_bugfix")  # a one- or two-line tweak, a type annotation: stays low
-    if src is not None:  # what the title says the code now does differently
-        if m := _HARDENING.search(title):
-            evidence(2, "ev_hardening", word=rt.code_span(m.group(0)))
-        if m := _DEFAULT_CHANGE.search(title):
-            evidence(2, "ev_default", words=rt.code_span(m.group(0)))
-        if m := _DEPRECATES.search(title):
-            evidence(2, "ev_deprecates", word=rt.code_span(m.group(0)))
-    if m := _PYTHON_DROP.search(title):
-        evidence(3, "ev_python_drop", words=rt.code_span(m.group(0)))
-    if change_type is ChangeType.REFACTOR and score > 0:
-        evidence(-1, "ev_refactor")  # by its own word, no behaviour changes
-    if m := _TOOLING.search(title):
-        evidence(-2, "ev_tooling", word=rt.code_span(m.group(0)))
-    bare = re.sub(r"^[\W_]+", "", facts.info.clean_title)  # "🔖 Release version 0.141.0"
-    release = _RELEASE.match(bare)
-    if release and not _patch_release(bare) and any(_CHANGELOG.search(p) for p in facts.paths):
-        evidence(1, "ev_release")
-    if facts.security_words and (src is not None or runtime_deps):
-        evidence(3, "ev_security", words=rt.code_list(facts.security_words, lang))
-    elif facts.security_words:  # the project's own CI or docs: not a fix users get
-        notes.append(
-            rt.tr(lang, "ev_security_tooling", words=rt.code_list(facts.security_words, lang))
+    src = facts.areas.get(Area.SOURCE)
+    subject = facts.info.subject
+    installed = facts.installs_dependencies
+    shipped = src is not None or installed
+    # what the commit is
+    if src is not None and change_type in _USER_FACING_TYPES:
+        small = src.known and src.lines < _TWEAK_LINES
+        tweak = change_type is ChangeType.BUGFIX and (
+            _TYPING.search(subject) is not None or (small and _COSMETIC.search(subject) is not None)
         )
-    if facts.breaking_marker and not facts.radar:  # the radar counted the announcement
+        if tweak:
+            notes.append(rt.tr(lang, "ev_tweak"))
+        else:
+            evidence(1, f"ev_kind_{change_type.value}")
+    elif (
+        src is not None
+        and change_type is ChangeType.OTHER
+        and (not src.known or src.lines >= _UNKNOWN_KIND_LINES)
+    ):
+        evidence(1, "ev_kind_other")
+    elif facts.release and (
+        facts.changelog_added >= _NOTES_LINES or not _PATCH_RELEASE.search(facts.info.clean_title)
+    ):
+        evidence(1, "ev_release", n=rt.fmt_int(facts.changelog_added))
+    elif facts.release:
+        notes.append(rt.tr(lang, "ev_release_bare"))
+    if installed and change_type not in _NO_DEPENDENCY_POINT:
+        paths = rt.code_list(facts.installed, lang) if facts.installed else ""
+        key = "ev_dependency" if paths else "ev_vendored"
+        if score == 0:
+            evidence(1, key, paths=paths)
+        else:
+            notes.append(rt.tr(lang, key, paths=paths))
+    elif facts.dependency_paths and facts.lock_only:
+        notes.append(rt.tr(lang, "ev_lock_only", paths=rt.code_list(facts.dependency_paths, lang)))
+    # what users must act on or know
+    public = facts.public_radar
+    if public:
+        names = [i.name for i in public]
+        shown = names[:3] + (["…"] if len(names) > 3 else [])
+        evidence(3, "ev_radar", n=str(len(names)), names=rt.code_list(shown, lang))
+    elif facts.internal_radar:
+        notes.append(rt.tr(lang, "ev_radar_internal", n=str(len(facts.internal_radar))))
+    if facts.announced and (facts.release or src is not None):
+        evidence(3, "ev_radar_announced", n=str(len(facts.announced)))
+    elif facts.announced:
+        notes.append(rt.tr(lang, "ev_announced_docs", n=str(len(facts.announced))))
+    if facts.removed_api and not public:
+        evidence(2, "ev_removed_api", names=rt.code_list(facts.removed_api, lang))
+    if facts.moved_modules and not facts.radar_ran:
+        evidence(1, "ev_removed_files", paths=rt.code_list(facts.moved_modules, lang))
+    if change_type is ChangeType.SECURITY and shipped:
+        words = facts.security_words or facts.advisories or [subject]
+        evidence(3, "ev_security", words=rt.code_list(words, lang))
+    elif facts.security_words and change_type is not ChangeType.SECURITY:
+        key = "ev_security_dependency" if installed else "ev_security_tooling"
+        notes.append(rt.tr(lang, key, words=rt.code_list(facts.security_words, lang)))
+    if facts.breaking_marker and not facts.radar:
         evidence(3, "ev_breaking", marker=rt.code_span(facts.breaking_marker))
+    if m := _SUPPORT_DROP.search(facts.info.clean_title):
+        if shipped or facts.dependency_paths:
+            evidence(3, "ev_support_drop", words=rt.code_span(m.group(0)))
+    elif src is not None and change_type is ChangeType.REMOVAL:
+        verb = leading_verb(subject)
+        thing = _USER_THINGS.search(subject)
+        if (
+            verb is not None
+            and verb[0] is ChangeType.REMOVAL
+            and not _DEPRECATES.search(subject)
+            and (thing is not None or facts.user_facing)
+        ):
+            said = f"{verb[1]} … {thing.group(0)}" if thing is not None else verb[1]
+            evidence(2, "ev_removal", words=rt.code_span(said))
+    if src is not None:  # what the clause says the code now does differently
+        if m := _DEPRECATES.search(subject):
+            evidence(2, "ev_deprecates", word=rt.code_span(m.group(0)))
+        if m := _TIGHTENING.search(subject) or _TIGHTENING_BODY.search(facts.body):
+            evidence(2, "ev_hardening", word=rt.code_span(m.group(0)))
+        if m := _DEFAULT_CHANGE.search(subject):
+            evidence(2, "ev_default", words=rt.code_span(m.group(0)))
+    # what says it is less than it looks
+    if m := _TOOLING.search(facts.info.clean_title):
+        evidence(-2, "ev_tooling", word=rt.code_span(m.group(0)))
+    strong = public or facts.breaking_marker or change_type is ChangeType.SECURITY
+    if facts.user_facing is False and not strong and score >= HIGH_SCORE:
+        notes.append(rt.tr(lang, "ev_not_user_facing", score=str(score)))
+        score = HIGH_SCORE - 1
     bump = parse_bump(facts.info.clean_title) if facts.bot else None
-    if bump is not None and bump.major_jump and runtime_deps:  # flagged, not raised
+    if bump is not None and bump.major_jump and facts.runtime_deps:  # flagged, not raised
         notes.append(
             rt.tr(lang, "auto_major", package=rt.code_span(bump.package), new=bump.new or "")
         )
@@ -204,3 +240,20 @@ def score_importance(
     )
     notes.append(rt.tr(lang, "ev_score", score=str(score)))
     return level, notes
+
+
+def _shape_note(facts: CommitFacts, lang: str) -> str:
+    """What the commit touches: the shipped code's size and components, or the areas."""
+    src = facts.areas.get(Area.SOURCE)
+    if src is not None:
+        comps = str(len(src.components))
+        files = rt.n_files(src.files, lang)
+        if src.known:
+            return rt.tr(
+                lang, "ev_source_size", lines=rt.fmt_int(src.lines), files=files, comps=comps
+            )
+        return rt.tr(lang, "ev_source_files", files=files, comps=comps)
+    if facts.areas:
+        names = [AREA_NAMES[lang][a] for a in AREA_ORDER if a in facts.areas]
+        return rt.tr(lang, "ev_non_source", areas=rt.join_list(names, lang))
+    return rt.tr(lang, "ev_no_files")

@@ -9,6 +9,7 @@ may hold. Escaping for a format happens in its renderer (``render/``, ``deliver/
 from __future__ import annotations
 
 import re
+from string import Formatter
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
 
@@ -53,9 +54,68 @@ def join_list(items: list[str], lang: str) -> str:
 
 
 def tr(lang: str, key: str, **kwargs: str) -> str:
-    """The ``key`` template in ``lang`` (``zh`` unless ``en``), formatted with ``kwargs``."""
+    """The ``key`` template in ``lang`` (``zh`` unless ``en``), formatted with ``kwargs``.
+
+    In Chinese a value that starts or ends with a Latin letter, a digit or a code span is set
+    off by a space from the Chinese text around it (``改动涉及 CI 与构建配置``,
+    ```x` 被删除``); the value itself is left as it is."""
     table = pick(RULE_TEXT, lang, "zh")
-    return table[key].format(**kwargs)
+    if lang == "en":
+        return table[key].format(**kwargs)
+    return spaced_format(table[key], kwargs)
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_LATIN_EDGE = re.compile(r"[A-Za-z0-9`]")
+
+
+def spaced_format(template: str, values: dict[str, str]) -> str:
+    """``template.format(**values)``, a space between Chinese template text and a value's
+    Latin edge."""
+    out: list[str] = []
+    for literal, field, _spec, _conv in Formatter().parse(template):
+        if literal:
+            if out and _LATIN_EDGE.match(out[-1][-1:]) and _CJK.match(literal[0]):
+                literal = " " + literal
+            out.append(literal)
+        if field is None:
+            continue
+        value = str(values[field])
+        if value and out and _CJK.match(out[-1][-1:]) and _LATIN_EDGE.match(value[0]):
+            value = " " + value
+        out.append(value)
+    return "".join(out)
+
+
+def join_list_and(items: list[str], lang: str) -> str:
+    """``a``, ``a and b``, ``a, b and c`` / ``a``, ``a和b``, ``a、b和c``."""
+    if len(items) < 2:
+        return "".join(items)
+    table = pick(ANALYSIS_STRINGS, lang)
+    last = items[-1]
+    joiner = table["list_and"]
+    if lang != "en" and last[:1].isascii() and last[:1].isalnum():
+        joiner += " "  # "和 CI 与构建配置", as Chinese text spaces a Latin word
+    return table["list_sep"].join(items[:-1]) + joiner + last
+
+
+_OPENS_WORD = re.compile(r"^[a-z]+(?:[-'\u2019][a-z]+)*(?=[\s,;]|$)")
+
+
+def as_sentence(text: str) -> str:
+    """``text`` (a title) as an English sentence: a plain first word capitalised
+    (``remove FlashComm v1`` -> ``Remove FlashComm v1.``; ``caddyhttp: …`` and
+    ``get_x …`` stay), a full stop unless it ends with one."""
+    text = text.strip()
+    if _OPENS_WORD.match(text):
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…", "。", "！", "？")) else text + "."
+
+
+def join_sentences(sentences: list[str], lang: str) -> str:
+    """Sentences as one text: spaced in English, run together in Chinese."""
+    parts = [s for s in sentences if s]
+    return (" " if lang == "en" else "").join(parts)
 
 
 def code_list(items: list[str], lang: str, limit: int = 4) -> str:
@@ -76,14 +136,20 @@ _TRAILER_KEYS = frozenset(
 )
 _TRAILER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*):\s*\S")
 _SKIP_LINE_RES = (
-    re.compile(r"^#"),  # headings ("## Purpose")
+    re.compile(r"^#{1,6}(?!\d)"),  # headings ("## Purpose"), not "#20418 moved …"
     re.compile(r"^</?[A-Za-z][^>]*>\s*$"),  # HTML tag lines (<details>, </summary>)
     re.compile(r"^[-*+]\s+\[[ xX]\]"),  # checklists
     re.compile(r"^(?:-{3,}|\*{3,}|_{3,}|={3,})$"),  # rules
     re.compile(r"^\|"),  # tables
     re.compile(r"^\*\*[^*]+\*\*:?$"),  # bold-only lines (template labels)
 )
+_LEADING_BULLET = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+|\d+、)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
+
+
+def strip_html_comments(text: str) -> str:
+    """``text`` without HTML comments (a pull request template's hidden guidance)."""
+    return _HTML_COMMENT.sub("\n", text)
 
 
 def _is_trailer(line: str) -> bool:
@@ -109,7 +175,7 @@ def first_paragraph(body: str) -> str:
     """
     paragraphs: list[list[str]] = [[]]
     in_fence = False
-    for raw in _HTML_COMMENT.sub("\n", body).splitlines():
+    for raw in strip_html_comments(body).splitlines():
         line = raw.strip()
         if line.startswith(("```", "~~~")):
             in_fence = not in_fence
@@ -120,7 +186,7 @@ def first_paragraph(body: str) -> str:
             continue
         paragraphs[-1].append(line)
     for lines in paragraphs:
-        text = strip_controls(" ".join(lines))
+        text = _LEADING_BULLET.sub("", strip_controls(" ".join(lines)))
         if sum(c.isalnum() for c in text) >= 3:
             return text
     return ""

@@ -4,49 +4,70 @@ the insights, risks and recommendations that follow from the evidence, nothing m
 
 from __future__ import annotations
 
+import re
+
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.analysis.rules_importance import size_points
-from commitdigest.i18n import AREA_NAMES
+from commitdigest.i18n import AREA_NOUNS
 from commitdigest.models import ChangeType, Commit, Insight, Risk
 
 MAX_IMPACT = 8
+_CJK = re.compile(r"[\u3400-\u9fff]")
+"""A message in Chinese is quoted in an English summary, not run into it."""
 
 
 def _lines_text(group: FileGroup) -> str:
     return rt.fmt_lines(group.additions, group.deletions) if group.known else ""
 
 
-def summary_text(facts: CommitFacts, commit: Commit, lang: str) -> str:
-    """The title as a sentence, the message's first paragraph, and the areas it touches."""
+def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, lang: str) -> str:
+    """What the commit is, what its message says, and what it touches, as sentences.
+
+    English opens with the title as a sentence (a merge's: its pull request's title).
+    Chinese says the kind of change in its own words (the title stands above the summary in
+    every output; a merge's pull request title is quoted) and quotes the message in 「…」:
+    the commit's words are never glued into a Chinese sentence."""
+    sentences: list[str] = []
     title = rt.strip_controls(facts.info.clean_title)
-    end = rt.tr(lang, "sentence_end")
-    parts = [title if title.endswith((".", "!", "?", "。", "！", "？")) else title + end]
+    if lang == "en" and title:
+        sentences.append(rt.as_sentence(title))
+    else:
+        key = "sum_release" if facts.release else f"sum_{change_type.value}"
+        sentences.append(rt.tr(lang, key))
+        if facts.merged and title:  # the heading shows "Merge pull request #…": say which
+            sentences.append(rt.tr(lang, "sum_merged", title=title))
     if facts.excerpt:
-        parts.append(rt.strip_controls(rt.cut_text(facts.excerpt)))
+        excerpt = rt.strip_controls(rt.cut_text(facts.excerpt))
+        excerpt = excerpt.rstrip(" :;,，：；")
+        if lang != "en" and excerpt.endswith((".", "。")) and not excerpt.endswith(".."):
+            excerpt = excerpt[:-1]  # 「…」 is followed by 。
+        elif lang == "en" and not excerpt.endswith((".", "!", "?", "…")):
+            excerpt += "."  # the next sentence does not run on
+        foreign = lang == "en" and _CJK.search(excerpt) is not None
+        sentences.append(rt.tr(lang, "sum_quote_foreign" if foreign else "sum_quote", text=excerpt))
     if facts.areas:
-        shape = []
-        for area in AREA_ORDER:
-            if (g := facts.areas.get(area)) is None:
-                continue
-            lines = (
-                rt.tr(lang, "shape_lines", lines=_lines_text(g))
-                if g.known
-                else rt.tr(lang, "shape_unknown")
-            )
-            name = AREA_NAMES[lang][area]
-            files = rt.n_files(g.files, lang)
-            shape.append(rt.tr(lang, "shape_part", area=name, files=files, lines=lines))
-        parts.append(rt.tr(lang, "shape", parts=rt.tr(lang, "shape_sep").join(shape)))
+        sentences.append(rt.tr(lang, "shape", parts=_shape_parts(facts, lang)))
     elif not commit.files:
-        parts.append(rt.tr(lang, "no_files"))
-    if lang != "zh":
-        return " ".join(parts)
-    out = parts[0]
-    for part in parts[1:]:
-        out += (" " if out[-1:].isascii() else "") + part
-    return out
+        sentences.append(rt.tr(lang, "no_files"))
+    return rt.join_sentences(sentences, lang)
+
+
+def _shape_parts(facts: CommitFacts, lang: str) -> str:
+    """``1 source file (+3/−1) and 1 test file`` / ``源码 1 个文件（+3/−1）和测试 1 个文件``."""
+    parts = []
+    for area in AREA_ORDER:
+        if (g := facts.areas.get(area)) is None:
+            continue
+        lines = (
+            rt.tr(lang, "shape_lines", lines=_lines_text(g))
+            if g.known
+            else rt.tr(lang, "shape_unknown")
+        )
+        noun = AREA_NOUNS[lang][area][g.files != 1]
+        parts.append(rt.tr(lang, "shape_part", noun=noun, n=rt.fmt_int(g.files), lines=lines))
+    return rt.join_list_and(parts, lang)
 
 
 def impact_lines(facts: CommitFacts, lang: str) -> list[str]:
@@ -96,21 +117,21 @@ def advice(
         insights.append(Insight(dimension="compatibility", text=text))
         risk("rk_removed_api", names=names)
         recs.append(rt.tr(lang, "rec_search_api", names=names))
-    if facts.moved_modules:
+    if facts.moved_modules and not facts.radar_ran:  # the radar knows what is public
         paths = rt.code_list(facts.moved_modules, lang)
         text = rt.tr(lang, "in_moved_files", paths=paths)
         insights.append(Insight(dimension="compatibility", text=text))
         risk("rk_moved_files", paths=paths)
         recs.append(rt.tr(lang, "rec_imports", paths=paths))
-    if facts.dependency_paths:
-        paths = rt.code_list(facts.dependency_paths, lang)
+    if facts.installed:  # a lock file or a dev manifest binds no user
+        paths = rt.code_list(facts.installed, lang)
         risk("rk_dependency", paths=paths)
         recs.append(rt.tr(lang, "rec_dependency", paths=paths))
     if change_type is ChangeType.REVERT:
         insights.append(Insight(dimension="compatibility", text=rt.tr(lang, "in_revert")))
         risk("rk_revert")
         recs.append(rt.tr(lang, "rec_revert"))
-    if len(comps) >= 4:
+    if len(comps) >= 4 and src is not None and size_points(src) >= 1:  # not 4 one-line edits
         text = rt.tr(lang, "in_breadth", n=str(len(comps)), comps=comp_list)
         insights.append(Insight(dimension="architecture", text=text))
         recs.append(rt.tr(lang, "rec_broad", comps=comp_list))

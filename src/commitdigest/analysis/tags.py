@@ -18,7 +18,8 @@ Precedence, highest first (used when several signals disagree)::
   ``[Refactor] Remove X`` stays a refactor.
 * Tags that name an area, not a type (``[Misc]``, ``[ROCm]``, ``[Model Runner V2]``,
   ``[1/N]``, ``[Kernel]``, ``[Model]`` ...) are skipped, never mapped to ``other``.
-* Failing tags, keywords in the title decide (:data:`KEYWORD_RULES`, first match wins).
+* Failing tags, keywords in the title decide (:data:`KEYWORD_RULES`, first match wins;
+  Chinese titles too: ``修复调度器崩溃`` is a bug fix, ``新增缓存层`` a feature).
 """
 
 from __future__ import annotations
@@ -100,10 +101,11 @@ CONVENTIONAL_TYPES: dict[str, ChangeType] = {
 }
 
 SECURITY_RE = re.compile(
-    r"\bCVE-\d{4}-\d+|\bvulnerab\w*|\bsecurity\b|\binjection\b|\bRCE\b|\bXSS\b|\bCSRF\b"
+    r"\bCVE-\d{4}-\d+|\bvulnerab\w*|(?<![\w-])security(?![\w-])|\binjection\b|\bRCE\b|\bXSS\b|\bCSRF\b"
     r"|\bSSRF\b|\b(?:buffer|heap|stack|integer)[ -]overflow\b|\bpath traversal\b"
     r"|\barbitrary (?:code|file)\b|\bremote code execution\b|\bprivilege escalation\b"
-    r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+",
+    r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+|\bslowloris\b"
+    r"|\bdenial[- ]of[- ]service\b",
     re.IGNORECASE,
 )
 
@@ -111,10 +113,11 @@ SECURITY_RE = re.compile(
 KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
     (re.compile(p, re.IGNORECASE), t)
     for p, t in (
-        (r"\btypos?\b|\bspelling\b", ChangeType.DOCUMENTATION),
+        (r"\btypos?\b|\bspelling\b|错别字|拼写", ChangeType.DOCUMENTATION),
         (
             r"\bfix(?:es|ed|ing)?\b|\bbugs?\b|\bcrash\w*|\bregression\b|\bhotfix\b"
-            r"|\bincorrect\b|\bwrong\b|\brace condition\b|\bdeadlock\b|\bhang\b",
+            r"|\bincorrect\b|\bwrong\b|\brace condition\b|\bdeadlock\b|\bhang\b"
+            r"|修复|修正|崩溃|缺陷",
             ChangeType.BUGFIX,
         ),
         (
@@ -123,35 +126,54 @@ KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
             ChangeType.REFACTOR,
         ),
         (
-            r"\bremov(?:e|es|ed|ing)\b|\bdeprecat\w*|\bdrop(?:s|ped)? support\b|\bdelete\b",
+            r"\bremov(?:e|es|ed|ing)\b|\bdeprecat\w*|\bdrop(?:s|ped)? support\b|\bdelete\b"
+            r"|移除|弃用|下线",
             ChangeType.REMOVAL,
         ),
         (
             r"\bspeed[- ]?ups?\b|\boptimi[sz](?:e|es|ed|ation|ations)\b|\bfaster\b"
-            r"|\bperformance\b|\baccelerat\w*|\blatency\b|\bthroughput\b",
+            r"|\bperformance\b|\baccelerat\w*|\blatency\b|\bthroughput\b|性能|加速|优化",
             ChangeType.PERFORMANCE,
         ),
         (
-            r"\bbump(?:s|ed)?\b|\bupgrade\b.*\bto\b|\bupdate\b.*\bto v?\d|\bpin(?:s|ned|ning)?\b",
+            r"\bbump(?:s|ed)?\b|\bupgrade\b.*\bto\b|\bupdate\b.*\bto v?\d|\bpin(?:s|ned|ning)?\b"
+            r"|升级依赖|依赖升级|更新依赖",
             ChangeType.DEPENDENCY,
         ),
-        (r"\bdocs?\b|\bdocumentation\b|\breadme\b|\bdocstrings?\b", ChangeType.DOCUMENTATION),
-        (r"\b(?:unit |e2e )?tests?\b|\btesting\b", ChangeType.TEST),
+        (
+            r"\bdocs?\b|\bdocumentation\b|\breadme\b|\bdocstrings?\b|文档",
+            ChangeType.DOCUMENTATION,
+        ),
+        (r"\b(?:unit |e2e )?tests?\b|\btesting\b|测试", ChangeType.TEST),
         (
             r"\badd(?:s|ed)? support\b|\bsupports?\b|\bnew model\b|\bintroduce\w*|\bimplement\w*"
-            r"|\benabl(?:e|es|ed|ing)\b|\ballow(?:s|ed|ing)?\b|\badd(?:s|ed)?\b",
+            r"|\benabl(?:e|es|ed|ing)\b|\ballow(?:s|ed|ing)?\b|\badd(?:s|ed)?\b"
+            r"|新增|添加|增加|支持|引入|实现",
             ChangeType.FEATURE,
         ),
         (
             r"\brefactor\w*|\bclean ?up\b|\bmov(?:e|es|ed|ing)\b|\brenam\w*|\bsimplif\w*"
             r"|\bmigrat\w*|\bconsolidat\w*|\bstandardi[sz]\w*|\breorgani[sz]\w*"
-            r"|\btype (?:hints?|coverage|annotations?)\b|\bmypy\b",
+            r"|\btype (?:hints?|coverage|annotations?)\b|\bmypy\b|重构|清理|重命名",
             ChangeType.REFACTOR,
         ),
     )
 )
 
 _TAG_RE = re.compile(r"\s*\[([^\[\]]{1,60})\]")
+_AFTER_TAGS_RE = re.compile(r"^(?:[:|]\s*|[-\u2013\u2014]\s+)")
+"""What separates tags from the title: ``[ROCm][Bugfix]: Only save…`` -> ``Only save…``."""
+_COMPONENT_RE = re.compile(
+    r"^([A-Za-z0-9_][\w.\-/]{0,40}(?:\s*,\s*[\w.\-/]{1,40}){0,3}):\s+(\S.*)$"
+)
+"""Go, kernel and Rust style: ``caddyhttp: mitigate …``, ``discovery/ionos: guard …``."""
+_PAREN_SCOPE_RE = re.compile(r"^\(([^()]{1,40})\)\s*:\s+(\S.*)$")
+_TOPIC_RE = re.compile(r"^([^:]{1,60}?):\s+(\S.*)$")
+"""``Package by default: Update documentation``: a topic of a few words, then the action."""
+_MERGE_PR_RE = re.compile(r"^Merge (?:pull request|PR) #(\d+) from \S+\s*$", re.IGNORECASE)
+_MERGE_FORK_RE = re.compile(r"^Merge commit from fork\s*$", re.IGNORECASE)
+_SENTENCE_TITLE = 120
+_BULLET_RE = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+)")
 _CONVENTIONAL_RE = re.compile(r"^([A-Za-z]+)(?:\(([^()]{0,60})\))?(!)?:\s+(.*)$", re.DOTALL)
 _REVERT_RE = re.compile(r'^revert\s*[:"“]', re.IGNORECASE)
 _PR_SUFFIX_RE = re.compile(r"\s*\(#(\d+)\)\s*$")
@@ -164,6 +186,9 @@ class TitleInfo:
     ``tags`` are the bracket tags as written (leading ones, then any trailing ones such as
     ``[3/3]``), ``tag_keys`` the same normalised (lowercase, letters and digits only).
     ``clean_title`` has no leading tags, no conventional prefix, no ``(#NNN)`` suffix.
+    ``subject`` is the clause that says what the commit does: the clean title without a
+    component or topic prefix (``caddyhttp: mitigate …`` -> ``mitigate …``, ``Package by
+    default: Update documentation`` -> ``Update documentation``); ``topic`` that prefix.
     """
 
     title: str
@@ -175,6 +200,8 @@ class TitleInfo:
     is_revert: bool
     clean_title: str
     pr_number: int | None
+    subject: str = ""
+    topic: str | None = None
 
 
 def normalise_tag(tag: str) -> str:
@@ -196,6 +223,11 @@ def parse_title(title: str) -> TitleInfo:
         tags.append(m.group(1).strip())
         rest = rest[m.end() :]
     rest = rest.strip()
+    if tags:
+        rest = _AFTER_TAGS_RE.sub("", rest).strip() or rest
+    scope: str | None = None
+    if m := _PAREN_SCOPE_RE.match(rest):  # "[Refactor] (kv_pool): simplify …"
+        scope, rest = m.group(1).strip(), m.group(2).strip()
 
     conv_type: str | None = None
     conv_scope: str | None = None
@@ -213,6 +245,9 @@ def parse_title(title: str) -> TitleInfo:
 
     is_revert = bool(_REVERT_RE.match(rest)) or conv_type == "revert"
     is_revert = is_revert or any(normalise_tag(t) in ("revert", "reverts") for t in tags)
+    clean = rest or first_line
+    topic, subject = _topic_and_subject(clean)
+    topic = topic or scope
     return TitleInfo(
         title=first_line,
         tags=tuple(all_tags),
@@ -221,9 +256,54 @@ def parse_title(title: str) -> TitleInfo:
         conventional_scope=conv_scope,
         breaking=breaking,
         is_revert=is_revert,
-        clean_title=rest or first_line,
+        clean_title=clean,
         pr_number=pr_number,
+        subject=subject,
+        topic=topic,
     )
+
+
+def _topic_and_subject(clean: str) -> tuple[str | None, str]:
+    """A title's component or topic prefix, and the clause after it."""
+    if m := _COMPONENT_RE.match(clean):
+        return m.group(1), m.group(2).strip()
+    m = _TOPIC_RE.match(clean)
+    if m and len(m.group(1).split()) <= 6 and not m.group(1).rstrip().endswith(("!", "?")):
+        return m.group(1).strip(), m.group(2).strip()
+    return None, clean
+
+
+def effective_title(title: str, body: str) -> str:
+    """The title a commit stands for: a pull request's merge commit is named by its body's
+    first line (the pull request's title, ``Merge pull request #19461 from …`` ->
+    ``tsdb: stabilize the XOR2 float chunk encoding (#19461)``); GitHub's ``Merge commit
+    from fork`` (an advisory's private fork) by the first sentence of its message. Any other
+    title as is."""
+    first = title.strip().splitlines()[0].strip() if title.strip() else ""
+    pr = _MERGE_PR_RE.match(first)
+    if pr is None and not _MERGE_FORK_RE.match(first):
+        return title
+    paragraph: list[str] = []
+    for line in body.splitlines():
+        text = _BULLET_RE.sub("", line.strip()).strip()
+        if not text:
+            if paragraph:
+                break
+            continue
+        if text.startswith("#") and not paragraph:
+            continue
+        paragraph.append(text)
+        if pr is not None:  # a pull request's title is one line
+            break
+    if not paragraph:
+        return title
+    if pr is not None:
+        return f"{paragraph[0]} (#{pr.group(1)})"
+    sentence = re.split(r"(?<=[.!?])\s", " ".join(paragraph), maxsplit=1)[0]
+    if len(sentence) > _SENTENCE_TITLE:
+        cut = sentence.rfind(" ", 0, _SENTENCE_TITLE)
+        sentence = sentence[: cut if cut > 0 else _SENTENCE_TITLE].rstrip(" ,;:") + "…"
+    return sentence
 
 
 def _highest(types: list[ChangeType]) -> ChangeType | None:

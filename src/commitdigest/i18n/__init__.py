@@ -19,6 +19,7 @@ from typing import TypeVar
 from .analysis import (
     ANALYSIS_STRINGS,
     AREA_NAMES,
+    AREA_NOUNS,
     COUNTED_CHANGE_TYPES,
     GROUNDING_PLACEHOLDERS,
     RULE_TEXT,
@@ -46,6 +47,7 @@ from .report import (
 __all__ = [
     "ANALYSIS_STRINGS",
     "AREA_NAMES",
+    "AREA_NOUNS",
     "CHANGE_TYPES",
     "COUNTED_CHANGE_TYPES",
     "DIGEST_STRINGS",
