@@ -48,6 +48,7 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
         "position",
         "release",
         "symbols",
+        "replacement",
         "affects",
     }
     assert (item["path"], item["line"]) == ("httpx/api.py", 1)
@@ -222,3 +223,40 @@ def test_downstream_uses_are_pointed_at_and_listed_first(tmp_path: Path) -> None
         env={"COMMITDIGEST_HOME": str(tmp_path / "h")},
     )
     assert bad.exit_code == 2 and "--downstream" in bad.stderr
+
+
+def test_a_removal_says_what_the_old_code_told_users_to_write_instead(tmp_path: Path) -> None:
+    """The old code's deprecation message names the replacement: the item carries it and
+    the Markdown report says it next to the item."""
+    before = (
+        "import warnings\n\n\ndef get(url, proxies=None):\n"
+        "    if proxies is not None:\n"
+        "        warnings.warn(\n"
+        "            \"The 'proxies' argument is deprecated. \"\n"
+        "            \"Use 'proxy' instead.\",\n"
+        "            DeprecationWarning,\n"
+        "        )\n"
+        "    return url\n"
+    )
+    repo = tmp_path / "httpx"
+    build_repo(
+        repo,
+        [
+            CommitSpec("init", "2026-03-01T10:00:00+00:00", files={"httpx/api.py": before}),
+            CommitSpec("Drop proxies", "2026-03-02T10:00:00+00:00", files={"httpx/api.py": AFTER}),
+        ],
+    )
+    argv = ["report", str(repo), "--date", "2026-03-02", "--tz", "UTC", "--format", "json,md"]
+    result = runner.invoke(
+        app,
+        [*argv, "--out", str(tmp_path / "out"), "--lang", "en"],
+        env={"COMMITDIGEST_HOME": str(tmp_path / "h")},
+    )
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads((tmp_path / "out" / "2026-03-02.json").read_text(encoding="utf-8"))
+    [item] = doc["repositories"][0]["commits"][0]["api_changes"]
+    assert item["name"] == "httpx.api.get(proxies)"
+    assert item["replacement"] == "Use 'proxy' instead."
+    md = (tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8")
+    assert "`httpx.api.get(proxies)` — removed" in md
+    assert "write instead: Use 'proxy' instead." in md

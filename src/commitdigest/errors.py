@@ -17,15 +17,17 @@
     │   ├── DeliveryFailed           7  the outcome: a delivery failed after its retries
     │   ├── DeliveryError            7  one attempt to send a message failed (secrets masked)
     │   └── DigestTooLarge           7  a channel's limit is smaller than the digest's head
-    └── LLMError                     8  the LLM endpoint refused or kept failing
-        ├── LLMUnavailableError      8  it kept failing transiently (5xx, time-outs, 429)
-        ├── LLMAuthError             8  401/403: the key is missing, wrong or lacks access
-        ├── ContextLengthError       8  the prompt does not fit the model's context
-        ├── LLMRequestError          8  refused for a reason retrying will not fix (bad model)
-        ├── LLMEndpointError         8  every request would fail as configured (unreachable URL,
-        │                               unknown model, a refused setting): the run stops
-        └── LLMDegradedError         8  more than llm.max_fallback_share of a run's analyses
-                                        fell back to the rules (the reports were written)
+    ├── LLMError                     8  the LLM endpoint refused or kept failing
+    │   ├── LLMUnavailableError      8  it kept failing transiently (5xx, time-outs, 429)
+    │   ├── LLMAuthError             8  401/403: the key is missing, wrong or lacks access
+    │   ├── ContextLengthError       8  the prompt does not fit the model's context
+    │   ├── LLMRequestError          8  refused for a reason retrying will not fix (bad model)
+    │   ├── LLMEndpointError         8  every request would fail as configured (unreachable URL,
+    │   │                               unknown model, a refused setting): the run stops
+    │   └── LLMDegradedError         8  more than llm.max_fallback_share of a run's analyses
+    │                                   fell back to the rules (the reports were written)
+    └── UpgradeGate                  9  upgrade --fail-on: a breaking change reaches your code
+                                        (affected) or exists (breaking); the report is written
 
 Internal signals never reach the user: each stage catches its own before it returns, so
 they are not part of the tree (``tests/test_errors_tree.py`` holds this list)::
@@ -226,11 +228,20 @@ class LLMDegradedError(LLMError):
     reports were written (their coverage line says so) and the run is recorded degraded."""
 
 
+class UpgradeGate(CommitdigestError):
+    """``upgrade --fail-on``: the verdict meets the gate (a breaking change reaches the
+    user's code, or any breaking change with ``--fail-on breaking``); the report is
+    written. An exit code for CI, not a failure of the check."""
+
+    exit_code = 9
+
+
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 other known error; 2 bad usage (dates, zones, formats, "
     "languages, config); 3 a repository cannot be read; 4 a report cannot be written; "
     "5 the store cannot be opened; 6 another run holds the lock; 7 a delivery failed "
     "(the reports were written); 8 the LLM endpoint refused or kept failing, or too many "
-    "analyses fell back to the rules; "
+    "analyses fell back to the rules; 9 upgrade --fail-on: a breaking change reaches your "
+    "code (or exists); "
     "70 internal error (a bug: please report it); 130 interrupted."
 )

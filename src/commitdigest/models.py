@@ -229,6 +229,9 @@ class ApiChange(BaseModel):
     # what an announcement writes as code (`proxies`, ``soft_unicode``, `--legacy`,
     # `VLLM_USE_V1`), as a downstream would: ``pkg.name``, ``pkg.*(param)``, a flag, a variable
     symbols: list[str] = Field(default_factory=list)
+    # what to write instead, in the project's own words (a deprecation message, a changelog
+    # entry's "use X instead"); empty when the project says none
+    replacement: str = ""
     affects: list[Place] = Field(default_factory=list)  # downstream uses (--downstream)
 
     @property
@@ -399,3 +402,50 @@ class WeeklyContext(_Frozen):
     days: list[WeekDay]
     repositories: list[WeeklyRepository]
     usage: Usage | None = None  # the weekly overviews' calls (the dailies' are theirs)
+
+
+# ---- an upgrade's report (commitdigest upgrade) ---------------------------------------
+
+
+class RefInfo(_Frozen):
+    """One end of an upgrade: the ref as given, the commit it points at, its commit date."""
+
+    ref: str
+    sha: str
+    date: datetime
+
+
+class ReleaseEntry(_Frozen):
+    """A release of the range: its version, tag, date and what it announces."""
+
+    version: str
+    tag: str
+    date: datetime
+    breaking: list[ApiChange] = Field(default_factory=list)
+
+
+class RangeCommit(_Frozen):
+    sha: str
+    title: str
+    date: datetime
+    importance: Importance
+
+
+class UpgradeContext(_Frozen):
+    """What moving from one version of a repository to another changes for the user's code
+    (``commitdigest upgrade``): what the renderers read and the JSON holds."""
+
+    schema_version: int = 1
+    kind: str = "upgrade"
+    generated_at: datetime
+    lang: str
+    repository: str
+    from_: RefInfo = Field(alias="from")
+    to: RefInfo
+    verdict: str  # "affected" | "breaking" | "safe"
+    changes: list[ApiChange] = Field(default_factory=list)
+    releases: list[ReleaseEntry] = Field(default_factory=list)
+    commits: list[RangeCommit] = Field(default_factory=list)
+    unreadable: list[str] = Field(default_factory=list)  # files that could not be read
+
+    model_config = ConfigDict(frozen=True, populate_by_name=True)

@@ -14,7 +14,7 @@ import typer
 
 from commitdigest import __version__
 from commitdigest.cli import config as config_commands
-from commitdigest.cli import deliver, mcp, report, run, site, weekly
+from commitdigest.cli import deliver, mcp, report, run, site, upgrade, weekly
 from commitdigest.cli.console import out, state
 from commitdigest.cli.llm import llm_app
 from commitdigest.errors import EXIT_CODES_HELP
@@ -59,6 +59,7 @@ run.register(app)
 deliver.register(app)
 site.register(app)
 weekly.register(app)
+upgrade.register(app)
 mcp.register(app)
 app.add_typer(config_commands.config_app, name="config")
 app.add_typer(config_commands.repos_app, name="repos")

@@ -41,6 +41,7 @@ from .report import (
     RADAR_KINDS,
     REPORT_STRINGS,
     SITE_STRINGS,
+    UPGRADE_STRINGS,
     WEEKLY_STRINGS,
 )
 
@@ -66,6 +67,7 @@ __all__ = [
     "REPORT_STRINGS",
     "RULE_TEXT",
     "SITE_STRINGS",
+    "UPGRADE_STRINGS",
     "WEEKLY_STRINGS",
     "pick",
 ]

@@ -61,6 +61,21 @@ def _markdown(context: ReportContext, units: Mapping[str, str], ext: str) -> str
     return text.rstrip("\n") + "\n"
 
 
+def simple_page(title: str, html_lang: str, body: str, policy: str = PAGE_CSP) -> str:
+    """A plain self-contained HTML page around ``body`` (HTML from the safe Markdown
+    renderer): the day index's, the upgrade report's."""
+    return (
+        f'<!DOCTYPE html>\n<html lang="{escape(html_lang)}">\n<head>\n'
+        f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" '
+        f'content="{policy}">\n<meta name="viewport" content="width=device-width, '
+        f'initial-scale=1">\n<meta name="color-scheme" content="light dark">\n'
+        f"<title>{escape(title)}</title>\n<style>body{{font-family:system-ui,sans-serif;"
+        "max-width:60rem;margin:0 auto;padding:1rem;line-height:1.5}table{border-collapse:"
+        "collapse}th,td{border:1px solid #8884;padding:2px 8px}</style>\n</head>\n<body>\n"
+        f"{body}</body>\n</html>\n"
+    )
+
+
 def render_index_markdown(context: ReportContext, units: Mapping[str, str]) -> str:
     """The day's index as Markdown; ``units``: repository name -> its report's folder."""
     return _markdown(context, units, "md")
@@ -83,13 +98,4 @@ def render_index_html(
             .render(site_root=site_root, s=labels.s)
         )
         body = form + body
-    return (
-        f'<!DOCTYPE html>\n<html lang="{escape(labels.s["html_lang"])}">\n<head>\n'
-        f'<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" '
-        f'content="{policy}">\n<meta name="viewport" content="width=device-width, '
-        f'initial-scale=1">\n<meta name="color-scheme" content="light dark">\n'
-        f"<title>{escape(title)}</title>\n<style>body{{font-family:system-ui,sans-serif;"
-        "max-width:60rem;margin:0 auto;padding:1rem;line-height:1.5}table{border-collapse:"
-        "collapse}th,td{border:1px solid #8884;padding:2px 8px}</style>\n</head>\n<body>\n"
-        f"{body}</body>\n</html>\n"
-    )
+    return simple_page(title, labels.s["html_lang"], body, policy)

@@ -168,6 +168,50 @@ class BlobReader:
                 current = None
         return {p: (frozenset(r), frozenset(a)) for p, (r, a) in found.items()}
 
+    def resolve(self, ref: str) -> str | None:
+        """The commit ``ref`` (a tag, branch or SHA) points at, peeled; None if unknown."""
+        out = self._git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", check=False)
+        sha = out.strip()
+        return sha if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha) else None
+
+    def is_ancestor(self, older: str, newer: str) -> bool:
+        """Whether ``older`` is an ancestor of ``newer`` (or the same commit)."""
+        try:
+            done = subprocess.run(
+                git_argv("merge-base", "--is-ancestor", older, newer, repo=self.root),
+                capture_output=True, env=git_env(),
+            )  # fmt: skip
+        except OSError as exc:
+            raise SourceError(f"cannot run git in {self.root}: {exc}") from None
+        return done.returncode == 0
+
+    def commit_time(self, sha: str) -> int:
+        """A commit's committer time (seconds since the epoch)."""
+        return int(self._git("show", "-s", "--format=%ct", sha).strip() or 0)
+
+    def changed_paths(self, base: str, tip: str) -> list[tuple[str, str | None]]:
+        """(path, old path when renamed) of every file that differs between two revisions."""
+        out = self._git("diff", "--name-status", "-z", "-M", "--no-ext-diff", base, tip, "--")
+        parts = out.split("\0")
+        found: list[tuple[str, str | None]] = []
+        i = 0
+        while i < len(parts) and parts[i]:
+            status = parts[i]
+            if status[:1] in ("R", "C") and i + 2 < len(parts):
+                found.append((parts[i + 2], parts[i + 1]))
+                i += 3
+            elif i + 1 < len(parts):
+                found.append((parts[i + 1], None))
+                i += 2
+            else:
+                break
+        return found
+
+    def tags_between(self, base: str, tip: str) -> list[str]:
+        """Tags reachable from ``tip`` and not from ``base`` (the releases of a range)."""
+        out = self._git("tag", "--merged", tip, "--no-merged", base, check=False)
+        return [t for t in out.split() if t]
+
     def tags(self) -> dict[str, list[str]]:
         """Tag names by the commit each points at (annotated tags peeled)."""
         out = self._git(

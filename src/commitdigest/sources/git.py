@@ -228,7 +228,29 @@ async def iter_commits(
     if repo.head_sha is None or start >= end:
         return
     await asyncio.to_thread(check_not_shallow_before, repo, start)
-    proc, stdout, transport = await _spawn(git_log_argv(repo, start, end), repo.root)
+    async for commit in _stream(repo, git_log_argv(repo, start, end), limits):
+        if start <= commit.committed_at < end:
+            yield commit
+
+
+def range_log_argv(repo: RepositoryInfo, base: str, tip: str) -> list[str]:
+    """The ``git log`` command line of the first-parent commits after ``base`` up to and
+    including ``tip`` (full SHAs)."""
+    return git_argv("log", *LOG_FLAGS, "--end-of-options", f"{base}..{tip}", "--", repo=repo.root)
+
+
+async def read_range(
+    repo: RepositoryInfo, base: str, tip: str, *, limits: PatchLimits = DEFAULT_LIMITS
+) -> list[Commit]:
+    """The first-parent commits of ``base..tip`` (an upgrade's range), newest first."""
+    return [c async for c in _stream(repo, range_log_argv(repo, base, tip), limits)]
+
+
+async def _stream(
+    repo: RepositoryInfo, argv: list[str], limits: PatchLimits
+) -> AsyncGenerator[Commit, None]:
+    """The commits one ``git log`` run writes, parsed as they stream."""
+    proc, stdout, transport = await _spawn(argv, repo.root)
     assert proc.stderr is not None
     stderr = bytearray()
     drain = asyncio.create_task(_drain(proc.stderr, stderr))
@@ -236,15 +258,13 @@ async def iter_commits(
     try:
         while chunk := await _read_chunk(stdout):
             for commit in parser.feed(chunk):
-                if start <= commit.committed_at < end:
-                    yield commit
+                yield commit
         await drain
         code = await proc.wait()
         if code != 0:
             raise SourceError(f"git log failed in {repo.root}: {first_line(bytes(stderr))}")
         for commit in parser.close():
-            if start <= commit.committed_at < end:
-                yield commit
+            yield commit
     except GitLogFormatError as exc:
         raise SourceError(f"cannot parse git log output in {repo.root}: {exc}") from None
     finally:

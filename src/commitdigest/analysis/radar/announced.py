@@ -37,7 +37,7 @@ from commitdigest.analysis.radar.changelog import (
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 from commitdigest.models import ApiChangeType
 
-__all__ = ["change_named", "detect", "is_changelog", "symbols_of"]
+__all__ = ["change_named", "detect", "entry_item", "is_changelog", "symbols_of"]
 
 _TITLE_BANG = re.compile(r"^\w+(?:\([^)]*\))?!:\s*(.+)")
 _BODY = re.compile(
@@ -94,7 +94,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                         continue  # re-worded or re-wrapped, but there before
                 seen.add(key)
                 items.append(
-                    _entry_item(path, entry, found, packages, (release or "") if in_release else "")
+                    entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
 
@@ -113,7 +113,7 @@ def _known(text: str) -> tuple[frozenset[str], str]:
     return keys, _key(plain_text(text))
 
 
-def _entry_item(
+def entry_item(
     path: str,
     entry: Entry,
     found: tuple[ApiChangeType | None, bool],

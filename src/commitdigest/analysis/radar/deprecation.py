@@ -6,16 +6,25 @@ from __future__ import annotations
 import re
 
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs
+from commitdigest.analysis.radar.public import module_name
 from commitdigest.models import ApiChangeType
 
 _MARK = re.compile(
     r"DeprecationWarning|FutureWarning|PendingDeprecationWarning|@deprecated\b|\bdeprecated\("
 )
 _NAME = re.compile(
-    r"""["'`]([A-Za-z_][\w.]*(?:\(\))?)["'`]\s*(?:is|was|has been)?\s*deprecated"""
+    r"""["'`]([A-Za-z_][\w.]*)(?:\(\)|=[^"'`\n]*)?["'`]"""
+    r"""\s*(?:is|was|has been|is being)?\s*deprecated"""
     r"""|deprecated[^"'\n]*["'`]([A-Za-z_][\w.]*)""",
     re.I,
 )
+# an unquoted ``name=`` or ``name()`` in a message ("per-request cookies=<...> is deprecated")
+_BARE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)(?:=|\(\))")
+_DEF = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)\s*([(:]?)")
+_PARAM = re.compile(r"[(,]\s*\**([A-Za-z_]\w*)")
+_STRING = re.compile(r"""[rbfuRBFU]{0,2}("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
+
+__all__ = ["detect", "message_near", "messages", "wants"]
 
 
 def wants(changed: str | None, path: str) -> bool:
@@ -46,7 +55,124 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
     return out
 
 
+def messages(text: str) -> list[str]:
+    """Every deprecation message of a module: the string literals next to each marker (a
+    ``warnings.warn`` call, ``@deprecated``), joined (the replacement is often named there)."""
+    lines = text.split("\n")
+    found = [message_near(lines, i) for i, line in enumerate(lines) if "warn(" in line]
+    found += [message_near(lines, n - 1) for n, _ in _marks(text)]
+    return [m for m in dict.fromkeys(found) if m]
+
+
+def message_near(lines: list[str], i: int) -> str:
+    """The message given at line ``i`` (0-based): the run of string-literal lines that holds
+    or precedes it (a ``message = (...)`` built just before the call), else one just after."""
+    runs: list[tuple[int, int, str]] = []
+    start, parts = -1, list[str]()
+    for j in range(max(0, i - 8), min(len(lines), i + 4)):
+        literals = [m.group(1)[1:-1] for m in _STRING.finditer(lines[j])]
+        if literals:
+            start = j if not parts else start
+            parts.extend(literals)
+            continue
+        if parts:
+            runs.append((start, j - 1, " ".join(parts)))
+        parts = []
+    if parts:
+        runs.append((start, start + len(parts), " ".join(parts)))
+    if not runs:
+        return ""
+    holding = [r for r in runs if r[0] <= i <= r[1]]
+    before = [r for r in runs if r[1] < i]
+    pick = holding[0] if holding else before[-1] if before else runs[0]
+    return " ".join(pick[2].split())
+
+
+def _subject(message: str, lines: list[str], i: int, module: str) -> str:
+    """What a deprecation at line ``i`` is about, as users reach it: the name its message
+    quotes ("`proxies` is deprecated", "cookies=<...> is being deprecated") or the function
+    or class it marks or sits in, qualified by the module and the defs around it
+    (``pkg.mod.Client.__init__(proxies)`` for a parameter, ``pkg.mod.old`` for a function)."""
+    decorator = lines[i].lstrip().startswith("@")
+    name = ""
+    if not decorator and (m := _NAME.search(message)):
+        name = m.group(1) or m.group(2)
+    head = message.lower().split("deprecat", 1)[0] if "deprecat" in message.lower() else ""
+    if not name and not decorator and (bare := _BARE.search(message[: len(head)])):
+        name = bare.group(1)
+    chain, params = _enclosing(lines, i, decorator)
+    if decorator and chain:
+        return ".".join([module, *chain])
+    if not name:
+        return ".".join([module, *chain]) if chain else ""
+    if "." in name:
+        return name
+    if chain and name == chain[-1]:
+        return ".".join([module, *chain])
+    if chain and name in params:
+        return f"{'.'.join([module, *chain])}({name})"
+    return name
+
+
+def _enclosing(lines: list[str], i: int, decorator: bool) -> tuple[list[str], list[str]]:
+    """The defs around line ``i`` (outermost first; a decorator's own def included) and
+    the parameters of the innermost one."""
+    chain: list[str] = []
+    params: list[str] = []
+    if decorator:
+        for j in range(i + 1, min(len(lines), i + 8)):
+            if d := _DEF.match(lines[j]):
+                chain.append(d.group(1))
+                params = _params(lines, j)
+                indent = len(lines[i]) - len(lines[i].lstrip())
+                break
+        else:
+            return [], []
+    else:
+        indent = len(lines[i]) - len(lines[i].lstrip())
+    for j in range(i - 1, -1, -1):
+        line = lines[j]
+        if not line.strip() or line.lstrip()[0] in ")]}#":
+            continue  # the end of a def's header, or a comment
+        level = len(line) - len(line.lstrip())
+        if level >= indent:
+            continue
+        d = _DEF.match(line)
+        if d:
+            if not chain and not decorator:
+                params = _params(lines, j)
+            chain.insert(0, d.group(1))
+        indent = level
+        if level == 0:
+            break
+    return chain, params
+
+
+def _params(lines: list[str], j: int) -> list[str]:
+    """The parameter names of the def starting at line ``j`` (its header up to ``:``)."""
+    header = ""
+    for line in lines[j : j + 30]:
+        header += line.split("#", 1)[0] + " "
+        if re.search(r"\)\s*(?:->[^:]*)?:\s*$", line.split("#", 1)[0]):
+            break
+    return _PARAM.findall(header[header.index("(") :]) if "(" in header else []
+
+
+def _keyed(text: str | None, module: str) -> list[tuple[int, str, str]]:
+    """(line number, message or line, subject) of each marker of a module."""
+    text = text or ""
+    lines = text.split("\n")
+    out: list[tuple[int, str, str]] = []
+    for lineno, line in _marks(text):
+        message = message_near(lines, lineno - 1)
+        subject = _subject(message, lines, lineno - 1, module)
+        out.append((lineno, message or line.strip(), subject))
+    return out
+
+
 def detect(view: CommitView) -> list[ApiChange]:
+    """Deprecations the ``after`` side says that the ``before`` side did not: compared by
+    message and by subject, so a reformatted call or a new ``stacklevel`` is no news."""
     items: list[ApiChange] = []
     for path in view.paths:
         if not path.endswith(".py") or is_test_or_docs(path):
@@ -54,19 +180,25 @@ def detect(view: CommitView) -> list[ApiChange]:
         after_text = view.after.get(path) or ""
         if not view.touches(path, _MARK) or not _maybe_marked(after_text):
             continue
-        before = {line.strip() for _, line in _marks(view.before.get(path))}
-        lines = after_text.splitlines()
-        for lineno, line in _marks(after_text):
-            if line.strip() in before:
+        public = view.repo.public if view.repo is not None else None
+        module = public.module_of(path) if public is not None else module_name(path)
+        old = _keyed(view.before.get(path), module)
+        said = {message for _, message, _ in old}
+        subjects = {subject for _, _, subject in old if subject}
+        seen: set[str] = set()
+        for lineno, message, subject in _keyed(after_text, module):
+            if message in said or subject in subjects or (subject or message) in seen:
                 continue
-            context = " ".join(lines[max(0, lineno - 4) : lineno + 2])
-            m = _NAME.search(context)
-            what = (m.group(1) or m.group(2)) if m else line.strip()[:80]
+            if public is not None and subject.startswith(module + "."):
+                qual, _, param = subject[len(module) + 1 :].partition("(")
+                alias = public.public_name(module, qual)
+                subject = alias + (f"({param}" if param else "") if alias else subject
+            seen.add(subject or message)
             items.append(
                 ApiChange(
                     kind=RadarKind.DEPRECATION,
                     change=ApiChangeType.DEPRECATED,
-                    name=what,
+                    name=subject or message[:80],
                     path=path,
                     line=lineno,
                     breaking=False,

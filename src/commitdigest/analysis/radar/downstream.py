@@ -767,7 +767,9 @@ def _target_places(item: ApiChange, target: str, param: str | None, uses: Uses) 
                 hit = not passed and not call.spread  # it relies on the parameter's absence
             elif change is ApiChangeType.RENAMED:
                 hit = param in call.keywords  # by position it still works
-            elif change is ApiChangeType.REMOVED or item.kind is RadarKind.ANNOUNCED:
+            elif change in (ApiChangeType.REMOVED, ApiChangeType.DEPRECATED) or (
+                item.kind is RadarKind.ANNOUNCED
+            ):
                 hit = passed
             else:  # moved, keyword-only: a positional use of it
                 hit = position is not None and call.positional > position

@@ -22,17 +22,18 @@ from commitdigest.analysis.radar import (
     env_var,
     python_api,
 )
-from commitdigest.analysis.radar.models import ApiChange, CommitView
+from commitdigest.analysis.radar.instead import REPLACED, replacement_for
+from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 from commitdigest.analysis.radar.pylocal import changed_line_numbers
 from commitdigest.analysis.radar.repo import Blobs, RepoView
-from commitdigest.models import FileStatus
+from commitdigest.models import ApiChangeType, FileStatus
 
 if TYPE_CHECKING:
     from commitdigest.models import Commit
 
 # 10: public/internal, inherited overrides, env reads only, shipped config only, releases,
 #     ast-based API model (no griffe)
-RADAR_VERSION = 10
+RADAR_VERSION = 11
 
 # the kinds that need only one commit's view (env_var also needs the repository-wide index)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
@@ -203,8 +204,22 @@ def _scan(
             items.extend(kind(view))
         if env is not None:
             items.extend(env.apply(view))
-        results[c.sha] = _dedupe(items)
+        results[c.sha] = [_with_replacement(i, view) for i in _dedupe(items)]
     return results
+
+
+def _with_replacement(item: ApiChange, view: CommitView) -> ApiChange:
+    """``item`` with what the project says to write instead, from the deprecation messages
+    of the commit's files (the old text for what it removes, the new one for what it
+    deprecates)."""
+    if item.kind is not RadarKind.PYTHON_API and item.kind is not RadarKind.DEPRECATION:
+        return item
+    if item.change not in REPLACED:
+        return item
+    side = view.after if item.change is ApiChangeType.DEPRECATED else view.before
+    texts = [t for t in side.values() if t]
+    found = replacement_for(item, texts)
+    return item.model_copy(update={"replacement": found}) if found else item
 
 
 def _env_items(repo: RepoView, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:

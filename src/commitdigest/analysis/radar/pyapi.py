@@ -36,8 +36,10 @@ __all__ = [
     "compare_objects",
     "dropped_exports",
     "imports_in",
+    "in_spans",
     "light_api",
     "module_api",
+    "string_spans",
     "surface",
 ]
 
@@ -497,8 +499,11 @@ def light_api(text: str) -> ModuleApi:
         if name != "__all__" and (known is None or known.kind == "attribute"):
             api.objects[name] = Obj(name, "attribute", text.count("\n", 0, m.start()) + 1)
     starts = [h[0] for h in headers]
+    strings = string_spans(text)
     for pattern in (_UPPER_NAME, _FIELD):
         for m in pattern.finditer(text):
+            if in_spans(strings, m.start()):
+                continue  # a docstring's "Name: text", not an attribute
             line_text = m.group(0)
             indent = len(line_text) - len(line_text.lstrip())
             owner = _owner(headers, starts, indent, m.start())
@@ -524,6 +529,21 @@ def imports_in(text: str) -> dict[str, str]:
             bound = words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]
             found.setdefault(bound, f"{module}.{words[0]}" if module else words[0])
     return found
+
+
+_TRIPLE = re.compile(r"(?s)(\"\"\"|\'\'\').*?\1")
+
+
+def string_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every triple-quoted string (docstrings), in order."""
+    if '"""' not in text and "'''" not in text:
+        return []
+    return [m.span() for m in _TRIPLE.finditer(text)]
+
+
+def in_spans(spans: list[tuple[int, int]], pos: int) -> bool:
+    i = bisect.bisect_right(spans, (pos, 1 << 62)) - 1
+    return i >= 0 and spans[i][0] < pos < spans[i][1]
 
 
 def _owner(
@@ -684,6 +704,9 @@ def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
     at_old, at_new = _positions(before), _positions(after)
     removed = False
     line = after.line
+    for name in [n for n in (*old, *new) if n.startswith("_") or n in ("self", "cls")]:
+        old.pop(name, None)  # private by convention (``__self``) or the instance itself
+        new.pop(name, None)
     for name, p in old.items():
         if p.kind in ("varargs", "varkw"):
             if name not in new and not any(q.kind == p.kind for q in new_params):

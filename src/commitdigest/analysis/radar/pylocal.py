@@ -19,7 +19,14 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from commitdigest.analysis.radar.pyapi import Breakage, Obj, compare_objects, imports_in
+from commitdigest.analysis.radar.pyapi import (
+    Breakage,
+    Obj,
+    compare_objects,
+    imports_in,
+    in_spans,
+    string_spans,
+)
 
 __all__ = [
     "bases_of",
@@ -87,6 +94,7 @@ class _Side:
         self._starts: list[int] = []
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] = []  # lines of top-level code
+        self._strings: list[tuple[int, int]] | None = None
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
@@ -225,6 +233,8 @@ class _Side:
     def attribute_at(self, i: int) -> Obj | None:
         """A module-level name or a class-level attribute assigned at line index ``i``."""
         line = self.lines[i]
+        if self._in_string(i):
+            return None  # a docstring's "Name: text"
         head = line[:1]
         if head in (" ", "\t"):  # in a class body: only upper-case names and fields count
             stripped = line.lstrip()
@@ -313,6 +323,16 @@ class _Side:
                 if attr is not None and attr.qualname == qual:
                     return attr
         return None
+
+    def _in_string(self, i: int) -> bool:
+        """Whether line index ``i`` lies inside a triple-quoted string."""
+        if self._strings is None:
+            self._strings = string_spans(self.text)
+        if not self._strings:
+            return False
+        if not self._starts:
+            self.line_index(0)
+        return in_spans(self._strings, self._starts[i])
 
     def line_index(self, pos: int) -> int:
         """The 0-based line of character offset ``pos``."""

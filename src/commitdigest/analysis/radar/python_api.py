@@ -206,6 +206,8 @@ def _item(
         return None
     if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
         return None
+    if brk.change == "removed" and not rest and _star_provided(view, public, path, module, qual):
+        return None  # moved, and the module star-imports it from its new home
     visibility = Visibility.INTERNAL
     dotted = f"{module}.{qual}"
     alias = None
@@ -279,6 +281,40 @@ def _detail(brk: Breakage) -> str:
     if brk.change == "kind":
         return f"{brk.old} → {brk.new}"
     return ""
+
+
+_STAR = re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.M)
+
+
+def _star_modules(text: str, module: str, is_init: bool) -> list[str]:
+    """The modules ``text`` star-imports (``from .utils import *``), absolute."""
+    out = []
+    for dots, name in _STAR.findall(text):
+        if dots:
+            parts = module.split(".")
+            parts = parts[: len(parts) - len(dots) + (1 if is_init else 0)]
+            name = ".".join([*parts, *([name] if name else [])])
+        out.append(name)
+    return out
+
+
+def _star_provided(
+    view: CommitView, public: PublicSurface | None, path: str, module: str, name: str
+) -> bool:
+    """Whether a module's ``from X import *`` (after the commit) brings ``name`` back: a
+    module renamed with a star-import shim left at the old path."""
+    after = view.after.get(path)
+    if public is None or view.repo is None or name.startswith("_") or not after:
+        return False
+    for source in _star_modules(after, module, path.endswith("__init__.py")):
+        for where in public.candidate_paths(source):
+            text = view.after[where] if where in view.after else view.repo.text(view.sha, where)
+            if text is not None:
+                api = api_of(text, source, where.endswith("__init__.py"))
+                if api.provides(name) and (api.all is None or name in api.all):
+                    return True
+                break
+    return False
 
 
 def _still_exported(view: CommitView, public: PublicSurface, alias: str) -> bool:

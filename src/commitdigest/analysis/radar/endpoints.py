@@ -1,0 +1,171 @@
+"""The radar between two revisions of a repository (``commitdigest upgrade``): the two
+endpoints compared once, not commit by commit, plus what the range's releases announce.
+
+A name added and removed inside the range is no change; a name removed and restored is no
+change; a parameter renamed twice is one change: only the endpoints count. Each changed
+module is read twice (its text at each end); the kinds are the daily radar's, run over one
+view whose "before" is the old revision and "after" the new one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from commitdigest.analysis.radar import (
+    announced,
+    cli_option,
+    config_key,
+    dependency,
+    deprecation,
+    env_var,
+    python_api,
+)
+from commitdigest.analysis.radar.changelog import announces, is_changelog, sections
+from commitdigest.analysis.radar.driver import read_by_a_kind
+from commitdigest.analysis.radar.instead import replacement_for
+from commitdigest.analysis.radar.models import ApiChange, CommitView
+from commitdigest.analysis.radar.repo import Blobs, RepoView
+from commitdigest.models import ApiChangeType
+
+__all__ = ["Found", "Release", "Revisions", "compare_revisions"]
+
+# a release tag: an optional prefix, then a version (archive tags such as "3.0.x" are not)
+_RELEASE_TAG = re.compile(
+    r"^(?:[A-Za-z][\w.-]*?[-_/])?v?(\d+(?:\.\d+)+(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)$",
+    re.I,
+)
+class Revisions(Blobs, Protocol):
+    """A repository's revisions as the source reads them (``sources.blobs.BlobReader``)."""
+
+    def changed_paths(self, base: str, tip: str) -> list[tuple[str, str | None]]: ...
+
+    def tags_between(self, base: str, tip: str) -> list[str]: ...
+
+    def commit_time(self, sha: str) -> int: ...
+
+    def resolve(self, ref: str) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Release:
+    version: str
+    tag: str
+    sha: str
+    items: list[ApiChange]
+
+
+@dataclass
+class Found:
+    """What changed between the endpoints: the code's items, the releases', what could not
+    be read."""
+
+    changes: list[ApiChange] = field(default_factory=list)
+    releases: list[Release] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+
+
+def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
+    """The radar's items between ``base`` and ``tip`` (full SHAs), and the releases."""
+    repo = RepoView(blobs, base)
+    paths: list[str] = []
+    for path, old in blobs.changed_paths(base, tip):
+        if old:
+            paths.append(old)
+        paths.append(path)
+    read = tuple(dict.fromkeys(p for p in paths if read_by_a_kind(p, None)))
+    extra = [p for p in python_api.init_paths(read) if p not in read]
+    before = repo.texts(base, read)
+    after = repo.texts(tip, [*read, *extra])
+    view = CommitView(
+        sha=tip, title="", body="", paths=read, before=before, after=after, parent=base,
+        repo=repo,
+    )  # fmt: skip
+    found = Found(unreadable=_unreadable(before, after))
+    items: list[ApiChange] = []
+    for kind in (
+        python_api.detect, cli_option.detect, config_key.detect, dependency.detect,
+        deprecation.detect,
+    ):  # fmt: skip
+        items.extend(kind(view))
+    items.extend(env_var.EnvIndex.at(repo, base).apply(view))
+    found.releases = _releases(blobs, repo, base, tip)
+    released = [i for r in found.releases for i in r.items]
+    old_texts = [t for t in before.values() if t]
+    new_texts = [t for t in after.values() if t]
+    notes = [i.name for i in released]
+
+    def instead(item: ApiChange) -> str:
+        deprecated = item.change is ApiChangeType.DEPRECATED  # its message is in the new code
+        return replacement_for(item, new_texts if deprecated else old_texts, notes)
+
+    found.changes = [
+        i.model_copy(update={"replacement": i.replacement or instead(i)})
+        for i in _dedupe([*items, *released])
+    ]
+    return found
+
+
+def _unreadable(*sides: dict[str, str | None]) -> list[str]:
+    """Python files of either end that do not parse (their API could not be compared)."""
+    bad: list[str] = []
+    for side in sides:
+        for path, text in side.items():
+            if path.endswith(".py") and text and not _parses(text):
+                bad.append(path)
+    return sorted(set(bad))
+
+
+def _parses(text: str) -> bool:
+    import ast
+
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _version_key(version: str) -> tuple[tuple[int, str], ...]:
+    return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.\-]", version))
+
+
+def _releases(blobs: Revisions, repo: RepoView, base: str, tip: str) -> list[Release]:
+    """The releases after ``base`` up to ``tip``: version tags reachable from ``tip`` and not
+    from ``base``, by version; each announces the entries of its changelog section."""
+    tags: dict[str, str] = {}
+    for tag in blobs.tags_between(base, tip):
+        m = _RELEASE_TAG.match(tag)
+        if m:
+            tags.setdefault(m.group(1).lower(), tag)
+    if not tags:
+        return []
+    logs = [p for p in repo.blobs.paths(tip) if is_changelog(p) and p.count("/") <= 1]
+    texts = [t for t in repo.texts(tip, logs).values() if t]
+    packages = sorted(repo.public.packages)
+    out: list[Release] = []
+    for version in sorted(tags, key=_version_key):
+        items: list[ApiChange] = []
+        for path, text in zip(logs, texts, strict=False):
+            for section in sections(text):
+                if section.version != version:
+                    continue
+                for entry in section.entries:
+                    said = announces(entry)
+                    if said is not None:
+                        items.append(announced.entry_item(path, entry, said, packages, version))
+        tag = tags[version]
+        out.append(Release(version, tag, blobs.resolve(tag) or "", items))
+    return out
+
+
+def _dedupe(items: list[ApiChange]) -> list[ApiChange]:
+    seen: set[tuple[str, str, str]] = set()
+    out: list[ApiChange] = []
+    for item in items:
+        key = (item.kind.value, item.name, item.release)
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
