@@ -36,6 +36,8 @@ _RELEASE_TAG = re.compile(
     r"^(?:[A-Za-z][\w.-]*?[-_/])?v?(\d+(?:\.\d+)+(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)$",
     re.I,
 )
+
+
 class Revisions(Blobs, Protocol):
     """A repository's revisions as the source reads them (``sources.blobs.BlobReader``)."""
 
