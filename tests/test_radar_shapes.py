@@ -413,6 +413,35 @@ def test_an_announcement_matches_the_code_it_writes(tmp_path: Path) -> None:
     assert uses == {announced.name: ["m.py:5"]}
 
 
+def test_known_exports_match_the_object_never_a_namesake_or_its_module(tmp_path: Path) -> None:
+    """``click.Argument`` is ``click.core.Argument``: a deprecated ``click.parser.Argument``
+    is another object, and ``flask.app`` (a module) is not every class defined in it."""
+    code = (
+        "import click\nimport flask\n\n\n"
+        "def f(p: click.Argument, ctx):\n    p.make_metavar()\n"
+        "    return click.Argument(['x'])\n\n\n"
+        "app = flask.Flask(__name__)\n"
+    )
+    items = [
+        _item("click.parser.Argument", ApiChangeType.DEPRECATED),
+        _item("click.core.Argument.make_metavar(ctx)", ApiChangeType.NOW_REQUIRED, 0),
+        _item("flask.app"),
+    ]
+    exports = {"click.Argument": "click.core.Argument", "flask.Flask": "flask.app.Flask"}
+    (tmp_path / "m.py").write_text(code, encoding="utf-8")
+    uses = scan_downstream([tmp_path], items)
+    [found] = attach_affects({"x": items}, uses, exports).values()
+    lines = {i.name: [p.line for p in i.affects] for i in found}
+    assert lines == {
+        "click.parser.Argument": [],
+        "click.core.Argument.make_metavar(ctx)": [6],
+        "flask.app": [],
+    }
+    # without the package's exports the names are guessed through modules (the daily radar)
+    [guessed] = attach_affects({"x": items}, uses).values()
+    assert [p.line for p in guessed[0].affects] != []
+
+
 # ---- what the reader sees first --------------------------------------------------------------
 
 
@@ -447,3 +476,108 @@ def test_internal_names_never_fill_the_breaking_section(tmp_path: Path) -> None:
     assert section.count("helper_") == 13
     html = (out / "2026-03-02.html").read_text(encoding="utf-8")
     assert "<details><summary>" in html.split('class="internal"', 1)[1]
+
+
+# ---- deprecations and changelog entries, as the project words them --------------------------
+
+SHIM = """\
+import warnings
+
+
+def __getattr__(name):
+    if name in {
+        "OptionParser",
+        "split_opt",
+    }:
+        warnings.warn(
+            f"'parser.{name}' is deprecated and will be removed in 9.0."
+            " The old parser is available in 'optparse'.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return globals()[f"_{name}"]
+
+    if name == "split_arg_string":
+        warnings.warn(
+            "Importing 'parser.split_arg_string' is deprecated, it will only be"
+            " available in 'shell_completion' in 9.0.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return 1
+    raise AttributeError(name)
+"""
+
+CLIENT = """\
+import warnings
+
+
+class Client:
+    def request(self, method, url, cookies=None):
+        if cookies is not None:
+            message = (
+                "Setting per-request cookies=<...> is being deprecated, because "
+                "the expected behaviour is ambiguous. Set cookies on the client instead."
+            )
+            warnings.warn(message, DeprecationWarning)
+        return url
+
+    def check(self, param_type, name):
+        return "DeprecationWarning: The {param_type} {name!r} is deprecated.".format(
+            param_type=param_type, name=name
+        )
+"""
+
+
+def test_deprecations_are_named_as_users_reach_them(tmp_path: Path, mode: str) -> None:
+    first, second = scan(
+        tmp_path,
+        [
+            CommitSpec("init", "2026-03-01T10:00:00+00:00",
+                       files={"pkg/__init__.py": "", "pkg/parser.py": "X = 1\n",
+                              "pkg/client.py": "class Client:\n    pass\n"}),
+            CommitSpec("Deprecate", "2026-03-02T10:00:00+00:00",
+                       files={"pkg/parser.py": SHIM, "pkg/client.py": CLIENT}),
+            CommitSpec("Reformat the warnings", "2026-03-03T10:00:00+00:00",
+                       files={"pkg/parser.py": SHIM.replace("stacklevel=2", "stacklevel=3"),
+                              "pkg/client.py": CLIENT.replace(
+                                  "DeprecationWarning)", "DeprecationWarning, stacklevel=2)")}),
+        ],
+        mode,
+    )  # fmt: skip
+    deprecated = sorted(i.name for i in first if i.kind is RadarKind.DEPRECATION)
+    assert deprecated == [
+        "pkg.client.Client.request(cookies)",
+        "pkg.parser.OptionParser",
+        "pkg.parser.split_arg_string",
+        "pkg.parser.split_opt",
+    ]
+    assert second == []  # the same messages reformatted: no news
+
+
+def test_changelog_sentences_and_nested_entries() -> None:
+    from commitdigest.analysis.radar.announced import symbols_of
+    from commitdigest.analysis.radar.changelog import announces, plain_text, sections
+
+    log = (
+        "Version 2.3.0\n-------------\n\n"
+        "-   Remove previously deprecated code.\n\n"
+        "    -   The ``push`` and ``pop`` methods of the deprecated ``_ctx_stack``\n"
+        "        object are removed.\n"
+        "-   ``deprecated: bool | str`` can now be used on options.\n"
+        "-   Deprecate the ``__version__`` attribute.\n"
+    )
+    [section] = sections(log)
+    texts = [e.text for e in section.entries]
+    assert texts == [
+        "Remove previously deprecated code.",
+        "The ``push`` and ``pop`` methods of the deprecated ``_ctx_stack`` object are removed.",
+        "``deprecated: bool | str`` can now be used on options.",
+        "Deprecate the ``__version__`` attribute.",
+    ]
+    said = [announces(e) for e in section.entries]
+    assert said[2] is None  # "deprecated" written as code is a name, not the project's word
+    assert said[1] is not None and said[3] is not None
+    assert plain_text(texts[3]) == "Deprecate the ``__version__`` attribute."
+    entry = "``BaseCommand`` is deprecated. ``Command`` is the base class for all commands."
+    assert symbols_of(entry, ["click"]) == ["click.BaseCommand"]  # not what to use instead

@@ -430,7 +430,8 @@ def test_a_used_deprecation_is_listed_not_a_verdict(tmp_path: Path, upstream: Pa
     assert data["changes"][0]["affects"] == [{"path": "m.py", "line": 2}]
     md = report(tmp_path, "upgrade-v1-main", "md")
     assert "**No breaking change**" in md
-    assert "`m.py:2` — `lib.parse` — write instead: parse() is deprecated, use load() instead" in md
+    said = "write instead: parse() is deprecated, use load() instead"
+    assert f"- `lib.parse` — `m.py:2` — {said}" in md
 
 
 def test_a_check_that_cannot_complete_never_exits_0_or_9(upstream: Path, tmp_path: Path) -> None:

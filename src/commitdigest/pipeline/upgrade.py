@@ -93,7 +93,13 @@ async def run_upgrade(
                 f"--from {options.from_ref} is not an ancestor of --to {options.to_ref}: "
                 "an upgrade goes forward along the history"
             )
-        found: Found = await asyncio.to_thread(compare_revisions, blobs, base, tip)
+        # the range's log (a git subprocess) while the endpoints are compared
+        reading = asyncio.ensure_future(read_range(info, base, tip))
+        try:
+            found: Found = await asyncio.to_thread(compare_revisions, blobs, base, tip)
+        except BaseException:
+            reading.cancel()
+            raise
         from_info = RefInfo(ref=options.from_ref, sha=base, date=_date(blobs.commit_time(base)))
         to_info = RefInfo(ref=options.to_ref, sha=tip, date=_date(blobs.commit_time(tip)))
         releases = [
@@ -109,7 +115,7 @@ async def run_upgrade(
     changes = found.changes
     if options.downstream:
         uses = await asyncio.to_thread(scan_downstream, options.downstream, changes)
-        changes = attach_affects({"": changes}, uses)[""]
+        changes = attach_affects({"": changes}, uses, found.exports)[""]
         by_key = {(i.kind, i.name, i.release): i for i in changes}
         releases = [
             r.model_copy(
@@ -119,7 +125,7 @@ async def run_upgrade(
             )
             for r in releases
         ]
-    commits = await read_range(info, base, tip)
+    commits = await reading
     rules = RuleAnalyser()
     ranged = [
         RangeCommit(

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from fnmatch import fnmatchcase
 
 from commitdigest.i18n import UPGRADE_STRINGS, pick
@@ -24,6 +25,7 @@ from commitdigest.render.mdtext import code_span, escape_text
 __all__ = ["render_upgrade_html", "render_upgrade_json", "render_upgrade_markdown"]
 
 NAMES_SHOWN = 3
+PLACES_SHOWN = 8
 
 
 def render_upgrade_json(context: UpgradeContext) -> str:
@@ -99,7 +101,13 @@ def verdict_line(context: UpgradeContext) -> str:
     if context.verdict == "affected":
         places = {(p.path, p.line) for i in breaking for p in i.affects}
         shown = [i for i in _shown(context) if i.breaking and i.affects]
-        used = sorted(shown, key=lambda i: i.kind.value == "announced")
+        code = [i for i in shown if i.kind.value != "announced"]
+        used, seen = [], set()
+        for item in code or shown:  # the project's words only when no code item says it
+            key = (item.name.rsplit(".", 1)[-1], tuple(item.affects))
+            if key not in seen:  # ``flask._request_ctx_stack`` and its definition: one
+                seen.add(key)
+                used.append(item)
         names = u["sep"].join(_name(i) for i in used[:NAMES_SHOWN])
         if len(used) > NAMES_SHOWN:
             names += " " + u["more_names"].format(n=len(used) - NAMES_SHOWN)
@@ -111,15 +119,13 @@ def verdict_line(context: UpgradeContext) -> str:
     return u["safe"]
 
 
-def checklist(
-    context: UpgradeContext, breaking: bool = True
-) -> list[tuple[str, list[ApiChange], str]]:
-    """One entry per place of the user's code: (``path:line``, the breaking changes used
-    there — code items before announcements — and what to write instead, if the project
-    says); ``breaking=False``: the places that use a deprecation instead."""
+def checklist(context: UpgradeContext) -> list[tuple[str, list[ApiChange], str]]:
+    """One entry per place of the user's code a breaking change reaches: (``path:line``,
+    the changes used there — code items before announcements — and what to write instead,
+    if the project says)."""
     by_place: dict[tuple[str, int], list[ApiChange]] = {}
     for item in context.changes:
-        if item.breaking != breaking:
+        if not item.breaking:
             continue
         for place in item.affects:
             by_place.setdefault((place.path, place.line), []).append(item)
@@ -129,6 +135,10 @@ def checklist(
         instead = next((i.replacement for i in items if i.replacement), "")
         out.append((f"{path}:{line}", items, instead))
     return out
+
+
+def _instead(u: Mapping[str, str], replacement: str) -> str:
+    return f"{u['write_instead']}{u['colon']}{_text(replacement)}"
 
 
 def render_upgrade_markdown(context: UpgradeContext) -> str:
@@ -161,17 +171,18 @@ def render_upgrade_markdown(context: UpgradeContext) -> str:
     if places:
         lines += [f"## {u['checklist']}", ""]
         for where, items, instead in places:
-            said = f"{u['write_instead']}: {_text(instead)}" if instead else u["no_replacement"]
+            said = _instead(u, instead) if instead else u["no_replacement"]
             lines.append(f"- [ ] {_code(where)} — {_item(items[0], lang)} — {said}")
             for other in items[1:]:
-                lines.append(f"  - {_item(other, lang)}")
+                tail = other.name.rsplit(".", 1)[-1]
+                same = other.kind == items[0].kind and tail == items[0].name.rsplit(".", 1)[-1]
+                if not same and any(other is i for i in shown):  # said once, not twice
+                    lines.append(f"  - {_item(other, lang)}")
         lines.append("")
     if breaking:
         lines += [f"## {u['changes'].format(n=len(breaking))}", ""]
         for item in breaking:
-            extra = (
-                f" — {u['write_instead']}: {_text(item.replacement)}" if item.replacement else ""
-            )
+            extra = f" — {_instead(u, item.replacement)}" if item.replacement else ""
             lines.append(f"- {_item(item, lang)}{extra}")
         lines.append("")
     deprecated = [i for i in shown if not i.breaking]
@@ -179,14 +190,16 @@ def render_upgrade_markdown(context: UpgradeContext) -> str:
         lines += [f"## {u['deprecations'].format(n=len(deprecated))}", ""]
         lines += [f"- {_item(i, lang)}" for i in deprecated]
         lines.append("")
-        uses = checklist(context, breaking=False)
-        if uses:
+        used = [i for i in deprecated if i.affects]
+        if used:
             lines += [f"**{u['used_deprecations']}**", ""]
-            lines += [
-                f"- {_code(where)} — {_name(items[0])}"
-                + (f" — {u['write_instead']}: {_text(instead)}" if instead else "")
-                for where, items, instead in uses
-            ]
+            for item in used:
+                at = ", ".join(_code(f"{p.path}:{p.line}") for p in item.affects[:PLACES_SHOWN])
+                more = len(item.affects) - PLACES_SHOWN
+                if more > 0:
+                    at += " " + u["more_names"].format(n=more)
+                instead = f" — {_instead(u, item.replacement)}"
+                lines.append(f"- {_name(item)} — {at}{instead if item.replacement else ''}")
             lines.append("")
     internal = [i for i in context.changes if i.breaking and not i.public and not i.affects]
     if internal:

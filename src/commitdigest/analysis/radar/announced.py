@@ -27,6 +27,7 @@ from commitdigest.analysis.radar.changelog import (
     Entry,
     Section,
     announces,
+    announcing,
     code_spans,
     is_changelog,
     normalise_version,
@@ -113,6 +114,9 @@ def _known(text: str) -> tuple[frozenset[str], str]:
     return keys, _key(plain_text(text))
 
 
+NAME_LIMIT = 400  # an entry's words, cut at a word with "…" past this
+
+
 def entry_item(
     path: str,
     entry: Entry,
@@ -125,7 +129,7 @@ def entry_item(
     return ApiChange(
         kind=RadarKind.ANNOUNCED,
         change=change or change_named(entry.text),
-        name=name[:200],
+        name=name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rsplit(" ", 1)[0] + "…",
         breaking=breaking,
         path=path,
         line=entry.line,
@@ -192,7 +196,7 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
     ``soft_str`` instead", "in favour of `x`", "renamed to `y`") is not a symbol of it."""
     out: list[str] = []
     words = plain_text(entry)
-    for span in code_spans(entry):
+    for span in code_spans(announcing(entry)):
         quoted = rf"`+{re.escape(span)}`+"
         before = re.search(rf"(\w+)\s+{quoted}", words)
         after = re.search(rf"{quoted}\s+(\w+)", words)

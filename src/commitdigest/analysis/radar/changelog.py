@@ -32,7 +32,7 @@ _CHANGELOG = re.compile(
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)([^*_].*?)(?:\*\*|__)\s*:?\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^*+#\"'`:.])\1{2,}\s*$")
-_BULLET = re.compile(r"^( {0,3})[-*+]\s+(.*)$")
+_BULLET = re.compile(r"^( *)[-*+]\s+(.*)$")
 _VERSION = re.compile(
     r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)\b", re.I
 )
@@ -121,7 +121,8 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
 @lru_cache(maxsize=64)
 def sections(text: str) -> list[Section]:
     """The changelog's version sections (the headings that name a version or "Unreleased",
-    at the level of the first such heading), each with its top-level entries."""
+    at the level of the first such heading), each with its entries: every bullet, a nested
+    one too ("Remove previously deprecated code." and each thing it lists)."""
     lines = text.splitlines()
     heads = _headings(lines)
     version_level: int | None = None
@@ -171,8 +172,9 @@ def _entries(lines: list[str], start: int, end: int, cats: dict[int, str]) -> li
                 break
             if len(nxt) - len(nxt.lstrip()) <= indent:
                 break  # the next entry, or text at the entry's own level
-            if not re.match(r"[-*+]\s", nxt.lstrip()):  # nested bullets are not its words
-                parts.append(nxt.strip())
+            if re.match(r"[-*+]\s", nxt.lstrip()):
+                break  # a nested bullet: an entry of its own
+            parts.append(nxt.strip())
             j += 1
         out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading))
         i = j
@@ -185,7 +187,7 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     for pattern, change in _SECTIONS:
         if entry.heading and pattern.search(entry.heading.strip()):
             return change, change is not ApiChangeType.DEPRECATED
-    words = plain_text(entry.text)
+    words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
     fix = _FIX_LEAD.match(words) is not None
     if _BREAK_WORDS.search(words) and not (
         fix and not re.search(r"breaking|incompatib", words, re.I)
@@ -196,10 +198,27 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     return None
 
 
+def announcing(entry: str) -> str:
+    """The sentences of an entry that say what goes (removed, deprecated, no longer,
+    breaking), joined; the whole entry when no single sentence does ("``BaseCommand`` is
+    deprecated. ``Command`` is the base class": only the first names what goes)."""
+    sentences = re.split(r"(?<=[.!?。])\s+", entry.strip())
+    if len(sentences) < 2:
+        return entry
+    said = []
+    for sentence in sentences:
+        words = _CODE.sub(" x ", plain_text(sentence))
+        if _BREAK_WORDS.search(words) or _DEPRECATION_WORDS.search(words):
+            said.append(sentence)
+    return " ".join(said) or entry
+
+
 def plain_text(entry: str) -> str:
     """An entry's words: links as their text, no emphasis, roles as their content."""
     text = _ROLE.sub(lambda m: _role(m, "`"), _LINK.sub(r"\1", entry))
-    return " ".join(_EMPHASIS.sub("", text).split())
+    parts = re.split(r"(``[^`]+``|`[^`]+`)", text)  # emphasis marks, never inside code
+    text = "".join(p if i % 2 else _EMPHASIS.sub("", p) for i, p in enumerate(parts))
+    return " ".join(text.split())
 
 
 def plain_entry(entry: str) -> str:

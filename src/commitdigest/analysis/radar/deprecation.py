@@ -14,8 +14,10 @@ _MARK = re.compile(
 )
 _NAME = re.compile(
     r"""["'`]([A-Za-z_][\w.]*)(?:\(\)|=[^"'`\n]*)?["'`]"""
-    r"""\s*(?:is|was|has been|is being)?\s*deprecated"""
-    r"""|deprecated[^"'\n]*["'`]([A-Za-z_][\w.]*)""",
+    r"""(?:\s+(?:attribute|argument|parameter|option|function|method|class|module|property"""
+    r"""|keyword|field|alias|setting))?"""
+    r"""\s*(?:is|was|has been|is being|are)?\s*(?:now\s+)?deprecated"""
+    r"""|deprecated\s+(?:\w+\s+){0,2}["'`]([A-Za-z_][\w.]*)""",
     re.I,
 )
 # an unquoted ``name=`` or ``name()`` in a message ("per-request cookies=<...> is deprecated")
@@ -47,12 +49,18 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
     last = -1
     for m in _MARK.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1
-        if start == last:
-            continue
+        if start == last or _in_string(text[start : m.start()]):
+            continue  # a second marker of the line, or words of a message ("Deprecat…")
         last = start
         end = text.find("\n", m.end())
         out.append((text.count("\n", 0, start) + 1, text[start : end if end >= 0 else None]))
     return out
+
+
+def _in_string(head: str) -> bool:
+    """Whether a line's text up to a marker leaves a string literal open."""
+    quotes = [c for c in head if c in "\"'"]
+    return len(quotes) % 2 == 1
 
 
 def messages(text: str) -> list[str]:
@@ -88,11 +96,12 @@ def message_near(lines: list[str], i: int) -> str:
     return " ".join(pick[2].split())
 
 
-def _subject(message: str, lines: list[str], i: int, module: str) -> str:
+def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
     """What a deprecation at line ``i`` is about, as users reach it: the name its message
     quotes ("`proxies` is deprecated", "cookies=<...> is being deprecated") or the function
     or class it marks or sits in, qualified by the module and the defs around it
-    (``pkg.mod.Client.__init__(proxies)`` for a parameter, ``pkg.mod.old`` for a function)."""
+    (``pkg.mod.Client.__init__(proxies)`` for a parameter, ``pkg.mod.old`` for a function);
+    in a module ``__getattr__``, the names its condition compares (one item each)."""
     decorator = lines[i].lstrip().startswith("@")
     name = ""
     if not decorator and (m := _NAME.search(message)):
@@ -101,17 +110,48 @@ def _subject(message: str, lines: list[str], i: int, module: str) -> str:
     if not name and not decorator and (bare := _BARE.search(message[: len(head)])):
         name = bare.group(1)
     chain, params = _enclosing(lines, i, decorator)
+    if chain == ["__getattr__"]:  # a module shim: ``if name == "Old":`` / ``in {…}``
+        served = _served(lines, i)
+        if served:
+            tail = name.rsplit(".", 1)[-1]
+            return [f"{module}.{tail}"] if tail in served else [f"{module}.{n}" for n in served]
+        return [f"{module}.{name}"] if name else []
     if decorator and chain:
-        return ".".join([module, *chain])
+        return [".".join([module, *chain])]
     if not name:
-        return ".".join([module, *chain]) if chain else ""
+        return [".".join([module, *chain])] if chain else []
     if "." in name:
-        return name
+        return [name]
     if chain and name == chain[-1]:
-        return ".".join([module, *chain])
+        return [".".join([module, *chain])]
     if chain and name in params:
-        return f"{'.'.join([module, *chain])}({name})"
-    return name
+        return [f"{'.'.join([module, *chain])}({name})"]
+    return [name]
+
+
+def _served(lines: list[str], i: int) -> list[str]:
+    """The names the nearest ``if`` around line ``i`` compares (``if name == "X":``, ``if
+    name in {"A", "B"}:``) in a module ``__getattr__``."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    for j in range(i - 1, max(-1, i - 40), -1):
+        line = lines[j]
+        stripped = line.lstrip()
+        level = len(line) - len(stripped)
+        if not stripped or stripped[0] in ")]}#" or level >= indent:
+            continue
+        if stripped.startswith(("def ", "async def ")):
+            return []
+        if not stripped.startswith(("if ", "elif ")):
+            indent = level  # a statement the marker sits in (``warnings.warn(``)
+            continue
+        condition = " ".join(lines[j:i])
+        if "{" in condition:
+            condition = condition.split("{", 1)[1].split("}", 1)[0]
+        else:
+            condition = condition.split(":", 1)[0]
+        names = [m.group(1)[1:-1] for m in _STRING.finditer(condition)]
+        return [n for n in names if n.isidentifier()]
+    return []
 
 
 def _enclosing(lines: list[str], i: int, decorator: bool) -> tuple[list[str], list[str]]:
@@ -159,14 +199,15 @@ def _params(lines: list[str], j: int) -> list[str]:
 
 
 def _keyed(text: str | None, module: str) -> list[tuple[int, str, str]]:
-    """(line number, message or line, subject) of each marker of a module."""
+    """(line number, message or line, subject) of each marker of a module (a marker whose
+    message names several subjects gives one row each; ``""`` when it names none)."""
     text = text or ""
     lines = text.split("\n")
     out: list[tuple[int, str, str]] = []
     for lineno, line in _marks(text):
         message = message_near(lines, lineno - 1)
-        subject = _subject(message, lines, lineno - 1, module)
-        out.append((lineno, message or line.strip(), subject))
+        for subject in _subjects(message, lines, lineno - 1, module) or [""]:
+            out.append((lineno, message or line.strip(), subject))
     return out
 
 

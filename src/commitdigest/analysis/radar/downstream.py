@@ -715,19 +715,44 @@ def _names_same(c: list[str], u: list[str]) -> bool:
     return all(part.islower() or (part.startswith("_") and part[1:].islower()) for part in between)
 
 
-def _matches(targets: set[str], used: str) -> bool:
+def _canonical(used: str, exports: Mapping[str, str]) -> tuple[str, int]:
+    """``used`` with its longest known public prefix replaced by where that object is
+    defined (``click.Argument`` → ``click.core.Argument``), and how many parts name the
+    object itself; ``(used, 0)`` when no prefix is known."""
+    parts = used.split(".")
+    for cut in range(len(parts), 1, -1):
+        defined = exports.get(".".join(parts[:cut]))
+        if defined is not None:
+            return ".".join([defined, *parts[cut:]]), defined.count(".") + 1
+    return used, 0
+
+
+def _matches(targets: set[str], used: str, exports: Mapping[str, str]) -> bool:
+    known, whole = _canonical(used, exports)
+    if whole:  # the package says what it is: no guessing through modules
+        u, k = used.split("."), known.split(".")
+        for t in targets:
+            c = t.split(".")
+            if c == u[: len(c)] or (len(c) >= whole and c == k[: len(c)]):
+                return True  # the object, or one reached through it (not its module)
+            if c[1:2] == ["*"] and c[0] == u[0]:
+                return True
+        return False
     return any(_same_object(t, used) for t in targets)
 
 
-def _call_matches(targets: set[str], used: str) -> bool:
+def _call_matches(targets: set[str], used: str, exports: Mapping[str, str]) -> bool:
     """A call names exactly the target (its tail after re-export modules), not an object
     reached through it."""
+    known, whole = _canonical(used, exports)
+    if whole:
+        return any(t in (used, known) or t == f"{used.split('.')[0]}.*" for t in targets)
     c_sets = [t.split(".") for t in targets]
     u = used.split(".")
     return any(c[0] == u[0] and (c[1:2] == ["*"] or _names_same(c, u)) for c in c_sets)
 
 
-def _places(item: ApiChange, uses: Uses) -> list[Place]:
+def _places(item: ApiChange, uses: Uses, exports: Mapping[str, str]) -> list[Place]:
     if item.kind in (RadarKind.ENV_VAR, RadarKind.CLI_OPTION):
         return list(uses.words.get(item.name, []))
     if item.kind is RadarKind.CONFIG_KEY:
@@ -740,17 +765,26 @@ def _places(item: ApiChange, uses: Uses) -> list[Place]:
             if "." not in symbol and "(" not in symbol:
                 found += uses.words.get(symbol, [])
     for target, param in _targets(item):
-        found += _target_places(item, target, param, uses)
+        found += _target_places(item, target, param, uses, exports)
     return found
 
 
-def _target_places(item: ApiChange, target: str, param: str | None, uses: Uses) -> list[Place]:
+def _target_places(
+    item: ApiChange, target: str, param: str | None, uses: Uses, exports: Mapping[str, str]
+) -> list[Place]:
     targets = {target, target.removesuffix(".__init__")}
     if param is None:
         if target.endswith(".*") or item.change not in _OBJECT_CHANGES:
             return []  # a changed base or kind: no line of its users is wrong by itself
-        found = [p for used, ps in uses.refs.items() for p in ps if _matches(targets, used)]
-        found += [c.place for used, cs in uses.calls.items() for c in cs if _matches(targets, used)]
+        found = [
+            p for used, ps in uses.refs.items() for p in ps if _matches(targets, used, exports)
+        ]
+        found += [
+            c.place
+            for used, cs in uses.calls.items()
+            for c in cs
+            if _matches(targets, used, exports)
+        ]
         found += [o.place for used, os_ in uses.overrides.items() for o in os_ if used in targets]
         return found
     change = item.change
@@ -759,7 +793,7 @@ def _target_places(item: ApiChange, target: str, param: str | None, uses: Uses) 
         return []  # "no longer accepts strings": passing it is not wrong by itself
     found = []
     for used, calls in uses.calls.items():
-        if not _call_matches(targets, used):
+        if not _call_matches(targets, used, exports):
             continue
         for call in calls:
             passed = param in call.keywords or (position is not None and call.positional > position)
@@ -787,14 +821,20 @@ def _target_places(item: ApiChange, target: str, param: str | None, uses: Uses) 
 
 
 def attach_affects(
-    items_by_sha: Mapping[str, Sequence[ApiChange]], uses: Uses
+    items_by_sha: Mapping[str, Sequence[ApiChange]],
+    uses: Uses,
+    exports: Mapping[str, str] | None = None,
 ) -> dict[str, list[ApiChange]]:
-    """``items_by_sha`` with each item's downstream uses as ``affects`` (sorted, distinct)."""
+    """``items_by_sha`` with each item's downstream uses as ``affects`` (sorted, distinct).
+    ``exports``: the upstream's public names and where each is defined (``click.Argument``
+    → ``click.core.Argument``), when known: a use of a known name matches only the object
+    it is, never a namesake in another module (``click.parser.Argument``)."""
+    exports = exports or {}
     out: dict[str, list[ApiChange]] = {}
     for sha, items in items_by_sha.items():
         out[sha] = []
         for item in items:
-            places = sorted(set(_places(item, uses)), key=lambda p: (p.path, p.line))
+            places = sorted(set(_places(item, uses, exports)), key=lambda p: (p.path, p.line))
             if places:
                 item = item.model_copy(update={"affects": places[:MAX_PLACES]})
             out[sha].append(item)

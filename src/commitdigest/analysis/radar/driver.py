@@ -22,7 +22,7 @@ from commitdigest.analysis.radar import (
     env_var,
     python_api,
 )
-from commitdigest.analysis.radar.instead import REPLACED, replacement_for
+from commitdigest.analysis.radar.instead import REPLACED, replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 from commitdigest.analysis.radar.pylocal import changed_line_numbers
 from commitdigest.analysis.radar.repo import Blobs, RepoView
@@ -204,22 +204,33 @@ def _scan(
             items.extend(kind(view))
         if env is not None:
             items.extend(env.apply(view))
-        results[c.sha] = [_with_replacement(i, view) for i in _dedupe(items)]
+        results[c.sha] = _with_replacements(_dedupe(items), view)
     return results
 
 
-def _with_replacement(item: ApiChange, view: CommitView) -> ApiChange:
-    """``item`` with what the project says to write instead, from the deprecation messages
+def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChange]:
+    """``items`` with what the project says to write instead, from the deprecation messages
     of the commit's files (the old text for what it removes, the new one for what it
-    deprecates)."""
-    if item.kind is not RadarKind.PYTHON_API and item.kind is not RadarKind.DEPRECATION:
-        return item
-    if item.change not in REPLACED:
-        return item
-    side = view.after if item.change is ApiChangeType.DEPRECATED else view.before
-    texts = [t for t in side.values() if t]
-    found = replacement_for(item, texts)
-    return item.model_copy(update={"replacement": found}) if found else item
+    deprecates); the files are read for messages only when an item may have one."""
+    wanted = [
+        i
+        for i in items
+        if i.kind in (RadarKind.PYTHON_API, RadarKind.DEPRECATION) and i.change in REPLACED
+    ]
+    if not wanted:
+        return items
+    sides: dict[bool, list[str]] = {}
+    out = []
+    for item in items:
+        if any(item is w for w in wanted):
+            new = item.change is ApiChangeType.DEPRECATED
+            if new not in sides:
+                side = view.after if new else view.before
+                sides[new] = said_in(t for t in side.values() if t)
+            found = replacement_for(item, sides[new])
+            item = item.model_copy(update={"replacement": found}) if found else item
+        out.append(item)
+    return out
 
 
 def _env_items(repo: RepoView, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:

@@ -22,9 +22,15 @@ from commitdigest.analysis.radar import (
     env_var,
     python_api,
 )
-from commitdigest.analysis.radar.changelog import announces, is_changelog, sections
+from commitdigest.analysis.radar.changelog import (
+    Section,
+    announces,
+    is_changelog,
+    plain_text,
+    sections,
+)
 from commitdigest.analysis.radar.driver import read_by_a_kind
-from commitdigest.analysis.radar.instead import replacement_for
+from commitdigest.analysis.radar.instead import replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType
@@ -66,6 +72,7 @@ class Found:
     changes: list[ApiChange] = field(default_factory=list)
     releases: list[Release] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
+    exports: dict[str, str] = field(default_factory=dict)  # public name -> where defined (old)
 
 
 def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
@@ -84,56 +91,74 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
         sha=tip, title="", body="", paths=read, before=before, after=after, parent=base,
         repo=repo,
     )  # fmt: skip
-    found = Found(unreadable=_unreadable(before, after))
+    found = Found(
+        exports={
+            public: defined
+            for defined, public in repo.public.aliases.items()
+            if defined != public  # the package's own name for it is no definition
+        },
+    )
     items: list[ApiChange] = []
     for kind in (
         python_api.detect, cli_option.detect, config_key.detect, dependency.detect,
         deprecation.detect,
     ):  # fmt: skip
         items.extend(kind(view))
+    found.unreadable = sorted(set(view.unreadable))
     items.extend(env_var.EnvIndex.at(repo, base).apply(view))
-    found.releases = _releases(blobs, repo, base, tip)
+    logs = _changelogs(repo, tip)
+    found.releases = _releases(blobs, repo, base, tip, logs)
     released = [i for r in found.releases for i in r.items]
-    old_texts = [t for t in before.values() if t]
-    new_texts = [t for t in after.values() if t]
-    notes = [i.name for i in released]
+    old_said = said_in(t for t in before.values() if t)
+    new_said = said_in(t for t in after.values() if t)
+    # what any release said of a name ("``_request_ctx_stack.top`` is deprecated. Store
+    # data on ``g`` instead"), also one before the range: the removal comes later
+    notes = [
+        plain_text(e.text)
+        for found_in in logs.values()
+        for section in found_in
+        for e in section.entries
+        if announces(e) is not None
+    ]
 
-    def instead(item: ApiChange) -> str:
+    def instead(item: ApiChange, said: list[str]) -> str:
         deprecated = item.change is ApiChangeType.DEPRECATED  # its message is in the new code
-        return replacement_for(item, new_texts if deprecated else old_texts, notes)
+        return replacement_for(item, new_said if deprecated else said, notes)
 
-    found.changes = [
-        i.model_copy(update={"replacement": i.replacement or instead(i)})
+    changes = [
+        i.model_copy(update={"replacement": i.replacement or instead(i, old_said)})
         for i in _dedupe([*items, *released])
     ]
+    # a name deprecated and removed inside the range warned in a release between the two
+    quiet = {id(i) for i in changes if not i.replacement and i.breaking and i.path.endswith(".py")}
+    if quiet and found.releases:
+        paths = sorted({i.path for i in changes if id(i) in quiet})
+        between = said_in(
+            t for r in found.releases[:-1] if r.sha for t in repo.texts(r.sha, paths).values() if t
+        )
+        changes = [
+            i.model_copy(update={"replacement": instead(i, between)})
+            if id(i) in quiet and between
+            else i
+            for i in changes
+        ]
+    found.changes = changes
     return found
-
-
-def _unreadable(*sides: dict[str, str | None]) -> list[str]:
-    """Python files of either end that do not parse (their API could not be compared)."""
-    bad: list[str] = []
-    for side in sides:
-        for path, text in side.items():
-            if path.endswith(".py") and text and not _parses(text):
-                bad.append(path)
-    return sorted(set(bad))
-
-
-def _parses(text: str) -> bool:
-    import ast
-
-    try:
-        ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
 
 
 def _version_key(version: str) -> tuple[tuple[int, str], ...]:
     return tuple((int(p), "") if p.isdigit() else (-1, p) for p in re.split(r"[.\-]", version))
 
 
-def _releases(blobs: Revisions, repo: RepoView, base: str, tip: str) -> list[Release]:
+def _changelogs(repo: RepoView, tip: str) -> dict[str, list[Section]]:
+    """The sections of each top-level changelog at ``tip``, by path."""
+    logs = [p for p in repo.blobs.paths(tip) if is_changelog(p) and p.count("/") <= 1]
+    return {path: sections(text) for path, text in repo.texts(tip, logs).items() if text}
+
+
+def _releases(
+    blobs: Revisions, repo: RepoView, base: str, tip: str, logs: dict[str, list[Section]]
+) -> list[Release]:
     """The releases after ``base`` up to ``tip``: version tags reachable from ``tip`` and not
     from ``base``, by version; each announces the entries of its changelog section."""
     tags: dict[str, str] = {}
@@ -143,14 +168,12 @@ def _releases(blobs: Revisions, repo: RepoView, base: str, tip: str) -> list[Rel
             tags.setdefault(m.group(1).lower(), tag)
     if not tags:
         return []
-    logs = [p for p in repo.blobs.paths(tip) if is_changelog(p) and p.count("/") <= 1]
-    texts = [t for t in repo.texts(tip, logs).values() if t]
     packages = sorted(repo.public.packages)
     out: list[Release] = []
     for version in sorted(tags, key=_version_key):
         items: list[ApiChange] = []
-        for path, text in zip(logs, texts, strict=False):
-            for section in sections(text):
+        for path, found in logs.items():
+            for section in found:
                 if section.version != version:
                     continue
                 for entry in section.entries:

@@ -12,7 +12,7 @@ from commitdigest.analysis.radar.changelog import code_spans
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
 from commitdigest.models import ApiChangeType
 
-__all__ = ["REPLACED", "replacement_for"]
+__all__ = ["REPLACED", "replacement_for", "said_in"]
 
 _HINT = re.compile(
     r"\b(?:use|instead|replaced (?:by|with)|in favou?r of|migrate to|switch to)\b"
@@ -36,10 +36,18 @@ REPLACED = frozenset(
 )
 
 
-def replacement_for(item: ApiChange, texts: Iterable[str], notes: Sequence[str] = ()) -> str:
-    """What the project says to write instead of ``item``: a deprecation message of
-    ``texts`` (the old code for what is gone, the new code for a new deprecation) that names
-    it and says "use … instead", or a changelog entry that does."""
+def said_in(texts: Iterable[str]) -> list[str]:
+    """The deprecation messages of ``texts`` (modules), each once: what
+    :func:`replacement_for` reads (gather them once for many items)."""
+    found = [m for t in texts if "warn" in t for m in deprecation.messages(t)]
+    return list(dict.fromkeys(found))
+
+
+def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[str] = ()) -> str:
+    """What the project says to write instead of ``item``: one of the deprecation
+    ``messages`` (:func:`said_in` the old code for what is gone, the new code for a new
+    deprecation) that names it and says "use … instead", or a changelog entry (``notes``)
+    that does."""
     if item.kind is RadarKind.ANNOUNCED:
         return _hint_sentence(item.name)
     if item.change not in REPLACED:
@@ -49,13 +57,18 @@ def replacement_for(item: ApiChange, texts: Iterable[str], notes: Sequence[str] 
     if not short.isidentifier():
         return ""
     word = re.compile(rf"(?<![\w.]){re.escape(short)}\b")
-    said = [m for t in texts if short in t and "warn" in t for m in deprecation.messages(t)]
-    said += [n for n in notes if short in code_spans(n)]  # entries that write it as code
+    said = [m for m in messages if short in m]
+    said += [n for n in notes if any(short in _parts(span) for span in code_spans(n))]
     for strong in (True, False):  # "… instead" before a bare "use …"
         for message in said:
             if word.search(message) and (hint := _hint_sentence(message, strong)):
                 return hint
     return ""
+
+
+def _parts(span: str) -> list[str]:
+    """The names a code span writes (``_request_ctx_stack.top``, ``proxy=...``)."""
+    return re.split(r"[^\w]+", span)
 
 
 def _hint_sentence(text: str, strong: bool = False) -> str:

@@ -32,6 +32,9 @@ class CommitView:
     # (absent: unknown, so every kind reads the file whole)
     changed: dict[str, str] = field(default_factory=dict)
     numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
+    # Python files whose API could not be compared (a syntax error on either side); the
+    # kinds add to it, the caller reports it
+    unreadable: list[str] = field(default_factory=list)
 
     def touches(self, path: str, pattern: re.Pattern[str]) -> bool:
         """Whether the commit's changed lines of ``path`` may matter to a kind: ``pattern``

@@ -153,6 +153,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue  # bodies only
             old, new = models.old, models.new
             if not old.ok or not new.ok:
+                view.unreadable.append(path)
                 continue  # a syntax error on either side: no facts
             found = [
                 *compare(old, new),
