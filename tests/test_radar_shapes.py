@@ -581,3 +581,24 @@ def test_changelog_sentences_and_nested_entries() -> None:
     assert plain_text(texts[3]) == "Deprecate the ``__version__`` attribute."
     entry = "``BaseCommand`` is deprecated. ``Command`` is the base class for all commands."
     assert symbols_of(entry, ["click"]) == ["click.BaseCommand"]  # not what to use instead
+
+
+def test_a_message_that_says_a_setting_is_gone_announces_it() -> None:
+    from commitdigest.analysis.radar.announced import _body_removals
+
+    body = (
+        "### What this PR does\n\n"
+        "When `rl_config.enabled=true`, defaults apply:\n\n"
+        "- removes `expandable_segments` from `PYTORCH_NPU_ALLOC_CONF` and logs it;\n\n"
+        "The former top-level `enable_sleep_mode_extra_cleanup` option has also been\n"
+        "removed; startup reports a migration error.\n\n"
+        "| Setting | Effect |\n| --- | --- |\n"
+        "| `x:True` | Only the exact `x:` key is removed |\n\n"
+        "Therefore, the `cpu_slotmapping` variable is deleted.\n"
+        "Restores `NPUWorker.profile_memory()`, which was accidentally removed.\n"
+        "Both tests fail if the `guard` option is removed.\n"
+    )
+    [item] = _body_removals(body, ["vllm_ascend"])
+    assert item.name.startswith("The former top-level `enable_sleep_mode_extra_cleanup` option")
+    assert (item.change, item.breaking) == (ApiChangeType.REMOVED, True)
+    assert item.symbols == ["vllm_ascend.*(enable_sleep_mode_extra_cleanup)"]

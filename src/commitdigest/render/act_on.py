@@ -111,7 +111,6 @@ def _words(text: str) -> str:
 def item_names(line: ActLine, shown: int = 2) -> tuple[list[tuple[str, bool]], int]:
     """The names a breaking line shows — (name, written as code?): code items first, an
     announcement in its own words — and how many more it has."""
-    names = sorted(
-        ((i.name, i.kind is not RadarKind.ANNOUNCED) for i in line.items), key=lambda n: not n[1]
-    )
+    distinct = dict.fromkeys((i.name, i.kind is not RadarKind.ANNOUNCED) for i in line.items)
+    names = sorted(distinct, key=lambda n: not n[1])  # the same name twice is said once
     return names[:shown], max(0, len(names) - shown)

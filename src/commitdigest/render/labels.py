@@ -29,6 +29,10 @@ SUPPORTED_LANGS: tuple[str, ...] = LANGS
 NAME_CHARS = 100  # an item's name in an Act-on line of plain text (titles are never cut)
 
 
+# the radar's words in an item's detail, as the Chinese report says them
+_DETAIL_WORDS_ZH = (("position", "位置"), ("keyword-only", "仅限关键字参数"), ("bases", "基类"))
+
+
 @dataclass(frozen=True)
 class Labels:
     """The labels of one language; ``s`` holds the plain strings by key."""
@@ -70,6 +74,18 @@ class Labels:
             return ""
         return RADAR_CHANGES[self.lang][item.change.value]
 
+    def radar_detail(self, item: ApiChange) -> str:
+        """An item's ``detail`` in the report's language: the radar writes its few words in
+        English (``position 2 → 1``, ``keyword-only``, ``bases (A) → (B)``); the values are
+        code and stay as they are."""
+        detail = " ".join(item.detail.split())
+        if self.lang != "zh":
+            return detail
+        for english, chinese in _DETAIL_WORDS_ZH:
+            if detail == english or detail.startswith(english + " "):
+                return chinese + detail[len(english) :]
+        return detail
+
     def radar_text(self, item: ApiChange, uses: int = 3) -> str:
         """A radar item as one line of plain text (chat digests, the Atom feed):
         ``Env var VLLM_X — removed · used at run.sh:2``; renderers escape it."""
@@ -77,7 +93,7 @@ class Labels:
         if change := self.radar_change(item):
             text += f" — {change}"
         if item.detail:
-            text += f" ({' '.join(item.detail.split())})"
+            text += f" ({self.radar_detail(item)})"
         if item.affects:
             places = ", ".join(f"{p.path}:{p.line}" for p in item.affects[:uses])
             more = f" (+{len(item.affects) - uses})" if len(item.affects) > uses else ""

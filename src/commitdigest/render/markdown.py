@@ -249,9 +249,8 @@ class ReportView(ABC, Generic[T]):
 
     def internal_line(self, group: InternalGroup[Any]) -> str:
         """``13 internal names removed or changed in vllm_ascend.ops.gdn, …gdn_attn_builder``."""
-        return self.labels.s["internal_line"].format(
-            n=len(group.items), modules=group.modules_text()
-        )
+        key = "internal_line_one" if len(group.items) == 1 else "internal_line"
+        return self.labels.s[key].format(n=len(group.items), modules=group.modules_text())
 
     def stats(self, repo: RepositoryEntry, is_day: bool) -> str:
         s = self.labels.s

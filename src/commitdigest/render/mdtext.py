@@ -149,8 +149,9 @@ def escape_text(text: str, context: Context = "table") -> str:
 
     ``context`` is where it goes: a GFM table cell, an ATX heading, or the text of a link.
     Balanced code spans are kept as they are; elsewhere only what could start Markdown is
-    escaped: ``\\ * ` < | ~``, ``_`` unless inside a word, ``]`` before ``(``, ``&`` before
-    an entity, a trailing ``#`` run; in link text also unbalanced brackets.
+    escaped: ``\\ * ` < ~`` (and ``|`` in a table cell), ``_`` unless inside a word, ``]``
+    before ``(``, ``&`` before an entity, a trailing ``#`` run; in link text also
+    unbalanced brackets.
     """
     text = clean_line(text)
     pieces: list[str] = []  # output, one entry per source position or code span
@@ -168,7 +169,9 @@ def escape_text(text: str, context: Context = "table") -> str:
         for c in chunk:
             prev = text[pos - 1] if pos > 0 else ""
             nxt = text[pos + 1] if pos + 1 < len(text) else ""
-            if c in "\\*`<|~" or (c == "#" and pos >= len(text) - trailing_hashes):
+            if c in "\\*`<~" or (c == "|" and context == "table"):
+                out = "\\" + c  # a "|" splits a table's cell; one line elsewhere is no table
+            elif c == "#" and pos >= len(text) - trailing_hashes:
                 out = "\\" + c
             elif c == "_":
                 out = c if prev.isalnum() and nxt.isalnum() else "\\_"

@@ -48,7 +48,7 @@ def _item(item: ApiChange, labels_lang: str) -> str:
     if change := labels.radar_change(item):
         text += f" — {change}"
     if item.detail:
-        text += f" ({_code(item.detail)})"
+        text += f" ({_code(labels.radar_detail(item))})"
     if item.release:
         text += f" · {_text(item.release)}"
     if item.path:

@@ -64,8 +64,8 @@ def _key(name: str) -> str:
 
 
 def detect(view: CommitView) -> list[ApiChange]:
-    items = _message_items(view)
     packages = sorted(view.repo.public.packages) if view.repo is not None else []
+    items = [*_message_items(view), *_body_removals(view.body, packages)]
     release = _release(view)
     for path in view.paths:
         after = view.after.get(path)
@@ -136,6 +136,73 @@ def entry_item(
         release=release,
         symbols=symbols_of(entry.text, packages),
     )
+
+
+# a sentence of a commit message that says a name written as code is gone: "The former
+# top-level `enable_x` option has also been removed" (passive only: "removes `x` from y"
+# describes what the code does, not what users lose)
+_GONE = re.compile(
+    r"`[^`\n]+`[^.;:\n]*?\b(?:has|have|had|is|are|was|were)\s+(?:\w+\s+){0,2}?"
+    r"(?:been\s+)?(?:removed|dropped|deleted)\b",
+    re.I,
+)
+
+
+# what users set or pass: a removal of one of these is theirs to act on
+_USER_FACING = re.compile(
+    r"\b(?:options?|arguments?|parameters?|config(?:uration)?s?|settings?|flags?|fields?|"
+    r"keys?|environment variables?|env vars?|public API)\b",
+    re.I,
+)
+_SETTING = re.compile(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+")  # a flag, an env var
+_NOT_SAID = re.compile(r"^(?:restor|revert)|\b(?:if|unless|when|accidentally)\b", re.I)
+
+
+def _body_removals(body: str, packages: list[str]) -> list[ApiChange]:
+    """What a commit message's own sentences say is removed, as announced items (the
+    names it writes as code are their symbols)."""
+    if "`" not in body:
+        return []
+    items: list[ApiChange] = []
+    for paragraph in _prose(body):
+        for sentence in re.split(r"(?<=[.!?。])\s+", paragraph):
+            if len(sentence) > NAME_LIMIT or "|" in sentence or not _GONE.search(sentence):
+                continue  # too long for a sentence, or a (wrapped) table's row
+            symbols = symbols_of(sentence, packages)
+            user = _USER_FACING.search(sentence) or any(_SETTING.fullmatch(s) for s in symbols)
+            if not symbols or not user or _NOT_SAID.search(sentence):
+                continue  # an internal helper, or a removal the sentence only supposes
+            items.append(
+                ApiChange(
+                    kind=RadarKind.ANNOUNCED,
+                    change=ApiChangeType.REMOVED,
+                    name=sentence,
+                    symbols=symbols,
+                )
+            )
+    return items
+
+
+def _prose(body: str) -> list[str]:
+    """A message's paragraphs of prose, each on one line: no code blocks, tables or
+    headings (a bullet starts a paragraph of its own)."""
+    out: list[str] = []
+    current: list[str] = []
+    fenced = False
+    for line in [*body.splitlines(), ""]:
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        table = stripped.startswith("|") or stripped.count(" | ") >= 2
+        prose = stripped and not fenced and not table and not stripped.startswith(("#", ">"))
+        if not prose or re.match(r"[-*+]\s|\d+[.)]\s", stripped):
+            if current:
+                out.append(" ".join(current))
+            current = [stripped] if prose else []
+            continue
+        current.append(stripped)
+    return out
 
 
 def _message_items(view: CommitView) -> list[ApiChange]:
