@@ -35,7 +35,7 @@ from commitdigest.render import (
     get_labels,
     render_markdown,
 )
-from commitdigest.render.mdtext import clean_line
+from commitdigest.text import clean_line
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 GENERATED = datetime(2026, 1, 14, 1, 2, 3, tzinfo=UTC)

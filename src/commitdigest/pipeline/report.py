@@ -32,10 +32,10 @@ from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
 from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.json_output import load_context, render_json
-from commitdigest.render.mdtext import slugify
 from commitdigest.sources.git import PatchLimits
 from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
 from commitdigest.store import Store
+from commitdigest.text import slugify
 from commitdigest.window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")

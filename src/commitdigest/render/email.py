@@ -24,13 +24,13 @@ from commitdigest.models import (
     WeeklyContext,
     WindowInfo,
 )
-from commitdigest.render.html import _HtmlView
+from commitdigest.render.context import check_anchors
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import Labels, get_labels
-from commitdigest.render.markdown import check_anchors, is_calendar_day, report_zone
-from commitdigest.render.mdtext import safe_url
 from commitdigest.render.plaintext import report_parts
+from commitdigest.render.view import HtmlView, is_calendar_day, report_zone
 from commitdigest.render.weekly import week_zone
+from commitdigest.text import safe_url
 
 EMAIL_MAX_BYTES = 100_000
 # (detail, commits listed per group) tried in order until the page fits; a group cut short
@@ -43,7 +43,7 @@ DETAIL_LEVELS: tuple[tuple[str, int | None], ...] = (
 )
 
 
-class _EmailView(_HtmlView):
+class _EmailView(HtmlView):
     """The HTML report's helpers; a link to a commit's section points into the full
     report (when its address is known) instead of this page."""
 

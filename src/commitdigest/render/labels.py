@@ -23,7 +23,7 @@ from commitdigest.i18n import (
 )
 from commitdigest.models import ApiChange, ApiChangeType, ChangeType, Importance, RadarKind
 from commitdigest.render.act_on import ActLine, item_names
-from commitdigest.render.mdtext import clean_line, shorten_title
+from commitdigest.text import clean_line, shorten_title
 
 SUPPORTED_LANGS: tuple[str, ...] = LANGS
 NAME_CHARS = 100  # an item's name in an Act-on line of plain text (titles are never cut)

@@ -2,7 +2,7 @@
 
 One view (:class:`WeekView`) gives both templates (``weekly.md.j2``, ``weekly.html.j2``)
 the week's figures and lists; the text is made safe by the daily report's own views (the
-Markdown escaping of :mod:`.markdown`, the HTML of :mod:`.html`), so a weekly escapes
+Markdown and HTML views of :mod:`.view`), so a weekly escapes
 exactly as a daily does. Every commit links to its section in the daily report of its day
 (``<day>.md#<anchor>`` next to the Markdown, ``<day>.html#<anchor>`` next to the HTML):
 relative links that resolve where the dailies are written, and in the archive site.
@@ -17,10 +17,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from markupsafe import Markup
 
-from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.i18n import WEEKLY_STRINGS, pick
 from commitdigest.models import (
     IMPORTANCE_ORDER,
+    ApiChange,
     Importance,
     WeekCommit,
     WeeklyContext,
@@ -28,10 +28,9 @@ from commitdigest.models import (
 )
 from commitdigest.render.act_on import ActOn, act_on
 from commitdigest.render.headline import Headline, headline
-from commitdigest.render.html import _HtmlView
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import get_labels
-from commitdigest.render.markdown import ReportView, _View
+from commitdigest.render.view import HtmlView, MarkdownView, ReportView
 
 T = TypeVar("T", bound=str)
 
@@ -166,7 +165,7 @@ def render_weekly_markdown(context: WeeklyContext) -> str:
     """The weekly digest as Markdown, linking to the daily ``.md`` files."""
     labels = get_labels(context.lang)
     zone = week_zone(context)
-    return _render(context, "weekly.md.j2", _View(labels, zone), "md")
+    return _render(context, "weekly.md.j2", MarkdownView(labels, zone), "md")
 
 
 def render_weekly_html(context: WeeklyContext, *, site_root: str | None = None) -> str:
@@ -174,4 +173,4 @@ def render_weekly_html(context: WeeklyContext, *, site_root: str | None = None) 
     the archive site (``site_root``: the way to its root), with its search form."""
     labels = get_labels(context.lang)
     zone = week_zone(context)
-    return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html", site_root)
+    return _render(context, "weekly.html.j2", HtmlView(labels, zone), "html", site_root)

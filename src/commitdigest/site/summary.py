@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from commitdigest.models import CommitEntry, Importance, ReportContext, WeeklyContext
 from commitdigest.render.headline import headline
 from commitdigest.render.labels import get_labels
-from commitdigest.render.mdtext import clean_line, safe_url, slugify
+from commitdigest.text import clean_line, safe_url, slugify
 
 TOP_LIMIT = 5  # top changes shown per day (and per repository and day)
 
