@@ -71,6 +71,7 @@ DIMENSIONS: dict[str, dict[str, str]] = {
 REPORT_STRINGS: dict[str, dict[str, str]] = {
     "zh": {
         "report_title": "每日更新报告（{label}）",
+        "range_title": "更新报告（{label}）",
         "window": "时间窗口：{start} — {end}（{tz}）",
         "generated": "生成时间：{at}（{tz}）",
         "col_time": "提交时间",
@@ -186,6 +187,7 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
     },
     "en": {
         "report_title": "Daily update report ({label})",
+        "range_title": "Update report ({label})",
         "window": "Window: {start} — {end} ({tz})",
         "generated": "Generated at: {at} ({tz})",
         "col_time": "Time",

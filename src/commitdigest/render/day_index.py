@@ -73,7 +73,7 @@ def render_index_html(
     site (``site_root``: the way to its root), with the archive's search form."""
     labels = get_labels(context.lang)
     body = _IndexMarkdown().enable("table").render(_markdown(context, units, "html"))
-    title = labels.s["report_title"].format(label=context.window.label)
+    title = labels.report_title(context.window.label)
     policy = PAGE_CSP
     if site_root is not None:
         policy = PAGE_CSP.replace("form-action 'none'", "form-action 'self'")

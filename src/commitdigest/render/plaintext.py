@@ -96,7 +96,7 @@ def _heading(report: ReportContext | WeeklyContext, labels: Labels) -> list[str]
     start = report.window.start.astimezone(zone).strftime("%Y-%m-%d %H:%M")
     end = report.window.end.astimezone(zone).strftime("%Y-%m-%d %H:%M")
     return [
-        labels.s["report_title"].format(label=clean_line(report.window.label)),
+        labels.report_title(clean_line(report.window.label)),
         labels.s["window"].format(start=start, end=end, tz=report.window.tz),
     ]
 
