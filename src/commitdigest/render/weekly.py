@@ -27,6 +27,7 @@ from commitdigest.models import (
     WeeklyRepository,
 )
 from commitdigest.render.act_on import ActOn, act_on
+from commitdigest.render.chart import chart_html, week_days
 from commitdigest.render.headline import Headline, headline
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import get_labels
@@ -54,6 +55,12 @@ class WeekView(Generic[T]):
     # -- the week at a glance -----------------------------------------------------------------
     def weekday(self, day: str) -> str:
         return self.w["weekdays"].split(",")[date.fromisoformat(day).weekday()]
+
+    def chart(self, ctx: WeeklyContext) -> Markup:
+        """The week at a glance as an inline SVG (the HTML page): each day's commits stacked
+        by importance, a mark on a day with breaking changes, each bar linking to its day."""
+        days = week_days(ctx, self.w["weekdays"].split(","), self.day_href)
+        return chart_html(days, self.v.labels, ident="week-chart")
 
     def total(self, ctx: WeeklyContext) -> int:
         return sum(len(r.commits) for r in ctx.repositories)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from functools import cache
 from importlib import resources
 from typing import TypeVar
@@ -18,6 +19,7 @@ import jinja2
 from markupsafe import Markup
 
 from commitdigest.models import IMPORTANCE_ORDER, ChangeType
+from commitdigest.render.chart import ChartDay, chart_html
 from commitdigest.render.jinja_env import csp_hash, template_environment
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
@@ -26,6 +28,7 @@ from commitdigest.site.summary import DaySummary, RepoDay, WeekSummary, repo_slu
 T = TypeVar("T")
 
 REPOS_DIR = "repos"  # repository pages live in <site>/repos/<slug>.html
+CHART_DAYS = 30  # the index's and each repository page's chart: the newest 30 days
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,57 @@ def repo_pages(days: Sequence[DayEntry]) -> list[RepoPage]:
     return sorted(pages.values(), key=lambda page: page.name.lower())
 
 
+def period(days: Sequence[str]) -> list[str]:
+    """The chart's days (oldest first): every calendar day from the oldest of ``days`` to
+    the newest, the newest :data:`CHART_DAYS` at most."""
+    if not days:
+        return []
+    newest, oldest = date.fromisoformat(max(days)), date.fromisoformat(min(days))
+    first = max(oldest, newest - timedelta(days=CHART_DAYS - 1))
+    return [(first + timedelta(days=i)).isoformat() for i in range((newest - first).days + 1)]
+
+
+def index_chart(days: Sequence[DayEntry], lang: str) -> Markup:
+    """The archive's newest days at a glance: each day's commits by importance, a mark on
+    the days with breaking changes, each bar linking to the day's report."""
+    found = {entry.day: entry.summary for entry in days if entry.summary is not None}
+    bars = []
+    for day in period(list(found)):
+        summary = found.get(day)
+        if summary is None:
+            bars.append(ChartDay(day=day, axis=day[5:], known=False))
+            continue
+        c = summary.counts
+        bars.append(
+            ChartDay(
+                day=day, axis=day[5:], href=f"{day}.html", high=c.high, medium=c.medium,
+                low=c.low, breaking=len(summary.breaking),
+            )
+        )  # fmt: skip
+    return chart_html(bars, get_labels(lang), ident="period-chart") if bars else Markup("")
+
+
+def repo_chart(page: RepoPage, lang: str) -> Markup:
+    """A repository's newest days at a glance, each bar linking to its section of the
+    day's report."""
+    found = dict(page.days)
+    bars = []
+    for day in period(list(found)):
+        r = found.get(day)
+        if r is None:
+            bars.append(ChartDay(day=day, axis=day[5:], known=False))
+            continue
+        href = f"../{r.page or day + '.html'}#{r.anchor}"
+        c = r.counts
+        bars.append(
+            ChartDay(
+                day=day, axis=day[5:], href=href, high=c.high, medium=c.medium, low=c.low,
+                breaking=r.breaking,
+            )
+        )  # fmt: skip
+    return chart_html(bars, get_labels(lang), ident="period-chart") if bars else Markup("")
+
+
 def render_index(
     days: Sequence[DayEntry],
     repos: Sequence[RepoPage],
@@ -126,6 +180,7 @@ def render_index(
         blocks=blocks,
         repos=repos,
         weeks=weeks,
+        chart=index_chart(days, lang),
         root="",
     )
 
@@ -134,7 +189,15 @@ def render_repo_page(page: RepoPage, *, title: str, lang: str) -> str:
     """``repos/<slug>.html``: one repository's days, each linking into its report (a run of
     days without its commits as one line)."""
     blocks = collapse_quiet(page.days, lambda d: d[0], lambda d: d[1].counts.total == 0)
-    return _render("repo.html.j2", lang, title=title, page=page, blocks=blocks, root="../")
+    return _render(
+        "repo.html.j2",
+        lang,
+        title=title,
+        page=page,
+        blocks=blocks,
+        chart=repo_chart(page, lang),
+        root="../",
+    )
 
 
 def _template(name: str) -> jinja2.Template:

@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict
 
 from commitdigest.models import CommitEntry, Importance, ReportContext, WeeklyContext
+from commitdigest.render.chart import breaking_count
 from commitdigest.render.headline import headline
 from commitdigest.render.labels import get_labels
 from commitdigest.text import clean_line, safe_url, slugify
@@ -59,6 +60,7 @@ class RepoDay(_Frozen):
     top: list[Change]
     more: int  # top-tier changes not listed in ``top``
     page: str = ""  # its report, from the site's root (separate reports); "": the day's
+    breaking: int = 0  # its public breaking items and those a downstream uses (the chart)
 
 
 class DaySummary(_Frozen):
@@ -98,6 +100,7 @@ def summarise(
                 top=top,
                 more=more,
                 page=page,
+                breaking=breaking_count(repo.commits),
             )
         )
     by_name = {r.name: r.page for r in repos}
