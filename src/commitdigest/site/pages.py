@@ -8,7 +8,7 @@ any static host and straight from disk. Jinja2 autoescapes all text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from functools import cache
@@ -23,7 +23,7 @@ from commitdigest.render.chart import ChartDay, chart_html
 from commitdigest.render.jinja_env import csp_hash, template_environment
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
-from commitdigest.site.summary import DaySummary, RepoDay, WeekSummary, repo_slug
+from commitdigest.site.summary import Counts, DaySummary, RepoDay, WeekSummary, repo_slug
 
 T = TypeVar("T")
 
@@ -120,45 +120,45 @@ def period(days: Sequence[str]) -> list[str]:
     return [(first + timedelta(days=i)).isoformat() for i in range((newest - first).days + 1)]
 
 
-def index_chart(days: Sequence[DayEntry], lang: str) -> Markup:
-    """The archive's newest days at a glance: each day's commits by importance, a mark on
-    the days with breaking changes, each bar linking to the day's report."""
-    found = {entry.day: entry.summary for entry in days if entry.summary is not None}
+def period_chart(days: Mapping[str, tuple[Counts, int, str]], lang: str) -> Markup:
+    """The newest days at a glance (:func:`period`): each day's commits by importance, a
+    mark on the days with breaking changes, each bar linking to its report. ``days``: the
+    days that have figures — ``{day: (counts, breaking items, link)}``; the others of the
+    period show no bar."""
     bars = []
-    for day in period(list(found)):
-        summary = found.get(day)
-        if summary is None:
+    for day in period(list(days)):
+        if day not in days:
             bars.append(ChartDay(day=day, axis=day[5:], known=False))
             continue
-        c = summary.counts
-        bars.append(
-            ChartDay(
-                day=day, axis=day[5:], href=f"{day}.html", high=c.high, medium=c.medium,
-                low=c.low, breaking=len(summary.breaking),
-            )
-        )  # fmt: skip
-    return chart_html(bars, get_labels(lang), ident="period-chart") if bars else Markup("")
-
-
-def repo_chart(page: RepoPage, lang: str) -> Markup:
-    """A repository's newest days at a glance, each bar linking to its section of the
-    day's report."""
-    found = dict(page.days)
-    bars = []
-    for day in period(list(found)):
-        r = found.get(day)
-        if r is None:
-            bars.append(ChartDay(day=day, axis=day[5:], known=False))
-            continue
-        href = f"../{r.page or day + '.html'}#{r.anchor}"
-        c = r.counts
+        c, breaking, href = days[day]
         bars.append(
             ChartDay(
                 day=day, axis=day[5:], href=href, high=c.high, medium=c.medium, low=c.low,
-                breaking=r.breaking,
+                breaking=breaking,
             )
         )  # fmt: skip
     return chart_html(bars, get_labels(lang), ident="period-chart") if bars else Markup("")
+
+
+def index_chart(days: Sequence[DayEntry], lang: str) -> Markup:
+    """The index's chart: every repository of each day, linking to the day's report."""
+    return period_chart(
+        {
+            entry.day: (entry.summary.counts, len(entry.summary.breaking), f"{entry.day}.html")
+            for entry in days
+            if entry.summary is not None
+        },
+        lang,
+    )
+
+
+def repo_chart(page: RepoPage, lang: str) -> Markup:
+    """A repository page's chart, each bar linking to its section of the day's report."""
+    return period_chart(
+        {day: (r.counts, r.breaking, f"../{r.page or day + '.html'}#{r.anchor}")
+         for day, r in page.days},
+        lang,
+    )  # fmt: skip
 
 
 def render_index(
