@@ -116,7 +116,7 @@ def summarise(
     return DaySummary(
         day=day,
         lang=context.lang,
-        title=labels.s["report_title"].format(label=day),
+        title=labels.report_title(day),
         generated_at=generated,
         counts=count(commit for _, commit in everything),
         top=top,
