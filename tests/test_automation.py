@@ -116,3 +116,40 @@ def test_automated_commits_are_low_unless_there_is_a_reason() -> None:
     breaking = ApiChange(kind=RadarKind.DEPENDENCY, change=ApiChangeType.VERSION_CHANGED, name="a")
     got = automation_importance(analysis(Importance.HIGH), bump, [breaking], "en")
     assert got.importance is Importance.HIGH
+
+
+def test_the_bump_is_found_by_the_analysis_and_only_shown_by_the_report() -> None:
+    """The analysis stage reads an update's versions from its title and keeps them on the
+    analysis; the renderers show that field and never parse a title themselves."""
+    from test_render_markdown import GENERATED, day_window, make_commit
+
+    from commitdigest.render import build_context, render_markdown
+    from commitdigest.render.context import RepositoryInput
+
+    major = commit("Bump pydantic from 1.10.2 to 2.0.1", "requirements.txt", author="x[bot]")
+    got = automation_importance(analysis(Importance.LOW), major, [], "en").bump
+    assert got is not None
+    assert (got.package, got.old, got.new, got.major) == ("pydantic", "1.10.2", "2.0.1", True)
+    unnamed = commit("Lock file maintenance", "uv.lock", author="renovate[bot]")
+    assert automation_importance(analysis(Importance.LOW), unnamed, [], "en").bump is None
+
+    def table_row(stored: Analysis) -> str:
+        bumped = make_commit("Bump requests from 2.31.0 to 2.32.0", WHEN)
+        ctx = build_context(
+            [
+                RepositoryInput(
+                    name="o/r", url=None, branch="main", commits=[bumped],
+                    analyses={bumped.sha: stored}, automated=frozenset({bumped.sha}),
+                )
+            ],
+            day_window("2026-07-28", "UTC"), lang="en", generated_at=GENERATED,
+        )  # fmt: skip
+        md = render_markdown(ctx)
+        return next(line for line in md.splitlines() if "Bump requests" in line)
+
+    filled = automation_importance(
+        analysis(Importance.LOW), commit("Bump requests from 2.31.0 to 2.32.0"), [], "en"
+    )
+    assert "| 2.31.0 → 2.32.0 |" in table_row(filled)
+    # an analysis without the field (an older report's JSON) shows none: nothing is parsed
+    assert "→" not in table_row(analysis(Importance.LOW))

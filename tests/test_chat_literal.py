@@ -18,7 +18,7 @@ from test_deliver_digest import CASES
 from commitdigest.deliver.channels import DeliveryJob, Prepared, build_channel
 from commitdigest.deliver.digest import report_day, sample_context
 from commitdigest.render.labels import get_labels
-from commitdigest.render.mdtext import clean_line
+from commitdigest.text import clean_line
 
 VARIANTS = CASES  # the eight channel variants, as the digest tests name them
 # Slack's mrkdwn has no escape for *bold*, _italic_, ~strike~ and `code` (only &, <, >):

@@ -1,6 +1,6 @@
 """Each layer imports only its own layer and the layers below it (ARCHITECTURE.md):
 
-    base (errors, models, files, window, redaction, http, progress, config/, i18n/)
+    base (errors, models, files, window, redaction, http, progress, text, config/, i18n/)
       <- sources, analysis  <- store  <- render  <- deliver, site  <- pipeline  <- cli
 
 Imports under ``if TYPE_CHECKING:`` count too: a type is a dependency. Only ``cli/`` imports
@@ -28,7 +28,7 @@ RANK = {
 }
 BASE_MODULES = {
     "errors", "models", "files", "window", "redaction", "progress", "config", "i18n", "http",
-    "_version", "aio", "gitcmd",
+    "_version", "aio", "gitcmd", "text",
 }  # fmt: skip
 CLI_ONLY = {"typer", "rich", "click"}
 
@@ -136,4 +136,44 @@ def test_no_sql_outside_the_store() -> None:
             ),
         ]
     ]
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_render_only_renders() -> None:
+    """``render/`` shows what the context holds: it imports no analysis (a version bump,
+    an importance, a type are the analysis stage's, stored on the analysis) and no text
+    helper of its own that every output needs (those are ``commitdigest.text``'s)."""
+    wrong = [
+        f"{path.relative_to(PACKAGE)}:{line} imports {name}"
+        for path in sorted((PACKAGE / "render").rglob("*.py"))
+        for name, line in imports_of(path)
+        if name.startswith("commitdigest.analysis")
+    ]
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_text_helpers_live_in_one_module() -> None:
+    """The plain-text helpers every output uses are defined once, in the base's
+    ``commitdigest/text.py``, and imported from there (no copy, no re-export)."""
+    helpers = {"clean_line", "clean_lines", "shorten_title", "safe_url", "slugify",
+               "is_anchor", "strip_controls", "BIDI_CONTROLS"}  # fmt: skip
+    wrong = []
+    for path in sources():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        where = path.relative_to(PACKAGE)
+        for node in tree.body:  # module level: a class may have a method of the same name
+            if isinstance(node, ast.FunctionDef | ast.Assign) and path.name != "text.py":
+                names = (
+                    [node.name]
+                    if isinstance(node, ast.FunctionDef)
+                    else [t.id for t in node.targets if isinstance(t, ast.Name)]
+                )
+                wrong += [f"{where}: defines {n}" for n in names if n in helpers]
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module != "commitdigest.text":
+                wrong += [
+                    f"{where}: imports {a.name} from {node.module}"
+                    for a in node.names
+                    if a.name in helpers
+                ]
     assert wrong == [], "\n".join(wrong)

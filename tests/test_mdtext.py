@@ -8,16 +8,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from commitdigest.render.mdtext import (
-    clean_line,
     code_span,
     escape_text,
-    is_anchor,
-    safe_url,
     sanitize_block,
     sanitize_inline,
-    shorten_title,
-    slugify,
 )
+from commitdigest.text import clean_line, shorten_title
 
 # Every title of the seed report's table (daily-2026-01-13.md), copied verbatim.
 SEED_TITLES = """\
@@ -318,10 +314,6 @@ def test_specific_escapes() -> None:
     assert escape_text("a [b", "table") == "a [b"
 
 
-def test_clean_line_replaces_controls() -> None:
-    assert clean_line(" a\r\nb\tc\x00d\x1be\u2028 ") == "a  b c\ufffdd\ufffde"
-
-
 @SETTINGS
 @given(any_text)
 def test_escaped_text_renders_back_to_itself(text: str) -> None:
@@ -421,31 +413,6 @@ def test_inline_keeps_emphasis_and_code() -> None:
 
 
 # ---- small helpers ----------------------------------------------------------------------
-
-
-def test_shorten_does_not_split_combining_sequences() -> None:
-    title = "a" * 56 + "e\u0301" + "b" * 10
-    assert shorten_title(title) == "a" * 56 + "..."
-    family = "👨\u200d👩\u200d👧"
-    title = "x" * 54 + family + "y" * 10
-    short = shorten_title(title)
-    assert short.endswith("...") and (family in short or "\u200d" not in short)
-
-
-def test_slugify_and_anchors() -> None:
-    assert slugify("vllm-project/vllm") == "vllm-project-vllm"
-    assert slugify("Owner/Repo.Name") == "owner-repo-name"
-    assert slugify("中文/仓库") == "repo"
-    assert is_anchor("fefce49") and is_anchor("a-b-2")
-    assert not is_anchor('x"><script>') and not is_anchor("-a") and not is_anchor("")
-
-
-def test_safe_url() -> None:
-    assert safe_url("https://github.com/o/r/commit/abc") == "https://github.com/o/r/commit/abc"
-    assert safe_url("javascript:alert(1)") is None
-    assert safe_url("file:///etc/passwd") is None
-    assert safe_url(None) is None
-    assert safe_url("https://x.y/a b(c)<d>") == "https://x.y/a%20b%28c%29%3Cd%3E"
 
 
 def test_code_span() -> None:

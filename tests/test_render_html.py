@@ -44,9 +44,11 @@ from commitdigest.models import (
     Usage,
 )
 from commitdigest.render import build_context, get_labels, load_context, render_json
-from commitdigest.render.html import SafeMarkdown, render_html
-from commitdigest.render.markdown import format_cost, render_markdown
-from commitdigest.render.mdtext import clean_line
+from commitdigest.render.html import render_html
+from commitdigest.render.htmltext import SafeMarkdown
+from commitdigest.render.markdown import render_markdown
+from commitdigest.render.view import format_cost
+from commitdigest.text import clean_line
 
 WHEN = datetime(2026, 1, 13, 12, tzinfo=SHANGHAI)
 XSS_IMG = '<img src=x onerror="window.__xss=1">'

@@ -35,7 +35,7 @@ from commitdigest.render import (
     get_labels,
     render_markdown,
 )
-from commitdigest.render.mdtext import clean_line
+from commitdigest.text import clean_line
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 GENERATED = datetime(2026, 1, 14, 1, 2, 3, tzinfo=UTC)
@@ -170,7 +170,7 @@ def expected_outline(ctx: ReportContext) -> list[tuple[int, str]]:
     """The headings the template writes for ``ctx``, in order."""
     labels = get_labels(ctx.lang)
     s = labels.s
-    out = [(1, s["report_title"].format(label=ctx.window.label)), (2, s["act_on"])]
+    out = [(1, labels.report_title(ctx.window.label)), (2, s["act_on"])]
     for repo in ctx.repositories:
         out.append((2, repo.name))
         if repo.commits:
@@ -565,6 +565,7 @@ def test_window_that_is_not_a_day_says_so() -> None:
     ctx = build_context([repo_input([commit])], window, lang="zh", generated_at=GENERATED)
     text, _ = check_report(ctx)
     assert "> 本期共 1 个提交 |" in text
+    assert text.startswith("# 更新报告（2026-01-12 – 2026-01-14）\n")  # not "每日"
 
 
 def test_times_are_shown_in_the_window_zone() -> None:

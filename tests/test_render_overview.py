@@ -38,7 +38,7 @@ from commitdigest.render import (
     render_json,
     render_markdown,
 )
-from commitdigest.render.mdtext import clean_line
+from commitdigest.text import clean_line
 
 WHEN = datetime(2026, 1, 13, 12, tzinfo=SHANGHAI)
 # model text that would change the document if it were not sanitised

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import mdcheck
 import pytest
-from gitfixture import CommitSpec, build_repo, commit
+from gitfixture import CommitSpec, build_repo, commit, git, merge
 from seedday import build_seed_day, seed_rows, seed_table_lines
 from typer.testing import CliRunner
 
@@ -366,18 +366,66 @@ def test_empty_window_hints_at_the_latest_commit_day(tmp_path: Path) -> None:
     assert code == 0 and "latest commit day" not in err
 
 
-def test_last_gives_one_report_per_day_of_the_last_commits(tmp_path: Path) -> None:
+def test_last_reports_exactly_the_last_commits_as_one_report(tmp_path: Path) -> None:
     repo = _three_days(tmp_path / "repo")
     out = tmp_path / "out"
     args = ("report", str(repo), "--tz", "UTC", "--out", str(out), "--lang", "en")
-    code, stdout, err = cli(*args, "--last", "3", home=tmp_path / "home")
+    code, stdout, err = cli(*args, "--last", "3", "--format", "md,json", home=tmp_path / "home")
     assert code == 0, err
-    assert stdout.split() == [str(out / "2024-03-01.md"), str(out / "2024-03-02.md")]
-    assert "four" in (out / "2024-03-02.md").read_text(encoding="utf-8")
+    name = "last-3_2024-03-01_2024-03-02"
+    assert stdout.split() == [str(out / f"{name}.md"), str(out / f"{name}.json")]
+    doc = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
+    titles = [c["title"] for r in doc["repositories"] for c in r["commits"]]
+    assert titles == ["four", "three", "two"]  # not "one", nor the rest of a day
+    assert doc["window"]["label"] == "2024-03-01 – 2024-03-02"
+    md = (out / f"{name}.md").read_text(encoding="utf-8")
+    assert md.startswith("# Update report (2024-03-01 – 2024-03-02)\n")
+    # within one day the title says the hours; the day's third commit is left out
+    code, stdout, err = cli(*args, "--last", "2", home=tmp_path / "home")
+    assert code == 0, err
+    md = Path(stdout.strip()).read_text(encoding="utf-8")
+    assert Path(stdout.strip()).name == "last-2_2024-03-02.md"
+    assert md.startswith("# Update report (2024-03-02 09:00 – 11:00)\n")
+    assert "three" in md and "four" in md and "two" not in md
+    # more than the branch holds: all of it
+    code, stdout, err = cli(*args, "--last", "50", home=tmp_path / "home")
+    assert code == 0 and Path(stdout.strip()).name == "last-50_2024-02-28_2024-03-02.md", err
     code, _, err = cli(*args, "--last", "2", "--days", "2", home=tmp_path / "home")
     assert code == 2 and "--last cannot be combined" in err
     code, _, err = cli("report", "owner/name", "--last", "2", home=tmp_path / "home")
     assert code == 2 and "local repositories only" in err
+
+
+def test_last_counts_first_parent_commits_and_skips_a_skewed_clock(tmp_path: Path) -> None:
+    """A merged branch is one commit (its merge), as the report lists it; a commit dated
+    inside the span but older on the branch is not among the last N."""
+    repo = tmp_path / "repo"
+    build_repo(
+        repo,
+        [
+            CommitSpec("base", "2024-03-01T08:00:00+00:00", files={"a.txt": "0\n"}),
+            # committed later than its position: its date falls inside the last two's span
+            CommitSpec("skewed", "2024-03-02T10:30:00+00:00", files={"a.txt": "1\n"}),
+            CommitSpec("older", "2024-03-02T09:00:00+00:00", files={"a.txt": "2\n"}),
+            CommitSpec("newest", "2024-03-02T11:00:00+00:00", files={"a.txt": "3\n"}),
+        ],
+    )
+    out = tmp_path / "out"
+    args = ("report", str(repo), "--tz", "UTC", "--out", str(out), "--format", "json")
+    code, stdout, err = cli(*args, "--last", "2", home=tmp_path / "home")
+    assert code == 0, err
+    doc = json.loads(Path(stdout.strip()).read_text(encoding="utf-8"))
+    assert [c["title"] for c in doc["repositories"][0]["commits"]] == ["newest", "older"]
+    # a side branch of three commits merged: one commit of the branch, its merge
+    git(repo, "checkout", "-q", "-b", "side", "HEAD~1")
+    for i in range(3):
+        commit(repo, CommitSpec(f"side {i}", f"2024-03-03T0{i}:00:00+00:00", files={"s": f"{i}"}))
+    git(repo, "checkout", "-q", "main")
+    merge(repo, "side", "Merge side", "2024-03-03T12:00:00+00:00")
+    code, stdout, err = cli(*args, "--last", "2", home=tmp_path / "home")
+    assert code == 0, err
+    doc = json.loads(Path(stdout.strip()).read_text(encoding="utf-8"))
+    assert [c["title"] for c in doc["repositories"][0]["commits"]] == ["Merge side", "newest"]
 
 
 def test_options_from_the_config_follow_the_locale_too(monkeypatch: pytest.MonkeyPatch) -> None:

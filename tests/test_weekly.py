@@ -289,3 +289,13 @@ def test_a_weekly_is_delivered_as_a_weekly_in_every_channel(tmp_path: Path) -> N
     text = plain.get_content()
     assert "- fix: handle <b>&</b> in *names* (" in text  # the text part, as written
     assert WEEK in text and "chore: outside the week" not in text
+    # the HTML part: titled as the weekly, the week's days as a row of table bars
+    part = mail.get_body(preferencelist=("html",))
+    assert isinstance(part, EmailMessage)
+    html = part.get_content()
+    assert f"<title>Weekly digest {WEEK}</title>" in html
+    bars = html[html.index("Commits per day by importance") :]
+    bars = bars[: bars.index("</table>")]
+    days = re.findall(r'<td valign="bottom"[^>]*title="([^"]+)"', bars)
+    assert [d.split(" — ")[0] for d in days] == [f"2026-03-0{i}" for i in range(2, 9)]
+    assert "Fri ⚠" in bars and "<img" not in html and "<svg" not in html

@@ -84,20 +84,29 @@ def test_split_days_covers_the_range_without_gaps() -> None:
         assert a.end == b.start
 
 
-def test_day_windows_are_the_whole_days_of_the_moments() -> None:
+def test_a_commit_range_is_one_window_from_the_first_commit_to_the_last() -> None:
     from datetime import UTC, date, datetime
 
-    from commitdigest.window import day_windows
+    from commitdigest.window import commit_range, is_day_label
 
     moments = [
-        datetime(2024, 3, 1, 17, 0, tzinfo=UTC),  # 2024-03-02 01:00 in Shanghai
-        datetime(2024, 3, 2, 3, 0, tzinfo=UTC),  # same Shanghai day
-        datetime(2024, 2, 28, 1, 0, tzinfo=UTC),
+        datetime(2024, 3, 2, 3, 0, 7, tzinfo=UTC),  # 2024-03-02 11:00:07 in Shanghai
+        datetime(2024, 3, 1, 17, 0, tzinfo=UTC),  # 2024-03-02 01:00
+        datetime(2024, 2, 28, 1, 0, tzinfo=UTC),  # 2024-02-28 09:00
     ]
-    windows = day_windows(moments, "Asia/Shanghai")
-    assert [w.day for w in windows] == [date(2024, 2, 28), date(2024, 3, 2)]
-    assert all(w.end - w.start == timedelta(days=1) for w in windows)
-    assert day_windows([], "UTC") == []
+    window = commit_range(moments, "Asia/Shanghai", 3)
+    assert window.start == moments[2] and window.end == moments[0] + timedelta(seconds=1)
+    assert window.day == date(2024, 3, 2) and window.tz == "Asia/Shanghai"
+    assert window.info().label == "2024-02-28 – 2024-03-02"
+    assert window.key == "last-3_2024-02-28_2024-03-02" and not is_day_label(window.key)
+    one_day = commit_range(moments[:2], "Asia/Shanghai", 2)
+    assert one_day.info().label == "2024-03-02 01:00 – 11:00"
+    assert one_day.key == "last-2_2024-03-02"
+    # a day's window keeps its day as its label and name
+    [day] = split_days(one_day.start, one_day.end, "Asia/Shanghai")
+    assert day.key == day.info().label == "2024-03-02" and is_day_label(day.key)
+    with pytest.raises(ValueError):
+        commit_range([], "UTC", 1)
 
 
 @pytest.mark.parametrize(

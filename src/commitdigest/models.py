@@ -249,6 +249,16 @@ class Grounding(_Frozen):
     action: str = "none"  # "removed" when something was; "none"
 
 
+class VersionBump(_Frozen):
+    """What an update commit changes, as its title says: ``package`` from ``old`` (when
+    named) to ``new``; ``major`` when that is a new major version."""
+
+    package: str
+    old: str | None = None
+    new: str
+    major: bool = False
+
+
 class Analysis(_Frozen):
     """What an analyser says about one commit.
 
@@ -270,6 +280,9 @@ class Analysis(_Frozen):
     omitted_files: list[str] = Field(default_factory=list)  # changed files the analyser never saw
     usage: Usage | None = None  # what producing this analysis cost (LLM only)
     grounding: Grounding | None = None  # LLM analyses: the mentions checked against the commit
+    # an automated update's package and versions (the analysis stage reads them from the
+    # title: analysis/automation.py); None for any other commit
+    bump: VersionBump | None = None
 
 
 class Overview(_Frozen):

@@ -2,6 +2,8 @@
 
 A report covers one or more calendar days in an IANA time zone; each day is the
 half-open interval ``[00:00, next 00:00)`` in that zone, clipped to ``--since/--until``.
+``--last N`` is the one report that is not a day: the span of the branch's last N commits
+(:func:`commit_range`), labelled with their first and last commit date.
 """
 
 from __future__ import annotations
@@ -21,10 +23,21 @@ from .models import WindowInfo
 
 @dataclass(frozen=True)
 class DayWindow:
+    """A day of a report (``day``), or the span of a run of commits (``label`` and
+    ``name`` set, ``day`` its last day)."""
+
     day: date
     start: datetime  # aware, inclusive
     end: datetime  # aware, exclusive
     tz: str
+    label: str = ""  # a commit range's title label ("2024-03-01 – 2024-03-02"); "": the day
+    name: str = ""  # a commit range's file name ("last-20_2024-03-01_2024-03-02"); "": the day
+
+    @property
+    def key(self) -> str:
+        """The report's file name without extension: the day (YYYY-MM-DD), or the range's
+        name."""
+        return self.name or self.day.isoformat()
 
     @property
     def is_full_day(self) -> bool:
@@ -33,7 +46,8 @@ class DayWindow:
         )
 
     def info(self) -> WindowInfo:
-        return WindowInfo(start=self.start, end=self.end, tz=self.tz, label=self.day.isoformat())
+        label = self.label or self.day.isoformat()
+        return WindowInfo(start=self.start, end=self.end, tz=self.tz, label=label)
 
 
 def day_start(day: date, zone: tzinfo | None) -> datetime:
@@ -174,17 +188,40 @@ def split_days(start: datetime, end: datetime, zone_name: str) -> list[DayWindow
     return windows
 
 
-def day_windows(moments: Iterable[datetime], zone_name: str) -> list[DayWindow]:
-    """The whole calendar days (in ``zone_name``) that hold ``moments``, oldest first."""
+DAY_LABEL = re.compile(r"\d{4}-\d{2}-\d{2}")
+"""A day as a report's label and file name: ``2026-03-02``."""
+
+
+def is_day_label(label: str) -> bool:
+    """Whether ``label`` names a calendar day (``2026-03-02``), as a day's report does."""
+    if DAY_LABEL.fullmatch(label) is None:
+        return False
+    try:
+        date.fromisoformat(label)
+    except ValueError:
+        return False
+    return True
+
+
+def commit_range(moments: Iterable[datetime], zone_name: str, count: int) -> DayWindow:
+    """The one window that holds ``moments`` (the committer times of a branch's last
+    ``count`` commits): from the first to just after the last (git dates are whole
+    seconds), labelled with their first and last date in ``zone_name``
+    (``2024-03-01 – 2024-03-02``; ``2024-03-02 09:00 – 11:00`` within one day) and named
+    ``last-<count>_<first day>_<last day>`` (one day: ``last-<count>_<day>``)."""
     zone = ZoneInfo(zone_name)
-    days = sorted({m.astimezone(zone).date() for m in moments})
-    return [
-        window
-        for day in days
-        for window in split_days(
-            day_start(day, zone), day_start(day + timedelta(days=1), zone), zone_name
-        )
-    ]
+    local = sorted(m.astimezone(zone) for m in moments)
+    if not local:
+        raise ValueError("a commit range needs at least one commit")
+    first, last = local[0], local[-1]
+    if first.date() == last.date():
+        label = f"{first:%Y-%m-%d %H:%M} – {last:%H:%M}"
+        name = f"last-{count}_{first:%Y-%m-%d}"
+    else:
+        label = f"{first:%Y-%m-%d} – {last:%Y-%m-%d}"
+        name = f"last-{count}_{first:%Y-%m-%d}_{last:%Y-%m-%d}"
+    end = last.replace(microsecond=0) + timedelta(seconds=1)
+    return DayWindow(day=last.date(), start=first, end=end, tz=zone_name, label=label, name=name)
 
 
 # ---- ISO weeks ----------------------------------------------------------------------------

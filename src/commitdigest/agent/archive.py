@@ -21,7 +21,7 @@ from typing import Any
 from commitdigest.errors import ArchiveError
 from commitdigest.models import CommitEntry, Importance, ReportContext, RepositoryEntry
 from commitdigest.render.folder import ReportsFolder
-from commitdigest.render.mdtext import clean_line
+from commitdigest.text import clean_line
 
 __all__ = ["MAX_RESULTS", "MAX_TEXT", "Archive", "ArchiveError"]
 

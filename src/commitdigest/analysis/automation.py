@@ -35,7 +35,7 @@ from commitdigest.analysis.classify import (
     kind_of_path,
 )
 from commitdigest.analysis.tags import SECURITY_RE
-from commitdigest.models import Analysis, ApiChange, Commit, Importance
+from commitdigest.models import Analysis, ApiChange, Commit, Importance, VersionBump
 
 __all__ = [
     "ADVISORY_RE",
@@ -46,6 +46,7 @@ __all__ = [
     "is_automated",
     "is_bot",
     "parse_bump",
+    "version_bump",
 ]
 
 _BUMP_TITLE = re.compile(
@@ -150,13 +151,23 @@ def installed_manifests(paths: Iterable[str]) -> list[str]:
     ]
 
 
+def version_bump(bump: Bump | None) -> VersionBump | None:
+    """What the report shows of an update (``1.2 → 1.3``): the bump when its title names
+    the new version, else None."""
+    if bump is None or bump.new is None:
+        return None
+    return VersionBump(package=bump.package, old=bump.old, new=bump.new, major=bump.major_jump)
+
+
 def automation_importance(
     analysis: Analysis, commit: Commit, radar: Sequence[ApiChange], lang: str
 ) -> Analysis:
     """An automated commit's importance: low unless a security word, a major version jump
-    or a breaking radar item gives a reason (then at least medium), with the reason."""
+    or a breaking radar item gives a reason (then at least medium), with the reason; and
+    the update's versions (:attr:`Analysis.bump`), which the report shows."""
     lang = "en" if lang == "en" else "zh"
     bump = parse_bump(commit.title)
+    analysis = analysis.model_copy(update={"bump": version_bump(bump)})
     reason: str | None = None
     skipped = ""
     if any(item.breaking for item in radar):

@@ -33,6 +33,7 @@ from dataclasses import asdict, dataclass
 from commitdigest.analysis import rules_text as rt
 from commitdigest.i18n import ANALYSIS_STRINGS, COUNTED_CHANGE_TYPES, pick
 from commitdigest.models import Analysis, ChangeType, Importance, Overview
+from commitdigest.text import strip_controls
 
 MAX_ITEMS = 5
 """At most this many themes, key changes and risks (extras are dropped, never cut)."""
@@ -121,7 +122,7 @@ def _risk_lines(high: Sequence[OverviewItem], lang: str) -> list[str]:
     at most :data:`MAX_ITEMS` lines."""
     by_risk: dict[str, list[str]] = {}
     for item in high:
-        first = next((r for r in (rt.strip_controls(r) for r in item.risks) if r), "")
+        first = next((r for r in (strip_controls(r) for r in item.risks) if r), "")
         if first and (first in by_risk or len(by_risk) < MAX_ITEMS):
             by_risk.setdefault(first, []).append(rt.code_span(item.short_sha))
     table = pick(ANALYSIS_STRINGS, lang)
@@ -170,4 +171,4 @@ def overview_data(items: Sequence[OverviewItem], key_changes: Sequence[str]) -> 
 
 def _title(item: OverviewItem) -> str:
     """A commit title as analyser text: plain text on one line (renderers escape it)."""
-    return rt.strip_controls(item.title)
+    return strip_controls(item.title)

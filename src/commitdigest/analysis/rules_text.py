@@ -1,9 +1,10 @@
 """Sentence templates (zh/en) for the rule-based analyser.
 
 An analysis holds text, not markup: text that comes from a commit (title, body) is embedded
-as it is, one line, control characters removed (:func:`strip_controls`); names of paths and
-identifiers as inline code spans (:func:`code_span`), the one piece of Markdown an analysis
-may hold. Escaping for a format happens in its renderer (``render/``, ``deliver/``), once.
+as it is, one line, control characters removed (:func:`commitdigest.text.strip_controls`);
+names of paths and identifiers as inline code spans (:func:`code_span`), the one piece of
+Markdown an analysis may hold. Escaping for a format happens in its renderer (``render/``,
+``deliver/``), once.
 """
 
 from __future__ import annotations
@@ -12,18 +13,7 @@ import re
 from string import Formatter
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
-
-BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
-"""Direction controls: commit text could reorder what follows it. Every output drops them."""
-
-
-_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def strip_controls(text: str) -> str:
-    """Control characters and line/paragraph separators -> spaces; whitespace collapsed."""
-    # Cc is U+0000-001F and U+007F-009F; Zl and Zp are U+2028 and U+2029
-    return " ".join(_CONTROLS.sub(" ", BIDI_CONTROLS.sub("", text)).split())
+from commitdigest.text import strip_controls
 
 
 def code_span(text: str) -> str:

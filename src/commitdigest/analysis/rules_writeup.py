@@ -12,6 +12,7 @@ from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.analysis.rules_importance import size_points
 from commitdigest.i18n import AREA_NOUNS
 from commitdigest.models import ChangeType, Commit, Insight, Risk
+from commitdigest.text import strip_controls
 
 MAX_IMPACT = 8
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -30,7 +31,7 @@ def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, la
     every output; a merge's pull request title is quoted) and quotes the message in 「…」:
     the commit's words are never glued into a Chinese sentence."""
     sentences: list[str] = []
-    title = rt.strip_controls(facts.info.clean_title)
+    title = strip_controls(facts.info.clean_title)
     if lang == "en" and title:
         sentences.append(rt.as_sentence(title))
     else:
@@ -39,7 +40,7 @@ def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, la
         if facts.merged and title:  # the heading shows "Merge pull request #…": say which
             sentences.append(rt.tr(lang, "sum_merged", title=title))
     if facts.excerpt:
-        excerpt = rt.strip_controls(rt.cut_text(facts.excerpt))
+        excerpt = strip_controls(rt.cut_text(facts.excerpt))
         excerpt = excerpt.rstrip(" :;,，：；")
         if lang != "en" and excerpt.endswith((".", "。")) and not excerpt.endswith(".."):
             excerpt = excerpt[:-1]  # 「…」 is followed by 。

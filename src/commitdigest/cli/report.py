@@ -36,13 +36,14 @@ if TYPE_CHECKING:
     from commitdigest.window import DayWindow
 
 
-def _last_windows(
+def last_window(
     repositories: Sequence[str], branch: str | None, count: int, tz: str | None
-) -> list[DayWindow]:
-    """The day windows holding the last ``count`` commits of each (local) repository."""
+) -> DayWindow:
+    """The one window of ``--last``: the span of the last ``count`` commits (along first
+    parents) of each local repository, labelled with the first and last commit date."""
     from commitdigest.errors import UsageError
     from commitdigest.sources.open import RepoSpec, is_local, recent_commit_times
-    from commitdigest.window import day_windows, resolve_zone
+    from commitdigest.window import commit_range, resolve_zone
 
     zone_name, _ = resolve_zone(tz)
     specs = [RepoSpec(name=name, branch=branch) for name in repositories]
@@ -52,7 +53,7 @@ def _last_windows(
     moments = [moment for spec in specs for moment in recent_commit_times(spec, count)]
     if not moments:
         raise UsageError("--last: the branch has no commits")
-    return day_windows(moments, zone_name)
+    return commit_range(moments, zone_name, count)
 
 
 def empty_window_hint(
@@ -106,8 +107,8 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--last",
                 min=1,
-                help="The days of the last N commits of the branch (local repositories), "
-                "one report per day.",
+                help="Exactly the last N commits of the branch (local repositories), as one "
+                "report titled with their first and last commit date.",
             ),
         ] = None,
         tz: TzOption = None,
@@ -132,6 +133,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Write the report of each day in the window (default: yesterday) and print the paths.
 
+        --last N writes one report of exactly the branch's last N commits instead.
         Without --date, --since/--until, --days or --last the window is yesterday in --tz;
         when it holds no commits, a hint names the latest day that has some. Options
         given here override the config file; OPENAI_API_KEY / OPENAI_BASE_URL configure the
@@ -167,7 +169,7 @@ def register(app: typer.Typer) -> None:
                     raise UsageError(
                         "--last cannot be combined with --date, --since, --until or --days"
                     )
-                windows = _last_windows(repositories, branch, last, tz or settings.timezone)
+                windows = [last_window(repositories, branch, last, tz or settings.timezone)]
             else:
                 windows = plan_windows(
                     tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
@@ -181,6 +183,7 @@ def register(app: typer.Typer) -> None:
                 windows=windows,
                 branch=branch,
                 llm=llm,
+                last=last,
                 **given,
             )
             check_lang(options.lang)  # bad values fail before the store is touched

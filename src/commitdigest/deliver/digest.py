@@ -33,9 +33,9 @@ from commitdigest.models import (
 from commitdigest.render.act_on import act_on
 from commitdigest.render.folder import Report
 from commitdigest.render.labels import Labels, get_labels
-from commitdigest.render.markdown import report_zone
-from commitdigest.render.mdtext import clean_line, safe_url, shorten_title
 from commitdigest.render.plaintext import ReportPart, report_parts
+from commitdigest.render.view import report_zone
+from commitdigest.text import clean_line, safe_url, shorten_title
 
 T = TypeVar("T")
 ITEM_CHARS = 200  # an overview or radar item longer than this is shortened ("..."), not a title

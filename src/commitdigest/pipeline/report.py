@@ -32,10 +32,10 @@ from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
 from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.json_output import load_context, render_json
-from commitdigest.render.mdtext import slugify
 from commitdigest.sources.git import PatchLimits
 from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
 from commitdigest.store import Store
+from commitdigest.text import slugify
 from commitdigest.window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
@@ -67,6 +67,9 @@ class ReportOptions:
     # the day; else one combined report a day
     separate: bool = False
     read_concurrency: int = 8  # repositories read at the same time
+    # --last N: only each repository's newest N commits along first parents (the window is
+    # their span, so it holds them all; a commit of a skewed clock in it is not one of them)
+    last: int | None = None
 
     @classmethod
     def from_settings(
@@ -304,6 +307,8 @@ async def _read_all(
         try:
             async with limit:
                 commits = await repo.read_commits(start, end, limits=options.limits)
+            if options.last is not None:  # newest first, along first parents
+                commits = commits[: options.last]
         except CommitdigestError as exc:
             if not options.keep_going:
                 raise
@@ -444,7 +449,7 @@ async def _day_inputs(
     specs: Mapping[str, RepoSpec],
     facts: RadarFacts | None,
 ) -> list[RepositoryInput]:
-    day = window.day.isoformat()
+    day = window.info().label
 
     async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
         day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
@@ -494,9 +499,12 @@ def _write_day(
     generated_at: datetime,
 ) -> DayResult:
     context = build_context(inputs, window.info(), lang=options.lang, generated_at=generated_at)
-    folder, day = ReportsFolder(options.out_dir), window.day.isoformat()
+    folder, day = ReportsFolder(options.out_dir), window.key
+    earlier = folder.read_day(day)
+    if earlier is not None and window.name and earlier.window != context.window:
+        earlier = None  # the same name, other commits: --last after new ones landed
     # a report is replaced only by one at least as complete
-    worse = worse_than(context, folder.read_day(day))
+    worse = worse_than(context, earlier)
     if worse is None and any(repo.error for repo in context.repositories):
         worse = ("a repository could not be read", SourceError.exit_code)
     paths: list[Path] = []
@@ -548,7 +556,7 @@ def _write_units(
     units: dict[str, list[RepositoryInput]] = {}
     for item in inputs:
         units.setdefault(unit_of(item.name, specs.get(item.name)), []).append(item)
-    day = window.day.isoformat()
+    day = window.key
     paths: list[Path] = []
     kept: list[Path] = []
     worst: tuple[str, int] | None = None

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from commitdigest.models import ApiChange, ChangeType, CommitEntry, Importance, RadarKind
 from commitdigest.render.headline import headline
-from commitdigest.render.mdtext import clean_line, shorten_title
+from commitdigest.text import clean_line, shorten_title
 
 __all__ = ["LIMIT", "ActLine", "ActOn", "act_on"]
 

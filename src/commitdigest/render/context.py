@@ -11,10 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.models import (
     Analysis,
     AnalysisStatus,
+    ApiChange,
     Commit,
     CommitEntry,
     Coverage,
@@ -26,7 +26,7 @@ from commitdigest.models import (
     WindowInfo,
 )
 from commitdigest.render.labels import get_labels
-from commitdigest.render.mdtext import slugify
+from commitdigest.text import is_anchor, slugify
 
 SHORT_SHA = 7
 # anchors derived from a repository's anchor (statistics, importance groups)
@@ -245,3 +245,19 @@ def _common_prefix(a: str, b: str) -> int:
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def check_anchors(context: ReportContext) -> None:
+    """``ValueError`` unless every anchor is a safe id and unique in the report."""
+    anchors: list[str] = []
+    for repo in context.repositories:
+        anchors += repository_anchor_family(repo.anchor)
+        anchors += [commit.anchor for commit in repo.commits]
+    bad = [a for a in anchors if not is_anchor(a)]
+    if bad:
+        raise ValueError(f"invalid anchor {bad[0]!r}: use lowercase letters, digits, '-'")
+    seen: set[str] = set()
+    for anchor in anchors:
+        if anchor in seen:
+            raise ValueError(f"anchor {anchor!r} is used twice in the report")
+        seen.add(anchor)

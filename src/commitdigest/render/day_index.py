@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from markupsafe import escape
 
 from commitdigest.models import Importance, ReportContext, RepositoryEntry
-from commitdigest.render.html import SafeMarkdown
+from commitdigest.render.htmltext import SafeMarkdown
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import get_labels
-from commitdigest.render.markdown import _View, is_calendar_day, report_zone
+from commitdigest.render.view import MarkdownView, is_calendar_day, report_zone
 
 PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 _OWN_LINK = re.compile(r"(?:r/)?[a-z0-9][a-z0-9-]*/\d{4}-\d{2}-\d{2}\.html(?:#[a-z0-9-]+)?")
@@ -34,7 +34,7 @@ class _IndexMarkdown(SafeMarkdown):
 def _markdown(context: ReportContext, units: Mapping[str, str], ext: str) -> str:
     labels = get_labels(context.lang)
     zone = report_zone(context.window)
-    view = _View(labels, zone)
+    view = MarkdownView(labels, zone)
     day = context.window.label
 
     def href(repo: RepositoryEntry, anchor: str | None = None) -> str:
@@ -88,7 +88,7 @@ def render_index_html(
     site (``site_root``: the way to its root), with the archive's search form."""
     labels = get_labels(context.lang)
     body = _IndexMarkdown().enable("table").render(_markdown(context, units, "html"))
-    title = labels.s["report_title"].format(label=context.window.label)
+    title = labels.report_title(context.window.label)
     policy = PAGE_CSP
     if site_root is not None:
         policy = PAGE_CSP.replace("form-action 'none'", "form-action 'self'")

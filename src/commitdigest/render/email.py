@@ -5,8 +5,10 @@ no script and no request, every style inline on its element, explicit text *and*
 background colours on every block (a client that darkens the page inverts both together,
 so text stays readable in light and dark mode), and commit text isolated in ``<bdi>``.
 It carries what a reader acts on — the radar's items, the overview, the high and medium
-commits with their summaries — and one line per low-importance or automated commit, with
-a link to the full report when a base URL is configured. It is kept within
+commits with their summaries —, the period at a glance as a row of table-based bars
+(:func:`~commitdigest.render.chart.email_bars`: a week's days, a day's repositories), and
+one line per low-importance or automated commit, with a link to the full report when a
+base URL is configured. It is kept within
 :data:`EMAIL_MAX_BYTES` by showing less detail, never by cutting text in the middle.
 """
 
@@ -16,7 +18,7 @@ from datetime import date, datetime, time, timedelta, tzinfo
 
 from markupsafe import Markup
 
-from commitdigest.i18n import DIGEST_STRINGS, pick
+from commitdigest.i18n import DIGEST_STRINGS, WEEKLY_STRINGS, pick
 from commitdigest.models import (
     Coverage,
     ReportContext,
@@ -24,13 +26,14 @@ from commitdigest.models import (
     WeeklyContext,
     WindowInfo,
 )
-from commitdigest.render.html import _HtmlView
+from commitdigest.render.chart import email_bars, repository_columns, week_days
+from commitdigest.render.context import check_anchors
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import Labels, get_labels
-from commitdigest.render.markdown import check_anchors, is_calendar_day, report_zone
-from commitdigest.render.mdtext import safe_url
 from commitdigest.render.plaintext import report_parts
+from commitdigest.render.view import HtmlView, is_calendar_day, report_zone
 from commitdigest.render.weekly import week_zone
+from commitdigest.text import safe_url
 
 EMAIL_MAX_BYTES = 100_000
 # (detail, commits listed per group) tried in order until the page fits; a group cut short
@@ -43,7 +46,7 @@ DETAIL_LEVELS: tuple[tuple[str, int | None], ...] = (
 )
 
 
-class _EmailView(_HtmlView):
+class _EmailView(HtmlView):
     """The HTML report's helpers; a link to a commit's section points into the full
     report (when its address is known) instead of this page."""
 
@@ -74,6 +77,11 @@ def render_email_html(
     zone = report_zone(context.window)
     url = safe_url(report_url)
     view = _EmailView(labels, zone, url)
+    if isinstance(report, WeeklyContext):  # the week's days
+        weekdays = pick(WEEKLY_STRINGS, report.lang)["weekdays"].split(",")
+        bars = email_bars(week_days(report, weekdays, lambda day: None), labels)
+    else:  # the day's repositories
+        bars = email_bars(repository_columns(report), labels, title=labels.s["chart_repos_title"])
     template = template_environment("commitdigest.render").get_template("email.html.j2")
     page = ""
     for detail, cap in DETAIL_LEVELS:
@@ -87,6 +95,7 @@ def render_email_html(
             report_url=url,
             detail=detail,
             cap=cap,
+            bars=bars,
         )
         page = page.rstrip("\n") + "\n"
         if len(page.encode("utf-8")) <= EMAIL_MAX_BYTES:

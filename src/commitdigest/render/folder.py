@@ -18,9 +18,7 @@ apart by the file they come from.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from datetime import date
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -29,7 +27,7 @@ from commitdigest.errors import CommitdigestError, OutputError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.models import Coverage, ReportContext, WeeklyContext
 from commitdigest.render.json_output import load_context
-from commitdigest.window import WEEK_LABEL, parse_week
+from commitdigest.window import WEEK_LABEL, is_day_label, parse_week
 
 __all__ = ["FORMATS", "SITE_MARKER", "DayUnits", "Report", "ReportsFolder", "is_week"]
 
@@ -38,7 +36,6 @@ Report = ReportContext | WeeklyContext
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
 SITE_MARKER = ".manifest.json"  # a site built inside the reports folder is not a report
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def is_week(label: str) -> bool:
@@ -48,16 +45,6 @@ def is_week(label: str) -> bool:
     try:
         parse_week(label)
     except UsageError:
-        return False
-    return True
-
-
-def _is_day(label: str) -> bool:
-    if _DAY.fullmatch(label) is None:
-        return False
-    try:
-        date.fromisoformat(label)
-    except ValueError:
         return False
     return True
 
@@ -118,7 +105,7 @@ class ReportsFolder:
             raise OutputError(
                 f"cannot read reports folder {self.root}: {exc.strerror or exc}"
             ) from None
-        wanted = is_week if weeks else _is_day
+        wanted = is_week if weeks else is_day_label
         found: dict[str, dict[str, Path]] = {}
         for path in paths:
             label, dot, fmt = path.name.rpartition(".")

@@ -13,8 +13,8 @@ from pydantic import ValidationError
 
 from commitdigest.errors import CommitdigestError, OutputError
 from commitdigest.models import ReportContext
+from commitdigest.render.context import check_anchors
 from commitdigest.render.labels import get_labels
-from commitdigest.render.markdown import check_anchors
 
 SCHEMA_VERSION = 1
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -20,10 +20,12 @@ from commitdigest.i18n import (
     RADAR_CHANGES,
     RADAR_KINDS,
     REPORT_STRINGS,
+    WEEKLY_STRINGS,
 )
 from commitdigest.models import ApiChange, ApiChangeType, ChangeType, Importance, RadarKind
 from commitdigest.render.act_on import ActLine, item_names
-from commitdigest.render.mdtext import clean_line, shorten_title
+from commitdigest.text import clean_line, shorten_title
+from commitdigest.window import WEEK_LABEL, is_day_label
 
 SUPPORTED_LANGS: tuple[str, ...] = LANGS
 NAME_CHARS = 100  # an item's name in an Act-on line of plain text (titles are never cut)
@@ -42,6 +44,16 @@ class Labels:
     change_types: Mapping[ChangeType, str]
     importance_names: Mapping[Importance, str]
     dimensions: Mapping[str, str]
+
+    def report_title(self, label: str) -> str:
+        """A report's title from its window's label: the daily title for a day
+        (``每日更新报告（2026-03-02）``), the weekly digest's for a week (its e-mail), the
+        update report's for a span of commits (``Update report (2024-03-01 – 2024-03-02)``,
+        ``--last``)."""
+        if WEEK_LABEL.fullmatch(label):
+            return WEEKLY_STRINGS[self.lang]["title"].format(week=label)
+        key = "report_title" if is_day_label(label) else "range_title"
+        return self.s[key].format(label=label)
 
     def importance(self, importance: Importance | str) -> str:
         """``🔴 高`` / ``🔴 High``: the one spelling of an importance."""

@@ -1,4 +1,6 @@
-"""Text that goes into the Markdown report: escaping, sanitising, anchors, short titles.
+"""Text that goes into the Markdown report: escaping and sanitising (the plain-text helpers
+that every output shares — clean a line, shorten a title, safe URLs, slugs — are
+:mod:`commitdigest.text`'s).
 
 Two kinds of text reach the report, and neither may change the document's structure:
 
@@ -21,43 +23,14 @@ The parser these rules are written against is CommonMark + GFM tables (markdown-
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Literal
-from urllib.parse import quote, urlsplit
 
-from commitdigest.analysis.rules_text import BIDI_CONTROLS
+from commitdigest.text import clean_line, clean_lines
 
 Context = Literal["table", "heading", "link"]
 
 ASCII_PUNCT = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-_SPACE_CONTROLS = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"
-# other C0/C1 controls, DEL and lone surrogates become U+FFFD (CommonMark does so for NUL)
-_BAD_CHARS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\ud800-\udfff]")
-_SPACE_CHARS = re.compile(f"[{_SPACE_CONTROLS}]")
 _ENTITY_LIKE = re.compile(r"&#?[A-Za-z0-9]+;")
-_SLUG_JUNK = re.compile(r"[^a-z0-9]+")
-
-TITLE_LIMIT = 60  # titles longer than this are cut for the table of contents
-TITLE_KEEP = 57  # … to this many characters, then "..."
-
-
-# ---- cleaning ---------------------------------------------------------------------------
-
-
-def clean_line(text: str) -> str:
-    """One line of plain text: line breaks, tabs and other controls become a space,
-    direction controls are dropped, NUL and the remaining controls become U+FFFD;
-    stripped. Escaped text renders back to this."""
-    text = BIDI_CONTROLS.sub("", text)  # they would reorder the text around them
-    return _BAD_CHARS.sub("\ufffd", _SPACE_CHARS.sub(" ", text)).strip()
-
-
-def _clean_lines(text: str) -> list[str]:
-    """Multi-line free text: newlines normalised, controls replaced, right-stripped lines."""
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = re.sub("[\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029\t]", " ", text)
-    text = _BAD_CHARS.sub("\ufffd", BIDI_CONTROLS.sub("", text))
-    return [line.rstrip() for line in text.split("\n")]
 
 
 # ---- code spans -------------------------------------------------------------------------
@@ -200,28 +173,6 @@ def escape_text(text: str, context: Context = "table") -> str:
     return "".join(pieces)
 
 
-def shorten_title(title: str, limit: int = TITLE_LIMIT, keep: int = TITLE_KEEP) -> str:
-    """``title`` (cleaned) if at most ``limit`` characters, else its first ``keep`` and
-    "..." — never cutting a combining mark, variation selector or ZWJ sequence apart."""
-    title = clean_line(title)
-    if len(title) <= limit:
-        return title
-    cut = keep
-    while cut > 0 and _joins(title[cut - 1], title[cut]):
-        cut -= 1
-    return title[: cut or keep] + "..."
-
-
-def _joins(before: str, after: str) -> bool:
-    zwj = "\u200d"
-    return (
-        unicodedata.category(after) in ("Mn", "Mc", "Me")
-        or "\ufe00" <= after <= "\ufe0f"
-        or "\U0001f3fb" <= after <= "\U0001f3ff"
-        or zwj in (before, after)
-    )
-
-
 # ---- restricted Markdown (analyser text) -------------------------------------------------
 
 _LIST_MARKER = re.compile(r"([-+*]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
@@ -290,7 +241,7 @@ def sanitize_block(text: str) -> str:
     single-level lists and fenced code blocks (an unclosed fence is closed)."""
     out: list[str] = []
     fence: tuple[str, int] | None = None
-    for raw in _clean_lines(text):
+    for raw in clean_lines(text):
         if fence is not None:
             char, length = fence
             stripped = raw.lstrip(" ")
@@ -319,34 +270,3 @@ def sanitize_block(text: str) -> str:
     while out and not out[-1]:
         out.pop()
     return "\n".join(out)
-
-
-# ---- links and anchors -------------------------------------------------------------------
-
-
-def safe_url(url: str | None) -> str | None:
-    """An http(s) URL fit for ``[text](url)``, or None: other schemes are not linked."""
-    if not url:
-        return None
-    url = clean_line(url)
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        return None
-    return quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
-
-
-def slugify(text: str, default: str = "repo") -> str:
-    """An anchor id: ASCII lowercase letters, digits and single hyphens."""
-    slug = _SLUG_JUNK.sub("-", text.lower()).strip("-")
-    return slug or default
-
-
-ANCHOR_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
-
-
-def is_anchor(text: str) -> bool:
-    """Whether ``text`` is an id this module would make (safe in HTML and URLs)."""
-    return ANCHOR_RE.fullmatch(text) is not None

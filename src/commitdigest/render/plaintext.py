@@ -1,7 +1,7 @@
 """A report as plain text: the e-mail's ``text/plain`` part, every commit title in full.
 
 Nothing here is markup, so nothing is escaped or shortened: a title shows as written (on
-one line, control characters removed: :func:`~commitdigest.render.mdtext.clean_line`),
+one line, control characters removed: :func:`~commitdigest.text.clean_line`),
 whatever it holds. A day's report and a week's digest are both read through
 :func:`report_parts` — the repositories of the report, each with its commits newest first
 and its overview — which the chat digest uses too.
@@ -23,8 +23,8 @@ from commitdigest.models import (
 )
 from commitdigest.render.act_on import act_on
 from commitdigest.render.labels import Labels, get_labels
-from commitdigest.render.markdown import report_zone
-from commitdigest.render.mdtext import clean_line, safe_url
+from commitdigest.render.view import report_zone
+from commitdigest.text import clean_line, safe_url
 
 __all__ = ["ReportPart", "render_plain_text", "report_parts"]
 
@@ -96,7 +96,7 @@ def _heading(report: ReportContext | WeeklyContext, labels: Labels) -> list[str]
     start = report.window.start.astimezone(zone).strftime("%Y-%m-%d %H:%M")
     end = report.window.end.astimezone(zone).strftime("%Y-%m-%d %H:%M")
     return [
-        labels.s["report_title"].format(label=clean_line(report.window.label)),
+        labels.report_title(clean_line(report.window.label)),
         labels.s["window"].format(start=start, end=end, tz=report.window.tz),
     ]
 

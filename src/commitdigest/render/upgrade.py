@@ -18,7 +18,7 @@ from fnmatch import fnmatchcase
 from commitdigest.i18n import UPGRADE_STRINGS, pick
 from commitdigest.models import ApiChange, UpgradeContext
 from commitdigest.render.day_index import simple_page
-from commitdigest.render.html import SafeMarkdown
+from commitdigest.render.htmltext import SafeMarkdown
 from commitdigest.render.labels import get_labels
 from commitdigest.render.mdtext import code_span, escape_text
 

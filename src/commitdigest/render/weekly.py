@@ -2,7 +2,7 @@
 
 One view (:class:`WeekView`) gives both templates (``weekly.md.j2``, ``weekly.html.j2``)
 the week's figures and lists; the text is made safe by the daily report's own views (the
-Markdown escaping of :mod:`.markdown`, the HTML of :mod:`.html`), so a weekly escapes
+Markdown and HTML views of :mod:`.view`), so a weekly escapes
 exactly as a daily does. Every commit links to its section in the daily report of its day
 (``<day>.md#<anchor>`` next to the Markdown, ``<day>.html#<anchor>`` next to the HTML):
 relative links that resolve where the dailies are written, and in the archive site.
@@ -17,21 +17,21 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from markupsafe import Markup
 
-from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.i18n import WEEKLY_STRINGS, pick
 from commitdigest.models import (
     IMPORTANCE_ORDER,
+    ApiChange,
     Importance,
     WeekCommit,
     WeeklyContext,
     WeeklyRepository,
 )
 from commitdigest.render.act_on import ActOn, act_on
+from commitdigest.render.chart import chart_html, week_days
 from commitdigest.render.headline import Headline, headline
-from commitdigest.render.html import _HtmlView
 from commitdigest.render.jinja_env import template_environment
 from commitdigest.render.labels import get_labels
-from commitdigest.render.markdown import ReportView, _View
+from commitdigest.render.view import HtmlView, MarkdownView, ReportView
 
 T = TypeVar("T", bound=str)
 
@@ -55,6 +55,12 @@ class WeekView(Generic[T]):
     # -- the week at a glance -----------------------------------------------------------------
     def weekday(self, day: str) -> str:
         return self.w["weekdays"].split(",")[date.fromisoformat(day).weekday()]
+
+    def chart(self, ctx: WeeklyContext) -> Markup:
+        """The week at a glance as an inline SVG (the HTML page): each day's commits stacked
+        by importance, a mark on a day with breaking changes, each bar linking to its day."""
+        days = week_days(ctx, self.w["weekdays"].split(","), self.day_href)
+        return chart_html(days, self.v.labels, ident="week-chart")
 
     def total(self, ctx: WeeklyContext) -> int:
         return sum(len(r.commits) for r in ctx.repositories)
@@ -166,7 +172,7 @@ def render_weekly_markdown(context: WeeklyContext) -> str:
     """The weekly digest as Markdown, linking to the daily ``.md`` files."""
     labels = get_labels(context.lang)
     zone = week_zone(context)
-    return _render(context, "weekly.md.j2", _View(labels, zone), "md")
+    return _render(context, "weekly.md.j2", MarkdownView(labels, zone), "md")
 
 
 def render_weekly_html(context: WeeklyContext, *, site_root: str | None = None) -> str:
@@ -174,4 +180,4 @@ def render_weekly_html(context: WeeklyContext, *, site_root: str | None = None) 
     the archive site (``site_root``: the way to its root), with its search form."""
     labels = get_labels(context.lang)
     zone = week_zone(context)
-    return _render(context, "weekly.html.j2", _HtmlView(labels, zone), "html", site_root)
+    return _render(context, "weekly.html.j2", HtmlView(labels, zone), "html", site_root)

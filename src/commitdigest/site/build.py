@@ -36,7 +36,6 @@ from commitdigest.render.day_index import render_index_html
 from commitdigest.render.folder import SITE_MARKER, ReportsFolder
 from commitdigest.render.html import render_html
 from commitdigest.render.json_output import load_context, render_json
-from commitdigest.render.mdtext import clean_line
 from commitdigest.site.feed import normalize_base_url, render_feed
 from commitdigest.site.pages import (
     SEARCH_PAGE,
@@ -60,6 +59,7 @@ from commitdigest.site.search import (
 )
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
+from commitdigest.text import clean_line
 
 MANIFEST = SITE_MARKER
 UNITS_DIR = "r"  # the pages of separate reports: r/<repository or group>/<day>.html

@@ -8,8 +8,9 @@ any static host and straight from disk. Jinja2 autoescapes all text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from functools import cache
 from importlib import resources
 from typing import TypeVar
@@ -18,14 +19,16 @@ import jinja2
 from markupsafe import Markup
 
 from commitdigest.models import IMPORTANCE_ORDER, ChangeType
+from commitdigest.render.chart import ChartDay, chart_html
 from commitdigest.render.jinja_env import csp_hash, template_environment
 from commitdigest.render.labels import get_labels
 from commitdigest.site.strings import SiteStrings
-from commitdigest.site.summary import DaySummary, RepoDay, WeekSummary, repo_slug
+from commitdigest.site.summary import Counts, DaySummary, RepoDay, WeekSummary, repo_slug
 
 T = TypeVar("T")
 
 REPOS_DIR = "repos"  # repository pages live in <site>/repos/<slug>.html
+CHART_DAYS = 30  # the index's and each repository page's chart: the newest 30 days
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,57 @@ def repo_pages(days: Sequence[DayEntry]) -> list[RepoPage]:
     return sorted(pages.values(), key=lambda page: page.name.lower())
 
 
+def period(days: Sequence[str]) -> list[str]:
+    """The chart's days (oldest first): every calendar day from the oldest of ``days`` to
+    the newest, the newest :data:`CHART_DAYS` at most."""
+    if not days:
+        return []
+    newest, oldest = date.fromisoformat(max(days)), date.fromisoformat(min(days))
+    first = max(oldest, newest - timedelta(days=CHART_DAYS - 1))
+    return [(first + timedelta(days=i)).isoformat() for i in range((newest - first).days + 1)]
+
+
+def period_chart(days: Mapping[str, tuple[Counts, int, str]], lang: str) -> Markup:
+    """The newest days at a glance (:func:`period`): each day's commits by importance, a
+    mark on the days with breaking changes, each bar linking to its report. ``days``: the
+    days that have figures — ``{day: (counts, breaking items, link)}``; the others of the
+    period show no bar."""
+    bars = []
+    for day in period(list(days)):
+        if day not in days:
+            bars.append(ChartDay(day=day, axis=day[5:], known=False))
+            continue
+        c, breaking, href = days[day]
+        bars.append(
+            ChartDay(
+                day=day, axis=day[5:], href=href, high=c.high, medium=c.medium, low=c.low,
+                breaking=breaking,
+            )
+        )  # fmt: skip
+    return chart_html(bars, get_labels(lang), ident="period-chart") if bars else Markup("")
+
+
+def index_chart(days: Sequence[DayEntry], lang: str) -> Markup:
+    """The index's chart: every repository of each day, linking to the day's report."""
+    return period_chart(
+        {
+            entry.day: (entry.summary.counts, len(entry.summary.breaking), f"{entry.day}.html")
+            for entry in days
+            if entry.summary is not None
+        },
+        lang,
+    )
+
+
+def repo_chart(page: RepoPage, lang: str) -> Markup:
+    """A repository page's chart, each bar linking to its section of the day's report."""
+    return period_chart(
+        {day: (r.counts, r.breaking, f"../{r.page or day + '.html'}#{r.anchor}")
+         for day, r in page.days},
+        lang,
+    )  # fmt: skip
+
+
 def render_index(
     days: Sequence[DayEntry],
     repos: Sequence[RepoPage],
@@ -126,6 +180,7 @@ def render_index(
         blocks=blocks,
         repos=repos,
         weeks=weeks,
+        chart=index_chart(days, lang),
         root="",
     )
 
@@ -134,7 +189,15 @@ def render_repo_page(page: RepoPage, *, title: str, lang: str) -> str:
     """``repos/<slug>.html``: one repository's days, each linking into its report (a run of
     days without its commits as one line)."""
     blocks = collapse_quiet(page.days, lambda d: d[0], lambda d: d[1].counts.total == 0)
-    return _render("repo.html.j2", lang, title=title, page=page, blocks=blocks, root="../")
+    return _render(
+        "repo.html.j2",
+        lang,
+        title=title,
+        page=page,
+        blocks=blocks,
+        chart=repo_chart(page, lang),
+        root="../",
+    )
 
 
 def _template(name: str) -> jinja2.Template:

@@ -25,7 +25,7 @@ from typing import Any
 
 from commitdigest.errors import OutputError
 from commitdigest.models import ReportContext
-from commitdigest.render.mdtext import clean_line, shorten_title
+from commitdigest.text import clean_line, shorten_title
 
 RECORDS_DIR = "search"
 INDEX_DIR = "pagefind"

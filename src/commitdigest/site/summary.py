@@ -14,9 +14,10 @@ from datetime import UTC, datetime
 from pydantic import BaseModel, ConfigDict
 
 from commitdigest.models import CommitEntry, Importance, ReportContext, WeeklyContext
+from commitdigest.render.chart import breaking_count
 from commitdigest.render.headline import headline
 from commitdigest.render.labels import get_labels
-from commitdigest.render.mdtext import clean_line, safe_url, slugify
+from commitdigest.text import clean_line, safe_url, slugify
 
 TOP_LIMIT = 5  # top changes shown per day (and per repository and day)
 
@@ -59,6 +60,7 @@ class RepoDay(_Frozen):
     top: list[Change]
     more: int  # top-tier changes not listed in ``top``
     page: str = ""  # its report, from the site's root (separate reports); "": the day's
+    breaking: int = 0  # its public breaking items and those a downstream uses (the chart)
 
 
 class DaySummary(_Frozen):
@@ -98,6 +100,7 @@ def summarise(
                 top=top,
                 more=more,
                 page=page,
+                breaking=breaking_count(repo.commits),
             )
         )
     by_name = {r.name: r.page for r in repos}
@@ -113,7 +116,7 @@ def summarise(
     return DaySummary(
         day=day,
         lang=context.lang,
-        title=labels.s["report_title"].format(label=day),
+        title=labels.report_title(day),
         generated_at=generated,
         counts=count(commit for _, commit in everything),
         top=top,

@@ -184,12 +184,13 @@ def is_local(spec: RepoSpec) -> bool:
 
 
 def recent_commit_times(spec: RepoSpec, count: int) -> list[datetime]:
-    """Committer times (UTC) of the last ``count`` commits of a local repository's branch,
-    newest first; empty for a repository with no commits."""
+    """Committer times (UTC) of the last ``count`` commits of a local repository's branch
+    along first parents (the commits a report lists), newest first; empty for a repository
+    with no commits."""
     info = resolve_repository_sync(Path(spec.name).expanduser(), spec.branch)
     if info.head_sha is None:
         return []
-    argv = git_argv("log", f"-n{count}", "--format=%ct", repo=info.root)
+    argv = git_argv("log", "--first-parent", f"-n{count}", "--format=%ct", repo=info.root)
     proc = subprocess.run(
         [*argv, "--end-of-options", info.head_sha, "--"],
         env=git_env(),

@@ -57,9 +57,9 @@ from commitdigest.analysis.overview import (
     overview_data,
     rule_overview,
 )
-from commitdigest.analysis.rules_text import strip_controls
 from commitdigest.config.settings import LLMSettings
 from commitdigest.models import IMPORTANCE_ORDER, AnalysisStatus, Importance, Overview, Usage
+from commitdigest.text import strip_controls
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,138 @@
+"""Plain-text helpers every stage and output uses: commit text made one clean line, a title
+shortened, a URL checked, a slug made.
+
+Commit text is hostile input. These helpers never add markup: they return plain text
+(or ``None`` for a URL that must not be linked), and each renderer escapes the result for
+its own format (``render/mdtext.py`` for Markdown, Jinja autoescape for HTML, the chat
+formatters of ``deliver/``).
+
+* :data:`BIDI_CONTROLS`: direction controls, which every output drops (commit text could
+  reorder what follows it);
+* :func:`strip_controls`: what an analysis holds of commit text (controls -> spaces,
+  whitespace collapsed);
+* :func:`clean_line` / :func:`clean_lines`: what a renderer shows of it (one line, or
+  lines; NUL and other controls -> U+FFFD);
+* :func:`shorten_title`: a title cut for a table of contents or a chat line, never in the
+  middle of a character sequence;
+* :func:`safe_url`: an http(s) URL fit for a link, or None;
+* :func:`slugify` / :func:`is_anchor`: anchor ids and file names (ASCII lowercase,
+  digits, hyphens).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import quote, urlsplit
+
+__all__ = [
+    "ANCHOR_RE",
+    "BIDI_CONTROLS",
+    "TITLE_KEEP",
+    "TITLE_LIMIT",
+    "clean_line",
+    "clean_lines",
+    "is_anchor",
+    "safe_url",
+    "shorten_title",
+    "slugify",
+    "strip_controls",
+]
+
+BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+"""Direction controls: commit text could reorder what follows it. Every output drops them."""
+
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_SPACE_CONTROLS = "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029"
+# other C0/C1 controls, DEL and lone surrogates become U+FFFD (CommonMark does so for NUL)
+_BAD_CHARS = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f\ud800-\udfff]")
+_SPACE_CHARS = re.compile(f"[{_SPACE_CONTROLS}]")
+_LINE_SPACES = re.compile("[\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029\t]")
+_SLUG_JUNK = re.compile(r"[^a-z0-9]+")
+
+TITLE_LIMIT = 60  # titles longer than this are cut for the table of contents
+TITLE_KEEP = 57  # … to this many characters, then "..."
+
+
+# ---- cleaning ---------------------------------------------------------------------------
+
+
+def strip_controls(text: str) -> str:
+    """Control characters and line/paragraph separators -> spaces; whitespace collapsed;
+    direction controls dropped. What an analysis keeps of commit text."""
+    # Cc is U+0000-001F and U+007F-009F; Zl and Zp are U+2028 and U+2029
+    return " ".join(_CONTROLS.sub(" ", BIDI_CONTROLS.sub("", text)).split())
+
+
+def clean_line(text: str) -> str:
+    """One line of plain text: line breaks, tabs and other controls become a space,
+    direction controls are dropped, NUL and the remaining controls become U+FFFD;
+    stripped. Escaped text renders back to this."""
+    text = BIDI_CONTROLS.sub("", text)  # they would reorder the text around them
+    return _BAD_CHARS.sub("\ufffd", _SPACE_CHARS.sub(" ", text)).strip()
+
+
+def clean_lines(text: str) -> list[str]:
+    """Multi-line free text: newlines normalised, controls replaced as :func:`clean_line`
+    does, direction controls dropped, each line right-stripped."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _LINE_SPACES.sub(" ", text)
+    text = _BAD_CHARS.sub("\ufffd", BIDI_CONTROLS.sub("", text))
+    return [line.rstrip() for line in text.split("\n")]
+
+
+# ---- short titles -----------------------------------------------------------------------
+
+
+def shorten_title(title: str, limit: int = TITLE_LIMIT, keep: int = TITLE_KEEP) -> str:
+    """``title`` (cleaned) if at most ``limit`` characters, else its first ``keep`` and
+    "..." — never cutting a combining mark, variation selector or ZWJ sequence apart."""
+    title = clean_line(title)
+    if len(title) <= limit:
+        return title
+    cut = keep
+    while cut > 0 and _joins(title[cut - 1], title[cut]):
+        cut -= 1
+    return title[: cut or keep] + "..."
+
+
+def _joins(before: str, after: str) -> bool:
+    zwj = "\u200d"
+    return (
+        unicodedata.category(after) in ("Mn", "Mc", "Me")
+        or "\ufe00" <= after <= "\ufe0f"
+        or "\U0001f3fb" <= after <= "\U0001f3ff"
+        or zwj in (before, after)
+    )
+
+
+# ---- links and anchors ------------------------------------------------------------------
+
+
+def safe_url(url: str | None) -> str | None:
+    """An http(s) URL fit for a link (``[text](url)``, ``href``), or None: other schemes
+    are not linked."""
+    if not url:
+        return None
+    url = clean_line(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return quote(url, safe=":/?#[]@!$&'*+,;=%~-._")
+
+
+def slugify(text: str, default: str = "repo") -> str:
+    """An anchor id: ASCII lowercase letters, digits and single hyphens."""
+    slug = _SLUG_JUNK.sub("-", text.lower()).strip("-")
+    return slug or default
+
+
+ANCHOR_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
+
+
+def is_anchor(text: str) -> bool:
+    """Whether ``text`` is an id :func:`slugify` would make (safe in HTML and URLs)."""
+    return ANCHOR_RE.fullmatch(text) is not None
