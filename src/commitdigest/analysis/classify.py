@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from pathlib import PurePosixPath
 
 from commitdigest.models import FileChange
 
@@ -177,7 +176,7 @@ _DEPENDENCY_FILES = _MANIFEST_FILES | _LOCK_FILES
 
 
 def _parts(path: str) -> list[str]:
-    return [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("", ".", "/")]
+    return [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
 
 
 _DATA_EXT = (".json", ".jsonl", ".csv", ".tsv", ".ndjson")
