@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from functools import lru_cache
 
 from commitdigest.models import FileChange
 
@@ -202,6 +203,7 @@ def classify_file(path: str, lines: int | None) -> Area:
     return area
 
 
+@lru_cache(maxsize=16384)  # a path's area never changes; a window names many paths often
 def classify_path(path: str) -> Area:
     """The :class:`Area` a repository-relative path belongs to."""
     parts = _parts(path)
