@@ -134,7 +134,12 @@ _SKIP_LINE_RE = re.compile(
     r"|\*\*[^*]+\*\*:?$"  # bold-only lines (template labels)
 )
 _LEADING_BULLET = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+|\d+、)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
+# a sentence ends after . ! ? and a space (not after "e.g." "i.e." "etc." "vs." "cf.") or
+# after a Chinese stop
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s|(?<=[。！？])",
+    re.IGNORECASE,
+)
 
 
 def strip_html_comments(text: str) -> str:
