@@ -5,6 +5,7 @@ message's words as a quotation, a line of joined items reads as one sentence."""
 
 from __future__ import annotations
 
+import re
 from zoneinfo import ZoneInfo
 
 from commitdigest.analysis.rules import RuleAnalyser
@@ -93,3 +94,27 @@ def test_and_more_in_chinese_says_the_others() -> None:
     names = [f"pkg/m{i}" for i in range(6)]
     assert code_list(names, "zh").endswith("及另外 2 项")
     assert code_list(names, "en").endswith("and 2 more")
+
+
+def test_a_channel_of_another_language_gets_no_sentence_of_the_report_language() -> None:
+    """A Slack channel set to English on a Chinese report: labels in English, the commits'
+    titles as written, never the zh overview or a zh Act-on reason."""
+    from commitdigest.deliver.digest import PLAIN, build_digest, digest_lines, sample_context
+
+    context = sample_context("zh")
+    titles = {c.title for r in context.repositories for c in r.commits}
+
+    def texts(lang: str) -> list[str]:
+        lines = digest_lines(
+            build_digest(context, lang=lang, report_url=None), PLAIN, with_title=True
+        )
+        return [*lines.head, *(line.text for line in lines.items)]
+
+    zh = texts("zh")
+    assert any("主要主题" in t for t in zh) and any("示例提交" in t for t in zh)
+    en = texts("en")
+    assert any("Act on" in t for t in en)
+    for text in en:
+        for title in titles:
+            text = text.replace(title, "")
+        assert not re.search(r"[\u4e00-\u9fff]", text), text
