@@ -118,3 +118,22 @@ def test_a_channel_of_another_language_gets_no_sentence_of_the_report_language()
         for title in titles:
             text = text.replace(title, "")
         assert not re.search(r"[\u4e00-\u9fff]", text), text
+
+
+def test_key_changes_are_the_largest_important_commits_not_the_newest() -> None:
+    """vllm-ascend 2026-07-10: the rule overview listed the three newest medium commits
+    (+8/−4, +1/−1 …) and left out the one that removed 2,000 lines."""
+    from commitdigest.analysis.overview import OverviewItem, rule_overview
+    from commitdigest.models import ChangeType, Importance
+
+    def item(sha: str, lines: int, importance: Importance = Importance.MEDIUM) -> OverviewItem:
+        return OverviewItem(f"Commit {sha}", sha, ChangeType.FEATURE, importance, lines=lines)
+
+    day = [item("a1", 12), item("b2", 2), item("c3", 2465), item("d4", 842), item("e5", 5)]
+    assert rule_overview(day, "en").key_refs == ["c3", "d4", "a1"]
+    with_high = [*day, item("f6", 3, Importance.HIGH), item("g7", 900, Importance.HIGH)]
+    assert rule_overview(with_high, "en").key_refs == ["g7", "f6"]
+    # the lines come from the commit's files
+    files = [_src(), FileChange(path="b.py", status=FileStatus.ADDED, additions=10, deletions=0)]
+    analysis = RuleAnalyser().analyse(commit("Add b", *files), lang="en")
+    assert OverviewItem.from_analysis("Add b", "0123456", analysis, files).lines == 14

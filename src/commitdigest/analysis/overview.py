@@ -27,12 +27,12 @@ import hashlib
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 from commitdigest.analysis import rules_text as rt
 from commitdigest.i18n import ANALYSIS_STRINGS, COUNTED_CHANGE_TYPES, pick
-from commitdigest.models import Analysis, ChangeType, Importance, Overview
+from commitdigest.models import Analysis, ChangeType, FileChange, FileEntry, Importance, Overview
 from commitdigest.text import strip_controls
 
 MAX_ITEMS = 5
@@ -57,10 +57,17 @@ class OverviewItem:
     importance: Importance
     summary: str = ""
     risks: tuple[str, ...] = ()
+    lines: int = 0  # the lines its files add and delete: the larger of two equals leads
 
     @classmethod
-    def from_analysis(cls, title: str, short_sha: str, analysis: Analysis) -> OverviewItem:
-        """The item for a commit with this title and short SHA, and its analysis."""
+    def from_analysis(
+        cls,
+        title: str,
+        short_sha: str,
+        analysis: Analysis,
+        files: Iterable[FileChange | FileEntry] = (),
+    ) -> OverviewItem:
+        """The item for a commit with this title and short SHA, its analysis and files."""
         risks = []
         for risk in analysis.risks:
             parts = [p.strip() for p in (risk.risk, risk.effect, risk.mitigation) if p.strip()]
@@ -73,6 +80,7 @@ class OverviewItem:
             importance=analysis.importance,
             summary=analysis.summary,
             risks=tuple(risks),
+            lines=sum((f.additions or 0) + (f.deletions or 0) for f in files),
         )
 
 
@@ -104,7 +112,9 @@ def rule_overview(items: Sequence[OverviewItem], lang: str) -> Overview:
         return Overview(analyser="rules")
     high = [item for item in items if item.importance == Importance.HIGH]
     medium = [item for item in items if item.importance == Importance.MEDIUM]
-    picked = high[:MAX_ITEMS] if high else medium[:MEDIUM_FALLBACK]
+    # the largest of the day's most important commits, not its newest
+    picked = sorted(high, key=lambda i: -i.lines)[:MAX_ITEMS] if high else []
+    picked = picked or sorted(medium, key=lambda i: -i.lines)[:MEDIUM_FALLBACK]
     key_changes = [text for text in (_title(item) for item in picked) if text]
     return Overview(
         themes=[counts_line(items, lang)],

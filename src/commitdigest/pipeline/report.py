@@ -470,7 +470,8 @@ async def _day_inputs(
         overview: Overview | None = None
         if options.overview and day_commits:
             items = [
-                OverviewItem.from_analysis(c.title, c.sha[:7], by_sha[c.sha]) for c in day_commits
+                OverviewItem.from_analysis(c.title, c.sha[:7], by_sha[c.sha], c.files)
+                for c in day_commits
             ]
             overview = await daily_overview(
                 setup, repository=repo.name, day=day, items=items, lang=options.lang, store=store

@@ -202,7 +202,9 @@ async def _week(
         overview = None
         if options.overview and commits:
             items = [
-                OverviewItem.from_analysis(c.entry.title, c.entry.short_sha, c.entry.analysis)
+                OverviewItem.from_analysis(
+                    c.entry.title, c.entry.short_sha, c.entry.analysis, c.entry.files
+                )
                 for c in commits
             ]
             overview = await daily_overview(
