@@ -137,3 +137,22 @@ def test_key_changes_are_the_largest_important_commits_not_the_newest() -> None:
     files = [_src(), FileChange(path="b.py", status=FileStatus.ADDED, additions=10, deletions=0)]
     analysis = RuleAnalyser().analyse(commit("Add b", *files), lang="en")
     assert OverviewItem.from_analysis("Add b", "0123456", analysis, files).lines == 14
+
+
+def test_a_table_row_shortens_the_quotation_and_keeps_the_tools_sentences_whole() -> None:
+    from commitdigest.render.view import _short_line
+
+    zh = (
+        "这是一次缺陷修复。提交说明写道：「Fix the cache when the reload happens during a long "
+        "running sync and the worker restarts」。"
+        "改动涉及测试 1 个文件（+1/−1）、CI 与构建配置 2 个文件（+3/−1）。"
+    )
+    short = _short_line(zh, 100)
+    assert len(short) <= 100
+    assert short.endswith("改动涉及测试 1 个文件（+1/−1）、CI 与构建配置 2 个文件（+3/−1）。")
+    assert "「Fix the cache when" in short and "…」。" in short
+    en = "Fix it. The message says: “" + "word " * 60 + "” It changes 1 source file (+1/−1)."
+    assert _short_line(en, 120).endswith("…” It changes 1 source file (+1/−1).")
+    # no quotation to shorten: cut, and an opened one closed
+    assert _short_line("x" * 150 + "「" + "y" * 60, 100).count("」") == 0  # none opened in the cut
+    assert _short_line("x" * 80 + "「" + "y" * 60, 100).endswith("…」")

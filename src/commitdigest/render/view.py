@@ -100,6 +100,28 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _PLAIN_CAPITAL = re.compile(r"(?:A|[A-Z][a-z]+)\b(?![.\w(])")  # "To", not "API", "Foo.bar", "I"
 
 
+_QUOTED = re.compile(r"(「|“)([^」”]*)(」|”)")
+
+
+def _short_line(text: str, limit: int) -> str:
+    """``text`` in at most about ``limit`` characters: the first quotation in it shortened
+    first (``「Fix the cache when…」``), then, if still too long, the whole cut and a
+    quotation left open closed again."""
+    if len(text) <= limit:
+        return text
+    m = _QUOTED.search(text)
+    if m is not None:
+        room = limit - (len(text) - len(m.group(2))) - 1
+        if room >= 12:
+            inner = shorten_title(m.group(2), room, room).removesuffix("...").rstrip() + "…"
+            return text[: m.start(2)] + inner + text[m.end(2) :]
+    cut = shorten_title(text, limit, limit - 3)
+    for opening, closing in (("「", "」"), ("“", "”")):
+        if cut.count(opening) > cut.count(closing):
+            cut = cut.removesuffix("...") + "…" + closing
+    return cut
+
+
 class ReportView(ABC, Generic[T]):
     """The helpers both reports' templates call (``v``) that work the same way in each:
     formatting, grouping, and the lines composed from labels and analyser text. What
@@ -188,7 +210,8 @@ class ReportView(ABC, Generic[T]):
 
     def short_summary(self, commit: CommitEntry) -> str:
         """A low commit's summary for its table row: the commit's title left out when the
-        summary starts with it, cut to one short line."""
+        summary starts with it, cut to one short line by shortening the message's quotation
+        (the tool's own sentences stay whole, a quotation stays closed)."""
         text = clean_line(commit.analysis.summary)
         title = clean_line(commit.title).rstrip(".")
         head = re.sub(r"\s*\(#\d+\)$", "", title)
@@ -196,7 +219,7 @@ class ReportView(ABC, Generic[T]):
             if prefix and text.startswith(prefix):
                 text = text[len(prefix) :].lstrip(". ")
                 break
-        return shorten_title(text, SHORT_SUMMARY, SHORT_SUMMARY - 3)
+        return _short_line(text, SHORT_SUMMARY)
 
     def automation(self, repo: RepositoryEntry) -> list[CommitEntry]:
         """The bot commits and pure dependency bumps of low importance: one compact table
