@@ -78,7 +78,7 @@ def test_seed_day_reproduces_the_seed_table_with_a_section_per_commit(
     assert total == 45 == high + medium + low
     for label, count in (("高", high), ("中", medium), ("低", low)):
         if count:
-            assert f"重要度变更 ({count})" in text, label
+            assert f"重要度变更（{count}）" in text, label
     assert "覆盖：45/45 已分析（规则 45）" in text
     assert "2026-01-13 00:00 — 2026-01-14 00:00（Asia/Shanghai）" in text
 

@@ -252,7 +252,7 @@ def test_injected_instructions_stay_data_and_cannot_restructure_the_report(
         (2, "repo"),
         (3, "📊 统计摘要"),
         (2, "📋 目录"),
-        (4, "🔴 高重要度变更 (1)"),
+        (4, "🔴 高重要度变更（1）"),
         (3, "fix: tiny typo"),
     ]
     assert doc.html == [] and not [x for x in doc.links if x.href.startswith("javascript")]
