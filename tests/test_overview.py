@@ -157,7 +157,7 @@ def test_item_from_analysis_and_digest() -> None:
     )
     got = OverviewItem.from_analysis("Remove X (#9)", "abcdef1", analysis)
     assert got == OverviewItem(
-        "Remove X (#9)", "abcdef1", ChangeType.REMOVAL, H, "Removes X.", ("X gone — use Y",)
+        "Remove X (#9)", "abcdef1", ChangeType.REMOVAL, H, "Removes X.", ("X gone; use Y",)
     )
     assert overview_input_digest([got]) == overview_input_digest([got])
     assert overview_input_digest([got]) != overview_input_digest([got, got])

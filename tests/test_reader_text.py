@@ -156,3 +156,20 @@ def test_a_table_row_shortens_the_quotation_and_keeps_the_tools_sentences_whole(
     # no quotation to shorten: cut, and an opened one closed
     assert _short_line("x" * 150 + "「" + "y" * 60, 100).count("」") == 0  # none opened in the cut
     assert _short_line("x" * 80 + "「" + "y" * 60, 100).endswith("…」")
+
+
+def test_a_risk_in_the_overview_reads_as_one_sentence() -> None:
+    from commitdigest.analysis.overview import _risk_sentence
+
+    assert _risk_sentence(
+        "A source change of 119 lines comes without test changes",
+        "Regressions may go uncaught",
+        "Run your own integration tests after upgrading",
+    ) == (
+        "A source change of 119 lines comes without test changes: regressions may go uncaught;"
+        " run your own integration tests after upgrading"
+    )
+    assert _risk_sentence("源码改动没有同时修改测试", "回归可能未被覆盖", "升级后运行集成测试") == (
+        "源码改动没有同时修改测试，回归可能未被覆盖；升级后运行集成测试"
+    )
+    assert _risk_sentence("API removed", "", "Search your code") == "API removed; search your code"

@@ -70,9 +70,11 @@ class OverviewItem:
         """The item for a commit with this title and short SHA, its analysis and files."""
         risks = []
         for risk in analysis.risks:
-            parts = [p.strip() for p in (risk.risk, risk.effect, risk.mitigation) if p.strip()]
-            if parts:
-                risks.append(" — ".join(parts))
+            parts = [
+                p.strip().rstrip("。．.；;，,") for p in (risk.risk, risk.effect, risk.mitigation)
+            ]
+            if any(parts):
+                risks.append(_risk_sentence(*parts))
         return cls(
             title=title,
             short_sha=short_sha,
@@ -82,6 +84,26 @@ class OverviewItem:
             risks=tuple(risks),
             lines=sum((f.additions or 0) + (f.deletions or 0) for f in files),
         )
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_PLAIN_CAPITAL = re.compile(r"(?:A|[A-Z][a-z]+)\b(?![.\w(])")
+
+
+def _risk_sentence(risk: str, effect: str, mitigation: str) -> str:
+    """A risk, its effect and what to do as one sentence in the language they are written
+    in: ``119 source lines … without test changes: regressions may go uncaught; run your
+    own …`` / ``…没有同时修改测试，回归可能未被覆盖；升级后…``."""
+    chinese = _CJK.search(risk + effect + mitigation) is not None
+
+    def lower(text: str) -> str:
+        return text[0].lower() + text[1:] if _PLAIN_CAPITAL.match(text) else text
+
+    if chinese:
+        text = "，".join(p for p in (risk, effect) if p)
+        return "；".join(p for p in (text, mitigation) if p)
+    text = ": ".join([risk, lower(effect)] if risk and effect else [risk or effect])
+    return "; ".join([text, lower(mitigation)] if text and mitigation else [text or mitigation])
 
 
 def overview_input_digest(items: Sequence[OverviewItem]) -> str:
