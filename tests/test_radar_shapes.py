@@ -602,3 +602,34 @@ def test_a_message_that_says_a_setting_is_gone_announces_it() -> None:
     assert item.name.startswith("The former top-level `enable_sleep_mode_extra_cleanup` option")
     assert (item.change, item.breaking) == (ApiChangeType.REMOVED, True)
     assert item.symbols == ["vllm_ascend.*(enable_sleep_mode_extra_cleanup)"]
+
+
+def test_parameters_inserted_in_the_middle_are_one_shift_and_positional_calls_found(
+    tmp_path: Path, mode: str
+) -> None:
+    """httpx 0.28.0 put ``cert, trust_env`` back after ``verify``: one item per function
+    (the first parameter that moved, and how many shift with it), not one per parameter;
+    a caller passing that many arguments by position is found, a keyword caller is not."""
+    v1 = (
+        "class Transport:\n    def __init__(self, verify=True, http1=True, http2=False,"
+        " limits=None, retries=0):\n        pass\n"
+    )
+    v2 = (
+        "class Transport:\n    def __init__(self, verify=True, cert=None, trust_env=True,"
+        " http1=True, http2=False, limits=None, retries=0):\n        pass\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"tx/__init__.py": v1}),
+        CommitSpec("put cert back", D[1], files={"tx/__init__.py": v2}),
+    ], mode)  # fmt: skip
+    [shift] = [i for i in items if i.change is ApiChangeType.SIGNATURE_CHANGED]
+    assert shift.name == "tx.Transport.__init__(http1)" or shift.name.endswith("(http1)")
+    assert shift.detail == "position 2 → 4 (+3)"
+    uses = _uses(tmp_path / "down", {
+        "app.py": (
+            "from tx import Transport\n\n"
+            "a = Transport(True, True)\n"  # http1 by position: breaks
+            "b = Transport(True, http2=True)\n"  # keywords: fine
+        ),
+    }, [shift])  # fmt: skip
+    assert uses[shift.name] == ["app.py:3"]

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 # 10: public/internal, inherited overrides, env reads only, shipped config only, releases,
 #     ast-based API model (no griffe)
-RADAR_VERSION = 11
+RADAR_VERSION = 12
 
 # the kinds that need only one commit's view (env_var also needs the repository-wide index)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (

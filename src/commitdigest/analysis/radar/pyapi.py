@@ -22,7 +22,7 @@ import ast
 import bisect
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 __all__ = [
@@ -616,6 +616,7 @@ class Breakage:
     new: str = ""
     line: int | None = None  # where, in the version that shows it (after; before if gone)
     position: int | None = None  # a parameter's place among positional arguments (no self)
+    more: int = 0  # "moved": the later parameters that shift with it (one item for them all)
 
 
 def _private(qualname: str) -> bool:
@@ -752,7 +753,23 @@ def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
             out.append(
                 Breakage(qual, "now_required", param=name, line=line, position=at_new.get(name))
             )
-    return _renames(out)
+    return _renames(_one_shift(out))
+
+
+def _one_shift(found: list[Breakage]) -> list[Breakage]:
+    """The parameters that moved as one item: the first of them, with how many later ones
+    shift too (httpx 0.28.0 inserted ``cert, trust_env`` after ``verify``: one change of
+    ``HTTPTransport``, not eight). A caller passing that many positional arguments is the
+    one affected, whichever of them it reaches."""
+    moved = [b for b in found if b.change == "moved"]
+    if len(moved) < 2:
+        return found
+    first = min(moved, key=lambda b: b.position if b.position is not None else 1 << 30)
+    return [
+        replace(first, more=len(moved) - 1) if b is first else b
+        for b in found
+        if b.change != "moved" or b is first
+    ]
 
 
 def _renames(found: list[Breakage]) -> list[Breakage]:

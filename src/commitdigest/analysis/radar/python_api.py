@@ -277,8 +277,8 @@ def _detail(brk: Breakage) -> str:
         return f"bases {brk.old} → {brk.new}"
     if brk.change == "keyword_only":
         return "keyword-only"
-    if brk.change == "moved":
-        return f"position {brk.old} → {brk.new}"
+    if brk.change == "moved":  # "(+5)": five later parameters shift with it
+        return f"position {brk.old} → {brk.new}" + (f" (+{brk.more})" if brk.more else "")
     if brk.change == "kind":
         return f"{brk.old} → {brk.new}"
     return ""
