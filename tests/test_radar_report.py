@@ -259,4 +259,4 @@ def test_a_removal_says_what_the_old_code_told_users_to_write_instead(tmp_path: 
     assert item["replacement"] == "Use 'proxy' instead."
     md = (tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8")
     assert "`httpx.api.get(proxies)` — removed" in md
-    assert "write instead: Use 'proxy' instead." in md
+    assert "the project says: “Use 'proxy' instead.”" in md  # its words, "instead" once

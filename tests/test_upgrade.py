@@ -359,9 +359,9 @@ def test_the_markdown_is_a_migration_checklist_behind_the_verdict(ran: dict[str,
         "app/main.py:11",
         "app/main.py:12",
     ]
-    assert "write instead: `old_fetch()` has been removed, use `fetch()` instead." not in md
+    assert "the project says: “`old_fetch()` has been removed, use `fetch()` instead.”" not in md
     line7 = next(i for i in items if "app/main.py:7" in i)
-    assert "write instead:" in line7 and "fetch()" in line7.split("write instead:")[1]
+    assert "the project says: “" in line7 and "fetch()" in line7.split("the project says:")[1]
     line11 = next(i for i in items if "app/main.py:11" in i)
     assert "the project names no replacement" in line11
     assert "## 🏷️ Releases (2)" in md and "### 1.1.0" in md
@@ -430,7 +430,7 @@ def test_a_used_deprecation_is_listed_not_a_verdict(tmp_path: Path, upstream: Pa
     assert data["changes"][0]["affects"] == [{"path": "m.py", "line": 2}]
     md = report(tmp_path, "upgrade-v1-main", "md")
     assert "**No breaking change**" in md
-    said = "write instead: parse() is deprecated, use load() instead"
+    said = "the project says: “parse() is deprecated, use load() instead”"
     assert f"- `lib.parse` — `m.py:2` — {said}" in md
 
 

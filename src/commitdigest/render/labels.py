@@ -134,6 +134,15 @@ class Labels:
         reason = f" — {line.reason}" if line.reason else ""
         return f"{head}{label} · {title}{reason}"
 
+    def replacement(self, text: str) -> str:
+        """What to write instead of a removed or deprecated item: a name as ``write
+        instead: soft_str``; the project's own sentence (``Use 'proxy' or 'mounts'
+        instead.``) quoted as its words, never glued to a label that says it again."""
+        text = " ".join(text.split())
+        if " " in text:
+            return self.s["project_says"].format(text=text)
+        return f"{self.s['write_instead']}{self.s['colon']}{text}"
+
     def release_label(self, line: ActLine) -> str:
         """A release's Act-on label: what the project announced, and apart from it what the
         code shows that no entry announced (``Release 0.28.0: 18 breaking changes (2

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
 from fnmatch import fnmatchcase
 
 from commitdigest.i18n import UPGRADE_STRINGS, pick
@@ -137,8 +136,8 @@ def checklist(context: UpgradeContext) -> list[tuple[str, list[ApiChange], str]]
     return out
 
 
-def _instead(u: Mapping[str, str], replacement: str) -> str:
-    return f"{u['write_instead']}{u['colon']}{_text(replacement)}"
+def _instead(lang: str, replacement: str) -> str:
+    return _text(get_labels(lang).replacement(replacement))
 
 
 def render_upgrade_markdown(context: UpgradeContext) -> str:
@@ -171,7 +170,7 @@ def render_upgrade_markdown(context: UpgradeContext) -> str:
     if places:
         lines += [f"## {u['checklist']}", ""]
         for where, items, instead in places:
-            said = _instead(u, instead) if instead else u["no_replacement"]
+            said = _instead(lang, instead) if instead else u["no_replacement"]
             lines.append(f"- [ ] {_code(where)} — {_item(items[0], lang)} — {said}")
             for other in items[1:]:
                 tail = other.name.rsplit(".", 1)[-1]
@@ -182,7 +181,7 @@ def render_upgrade_markdown(context: UpgradeContext) -> str:
     if breaking:
         lines += [f"## {u['changes'].format(n=len(breaking))}", ""]
         for item in breaking:
-            extra = f" — {_instead(u, item.replacement)}" if item.replacement else ""
+            extra = f" — {_instead(lang, item.replacement)}" if item.replacement else ""
             lines.append(f"- {_item(item, lang)}{extra}")
         lines.append("")
     deprecated = [i for i in shown if not i.breaking]
@@ -198,7 +197,7 @@ def render_upgrade_markdown(context: UpgradeContext) -> str:
                 more = len(item.affects) - PLACES_SHOWN
                 if more > 0:
                     at += " " + u["more_names"].format(n=more)
-                instead = f" — {_instead(u, item.replacement)}"
+                instead = f" — {_instead(lang, item.replacement)}"
                 lines.append(f"- {_name(item)} — {at}{instead if item.replacement else ''}")
             lines.append("")
     internal = [i for i in context.changes if i.breaking and not i.public and not i.affects]
