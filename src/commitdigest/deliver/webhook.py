@@ -38,11 +38,11 @@ import hashlib
 import hmac
 import time
 
-from commitdigest import __version__
 from commitdigest.config.channels import WebhookChannel
 from commitdigest.models import ReportContext
 from commitdigest.render.json_output import render_json
 from commitdigest.render.weekly import render_weekly_json
+from commitdigest.version import __version__
 
 from .channels import Channel, DeliveryJob, Prepared, post, read_secret_env, register
 from .digest import plain_text
