@@ -41,11 +41,29 @@ def _maybe_marked(text: str) -> bool:
 
 
 def _marks(text: str | None) -> list[tuple[int, str]]:
-    """(line number, line) of every line with a deprecation marker (one regex pass)."""
+    """(line number, line) of every line with a deprecation marker: the lines that hold
+    "eprecat" or "FutureWarning" (found with ``str.find``), tested with the marker regex."""
     text = text or ""
     out: list[tuple[int, str]] = []
     if not _maybe_marked(text):
         return out
+    starts: set[int] = set()
+    for needle in ("eprecat", "FutureWarning"):
+        pos = text.find(needle)
+        while pos >= 0:
+            starts.add(text.rfind("\n", 0, pos) + 1)
+            pos = text.find(needle, pos + len(needle))
+    line_no, counted = 1, 0
+    for start in sorted(starts):
+        end = text.find("\n", start)
+        line = text[start : end if end >= 0 else None]
+        m = _MARK.search(line)
+        if m is None or _in_string(line[: m.start()]):
+            continue  # no marker, or words of a message ("Deprecat…")
+        line_no += text.count("\n", counted, start)
+        counted = start
+        out.append((line_no, line))
+    return out
     last = -1
     for m in _MARK.finditer(text):
         start = text.rfind("\n", 0, m.start()) + 1

@@ -531,14 +531,22 @@ def imports_in(text: str) -> dict[str, str]:
     return found
 
 
-_TRIPLE = re.compile(r"(?s)(\"\"\"|\'\'\').*?\1")
-
-
 def string_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every triple-quoted string (docstrings), in order."""
     if '"""' not in text and "'''" not in text:
         return []
-    return [m.span() for m in _TRIPLE.finditer(text)]
+    spans: list[tuple[int, int]] = []  # str.find from quote to quote: few per module
+    pos = 0
+    while True:
+        double, single = text.find('"""', pos), text.find("'''", pos)
+        if double < 0 and single < 0:
+            return spans
+        start = double if single < 0 or 0 <= double < single else single
+        end = text.find(text[start : start + 3], start + 3)
+        if end < 0:
+            return spans  # an unclosed one is no span
+        spans.append((start, end + 3))
+        pos = end + 3
 
 
 def in_spans(spans: list[tuple[int, int]], pos: int) -> bool:

@@ -18,6 +18,8 @@ import bisect
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import accumulate, repeat
+from operator import add
 
 from commitdigest.analysis.radar.pyapi import (
     Breakage,
@@ -337,10 +339,8 @@ class _Side:
     def line_index(self, pos: int) -> int:
         """The 0-based line of character offset ``pos``."""
         if not self._starts:
-            total = 0
-            for line in self.lines:
-                self._starts.append(total)
-                total += len(line) + 1
+            lengths = map(add, map(len, self.lines[:-1]), repeat(1))  # each line and its \n
+            self._starts = [0, *accumulate(lengths)]
         return bisect.bisect_right(self._starts, pos) - 1
 
 
