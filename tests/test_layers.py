@@ -52,8 +52,10 @@ ANALYSIS_ORDER: tuple[frozenset[str], ...] = (
     frozenset({"automation", "focus", "grounding", "overview"}),
     frozenset({"rules"}),  # the rule analyser: rules.py and the modules of ANALYSIS_ROOMS
     frozenset({"llm"}),  # llm/: the LLM analyser, which falls back to the rules
+    frozenset({"analysers"}),  # the registry of analysers and the built-in plugin
 )
 ANALYSIS_ROOMS = {  # a module of analysis/ that is part of a larger room
+    "default_analysers": "analysers",
     "rules_facts": "rules",
     "rules_importance": "rules",
     "rules_type": "rules",

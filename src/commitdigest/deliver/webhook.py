@@ -73,9 +73,8 @@ def standard_signature(secret: str, msg_id: str, timestamp: str, body: bytes) ->
     return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
 
-@register
+@register(WebhookChannel)
 class WebhookSender(Channel):
-    type_name = "webhook"
     config: WebhookChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
