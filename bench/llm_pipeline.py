@@ -61,12 +61,13 @@ from commitdigest.analysis.llm.client import (  # noqa: E402
     ChatResult,
     OpenAIChatClient,
     ScriptedChatClient,
+    build_chat_client,
 )
 from commitdigest.analysis.llm.prompt import estimate_messages  # noqa: E402
 from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy  # noqa: E402
 from commitdigest.config import LLMSettings  # noqa: E402
 from commitdigest.models import Commit, FileChange  # noqa: E402
-from commitdigest.pipeline.factory import build_chat_client, llm_options  # noqa: E402
+from commitdigest.pipeline.factory import llm_options  # noqa: E402
 from commitdigest.pipeline.runner import analyse_commits  # noqa: E402
 from commitdigest.store import Store  # noqa: E402
 

@@ -17,7 +17,6 @@ from commitdigest.cli import app
 from commitdigest.config import load_settings
 from commitdigest.pipeline.job import RunRequest, run_job
 from commitdigest.store import Store
-from commitdigest.store.deliveries import DeliveryLog
 
 UTC8 = ZoneInfo("Asia/Shanghai")
 runner = CliRunner()
@@ -130,7 +129,7 @@ def test_given_up_counts_from_the_first_failure_not_from_the_day(tmp_path: Path)
             assert {r.day for r in outcome.retried.results} >= set(WEEK[:3])
             assert outcome.retried.given_up == []
         with Store.open(home) as store:
-            assert {p.day for p in DeliveryLog(store).pending()} >= set(WEEK[:3])
+            assert {p.day for p in store.deliveries().pending()} >= set(WEEK[:3])
         outcome = run_sync(run_job(settings, home, now=start + timedelta(days=2.5)))
         assert {g.day for g in outcome.retried.given_up} >= set(WEEK[:3])
         assert not {r.day for r in outcome.retried.results} & set(WEEK[:3])

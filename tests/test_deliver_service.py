@@ -24,7 +24,6 @@ from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.json_output import render_json
 from commitdigest.render.markdown import render_markdown
 from commitdigest.store import Store
-from commitdigest.store.deliveries import DeliveryLog
 
 OK = Reply(200, "ok")
 
@@ -48,7 +47,7 @@ def test_server_errors_are_retried_with_backoff(http: HttpReceiver, tmp_path: Pa
     http.script(Reply(500, "boom"), Reply(502), Reply(503))
     with Store.open(tmp_path) as store:
         (result,) = _run(busy_day(2), [_slack(http, max_attempts=4)], store)
-        (record,) = DeliveryLog(store).records()
+        (record,) = store.deliveries().records()
     assert (result.status, result.attempts, result.error) == ("sent", 4, None)
     assert len(http.requests) == 4
     assert (record.day, record.channel, record.channel_type) == ("2026-01-13", "slack", "slack")
@@ -80,7 +79,7 @@ def test_retries_give_up_and_say_why(http: HttpReceiver, tmp_path: Path) -> None
     http.default = Reply(500, "upstream exploded")
     with Store.open(tmp_path) as store:
         (result,) = _run(busy_day(1), [_slack(http, max_attempts=3)], store)
-        (record,) = DeliveryLog(store).records()
+        (record,) = store.deliveries().records()
     assert (result.status, result.attempts) == ("failed", 3)
     assert result.error == "HTTP 500 Internal Server Error: upstream exploded"
     assert (record.status, record.attempts, record.error) == ("failed", 3, result.error)
@@ -122,7 +121,7 @@ def test_a_day_is_delivered_once_unless_forced(http: HttpReceiver, tmp_path: Pat
         # a re-run whose report changed is still skipped, and says so
         (changed,) = _run(busy_day(3), [_slack(http)], store)
         assert changed.status == "skipped" and "use --force" in (changed.detail or "")
-        records = DeliveryLog(store).records(day="2026-01-13", channel="slack")
+        records = store.deliveries().records(day="2026-01-13", channel="slack")
     assert [(r.status, r.forced) for r in records] == [("sent", True), ("sent", False)]
     assert len(http.requests) == 2
 
@@ -134,7 +133,7 @@ def test_a_failed_delivery_is_tried_again_by_the_next_run(
     with Store.open(tmp_path) as store:
         (first,) = _run(busy_day(1), [_slack(http, max_attempts=2)], store)
         (second,) = _run(busy_day(1), [_slack(http, max_attempts=2)], store)
-        statuses = [r.status for r in DeliveryLog(store).records()]
+        statuses = [r.status for r in store.deliveries().records()]
     assert (first.status, second.status) == ("failed", "sent")
     assert statuses == ["sent", "failed"]
 
@@ -255,7 +254,7 @@ def test_the_next_run_sends_again_what_failed_and_gives_up_after_the_window(
             ("2026-01-20", "slack")
         ]
         assert done.given_up[0].first_failure >= start.replace(microsecond=0)
-        rows = {(r.day, r.channel): r.status for r in DeliveryLog(store).latest()}
+        rows = {(r.day, r.channel): r.status for r in store.deliveries().latest()}
     assert rows == {
         ("2026-01-20", "slack"): "given up",
         (day, "slack"): "sent",

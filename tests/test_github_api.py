@@ -24,7 +24,6 @@ from commitdigest.sources.github_api import GitHubAPI
 from commitdigest.sources.github_auth import default_api_url, discover_token
 from commitdigest.sources.github_source import GitHubRepository, open_github_repository
 from commitdigest.store import Store
-from commitdigest.store.http_cache import HttpCache
 
 CST = timezone(timedelta(hours=8))
 DAY = (datetime(2026, 1, 13, tzinfo=CST), datetime(2026, 1, 14, tzinfo=CST))
@@ -166,7 +165,7 @@ def test_primary_limit_past_the_bound_stops_and_keeps_fetched_details(
         assert info.value.reset_at is not None
         assert f"resets at {info.value.reset_at.isoformat(timespec='seconds')}" in message
         assert "unauthenticated" in message and "re-run continues" in message
-        _, cached = HttpCache(store).count()
+        _, cached = store.github_cache().count()
         assert 1 <= cached < 4
         fake.set_rate(remaining=5000, reset_in=3600)  # the reset passed
         fake.reset_counts()

@@ -1,15 +1,24 @@
 """Each layer imports only its own layer and the layers below it (ARCHITECTURE.md):
 
-    base (errors, models, files, window, redaction, http, progress, text, config/, i18n/)
-      <- sources, analysis  <- store  <- render  <- deliver, site  <- pipeline  <- cli
+    base  <- sources, analysis  <- store  <- render  <- deliver, site  <- pipeline, agent  <- cli
 
-Imports under ``if TYPE_CHECKING:`` count too: a type is a dependency. Only ``cli/`` imports
-typer and rich.
+and, inside the base and inside ``analysis/``, each room only the rooms of the tiers below
+it (:data:`BASE_ORDER`, :data:`ANALYSIS_ORDER`). ``from commitdigest.x import y`` counts as an
+import of the module ``commitdigest.x.y`` when ``y`` is one, so ``from commitdigest import
+pipeline`` is an import of ``pipeline``; the package root (the library's front door, above
+every layer) is imported by no module.
+
+Imports under ``if TYPE_CHECKING:`` and inside functions count too: a type is a dependency.
+No two modules import each other, directly or around a circle, when they are imported (the
+module-level imports, not those under ``TYPE_CHECKING`` or inside a function). Only ``cli/``
+imports typer and rich. Each checker is a function of the sources it reads, and the tests at
+the end feed each one a made-up violation that it must report.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "src" / "commitdigest"
@@ -25,24 +34,71 @@ RANK = {
     "pipeline": 5,
     "agent": 5,  # the MCP server: reads the reports (render's JSON), below the CLI
     "cli": 6,
+    "root": 7,  # commitdigest/__init__.py: the public API, loads every layer lazily
 }
-BASE_MODULES = {
-    "errors", "models", "files", "window", "redaction", "progress", "config", "i18n", "http",
-    "_version", "aio", "gitcmd", "text",
-}  # fmt: skip
+# The base, tier by tier: a base module imports only base modules of a lower tier.
+BASE_ORDER: tuple[frozenset[str], ...] = (
+    # import nothing of ours
+    frozenset({"models", "redaction", "text", "gitcmd", "aio", "progress", "_version"}),
+    frozenset({"errors", "version"}),  # errors <- redaction (messages masked); version <- _version
+    frozenset({"window", "files", "http", "i18n"}),  # <- errors, models, redaction, version
+    frozenset({"config"}),  # <- errors, files
+)
+BASE_MODULES = frozenset().union(*BASE_ORDER)
+# The rooms of analysis/, tier by tier: the radar and the rules never import the LLM room.
+ANALYSIS_ORDER: tuple[frozenset[str], ...] = (
+    # the facts (API changes, what a file is, a commit's tags) and the rules' sentences
+    frozenset({"radar", "classify", "tags", "rules_text"}),
+    frozenset({"automation", "focus", "grounding", "overview"}),
+    frozenset({"rules"}),  # the rule analyser: rules.py and the modules of ANALYSIS_ROOMS
+    frozenset({"llm"}),  # llm/: the LLM analyser, which falls back to the rules
+    frozenset({"analysers"}),  # the registry of analysers and the built-in plugin
+)
+ANALYSIS_ROOMS = {  # a module of analysis/ that is part of a larger room
+    "default_analysers": "analysers",
+    "rules_facts": "rules",
+    "rules_importance": "rules",
+    "rules_type": "rules",
+    "rules_writeup": "rules",
+}
 CLI_ONLY = {"typer", "rich", "click"}
+Imports = Mapping[str, Sequence[tuple[str, int]]]  # module -> (what it imports, line)
+
+
+def ours(name: str) -> bool:
+    return name == "commitdigest" or name.startswith("commitdigest.")
 
 
 def layer_of(module: str) -> str:
-    """``commitdigest.sources.git`` -> ``sources``; base modules and the root -> ``base``."""
+    """``commitdigest.sources.git`` -> ``sources``; base modules -> ``base``; the package
+    root -> ``root``."""
     parts = module.split(".")
-    if len(parts) < 2 or parts[1] in BASE_MODULES or parts[1] == "__init__":
-        return "base"
+    if len(parts) < 2:
+        return "root"
     if parts[1] == "__main__":  # `python -m commitdigest`: the command line
         return "cli"
+    if parts[1] in BASE_MODULES:
+        return "base"
     if parts[1] not in RANK:
-        raise AssertionError(f"{module}: add its room to RANK or BASE_MODULES in this test")
+        raise AssertionError(f"{module}: add its room to RANK or BASE_ORDER in this test")
     return parts[1]
+
+
+def base_room(module: str) -> str | None:
+    """``commitdigest.config.settings`` -> ``config``; None outside the base."""
+    return module.split(".")[1] if layer_of(module) == "base" else None
+
+
+def analysis_room(module: str) -> str | None:
+    """``commitdigest.analysis.radar.pyapi`` -> ``radar``, ``...analysis.rules_type`` ->
+    ``rules``; None outside ``analysis/`` (and for its empty package module)."""
+    parts = module.split(".")
+    if len(parts) < 3 or parts[1] != "analysis":
+        return None
+    room = ANALYSIS_ROOMS.get(parts[2], parts[2])
+    if not any(room in tier for tier in ANALYSIS_ORDER):
+        raise AssertionError(f"{module}: add its room to ANALYSIS_ORDER in this test")
+    return room
 
 
 def module_name(path: Path) -> str:
@@ -53,23 +109,64 @@ def module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def imports_of(path: Path) -> list[tuple[str, int]]:
-    """Absolute names of what ``path`` imports, relative imports resolved, with lines."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    here = module_name(path).split(".")
-    package = here if path.name == "__init__.py" else here[:-1]
+def is_module(name: str) -> bool:
+    """Whether ``name`` is a module or a package of the source tree."""
+    where = PACKAGE.parent.joinpath(*name.split("."))
+    return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+
+
+def _type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _run_on_import(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes Python runs when the module is imported: not a function's body, not what
+    ``if TYPE_CHECKING:`` guards (its ``else:`` runs)."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            continue
+        if isinstance(child, ast.If) and _type_checking(child.test):
+            for other in child.orelse:
+                yield other
+                yield from _run_on_import(other)
+            continue
+        yield child
+        yield from _run_on_import(child)
+
+
+def imports_in(
+    source: str, module: str, *, package: bool = False, on_import: bool = False
+) -> list[tuple[str, int]]:
+    """Absolute names of what ``module`` (its ``source``; ``package``: an ``__init__.py``)
+    imports, relative imports resolved, ``from a import b`` as ``a.b`` when that is a module,
+    with lines; ``on_import``: only what runs when the module is imported."""
+    tree = ast.parse(source)
+    here = module.split(".")
+    parent = here if package else here[:-1]
     out: list[tuple[str, int]] = []
-    for node in ast.walk(tree):
+    for node in _run_on_import(tree) if on_import else ast.walk(tree):
         if isinstance(node, ast.Import):
             out.extend((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package[: len(package) - node.level + 1]
+                base = parent[: len(parent) - node.level + 1]
                 name = ".".join([*base, node.module] if node.module else base)
             else:
                 name = node.module or ""
-            out.append((name, node.lineno))
+            found = [f"{name}.{a.name}" for a in node.names if is_module(f"{name}.{a.name}")]
+            if len(found) < len(node.names):  # a name defined in the module itself
+                found.append(name)
+            out.extend((n, node.lineno) for n in dict.fromkeys(found))
     return out
+
+
+def imports_of(path: Path, *, on_import: bool = False) -> list[tuple[str, int]]:
+    """What the module at ``path`` imports (:func:`imports_in`)."""
+    source = path.read_text(encoding="utf-8")
+    package = path.name == "__init__.py"
+    return imports_in(source, module_name(path), package=package, on_import=on_import)
 
 
 def sources() -> list[Path]:
@@ -78,19 +175,101 @@ def sources() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if p != PACKAGE / "__init__.py")
 
 
-def test_every_module_imports_only_its_layer_or_below() -> None:
+def all_imports(*, on_import: bool = False) -> dict[str, list[tuple[str, int]]]:
+    return {module_name(p): imports_of(p, on_import=on_import) for p in sources()}
+
+
+# ---- the checkers: each reads a module -> imports map, so a test can feed it a made-up one
+
+
+def layer_violations(imports: Imports) -> list[str]:
+    """Imports of a higher layer, or of another room of the same layer."""
     wrong = []
-    for path in sources():
-        mine = layer_of(module_name(path))
-        for name, line in imports_of(path):
-            if not name.startswith("commitdigest."):
+    for module, found in imports.items():
+        mine = layer_of(module)
+        for name, line in found:
+            if not ours(name):
                 continue
             theirs = layer_of(name)
-            if RANK.get(theirs, 0) > RANK.get(mine, 0) or (
-                RANK.get(theirs, 0) == RANK.get(mine, 0) and theirs != mine and mine != "base"
-            ):
-                wrong.append(f"{path.relative_to(PACKAGE)}:{line} ({mine}) imports {name}")
+            if RANK[theirs] > RANK[mine] or (RANK[theirs] == RANK[mine] and theirs != mine):
+                wrong.append(f"{module}:{line} ({mine}) imports {name} ({theirs})")
+    return wrong
+
+
+def order_violations(
+    imports: Imports, room_of: Callable[[str], str | None], order: Sequence[frozenset[str]]
+) -> list[str]:
+    """Imports, between two rooms that ``room_of`` names, of a room of the same tier of
+    ``order`` or a higher one."""
+    tier = {room: i for i, rooms in enumerate(order) for room in rooms}
+    wrong = []
+    for module, found in imports.items():
+        mine = room_of(module)
+        if mine is None:
+            continue
+        for name, line in found:
+            theirs = room_of(name) if ours(name) else None
+            if theirs is not None and theirs != mine and tier[theirs] >= tier[mine]:
+                wrong.append(f"{module}:{line} ({mine}) imports {name} ({theirs})")
+    return wrong
+
+
+def cycles(imports: Imports) -> list[list[str]]:
+    """The circles of modules that import each other (Tarjan's strongly connected
+    components of more than one module, or one that imports itself), each sorted."""
+    graph = {m: sorted({n for n, _ in found if n in imports}) for m, found in imports.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[list[str]] = []
+
+    def visit(node: str) -> None:  # recursion depth: the longest import chain (tens)
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1 or node in graph[node]:
+                out.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(out)
+
+
+def test_every_module_imports_only_its_layer_or_below() -> None:
+    wrong = layer_violations(all_imports())
     assert wrong == [], "\n".join(wrong)
+
+
+def test_the_base_imports_its_rooms_in_order() -> None:
+    wrong = order_violations(all_imports(), base_room, BASE_ORDER)
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_the_rooms_of_analysis_import_in_order() -> None:
+    """The radar and the rules never import the LLM room; the facts import no judgement."""
+    wrong = order_violations(all_imports(), analysis_room, ANALYSIS_ORDER)
+    assert wrong == [], "\n".join(wrong)
+
+
+def test_no_modules_import_each_other_when_imported() -> None:
+    found = cycles(all_imports(on_import=True))
+    assert found == [], "\n".join(" <-> ".join(c) for c in found)
 
 
 def test_only_cli_imports_typer_or_rich() -> None:
@@ -110,7 +289,7 @@ def test_the_base_imports_no_stage() -> None:
         for path in sources()
         if layer_of(module_name(path)) == "base"
         for name, line in imports_of(path)
-        if name.startswith("commitdigest.") and layer_of(name) != "base"
+        if ours(name) and layer_of(name) != "base"
     ]
     assert wrong == [], "\n".join(wrong)
 
@@ -177,3 +356,78 @@ def test_text_helpers_live_in_one_module() -> None:
                     if a.name in helpers
                 ]
     assert wrong == [], "\n".join(wrong)
+
+
+# ---- each checker reports a made-up violation ---------------------------------------
+
+
+def test_from_the_package_import_a_room_is_an_import_of_the_room() -> None:
+    found = imports_in("from commitdigest import pipeline\n", "commitdigest.window")
+    assert found == [("commitdigest.pipeline", 1)]
+    assert layer_violations({"commitdigest.window": found}) == [
+        "commitdigest.window:1 (base) imports commitdigest.pipeline (pipeline)"
+    ]
+    relative = imports_in("from .. import store\n", "commitdigest.sources.git")
+    assert relative == [("commitdigest.store", 1)]
+    assert layer_violations({"commitdigest.sources.git": relative}) != []
+
+
+def test_a_name_from_the_package_root_is_an_import_of_the_root() -> None:
+    found = imports_in("from commitdigest import __version__\n", "commitdigest.cli.app")
+    assert found == [("commitdigest", 1)]
+    assert layer_violations({"commitdigest.cli.app": found}) == [
+        "commitdigest.cli.app:1 (cli) imports commitdigest (root)"
+    ]
+
+
+def test_a_base_module_importing_a_higher_tier_is_reported() -> None:
+    source = "from commitdigest.config import Settings\nfrom commitdigest import errors\n"
+    found = {"commitdigest.models": imports_in(source, "commitdigest.models")}
+    assert order_violations(found, base_room, BASE_ORDER) == [
+        "commitdigest.models:1 (models) imports commitdigest.config (config)",
+        "commitdigest.models:2 (models) imports commitdigest.errors (errors)",
+    ]
+    same_tier = {"commitdigest.window": [("commitdigest.http", 3)]}
+    assert order_violations(same_tier, base_room, BASE_ORDER) != []
+    inside = {"commitdigest.config.settings": [("commitdigest.config.channels", 1)]}
+    assert order_violations(inside, base_room, BASE_ORDER) == []
+
+
+def test_the_radar_or_the_rules_importing_the_llm_room_is_reported() -> None:
+    radar = "def f():\n    from commitdigest.analysis.llm import chat\n"
+    rules = "from commitdigest.analysis import llm\n"
+    found = {
+        "commitdigest.analysis.radar.public": imports_in(
+            radar, "commitdigest.analysis.radar.public"
+        ),
+        "commitdigest.analysis.rules_facts": imports_in(rules, "commitdigest.analysis.rules_facts"),
+    }
+    assert order_violations(found, analysis_room, ANALYSIS_ORDER) == [
+        "commitdigest.analysis.radar.public:2 (radar) imports commitdigest.analysis.llm.chat (llm)",
+        "commitdigest.analysis.rules_facts:1 (rules) imports commitdigest.analysis.llm (llm)",
+    ]
+
+
+def test_modules_that_import_each_other_are_a_cycle() -> None:
+    repo, public, models = (
+        "commitdigest.analysis.radar.repo",
+        "commitdigest.analysis.radar.public",
+        "commitdigest.analysis.radar.models",
+    )
+    sources = {
+        repo: "from commitdigest.analysis.radar.public import PublicSurface\n",
+        public: "from commitdigest.analysis.radar import repo, models\n",
+        models: "import commitdigest.analysis.radar.models\n",  # itself
+    }
+    found = {m: imports_in(s, m, on_import=True) for m, s in sources.items()}
+    assert cycles(found) == [[models], [public, repo]]
+    # what waits for a type check or a call is not run on import: no cycle
+    deferred = {
+        repo: "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+        "    from commitdigest.analysis.radar.public import PublicSurface\n",
+        public: "def f():\n    from commitdigest.analysis.radar.repo import RepoView\n",
+        models: "",
+    }
+    found = {m: imports_in(s, m, on_import=True) for m, s in deferred.items()}
+    assert cycles(found) == []
+    assert cycles({m: imports_in(s, m) for m, s in deferred.items()}) == [[public, repo]]

@@ -559,9 +559,9 @@ async def test_a_refused_key_names_the_variable_it_came_from(
 ) -> None:
     from pydantic import SecretStr
 
+    from commitdigest.analysis.llm.client import build_chat_client
     from commitdigest.config import LLMSettings
     from commitdigest.errors import EXIT_CODES_HELP
-    from commitdigest.pipeline.factory import build_chat_client
 
     settings = LLMSettings(base_url=fake_openai.base_url, api_key=SecretStr(key) if key else None)
     fake_openai.default = Fail(401, "no")

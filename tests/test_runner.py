@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from commitdigest.analysis.default_analysers import AsyncRuleAnalyser
 from commitdigest.models import Analysis, AnalysisStatus, ChangeType, Commit, Importance
-from commitdigest.pipeline.runner import AsyncRuleAnalyser, analyse_commits
+from commitdigest.pipeline.runner import analyse_commits
 from commitdigest.store import Store
 
 WHEN = datetime(2026, 1, 13, tzinfo=UTC)

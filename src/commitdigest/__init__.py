@@ -30,10 +30,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-try:  # written by setuptools-scm at install time, from the git tag
-    from commitdigest._version import __version__
-except ImportError:  # pragma: no cover - a source tree that was never installed
-    __version__ = "0.0.0+unknown"
+from commitdigest.version import __version__
 
 if TYPE_CHECKING:
     from commitdigest.config import Settings, find_config, load_settings

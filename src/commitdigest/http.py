@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import anyio
 
-from commitdigest import __version__
 from commitdigest.redaction import redact
+from commitdigest.version import __version__
 
 if TYPE_CHECKING:
     import httpx2

@@ -16,8 +16,8 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-from commitdigest import __version__
 from commitdigest.agent.archive import Archive, ArchiveError
+from commitdigest.version import __version__
 
 INSTRUCTIONS = (
     "Daily reports of what changed upstream in the repositories this user follows: each "

@@ -12,12 +12,12 @@ from typing import Annotated
 
 import typer
 
-from commitdigest import __version__
 from commitdigest.cli import config as config_commands
 from commitdigest.cli import deliver, mcp, report, run, site, upgrade, weekly
 from commitdigest.cli.console import out, state
 from commitdigest.cli.llm import llm_app
 from commitdigest.errors import EXIT_CODES_HELP
+from commitdigest.version import __version__
 
 app = typer.Typer(
     name="commitdigest",

@@ -52,6 +52,7 @@ def focus_summary(repository: Repository) -> str:
 def check(config: ConfigOption = None) -> None:
     """Validate the settings file and print the effective settings (secrets masked).
 
+    The analyser must be a registered one (rules, llm, an installed plugin's).
     Each [[deliver]] channel is checked too: every environment variable it names is set
     (the missing one is named, a value never shown), URLs are http(s), a password file
     exists; a warning says when SMTP credentials would travel without TLS.
@@ -61,6 +62,7 @@ def check(config: ConfigOption = None) -> None:
     def action() -> str:
         import os
 
+        from commitdigest.analysis.analysers import analysers
         from commitdigest.config.channels import channel_problems
         from commitdigest.config.edit import effective_toml
         from commitdigest.config.settings import find_config, load_settings
@@ -70,6 +72,12 @@ def check(config: ConfigOption = None) -> None:
         settings = load_settings(path)
         where = str(path) if path else "none found: defaults and environment only"
         errors: list[str] = []
+        known = analysers()
+        if settings.analysis.analyser not in known:
+            errors.append(
+                f"analysis.analyser: unknown analyser {settings.analysis.analyser!r}: "
+                f"choose from {', '.join(known)}"
+            )
         for channel in settings.deliver:  # each channel's secrets and URL, never their values
             problems, warnings = channel_problems(channel, os.environ)
             errors += problems

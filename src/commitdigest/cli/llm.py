@@ -90,9 +90,9 @@ def check(model: ModelOption = None, config: ConfigOption = None) -> None:
     def action() -> int:
         from commitdigest.aio import run_sync
         from commitdigest.analysis.llm.check import check_endpoint
+        from commitdigest.analysis.llm.client import build_chat_client
         from commitdigest.config import find_config, load_settings
         from commitdigest.errors import LLMEndpointError
-        from commitdigest.pipeline.factory import build_chat_client
 
         settings = load_settings(find_config(config)).llm
         if model:

@@ -58,7 +58,8 @@ BranchOption = Annotated[
 AnalyserOption = Annotated[
     str | None,
     typer.Option(
-        "--analyser", help="rules (offline, default) or llm (OpenAI-compatible endpoint)."
+        "--analyser",
+        help="rules (offline, default), llm (OpenAI-compatible endpoint) or a plugin's.",
     ),
 ]
 ModelOption = Annotated[str | None, typer.Option("--model", help="LLM model name (llm.model).")]

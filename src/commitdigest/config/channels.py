@@ -8,6 +8,11 @@ so ``config check`` works without them. A key that would hold a secret (``url`` 
 channel, ``password``, ``secret``, ``bot_token`` …) is refused with a hint, without echoing
 the value.
 
+A channel type is registered once, by :func:`channel_type` on its settings model: its name
+is the model's ``type`` literal, written nowhere else; :data:`CHANNELS` maps it to the model
+and to the module of ``deliver/`` that sends it (named, not imported: the base imports no
+stage), and the :data:`ChannelConfig` union and ``deliver``'s module map are read from it.
+
 ::
 
     [[deliver]]
@@ -20,23 +25,16 @@ the value.
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-CHANNEL_TYPES: tuple[str, ...] = (
-    "email",
-    "feishu",
-    "dingtalk",
-    "wecom",
-    "slack",
-    "discord",
-    "telegram",
-    "webhook",
-)
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _ADDRESS = re.compile(r"^[^@\s<>\"',;]+@[^@\s<>\"',;]+$")
 # keys that would hold a secret in the file -> the key to use instead
@@ -50,8 +48,13 @@ _SECRET_KEYS: dict[str, str] = {
 }
 
 
-class _ChannelBase(BaseModel):
+class ChannelSettings(BaseModel):
+    """What every channel type's settings share; each type adds `type: Literal["its name"]`."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    if TYPE_CHECKING:  # each channel type's own field: Literal["its name"]
+        type: str
 
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     enabled: bool = True
@@ -98,7 +101,7 @@ class _ChannelBase(BaseModel):
         return _check_http_url(value)
 
     @model_validator(mode="after")
-    def _env_names(self) -> _ChannelBase:
+    def _env_names(self) -> ChannelSettings:
         for field in type(self).model_fields:
             value = getattr(self, field)
             if field.endswith("_env") and value is not None and not _ENV_NAME.match(value):
@@ -117,11 +120,45 @@ def _check_http_url(value: str | None) -> str | None:
     return value
 
 
-class _UrlFromEnv(_ChannelBase):
+@dataclass(frozen=True)
+class ChannelType:
+    """One ``type`` of ``[[deliver]]`` entry: its settings model and the module of
+    ``deliver/`` whose sender registers for it (imported when a message is first sent)."""
+
+    settings: type[ChannelSettings]
+    sender: str
+
+
+CHANNELS: dict[str, ChannelType] = {}  # type name -> ChannelType, in registration order
+S = TypeVar("S", bound=type[ChannelSettings])
+
+
+def type_name(settings: type[ChannelSettings]) -> str:
+    """A settings model's channel type: the one value of its ``type`` literal."""
+    (name,) = get_args(settings.model_fields["type"].annotation)
+    return str(name)
+
+
+def channel_type(sender: str) -> Callable[[S], S]:
+    """Register a settings model as a channel type named by its ``type`` literal, sent by
+    the channel that module ``sender`` registers (``deliver.channels.register``)."""
+
+    def add(settings: S) -> S:
+        name = type_name(settings)
+        if name in CHANNELS:
+            raise ValueError(f"channel type {name!r} is already registered")
+        CHANNELS[name] = ChannelType(settings, sender)
+        return settings
+
+    return add
+
+
+class _UrlFromEnv(ChannelSettings):
     url_env: str  # the environment variable holding the webhook URL (it carries a token)
 
 
-class EmailChannel(_ChannelBase):
+@channel_type(sender="commitdigest.deliver.email")
+class EmailChannel(ChannelSettings):
     type: Literal["email"]
     host: str = Field(min_length=1)
     port: int | None = Field(None, ge=1, le=65535)  # default: 587 starttls, 465 ssl, 25 none
@@ -171,6 +208,7 @@ def _check_address(value: str) -> str:
     return value
 
 
+@channel_type(sender="commitdigest.deliver.chat_cn")
 class FeishuChannel(_UrlFromEnv):
     """Feishu / Lark custom bot (``open.feishu.cn`` or ``open.larksuite.com`` hook URL)."""
 
@@ -178,25 +216,30 @@ class FeishuChannel(_UrlFromEnv):
     secret_env: str | None = None  # signature verification ("签名校验") secret
 
 
+@channel_type(sender="commitdigest.deliver.chat_cn")
 class DingTalkChannel(_UrlFromEnv):
     type: Literal["dingtalk"]
     secret_env: str | None = None  # "加签" secret (SEC…)
 
 
+@channel_type(sender="commitdigest.deliver.chat_cn")
 class WeComChannel(_UrlFromEnv):
     type: Literal["wecom"]
 
 
+@channel_type(sender="commitdigest.deliver.chat_intl")
 class SlackChannel(_UrlFromEnv):
     type: Literal["slack"]
 
 
+@channel_type(sender="commitdigest.deliver.chat_intl")
 class DiscordChannel(_UrlFromEnv):
     type: Literal["discord"]
     style: Literal["embed", "content"] = "embed"  # an embed (≤ 4096) or plain content (≤ 2000)
 
 
-class TelegramChannel(_ChannelBase):
+@channel_type(sender="commitdigest.deliver.chat_intl")
+class TelegramChannel(ChannelSettings):
     type: Literal["telegram"]
     bot_token_env: str
     chat_id: int | str  # a numeric id or "@channelusername"
@@ -212,7 +255,8 @@ class TelegramChannel(_ChannelBase):
         return checked.rstrip("/")
 
 
-class WebhookChannel(_ChannelBase):
+@channel_type(sender="commitdigest.deliver.webhook")
+class WebhookChannel(ChannelSettings):
     """Any HTTP endpoint: POSTs the report's JSON context, optionally signed."""
 
     type: Literal["webhook"]
@@ -241,20 +285,18 @@ class WebhookChannel(_ChannelBase):
         return self
 
 
-ChannelConfig = Annotated[
-    EmailChannel
-    | FeishuChannel
-    | DingTalkChannel
-    | WeComChannel
-    | SlackChannel
-    | DiscordChannel
-    | TelegramChannel
-    | WebhookChannel,
-    Field(discriminator="type"),
-]
+CHANNEL_TYPES: tuple[str, ...] = tuple(CHANNELS)
+if TYPE_CHECKING:  # a checker cannot read the registry: any channel's settings
+    ChannelConfig: TypeAlias = ChannelSettings
+else:  # one ``[[deliver]]`` entry: the model its ``type`` names, of the types registered
+    # by now (``Settings`` reads it once: a type registered after this module is not in it)
+    ChannelConfig = Annotated[
+        functools.reduce(operator.or_, (t.settings for t in CHANNELS.values())),
+        Field(discriminator="type"),
+    ]
 
 
-C = TypeVar("C", bound=_ChannelBase)
+C = TypeVar("C", bound=ChannelSettings)
 
 
 def check_unique_names(channels: list[C]) -> list[C]:

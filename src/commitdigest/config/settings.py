@@ -101,7 +101,9 @@ class GitSettings(_Section):
 
 
 class AnalysisSettings(_Section):
-    analyser: Literal["rules", "llm"] = "rules"
+    # an analyser's registered name (analysis/analysers.py): "rules", "llm" or a plugin's;
+    # checked against the registry by `config check` and when a report starts
+    analyser: str = Field("rules", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
     overview: bool = True  # one daily overview per repository (LLM, else rule-made)
     # automation accounts beyond the usual ones (dependabot, renovate, *[bot] …): their
     # commits join the "Dependency and automation updates" block

@@ -25,12 +25,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import httpx2
 from pydantic import SecretStr
 
-from commitdigest.config.channels import ChannelConfig
+from commitdigest.config.channels import CHANNELS, ChannelConfig, ChannelSettings, type_name
 from commitdigest.errors import DeliveryError
 from commitdigest.http import describe_transport_error, parse_retry_after
 from commitdigest.models import WeeklyContext
@@ -97,8 +97,6 @@ class Prepared:
 class Channel(ABC):
     """One configured destination. Subclasses register with :func:`register`."""
 
-    type_name: ClassVar[str]
-
     def __init__(self, config: ChannelConfig, client: httpx2.AsyncClient) -> None:
         self.config = config
         self.client = client
@@ -161,32 +159,29 @@ class Channel(ABC):
 
 
 _REGISTRY: dict[str, type[Channel]] = {}
-_MODULES = {
-    "email": "commitdigest.deliver.email",
-    "feishu": "commitdigest.deliver.chat_cn",
-    "dingtalk": "commitdigest.deliver.chat_cn",
-    "wecom": "commitdigest.deliver.chat_cn",
-    "slack": "commitdigest.deliver.chat_intl",
-    "discord": "commitdigest.deliver.chat_intl",
-    "telegram": "commitdigest.deliver.chat_intl",
-    "webhook": "commitdigest.deliver.webhook",
-}
 C = TypeVar("C", bound=type[Channel])
 
 
-def register(cls: C) -> C:
-    _REGISTRY[cls.type_name] = cls
-    return cls
+def register(settings: type[ChannelSettings]) -> Callable[[C], C]:
+    """Register the decorated class as the sender of the channel type whose settings model
+    is ``settings``; it is defined in the type's ``sender`` module (the one named to
+    ``config.channels.channel_type``), imported by :func:`channel_class` on first use."""
+
+    def add(cls: C) -> C:
+        _REGISTRY[type_name(settings)] = cls
+        return cls
+
+    return add
 
 
-def channel_class(type_name: str) -> type[Channel]:
-    """The class for a ``type``, importing its module on first use."""
-    if type_name not in _REGISTRY and type_name in _MODULES:
-        importlib.import_module(_MODULES[type_name])
+def channel_class(name: str) -> type[Channel]:
+    """The class for a ``type``, importing its sender module on first use."""
+    if name not in _REGISTRY and name in CHANNELS:
+        importlib.import_module(CHANNELS[name].sender)
     try:
-        return _REGISTRY[type_name]
+        return _REGISTRY[name]
     except KeyError:
-        raise ValueError(f"unknown channel type {type_name!r}") from None
+        raise ValueError(f"unknown channel type {name!r}") from None
 
 
 def build_channel(config: ChannelConfig, client: httpx2.AsyncClient) -> Channel:

@@ -100,9 +100,8 @@ def feishu_sign(timestamp: int, secret: str) -> str:
     return base64.b64encode(hmac.new(key, b"", hashlib.sha256).digest()).decode("ascii")
 
 
-@register
+@register(FeishuChannel)
 class FeishuSender(Channel):
-    type_name = "feishu"
     config: FeishuChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
@@ -190,9 +189,8 @@ def dingtalk_sign(timestamp_ms: int, secret: str) -> str:
     return base64.b64encode(digest).decode("ascii")
 
 
-@register
+@register(DingTalkChannel)
 class DingTalkSender(Channel):
-    type_name = "dingtalk"
     config: DingTalkChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
@@ -237,9 +235,8 @@ WECOM_MAX_CONTENT = 2048
 _WECOM_RETRY_CODES = frozenset({45009, 45033})
 
 
-@register
+@register(WeComChannel)
 class WeComSender(Channel):
-    type_name = "wecom"
     config: WeComChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:

@@ -71,9 +71,8 @@ def pack_sections(lines: list[str], limit: int = SLACK_SECTION_CHARS) -> list[st
     return sections
 
 
-@register
+@register(SlackChannel)
 class SlackSender(Channel):
-    type_name = "slack"
     config: SlackChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
@@ -139,9 +138,8 @@ DISCORD_MD = Markup(
 )
 
 
-@register
+@register(DiscordChannel)
 class DiscordSender(Channel):
-    type_name = "discord"
     config: DiscordChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:
@@ -219,9 +217,8 @@ def telegram_visible_units(text: str, parse_mode: str) -> int:
     return utf16_units(text)
 
 
-@register
+@register(TelegramChannel)
 class TelegramSender(Channel):
-    type_name = "telegram"
     config: TelegramChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:

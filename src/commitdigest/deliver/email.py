@@ -55,9 +55,8 @@ def _read(paths: dict[str, Path], fmt: str) -> str | None:
         return None
 
 
-@register
+@register(EmailChannel)
 class EmailSender(Channel):
-    type_name = "email"
     config: EmailChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:

@@ -136,7 +136,7 @@ async def deliver_day(
     """
     install_log_redaction()
     job = DeliveryJob(context, report_day(context), dict(report_paths or {}))
-    records = DeliveryLog(store) if store is not None else None
+    records = store.deliveries() if store is not None else None
     async with _client(transport) as client:
         return list(
             await asyncio.gather(
@@ -337,7 +337,7 @@ async def retry_pending(
     twice. One whose first failure is older than its channel's ``retry_days`` is recorded
     as given up instead. Deliveries to a channel that is no longer configured, or disabled,
     are left as they are."""
-    records = DeliveryLog(store)
+    records = store.deliveries()
     moment = now or datetime.now(tz=UTC)
     known = {c.name: c for c in channels if c.enabled}
     done = Retried()
@@ -396,7 +396,7 @@ def delivery_states(
     """The state of every delivery (its latest record per day and channel, newest day
     first), with when it is sent again and why (or why not); ``channels``: the configured
     ones (None when no settings file says which)."""
-    log_ = DeliveryLog(store)
+    log_ = store.deliveries()
     moment = now or datetime.now(tz=UTC)
     pending = {(p.day, p.channel): p for p in log_.pending()}
     known = {c.name: c for c in channels or ()}

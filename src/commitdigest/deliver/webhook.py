@@ -38,11 +38,11 @@ import hashlib
 import hmac
 import time
 
-from commitdigest import __version__
 from commitdigest.config.channels import WebhookChannel
 from commitdigest.models import ReportContext
 from commitdigest.render.json_output import render_json
 from commitdigest.render.weekly import render_weekly_json
+from commitdigest.version import __version__
 
 from .channels import Channel, DeliveryJob, Prepared, post, read_secret_env, register
 from .digest import plain_text
@@ -73,9 +73,8 @@ def standard_signature(secret: str, msg_id: str, timestamp: str, body: bytes) ->
     return "v1," + base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
 
 
-@register
+@register(WebhookChannel)
 class WebhookSender(Channel):
-    type_name = "webhook"
     config: WebhookChannel
 
     def prepare(self, job: DeliveryJob) -> Prepared:

@@ -1,4 +1,5 @@
-"""Building the analysers, the chat client and the daily overview from the settings.
+"""The run's analyser, built by the one registry of :mod:`commitdigest.analysis.analysers`,
+and the daily overview.
 
 The LLM room (and with it the ``openai`` SDK) is imported only when an LLM is used, so a
 report made with the rule analyser never pays for it.
@@ -7,68 +8,23 @@ report made with the rule analyser never pays for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from commitdigest.analysis.analysers import (
+    AnalyserRequest,
+    Closeable,
+    CommitAnalyser,
+    build_analyser,
+)
 from commitdigest.analysis.overview import OverviewItem, overview_input_digest, rule_overview
 from commitdigest.config import LLMSettings
-from commitdigest.config.settings import SECRET_HINTS
-from commitdigest.errors import UsageError
 from commitdigest.models import Analysis, Overview
-from commitdigest.pipeline.runner import AsyncRuleAnalyser, CommitAnalyser
 from commitdigest.store import OverviewKey, Store
 
 if TYPE_CHECKING:
     from commitdigest.analysis.llm.analyser import LLMOptions
     from commitdigest.analysis.llm.chat import ChatClient
-    from commitdigest.analysis.llm.client import OpenAIChatClient
-
-DEFAULT_BASE_URL = "https://api.openai.com/v1"
-ANALYSERS = ("rules", "llm")
-
-
-def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
-    """The real client for ``settings``; a dummy key for servers that need none."""
-    from commitdigest.analysis.llm.chat import StructuredMode
-    from commitdigest.analysis.llm.client import LLM_RETRY, OpenAIChatClient
-    from commitdigest.http import RateLimiter, async_client
-
-    key = settings.api_key.get_secret_value() if settings.api_key else None
-    if not key and not settings.base_url:
-        raise UsageError(
-            "the LLM analyser needs OPENAI_API_KEY (or OPENAI_BASE_URL for a server that "
-            "needs no key)"
-        )
-    key_from = settings.origin("api_key") or SECRET_HINTS["llm.api_key"]
-    modes = {
-        "json_schema_strict": StructuredMode.JSON_SCHEMA,
-        "json_schema": StructuredMode.JSON_SCHEMA,
-        "json_object": StructuredMode.JSON_OBJECT,
-        "prompt": StructuredMode.TEXT,
-    }
-    return OpenAIChatClient(
-        base_url=settings.base_url or DEFAULT_BASE_URL,
-        api_key=key or "not-needed",
-        key_source=(
-            f"the API key from {key_from}"
-            if key
-            else f"the request without an API key (set {SECRET_HINTS['llm.api_key']})"
-        ),
-        url_source=settings.origin("base_url")
-        or ("the default: OPENAI_BASE_URL is not set" if not settings.base_url else None),
-        provider=settings.provider,
-        first_mode=modes.get(settings.structured_output),
-        strict_schema=settings.structured_output == "json_schema_strict",
-        timeout=settings.timeout_s,
-        http_client=async_client(timeout=settings.timeout_s),
-        retry=replace(
-            LLM_RETRY, max_attempts=settings.max_attempts, max_wait_s=settings.max_wait_s
-        ),
-        limiter=RateLimiter(
-            max_concurrency=settings.max_concurrency,
-            requests_per_minute=settings.requests_per_minute,
-        ),
-    )
 
 
 def llm_options(settings: LLMSettings) -> LLMOptions:
@@ -84,7 +40,7 @@ class AnalysisSetup:
     analyser: CommitAnalyser
     client: ChatClient | None = None
     llm: LLMSettings | None = None
-    owned: OpenAIChatClient | None = None  # the client built here, closed by aclose
+    owned: Closeable | None = None  # the client built for it, closed by aclose
 
     async def aclose(self) -> None:
         if self.owned is not None:
@@ -126,18 +82,12 @@ class AnalysisSetup:
 def build_analysis(
     name: str, llm: LLMSettings | None, *, client: ChatClient | None = None
 ) -> AnalysisSetup:
-    """``rules``, or ``llm`` with ``client`` (default: the real client for ``llm``)."""
-    if name == "rules":
-        return AnalysisSetup(AsyncRuleAnalyser())
-    if name != "llm":
-        raise UsageError(f"unknown analyser {name!r}: choose from {', '.join(ANALYSERS)}")
-    from commitdigest.analysis.llm.analyser import LLMAnalyser
-
+    """The analyser registered as ``name`` (``rules``, ``llm``, a plugin's), with ``client``
+    for one that asks a model (default: the real client for ``llm``)."""
     settings = llm or LLMSettings()
-    if client is None:
-        owned = build_chat_client(settings)
-        return AnalysisSetup(LLMAnalyser(owned, llm_options(settings)), owned, settings, owned)
-    return AnalysisSetup(LLMAnalyser(client, llm_options(settings)), client, settings)
+    built = build_analyser(name, AnalyserRequest(settings, client))
+    asks = built.client is not None  # the overview asks the model too, with its settings
+    return AnalysisSetup(built.analyser, built.client, settings if asks else None, built.owned)
 
 
 async def daily_overview(

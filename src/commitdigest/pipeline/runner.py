@@ -11,78 +11,14 @@ import asyncio
 import hashlib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from commitdigest.analysis.analysers import CommitAnalyser
 from commitdigest.analysis.grounding import ground
-from commitdigest.analysis.radar.models import items_digest
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.i18n import LLM_NOTES, pick
 from commitdigest.models import Analysis, AnalysisStatus, ApiChange, Commit
 from commitdigest.store import AnalysisKey, Store
-
-
-class CommitAnalyser(Protocol):
-    """What the pipeline needs of an analyser (rules or LLM)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def version(self) -> str: ...
-
-    @property
-    def uses_focus(self) -> bool:
-        """Whether ``focus`` (a subscription's emphasis) changes the analysis."""
-        ...
-
-    def version_for(self, facts: Sequence[ApiChange] | None) -> str:
-        """The cache version of an analysis made with these radar facts (``None``: the
-        radar did not run). Optional: an analyser without it gets no facts."""
-        ...
-
-    async def analyse(
-        self,
-        commit: Commit,
-        *,
-        repository: str,
-        lang: str,
-        focus: str | None = None,
-        facts: Sequence[ApiChange] | None = None,
-    ) -> Analysis: ...
-
-
-class AsyncRuleAnalyser:
-    """The rule-based analyser behind the async :class:`CommitAnalyser` interface."""
-
-    def __init__(self, rules: RuleAnalyser | None = None) -> None:
-        self._rules = rules or RuleAnalyser()
-
-    @property
-    def id(self) -> str:
-        return self._rules.id
-
-    @property
-    def version(self) -> str:
-        return self._rules.version
-
-    @property
-    def uses_focus(self) -> bool:
-        return False
-
-    def version_for(self, facts: Sequence[ApiChange] | None) -> str:
-        """With the radar, the facts replace the rules' own guess: another analysis."""
-        return self.version if facts is None else f"{self.version}+radar-{items_digest(facts)}"
-
-    async def analyse(
-        self,
-        commit: Commit,
-        *,
-        repository: str,
-        lang: str,
-        focus: str | None = None,
-        facts: Sequence[ApiChange] | None = None,
-    ) -> Analysis:
-        return self._rules.analyse(commit, lang=lang, radar=facts)
 
 
 @dataclass

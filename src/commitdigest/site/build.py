@@ -28,7 +28,6 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from commitdigest import __version__
 from commitdigest.errors import OutputError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.models import WeeklyContext
@@ -60,6 +59,7 @@ from commitdigest.site.search import (
 from commitdigest.site.strings import SiteStrings
 from commitdigest.site.summary import DaySummary, WeekSummary, summarise, summarise_week
 from commitdigest.text import clean_line
+from commitdigest.version import __version__
 
 MANIFEST = SITE_MARKER
 UNITS_DIR = "r"  # the pages of separate reports: r/<repository or group>/<day>.html

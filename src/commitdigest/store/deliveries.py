@@ -8,17 +8,13 @@ counts from) and ``deliver status`` knows what failed.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from commitdigest.config.channels import ChannelConfig
-from commitdigest.errors import StoreError
 from commitdigest.redaction import redact
 
-if TYPE_CHECKING:
-    from .store import Store
+from .db import Database
 
 
 @dataclass(frozen=True)
@@ -55,25 +51,19 @@ def _now() -> str:
 
 
 class DeliveryLog:
-    """The ``deliveries`` table, on the store's connection."""
+    """The ``deliveries`` table, on the store's database (:meth:`Store.deliveries
+    <commitdigest.store.Store.deliveries>`)."""
 
     _COLUMNS = (
         "id, day, channel, channel_type, status, attempts, error, started_at, delivered_at,"
         " digest_hash, forced"
     )
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._conn = store._conn  # the store's own connection: one file, one writer lock
-
-    def _read(self, sql: str, args: tuple[object, ...]) -> list[tuple[object, ...]]:
-        try:
-            return list(self._conn.execute(sql, args).fetchall())
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot read the store at {self._store.path}: {exc}") from None
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     def last_sent(self, day: str, channel: str) -> DeliveryRecord | None:
-        rows = self._read(
+        rows = self._db.read(
             f"SELECT {self._COLUMNS} FROM deliveries WHERE day = ? AND channel = ?"
             " AND status = 'sent' ORDER BY id DESC LIMIT 1",
             (day, channel),
@@ -81,7 +71,7 @@ class DeliveryLog:
         return _record(rows[0]) if rows else None
 
     def start(self, day: str, channel: ChannelConfig, digest_hash: str, *, forced: bool) -> int:
-        with self._store._write() as conn:
+        with self._db.write() as conn:
             cur = conn.execute(
                 "INSERT INTO deliveries (day, channel, channel_type, status, attempts,"
                 " started_at, digest_hash, forced) VALUES (?, ?, ?, 'sending', 0, ?, ?, ?)",
@@ -91,7 +81,7 @@ class DeliveryLog:
 
     def update(self, record_id: int, status: str, attempts: int, error: str | None) -> None:
         delivered = _now() if status == "sent" else None
-        with self._store._write() as conn:
+        with self._db.write() as conn:
             conn.execute(
                 "UPDATE deliveries SET status = ?, attempts = ?, error = ?, delivered_at = ?"
                 " WHERE id = ?",
@@ -102,7 +92,7 @@ class DeliveryLog:
         """Every delivery whose latest record is not ``sent`` nor ``given up`` (it failed,
         or was cut off while sending), with its first failure since it was last settled,
         oldest day first: what the next run sends again."""
-        rows = self._read(
+        rows = self._db.read(
             "SELECT d.id, d.day, d.channel, d.channel_type, d.error,"
             " MIN(x.started_at), SUM(x.attempts) FROM deliveries d JOIN ("
             " SELECT day, channel, MAX(id) AS last FROM deliveries GROUP BY day, channel"
@@ -127,14 +117,14 @@ class DeliveryLog:
 
     def give_up(self, pending: PendingDelivery) -> None:
         """Record that ``pending`` is sent no more (its retry window is over)."""
-        with self._store._write() as conn:
+        with self._db.write() as conn:
             conn.execute(
                 "UPDATE deliveries SET status = 'given up' WHERE id = ?", (pending.record_id,)
             )
 
     def latest(self, *, limit: int = 200) -> list[DeliveryRecord]:
         """The latest record of each (day, channel), newest day first: the state table."""
-        rows = self._read(
+        rows = self._db.read(
             f"SELECT {', '.join('d.' + c.strip() for c in self._COLUMNS.split(','))}"
             " FROM deliveries d JOIN ("
             " SELECT day, channel, MAX(id) AS last FROM deliveries GROUP BY day, channel"
@@ -145,7 +135,7 @@ class DeliveryLog:
 
     def attempts(self, day: str, channel: str) -> int:
         """Every attempt made for ``day`` to ``channel``, over all runs."""
-        rows = self._read(
+        rows = self._db.read(
             "SELECT COALESCE(SUM(attempts), 0) FROM deliveries WHERE day = ? AND channel = ?",
             (day, channel),
         )
@@ -163,7 +153,7 @@ class DeliveryLog:
             where.append("channel = ?")
             args.append(channel)
         clause = f" WHERE {' AND '.join(where)}" if where else ""
-        rows = self._read(
+        rows = self._db.read(
             f"SELECT {self._COLUMNS} FROM deliveries{clause} ORDER BY id DESC LIMIT ?",
             (*args, limit),
         )

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,11 +13,11 @@ from pydantic import TypeAdapter, ValidationError
 
 from commitdigest.config.settings import default_home
 
-from ..errors import StoreError
 from ..models import Analysis, ApiChange, Overview
-from .db import connect
+from .db import Database
 
 if TYPE_CHECKING:
+    from .deliveries import DeliveryLog
     from .http_cache import HttpCache
 
 STORE_FILE = "commitdigest.sqlite3"
@@ -76,25 +74,33 @@ _RADAR_ITEMS = TypeAdapter(list[ApiChange])
 
 
 class Store:
-    """The SQLite store: analysis and radar caches, HTTP cache, runs, deliveries."""
+    """The SQLite store: the analysis, overview and radar caches and the runs; the GitHub
+    HTTP cache (:meth:`github_cache`) and the deliveries (:meth:`deliveries`) on the same
+    :class:`~.db.Database` (``db``)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self._conn = conn
+    def __init__(self, db: Database, path: Path) -> None:
+        self.db = db
         self.path = path
 
     @classmethod
     def open(cls, home: Path | None = None) -> Store:
         path = (home or default_home()) / STORE_FILE
-        return cls(connect(path), path)
+        return cls(Database.open(path), path)
 
     def github_cache(self) -> HttpCache:
-        """The GitHub source's cache on this store's connection."""
+        """The GitHub source's cache on this store's database."""
         from .http_cache import HttpCache
 
-        return HttpCache(self)
+        return HttpCache(self.db)
+
+    def deliveries(self) -> DeliveryLog:
+        """The deliveries' records on this store's database."""
+        from .deliveries import DeliveryLog
+
+        return DeliveryLog(self.db)
 
     def close(self) -> None:
-        self._conn.close()
+        self.db.close()
 
     def __enter__(self) -> Store:
         return self
@@ -102,28 +108,17 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-            yield self._conn
-            self._conn.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if self._conn.in_transaction:
-                self._conn.execute("ROLLBACK")
-            raise StoreError(f"cannot write to the store at {self.path}: {exc}") from None
-
     # ---- analyses ---------------------------------------------------------------------
 
     def get_analyses(self, keys: Iterable[AnalysisKey]) -> dict[AnalysisKey, Analysis]:
         """The cached analyses among ``keys`` (an entry that no longer validates is a miss)."""
         found: dict[AnalysisKey, Analysis] = {}
         for key in keys:
-            row = self._conn.execute(
+            row = self.db.first(
                 "SELECT analysis_json FROM analyses WHERE repository = ? AND sha = ? "
                 "AND analyser = ? AND analyser_version = ? AND lang = ?",
                 (key.repository, key.sha, key.analyser, key.analyser_version, key.lang),
-            ).fetchone()
+            )
             if row is None:
                 continue
             try:
@@ -133,7 +128,7 @@ class Store:
         return found
 
     def put_analysis(self, key: AnalysisKey, analysis: Analysis) -> None:
-        with self._write() as conn:
+        with self.db.write() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO analyses (repository, sha, analyser, analyser_version,"
                 " lang, analysis_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -157,9 +152,9 @@ class Store:
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             marks = ", ".join("?" * len(chunk))
-            rows = self._conn.execute(
+            rows = self.db.read(
                 f"SELECT key, items_json FROM radar_cache WHERE key IN ({marks})", chunk
-            ).fetchall()
+            )
             for key, text in rows:
                 try:
                     found[key] = _RADAR_ITEMS.validate_json(text)
@@ -169,7 +164,7 @@ class Store:
 
     def put_radar(self, items: dict[str, list[ApiChange]]) -> None:
         now = _now()
-        with self._write() as conn:
+        with self.db.write() as conn:
             conn.executemany(
                 "INSERT OR REPLACE INTO radar_cache (key, items_json, stored_at) VALUES (?, ?, ?)",
                 [
@@ -181,11 +176,11 @@ class Store:
     # ---- overviews --------------------------------------------------------------------
 
     def get_overview(self, key: OverviewKey) -> Overview | None:
-        row = self._conn.execute(
+        row = self.db.first(
             "SELECT overview_json FROM overviews WHERE repository = ? AND day = ? AND analyser = ?"
             " AND analyser_version = ? AND lang = ? AND input_hash = ?",
             astuple(key),
-        ).fetchone()
+        )
         if row is None:
             return None
         try:
@@ -194,7 +189,7 @@ class Store:
             return None
 
     def put_overview(self, key: OverviewKey, overview: Overview) -> None:
-        with self._write() as conn:
+        with self.db.write() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO overviews (repository, day, analyser, analyser_version,"
                 " lang, input_hash, overview_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -202,7 +197,8 @@ class Store:
             )
 
     def count_analyses(self) -> int:
-        return int(self._conn.execute("SELECT COUNT(*) FROM analyses").fetchone()[0])
+        row = self.db.first("SELECT COUNT(*) FROM analyses")
+        return int(row[0]) if row else 0
 
     # ---- runs -------------------------------------------------------------------------
 
@@ -215,7 +211,7 @@ class Store:
         tz: str,
         repositories: list[str],
     ) -> int:
-        with self._write() as conn:
+        with self.db.write() as conn:
             cur = conn.execute(
                 "INSERT INTO runs (started_at, command, window_start, window_end, tz,"
                 " repositories_json) VALUES (?, ?, ?, ?, ?, ?)",
@@ -243,7 +239,7 @@ class Store:
         error: str | None = None,
         llm: dict[str, Any] | None = None,
     ) -> None:
-        with self._write() as conn:
+        with self.db.write() as conn:
             conn.execute(
                 "UPDATE runs SET finished_at = ?, status = ?, commits = ?, analysed = ?,"
                 " cached = ?, timings_json = ?, outputs_json = ?, error = ?, llm_json = ?"
@@ -264,18 +260,18 @@ class Store:
 
     def last_ok_window_end(self, command: str) -> datetime | None:
         """The latest end of a window that a fully successful ``command`` run covered."""
-        rows = self._conn.execute(
+        rows = self.db.read(
             "SELECT window_end FROM runs WHERE command = ? AND status = 'ok'", (command,)
-        ).fetchall()
+        )
         return max((datetime.fromisoformat(r[0]) for r in rows), default=None)
 
     def runs(self, limit: int = 20) -> list[RunRecord]:
-        rows = self._conn.execute(
+        rows = self.db.read(
             "SELECT id, started_at, finished_at, command, window_start, window_end, tz,"
             " repositories_json, commits, analysed, cached, timings_json, outputs_json,"
             " status, error, llm_json FROM runs ORDER BY id DESC LIMIT ?",
             (limit,),
-        ).fetchall()
+        )
         return [_run_from_row(r) for r in rows]
 
 

@@ -31,7 +31,8 @@ the whole answer in the reasoning field (vLLM with a reasoning parser that does 
 model), the answer is taken from there and the fix is named once.
 
 The API key never reaches our messages, logs or reprs: server text is redacted and auth
-errors never quote the server.
+errors never quote the server. :func:`build_chat_client` makes the client of the ``[llm]``
+settings (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ import logging
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -70,6 +71,8 @@ from commitdigest.analysis.llm.providers import (
 from commitdigest.analysis.llm.scripted import ScriptedChatClient as ScriptedChatClient
 from commitdigest.analysis.llm.scripted import ScriptHandler as ScriptHandler
 from commitdigest.analysis.llm.scripted import ScriptItem as ScriptItem
+from commitdigest.config.settings import SECRET_HINTS, LLMSettings
+from commitdigest.errors import UsageError
 from commitdigest.http import (
     DONE,
     Hedging,
@@ -88,6 +91,7 @@ log = logging.getLogger(__name__)
 Exchange = tuple[httpx2.Response, Any]
 """One HTTP answer and its JSON body (``None`` when it is not JSON)."""
 
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
 LLM_RETRY = RetryPolicy(max_attempts=8, backoff_initial_s=0.25, backoff_max_s=2.0)
 """The LLM's default: quick retries (a 5xx from a pool is usually gone at once)."""
 
@@ -584,6 +588,46 @@ class OpenAIChatClient:
             from_reasoning=from_reasoning,
             hedges=tried.hedges,
         )
+
+
+def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
+    """The real client for ``settings``; a dummy key for servers that need none."""
+    key = settings.api_key.get_secret_value() if settings.api_key else None
+    if not key and not settings.base_url:
+        raise UsageError(
+            "the LLM analyser needs OPENAI_API_KEY (or OPENAI_BASE_URL for a server that "
+            "needs no key)"
+        )
+    key_from = settings.origin("api_key") or SECRET_HINTS["llm.api_key"]
+    modes = {
+        "json_schema_strict": StructuredMode.JSON_SCHEMA,
+        "json_schema": StructuredMode.JSON_SCHEMA,
+        "json_object": StructuredMode.JSON_OBJECT,
+        "prompt": StructuredMode.TEXT,
+    }
+    return OpenAIChatClient(
+        base_url=settings.base_url or DEFAULT_BASE_URL,
+        api_key=key or "not-needed",
+        key_source=(
+            f"the API key from {key_from}"
+            if key
+            else f"the request without an API key (set {SECRET_HINTS['llm.api_key']})"
+        ),
+        url_source=settings.origin("base_url")
+        or ("the default: OPENAI_BASE_URL is not set" if not settings.base_url else None),
+        provider=settings.provider,
+        first_mode=modes.get(settings.structured_output),
+        strict_schema=settings.structured_output == "json_schema_strict",
+        timeout=settings.timeout_s,
+        http_client=async_client(timeout=settings.timeout_s),
+        retry=replace(
+            LLM_RETRY, max_attempts=settings.max_attempts, max_wait_s=settings.max_wait_s
+        ),
+        limiter=RateLimiter(
+            max_concurrency=settings.max_concurrency,
+            requests_per_minute=settings.requests_per_minute,
+        ),
+    )
 
 
 def provider_of(provider: str, base_url: str) -> str:

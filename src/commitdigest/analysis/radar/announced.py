@@ -36,6 +36,7 @@ from commitdigest.analysis.radar.changelog import (
     sections,
 )
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
+from commitdigest.analysis.radar.public import public_surface
 from commitdigest.models import ApiChangeType
 
 __all__ = ["change_named", "detect", "entry_item", "is_changelog", "symbols_of"]
@@ -64,7 +65,7 @@ def _key(name: str) -> str:
 
 
 def detect(view: CommitView) -> list[ApiChange]:
-    packages = sorted(view.repo.public.packages) if view.repo is not None else []
+    packages = sorted(public_surface(view.repo).packages) if view.repo is not None else []
     items = [*_message_items(view), *_body_removals(view.body, packages)]
     release = _release(view)
     for path in view.paths:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs
-from commitdigest.analysis.radar.public import module_name
+from commitdigest.analysis.radar.public import module_name, public_surface
 from commitdigest.models import ApiChangeType
 
 _MARK = re.compile(
@@ -239,7 +239,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         after_text = view.after.get(path) or ""
         if not view.touches(path, _MARK) or not _maybe_marked(after_text):
             continue
-        public = view.repo.public if view.repo is not None else None
+        public = public_surface(view.repo) if view.repo is not None else None
         module = public.module_of(path) if public is not None else module_name(path)
         old = _keyed(view.before.get(path), module)
         said = {message for _, message, _ in old}

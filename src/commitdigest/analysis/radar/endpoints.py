@@ -32,6 +32,7 @@ from commitdigest.analysis.radar.changelog import (
 from commitdigest.analysis.radar.driver import read_by_a_kind
 from commitdigest.analysis.radar.instead import replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView
+from commitdigest.analysis.radar.public import public_surface
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType
 
@@ -94,7 +95,7 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
     found = Found(
         exports={
             public: defined
-            for defined, public in repo.public.aliases.items()
+            for defined, public in public_surface(repo).aliases.items()
             if defined != public  # the package's own name for it is no definition
         },
     )
@@ -168,7 +169,7 @@ def _releases(
             tags.setdefault(m.group(1).lower(), tag)
     if not tags:
         return []
-    packages = sorted(repo.public.packages)
+    packages = sorted(public_surface(repo).packages)
     out: list[Release] = []
     for version in sorted(tags, key=_version_key):
         items: list[ApiChange] = []

@@ -20,17 +20,15 @@ surface is read once per window, at its start: what a removal takes away is what
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from commitdigest.analysis.radar.models import is_test_or_docs
 from commitdigest.analysis.radar.pyapi import ModuleApi, module_api
+from commitdigest.analysis.radar.repo import RepoView
 
-if TYPE_CHECKING:
-    from commitdigest.analysis.radar.repo import RepoView
-
-__all__ = ["PublicSurface", "module_name"]
+__all__ = ["PublicSurface", "module_name", "public_surface"]
 
 _DOC_GLOBS = ("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", ":!tests/**", ":!**/tests/**")
 _ENTRY = re.compile(r"""=\s*["']?\s*([A-Za-z_][\w.]*)\s*:\s*([A-Za-z_][\w.]*)""")
@@ -53,6 +51,18 @@ def module_name(path: str, roots: Iterable[str] = ()) -> str:
     if parts and parts[-1] == "__init__":
         parts.pop()
     return ".".join(parts) or "module"
+
+
+_SURFACES: weakref.WeakKeyDictionary[RepoView, PublicSurface] = weakref.WeakKeyDictionary()
+
+
+def public_surface(repo: RepoView) -> PublicSurface:
+    """The public surface at the start of ``repo``'s window, read once per window (the
+    view's neighbouring commits share it)."""
+    surface = _SURFACES.get(repo)
+    if surface is None:
+        surface = _SURFACES[repo] = PublicSurface.at(repo, repo.base)
+    return surface
 
 
 @dataclass

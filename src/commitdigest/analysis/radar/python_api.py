@@ -33,7 +33,7 @@ from commitdigest.analysis.radar.models import (
     is_test_or_docs,
     line_of,
 )
-from commitdigest.analysis.radar.public import PublicSurface, module_name
+from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
 from commitdigest.analysis.radar.pyapi import (
     Breakage,
     ModuleApi,
@@ -134,7 +134,7 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
 
 
 def detect(view: CommitView) -> list[ApiChange]:
-    public = view.repo.public if view.repo is not None else None
+    public = public_surface(view.repo) if view.repo is not None else None
     items: list[ApiChange] = []
     for path in view.paths:
         if not wants(view.changed.get(path), path):

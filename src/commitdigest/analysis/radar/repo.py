@@ -2,18 +2,16 @@
 
 The radar runs no git of its own: the source gives it a :class:`Blobs` (the git source's
 ``sources.blobs.BlobReader``: blobs by id or ``rev:path``, tree listings, ``git grep`` and
-tags), and :class:`RepoView` keeps what the window needs once — the tags, the public
-surface of the packages at the window's start — so that neighbouring commits share it.
+tags), and :class:`RepoView` keeps what the window needs once — the tags; the public
+surface of the packages at the window's start is :func:`~.public.public_surface`'s, kept
+per view — so that neighbouring commits share it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from commitdigest.analysis.radar.public import PublicSurface
+from typing import Protocol
 
 __all__ = ["Blobs", "RepoView"]
 
@@ -60,9 +58,3 @@ class RepoView:
     @cached_property
     def tags(self) -> dict[str, list[str]]:
         return self.blobs.tags()
-
-    @cached_property
-    def public(self) -> PublicSurface:
-        from commitdigest.analysis.radar.public import PublicSurface
-
-        return PublicSurface.at(self, self.base)
