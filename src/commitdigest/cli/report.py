@@ -42,15 +42,16 @@ def last_window(
     """The one window of ``--last``: the span of the last ``count`` commits (along first
     parents) of each local repository, labelled with the first and last commit date."""
     from commitdigest.errors import UsageError
-    from commitdigest.sources.open import RepoSpec, is_local, recent_commit_times
+    from commitdigest.models import Subscription
+    from commitdigest.sources.open import is_local, recent_commit_times
     from commitdigest.window import commit_range, resolve_zone
 
     zone_name, _ = resolve_zone(tz)
-    specs = [RepoSpec(name=name, branch=branch) for name in repositories]
-    remote = [spec.name for spec in specs if not is_local(spec)]
+    named = [Subscription(name=name, branch=branch) for name in repositories]
+    remote = [s.name for s in named if not is_local(s)]
     if remote:
         raise UsageError(f"--last reads local repositories only, not {', '.join(remote)}")
-    moments = [moment for spec in specs for moment in recent_commit_times(spec, count)]
+    moments = [moment for s in named for moment in recent_commit_times(s, count)]
     if not moments:
         raise UsageError("--last: the branch has no commits")
     return commit_range(moments, zone_name, count)
@@ -61,7 +62,8 @@ def empty_window_hint(
 ) -> str | None:
     """One line for a window without commits: the latest day that has some, and how to
     get it; None when no local repository has commits."""
-    from commitdigest.sources.open import RepoSpec, is_local, recent_commit_times
+    from commitdigest.models import Subscription
+    from commitdigest.sources.open import is_local, recent_commit_times
 
     if not windows:
         return None
@@ -69,8 +71,8 @@ def empty_window_hint(
     latest = [
         moment
         for name in repositories
-        if is_local(spec := RepoSpec(name=name, branch=branch))
-        for moment in recent_commit_times(spec, 1)
+        if is_local(named := Subscription(name=name, branch=branch))
+        for moment in recent_commit_times(named, 1)
     ]
     if not latest:
         return None

@@ -74,14 +74,15 @@ def register(app: typer.Typer) -> None:
             from commitdigest.cli.report import given_options
             from commitdigest.config import find_config, load_settings
             from commitdigest.errors import UsageError
-            from commitdigest.pipeline.daily import separate_reports, specs_from_settings
+            from commitdigest.models import Subscription
+            from commitdigest.pipeline.daily import separate_reports
             from commitdigest.pipeline.report import (
                 ReportOptions,
                 check_lang,
                 parse_formats,
             )
             from commitdigest.pipeline.weekly import generate_weekly
-            from commitdigest.sources.open import RepositoryOpener, RepoSpec
+            from commitdigest.sources.open import RepositoryOpener
             from commitdigest.store import Store, default_home
             from commitdigest.window import (
                 last_complete_week,
@@ -93,12 +94,12 @@ def register(app: typer.Typer) -> None:
             settings = load_settings(find_config(config))
             zone_name, zone = resolve_zone(tz or settings.timezone)
             monday = parse_week(week) if week else last_complete_week(zone)
-            specs: list[RepoSpec | str] = (
-                [RepoSpec(name=name, branch=branch) for name in repositories]
+            subscriptions = (
+                [Subscription(name=name, branch=branch) for name in repositories]
                 if repositories
-                else list(specs_from_settings(settings))
+                else settings.subscriptions()
             )
-            if not specs:
+            if not subscriptions:
                 raise UsageError("name a repository, or add [[repositories]] to commitdigest.toml")
             llm = (
                 settings.llm if model is None else settings.llm.model_copy(update={"model": model})
@@ -108,12 +109,12 @@ def register(app: typer.Typer) -> None:
             )
             options = ReportOptions.from_settings(
                 settings,
-                repositories=specs,
+                repositories=subscriptions,
                 windows=week_windows(monday, zone_name),
                 llm=llm,
                 command="weekly",
                 # the days it makes are laid out as `run` lays them out
-                separate=separate_reports(settings, [s for s in specs if isinstance(s, RepoSpec)]),
+                separate=separate_reports(settings, subscriptions),
                 **given,
             )
             check_lang(options.lang)

@@ -1,6 +1,7 @@
 """Turning what a user names (a path, ``owner/repo``, a URL) into a readable repository.
 
-Every kind of source gives the pipeline the same small interface,
+A repository is named by a :class:`~commitdigest.models.Subscription` (its name, branch
+and source). Every kind of source gives the pipeline the same small interface,
 :class:`SourceRepository`: a name, a web URL, the branch read, and ``read_commits`` for a
 window.
 """
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
 from ..gitcmd import git_argv, git_env
-from ..models import Commit
+from ..models import Commit, Subscription
 from .git import PatchLimits, read_commits
 from .mirror import ensure_mirror, ensure_remote_mirror
 from .remote import Remote, commit_template, parse_remote, web_address
@@ -42,27 +43,12 @@ class SourceRepository(Protocol):
 
     @property
     def identity(self) -> str:
-        """What makes two specs the same repository (a resolved path, a GitHub slug)."""
+        """What makes two subscriptions the same repository (a resolved path, a GitHub slug)."""
         ...
 
     async def read_commits(
         self, start: datetime, end: datetime, *, limits: PatchLimits
     ) -> list[Commit]: ...
-
-
-@dataclass(frozen=True)
-class RepoSpec:
-    """One repository as named on the command line or in the config file."""
-
-    name: str
-    branch: str | None = None
-    source: str | None = None  # "git" | "github"; None: a path is git, owner/repo is github
-    focus_paths: tuple[str, ...] = ()
-    focus_keywords: tuple[str, ...] = ()
-    emphasis: str | None = None
-    downstream: tuple[str, ...] = ()  # the user's checkouts the radar looks for uses in
-    commit_url: str | None = None  # a commit link pattern for another host ("…/{sha}")
-    group: str | None = None  # the report it joins when reports are separate (run.reports)
 
 
 @dataclass(frozen=True)
@@ -94,7 +80,7 @@ class LocalGitRepository:
         return await read_commits(self.info, start, end, limits=limits)
 
 
-async def open_local(spec: RepoSpec) -> LocalGitRepository:
+async def open_local(spec: Subscription) -> LocalGitRepository:
     return LocalGitRepository(await resolve_repository(Path(spec.name).expanduser(), spec.branch))
 
 
@@ -121,7 +107,7 @@ class RepositoryOpener:
         self._clone_url = clone_url
         self._api: GitHubAPI | None = None
 
-    async def __call__(self, spec: RepoSpec) -> SourceRepository:
+    async def __call__(self, spec: Subscription) -> SourceRepository:
         path = Path(spec.name).expanduser()
         if spec.source != "github" and path.exists():
             return await open_local(spec)
@@ -145,7 +131,7 @@ class RepositoryOpener:
             owner, repo, branch=spec.branch, store=self._store, api=await self._shared_api()
         )
 
-    async def _mirror(self, remote: Remote, spec: RepoSpec) -> LocalGitRepository:
+    async def _mirror(self, remote: Remote, spec: Subscription) -> LocalGitRepository:
         """Our mirror of a repository on any host, named and linked as that host does."""
         mirror = await ensure_remote_mirror(self._home, remote)
         info = await resolve_repository(mirror, spec.branch)
@@ -178,12 +164,12 @@ class RepositoryOpener:
             self._api = None
 
 
-def is_local(spec: RepoSpec) -> bool:
+def is_local(spec: Subscription) -> bool:
     """Whether ``spec`` names a repository on this machine (read with git, not the API)."""
     return spec.source != "github" and Path(spec.name).expanduser().exists()
 
 
-def recent_commit_times(spec: RepoSpec, count: int) -> list[datetime]:
+def recent_commit_times(spec: Subscription, count: int) -> list[datetime]:
     """Committer times (UTC) of the last ``count`` commits of a local repository's branch
     along first parents (the commits a report lists), newest first; empty for a repository
     with no commits."""
