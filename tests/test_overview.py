@@ -24,8 +24,10 @@ from commitdigest.analysis.llm.overview import (
     DATA_TAG,
     OVERVIEW_PROMPT_VERSION,
     REPLY_SCHEMA,
+    OverviewDay,
     build_overview_prompt,
     llm_overview,
+    overview_options,
     parse_overview_reply,
 )
 from commitdigest.analysis.llm.tokens import estimate_tokens
@@ -89,16 +91,20 @@ def run(coro: Any) -> Any:
     return anyio.run(main)
 
 
-def overview(client: Any, items: list[OverviewItem] | None = None, **kw: Any) -> Overview:
-    args: dict[str, Any] = {
-        "model": "m",
-        "repository": "vllm-project/vllm",
-        "label": "2026-01-13",
-        "items": day() if items is None else items,
-        "lang": "en",
-        **kw,
-    }
-    return run(llm_overview(client, **args))  # type: ignore[no-any-return]
+def overview(
+    client: Any, items: list[OverviewItem] | None = None, lang: str = "en", **kw: Any
+) -> Overview:
+    """``llm_overview`` of the day's ``items``; ``kw``: :func:`overview_options`'s (with
+    ``input_budget`` for its ``input_budget_tokens``)."""
+    if "input_budget" in kw:
+        kw["input_budget_tokens"] = kw.pop("input_budget")
+    request = OverviewDay(
+        repository="vllm-project/vllm",
+        label="2026-01-13",
+        items=day() if items is None else items,
+        lang=lang,
+    )
+    return run(llm_overview(client, request, overview_options("m", **kw)))  # type: ignore[no-any-return]
 
 
 # ---- rule-made --------------------------------------------------------------------------
@@ -350,12 +356,10 @@ def test_llm_overview_over_http(fake_openai: FakeOpenAI) -> None:
         ) as c:
             return await llm_overview(
                 c,
-                model="fake-model",
-                repository="vllm-project/vllm",
-                label="2026-01-13",
-                items=day(),
-                lang="en",
-                max_tokens=300,
+                OverviewDay(
+                    repository="vllm-project/vllm", label="2026-01-13", items=day(), lang="en"
+                ),
+                overview_options("fake-model", max_tokens=300),
             )
 
     got = anyio.run(main)
