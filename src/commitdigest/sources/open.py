@@ -27,7 +27,7 @@ from .repo_info import RepositoryInfo, resolve_repository, resolve_repository_sy
 if TYPE_CHECKING:  # the GitHub client (httpx2) is imported when a GitHub repository is opened
     import httpx2
 
-    from .github_api import GitHubAPI
+    from .github_api import GitHubAPI, GitHubLimits
     from .github_cache import CacheProvider
 
 
@@ -152,8 +152,7 @@ class RepositoryOpener:
                 token=settings.token or "auto",
                 token_source=SECRET_HINTS["github.token"],  # named in a 401's message
                 api_url=settings.api_url,
-                concurrency=settings.max_concurrency,
-                max_wait=settings.rate_limit_max_wait_s,
+                limits=github_limits(settings),
                 transport=self._transport,
             )
         return self._api
@@ -162,6 +161,16 @@ class RepositoryOpener:
         if self._api is not None:
             await self._api.aclose()
             self._api = None
+
+
+def github_limits(settings: GitHubSettings) -> GitHubLimits:
+    """The GitHub client's limits the config sets (``github.max_concurrency``,
+    ``github.rate_limit_max_wait_s``); the others keep their defaults."""
+    from .github_api import GitHubLimits
+
+    return GitHubLimits(
+        concurrency=settings.max_concurrency, max_wait=settings.rate_limit_max_wait_s
+    )
 
 
 def is_local(spec: Subscription) -> bool:
