@@ -45,6 +45,7 @@ from commitdigest.analysis.llm.client import (
     TokenUsage,
 )
 from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy, parse_retry_after
+from commitdigest.http import Timer
 
 pytestmark = pytest.mark.anyio
 
@@ -511,7 +512,7 @@ async def test_rate_limiter_token_bucket_with_fake_clock() -> None:
         now[0] += seconds
 
     limiter = RateLimiter(
-        max_concurrency=1, requests_per_minute=60, burst=2, clock=lambda: now[0], sleep=sleep
+        max_concurrency=1, requests_per_minute=60, burst=2, timer=Timer(lambda: now[0], sleep)
     )
     for _ in range(4):
         async with limiter.slot():
