@@ -11,7 +11,9 @@ from fake_openai import FakeOpenAI, answer, truncated
 
 from commitdigest.analysis.llm.client import (
     ChatResult,
+    ClientOptions,
     ContextLengthError,
+    Endpoint,
     LLMAuthError,
     LLMRequestError,
     LLMUnavailableError,
@@ -352,7 +354,7 @@ def test_llm_overview_over_http(fake_openai: FakeOpenAI) -> None:
     async def main() -> Overview:
         fast = RetryPolicy(max_attempts=2, backoff_initial_s=0.01, backoff_max_s=0.02)
         async with OpenAIChatClient(
-            base_url=fake_openai.base_url, api_key="k", retry=fast, probe=False
+            Endpoint(fake_openai.base_url, "k"), ClientOptions(retry=fast, probe=False)
         ) as c:
             return await llm_overview(
                 c,

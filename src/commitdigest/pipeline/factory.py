@@ -30,7 +30,12 @@ ANALYSERS = ("rules", "llm")
 def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
     """The real client for ``settings``; a dummy key for servers that need none."""
     from commitdigest.analysis.llm.chat import StructuredMode
-    from commitdigest.analysis.llm.client import LLM_RETRY, OpenAIChatClient
+    from commitdigest.analysis.llm.client import (
+        LLM_RETRY,
+        ClientOptions,
+        Endpoint,
+        OpenAIChatClient,
+    )
     from commitdigest.http import RateLimiter, async_client
 
     key = settings.api_key.get_secret_value() if settings.api_key else None
@@ -46,9 +51,10 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
         "json_object": StructuredMode.JSON_OBJECT,
         "prompt": StructuredMode.TEXT,
     }
-    return OpenAIChatClient(
+    endpoint = Endpoint(
         base_url=settings.base_url or DEFAULT_BASE_URL,
         api_key=key or "not-needed",
+        provider=settings.provider,
         key_source=(
             f"the API key from {key_from}"
             if key
@@ -56,18 +62,23 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
         ),
         url_source=settings.origin("base_url")
         or ("the default: OPENAI_BASE_URL is not set" if not settings.base_url else None),
-        provider=settings.provider,
-        first_mode=modes.get(settings.structured_output),
-        strict_schema=settings.structured_output == "json_schema_strict",
+    )
+    options = ClientOptions(
         timeout=settings.timeout_s,
-        http_client=async_client(timeout=settings.timeout_s),
         retry=replace(
             LLM_RETRY, max_attempts=settings.max_attempts, max_wait_s=settings.max_wait_s
         ),
+        strict_schema=settings.structured_output == "json_schema_strict",
+        first_mode=modes.get(settings.structured_output),
+    )
+    return OpenAIChatClient(
+        endpoint,
+        options,
         limiter=RateLimiter(
             max_concurrency=settings.max_concurrency,
             requests_per_minute=settings.requests_per_minute,
         ),
+        http_client=async_client(timeout=settings.timeout_s),
     )
 
 
