@@ -265,7 +265,7 @@ def subscription_of(raw: Subscription | str) -> Subscription:
     return raw if isinstance(raw, Subscription) else Subscription(name=raw)
 
 
-def spec_of(raw: Subscription | str, options: ReportOptions) -> Subscription:
+def opened_as(raw: Subscription | str, options: ReportOptions) -> Subscription:
     """The repository as the run opens it: ``options.branch`` for one that names none."""
     subscription = subscription_of(raw)
     if subscription.branch is None and options.branch is not None:
@@ -300,7 +300,7 @@ class ReportRun:
         """Open every repository once (the same one named twice is read once)."""
         seen: set[str] = set()
         for raw in self.options.repositories:
-            subscription = spec_of(raw, self.options)
+            subscription = opened_as(raw, self.options)
             try:
                 repo = await opener(subscription)
             except CommitdigestError as exc:

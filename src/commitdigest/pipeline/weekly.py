@@ -36,8 +36,8 @@ from commitdigest.pipeline.report import (
     Opener,
     ReportOptions,
     generate_reports,
+    opened_as,
     parse_formats,
-    spec_of,
 )
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.folder import ReportsFolder
@@ -145,7 +145,7 @@ async def _names(options: ReportOptions, opener: Opener) -> list[str] | None:
     names = []
     for raw in options.repositories:
         try:
-            names.append((await opener(spec_of(raw, options))).name)
+            names.append((await opener(opened_as(raw, options))).name)
         except CommitdigestError:
             return None
     return names

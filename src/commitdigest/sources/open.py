@@ -80,8 +80,9 @@ class LocalGitRepository:
         return await read_commits(self.info, start, end, limits=limits)
 
 
-async def open_local(spec: Subscription) -> LocalGitRepository:
-    return LocalGitRepository(await resolve_repository(Path(spec.name).expanduser(), spec.branch))
+async def open_local(subscription: Subscription) -> LocalGitRepository:
+    path = Path(subscription.name).expanduser()
+    return LocalGitRepository(await resolve_repository(path, subscription.branch))
 
 
 class RepositoryOpener:
@@ -107,38 +108,39 @@ class RepositoryOpener:
         self._clone_url = clone_url
         self._api: GitHubAPI | None = None
 
-    async def __call__(self, spec: Subscription) -> SourceRepository:
-        path = Path(spec.name).expanduser()
-        if spec.source != "github" and path.exists():
-            return await open_local(spec)
+    async def __call__(self, subscription: Subscription) -> SourceRepository:
+        path = Path(subscription.name).expanduser()
+        if subscription.source != "github" and path.exists():
+            return await open_local(subscription)
         from .github_source import open_github_repository, parse_github_spec
 
-        slug = parse_github_spec(spec.name)
-        remote = parse_remote(spec.name)
-        if spec.source != "github" and slug is None and remote is not None:
-            return await self._mirror(remote, spec)  # any other host, or file://
-        if spec.source != "github" and slug is None:
-            return await open_local(spec)  # a missing path gets the git source's clear error
+        slug = parse_github_spec(subscription.name)
+        remote = parse_remote(subscription.name)
+        if subscription.source != "github" and slug is None and remote is not None:
+            return await self._mirror(remote, subscription)  # any other host, or file://
+        if subscription.source != "github" and slug is None:
+            # a missing path gets the git source's clear error
+            return await open_local(subscription)
         if slug is None:
-            raise SourceError(f"{spec.name}: not owner/repo or a GitHub URL")
+            raise SourceError(f"{subscription.name}: not owner/repo or a GitHub URL")
         owner, repo = slug
-        if spec.source == "git":
+        if subscription.source == "git":
             url = self._clone_url(owner, repo) if self._clone_url else None
             mirror = await ensure_mirror(self._home, owner, repo, url=url)
-            info = await resolve_repository(mirror, spec.branch)
+            info = await resolve_repository(mirror, subscription.branch)
             return LocalGitRepository(info, display_name=f"{owner}/{repo}")
         return await open_github_repository(
-            owner, repo, branch=spec.branch, store=self._store, api=await self._shared_api()
+            owner, repo, branch=subscription.branch, store=self._store, api=await self._shared_api()
         )
 
-    async def _mirror(self, remote: Remote, spec: Subscription) -> LocalGitRepository:
+    async def _mirror(self, remote: Remote, subscription: Subscription) -> LocalGitRepository:
         """Our mirror of a repository on any host, named and linked as that host does."""
         mirror = await ensure_remote_mirror(self._home, remote)
-        info = await resolve_repository(mirror, spec.branch)
+        info = await resolve_repository(mirror, subscription.branch)
         info = replace(
             info,
             web_url=web_address(remote),
-            commit_template=commit_template(remote, spec.commit_url),
+            commit_template=commit_template(remote, subscription.commit_url),
         )
         return LocalGitRepository(info, display_name=remote.display)
 
@@ -173,16 +175,16 @@ def github_limits(settings: GitHubSettings) -> GitHubLimits:
     )
 
 
-def is_local(spec: Subscription) -> bool:
-    """Whether ``spec`` names a repository on this machine (read with git, not the API)."""
-    return spec.source != "github" and Path(spec.name).expanduser().exists()
+def is_local(subscription: Subscription) -> bool:
+    """Whether ``subscription`` names a repository on this machine (read with git, not the API)."""
+    return subscription.source != "github" and Path(subscription.name).expanduser().exists()
 
 
-def recent_commit_times(spec: Subscription, count: int) -> list[datetime]:
+def recent_commit_times(subscription: Subscription, count: int) -> list[datetime]:
     """Committer times (UTC) of the last ``count`` commits of a local repository's branch
     along first parents (the commits a report lists), newest first; empty for a repository
     with no commits."""
-    info = resolve_repository_sync(Path(spec.name).expanduser(), spec.branch)
+    info = resolve_repository_sync(Path(subscription.name).expanduser(), subscription.branch)
     if info.head_sha is None:
         return []
     argv = git_argv("log", "--first-parent", f"-n{count}", "--format=%ct", repo=info.root)
@@ -193,6 +195,6 @@ def recent_commit_times(spec: Subscription, count: int) -> list[datetime]:
         check=False,
     )
     if proc.returncode != 0:
-        raise SourceError(f"{spec.name}: cannot list its commits")
+        raise SourceError(f"{subscription.name}: cannot list its commits")
     lines = proc.stdout.decode("ascii", "replace").split()
     return [datetime.fromtimestamp(int(t), tz=UTC) for t in lines if t.isdigit()]
