@@ -330,7 +330,9 @@ def test_summary_uses_clean_title_body_paragraph_and_shape() -> None:
     en = RULES.analyse(
         commit("[BugFix] [KVConnector] Fix KV events (#32169)", *files, body=body), lang="en"
     )
-    assert en.summary.startswith("Fix KV events. Fix the KV events. The lora name may be missing.")
+    assert en.summary.startswith(
+        "Fix KV events. The message says: “Fix the KV events. The lora name may be missing.”"
+    )
     assert en.summary.endswith("It changes 1 source file (+3/−1) and 1 test file (+10/−0).")
     assert "[" not in en.summary and "#32169" not in en.summary
     assert "Signed" not in en.summary and "Purpose" not in en.summary

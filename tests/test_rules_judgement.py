@@ -102,7 +102,9 @@ def test_the_summary_keeps_the_opening_clause_of_the_message() -> None:
         body=body,
     )
     en = RULES.analyse(c, lang="en")
-    assert "remote scripts. #20418 moved certificate overrides out of" in en.summary
+    assert "remote scripts. The message says: “#20418 moved certificate overrides out of" in (
+        en.summary
+    )
     zh = RULES.analyse(c, lang="zh")
     assert "「#20418 moved certificate overrides out of" in zh.summary
 
@@ -303,7 +305,7 @@ def test_a_scope_in_parentheses_after_the_tags_is_a_topic() -> None:
     body = "### What?\nTranslated **16** file(s):\n"
     c = commit("[Doc] Translated Doc files", fc("docs/a.po", 9, 9), body=body)
     a = RULES.analyse(c, lang="en")
-    assert "Translated **16** file(s). It changes" in a.summary  # no sentence runs on
+    assert "Translated **16** file(s).” It changes" in a.summary  # no sentence runs on
 
 
 def test_the_lock_files_of_the_projects_tooling_are_its_tooling() -> None:

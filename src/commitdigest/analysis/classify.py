@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from pathlib import PurePosixPath
+from functools import lru_cache
 
 from commitdigest.models import FileChange
 
@@ -177,7 +177,7 @@ _DEPENDENCY_FILES = _MANIFEST_FILES | _LOCK_FILES
 
 
 def _parts(path: str) -> list[str]:
-    return [p for p in PurePosixPath(path.replace("\\", "/")).parts if p not in ("", ".", "/")]
+    return [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
 
 
 _DATA_EXT = (".json", ".jsonl", ".csv", ".tsv", ".ndjson")
@@ -203,6 +203,7 @@ def classify_file(path: str, lines: int | None) -> Area:
     return area
 
 
+@lru_cache(maxsize=16384)  # a path's area never changes; a window names many paths often
 def classify_path(path: str) -> Area:
     """The :class:`Area` a repository-relative path belongs to."""
     parts = _parts(path)

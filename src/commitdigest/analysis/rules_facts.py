@@ -45,7 +45,7 @@ from commitdigest.models import (
     RadarKind,
 )
 
-_DEF_RE = re.compile(r"^([+-])(?:async\s+def|def|class)\s+([A-Za-z_]\w*)")
+_DEF_RE = re.compile(r"^([+-])(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 _BREAKING_RE = re.compile(r"\bBREAKING[ -]CHANGES?\b")
 _VERSION_TITLE = re.compile(
     r"^(?:release(?: version)?|version|bump(?:ing)? (?:the )?version(?: to)?"
@@ -152,14 +152,11 @@ def _removed_public_defs(files: list[FileChange]) -> list[str]:
     for f in files:
         if is_private_module(f.path):
             continue
-        for line in f.patch.splitlines():
-            if line.startswith(("---", "+++")):
-                continue
-            if m := _DEF_RE.match(line):
-                if m.group(1) == "-":
-                    removed[m.group(2)] = None
-                else:
-                    added.add(m.group(2))
+        for m in _DEF_RE.finditer(f.patch):  # a "--- a/…" or "+++ b/…" header never matches
+            if m.group(1) == "-":
+                removed[m.group(2)] = None
+            else:
+                added.add(m.group(2))
     return [n for n in removed if n not in added and not n.startswith("_")]
 
 

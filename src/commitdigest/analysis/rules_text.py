@@ -125,16 +125,21 @@ _TRAILER_KEYS = frozenset(
     {"fixes", "closes", "resolves", "refs", "cc", "link", "bug", "issue", "fix", "see-also"}
 )
 _TRAILER_RE = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*):\s*\S")
-_SKIP_LINE_RES = (
-    re.compile(r"^#{1,6}(?!\d)"),  # headings ("## Purpose"), not "#20418 moved …"
-    re.compile(r"^</?[A-Za-z][^>]*>\s*$"),  # HTML tag lines (<details>, </summary>)
-    re.compile(r"^[-*+]\s+\[[ xX]\]"),  # checklists
-    re.compile(r"^(?:-{3,}|\*{3,}|_{3,}|={3,})$"),  # rules
-    re.compile(r"^\|"),  # tables
-    re.compile(r"^\*\*[^*]+\*\*:?$"),  # bold-only lines (template labels)
+_SKIP_LINE_RE = re.compile(
+    r"#{1,6}(?!\d)"  # headings ("## Purpose"), not "#20418 moved …"
+    r"|</?[A-Za-z][^>]*>\s*$"  # HTML tag lines (<details>, </summary>)
+    r"|[-*+]\s+\[[ xX]\]"  # checklists
+    r"|(?:-{3,}|\*{3,}|_{3,}|={3,})$"  # rules
+    r"|\|"  # tables
+    r"|\*\*[^*]+\*\*:?$"  # bold-only lines (template labels)
 )
 _LEADING_BULLET = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+|\d+、)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s|(?<=[。！？])")
+# a sentence ends after . ! ? and a space (not after "e.g." "i.e." "etc." "vs." "cf.") or
+# after a Chinese stop
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s|(?<=[。！？])",
+    re.IGNORECASE,
+)
 
 
 def strip_html_comments(text: str) -> str:
@@ -150,11 +155,11 @@ def _is_trailer(line: str) -> bool:
 
 
 def _is_skipped(line: str) -> bool:
-    if _is_trailer(line) or any(r.match(line) for r in _SKIP_LINE_RES):
+    if _is_trailer(line) or _SKIP_LINE_RE.match(line):
         return True
-    letters = [c for c in line if c.isalpha()]
-    # an all-capitals line of some length is template shouting ("PLEASE FILL IN ...")
-    return len(letters) >= 20 and not any(c.islower() for c in letters)
+    # an all-capitals line of some length is template shouting ("PLEASE FILL IN ..."):
+    # nothing changes when it is upper-cased (no lower-case letter), and 20 letters or more
+    return len(line) >= 20 and line == line.upper() and sum(map(str.isalpha, line)) >= 20
 
 
 def first_paragraph(body: str) -> str:
@@ -163,22 +168,20 @@ def first_paragraph(body: str) -> str:
     Skips trailers (``Signed-off-by:``), headings (``## Purpose``), HTML comments and tags,
     checklists, tables, rules, code blocks and all-capitals template text.
     """
-    paragraphs: list[list[str]] = [[]]
+    lines: list[str] = []
     in_fence = False
-    for raw in strip_html_comments(body).splitlines():
+    for raw in [*strip_html_comments(body).splitlines(), ""]:  # "": the last one ends
         line = raw.strip()
-        if line.startswith(("```", "~~~")):
-            in_fence = not in_fence
-            paragraphs.append([])
+        fence = line.startswith(("```", "~~~"))
+        if fence or in_fence or not line or _is_skipped(line):
+            in_fence ^= fence
+            if lines:  # a paragraph ends: the first with some words is the one
+                text = _LEADING_BULLET.sub("", strip_controls(" ".join(lines)))
+                if sum(map(str.isalnum, text)) >= 3:
+                    return text
+                lines = []
             continue
-        if in_fence or not line or _is_skipped(line):
-            paragraphs.append([])
-            continue
-        paragraphs[-1].append(line)
-    for lines in paragraphs:
-        text = _LEADING_BULLET.sub("", strip_controls(" ".join(lines)))
-        if sum(c.isalnum() for c in text) >= 3:
-            return text
+        lines.append(line)
     return ""
 
 

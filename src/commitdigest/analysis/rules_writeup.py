@@ -5,6 +5,7 @@ the insights, risks and recommendations that follow from the evidence, nothing m
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import AREA_ORDER, Area
@@ -15,7 +16,6 @@ from commitdigest.models import ChangeType, Commit, Insight, Risk
 from commitdigest.text import strip_controls
 
 MAX_IMPACT = 8
-_CJK = re.compile(r"[\u3400-\u9fff]")
 """A message in Chinese is quoted in an English summary, not run into it."""
 
 
@@ -39,20 +39,28 @@ def summary_text(facts: CommitFacts, commit: Commit, change_type: ChangeType, la
         sentences.append(rt.tr(lang, key))
         if facts.merged and title:  # the heading shows "Merge pull request #…": say which
             sentences.append(rt.tr(lang, "sum_merged", title=title))
-    if facts.excerpt:
+    if facts.excerpt and not _says_the_title(facts.excerpt, title):
         excerpt = strip_controls(rt.cut_text(facts.excerpt))
         excerpt = excerpt.rstrip(" :;,，：；")
         if lang != "en" and excerpt.endswith((".", "。")) and not excerpt.endswith(".."):
             excerpt = excerpt[:-1]  # 「…」 is followed by 。
         elif lang == "en" and not excerpt.endswith((".", "!", "?", "…")):
             excerpt += "."  # the next sentence does not run on
-        foreign = lang == "en" and _CJK.search(excerpt) is not None
-        sentences.append(rt.tr(lang, "sum_quote_foreign" if foreign else "sum_quote", text=excerpt))
+        sentences.append(rt.tr(lang, "sum_quote", text=excerpt))
     if facts.areas:
         sentences.append(rt.tr(lang, "shape", parts=_shape_parts(facts, lang)))
     elif not commit.files:
         sentences.append(rt.tr(lang, "no_files"))
     return rt.join_sentences(sentences, lang)
+
+
+def _says_the_title(excerpt: str, title: str) -> bool:
+    """Whether the message's first paragraph only repeats the title (a typo aside: "…for
+    QuantType enum" / "…for QuanType enum"), which the summary then does not quote."""
+    a, b = (re.sub(r"\W+", " ", t).strip().lower() for t in (excerpt, title))
+    if not a or not b or abs(len(a) - len(b)) > max(len(a), len(b)) // 10:
+        return False
+    return a == b or SequenceMatcher(None, a, b).ratio() >= 0.9
 
 
 def _shape_parts(facts: CommitFacts, lang: str) -> str:

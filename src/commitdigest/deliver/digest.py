@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Generic, TypeVar
 
@@ -132,8 +132,13 @@ def repos_label(names: Sequence[str], lang: str, limit: int = 60) -> str:
 def build_digest(
     context: Report, *, lang: str | None = None, report_url: str | None, test: bool = False
 ) -> Digest:
-    """The digest of a day's report or of a week's digest."""
+    """The digest of a day's report or of a week's digest, its labels in ``lang`` (the
+    channel's; the report's by default). The analyses' own words — the overview's themes,
+    key changes and risks, an Act-on line's reason — are in the report's language: a
+    channel of another language gets its labels, the titles and the counts, never a
+    sentence of the other language."""
     lang = lang or context.lang
+    foreign = lang != context.lang
     labels = get_labels(lang)
     day = report_day(context)
     totals = dict.fromkeys(Importance, 0)
@@ -146,7 +151,7 @@ def build_digest(
         commits = {c.short_sha: c for c in repo.commits}
         overview: list[tuple[str, list[tuple[str, DigestCommit | None]]]] = []
         cited: set[str] = set()
-        if repo.overview is not None:
+        if repo.overview is not None and not foreign:
             ov = repo.overview
             refs = ov.key_refs if len(ov.key_refs) == len(ov.key_changes) else []
             for key, values, keyed in (
@@ -166,7 +171,7 @@ def build_digest(
                 if items:
                     overview.append((labels.s[key], items))
         # the room goes to what neither the Act-on lines nor the overview have said
-        act = _act_on(repo, labels)
+        act = _act_on(repo, labels, reasons=not foreign)
         cited |= {commit.short_sha for _, items in act for _, commit in items}
         high = [
             _digest_commit(c, labels)
@@ -196,14 +201,16 @@ def _digest_commit(commit: CommitEntry, labels: Labels) -> DigestCommit:
     return DigestCommit(title=title, short_sha=commit.short_sha, url=safe_url(commit.url))
 
 
-def _act_on(repo: ReportPart, labels: Labels) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
+def _act_on(
+    repo: ReportPart, labels: Labels, *, reasons: bool = True
+) -> list[tuple[str, list[tuple[str, DigestCommit]]]]:
     """The repository's Act-on lines for a digest (``render.act_on``: what affects your
     code, public breaking changes one line per commit, security fixes, high-importance
     commits with a reason), first in every message; ``[]`` when nothing needs action."""
     found = act_on([("", repo.commits)])
     items = [
         (  # the title in it is never cut (act_text shortens only item names and reasons)
-            labels.act_text(line),
+            labels.act_text(line if reasons else replace(line, reason="")),
             DigestCommit(title="", short_sha=line.commit.short_sha, url=safe_url(line.commit.url)),
         )
         for line in found.lines

@@ -98,6 +98,9 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
         "act_affects": "⚠️ 影响你的代码",
         "act_breaking": "💥 破坏性变更",
         "act_release": "🏷️ 发布 {version}：声明了 {n} 项破坏性变更",
+        "act_release_mixed": (
+            "🏷️ 发布 {version}：{n} 项破坏性变更（项目声明 {announced} 项，代码中发现 {found} 项）"
+        ),
         "act_security": "🔒 安全修复",
         "act_high": "🔴 高重要度",
         "act_more": "还有 {n} 项 ↓",
@@ -232,6 +235,10 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
         "act_affects": "⚠️ Affects your code",
         "act_breaking": "💥 Breaking",
         "act_release": "🏷️ Release {version} announces breaking changes ({n})",
+        "act_release_mixed": (
+            "🏷️ Release {version}: {n} breaking changes ({announced} announced, {found} found in"
+            " the code)"
+        ),
         "act_security": "🔒 Security fix",
         "act_high": "🔴 High importance",
         "act_more": "{n} more ↓",

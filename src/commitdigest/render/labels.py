@@ -124,8 +124,7 @@ class Labels:
             item = shorten_title(used, 2 * NAME_CHARS, 2 * NAME_CHARS - 3)
             return f"{head}{self.s['act_affects']} · {item} · {title}"
         if line.kind == "release":
-            label = self.s["act_release"].format(version=line.release, n=len(line.items))
-            return f"{head}{label} · {title}"
+            return f"{head}{self.release_label(line)} · {title}"
         if line.kind == "breaking":
             names, more = item_names(line)
             listed = ", ".join(shorten_title(n, NAME_CHARS, NAME_CHARS - 3) for n, _ in names)
@@ -134,6 +133,18 @@ class Labels:
         label = self.s["act_security"] if line.kind == "security" else self.s["act_high"]
         reason = f" — {line.reason}" if line.reason else ""
         return f"{head}{label} · {title}{reason}"
+
+    def release_label(self, line: ActLine) -> str:
+        """A release's Act-on label: what the project announced, and apart from it what the
+        code shows that no entry announced (``Release 0.28.0: 18 breaking changes (2
+        announced, 16 found in the code)``)."""
+        n = len(line.items)
+        announced = sum(i.kind is RadarKind.ANNOUNCED for i in line.items)
+        if announced in (0, n):
+            return self.s["act_release"].format(version=line.release, n=n)
+        return self.s["act_release_mixed"].format(
+            version=line.release, n=n, announced=announced, found=n - announced
+        )
 
     def dimension(self, dimension: str) -> str | None:
         """The label of a known insight dimension, else None (print the text itself)."""

@@ -96,6 +96,10 @@ def local_time(moment: datetime, zone: tzinfo) -> datetime:
     return aware.astimezone(zone)
 
 
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_PLAIN_CAPITAL = re.compile(r"(?:A|[A-Z][a-z]+)\b(?![.\w(])")  # "To", not "API", "Foo.bar", "I"
+
+
 class ReportView(ABC, Generic[T]):
     """The helpers both reports' templates call (``v``) that work the same way in each:
     formatting, grouping, and the lines composed from labels and analyser text. What
@@ -270,10 +274,23 @@ class ReportView(ABC, Generic[T]):
             return ""
         return self.labels.s["grounding_removed"].format(n=len(record.unsupported))
 
-    def line_items(self, values: Iterable[str]) -> list[T]:
+    def line_items(self, values: Iterable[str], sentence: bool = True) -> list[T]:
         """Items shown joined on one line: each without its own closing punctuation, which
-        would double the separator."""
-        return self.items(value.rstrip("。．.；;，, ") for value in values)
+        would double the separator. As one ``sentence`` (the default; not a list of names
+        such as the impact's components) the line ends with the language's full stop, and
+        in English an item after the first starts in lower case when it opens with a plain
+        capitalised word (``…after upgrading; to use the new …``)."""
+        texts = [t for t in (value.rstrip("。．.；;，, ") for value in values) if t.strip()]
+        if sentence and self.labels.lang == "en":
+            texts = [
+                t[0].lower() + t[1:] if i and _PLAIN_CAPITAL.match(t) else t
+                for i, t in enumerate(texts)
+            ]
+        if sentence and texts:  # a Chinese stop only after Chinese, never after English
+            chinese = _CJK.search(texts[-1]) is not None
+            if chinese == (self.labels.lang != "en"):
+                texts[-1] += "。" if chinese else "."
+        return self.items(texts)
 
     def notes(self, analysis: Analysis) -> list[T]:
         """The analyser's reasons; for a fallback the first note is the failure reason,
