@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, kw_only=True)
 class RunArgs:
-    """``run_command``'s arguments and options (each field one of them, in ``--help`` order)."""
+    """``run``'s arguments and options (each field one of them, in ``--help`` order)."""
 
     date: Annotated[
         str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
