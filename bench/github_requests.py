@@ -37,7 +37,7 @@ from fake_github import FakeGitHub, repo_from_git
 from pydantic import SecretStr
 
 from commitdigest.models import Commit
-from commitdigest.sources.github_source import open_github_repository
+from commitdigest.sources.github_source import GitHubReading, open_github_repository
 from commitdigest.store import Store
 
 TZ = timezone(timedelta(hours=8))
@@ -77,7 +77,7 @@ def build(path: Path, commits: int, binary_every: int) -> None:
 async def read_day(fake: FakeGitHub, store: Store, pulls: bool) -> list[Commit]:
     repo = await open_github_repository(
         "octo", "bench", api_url=fake.base_url, token=SecretStr(TOKEN), store=store,
-        fetch_pulls=pulls,
+        reading=GitHubReading(fetch_pulls=pulls),
     )  # fmt: skip
     async with repo:
         return await repo.read_commits(*DAY)

@@ -47,7 +47,13 @@ from fake_providers import (  # noqa: E402
 )
 
 from commitdigest.analysis.llm.analyser import LLMAnalyser, LLMOptions  # noqa: E402
-from commitdigest.analysis.llm.client import ChatRequest, ChatResult, OpenAIChatClient  # noqa: E402
+from commitdigest.analysis.llm.client import (  # noqa: E402
+    ChatRequest,
+    ChatResult,
+    ClientOptions,
+    Endpoint,
+    OpenAIChatClient,
+)
 from commitdigest.analysis.llm.schema import CompactOutput, FullOutput  # noqa: E402
 from commitdigest.models import AnalysisStatus, Commit, FileChange  # noqa: E402
 
@@ -152,7 +158,7 @@ class InstructorClient:
 
 
 def ours(base_url: str, model: str) -> OpenAIChatClient:
-    return OpenAIChatClient(base_url=base_url, api_key="sk-k", timeout=10)
+    return OpenAIChatClient(Endpoint(base_url, "sk-k"), ClientOptions(timeout=10))
 
 
 async def analyses(make: Make, provider: Provider, extra: dict[str, Any]) -> int:

@@ -59,6 +59,8 @@ from commitdigest.analysis.llm.analyser import LLMAnalyser, LLMOptions  # noqa: 
 from commitdigest.analysis.llm.client import (  # noqa: E402
     ChatRequest,
     ChatResult,
+    ClientOptions,
+    Endpoint,
     OpenAIChatClient,
     ScriptedChatClient,
     build_chat_client,
@@ -110,10 +112,8 @@ async def latency_stage(n: int, concurrency: int, latency: float, home: Path) ->
     commits = [("bench/repo", make_commit(i, 40 + i * 13 % 200, 1 + i % 4)) for i in range(n)]
     with FakeOpenAI(default=answer(REPLY, delay=latency)) as server:
         client = OpenAIChatClient(
-            base_url=server.base_url,
-            api_key="bench",
-            timeout=30,
-            retry=RetryPolicy(max_attempts=2),
+            Endpoint(server.base_url, "bench"),
+            ClientOptions(timeout=30, retry=RetryPolicy(max_attempts=2)),
             limiter=RateLimiter(max_concurrency=concurrency),
         )
         analyser = LLMAnalyser(client, LLMOptions(model="fake-model"))

@@ -37,7 +37,7 @@ import threading
 import time
 from collections import Counter, deque
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -551,3 +551,18 @@ __all__ = [
     "secondary_limit",
     "serving",
 ]
+
+
+def open_options(**kw: Any) -> dict[str, Any]:
+    """``open_github_repository``'s keyword arguments from flat ones: the fields of
+    :class:`GitHubLimits` go into ``limits``, those of :class:`GitHubReading` into
+    ``reading``; the rest (``token``, ``store``, ``api_url``, …) stay as given."""
+    from commitdigest.sources.github_api import GitHubLimits
+    from commitdigest.sources.github_source import GitHubReading
+
+    def take(record: type[Any]) -> dict[str, Any]:
+        names = {f.name for f in fields(record)}
+        return {k: kw.pop(k) for k in list(kw) if k in names}
+
+    limits, reading = take(GitHubLimits), take(GitHubReading)
+    return {**kw, "limits": GitHubLimits(**limits), "reading": GitHubReading(**reading)}

@@ -14,13 +14,20 @@ from typing import Any
 
 import httpx2
 import pytest
-from fake_github import FakeGitHub, FakeRepo, Reply, repo_from_git, secondary_limit
+from fake_github import (
+    FakeGitHub,
+    FakeRepo,
+    Reply,
+    open_options,
+    repo_from_git,
+    secondary_limit,
+)
 from gitfixture import CommitSpec, build_repo
 from pydantic import SecretStr
 
 from commitdigest.errors import RateLimitError, SourceError
 from commitdigest.models import Commit
-from commitdigest.sources.github_api import GitHubAPI
+from commitdigest.sources.github_api import GitHubAPI, GitHubLimits
 from commitdigest.sources.github_auth import default_api_url, discover_token
 from commitdigest.sources.github_source import GitHubRepository, open_github_repository
 from commitdigest.store import Store
@@ -46,7 +53,9 @@ async def _open(fake: FakeGitHub, **kw: Any) -> GitHubRepository:
     kw.setdefault("token", None)
     owner, name = kw.pop("spec", "octo/widgets").split("/")
     options: dict[str, Any] = {"retry_base": 0.001, "secondary_base": 0.001, "reset_margin": 0.0}
-    return await open_github_repository(owner, name, api_url=fake.base_url, **(options | kw))
+    return await open_github_repository(
+        owner, name, api_url=fake.base_url, **open_options(**(options | kw))
+    )
 
 
 def _read(fake: FakeGitHub, **kw: Any) -> list[Commit]:
@@ -241,7 +250,9 @@ def test_unreachable_api() -> None:
     url = f"http://127.0.0.1:{port}"
 
     async def go() -> None:
-        await open_github_repository("o", "r", api_url=url, token=None, retry_base=0.001)
+        await open_github_repository(
+            "o", "r", api_url=url, token=None, limits=GitHubLimits(retry_base=0.001)
+        )
 
     with pytest.raises(SourceError, match=rf"^cannot reach {url}: ") as info:
         asyncio.run(go())

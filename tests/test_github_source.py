@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_github import FakeGitHub, FakeRepo, pull, repo_from_git
+from fake_github import FakeGitHub, FakeRepo, open_options, pull, repo_from_git
 from gitfixture import CommitSpec, build_repo, commit, git, init_repo, merge
 
 from commitdigest.models import Commit, FileChange, FileStatus
@@ -58,8 +58,8 @@ async def _open(fake: FakeGitHub, store: Store | None = None, **kw: Any) -> GitH
     owner, name = kw.pop("spec", "octo/widgets").split("/")
     kw.setdefault("token", None)
     return await open_github_repository(
-        owner, name, api_url=fake.base_url, store=store, retry_base=0.001,
-        secondary_base=0.001, reset_margin=0.0, **kw,
+        owner, name, api_url=fake.base_url, store=store, **open_options(retry_base=0.001,
+        secondary_base=0.001, reset_margin=0.0, **kw),
     )  # fmt: skip
 
 

@@ -109,14 +109,14 @@ def test_the_remotes_share_the_policy() -> None:
     from commitdigest.analysis.llm import ratelimit
     from commitdigest.deliver.service import retry_policy
     from commitdigest.http import RetryPolicy
-    from commitdigest.sources.github_api import GitHubAPI
+    from commitdigest.sources.github_api import GitHubAPI, GitHubLimits
 
     assert ratelimit.RetryPolicy is RetryPolicy
     config = channel_config(name="s", type="slack", url_env="SLACK_URL", max_attempts=3)
     policy = retry_policy(config)
     assert (policy.max_attempts, policy.jitter) == (3, False)
     assert policy.backoff_initial_s == config.backoff_s
-    api = GitHubAPI("https://api.github.com", max_retries=2, retry_base=0.5)
+    api = GitHubAPI("https://api.github.com", limits=GitHubLimits(max_retries=2, retry_base=0.5))
     assert isinstance(api.retry, RetryPolicy) and api.retry.max_attempts == 3
 
 

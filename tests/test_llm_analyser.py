@@ -29,7 +29,9 @@ from commitdigest.analysis.llm.analyser import LLMAnalyser, LLMOptions
 from commitdigest.analysis.llm.client import (
     ChatRequest,
     ChatResult,
+    ClientOptions,
     ContextLengthError,
+    Endpoint,
     LLMAuthError,
     LLMEndpointError,
     LLMUnavailableError,
@@ -411,9 +413,9 @@ async def test_an_auth_error_in_any_part_propagates() -> None:
 
 
 def http_client(server: FakeOpenAI, **kw: Any) -> OpenAIChatClient:
-    kw.setdefault("timeout", 2.0)
-    kw.setdefault("probe", False)
-    return OpenAIChatClient(base_url=server.base_url, api_key=KEY, retry=FAST, **kw)
+    """A client of ``server``; ``kw``: :class:`ClientOptions` fields."""
+    options = ClientOptions(**{"timeout": 2.0, "probe": False, "retry": FAST, **kw})
+    return OpenAIChatClient(Endpoint(server.base_url, KEY), options)
 
 
 async def analyse_http(server: FakeOpenAI, c: Commit | None = None, **options: Any) -> Analysis:

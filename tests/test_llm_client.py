@@ -34,7 +34,9 @@ from fake_openai import (
 from commitdigest.analysis.llm.client import (
     ChatRequest,
     ChatResult,
+    ClientOptions,
     ContextLengthError,
+    Endpoint,
     LLMAuthError,
     LLMEndpointError,
     LLMRequestError,
@@ -45,6 +47,7 @@ from commitdigest.analysis.llm.client import (
     TokenUsage,
 )
 from commitdigest.analysis.llm.ratelimit import RateLimiter, RetryPolicy, parse_retry_after
+from commitdigest.http import Timer
 
 pytestmark = pytest.mark.anyio
 
@@ -92,16 +95,17 @@ def fake_openai() -> Iterator[FakeOpenAI]:
 @pytest.fixture
 async def client(fake_openai: FakeOpenAI) -> AsyncIterator[OpenAIChatClient]:
     async with OpenAIChatClient(
-        base_url=fake_openai.base_url, api_key=KEY, timeout=2.0, retry=FAST, probe=False
+        Endpoint(fake_openai.base_url, KEY), ClientOptions(timeout=2.0, retry=FAST, probe=False)
     ) as c:
         yield c
 
 
-def make_client(server: FakeOpenAI, **kw: Any) -> OpenAIChatClient:
-    kw.setdefault("timeout", 2.0)
-    kw.setdefault("retry", FAST)
-    kw.setdefault("probe", False)
-    return OpenAIChatClient(base_url=server.base_url, api_key=KEY, **kw)
+def make_client(
+    server: FakeOpenAI, *, limiter: RateLimiter | None = None, **kw: Any
+) -> OpenAIChatClient:
+    """A client of ``server``; ``kw``: :class:`ClientOptions` fields."""
+    options = ClientOptions(**{"timeout": 2.0, "retry": FAST, "probe": False, **kw})
+    return OpenAIChatClient(Endpoint(server.base_url, KEY), options, limiter=limiter)
 
 
 # --------------------------------------------------------------------------- happy path
@@ -408,7 +412,7 @@ async def test_unreachable_server_stops_the_run_naming_the_url() -> None:
     with FakeOpenAI() as server:
         base_url = server.base_url
     async with OpenAIChatClient(
-        base_url=base_url, api_key=KEY, retry=FAST, url_source="OPENAI_BASE_URL"
+        Endpoint(base_url, KEY, url_source="OPENAI_BASE_URL"), ClientOptions(retry=FAST)
     ) as client:
         with pytest.raises(LLMEndpointError) as info:
             await client.complete(request())
@@ -511,7 +515,7 @@ async def test_rate_limiter_token_bucket_with_fake_clock() -> None:
         now[0] += seconds
 
     limiter = RateLimiter(
-        max_concurrency=1, requests_per_minute=60, burst=2, clock=lambda: now[0], sleep=sleep
+        max_concurrency=1, requests_per_minute=60, burst=2, timer=Timer(lambda: now[0], sleep)
     )
     for _ in range(4):
         async with limiter.slot():

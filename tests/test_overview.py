@@ -11,7 +11,9 @@ from fake_openai import FakeOpenAI, answer, truncated
 
 from commitdigest.analysis.llm.client import (
     ChatResult,
+    ClientOptions,
     ContextLengthError,
+    Endpoint,
     LLMAuthError,
     LLMRequestError,
     LLMUnavailableError,
@@ -24,8 +26,10 @@ from commitdigest.analysis.llm.overview import (
     DATA_TAG,
     OVERVIEW_PROMPT_VERSION,
     REPLY_SCHEMA,
+    OverviewDay,
     build_overview_prompt,
     llm_overview,
+    overview_options,
     parse_overview_reply,
 )
 from commitdigest.analysis.llm.tokens import estimate_tokens
@@ -89,16 +93,20 @@ def run(coro: Any) -> Any:
     return anyio.run(main)
 
 
-def overview(client: Any, items: list[OverviewItem] | None = None, **kw: Any) -> Overview:
-    args: dict[str, Any] = {
-        "model": "m",
-        "repository": "vllm-project/vllm",
-        "label": "2026-01-13",
-        "items": day() if items is None else items,
-        "lang": "en",
-        **kw,
-    }
-    return run(llm_overview(client, **args))  # type: ignore[no-any-return]
+def overview(
+    client: Any, items: list[OverviewItem] | None = None, lang: str = "en", **kw: Any
+) -> Overview:
+    """``llm_overview`` of the day's ``items``; ``kw``: :func:`overview_options`'s (with
+    ``input_budget`` for its ``input_budget_tokens``)."""
+    if "input_budget" in kw:
+        kw["input_budget_tokens"] = kw.pop("input_budget")
+    request = OverviewDay(
+        repository="vllm-project/vllm",
+        label="2026-01-13",
+        items=day() if items is None else items,
+        lang=lang,
+    )
+    return run(llm_overview(client, request, overview_options("m", **kw)))  # type: ignore[no-any-return]
 
 
 # ---- rule-made --------------------------------------------------------------------------
@@ -346,16 +354,14 @@ def test_llm_overview_over_http(fake_openai: FakeOpenAI) -> None:
     async def main() -> Overview:
         fast = RetryPolicy(max_attempts=2, backoff_initial_s=0.01, backoff_max_s=0.02)
         async with OpenAIChatClient(
-            base_url=fake_openai.base_url, api_key="k", retry=fast, probe=False
+            Endpoint(fake_openai.base_url, "k"), ClientOptions(retry=fast, probe=False)
         ) as c:
             return await llm_overview(
                 c,
-                model="fake-model",
-                repository="vllm-project/vllm",
-                label="2026-01-13",
-                items=day(),
-                lang="en",
-                max_tokens=300,
+                OverviewDay(
+                    repository="vllm-project/vllm", label="2026-01-13", items=day(), lang="en"
+                ),
+                overview_options("fake-model", max_tokens=300),
             )
 
     got = anyio.run(main)

@@ -8,7 +8,7 @@ import pytest
 
 from commitdigest.analysis.default_analysers import AsyncRuleAnalyser
 from commitdigest.models import Analysis, AnalysisStatus, ChangeType, Commit, Importance
-from commitdigest.pipeline.runner import analyse_commits
+from commitdigest.pipeline.runner import AnalysisHints, analyse_commits
 from commitdigest.store import Store
 
 WHEN = datetime(2026, 1, 13, tzinfo=UTC)
@@ -127,14 +127,16 @@ def test_radar_facts_go_to_the_analyser_and_into_the_cache_key(tmp_path: Path) -
     with Store.open(tmp_path) as store:
         plain, _ = asyncio.run(analyse_commits(rules, work, lang="en", store=store))
         with_radar, tally = asyncio.run(
-            analyse_commits(rules, work, lang="en", store=store, facts=facts)
+            analyse_commits(rules, work, lang="en", store=store, hints=AnalysisHints(facts=facts))
         )
         again, tally2 = asyncio.run(
-            analyse_commits(rules, work, lang="en", store=store, facts=facts)
+            analyse_commits(rules, work, lang="en", store=store, hints=AnalysisHints(facts=facts))
         )
         # an analyser that knows no facts is still called, without them, on its own key
         old = CountingAnalyser()
-        asyncio.run(analyse_commits(old, work, lang="en", store=store, facts=facts))
+        asyncio.run(
+            analyse_commits(old, work, lang="en", store=store, hints=AnalysisHints(facts=facts))
+        )
     assert tally.made == 2 and tally.cached == 0  # other keys than the radar-less run
     assert tally2.cached == 2 and again == with_radar
     assert with_radar[(repo, first.sha)].importance is Importance.HIGH

@@ -14,6 +14,7 @@ from isolated import isolate_settings
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+from commitdigest.analysis.focus import focus_matches
 from commitdigest.cli.config import config_app, repos_app
 from commitdigest.config import load_settings
 from commitdigest.config.edit import add_subscription
@@ -152,7 +153,7 @@ def test_source_defaults_from_the_name_and_is_checked() -> None:
     ],
 )
 def test_focus_globs(glob: str, path: str, hit: bool) -> None:
-    assert Focus(paths=[glob]).matches([path], "") is hit
+    assert focus_matches(Focus(paths=[glob]), [path], "") is hit
 
 
 @pytest.mark.parametrize(
@@ -170,16 +171,16 @@ def test_focus_globs(glob: str, path: str, hit: bool) -> None:
     ],
 )
 def test_focus_keywords(keyword: str, text: str, hit: bool) -> None:
-    assert Focus(keywords=[keyword]).matches([], text) is hit
+    assert focus_matches(Focus(keywords=[keyword]), [], text) is hit
 
 
 def test_focus_matches_either_and_nothing_when_empty() -> None:
     focus = Focus(paths=["csrc/**"], keywords=["NPU"], emphasis=" 影响 ")
     assert focus.emphasis == "影响" and focus.is_set
-    assert focus.matches(["README.md", "csrc/x.cu"], "docs")
-    assert focus.matches(["README.md"], "npu fix")
-    assert not focus.matches(["README.md"], "docs")
-    assert not Focus().matches(["a.py"], "anything") and not Focus().is_set
+    assert focus_matches(focus, ["README.md", "csrc/x.cu"], "docs")
+    assert focus_matches(focus, ["README.md"], "npu fix")
+    assert not focus_matches(focus, ["README.md"], "docs")
+    assert not focus_matches(Focus(), ["a.py"], "anything") and not Focus().is_set
 
 
 segment = st.text(alphabet="abcXYZ019_-.", min_size=1, max_size=6).filter(
@@ -191,9 +192,9 @@ segment = st.text(alphabet="abcXYZ019_-.", min_size=1, max_size=6).filter(
 def test_a_literal_path_and_its_folders_match_it(parts: list[str], cut: int) -> None:
     path = "/".join(parts)
     folder = "/".join(parts[: min(cut, len(parts))])
-    assert Focus(paths=[path]).matches([path], "")
-    assert Focus(paths=[folder]).matches([path], "")
-    assert Focus(paths=[folder + "/**"]).matches([path], "") is (len(parts) > cut)
+    assert focus_matches(Focus(paths=[path]), [path], "")
+    assert focus_matches(Focus(paths=[folder]), [path], "")
+    assert focus_matches(Focus(paths=[folder + "/**"]), [path], "") is (len(parts) > cut)
 
 
 # --- text edits --------------------------------------------------------------------------

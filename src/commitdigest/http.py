@@ -47,10 +47,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DONE",
+    "REAL_TIME",
     "USER_AGENT",
     "Hedging",
     "RateLimiter",
     "RetryPolicy",
+    "Timer",
     "Tried",
     "Verdict",
     "async_client",
@@ -244,6 +246,18 @@ Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
 
 
+@dataclass(frozen=True)
+class Timer:
+    """Where the request machinery reads the time and waits: :data:`REAL_TIME`, or a
+    test's fake clock and sleep."""
+
+    clock: Clock = time.monotonic
+    sleep: Sleep = anyio.sleep
+
+
+REAL_TIME = Timer()
+
+
 class RateLimiter:
     """When the next request to one remote may go, shared by every task that calls it.
 
@@ -271,8 +285,7 @@ class RateLimiter:
         burst: int = 1,
         adaptive: bool = True,
         cooldown_s: float = 1.0,
-        clock: Clock = time.monotonic,
-        sleep: Sleep = anyio.sleep,
+        timer: Timer = REAL_TIME,
     ) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
@@ -287,8 +300,8 @@ class RateLimiter:
         self.burst = burst
         self.adaptive = adaptive
         self.cooldown_s = cooldown_s
-        self._clock = clock
-        self._sleep = sleep
+        self._clock = clock = timer.clock
+        self._sleep = timer.sleep
         self._cap = float(max_concurrency)
         self._decreased_at = -math.inf
         self._waiters: deque[anyio.Event] = deque()
@@ -407,6 +420,7 @@ class RateLimiter:
 # ---- hedging: a slow request gets a twin --------------------------------------------------
 
 
+@dataclass(kw_only=True, eq=False)
 class Hedging:
     """When a request that is taking too long gets an identical twin (the first good answer
     wins, the other is cancelled): after ``factor`` times the median latency of the last
@@ -416,27 +430,19 @@ class Hedging:
     started, and at least ``floor`` are allowed, so a few hung requests cost seconds, not
     their time-out, and a healthy run pays next to nothing."""
 
-    def __init__(
-        self,
-        *,
-        factor: float = 3.0,
-        min_delay_s: float = 0.5,
-        share: float = 0.05,
-        floor: int = 4,
-        window: int = 64,
-        fixed_delay_s: float | None = None,
-        initial_delay_s: float | None = None,
-    ) -> None:
-        self.factor = factor
-        self.initial_delay_s = initial_delay_s
-        self.min_delay_s = min_delay_s
-        self.share = share
-        self.floor = floor
-        self.fixed_delay_s = fixed_delay_s
-        self._latencies: deque[float] = deque(maxlen=window)
-        self.requests = 0  # first tries started
-        self.hedged = 0  # twins started
-        self.won = 0  # twins that answered first
+    factor: float = 3.0
+    min_delay_s: float = 0.5
+    share: float = 0.05
+    floor: int = 4
+    window: int = 64
+    fixed_delay_s: float | None = None
+    initial_delay_s: float | None = None
+    requests: int = field(default=0, init=False)  # first tries started
+    hedged: int = field(default=0, init=False)  # twins started
+    won: int = field(default=0, init=False)  # twins that answered first
+
+    def __post_init__(self) -> None:
+        self._latencies: deque[float] = deque(maxlen=self.window)
 
     def observe(self, latency_s: float) -> None:
         self._latencies.append(latency_s)
@@ -518,8 +524,7 @@ async def send_with_retry(
     limiter: RateLimiter | None = None,
     hedging: Hedging | None = None,
     label: str = "request",
-    sleep: Sleep = anyio.sleep,
-    clock: Clock = time.monotonic,
+    timer: Timer = REAL_TIME,
 ) -> Tried[R]:
     """The one retry loop of every remote: ``send`` (one HTTP exchange: its answer, or an
     exception) until ``classify`` calls an answer ``done`` or ``stop``, the attempts are
@@ -527,6 +532,7 @@ async def send_with_retry(
     (an error that ends everything, such as a refused key). Each try holds a ``limiter``
     slot; with ``hedging`` a try slower than :meth:`Hedging.delay` gets a twin. Returns a
     :class:`Tried`; the caller turns a failure into its own error."""
+    sleep, clock = timer.sleep, timer.clock
     attempts = waits = hedges = 0
     waited = 0.0
     failures: list[str] = []

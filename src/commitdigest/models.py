@@ -1,5 +1,6 @@
 """The plain, serializable data that flows between the pipeline's stages.
 
+config -> :class:`Subscription` (a followed repository, with its :class:`Focus`)
 sources -> :class:`Commit` (with budgeted patches)
 analysis -> :class:`Analysis`
 render  <- :class:`ReportContext` (the JSON context; renderable on its own)
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 
 class FileStatus(StrEnum):
@@ -462,3 +464,58 @@ class UpgradeContext(_Frozen):
     unreadable: list[str] = Field(default_factory=list)  # files that could not be read
 
     model_config = ConfigDict(frozen=True, populate_by_name=True)
+
+
+# ---- what a user follows -------------------------------------------------------------
+
+
+class Focus(_Frozen):
+    """What matters most in a repository: commits that touch a path glob or name a keyword
+    are raised one level of importance (:mod:`commitdigest.analysis.focus` matches them);
+    ``emphasis`` is free text handed to the LLM prompt."""
+
+    paths: tuple[str, ...] = ()  # globs, see analysis.focus.glob_to_regex
+    keywords: tuple[str, ...] = ()  # see analysis.focus.keyword_hit
+    emphasis: str | None = None
+
+    @field_validator("paths", "keywords")
+    @classmethod
+    def _non_empty_items(cls, values: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        cleaned = [v.strip() for v in values]
+        for i, value in enumerate(cleaned):
+            if not (value.strip("/") if info.field_name == "paths" else value):
+                raise ValueError(f"item {i} is empty")
+        return tuple(dict.fromkeys(cleaned))
+
+    @field_validator("emphasis")
+    @classmethod
+    def _strip(cls, value: str | None) -> str | None:
+        return (value.strip() or None) if value is not None else None
+
+    @property
+    def is_set(self) -> bool:
+        return bool(self.paths or self.keywords or self.emphasis)
+
+
+class Subscription(_Frozen):
+    """One followed repository, as every stage reads it: named on the command line (a
+    name and a branch) or built by the config layer from a ``[[repositories]]`` entry
+    (:meth:`commitdigest.config.Settings.subscriptions`: relative paths resolved).
+
+    ``name`` is a local path, ``owner/repo`` or a repository URL; ``source`` ``None``
+    means a path that exists is read with git and anything else from GitHub (or a mirror
+    of another host).
+    """
+
+    name: str
+    branch: str | None = None
+    source: Literal["github", "git"] | None = None
+    focus: Focus = Field(default_factory=Focus)
+    # the user's own checkouts: the radar's items they use are listed first, with the
+    # path and line of each use
+    downstream: tuple[str, ...] = ()
+    # with separate reports (run.reports), the repositories of one group share a report
+    group: str | None = Field(None, min_length=1, max_length=64, pattern=r"^[\w][\w .-]*$")
+    # the commit link of a host commitdigest does not know: "{sha}" (and "{host}", "{path}")
+    # are filled in, e.g. "https://code.example/{path}/commits/{sha}"
+    commit_url: str | None = None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from commitdigest.cli.console import err, exit_with, out
-from commitdigest.cli.options import ConfigOption, DateOption, HomeOption
+from commitdigest.cli.options import ConfigOption, DateOption, HomeOption, takes_options
 from commitdigest.errors import EXIT_CODES_HELP
 
 if TYPE_CHECKING:
@@ -119,6 +120,50 @@ deliver_app = typer.Typer(
 )
 
 
+@dataclass(frozen=True, kw_only=True)
+class DeliverArgs:
+    """``deliver``'s arguments and options (each field one of them, in ``--help`` order)."""
+
+    date: DateOption = None
+    channel: Annotated[
+        list[str] | None, typer.Option("--channel", help="Only this channel (repeatable).")
+    ] = None
+    force: Annotated[
+        bool, typer.Option("--force", help="Send again even if already delivered.")
+    ] = False
+    test: Annotated[
+        str | None,
+        typer.Option("--test", metavar="CHANNEL", help="Send a sample message to CHANNEL."),
+    ] = None
+    retry: Annotated[
+        bool,
+        typer.Option(
+            "--retry",
+            help="Send again what failed to reach a channel, now (every run does this "
+            "first); a delivery whose first failure is older than its channel's "
+            "retry_days is given up.",
+        ),
+    ] = False
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Send nothing: write each channel's exact payload to a file "
+            "(<day>.<channel>.json, .eml for e-mail) under --out, for review.",
+        ),
+    ] = False
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="DIR",
+            help="Folder for --dry-run's files [default: <output_dir>/dry-run].",
+        ),
+    ] = None
+    config: ConfigOption = None
+    home: HomeOption = None
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(deliver_app, name="deliver")
 
@@ -161,47 +206,8 @@ def register(app: typer.Typer) -> None:
         exit_with(action)
 
     @deliver_app.callback(invoke_without_command=True, epilog=EXIT_CODES_HELP)
-    def deliver(
-        ctx: typer.Context,
-        date: DateOption = None,
-        channel: Annotated[
-            list[str] | None, typer.Option("--channel", help="Only this channel (repeatable).")
-        ] = None,
-        force: Annotated[
-            bool, typer.Option("--force", help="Send again even if already delivered.")
-        ] = False,
-        test: Annotated[
-            str | None,
-            typer.Option("--test", metavar="CHANNEL", help="Send a sample message to CHANNEL."),
-        ] = None,
-        retry: Annotated[
-            bool,
-            typer.Option(
-                "--retry",
-                help="Send again what failed to reach a channel, now (every run does this "
-                "first); a delivery whose first failure is older than its channel's "
-                "retry_days is given up.",
-            ),
-        ] = False,
-        dry_run: Annotated[
-            bool,
-            typer.Option(
-                "--dry-run",
-                help="Send nothing: write each channel's exact payload to a file "
-                "(<day>.<channel>.json, .eml for e-mail) under --out, for review.",
-            ),
-        ] = False,
-        out_dir: Annotated[
-            Path | None,
-            typer.Option(
-                "--out",
-                metavar="DIR",
-                help="Folder for --dry-run's files [default: <output_dir>/dry-run].",
-            ),
-        ] = None,
-        config: ConfigOption = None,
-        home: HomeOption = None,
-    ) -> None:
+    @takes_options(DeliverArgs, context=True)
+    def deliver(ctx: typer.Context, args: DeliverArgs) -> None:
         """Send a day's report to the [[deliver]] channels (again), or a test message.
 
         `run` delivers by itself after writing the files, and first sends again what failed
@@ -221,10 +227,11 @@ def register(app: typer.Typer) -> None:
             from commitdigest.errors import DeliveryFailed
             from commitdigest.pipeline.job import deliver_report, retry_deliveries
 
-            settings = load_settings(find_config(config))
-            if dry_run:
-                return write_dry_run(settings, date, channel, test, out_dir)
-            if retry:
+            settings = load_settings(find_config(args.config))
+            date, channel, test, home = args.date, args.channel, args.test, args.home
+            if args.dry_run:
+                return write_dry_run(settings, date, channel, test, args.out_dir)
+            if args.retry:
                 retried = run_sync(retry_deliveries(settings, home))
                 print_retried(retried)
                 return DeliveryFailed.exit_code if failed(retried.results) else 0
@@ -234,7 +241,7 @@ def register(app: typer.Typer) -> None:
             else:
                 label = report_label(settings, date)
                 results = run_sync(
-                    deliver_report(settings, label, home, channels=channel, force=force)
+                    deliver_report(settings, label, home, channels=channel, force=args.force)
                 )
             print_results(results)
             return DeliveryFailed.exit_code if failed(results) else 0

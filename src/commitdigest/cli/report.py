@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Protocol
 
 import typer
 
@@ -26,6 +27,7 @@ from commitdigest.cli.options import (
     OutOption,
     RadarOption,
     TzOption,
+    takes_options,
 )
 from commitdigest.errors import EXIT_CODES_HELP
 
@@ -42,15 +44,16 @@ def last_window(
     """The one window of ``--last``: the span of the last ``count`` commits (along first
     parents) of each local repository, labelled with the first and last commit date."""
     from commitdigest.errors import UsageError
-    from commitdigest.sources.open import RepoSpec, is_local, recent_commit_times
+    from commitdigest.models import Subscription
+    from commitdigest.sources.open import is_local, recent_commit_times
     from commitdigest.window import commit_range, resolve_zone
 
     zone_name, _ = resolve_zone(tz)
-    specs = [RepoSpec(name=name, branch=branch) for name in repositories]
-    remote = [spec.name for spec in specs if not is_local(spec)]
+    named = [Subscription(name=name, branch=branch) for name in repositories]
+    remote = [s.name for s in named if not is_local(s)]
     if remote:
         raise UsageError(f"--last reads local repositories only, not {', '.join(remote)}")
-    moments = [moment for spec in specs for moment in recent_commit_times(spec, count)]
+    moments = [moment for s in named for moment in recent_commit_times(s, count)]
     if not moments:
         raise UsageError("--last: the branch has no commits")
     return commit_range(moments, zone_name, count)
@@ -61,7 +64,8 @@ def empty_window_hint(
 ) -> str | None:
     """One line for a window without commits: the latest day that has some, and how to
     get it; None when no local repository has commits."""
-    from commitdigest.sources.open import RepoSpec, is_local, recent_commit_times
+    from commitdigest.models import Subscription
+    from commitdigest.sources.open import is_local, recent_commit_times
 
     if not windows:
         return None
@@ -69,8 +73,8 @@ def empty_window_hint(
     latest = [
         moment
         for name in repositories
-        if is_local(spec := RepoSpec(name=name, branch=branch))
-        for moment in recent_commit_times(spec, 1)
+        if is_local(named := Subscription(name=name, branch=branch))
+        for moment in recent_commit_times(named, 1)
     ]
     if not latest:
         return None
@@ -82,55 +86,61 @@ def empty_window_hint(
     )
 
 
+@dataclass(frozen=True, kw_only=True)
+class ReportArgs:
+    """``report``'s arguments and options (each field one of them, in ``--help`` order)."""
+
+    repositories: Annotated[
+        list[str],
+        typer.Argument(help="Local git repositories (paths), or GitHub owner/repo or URLs."),
+    ]
+    date: DateOption = None
+    since: Annotated[
+        str | None,
+        typer.Option(help="Start: a date or ISO datetime (inclusive). One report per day."),
+    ] = None
+    until: Annotated[
+        str | None, typer.Option(help="End: a date or ISO datetime (exclusive); default now.")
+    ] = None
+    days: Annotated[
+        int | None, typer.Option(help="The last N complete days, one report per day.")
+    ] = None
+    last: Annotated[
+        int | None,
+        typer.Option(
+            "--last",
+            min=1,
+            help="Exactly the last N commits of the branch (local repositories), as one "
+            "report titled with their first and last commit date.",
+        ),
+    ] = None
+    tz: TzOption = None
+    branch: BranchOption = None
+    lang: LangOption = None
+    fmt: FormatOption = None
+    out_dir: OutOption = None
+    analyser: AnalyserOption = None
+    model: ModelOption = None
+    concurrency: Annotated[
+        int | None,
+        typer.Option(min=1, max=64, help="Concurrent LLM requests (llm.max_concurrency)."),
+    ] = None
+    overview: Annotated[
+        bool | None,
+        typer.Option("--overview/--no-overview", help="A daily overview per repository."),
+    ] = None
+    radar: RadarOption = None
+    downstream: DownstreamOption = None
+    config: ConfigOption = None
+    home: HomeOption = None
+
+
 def register(app: typer.Typer) -> None:
     """Add ``report``, ``render`` and ``runs`` to ``app``."""
 
     @app.command(epilog=EXIT_CODES_HELP)
-    def report(
-        repositories: Annotated[
-            list[str],
-            typer.Argument(help="Local git repositories (paths), or GitHub owner/repo or URLs."),
-        ],
-        date: DateOption = None,
-        since: Annotated[
-            str | None,
-            typer.Option(help="Start: a date or ISO datetime (inclusive). One report per day."),
-        ] = None,
-        until: Annotated[
-            str | None, typer.Option(help="End: a date or ISO datetime (exclusive); default now.")
-        ] = None,
-        days: Annotated[
-            int | None, typer.Option(help="The last N complete days, one report per day.")
-        ] = None,
-        last: Annotated[
-            int | None,
-            typer.Option(
-                "--last",
-                min=1,
-                help="Exactly the last N commits of the branch (local repositories), as one "
-                "report titled with their first and last commit date.",
-            ),
-        ] = None,
-        tz: TzOption = None,
-        branch: BranchOption = None,
-        lang: LangOption = None,
-        fmt: FormatOption = None,
-        out_dir: OutOption = None,
-        analyser: AnalyserOption = None,
-        model: ModelOption = None,
-        concurrency: Annotated[
-            int | None,
-            typer.Option(min=1, max=64, help="Concurrent LLM requests (llm.max_concurrency)."),
-        ] = None,
-        overview: Annotated[
-            bool | None,
-            typer.Option("--overview/--no-overview", help="A daily overview per repository."),
-        ] = None,
-        radar: RadarOption = None,
-        downstream: DownstreamOption = None,
-        config: ConfigOption = None,
-        home: HomeOption = None,
-    ) -> None:
+    @takes_options(ReportArgs)
+    def report(args: ReportArgs) -> None:
         """Write the report of each day in the window (default: yesterday) and print the paths.
 
         --last N writes one report of exactly the branch's last N commits instead.
@@ -156,39 +166,37 @@ def register(app: typer.Typer) -> None:
             from commitdigest.store import Store, default_home
             from commitdigest.window import plan_windows
 
-            settings = load_settings(find_config(config))
+            settings = load_settings(find_config(args.config))
             llm = settings.llm.model_copy(
                 update={
                     k: v
-                    for k, v in (("model", model), ("max_concurrency", concurrency))
+                    for k, v in (("model", args.model), ("max_concurrency", args.concurrency))
                     if v is not None
                 }
             )
-            if last is not None:
-                if date or since or until or days:
+            tz = args.tz or settings.timezone
+            if args.last is not None:
+                if args.date or args.since or args.until or args.days:
                     raise UsageError(
                         "--last cannot be combined with --date, --since, --until or --days"
                     )
-                windows = [last_window(repositories, branch, last, tz or settings.timezone)]
+                windows = [last_window(args.repositories, args.branch, args.last, tz)]
             else:
                 windows = plan_windows(
-                    tz=tz or settings.timezone, on_date=date, since=since, until=until, days=days
+                    tz=tz, on_date=args.date, since=args.since, until=args.until, days=args.days
                 )
-            given = given_options(
-                settings, lang, fmt, out_dir, analyser, overview, radar, downstream
-            )
             options = ReportOptions.from_settings(
                 settings,
-                repositories=repositories,
+                repositories=args.repositories,
                 windows=windows,
-                branch=branch,
+                branch=args.branch,
                 llm=llm,
-                last=last,
-                **given,
+                last=args.last,
+                **given_options(settings, args),
             )
             check_lang(options.lang)  # bad values fail before the store is touched
             parse_formats(options.formats)
-            home_dir = home or default_home()
+            home_dir = args.home or default_home()
             with Store.open(home_dir) as store, RichProgress(err) as progress:
                 opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
                 outcome = run_sync(
@@ -198,7 +206,7 @@ def register(app: typer.Typer) -> None:
                 )
             print_written(out, err, outcome.paths, outcome.kept_reasons)
             if not outcome.failures and not sum(d.commits for d in outcome.days):
-                hint = empty_window_hint(repositories, branch, windows)
+                hint = empty_window_hint(args.repositories, args.branch, windows)
                 if hint:
                     err.print(hint, markup=False)
             if outcome.fallback:
@@ -289,28 +297,38 @@ def llm_counts(llm: dict[str, object]) -> str:
     return ", ".join(f"{llm[k]} {w}" for k, w in words.items() if llm.get(k))
 
 
-def given_options(
-    settings: Settings,
-    lang: str | None,
-    fmt: str | None,
-    out_dir: Path | None,
-    analyser: str | None,
-    overview: bool | None,
-    radar: bool | None,
-    downstream: list[Path] | None,
-) -> dict[str, object]:
+class GivenReportOptions(Protocol):
+    """The report options ``report`` and ``weekly`` share (:class:`ReportArgs`)."""
+
+    @property
+    def lang(self) -> str | None: ...
+    @property
+    def fmt(self) -> str | None: ...
+    @property
+    def out_dir(self) -> Path | None: ...
+    @property
+    def analyser(self) -> str | None: ...
+    @property
+    def overview(self) -> bool | None: ...
+    @property
+    def radar(self) -> bool | None: ...
+    @property
+    def downstream(self) -> list[Path] | None: ...
+
+
+def given_options(settings: Settings, args: GivenReportOptions) -> dict[str, object]:
     """The report options given on the command line (``report``, ``weekly``), as
     :meth:`ReportOptions.from_settings` overrides; the language defaults as the config says."""
     from commitdigest.pipeline.report import default_lang
 
     given = {
-        "lang": lang or default_lang(settings),
-        "formats": fmt,
-        "out_dir": out_dir,
-        "analyser": analyser,
-        "overview": overview,
-        "radar": radar,
-        "downstream": checkouts(downstream),
+        "lang": args.lang or default_lang(settings),
+        "formats": args.fmt,
+        "out_dir": args.out_dir,
+        "analyser": args.analyser,
+        "overview": args.overview,
+        "radar": args.radar,
+        "downstream": checkouts(args.downstream),
     }
     return {k: v for k, v in given.items() if v is not None}
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -15,7 +15,13 @@ from commitdigest.cli.console import (
     out,
     print_written,
 )
-from commitdigest.cli.options import ConfigOption, DownstreamOption, HomeOption, TzOption
+from commitdigest.cli.options import (
+    ConfigOption,
+    DownstreamOption,
+    HomeOption,
+    TzOption,
+    takes_options,
+)
 from commitdigest.errors import EXIT_CODES_HELP
 
 if TYPE_CHECKING:
@@ -23,16 +29,48 @@ if TYPE_CHECKING:
     from commitdigest.pipeline.job import RunOutcome
 
 
-def daily_run(
-    config: Path | None,
-    home: Path | None,
-    date: str | None = None,
-    downstream: list[Path] | None = None,
-    since: str | None = None,
-    until: str | None = None,
-    shard: str | None = None,
-    deliver: bool = False,
-) -> int:
+@dataclass(frozen=True, kw_only=True)
+class RunArgs:
+    """``run``'s arguments and options (each field one of them, in ``--help`` order)."""
+
+    date: Annotated[
+        str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
+    ] = None
+    since: Annotated[
+        str | None,
+        typer.Option(
+            help="Backfill from this day (YYYY-MM-DD, inclusive), oldest first; the daily "
+            "catch-up is not moved."
+        ),
+    ] = None
+    until: Annotated[
+        str | None,
+        typer.Option(help="With --since: up to this day (exclusive; default today)."),
+    ] = None
+    downstream: DownstreamOption = None
+    deliver: Annotated[
+        bool,
+        typer.Option(
+            "--deliver",
+            help="Send a backfill's days too (--since, or a catch-up longer than a "
+            "channel's max_catch_up_days): by default they are written, not sent.",
+        ),
+    ] = False
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="K/N",
+            help="Only the K-th of N parts of the subscriptions (by a hash of each name), "
+            "for parallel runs against one store and output folder; reports are then "
+            "separate (one per repository or group) and `site` merges them.",
+        ),
+    ] = None
+    config: ConfigOption = None
+    home: HomeOption = None
+
+
+def daily_run(args: RunArgs) -> int:
     """One daily run (:func:`commitdigest.pipeline.job.run_job`), printed; its exit code.
     Raises our errors for what stops the whole run."""
     from commitdigest.aio import run_sync
@@ -42,17 +80,17 @@ def daily_run(
     from commitdigest.pipeline.daily import Shard
     from commitdigest.pipeline.job import RunRequest, run_job
 
-    settings = load_settings(find_config(config))
+    settings = load_settings(find_config(args.config))
     request = RunRequest(
-        date=date,
-        since=since,
-        until=until,
-        deliver=deliver,
-        shard=Shard.parse(shard) if shard else None,
-        downstream=checkouts(downstream) or (),
+        date=args.date,
+        since=args.since,
+        until=args.until,
+        deliver=args.deliver,
+        shard=Shard.parse(args.shard) if args.shard else None,
+        downstream=checkouts(args.downstream) or (),
     )
     with RichProgress(err) as progress:
-        outcome = run_sync(run_job(settings, home, request, progress=progress))
+        outcome = run_sync(run_job(settings, args.home, request, progress=progress))
     print_outcome(settings, outcome)
     return outcome.exit_code
 
@@ -102,43 +140,8 @@ def print_outcome(settings: Settings, outcome: RunOutcome) -> None:
 
 def register(app: typer.Typer) -> None:
     @app.command(name="run", epilog=EXIT_CODES_HELP)
-    def run_command(
-        date: Annotated[
-            str | None, typer.Option("--date", help="Re-run one day (YYYY-MM-DD) instead.")
-        ] = None,
-        since: Annotated[
-            str | None,
-            typer.Option(
-                help="Backfill from this day (YYYY-MM-DD, inclusive), oldest first; the daily "
-                "catch-up is not moved."
-            ),
-        ] = None,
-        until: Annotated[
-            str | None,
-            typer.Option(help="With --since: up to this day (exclusive; default today)."),
-        ] = None,
-        downstream: DownstreamOption = None,
-        deliver: Annotated[
-            bool,
-            typer.Option(
-                "--deliver",
-                help="Send a backfill's days too (--since, or a catch-up longer than a "
-                "channel's max_catch_up_days): by default they are written, not sent.",
-            ),
-        ] = False,
-        shard: Annotated[
-            str | None,
-            typer.Option(
-                "--shard",
-                metavar="K/N",
-                help="Only the K-th of N parts of the subscriptions (by a hash of each name), "
-                "for parallel runs against one store and output folder; reports are then "
-                "separate (one per repository or group) and `site` merges them.",
-            ),
-        ] = None,
-        config: ConfigOption = None,
-        home: HomeOption = None,
-    ) -> None:
+    @takes_options(RunArgs)
+    def run_command(args: RunArgs) -> None:
         """Report every subscribed repository for each complete day since the last good run.
 
         The first run reports yesterday; a machine that was off catches up the missed days,
@@ -149,7 +152,7 @@ def register(app: typer.Typer) -> None:
         the days of a backfill (--since, or a catch-up longer than a channel's
         max_catch_up_days) are written without sending unless --deliver.
         """
-        exit_with(lambda: daily_run(config, home, date, downstream, since, until, shard, deliver))
+        exit_with(lambda: daily_run(args))
 
     @app.command(epilog=EXIT_CODES_HELP)
     def schedule(
@@ -178,7 +181,9 @@ def register(app: typer.Typer) -> None:
                 markup=False,
             )
             schedule_loop(
-                lambda: exit_code_of(lambda: daily_run(config, home)), at=hours_minutes, zone=zone
+                lambda: exit_code_of(lambda: daily_run(RunArgs(config=config, home=home))),
+                at=hours_minutes,
+                zone=zone,
             )
             return 0
 

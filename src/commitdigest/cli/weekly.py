@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 import typer
@@ -19,45 +20,49 @@ from commitdigest.cli.options import (
     OutOption,
     RadarOption,
     TzOption,
+    takes_options,
 )
 from commitdigest.errors import EXIT_CODES_HELP
 
 
+@dataclass(frozen=True, kw_only=True)
+class WeeklyArgs:
+    """``weekly``'s arguments and options (each field one of them, in ``--help`` order)."""
+
+    repositories: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Local git repositories, or GitHub owner/repo or URLs (default: the "
+            "config file's [[repositories]])."
+        ),
+    ] = None
+    week: Annotated[
+        str | None,
+        typer.Option(
+            help="The ISO week, YYYY-Www (e.g. 2026-W09), in --tz; default: the last complete week."
+        ),
+    ] = None
+    tz: TzOption = None
+    branch: BranchOption = None
+    lang: LangOption = None
+    fmt: FormatOption = None
+    out_dir: OutOption = None
+    analyser: AnalyserOption = None
+    model: ModelOption = None
+    overview: Annotated[
+        bool | None,
+        typer.Option("--overview/--no-overview", help="An overview of the week per repository."),
+    ] = None
+    radar: RadarOption = None
+    downstream: DownstreamOption = None
+    config: ConfigOption = None
+    home: HomeOption = None
+
+
 def register(app: typer.Typer) -> None:
     @app.command(epilog=EXIT_CODES_HELP)
-    def weekly(
-        repositories: Annotated[
-            list[str] | None,
-            typer.Argument(
-                help="Local git repositories, or GitHub owner/repo or URLs (default: the "
-                "config file's [[repositories]])."
-            ),
-        ] = None,
-        week: Annotated[
-            str | None,
-            typer.Option(
-                help="The ISO week, YYYY-Www (e.g. 2026-W09), in --tz; default: the last "
-                "complete week."
-            ),
-        ] = None,
-        tz: TzOption = None,
-        branch: BranchOption = None,
-        lang: LangOption = None,
-        fmt: FormatOption = None,
-        out_dir: OutOption = None,
-        analyser: AnalyserOption = None,
-        model: ModelOption = None,
-        overview: Annotated[
-            bool | None,
-            typer.Option(
-                "--overview/--no-overview", help="An overview of the week per repository."
-            ),
-        ] = None,
-        radar: RadarOption = None,
-        downstream: DownstreamOption = None,
-        config: ConfigOption = None,
-        home: HomeOption = None,
-    ) -> None:
+    @takes_options(WeeklyArgs)
+    def weekly(args: WeeklyArgs) -> None:
         """Write the weekly digest YYYY-Www.md/.json/.html next to the daily reports.
 
         It is built from the week's daily reports in the output folder; a day without one
@@ -74,14 +79,15 @@ def register(app: typer.Typer) -> None:
             from commitdigest.cli.report import given_options
             from commitdigest.config import find_config, load_settings
             from commitdigest.errors import UsageError
-            from commitdigest.pipeline.daily import separate_reports, specs_from_settings
+            from commitdigest.models import Subscription
+            from commitdigest.pipeline.daily import separate_reports
             from commitdigest.pipeline.report import (
                 ReportOptions,
                 check_lang,
                 parse_formats,
             )
             from commitdigest.pipeline.weekly import generate_weekly
-            from commitdigest.sources.open import RepositoryOpener, RepoSpec
+            from commitdigest.sources.open import RepositoryOpener
             from commitdigest.store import Store, default_home
             from commitdigest.window import (
                 last_complete_week,
@@ -90,35 +96,34 @@ def register(app: typer.Typer) -> None:
                 week_windows,
             )
 
-            settings = load_settings(find_config(config))
-            zone_name, zone = resolve_zone(tz or settings.timezone)
-            monday = parse_week(week) if week else last_complete_week(zone)
-            specs: list[RepoSpec | str] = (
-                [RepoSpec(name=name, branch=branch) for name in repositories]
-                if repositories
-                else list(specs_from_settings(settings))
+            settings = load_settings(find_config(args.config))
+            zone_name, zone = resolve_zone(args.tz or settings.timezone)
+            monday = parse_week(args.week) if args.week else last_complete_week(zone)
+            subscriptions = (
+                [Subscription(name=name, branch=args.branch) for name in args.repositories]
+                if args.repositories
+                else settings.subscriptions()
             )
-            if not specs:
+            if not subscriptions:
                 raise UsageError("name a repository, or add [[repositories]] to commitdigest.toml")
+            model = args.model
             llm = (
                 settings.llm if model is None else settings.llm.model_copy(update={"model": model})
             )
-            given = given_options(
-                settings, lang, fmt, out_dir, analyser, overview, radar, downstream
-            )
+            given = given_options(settings, args)
             options = ReportOptions.from_settings(
                 settings,
-                repositories=specs,
+                repositories=subscriptions,
                 windows=week_windows(monday, zone_name),
                 llm=llm,
                 command="weekly",
                 # the days it makes are laid out as `run` lays them out
-                separate=separate_reports(settings, [s for s in specs if isinstance(s, RepoSpec)]),
+                separate=separate_reports(settings, subscriptions),
                 **given,
             )
             check_lang(options.lang)
             parse_formats(options.formats)
-            home_dir = home or default_home()
+            home_dir = args.home or default_home()
             with Store.open(home_dir) as store, RichProgress(err) as progress:
                 opener = RepositoryOpener(store=store, home=home_dir, github=settings.github)
                 outcome = run_sync(

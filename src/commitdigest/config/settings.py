@@ -7,7 +7,9 @@ fills ``llm.api_key``, ``GITHUB_TOKEN`` (else ``GH_TOKEN``) fills ``github.token
 holds an ``api_key`` or ``token`` is rejected. ``OPENAI_BASE_URL`` and ``GITHUB_API_URL``
 fill ``llm.base_url`` / ``github.api_url`` when neither the file nor ``COMMITDIGEST_*``
 sets them. The followed repositories are ``[[repositories]]`` entries (:class:`Repository`,
-each with a :class:`Focus`); :mod:`commitdigest.subscriptions` edits them in the file.
+each with a :class:`Focus`), handed to the stages as :class:`~commitdigest.models.Subscription`
+records (:meth:`Settings.subscriptions`); :mod:`commitdigest.config.subscriptions` edits them
+in the file.
 Every field is documented in ``docs/config.md``.
 """
 
@@ -48,6 +50,7 @@ from commitdigest.config.channels import ChannelConfig, check_unique_names
 from commitdigest.config.subscriptions import Focus as Focus
 from commitdigest.config.subscriptions import Repository as Repository
 from commitdigest.errors import ConfigError
+from commitdigest.models import Subscription
 
 
 def default_home() -> Path:
@@ -305,6 +308,12 @@ class Settings(BaseSettings):
     def config_file(self) -> Path | None:
         """The file these settings were loaded from (None: defaults and environment)."""
         return self._config_file
+
+    def subscriptions(self) -> list[Subscription]:
+        """The followed repositories as every stage reads them: a relative path (a name, a
+        downstream checkout) is relative to the config file (else the working folder)."""
+        base = self.config_file.parent if self.config_file else Path.cwd()
+        return [repo.resolved(base) for repo in self.repositories]
 
     def secret_source(self, key: str) -> str | None:
         """The environment variable that set secret ``key`` (``llm.api_key``), or None."""

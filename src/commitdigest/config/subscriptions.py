@@ -17,19 +17,13 @@ import os
 import re
 import tomllib
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    PrivateAttr,
-    ValidationInfo,
-    field_validator,
-    model_validator,
-)
+from pydantic import PrivateAttr, field_validator, model_validator
+
+from commitdigest.models import Focus as Focus
+from commitdigest.models import Subscription
 
 NEW_FILE_HEADER = """\
 # commitdigest configuration: every field is described in docs/config.md.
@@ -65,138 +59,12 @@ def parse_repository_name(name: str) -> tuple[Literal["github", "url", "path"], 
     return "path", "path:" + os.path.normpath(os.path.expanduser(name)), None
 
 
-@lru_cache(maxsize=512)
-def paths_regex(globs: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One regex for a focus's globs (None for none); see :func:`glob_to_regex`."""
-    if not globs:
-        return None
-    return re.compile("|".join(f"(?:{glob_to_regex(g)})" for g in globs))
+class Repository(Subscription):
+    """One ``[[repositories]]`` entry: a :class:`~commitdigest.models.Subscription` as the
+    file writes it (a relative path is relative to the file; see :meth:`resolved`), its
+    name checked, ``source`` always set, and the day of its weekly digest."""
 
-
-def glob_to_regex(glob: str) -> str:
-    """A path glob as a full-match regex, gitignore-like.
-
-    ``*`` and ``?`` stay within one path segment, ``**`` crosses segments (``a/**/b``
-    also matches ``a/b``), ``[...]`` is a character class (``[!...]`` negated). A glob
-    without a ``/`` (``*.cu``) matches at any depth; a leading ``/`` anchors it at the
-    root; a glob that names a folder (``vllm/platforms``, ``docs/``) matches what is in it.
-    """
-    anchored = glob.startswith("/")
-    g = glob.strip("/")
-    if not anchored and "/" not in g:
-        g = "**/" + g
-    out: list[str] = []
-    i, n = 0, len(g)
-    while i < n:
-        if g.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif g.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif g[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif g[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif g[i] == "[" and (end := _class_end(g, i)) > 0:
-            body = g[i + 1 : end].replace("\\", "\\\\")
-            out.append("[" + ("^" + body[1:] if body[:1] in "!^" else body) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(g[i]))
-            i += 1
-    return "^" + "".join(out) + "(?:/.*)?$"
-
-
-def _class_end(glob: str, start: int) -> int:
-    j = start + 1
-    if j < len(glob) and glob[j] in "!^":
-        j += 1
-    if j < len(glob) and glob[j] == "]":
-        j += 1
-    return glob.find("]", j)
-
-
-def keyword_hit(keyword: str, text: str) -> bool:
-    """Case-insensitive; a keyword starting with a letter or digit must start a word.
-
-    ``npu`` matches ``NPU``, ``torch_npu``, ``npus``, ``AscendNPU`` (a camelCase start),
-    not ``inputs``; a keyword in Chinese (or starting with a symbol) matches anywhere.
-    """
-    for m in re.finditer(re.escape(keyword), text, re.IGNORECASE):
-        i = m.start()
-        if i == 0 or not (keyword[0].isascii() and keyword[0].isalnum()):
-            return True
-        before = text[i - 1]
-        if not (before.isascii() and before.isalnum()) or (before.islower() and text[i].isupper()):
-            return True
-    return False
-
-
-class _Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Focus(_Entry):
-    """What matters most in a repository; it raises the importance of matching commits."""
-
-    paths: list[str] = Field(default_factory=list)  # globs, see glob_to_regex
-    keywords: list[str] = Field(default_factory=list)  # see keyword_hit
-    emphasis: str | None = None  # free text handed to the LLM prompt
-
-    @field_validator("paths", "keywords")
-    @classmethod
-    def _non_empty_items(cls, values: list[str], info: ValidationInfo) -> list[str]:
-        cleaned = [v.strip() for v in values]
-        for i, value in enumerate(cleaned):
-            if not (value.strip("/") if info.field_name == "paths" else value):
-                raise ValueError(f"item {i} is empty")
-        return list(dict.fromkeys(cleaned))
-
-    @field_validator("emphasis")
-    @classmethod
-    def _strip(cls, value: str | None) -> str | None:
-        return (value.strip() or None) if value is not None else None
-
-    @property
-    def is_set(self) -> bool:
-        return bool(self.paths or self.keywords or self.emphasis)
-
-    def matches(self, paths: Sequence[str], text: str) -> bool:
-        """Whether a changed path matches a glob or ``text`` holds a keyword."""
-        return self.match(paths, text) is not None
-
-    def match(self, paths: Sequence[str], text: str) -> tuple[str, str] | None:
-        """What matched first: ``("path", the changed path)`` or ``("keyword", the keyword)``;
-        ``None`` when nothing did."""
-        regex = paths_regex(tuple(self.paths))
-        if regex is not None:
-            for path in paths:
-                if regex.match(path):
-                    return "path", path
-        for keyword in self.keywords:
-            if keyword_hit(keyword, text):
-                return "keyword", keyword
-        return None
-
-
-class Repository(_Entry):
-    """One followed repository: ``owner/repo``, a repository URL, or a local path."""
-
-    name: str
-    branch: str | None = None
     source: Literal["github", "git"]  # from the name when left out: github for owner/repo
-    focus: Focus = Field(default_factory=Focus)
-    # the user's own checkouts (paths, relative to the config file): the radar's items they
-    # use are listed first, with the path and line of each use
-    downstream: list[str] = Field(default_factory=list)
-    # with separate reports (run.reports), the repositories of one group share a report
-    group: str | None = Field(None, min_length=1, max_length=64, pattern=r"^[\w][\w .-]*$")
-    # the commit link of a host commitdigest does not know: "{sha}" (and "{host}", "{path}")
-    # are filled in, e.g. "https://code.example/{path}/commits/{sha}"
-    commit_url: str | None = None
     # the day `run` writes this repository's weekly digest ("off": none); None: the
     # config's top-level `weekly`
     weekly: (
@@ -268,6 +136,15 @@ class Repository(_Entry):
     def path(self) -> Path | None:
         """The local path (``~`` expanded) when the name is one."""
         return Path(self.name).expanduser() if self._kind == "path" else None
+
+    def resolved(self, base: Path) -> Repository:
+        """This entry as a run reads it: a relative path (the name, a downstream checkout)
+        taken as relative to ``base``, the config file's folder."""
+        name = self.name
+        if self._kind == "path" and not Path(name).expanduser().is_absolute():
+            name = str(base / name)
+        downstream = tuple(str(base / Path(p).expanduser()) for p in self.downstream)
+        return self.model_validate({**self.model_dump(), "name": name, "downstream": downstream})
 
 
 def find_entry(entries: Sequence[Any], name: str) -> int | None:

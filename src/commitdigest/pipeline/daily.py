@@ -22,6 +22,7 @@ from pathlib import Path
 from commitdigest.config import Settings
 from commitdigest.config.settings import SEPARATE_FROM, WEEKDAYS
 from commitdigest.errors import BusyError, UsageError
+from commitdigest.models import Subscription
 from commitdigest.pipeline.report import (
     Opener,
     ReportOptions,
@@ -31,7 +32,6 @@ from commitdigest.pipeline.report import (
 from commitdigest.pipeline.weekly import WeeklyOutcome, generate_weekly
 from commitdigest.progress import Progress
 from commitdigest.render.folder import ReportsFolder
-from commitdigest.sources.open import RepoSpec
 from commitdigest.store import Store
 from commitdigest.window import (
     DayWindow,
@@ -118,29 +118,6 @@ def _days(first: date, end: date, zone_name: str) -> list[DayWindow]:
     return split_days(day_start(first, zone), day_start(end, zone), zone_name)
 
 
-def specs_from_settings(settings: Settings) -> list[RepoSpec]:
-    base = settings.config_file.parent if settings.config_file else Path.cwd()
-    specs = []
-    for repo in settings.repositories:
-        name = repo.name
-        if repo.kind == "path" and not Path(name).expanduser().is_absolute():
-            name = str(base / name)  # relative paths are relative to the config file
-        specs.append(
-            RepoSpec(
-                name=name,
-                branch=repo.branch,
-                source=repo.source,
-                focus_paths=tuple(repo.focus.paths),
-                focus_keywords=tuple(repo.focus.keywords),
-                emphasis=repo.focus.emphasis,
-                downstream=tuple(str(base / Path(p).expanduser()) for p in repo.downstream),
-                commit_url=repo.commit_url,
-                group=repo.group,
-            )
-        )
-    return specs
-
-
 @contextlib.contextmanager
 def run_lock(home: Path, timeout_s: float, name: str = "run.lock") -> Iterator[None]:
     """An exclusive lock on ``home/<name>`` (``run.lock``; a shard has its own);
@@ -173,42 +150,55 @@ def run_lock(home: Path, timeout_s: float, name: str = "run.lock") -> Iterator[N
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+@dataclass(frozen=True)
+class RunRequest:
+    """What a run is asked for (``commitdigest run``'s options)."""
+
+    date: str | None = None  # --date: one day again
+    since: str | None = None  # --since: a backfill from this day …
+    until: str | None = None  # … to this one (exclusive; default today)
+    deliver: bool = False  # --deliver: send a backfill's days too
+    shard: Shard | None = None  # --shard K/N: part of the subscriptions, nothing sent
+    downstream: Sequence[Path] = ()  # --downstream: checkouts the radar looks for uses in
+
+
 async def run_daily(
     settings: Settings,
     store: Store,
     plan: DailyPlan,
     *,
     opener: Opener,
+    request: RunRequest | None = None,
     progress: Progress | None = None,
     now: datetime | None = None,
-    downstream: Sequence[Path] = (),
-    shard: Shard | None = None,
 ) -> ReportOutcome:
-    """Report ``plan``'s days for every subscribed repository — or those of ``shard`` —
-    in one combined report a day or separate ones (:func:`separate_reports`);
-    ``downstream``: checkouts the radar looks for uses in, for every repository."""
-    specs = specs_from_settings(settings)
-    if not specs:
+    """Report ``plan``'s days for every subscribed repository — or those of
+    ``request.shard`` — in one combined report a day or separate ones
+    (:func:`separate_reports`); ``request.downstream``: checkouts the radar looks for uses
+    in, for every repository."""
+    shard = request.shard if request is not None else None
+    subscriptions = settings.subscriptions()
+    if not subscriptions:
         raise UsageError(
             "no repositories to follow: add some with `commitdigest repos add OWNER/REPO` "
             "or [[repositories]] in commitdigest.toml"
         )
-    separate = separate_reports(settings, specs) or shard is not None
+    separate = separate_reports(settings, subscriptions) or shard is not None
     if shard is not None:
-        specs = [s for s in specs if shard.holds(s.name)]
-        if not specs:
+        subscriptions = [s for s in subscriptions if shard.holds(s.name)]
+        if not subscriptions:
             return ReportOutcome()
     if not plan.days:
         return ReportOutcome()
     options = ReportOptions.from_settings(
         settings,
-        repositories=specs,
+        repositories=subscriptions,
         windows=plan.days,
         # delivery (and `deliver --date`) reads the day's JSON context
         formats=[*settings.formats, *(["json"] if settings.deliver else [])],
         keep_going=True,
         command=plan.command,
-        downstream=tuple(downstream),
+        downstream=tuple(request.downstream if request is not None else ()),
         separate=separate,
     )
     return await generate_reports(options, store, progress=progress, now=now, opener=opener)
@@ -242,16 +232,16 @@ class Shard:
         return f"{self.index}-of-{self.count}"
 
 
-def separate_reports(settings: Settings, specs: Sequence[RepoSpec]) -> bool:
+def separate_reports(settings: Settings, subscriptions: Sequence[Subscription]) -> bool:
     """Whether the run writes one report per repository (or group) and a day index:
     run.reports = "separate", or "auto" with SEPARATE_FROM repositories or a group."""
     mode = settings.run.reports
     if mode != "auto":
         return mode == "separate"
-    return len(specs) >= SEPARATE_FROM or any(s.group for s in specs)
+    return len(subscriptions) >= SEPARATE_FROM or any(s.group for s in subscriptions)
 
 
-def weekly_due(settings: Settings, today: date) -> list[RepoSpec]:
+def weekly_due(settings: Settings, today: date) -> list[Subscription]:
     """The repositories in the weekly digest ``run`` writes ``today``: none unless some
     repository's weekly day (its own ``weekly``, else the config's) is today; then every
     repository whose weekly day has come this week (a later day's weekly holds the earlier
@@ -260,10 +250,9 @@ def weekly_due(settings: Settings, today: date) -> list[RepoSpec]:
     name = WEEKDAYS[today.weekday()]
     if name not in days:
         return []
-    specs = specs_from_settings(settings)
     return [
-        spec
-        for spec, day in zip(specs, days, strict=True)
+        subscription
+        for subscription, day in zip(settings.subscriptions(), days, strict=True)
         if day != "off" and WEEKDAYS.index(day) <= today.weekday()
     ]
 
@@ -280,21 +269,21 @@ async def run_weekly(
     :func:`weekly_due`) and not written yet for these repositories; else None."""
     zone_name, zone = resolve_zone(settings.timezone)
     moment = now or datetime.now(tz=zone)
-    specs = weekly_due(settings, moment.astimezone(zone).date())
-    if not specs:
+    due = weekly_due(settings, moment.astimezone(zone).date())
+    if not due:
         return None
     monday = last_complete_week(zone, moment)
     label = week_label(monday)
     done = ReportsFolder(settings.output_dir).read_week(label)
-    if done is not None and len(done.repositories) >= len(specs):
+    if done is not None and len(done.repositories) >= len(due):
         return None
     options = ReportOptions.from_settings(
         settings,
-        repositories=specs,
+        repositories=due,
         windows=week_windows(monday, zone_name),
         formats=[*settings.formats, "json"],
         keep_going=True,
         command="weekly",
-        separate=separate_reports(settings, specs_from_settings(settings)),
+        separate=separate_reports(settings, settings.subscriptions()),
     )
     return await generate_weekly(options, monday, store, progress=progress, opener=opener)

@@ -104,7 +104,11 @@ async def daily_overview(
         return rule_overview(items, lang)
     if setup.client is None or setup.llm is None:
         return rule_overview(items, lang)
-    from commitdigest.analysis.llm.overview import OVERVIEW_PROMPT_VERSION, llm_overview
+    from commitdigest.analysis.llm.overview import (
+        OVERVIEW_PROMPT_VERSION,
+        OverviewDay,
+        llm_overview,
+    )
 
     settings = setup.llm
     key = OverviewKey(
@@ -120,12 +124,8 @@ async def daily_overview(
         return cached
     overview = await llm_overview(
         setup.client,
-        model=settings.model,
-        repository=repository,
-        label=day,
-        items=items,
-        lang=lang,
-        options=llm_options(settings),  # the analyses' budget rules
+        OverviewDay(repository=repository, label=day, items=items, lang=lang),
+        llm_options(settings),  # the analyses' budget rules
     )
     if overview.analyser == "llm":  # a rule-made fallback is not cached: ask again next time
         store.put_overview(key, overview)

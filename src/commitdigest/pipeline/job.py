@@ -44,7 +44,7 @@ from commitdigest.errors import DeliveryFailed, LLMDegradedError, LLMError, Sour
 from commitdigest.pipeline.daily import (
     RUN_COMMAND,
     DailyPlan,
-    Shard,
+    RunRequest,
     plan_days,
     run_daily,
     run_lock,
@@ -67,18 +67,6 @@ __all__ = [
     "retry_deliveries",
     "run_job",
 ]
-
-
-@dataclass(frozen=True)
-class RunRequest:
-    """What a run is asked for (``commitdigest run``'s options)."""
-
-    date: str | None = None  # --date: one day again
-    since: str | None = None  # --since: a backfill from this day …
-    until: str | None = None  # … to this one (exclusive; default today)
-    deliver: bool = False  # --deliver: send a backfill's days too
-    shard: Shard | None = None  # --shard K/N: part of the subscriptions, nothing sent
-    downstream: Sequence[Path] = ()  # --downstream: checkouts the radar looks for uses in
 
 
 Status = Literal["ok", "partial", "degraded", "failed"]
@@ -192,10 +180,9 @@ async def run_job(
                     store,
                     plan,
                     opener=opener,
+                    request=request,
                     progress=progress,
                     now=now,
-                    downstream=request.downstream,
-                    shard=shard,
                 )
                 # a day where a repository failed is not sent: the next run does it again
                 if not outcome.reports.failures:

@@ -15,40 +15,44 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from commitdigest.analysis.automation import automation_importance, is_automated
-from commitdigest.analysis.focus import apply_focus, make_focus
+from commitdigest.analysis.focus import apply_focus
 from commitdigest.analysis.overview import OverviewItem
 from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.config import LLMSettings, Settings
 from commitdigest.errors import CommitdigestError, LLMError, OutputError, SourceError, UsageError
 from commitdigest.files import ensure_writable_dir, write_text_atomic
 from commitdigest.i18n import LANGS
-from commitdigest.models import Analysis, Commit, Importance, Overview, ReportContext
+from commitdigest.models import (
+    Analysis,
+    Commit,
+    Importance,
+    Overview,
+    ReportContext,
+    Subscription,
+)
 from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_overview
-from commitdigest.pipeline.runner import analyse_commits
+from commitdigest.pipeline.runner import AnalysisHints, analyse_commits
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
 from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.json_output import load_context, render_json
 from commitdigest.sources.git import PatchLimits
-from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
+from commitdigest.sources.open import SourceRepository, open_local
 from commitdigest.store import Store
 from commitdigest.text import slugify
 from commitdigest.window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
 
-Opener = Callable[[RepoSpec], Awaitable[SourceRepository]]
-
-if TYPE_CHECKING:
-    pass
+Opener = Callable[[Subscription], Awaitable[SourceRepository]]
 
 
 @dataclass(frozen=True)
 class ReportOptions:
-    repositories: Sequence[RepoSpec | str]
+    repositories: Sequence[Subscription | str]
     windows: Sequence[DayWindow]
     branch: str | None = None  # for repositories named by a plain string
     lang: str = "zh"
@@ -63,7 +67,7 @@ class ReportOptions:
     downstream: Sequence[Path] = ()  # the user's checkouts: radar items they use (--downstream)
     bots: Sequence[str] = ()  # automation accounts beyond the usual ones (analysis.bots)
     command: str = "report"
-    # one report per repository (or per RepoSpec.group) in its own folder, and an index of
+    # one report per repository (or per Subscription.group) in its own folder, and an index of
     # the day; else one combined report a day
     separate: bool = False
     read_concurrency: int = 8  # repositories read at the same time
@@ -76,7 +80,7 @@ class ReportOptions:
         cls,
         settings: Settings,
         *,
-        repositories: Sequence[RepoSpec | str],
+        repositories: Sequence[Subscription | str],
         windows: Sequence[DayWindow],
         **overrides: Any,
     ) -> ReportOptions:
@@ -193,31 +197,27 @@ async def generate_reports(
     ensure_writable_dir(options.out_dir)
     own_setup = setup is None
     setup = setup or build_analysis(options.analyser, options.llm)
-    outcome = ReportOutcome()
+    run = ReportRun(options, store, setup, progress)
+    outcome = run.outcome
     start, end = options.windows[0].start, options.windows[-1].end
     run_id = store.start_run(
         command=options.command,
         window_start=start,
         window_end=end,
         tz=options.windows[0].tz,
-        repositories=[repo_spec(r).name for r in options.repositories],
+        repositories=[subscription_of(r).name for r in options.repositories],
     )
     try:
-        specs: dict[str, RepoSpec] = {}
-        repos = await _open_all(options, opener, outcome, specs)
-        commits_by_repo = await _read_all(repos, options, progress, outcome)
-        radar = await _radar_all(repos, commits_by_repo, options, store, outcome)
-        analyses = await _analyse(
-            repos, commits_by_repo, options, store, setup, progress, outcome, specs, radar
-        )
+        await run.open(opener)
+        await run.read()
+        await run.scan_radar()
+        await run.analyse()
         clock = time.perf_counter()
         generated_at = now or datetime.now(tz=options.windows[0].start.tzinfo)
         progress.start("render", len(options.windows))
         # every repository failed: write nothing rather than replace good reports
-        for window in options.windows if repos else []:
-            inputs = await _day_inputs(
-                window, repos, commits_by_repo, analyses, options, store, setup, specs, radar
-            )
+        for window in options.windows if run.repos else []:
+            inputs = await run.day_inputs(window)
             inputs += [  # a repository that could not be read says so in the report
                 RepositoryInput(
                     name=name, url=None, branch=None, commits=[], analyses={}, error=reason
@@ -225,7 +225,9 @@ async def generate_reports(
                 for name, reason in outcome.failures.items()
             ]
             if options.separate:
-                result = _write_units(window, inputs, options, formats, generated_at, specs)
+                result = _write_units(
+                    window, inputs, options, formats, generated_at, run.subscriptions
+                )
             else:
                 result = _write_day(window, inputs, options, formats, generated_at)
             outcome.days.append(result)
@@ -258,110 +260,194 @@ async def generate_reports(
     return outcome
 
 
-def repo_spec(raw: RepoSpec | str) -> RepoSpec:
-    return raw if isinstance(raw, RepoSpec) else RepoSpec(name=raw)
+def subscription_of(raw: Subscription | str) -> Subscription:
+    """A repository named by a plain string is a subscription of that name."""
+    return raw if isinstance(raw, Subscription) else Subscription(name=raw)
 
 
-def spec_of(raw: RepoSpec | str, options: ReportOptions) -> RepoSpec:
+def opened_as(raw: Subscription | str, options: ReportOptions) -> Subscription:
     """The repository as the run opens it: ``options.branch`` for one that names none."""
-    spec = repo_spec(raw)
-    if spec.branch is None and options.branch is not None:
-        spec = dataclasses.replace(spec, branch=options.branch)
-    return spec
+    subscription = subscription_of(raw)
+    if subscription.branch is None and options.branch is not None:
+        subscription = subscription.model_copy(update={"branch": options.branch})
+    return subscription
 
 
-async def _open_all(
-    options: ReportOptions, opener: Opener, outcome: ReportOutcome, specs: dict[str, RepoSpec]
-) -> list[SourceRepository]:
-    repos: list[SourceRepository] = []
-    seen: set[str] = set()
-    for raw in options.repositories:
-        spec = spec_of(raw, options)
-        try:
-            repo = await opener(spec)
-        except CommitdigestError as exc:
-            if not options.keep_going:
-                raise
-            outcome.failures[spec.name] = exc.message
-            continue
-        if repo.identity not in seen:
-            seen.add(repo.identity)
-            repos.append(repo)
-            specs[repo.name] = spec
-    return repos
+RadarFacts = dict[tuple[str, str], list[ApiChange]]
+"""The radar's items by ``(repository, sha)``: every commit of a repository it scanned."""
 
 
-async def _read_all(
-    repos: list[SourceRepository],
-    options: ReportOptions,
-    progress: Progress,
-    outcome: ReportOutcome,
-) -> list[list[Commit]]:
-    clock = time.perf_counter()
-    start, end = options.windows[0].start, options.windows[-1].end
-    progress.start("read", len(repos))
+@dataclass
+class ReportRun:
+    """One report run's state, filled step by step — :meth:`open`, :meth:`read`,
+    :meth:`scan_radar`, :meth:`analyse`, then :meth:`day_inputs` for each day — each step
+    reading what the earlier ones left and adding its own; failures, counts and timings go
+    to :attr:`outcome`."""
 
-    limit = asyncio.Semaphore(options.read_concurrency)
+    options: ReportOptions
+    store: Store
+    setup: AnalysisSetup
+    progress: Progress
+    outcome: ReportOutcome = field(default_factory=ReportOutcome)
+    repos: list[SourceRepository] = field(default_factory=list)  # opened, once each
+    commits: list[list[Commit]] = field(default_factory=list)  # each repository's, in order
+    # each opened repository's subscription, by the name its source gives it
+    subscriptions: dict[str, Subscription] = field(default_factory=dict)
+    radar: RadarFacts | None = None  # None with --no-radar
+    analyses: dict[tuple[str, str], Analysis] = field(default_factory=dict)  # (repo, sha)
 
-    async def one(repo: SourceRepository) -> list[Commit] | CommitdigestError:
-        try:
-            async with limit:
-                commits = await repo.read_commits(start, end, limits=options.limits)
-            if options.last is not None:  # newest first, along first parents
-                commits = commits[: options.last]
-        except CommitdigestError as exc:
-            if not options.keep_going:
-                raise
-            return exc
-        finally:
-            progress.advance("read")
-        return commits
+    async def open(self, opener: Opener) -> None:
+        """Open every repository once (the same one named twice is read once)."""
+        seen: set[str] = set()
+        for raw in self.options.repositories:
+            subscription = opened_as(raw, self.options)
+            try:
+                repo = await opener(subscription)
+            except CommitdigestError as exc:
+                if not self.options.keep_going:
+                    raise
+                self.outcome.failures[subscription.name] = exc.message
+                continue
+            if repo.identity not in seen:
+                seen.add(repo.identity)
+                self.repos.append(repo)
+                self.subscriptions[repo.name] = subscription
 
-    results = await asyncio.gather(*(one(r) for r in repos))
-    kept: list[list[Commit]] = []
-    for repo, result in zip(list(repos), results, strict=True):
-        if isinstance(result, CommitdigestError):
-            outcome.failures[repo.name] = result.message
-            repos.remove(repo)
-        else:
-            kept.append(result)
-    outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
-    return kept
+    async def read(self) -> None:
+        """Read the window's commits of every repository, ``read_concurrency`` at a time;
+        one that fails is dropped with its reason (``keep_going``)."""
+        options, progress = self.options, self.progress
+        clock = time.perf_counter()
+        start, end = options.windows[0].start, options.windows[-1].end
+        progress.start("read", len(self.repos))
 
+        limit = asyncio.Semaphore(options.read_concurrency)
 
-async def _analyse(
-    repos: Sequence[SourceRepository],
-    commits_by_repo: Sequence[list[Commit]],
-    options: ReportOptions,
-    store: Store,
-    setup: AnalysisSetup,
-    progress: Progress,
-    outcome: ReportOutcome,
-    specs: dict[str, RepoSpec],
-    radar: RadarFacts | None,
-) -> dict[tuple[str, str], Analysis]:
-    clock = time.perf_counter()
-    work = [(r.name, c) for r, commits in zip(repos, commits_by_repo, strict=True) for c in commits]
-    progress.start("analyse", len(work))
-    analyses, tally = await analyse_commits(
-        setup.analyser,
-        work,
-        lang=options.lang,
-        store=store,
-        emphasis={name: s.emphasis for name, s in specs.items() if s.emphasis},
-        facts=radar,
-        on_done=lambda n: progress.advance("analyse", n),
-        grounding=setup.llm is None or setup.llm.grounding != "off",
-    )
-    outcome.analysed, outcome.cached, outcome.fallback = tally.made, tally.cached, tally.fallback
-    if setup.llm is not None:
-        outcome.degraded = setup.degraded(tally.made, tally.fallback)
-    focus = {name: make_focus(s.focus_paths, s.focus_keywords) for name, s in specs.items()}
-    for repo, commit in work:  # after the cache: changing the focus needs no re-analysis
-        key = (repo, commit.sha)
-        analyses[key] = apply_focus(analyses[key], commit, focus.get(repo), options.lang)
-    outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
-    return analyses
+        async def one(repo: SourceRepository) -> list[Commit] | CommitdigestError:
+            try:
+                async with limit:
+                    commits = await repo.read_commits(start, end, limits=options.limits)
+                if options.last is not None:  # newest first, along first parents
+                    commits = commits[: options.last]
+            except CommitdigestError as exc:
+                if not options.keep_going:
+                    raise
+                return exc
+            finally:
+                progress.advance("read")
+            return commits
+
+        results = await asyncio.gather(*(one(r) for r in self.repos))
+        for repo, result in zip(list(self.repos), results, strict=True):
+            if isinstance(result, CommitdigestError):
+                self.outcome.failures[repo.name] = result.message
+                self.repos.remove(repo)
+            else:
+                self.commits.append(result)
+        self.outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
+
+    async def scan_radar(self) -> None:
+        """The radar's facts for every commit of the local repositories, before the analysis
+        (the analysers take them as facts); none with ``--no-radar``."""
+        if not self.options.radar:
+            return
+        clock = time.perf_counter()
+        facts: RadarFacts = {}
+        for repo, commits in zip(self.repos, self.commits, strict=True):
+            found = await _radar(repo, commits, self.store)
+            if found is not None:
+                facts.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
+        self.radar = facts
+        self.outcome.timings["radar_s"] = round(time.perf_counter() - clock, 3)
+
+    async def analyse(self) -> None:
+        """Analyse every commit (cache first), then raise what each subscription's focus
+        matches."""
+        options, setup, outcome = self.options, self.setup, self.outcome
+        clock = time.perf_counter()
+        pairs = zip(self.repos, self.commits, strict=True)
+        work = [(r.name, c) for r, commits in pairs for c in commits]
+        self.progress.start("analyse", len(work))
+        emphasis = {name: s.focus.emphasis for name, s in self.subscriptions.items()}
+        self.analyses, tally = await analyse_commits(
+            setup.analyser,
+            work,
+            lang=options.lang,
+            store=self.store,
+            hints=AnalysisHints(
+                emphasis={name: text for name, text in emphasis.items() if text},
+                facts=self.radar,
+            ),
+            on_done=lambda n: self.progress.advance("analyse", n),
+            grounding=setup.llm is None or setup.llm.grounding != "off",
+        )
+        outcome.analysed, outcome.cached = tally.made, tally.cached
+        outcome.fallback = tally.fallback
+        if setup.llm is not None:
+            outcome.degraded = setup.degraded(tally.made, tally.fallback)
+        for repo, commit in work:  # after the cache: changing the focus needs no re-analysis
+            key = (repo, commit.sha)
+            subscription = self.subscriptions.get(repo)
+            focus = subscription.focus if subscription is not None else None
+            self.analyses[key] = apply_focus(self.analyses[key], commit, focus, options.lang)
+        outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
+
+    async def day_inputs(self, window: DayWindow) -> list[RepositoryInput]:
+        """What the day's report shows of each repository: its commits of ``window`` with
+        their analyses (raised by the radar and the automation rules) and radar items, and
+        the day's overview."""
+        return list(
+            await asyncio.gather(
+                *(
+                    self._day_input(window, r, c)
+                    for r, c in zip(self.repos, self.commits, strict=True)
+                )
+            )
+        )
+
+    async def _day_input(
+        self, window: DayWindow, repo: SourceRepository, commits: list[Commit]
+    ) -> RepositoryInput:
+        options = self.options
+        day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
+        facts = self.radar or {}
+        radar = {c.sha: found for c in day_commits if (found := facts.get((repo.name, c.sha)))}
+        subscription = self.subscriptions.get(repo.name)
+        own = subscription.downstream if subscription is not None else ()
+        downstream = [*options.downstream, *(Path(p) for p in own)]
+        if downstream and any(radar.values()):
+            radar = await asyncio.to_thread(_affects, radar, downstream)
+        automated = frozenset(c.sha for c in day_commits if is_automated(c, options.bots))
+        by_sha = {}
+        for c in day_commits:
+            analysis = at_least_high(self.analyses[(repo.name, c.sha)], radar.get(c.sha, []))
+            if c.sha in automated:
+                analysis = automation_importance(analysis, c, radar.get(c.sha, []), options.lang)
+            by_sha[c.sha] = analysis
+        overview: Overview | None = None
+        if options.overview and day_commits:
+            items = [
+                OverviewItem.from_analysis(c.title, c.sha[:7], by_sha[c.sha], c.files)
+                for c in day_commits
+            ]
+            overview = await daily_overview(
+                self.setup,
+                repository=repo.name,
+                day=window.info().label,
+                items=items,
+                lang=options.lang,
+                store=self.store,
+            )
+        return RepositoryInput(
+            name=repo.name,
+            url=repo.web_url,
+            branch=repo.branch,
+            commits=day_commits,
+            analyses=by_sha,
+            overview=overview,
+            api_changes=radar,
+            automated=automated,
+        )
 
 
 def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
@@ -384,31 +470,6 @@ def _affects(
 
     items = [item for found in radar.values() for item in found]
     return attach_affects(radar, scan_downstream(downstream, items))
-
-
-RadarFacts = dict[tuple[str, str], list[ApiChange]]
-"""The radar's items by ``(repository, sha)``: every commit of a repository it scanned."""
-
-
-async def _radar_all(
-    repos: Sequence[SourceRepository],
-    commits_by_repo: Sequence[list[Commit]],
-    options: ReportOptions,
-    store: Store,
-    outcome: ReportOutcome,
-) -> RadarFacts | None:
-    """The radar's facts for every commit of the local repositories, before the analysis (the
-    analysers take them as facts); ``None`` with ``--no-radar``."""
-    if not options.radar:
-        return None
-    clock = time.perf_counter()
-    facts: RadarFacts = {}
-    for repo, commits in zip(repos, commits_by_repo, strict=True):
-        found = await _radar(repo, commits, store)
-        if found is not None:
-            facts.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
-    outcome.timings["radar_s"] = round(time.perf_counter() - clock, 3)
-    return facts
 
 
 async def _radar(
@@ -436,60 +497,6 @@ async def _radar(
     found = await asyncio.to_thread(scan_repository, root, inputs)
     store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
     return found
-
-
-async def _day_inputs(
-    window: DayWindow,
-    repos: Sequence[SourceRepository],
-    commits_by_repo: Sequence[list[Commit]],
-    analyses: dict[tuple[str, str], Analysis],
-    options: ReportOptions,
-    store: Store,
-    setup: AnalysisSetup,
-    specs: Mapping[str, RepoSpec],
-    facts: RadarFacts | None,
-) -> list[RepositoryInput]:
-    day = window.info().label
-
-    async def one(repo: SourceRepository, commits: list[Commit]) -> RepositoryInput:
-        day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
-        radar = {
-            c.sha: found for c in day_commits if (found := (facts or {}).get((repo.name, c.sha)))
-        }
-        spec = specs.get(repo.name)
-        downstream = [*options.downstream, *(Path(p) for p in (spec.downstream if spec else ()))]
-        if downstream and any(radar.values()):
-            radar = await asyncio.to_thread(_affects, radar, downstream)
-        automated = frozenset(c.sha for c in day_commits if is_automated(c, options.bots))
-        by_sha = {}
-        for c in day_commits:
-            analysis = at_least_high(analyses[(repo.name, c.sha)], radar.get(c.sha, []))
-            if c.sha in automated:
-                analysis = automation_importance(analysis, c, radar.get(c.sha, []), options.lang)
-            by_sha[c.sha] = analysis
-        overview: Overview | None = None
-        if options.overview and day_commits:
-            items = [
-                OverviewItem.from_analysis(c.title, c.sha[:7], by_sha[c.sha], c.files)
-                for c in day_commits
-            ]
-            overview = await daily_overview(
-                setup, repository=repo.name, day=day, items=items, lang=options.lang, store=store
-            )
-        return RepositoryInput(
-            name=repo.name,
-            url=repo.web_url,
-            branch=repo.branch,
-            commits=day_commits,
-            analyses=by_sha,
-            overview=overview,
-            api_changes=radar,
-            automated=automated,
-        )
-
-    return list(
-        await asyncio.gather(*(one(r, c) for r, c in zip(repos, commits_by_repo, strict=True)))
-    )
 
 
 def _write_day(
@@ -537,9 +544,10 @@ def importance_counts(context: ReportContext) -> dict[str, int]:
     return counts
 
 
-def unit_of(name: str, spec: RepoSpec | None) -> str:
+def unit_of(name: str, subscription: Subscription | None) -> str:
     """The folder of a repository's separate report: its group's, else its own."""
-    return slugify(spec.group if spec is not None and spec.group else name, "repo")
+    group = subscription.group if subscription is not None else None
+    return slugify(group or name, "repo")
 
 
 def _write_units(
@@ -548,7 +556,7 @@ def _write_units(
     options: ReportOptions,
     formats: Sequence[str],
     generated_at: datetime,
-    specs: Mapping[str, RepoSpec],
+    subscriptions: Mapping[str, Subscription],
 ) -> DayResult:
     """Separate reports: each unit (a repository, or a group) in ``<out>/<unit>/<day>.*``
     (replaced only by one at least as complete, as a combined report is), then the day's
@@ -556,7 +564,7 @@ def _write_units(
     from every unit written for the day (those of other shards included)."""
     units: dict[str, list[RepositoryInput]] = {}
     for item in inputs:
-        units.setdefault(unit_of(item.name, specs.get(item.name)), []).append(item)
+        units.setdefault(unit_of(item.name, subscriptions.get(item.name)), []).append(item)
     day = window.key
     paths: list[Path] = []
     kept: list[Path] = []

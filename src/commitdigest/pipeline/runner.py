@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from commitdigest.analysis.analysers import CommitAnalyser
@@ -28,22 +28,34 @@ class AnalysisTally:
     fallback: int = 0  # LLM failures that rules stood in for
 
 
+@dataclass(frozen=True)
+class AnalysisHints:
+    """What an analyser is told besides each commit."""
+
+    # per repository: its subscription's focus emphasis (free text for the prompt)
+    emphasis: Mapping[str, str] = field(default_factory=dict)
+    # the radar's items by (repository, sha); None when the radar did not run
+    facts: Mapping[tuple[str, str], Sequence[ApiChange]] | None = None
+
+
+NO_HINTS = AnalysisHints()
+
+
 async def analyse_commits(
     analyser: CommitAnalyser,
     work: Sequence[tuple[str, Commit]],
     *,
     lang: str,
     store: Store,
-    emphasis: Mapping[str, str] | None = None,
-    facts: Mapping[tuple[str, str], Sequence[ApiChange]] | None = None,
+    hints: AnalysisHints = NO_HINTS,
     on_done: Callable[[int], None] = lambda n: None,
     grounding: bool = True,
 ) -> tuple[dict[tuple[str, str], Analysis], AnalysisTally]:
     """Analyse each ``(repository, commit)``; return analyses by ``(repository, sha)``.
 
-    ``emphasis`` (per repository) goes to an analyser that uses it, and then into the cache
-    key. ``facts``, the radar's items by ``(repository, sha)`` when it ran, go to the
-    analyser too, and into the key as the analyser says (:meth:`version_for`). The analyser
+    ``hints.emphasis`` (per repository) goes to an analyser that uses it, and then into the
+    cache key. ``hints.facts``, the radar's items by ``(repository, sha)`` when it ran, go to
+    the analyser too, and into the key as the analyser says (:meth:`version_for`). The analyser
     bounds its own concurrency (the LLM client's rate limiter); rule-based analysis is
     CPU-only and runs inline.
 
@@ -52,7 +64,8 @@ async def analyse_commits(
     (:mod:`commitdigest.analysis.grounding`); one left without a summary is replaced by the
     rules' analysis, marked as a fallback.
     """
-    emphasis = emphasis if analyser.uses_focus and emphasis else {}
+    emphasis = hints.emphasis if analyser.uses_focus else {}
+    facts = hints.facts
     takes_facts = callable(getattr(analyser, "version_for", None))  # else: an older analyser
 
     def commit_facts(repo: str, sha: str) -> Sequence[ApiChange] | None:

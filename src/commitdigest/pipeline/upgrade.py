@@ -29,6 +29,7 @@ from commitdigest.models import (
     RangeCommit,
     RefInfo,
     ReleaseEntry,
+    Subscription,
     UpgradeContext,
 )
 from commitdigest.render.upgrade import (
@@ -38,7 +39,7 @@ from commitdigest.render.upgrade import (
 )
 from commitdigest.sources.blobs import BlobReader
 from commitdigest.sources.git import read_range
-from commitdigest.sources.open import RepositoryOpener, RepoSpec
+from commitdigest.sources.open import RepositoryOpener
 
 __all__ = ["FAIL_ON", "UpgradeOptions", "UpgradeOutcome", "run_upgrade"]
 
@@ -74,9 +75,9 @@ async def run_upgrade(
         raise UsageError(f"--fail-on must be one of {', '.join(FAIL_ON)}, not {options.fail_on!r}")
     opener = RepositoryOpener(store=None, home=home, github=settings.github)
     path = Path(options.repository).expanduser()
-    spec = RepoSpec(options.repository, source=None if path.exists() else "git")
+    subscription = Subscription(name=options.repository, source=None if path.exists() else "git")
     try:
-        repo = await opener(spec)
+        repo = await opener(subscription)
     finally:
         await opener.aclose()
     info = getattr(repo, "info", None)

@@ -24,6 +24,7 @@ from commitdigest.errors import CommitdigestError, UsageError
 from commitdigest.models import (
     Importance,
     ReportContext,
+    Subscription,
     Usage,
     WeekCommit,
     WeekDay,
@@ -35,12 +36,12 @@ from commitdigest.pipeline.report import (
     Opener,
     ReportOptions,
     generate_reports,
+    opened_as,
     parse_formats,
-    spec_of,
 )
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.folder import ReportsFolder
-from commitdigest.sources.open import RepoSpec, SourceRepository, open_local
+from commitdigest.sources.open import SourceRepository, open_local
 from commitdigest.store import Store
 from commitdigest.window import week_label, week_windows
 
@@ -108,7 +109,6 @@ async def generate_weekly(
                     contexts[result.label] = result.context
                     outcome.made_days.append(result.label)
         week = await _week(
-            label,
             windows[0].day,
             tz,
             contexts,
@@ -129,12 +129,12 @@ async def generate_weekly(
 
 def _once(opener: Opener) -> Opener:
     """``opener``, opening each repository once (a GitHub source costs a request)."""
-    opened: dict[RepoSpec, SourceRepository] = {}
+    opened: dict[Subscription, SourceRepository] = {}
 
-    async def open_once(spec: RepoSpec) -> SourceRepository:
-        if spec not in opened:
-            opened[spec] = await opener(spec)
-        return opened[spec]
+    async def open_once(subscription: Subscription) -> SourceRepository:
+        if subscription not in opened:
+            opened[subscription] = await opener(subscription)
+        return opened[subscription]
 
     return open_once
 
@@ -145,7 +145,7 @@ async def _names(options: ReportOptions, opener: Opener) -> list[str] | None:
     names = []
     for raw in options.repositories:
         try:
-            names.append((await opener(spec_of(raw, options))).name)
+            names.append((await opener(opened_as(raw, options))).name)
         except CommitdigestError:
             return None
     return names
@@ -163,7 +163,6 @@ def _usable(context: ReportContext | None, names: Sequence[str], lang: str) -> R
 
 
 async def _week(
-    label: str,
     monday: date,
     tz: str,
     contexts: dict[str, ReportContext],
@@ -172,6 +171,7 @@ async def _week(
     store: Store,
     generated_at: datetime,
 ) -> WeeklyContext:
+    label = week_label(monday)
     days: list[WeekDay] = []
     by_repo: dict[str, list[WeekCommit]] = {}
     urls: dict[str, str | None] = {}

@@ -115,6 +115,25 @@ def api_message(response: httpx2.Response) -> str:
     return (text[:197] + "...") if len(text) > 200 else (text or response.reason_phrase)
 
 
+@dataclass(frozen=True)
+class GitHubLimits:
+    """How a :class:`GitHubAPI` paces, waits and retries: ``concurrency`` requests at a time
+    (``github.max_concurrency``), at most ``max_wait`` seconds of one rate-limit wait
+    (``github.rate_limit_max_wait_s``) plus ``reset_margin`` after a reset, secondary limits
+    waited out from ``secondary_base`` seconds up to ``max_secondary`` times, server errors
+    and dropped connections retried ``max_retries`` times from ``retry_base`` seconds, and a
+    ``timeout`` per request."""
+
+    concurrency: int = 4
+    max_wait: float = 15 * 60
+    reset_margin: float = 1.0
+    secondary_base: float = 60.0
+    max_secondary: int = 5
+    retry_base: float = 1.0
+    max_retries: int = 3
+    timeout: float = 30.0
+
+
 class GitHubAPI:
     def __init__(
         self,
@@ -123,39 +142,38 @@ class GitHubAPI:
         token: SecretStr | None = None,
         token_source: str = "token",
         cache: GitHubCache | None = None,
-        concurrency: int = 4,
-        max_wait: float = 15 * 60,
-        reset_margin: float = 1.0,
-        secondary_base: float = 60.0,
-        max_secondary: int = 5,
-        retry_base: float = 1.0,
-        max_retries: int = 3,
-        timeout: float = 30.0,
+        limits: GitHubLimits = GitHubLimits(),
         transport: httpx2.AsyncBaseTransport | None = None,
     ) -> None:
-        if concurrency < 1:
+        if limits.concurrency < 1:
             raise ValueError("concurrency must be >= 1")
+        self.limits = limits
         self.api_url = api_url.rstrip("/")
         self._origin = urlsplit(self.api_url)[:2]
         self.authenticated = token is not None
         self._token_source = token_source
         self.cache: GitHubCache = cache if cache is not None else MemoryCache()
         self._owns_cache = cache is None
-        self.max_wait = max_wait
-        self.reset_margin = reset_margin
-        self.secondary_base = secondary_base
-        self.max_secondary = max_secondary
+        self.max_wait = limits.max_wait
+        self.reset_margin = limits.reset_margin
+        self.secondary_base = limits.secondary_base
+        self.max_secondary = limits.max_secondary
         self.retry = RetryPolicy(
-            max_attempts=max_retries + 1, backoff_initial_s=retry_base, backoff_max_s=60.0
+            max_attempts=limits.max_retries + 1,
+            backoff_initial_s=limits.retry_base,
+            backoff_max_s=60.0,
         )
         self.stats = RequestStats()
-        self._sem = asyncio.Semaphore(concurrency)
+        self._sem = asyncio.Semaphore(limits.concurrency)
         self._blocked_until = 0.0  # time.time() before which no request is sent
         headers = {"X-GitHub-Api-Version": API_VERSION}
         if token is not None:
             headers["Authorization"] = f"Bearer {token.get_secret_value()}"
         self._client = async_client(
-            headers=headers, timeout=timeout, max_connections=concurrency, transport=transport
+            headers=headers,
+            timeout=limits.timeout,
+            max_connections=limits.concurrency,
+            transport=transport,
         )
 
     async def aclose(self) -> None:

@@ -43,11 +43,11 @@ import logging
 import math
 import re
 from collections.abc import Awaitable, Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, TypeVar
 from urllib.parse import quote
 
-import httpx2
 from pydantic import SecretStr
 
 from ..errors import GitHubAPIError, RateLimitError, SourceError
@@ -116,29 +116,45 @@ async def _all(aws: Iterable[Awaitable[T]]) -> list[T]:
         raise
 
 
+@dataclass(frozen=True)
+class GitHubReading:
+    """What a :class:`GitHubRepository` reads besides each commit: its pull request's
+    labels (``fetch_pulls``), and at most ``max_files`` of its changed files."""
+
+    fetch_pulls: bool = True
+    max_files: int = MAX_COMMIT_FILES
+
+
+@dataclass(frozen=True)
+class GitHubRepositoryInfo:
+    """A repository as GitHub names it: ``owner/repo``, its page, the branch read and the
+    default one."""
+
+    full_name: str
+    web_url: str
+    branch: str
+    default_branch: str
+
+
 class GitHubRepository:
     """A GitHub repository's branch: what the pipeline reads commits from (like git's)."""
 
     def __init__(
         self,
         api: GitHubAPI,
+        info: GitHubRepositoryInfo,
+        reading: GitHubReading = GitHubReading(),
         *,
-        full_name: str,
-        web_url: str,
-        branch: str,
-        default_branch: str,
-        fetch_pulls: bool = True,
-        max_files: int = MAX_COMMIT_FILES,
         owns_api: bool = True,
     ) -> None:
         self.api = api
         self.owns_api = owns_api
-        self.name = full_name
-        self.web_url = web_url
-        self.branch = branch
-        self.default_branch = default_branch
-        self.fetch_pulls = fetch_pulls
-        self.max_files = max_files
+        self.name = full_name = info.full_name
+        self.web_url = info.web_url
+        self.branch = info.branch
+        self.default_branch = info.default_branch
+        self.fetch_pulls = reading.fetch_pulls
+        self.max_files = reading.max_files
         self.pull_requests: dict[str, PullRequestInfo] = {}  # by commit SHA
         self._base = "/repos/" + "/".join(quote(part, safe="") for part in full_name.split("/"))
         self._pulls = PullRequestLookup(api, self._base, full_name)
@@ -288,39 +304,25 @@ async def open_github_repository(
     *,
     branch: str | None = None,
     store: CacheProvider | None = None,
-    token: SecretStr | Literal["auto"] | None = "auto",
-    api_url: str | None = None,
-    concurrency: int = 4,
-    max_wait: float = 15 * 60,
-    secondary_base: float = 60.0,
-    max_secondary: int = 5,
-    retry_base: float = 1.0,
-    max_retries: int = 3,
-    reset_margin: float = 1.0,
-    timeout: float = 30.0,
-    fetch_pulls: bool = True,
-    max_files: int = MAX_COMMIT_FILES,
-    transport: httpx2.AsyncBaseTransport | None = None,
+    reading: GitHubReading = GitHubReading(),
     api: GitHubAPI | None = None,
+    **connection: Any,
 ) -> GitHubRepository:
     """Check that ``owner/repo`` (and ``branch``) exist and return it, ready to read.
 
-    ``token="auto"`` discovers one (:func:`~.github_auth.discover_token`); ``api_url``
-    defaults to ``$GITHUB_API_URL`` or https://api.github.com. Close the result
-    (``aclose`` or ``async with``) to close its HTTP client. To read several repositories
-    in one run through one client (one connection pool, one concurrency limit, one
-    rate-limit wait), pass the same ``api`` (a :class:`GitHubAPI`; the connection settings
-    above are then its own) to each, and close it yourself.
+    Without ``api``, its own client is made by :func:`make_github_api` from ``store`` and
+    ``connection`` (``token``: ``"auto"`` discovers one, :func:`~.github_auth.discover_token`;
+    ``api_url``: default ``$GITHUB_API_URL`` or https://api.github.com; ``limits``, a
+    :class:`~.github_api.GitHubLimits`; ``transport``). Close the result (``aclose`` or
+    ``async with``) to close its HTTP client. To read several repositories in one run
+    through one client (one connection pool, one concurrency limit, one rate-limit wait),
+    pass the same ``api`` (a :class:`GitHubAPI`) to each, and close it yourself.
     """
     if api is not None:
-        return await _open(api, owner, repo, branch, fetch_pulls, max_files, owns_api=False)
-    api = await make_github_api(
-        store=store, token=token, api_url=api_url, concurrency=concurrency, max_wait=max_wait,
-        reset_margin=reset_margin, secondary_base=secondary_base, max_secondary=max_secondary,
-        retry_base=retry_base, max_retries=max_retries, timeout=timeout, transport=transport,
-    )  # fmt: skip
+        return await _open(api, owner, repo, branch, reading, owns_api=False)
+    api = await make_github_api(store=store, **connection)
     try:
-        return await _open(api, owner, repo, branch, fetch_pulls, max_files)
+        return await _open(api, owner, repo, branch, reading)
     except BaseException:
         await api.aclose()
         raise
@@ -331,8 +333,7 @@ async def _open(
     owner: str,
     repo: str,
     branch: str | None,
-    fetch_pulls: bool,
-    max_files: int,
+    reading: GitHubReading,
     *,
     owns_api: bool = True,
 ) -> GitHubRepository:
@@ -359,8 +360,5 @@ async def _open(
             if exc.status in (404, 422):
                 raise SourceError(f"unknown branch {branch!r} in {full_name}") from None
             raise
-    return GitHubRepository(
-        api, full_name=full_name, web_url=web_url, branch=branch or default_branch,
-        default_branch=default_branch, fetch_pulls=fetch_pulls, max_files=max_files,
-        owns_api=owns_api,
-    )  # fmt: skip
+    info = GitHubRepositoryInfo(full_name, web_url, branch or default_branch, default_branch)
+    return GitHubRepository(api, info, reading, owns_api=owns_api)

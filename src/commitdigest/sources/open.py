@@ -1,6 +1,7 @@
 """Turning what a user names (a path, ``owner/repo``, a URL) into a readable repository.
 
-Every kind of source gives the pipeline the same small interface,
+A repository is named by a :class:`~commitdigest.models.Subscription` (its name, branch
+and source). Every kind of source gives the pipeline the same small interface,
 :class:`SourceRepository`: a name, a web URL, the branch read, and ``read_commits`` for a
 window.
 """
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
 from ..gitcmd import git_argv, git_env
-from ..models import Commit
+from ..models import Commit, Subscription
 from .git import PatchLimits, read_commits
 from .mirror import ensure_mirror, ensure_remote_mirror
 from .remote import Remote, commit_template, parse_remote, web_address
@@ -26,7 +27,7 @@ from .repo_info import RepositoryInfo, resolve_repository, resolve_repository_sy
 if TYPE_CHECKING:  # the GitHub client (httpx2) is imported when a GitHub repository is opened
     import httpx2
 
-    from .github_api import GitHubAPI
+    from .github_api import GitHubAPI, GitHubLimits
     from .github_cache import CacheProvider
 
 
@@ -42,27 +43,12 @@ class SourceRepository(Protocol):
 
     @property
     def identity(self) -> str:
-        """What makes two specs the same repository (a resolved path, a GitHub slug)."""
+        """What makes two subscriptions the same repository (a resolved path, a GitHub slug)."""
         ...
 
     async def read_commits(
         self, start: datetime, end: datetime, *, limits: PatchLimits
     ) -> list[Commit]: ...
-
-
-@dataclass(frozen=True)
-class RepoSpec:
-    """One repository as named on the command line or in the config file."""
-
-    name: str
-    branch: str | None = None
-    source: str | None = None  # "git" | "github"; None: a path is git, owner/repo is github
-    focus_paths: tuple[str, ...] = ()
-    focus_keywords: tuple[str, ...] = ()
-    emphasis: str | None = None
-    downstream: tuple[str, ...] = ()  # the user's checkouts the radar looks for uses in
-    commit_url: str | None = None  # a commit link pattern for another host ("…/{sha}")
-    group: str | None = None  # the report it joins when reports are separate (run.reports)
 
 
 @dataclass(frozen=True)
@@ -94,8 +80,9 @@ class LocalGitRepository:
         return await read_commits(self.info, start, end, limits=limits)
 
 
-async def open_local(spec: RepoSpec) -> LocalGitRepository:
-    return LocalGitRepository(await resolve_repository(Path(spec.name).expanduser(), spec.branch))
+async def open_local(subscription: Subscription) -> LocalGitRepository:
+    path = Path(subscription.name).expanduser()
+    return LocalGitRepository(await resolve_repository(path, subscription.branch))
 
 
 class RepositoryOpener:
@@ -121,38 +108,39 @@ class RepositoryOpener:
         self._clone_url = clone_url
         self._api: GitHubAPI | None = None
 
-    async def __call__(self, spec: RepoSpec) -> SourceRepository:
-        path = Path(spec.name).expanduser()
-        if spec.source != "github" and path.exists():
-            return await open_local(spec)
+    async def __call__(self, subscription: Subscription) -> SourceRepository:
+        path = Path(subscription.name).expanduser()
+        if subscription.source != "github" and path.exists():
+            return await open_local(subscription)
         from .github_source import open_github_repository, parse_github_spec
 
-        slug = parse_github_spec(spec.name)
-        remote = parse_remote(spec.name)
-        if spec.source != "github" and slug is None and remote is not None:
-            return await self._mirror(remote, spec)  # any other host, or file://
-        if spec.source != "github" and slug is None:
-            return await open_local(spec)  # a missing path gets the git source's clear error
+        slug = parse_github_spec(subscription.name)
+        remote = parse_remote(subscription.name)
+        if subscription.source != "github" and slug is None and remote is not None:
+            return await self._mirror(remote, subscription)  # any other host, or file://
+        if subscription.source != "github" and slug is None:
+            # a missing path gets the git source's clear error
+            return await open_local(subscription)
         if slug is None:
-            raise SourceError(f"{spec.name}: not owner/repo or a GitHub URL")
+            raise SourceError(f"{subscription.name}: not owner/repo or a GitHub URL")
         owner, repo = slug
-        if spec.source == "git":
+        if subscription.source == "git":
             url = self._clone_url(owner, repo) if self._clone_url else None
             mirror = await ensure_mirror(self._home, owner, repo, url=url)
-            info = await resolve_repository(mirror, spec.branch)
+            info = await resolve_repository(mirror, subscription.branch)
             return LocalGitRepository(info, display_name=f"{owner}/{repo}")
         return await open_github_repository(
-            owner, repo, branch=spec.branch, store=self._store, api=await self._shared_api()
+            owner, repo, branch=subscription.branch, store=self._store, api=await self._shared_api()
         )
 
-    async def _mirror(self, remote: Remote, spec: RepoSpec) -> LocalGitRepository:
+    async def _mirror(self, remote: Remote, subscription: Subscription) -> LocalGitRepository:
         """Our mirror of a repository on any host, named and linked as that host does."""
         mirror = await ensure_remote_mirror(self._home, remote)
-        info = await resolve_repository(mirror, spec.branch)
+        info = await resolve_repository(mirror, subscription.branch)
         info = replace(
             info,
             web_url=web_address(remote),
-            commit_template=commit_template(remote, spec.commit_url),
+            commit_template=commit_template(remote, subscription.commit_url),
         )
         return LocalGitRepository(info, display_name=remote.display)
 
@@ -166,8 +154,7 @@ class RepositoryOpener:
                 token=settings.token or "auto",
                 token_source=SECRET_HINTS["github.token"],  # named in a 401's message
                 api_url=settings.api_url,
-                concurrency=settings.max_concurrency,
-                max_wait=settings.rate_limit_max_wait_s,
+                limits=github_limits(settings),
                 transport=self._transport,
             )
         return self._api
@@ -178,16 +165,26 @@ class RepositoryOpener:
             self._api = None
 
 
-def is_local(spec: RepoSpec) -> bool:
-    """Whether ``spec`` names a repository on this machine (read with git, not the API)."""
-    return spec.source != "github" and Path(spec.name).expanduser().exists()
+def github_limits(settings: GitHubSettings) -> GitHubLimits:
+    """The GitHub client's limits the config sets (``github.max_concurrency``,
+    ``github.rate_limit_max_wait_s``); the others keep their defaults."""
+    from .github_api import GitHubLimits
+
+    return GitHubLimits(
+        concurrency=settings.max_concurrency, max_wait=settings.rate_limit_max_wait_s
+    )
 
 
-def recent_commit_times(spec: RepoSpec, count: int) -> list[datetime]:
+def is_local(subscription: Subscription) -> bool:
+    """Whether ``subscription`` names a repository on this machine (read with git, not the API)."""
+    return subscription.source != "github" and Path(subscription.name).expanduser().exists()
+
+
+def recent_commit_times(subscription: Subscription, count: int) -> list[datetime]:
     """Committer times (UTC) of the last ``count`` commits of a local repository's branch
     along first parents (the commits a report lists), newest first; empty for a repository
     with no commits."""
-    info = resolve_repository_sync(Path(spec.name).expanduser(), spec.branch)
+    info = resolve_repository_sync(Path(subscription.name).expanduser(), subscription.branch)
     if info.head_sha is None:
         return []
     argv = git_argv("log", "--first-parent", f"-n{count}", "--format=%ct", repo=info.root)
@@ -198,6 +195,6 @@ def recent_commit_times(spec: RepoSpec, count: int) -> list[datetime]:
         check=False,
     )
     if proc.returncode != 0:
-        raise SourceError(f"{spec.name}: cannot list its commits")
+        raise SourceError(f"{subscription.name}: cannot list its commits")
     lines = proc.stdout.decode("ascii", "replace").split()
     return [datetime.fromtimestamp(int(t), tz=UTC) for t in lines if t.isdigit()]

@@ -239,6 +239,9 @@ class Store:
         error: str | None = None,
         llm: dict[str, Any] | None = None,
     ) -> None:
+        """Complete run ``run_id``'s record. Its many parameters are kept on purpose: each
+        keyword is one column of the ``runs`` row this one UPDATE writes, named at the call,
+        so a record type for them would only repeat the table's columns."""
         with self.db.write() as conn:
             conn.execute(
                 "UPDATE runs SET finished_at = ?, status = ?, commits = ?, analysed = ?,"

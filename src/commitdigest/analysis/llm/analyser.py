@@ -31,7 +31,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Any, TypeVar
 
@@ -52,6 +52,7 @@ from commitdigest.analysis.llm.plan import DiffPlan, ListReason, format_chunk, f
 from commitdigest.analysis.llm.plan import plan_diff as plan_diff
 from commitdigest.analysis.llm.prompt import (
     PROMPT_VERSION,
+    CommitData,
     clip_text,
     commit_prompt,
     correction_prompt,
@@ -202,15 +203,14 @@ class LLMAnalyser:
         tally = Tally()
         try:
             async with self._ahead():
-                job = _Job(
-                    self,
+                data = CommitData(
                     commit,
-                    repository=repository,
-                    lang=lang,
-                    focus=focus,
-                    tally=tally,
+                    repository,
+                    lang,
+                    seeded_type=change_type_from_title(commit.title),
                     facts=tuple(facts or ()),
                 )
+                job = _Job(self, data, focus=focus, tally=tally)
                 return await job.run()
         except CallFailed as failed:
             reason = say(lang, failed)
@@ -241,24 +241,17 @@ class _Job:
     """The analysis of one commit: plan, calls, merge, notes."""
 
     def __init__(
-        self,
-        owner: LLMAnalyser,
-        commit: Commit,
-        *,
-        repository: str,
-        lang: str,
-        focus: str | None,
-        tally: Tally,
-        facts: tuple[ApiChange, ...] = (),
+        self, owner: LLMAnalyser, data: CommitData, *, focus: str | None, tally: Tally
     ) -> None:
         self.owner = owner
-        self.facts = facts
+        self.data = data  # the commit as every request shows it (its file list: per plan)
+        self.facts = data.facts
         self.options = owner.options
-        self.commit = commit
-        self.repository = repository
-        self.lang = lang
+        self.commit = data.commit
+        self.repository = data.repository
+        self.lang = lang = data.lang
         self.tally = tally
-        self.seeded = change_type_from_title(commit.title)
+        self.seeded = data.seeded_type
         self.system = system_prompt(lang, focus)
         self.caller = Caller(owner.client, owner.options, owner.calibration, tally)
         self.shrunk = False
@@ -289,11 +282,8 @@ class _Job:
     def _user(
         self, file_list: str, body: str, diff: str, part: int, parts: int, compact: bool
     ) -> str:
-        return commit_prompt(
-            self.commit, repository=self.repository, lang=self.lang, seeded_type=self.seeded,
-            file_list=file_list, diff=diff, part=part, parts=parts, compact=compact, body=body,
-            facts=self.facts,
-        )  # fmt: skip
+        data = replace(self.data, file_list=file_list, body=body)
+        return commit_prompt(data, diff=diff, part=part, parts=parts, compact=compact)
 
     def _prepare(self, shrink: int | None) -> _Prepared:
         opts = self.options
@@ -382,16 +372,10 @@ class _Job:
             payload = [part_payload(i, o.output, level) for i, o in done]
             users = [
                 merge_prompt(
-                    self.commit,
-                    repository=self.repository,
-                    lang=self.lang,
-                    seeded_type=self.seeded,
-                    file_list=prep.file_list,
+                    replace(self.data, file_list=prep.file_list, body=prep.body),
                     analyses=payload,
                     worst=worst.value,
                     compact=compact,
-                    body=prep.body,
-                    facts=self.facts,
                 )
                 for compact in (False, True)
             ]

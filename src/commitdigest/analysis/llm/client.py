@@ -170,43 +170,63 @@ class _Model:
         return found | {f"extra:{k}" for k in keys}
 
 
+@dataclass(frozen=True)
+class Endpoint:
+    """Where an :class:`OpenAIChatClient` sends its requests: ``base_url`` with ``api_key``
+    (if any); ``provider`` picks the profile (``auto``: from the URL and model);
+    ``key_source`` and ``url_source`` say where the key and the URL came from, for errors."""
+
+    base_url: str
+    api_key: str | None = None
+    provider: str = "auto"
+    key_source: str = "the API key"
+    url_source: str | None = None
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """How an :class:`OpenAIChatClient` asks: ``timeout`` per request, ``retry`` (default
+    :data:`LLM_RETRY`), the structured-output mode to try first (``first_mode``) and whether
+    a schema is strict; ``probe`` learns the endpoint with a tiny request first (else the
+    first real request goes alone); ``hedging``: ``True`` for the default
+    :class:`~commitdigest.http.Hedging`, ``False`` for none."""
+
+    timeout: float = 120.0
+    retry: RetryPolicy | None = None
+    strict_schema: bool = False
+    first_mode: StructuredMode | None = None
+    probe: bool = True
+    hedging: Hedging | bool = True
+
+
 class OpenAIChatClient:
     """:class:`ChatClient` for OpenAI-compatible endpoints; see the module docstring.
 
-    ``provider`` picks the profile (``auto``: from the URL and model); ``url_source`` and
-    ``key_source`` say where the URL and the key came from, for errors; ``probe`` learns the
-    endpoint with a tiny request first (else the first real request goes alone);
-    ``hedging``: ``True`` for the default :class:`~commitdigest.http.Hedging`, ``False``
-    for none.
+    It sends to ``endpoint`` as ``options`` say, paced by ``limiter`` (shared by every
+    task that calls it; default a fresh :class:`RateLimiter`), through ``http_client``
+    (default one of its own).
     """
 
     def __init__(
         self,
+        endpoint: Endpoint,
+        options: ClientOptions = ClientOptions(),
         *,
-        base_url: str,
-        api_key: str | None = None,
-        timeout: float = 120.0,
-        retry: RetryPolicy | None = None,
         limiter: RateLimiter | None = None,
-        strict_schema: bool = False,
-        first_mode: StructuredMode | None = None,
         http_client: httpx2.AsyncClient | None = None,
-        key_source: str = "the API key",
-        provider: str = "auto",
-        url_source: str | None = None,
-        probe: bool = True,
-        hedging: Hedging | bool = True,
     ) -> None:
+        base_url, api_key, provider = endpoint.base_url, endpoint.api_key, endpoint.provider
+        timeout, hedging = options.timeout, options.hedging
         self.base_url = base_url.rstrip("/")
-        self.key_source = key_source
-        self.url_source = url_source
+        self.key_source = endpoint.key_source
+        self.url_source = endpoint.url_source
         self.provider = provider
         self.timeout = timeout
-        self.retry = retry or LLM_RETRY
+        self.retry = options.retry or LLM_RETRY
         self.limiter = limiter or RateLimiter()
-        self.strict_schema = strict_schema
-        self.first_mode = first_mode
-        self.probe = probe
+        self.strict_schema = options.strict_schema
+        self.first_mode = options.first_mode
+        self.probe = options.probe
         self.hedging: Hedging | None = (
             # before any latency is known: a twin after a quarter of the time-out
             (Hedging(initial_delay_s=max(10.0, timeout / 4)) if hedging else None)
@@ -605,9 +625,10 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
         "json_object": StructuredMode.JSON_OBJECT,
         "prompt": StructuredMode.TEXT,
     }
-    return OpenAIChatClient(
+    endpoint = Endpoint(
         base_url=settings.base_url or DEFAULT_BASE_URL,
         api_key=key or "not-needed",
+        provider=settings.provider,
         key_source=(
             f"the API key from {key_from}"
             if key
@@ -615,18 +636,23 @@ def build_chat_client(settings: LLMSettings) -> OpenAIChatClient:
         ),
         url_source=settings.origin("base_url")
         or ("the default: OPENAI_BASE_URL is not set" if not settings.base_url else None),
-        provider=settings.provider,
-        first_mode=modes.get(settings.structured_output),
-        strict_schema=settings.structured_output == "json_schema_strict",
+    )
+    options = ClientOptions(
         timeout=settings.timeout_s,
-        http_client=async_client(timeout=settings.timeout_s),
         retry=replace(
             LLM_RETRY, max_attempts=settings.max_attempts, max_wait_s=settings.max_wait_s
         ),
+        strict_schema=settings.structured_output == "json_schema_strict",
+        first_mode=modes.get(settings.structured_output),
+    )
+    return OpenAIChatClient(
+        endpoint,
+        options,
         limiter=RateLimiter(
             max_concurrency=settings.max_concurrency,
             requests_per_minute=settings.requests_per_minute,
         ),
+        http_client=async_client(timeout=settings.timeout_s),
     )
 
 

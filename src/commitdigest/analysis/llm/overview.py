@@ -281,47 +281,60 @@ def _read(text: str) -> OverviewReply:
 REPLY_FORM = ReplyForm[OverviewReply](REPLY_SCHEMA, "daily_overview", _read)
 
 
+@dataclass(frozen=True)
+class OverviewDay:
+    """What an overview is asked for: a repository's ``items`` of the day ``label``."""
+
+    repository: str
+    label: str
+    items: Sequence[OverviewItem]
+    lang: str
+
+
+def overview_options(model: str, *, max_tokens: int = 1024, **fields: Any) -> LLMOptions:
+    """:class:`LLMOptions` for an overview made outside a run (a run passes its analyser's):
+    ``max_tokens`` of output (a cut-off reply may double it), temperature 0.2, an input
+    budget of :data:`DEFAULT_INPUT_BUDGET` and a context window that fits the output;
+    ``fields`` set any other :class:`LLMOptions` field (``temperature``, ``extra_body``,
+    ``input_budget_tokens``, the prices…)."""
+    context_window = fields.pop(
+        "context_window", LLMSettings.model_fields["context_window"].default
+    )
+    values: dict[str, Any] = {
+        "temperature": 0.2,
+        "max_output_tokens_cap": max(max_tokens * 2, max_tokens + 512),
+        "input_budget_tokens": DEFAULT_INPUT_BUDGET,
+        **fields,
+    }
+    values["input_budget_tokens"] = max(values["input_budget_tokens"], 1)
+    values["extra_body"] = dict(values.get("extra_body") or {})
+    return LLMOptions(
+        model=model,
+        max_output_tokens=max_tokens,
+        context_window=max(context_window, max_tokens + 512 + 1),
+        **values,
+    )
+
+
 async def llm_overview(
     client: ChatClient,
+    day: OverviewDay,
+    options: LLMOptions,
     *,
-    model: str,
-    repository: str,
-    label: str,
-    items: Sequence[OverviewItem],
-    lang: str,
-    max_tokens: int = 1024,
-    temperature: float = 0.2,
-    extra_body: dict[str, Any] | None = None,
-    price_input_per_mtok: float | None = None,
-    price_output_per_mtok: float | None = None,
-    input_budget: int = DEFAULT_INPUT_BUDGET,
-    context_window: int = LLMSettings.model_fields["context_window"].default,
     calibration: TokenCalibration | None = None,
-    options: LLMOptions | None = None,
 ) -> Overview:
-    """The LLM's overview of ``items`` (see the module docstring); an empty day makes no call.
+    """The LLM's overview of ``day.items`` (see the module docstring); an empty day makes no
+    call.
 
     The call goes through the analyser's engine (:class:`Caller`) with the analyses' budget
-    rules when ``options`` (the analyser's :class:`LLMOptions`) are given: the same
-    ``max_tokens``, cap, context window and room for a model that reasons; the other
-    arguments then only add the input budget. The room doubles after a cut-off reply, an
-    unusable reply is re-asked once."""
+    rules (``options``, a run's analyser's :class:`LLMOptions`, else
+    :func:`overview_options`): the same ``max_tokens``, cap, context window and room for a
+    model that reasons; the input budget is at most :data:`DEFAULT_INPUT_BUDGET`. The room
+    doubles after a cut-off reply, an unusable reply is re-asked once."""
+    repository, label, items, lang = day.repository, day.label, day.items, day.lang
     if not items:
         return rule_overview(items, lang)
-    if options is None:
-        options = LLMOptions(
-            model=model,
-            temperature=temperature,
-            max_output_tokens=max_tokens,
-            max_output_tokens_cap=max(max_tokens * 2, max_tokens + 512),
-            context_window=max(context_window, max_tokens + 512 + 1),
-            input_budget_tokens=max(input_budget, 1),
-            extra_body=dict(extra_body or {}),
-            price_input_per_mtok=price_input_per_mtok,
-            price_output_per_mtok=price_output_per_mtok,
-        )
-    else:
-        input_budget = min(input_budget, options.input_budget_tokens)
+    input_budget = min(DEFAULT_INPUT_BUDGET, options.input_budget_tokens)
     tally = Tally()
     caller = Caller(client, options, calibration or TokenCalibration(), tally)
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
@@ -136,27 +137,38 @@ def format_facts(facts: Sequence[ApiChange]) -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class CommitData:
+    """What every request about one commit shows the model: the commit and its repository,
+    the report's language, the change type its title seeds, the file list, the message body
+    to show (``None``: the whole; else a clipped one) and the radar's items (``facts``, which
+    the model must not contradict)."""
+
+    commit: Commit
+    repository: str
+    lang: str
+    seeded_type: ChangeType | None = None
+    file_list: str = ""
+    body: str | None = None
+    facts: Sequence[ApiChange] = ()
+
+    def values(self) -> dict[str, Any]:
+        """The template values both prompts share."""
+        return {
+            **_commit_values(self.commit, self.repository, self.lang, self.seeded_type, self.body),
+            "facts": format_facts(self.facts),
+            "file_list": neutralise(self.file_list.rstrip("\n")),
+        }
+
+
 def commit_prompt(
-    commit: Commit,
-    *,
-    repository: str,
-    lang: str,
-    seeded_type: ChangeType | None,
-    file_list: str,
-    diff: str,
-    part: int = 1,
-    parts: int = 1,
-    compact: bool = False,
-    body: str | None = None,
-    facts: Sequence[ApiChange] = (),
+    data: CommitData, *, diff: str, part: int = 1, parts: int = 1, compact: bool = False
 ) -> str:
-    """The user message for one request (``body``: the message body to show, if clipped;
-    ``facts``: the radar's items, which the model must not contradict)."""
+    """The user message for one request: ``data`` with ``diff`` (part ``part`` of
+    ``parts``), in the compact form when ``compact``."""
     return _render(
         "commit.j2",
-        **_commit_values(commit, repository, lang, seeded_type, body),
-        facts=format_facts(facts),
-        file_list=neutralise(file_list.rstrip("\n")),
+        **data.values(),
         diff=neutralise(diff.rstrip("\n")),
         part=part,
         parts=parts,
@@ -165,25 +177,17 @@ def commit_prompt(
 
 
 def merge_prompt(
-    commit: Commit,
+    data: CommitData,
     *,
-    repository: str,
-    lang: str,
-    seeded_type: ChangeType | None,
-    file_list: str,
     analyses: Sequence[Mapping[str, Any]],
     worst: str,
     compact: bool = False,
-    body: str | None = None,
-    facts: Sequence[ApiChange] = (),
 ) -> str:
     """The user message that merges the parts' analyses (JSON objects, in part order)."""
     payload = json.dumps(list(analyses), ensure_ascii=False, indent=1)
     return _render(
         "merge.j2",
-        **_commit_values(commit, repository, lang, seeded_type, body),
-        facts=format_facts(facts),
-        file_list=neutralise(file_list.rstrip("\n")),
+        **data.values(),
         analyses=neutralise(payload),
         parts=len(analyses),
         worst=worst,

@@ -23,6 +23,7 @@ Names a module ``__getattr__`` served before and no longer serves are removed (F
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from commitdigest.analysis.radar.models import (
@@ -168,8 +169,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             reexports = _reexports(view, path, module, models)
             if not reexports and public is None:
                 continue
+        where = _Where(view, path, module, models, public, reexports, private)
         for brk in found:
-            item = _item(view, path, module, brk, models, public, reexports, private)
+            item = _item(where, brk)
             if item is not None:
                 items.append(item)
     return items
@@ -184,16 +186,26 @@ def _unserved(old: ModuleApi, new: ModuleApi, before: str) -> list[Breakage]:
     ]
 
 
-def _item(
-    view: CommitView,
-    path: str,
-    module: str,
-    brk: Breakage,
-    models: _Models,
-    public: PublicSurface | None,
-    reexports: dict[str, str],
-    private: bool,
-) -> ApiChange | None:
+@dataclass(frozen=True)
+class _Where:
+    """The module a commit changes, as its breakages are judged: the commit, the module's
+    path and dotted name, both versions' models, the repository's public surface (None
+    without one), the names a private module's package re-exports, and whether the module
+    is private."""
+
+    view: CommitView
+    path: str
+    module: str
+    models: _Models
+    public: PublicSurface | None
+    reexports: dict[str, str]
+    private: bool
+
+
+def _item(where: _Where, brk: Breakage) -> ApiChange | None:
+    """The radar's item for ``brk``, or None when users do not meet it."""
+    view, path, module, models = where.view, where.path, where.module, where.models
+    public, reexports, private = where.public, where.reexports, where.private
     qual = brk.qualname
     first, _, rest = qual.partition(".")
     served = first in models.getattr_names
@@ -377,49 +389,55 @@ def _still_inherited(
     before = find(models.before, qual)
     if before is not None and (before.overrides or calls_super(models.before, before)):
         return True
-    return _defines(view, module, models.after, cls, meth, public, depth=0, seen=set()) is True
+    return _MethodSearch(view, public, meth).defines(module, models.after, cls, depth=0) is True
 
 
-def _defines(
-    view: CommitView,
-    module: str,
-    text: str,
-    cls: str,
-    meth: str,
-    public: PublicSurface | None,
-    depth: int,
-    seen: set[str],
-) -> bool | None:
-    """Whether class ``cls`` of ``module`` (source ``text``) defines or inherits ``meth``
-    after the commit; ``None`` when a base lies outside the repository (unknown)."""
-    key = f"{module}.{cls}"
-    bases = bases_of(text, cls)
-    if depth > 8 or key in seen or bases is None:
-        return False
-    seen.add(key)
-    if find(text, f"{cls}.{meth}") is not None:
-        return True
-    unknown = False
-    for base in bases:
-        if not re.fullmatch(r"[A-Za-z_][\w.]*", base) or base in ("object", "Generic", "Protocol"):
-            continue
-        head, _, tail = base.partition(".")
-        found: bool | None = None
-        if not tail and bases_of(text, head) is not None:
-            found = _defines(view, module, text, head, meth, public, depth + 1, seen)
-        elif (target := imports_of(text).get(head)) is not None and public and view.repo:
-            target = _absolute(module, target)
-            dotted = f"{target}.{tail}" if tail else target
-            where, _, name = dotted.rpartition(".")
-            for path in public.candidate_paths(where):
-                other = view.repo.text(view.sha, path)
-                if other is not None:
-                    found = _defines(view, where, other, name, meth, public, depth + 1, seen)
-                    break
-        if found is True:
+_NO_BASES = frozenset({"object", "Generic", "Protocol"})  # bases that define nothing
+
+
+@dataclass
+class _MethodSearch:
+    """Where a class's method ``meth`` comes from, after the commit ``view``: the class or
+    one of its bases, followed through the repository's modules (``public``'s paths);
+    ``seen``: the classes already searched."""
+
+    view: CommitView
+    public: PublicSurface | None
+    meth: str
+    seen: set[str] = field(default_factory=set)
+
+    def defines(self, module: str, text: str, cls: str, depth: int) -> bool | None:
+        """Whether class ``cls`` of ``module`` (source ``text``) defines or inherits the
+        method; ``None`` when a base lies outside the repository (unknown)."""
+        view, meth, public, seen = self.view, self.meth, self.public, self.seen
+        key = f"{module}.{cls}"
+        bases = bases_of(text, cls)
+        if depth > 8 or key in seen or bases is None:
+            return False
+        seen.add(key)
+        if find(text, f"{cls}.{meth}") is not None:
             return True
-        unknown = unknown or found is None
-    return None if unknown else False
+        unknown = False
+        for base in bases:
+            if not re.fullmatch(r"[A-Za-z_][\w.]*", base) or base in _NO_BASES:
+                continue
+            head, _, tail = base.partition(".")
+            found: bool | None = None
+            if not tail and bases_of(text, head) is not None:
+                found = self.defines(module, text, head, depth + 1)
+            elif (target := imports_of(text).get(head)) is not None and public and view.repo:
+                target = _absolute(module, target)
+                dotted = f"{target}.{tail}" if tail else target
+                where, _, name = dotted.rpartition(".")
+                for path in public.candidate_paths(where):
+                    other = view.repo.text(view.sha, path)
+                    if other is not None:
+                        found = self.defines(where, other, name, depth + 1)
+                        break
+            if found is True:
+                return True
+            unknown = unknown or found is None
+        return None if unknown else False
 
 
 def _absolute(module: str, target: str) -> str:
