@@ -204,7 +204,7 @@ def _scan(
             items.extend(kind(view))
         if env is not None:
             items.extend(env.apply(view))
-        results[c.sha] = _with_replacements(_dedupe(items), view)
+        results[c.sha] = _with_replacements(dedupe(items), view)
     return results
 
 
@@ -247,11 +247,13 @@ def _env_items(repo: RepoView, commits: Sequence[CommitInput]) -> dict[str, list
     return out
 
 
-def _dedupe(items: list[ApiChange]) -> list[ApiChange]:
-    seen: set[tuple[str, str, str]] = set()
+def dedupe(items: list[ApiChange], by: str = "path") -> list[ApiChange]:
+    """``items`` without a repeat of the same kind and name at the same ``by`` (the file it
+    was found in, or the ``release`` that announced it), the first kept."""
+    seen: set[tuple[str, str, object]] = set()
     out: list[ApiChange] = []
     for item in items:
-        key = (item.kind.value, item.name, item.path)
+        key = (item.kind.value, item.name, getattr(item, by))
         if key not in seen:
             seen.add(key)
             out.append(item)

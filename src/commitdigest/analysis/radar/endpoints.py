@@ -29,7 +29,7 @@ from commitdigest.analysis.radar.changelog import (
     plain_text,
     sections,
 )
-from commitdigest.analysis.radar.driver import read_by_a_kind
+from commitdigest.analysis.radar.driver import dedupe, read_by_a_kind
 from commitdigest.analysis.radar.instead import replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView
 from commitdigest.analysis.radar.public import public_surface
@@ -128,7 +128,7 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
 
     changes = [
         i.model_copy(update={"replacement": i.replacement or instead(i, old_said)})
-        for i in _dedupe([*items, *released])
+        for i in dedupe([*items, *released], by="release")
     ]
     # a name deprecated and removed inside the range warned in a release between the two
     quiet = {id(i) for i in changes if not i.replacement and i.breaking and i.path.endswith(".py")}
@@ -183,15 +183,4 @@ def _releases(
                         items.append(announced.entry_item(path, entry, said, packages, version))
         tag = tags[version]
         out.append(Release(version, tag, blobs.resolve(tag) or "", items))
-    return out
-
-
-def _dedupe(items: list[ApiChange]) -> list[ApiChange]:
-    seen: set[tuple[str, str, str]] = set()
-    out: list[ApiChange] = []
-    for item in items:
-        key = (item.kind.value, item.name, item.release)
-        if key not in seen:
-            seen.add(key)
-            out.append(item)
     return out
