@@ -75,12 +75,16 @@ def detect(view: CommitView) -> list[ApiChange]:
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
         before = view.before.get(path) or ""
-        written = _written(before)
+        prior = {s.title: s for s in sections(before)}
         seen: set[str] = set()
         new_sections = sections(after)
         released = next((s for s in new_sections if release and s.version == release), None)
         for section in new_sections:
             in_release = section is released
+            old_section = prior.get(section.title)
+            if not in_release and old_section is not None and old_section.body == section.body:
+                continue  # the section reads as before: nothing new in it
+            written = _written(old_section) if old_section is not None else frozenset()
             for entry in section.entries:
                 if entry.text in written and not in_release:
                     continue  # the same words as before: nothing new (the cheap test first)
@@ -90,10 +94,10 @@ def detect(view: CommitView) -> list[ApiChange]:
                 key = _key(plain_entry(entry.text))
                 if not key or key in seen:
                     continue
-                if not in_release:
-                    old, old_text = _known(before)
-                    if key in old or (len(key) >= 20 and key in old_text):
-                        continue  # re-worded or re-wrapped, but there before
+                if not in_release and (
+                    key in _keys(written) or (len(key) >= 20 and key in _text_key(before))
+                ):
+                    continue  # re-worded or re-wrapped, or moved from another section
                 seen.add(key)
                 items.append(
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
@@ -101,18 +105,22 @@ def detect(view: CommitView) -> list[ApiChange]:
     return items
 
 
-@lru_cache(maxsize=32)
-def _written(text: str) -> frozenset[str]:
-    """A changelog's entries exactly as written."""
-    return frozenset(e.text for s in sections(text) for e in s.entries)
+def _written(section: Section) -> frozenset[str]:
+    """A section's entries exactly as written."""
+    return frozenset(e.text for e in section.entries)
+
+
+@lru_cache(maxsize=64)
+def _keys(written: frozenset[str]) -> frozenset[str]:
+    """The keys of entries as written (a re-worded entry keeps its key)."""
+    return frozenset(_key(plain_entry(text)) for text in written)
 
 
 @lru_cache(maxsize=32)
-def _known(text: str) -> tuple[frozenset[str], str]:
-    """The keys of a changelog's entries, and its whole text as a key (an entry re-wrapped
-    into new lines was there too)."""
-    keys = frozenset(_key(plain_entry(e.text)) for s in sections(text) for e in s.entries)
-    return keys, _key(plain_text(text))
+def _text_key(text: str) -> str:
+    """A changelog's whole text as a key: an entry re-wrapped into new lines, or moved from
+    another section, was there before too."""
+    return _key(plain_text(text))
 
 
 NAME_LIMIT = 400  # an entry's words, cut at a word with "…" past this
@@ -233,21 +241,22 @@ def _release(view: CommitView) -> str | None:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
-        old = {
-            s.version: _stamp(s, view.before.get(path) or "")
-            for s in sections(view.before.get(path) or "")
-        }
-        for section in sections(after)[:3]:
-            stamp = _stamp(section, after)
+        before = view.before.get(path) or ""
+        newest = sections(after)[:3]
+        wanted = {s.version for s in newest if s.version}
+        before_lines, after_lines = before.splitlines(), after.splitlines()
+        old = {s.version: _stamp(s, before_lines) for s in sections(before) if s.version in wanted}
+        for section in newest:
+            stamp = _stamp(section, after_lines)
             fresh = section.version and old.get(section.version) != stamp
             if fresh and _DATE.search(stamp) and not re.search(r"unreleased|未发布", stamp, re.I):
                 return section.version
     return None
 
 
-def _stamp(section: Section, text: str) -> str:
-    """A version heading and the line under it ("Released 2022-02-17", "Unreleased")."""
-    lines = text.splitlines()
+def _stamp(section: Section, lines: list[str]) -> str:
+    """A version heading and the line under it ("Released 2022-02-17", "Unreleased");
+    ``lines``: the changelog's."""
     following = [
         line.strip()
         for line in lines[section.line : section.line + 4]

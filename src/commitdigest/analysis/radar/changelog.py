@@ -10,6 +10,8 @@ deprecated, in English or Chinese) or, under any other heading, from its own wor
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -32,6 +34,9 @@ _CHANGELOG = re.compile(
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)([^*_].*?)(?:\*\*|__)\s*:?\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^*+#\"'`:.])\1{2,}\s*$")
+_HEADING_STARTS = frozenset(
+    "#=-~^*+\"'`:."
+)  # what a Markdown heading or an rst underline opens with
 _BULLET = re.compile(r"^( *)[-*+]\s+(.*)$")
 _VERSION = re.compile(
     r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)\b", re.I
@@ -84,10 +89,27 @@ class Entry:
 
 @dataclass
 class Section:
+    """A version section; its entries are read when first asked for (a commit that adds
+    one line at the top of a 10,000-line changelog reads the sections it changed)."""
+
     title: str
     line: int
     version: str | None  # "0.28.0"; None for Unreleased and non-version headings
-    entries: list[Entry] = field(default_factory=list)
+    end: int = 0  # the index of the line after it
+    lines: Sequence[str] = field(default=(), repr=False, compare=False)  # the changelog's
+    cats: Mapping[int, str] = field(default_factory=dict, repr=False, compare=False)
+    _entries: list[Entry] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def entries(self) -> list[Entry]:
+        if self._entries is None:
+            self._entries = _entries(self.lines, self.line, self.end, self.cats)
+        return self._entries
+
+    @property
+    def body(self) -> Sequence[str]:
+        """The section's lines under its heading, as written."""
+        return self.lines[self.line : self.end]
 
     @property
     def unreleased(self) -> bool:
@@ -105,6 +127,8 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     rst_levels: dict[str, int] = {}
     for i, line in enumerate(lines):
+        if not line or line[0] not in _HEADING_STARTS:
+            continue  # the cheap test first: most lines are entries and text
         md = _MD_HEADING.match(line)
         if md:
             out.append((i, len(md.group(1)), md.group(2)))
@@ -137,14 +161,14 @@ def sections(text: str) -> list[Section]:
     bounds = [i for i, level, _ in heads if level <= version_level]
     out: list[Section] = []
     for start, title in starts:
-        end = next((b for b in bounds if b > start), len(lines))
-        section = Section(title=title, line=start + 1, version=normalise_version(title))
-        section.entries = _entries(lines, start + 1, end, cats)
-        out.append(section)
+        at = bisect_right(bounds, start)  # bounds are in line order
+        end = bounds[at] if at < len(bounds) else len(lines)
+        version = normalise_version(title)
+        out.append(Section(title, start + 1, version, end=end, lines=lines, cats=cats))
     return out
 
 
-def _entries(lines: list[str], start: int, end: int, cats: dict[int, str]) -> list[Entry]:
+def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]) -> list[Entry]:
     out: list[Entry] = []
     heading = ""
     i = start
