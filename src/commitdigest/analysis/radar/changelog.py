@@ -34,9 +34,8 @@ _CHANGELOG = re.compile(
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)([^*_].*?)(?:\*\*|__)\s*:?\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^*+#\"'`:.])\1{2,}\s*$")
-_HEADING_STARTS = frozenset(
-    "#=-~^*+\"'`:."
-)  # what a Markdown heading or an rst underline opens with
+# what a Markdown heading or an rst underline opens with
+_HEADING_STARTS = frozenset("#=-~^*+\"'`:.")
 _BULLET = re.compile(r"^( *)[-*+]\s+(.*)$")
 _VERSION = re.compile(
     r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)\b", re.I
