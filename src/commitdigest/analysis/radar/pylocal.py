@@ -235,8 +235,6 @@ class _Side:
     def attribute_at(self, i: int) -> Obj | None:
         """A module-level name or a class-level attribute assigned at line index ``i``."""
         line = self.lines[i]
-        if self._in_string(i):
-            return None  # a docstring's "Name: text"
         head = line[:1]
         if head in (" ", "\t"):  # in a class body: only upper-case names and fields count
             stripped = line.lstrip()
@@ -247,6 +245,8 @@ class _Side:
         m = _ATTR.match(line)
         if m is None or m.group(2) in ("return", "yield", "raise", "assert", "del", "pass"):
             return None
+        if self._in_string(i):
+            return None  # a docstring's "Name: text" (the dearer test after the cheap ones)
         indent = len(m.group(1).expandtabs())
         if indent == 0:
             return Obj(m.group(2), "attribute", i + 1)
