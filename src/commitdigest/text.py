@@ -32,7 +32,9 @@ __all__ = [
     "TITLE_LIMIT",
     "clean_line",
     "clean_lines",
+    "has_cjk",
     "is_anchor",
+    "lower_first",
     "safe_url",
     "shorten_title",
     "slugify",
@@ -136,3 +138,19 @@ ANCHOR_RE = re.compile(r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?")
 def is_anchor(text: str) -> bool:
     """Whether ``text`` is an id :func:`slugify` would make (safe in HTML and URLs)."""
     return ANCHOR_RE.fullmatch(text) is not None
+
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_PLAIN_CAPITAL = re.compile(r"(?:A|[A-Z][a-z]+)\b(?![.\w(])")  # "To", not "API", "Foo.bar", "I"
+
+
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a Chinese character (a sentence to end with 。, not .)."""
+    return _CJK.search(text) is not None
+
+
+def lower_first(text: str) -> str:
+    """``text`` continuing an English sentence: its first letter in lower case when it opens
+    with a plain capitalised word (``Run your tests`` → ``run your tests``; ``API``,
+    ``Foo.bar`` and ``I`` stay)."""
+    return text[0].lower() + text[1:] if _PLAIN_CAPITAL.match(text) else text

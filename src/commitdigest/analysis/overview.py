@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from commitdigest.analysis import rules_text as rt
 from commitdigest.i18n import ANALYSIS_STRINGS, COUNTED_CHANGE_TYPES, pick
 from commitdigest.models import Analysis, ChangeType, FileChange, FileEntry, Importance, Overview
-from commitdigest.text import strip_controls
+from commitdigest.text import has_cjk, lower_first, strip_controls
 
 MAX_ITEMS = 5
 """At most this many themes, key changes and risks (extras are dropped, never cut)."""
@@ -86,24 +86,18 @@ class OverviewItem:
         )
 
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
-_PLAIN_CAPITAL = re.compile(r"(?:A|[A-Z][a-z]+)\b(?![.\w(])")
-
-
 def _risk_sentence(risk: str, effect: str, mitigation: str) -> str:
     """A risk, its effect and what to do as one sentence in the language they are written
     in: ``119 source lines … without test changes: regressions may go uncaught; run your
     own …`` / ``…没有同时修改测试，回归可能未被覆盖；升级后…``."""
-    chinese = _CJK.search(risk + effect + mitigation) is not None
-
-    def lower(text: str) -> str:
-        return text[0].lower() + text[1:] if _PLAIN_CAPITAL.match(text) else text
-
+    chinese = has_cjk(risk + effect + mitigation)
     if chinese:
         text = "，".join(p for p in (risk, effect) if p)
         return "；".join(p for p in (text, mitigation) if p)
-    text = ": ".join([risk, lower(effect)] if risk and effect else [risk or effect])
-    return "; ".join([text, lower(mitigation)] if text and mitigation else [text or mitigation])
+    text = ": ".join([risk, lower_first(effect)] if risk and effect else [risk or effect])
+    if text and mitigation:
+        return f"{text}; {lower_first(mitigation)}"
+    return text or mitigation
 
 
 def overview_input_digest(items: Sequence[OverviewItem]) -> str:

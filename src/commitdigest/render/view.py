@@ -47,7 +47,7 @@ from commitdigest.render.mdtext import (
     sanitize_block,
     sanitize_inline,
 )
-from commitdigest.text import clean_line, safe_url, shorten_title
+from commitdigest.text import clean_line, has_cjk, lower_first, safe_url, shorten_title
 
 __all__ = [
     "HtmlView",
@@ -94,10 +94,6 @@ def local_time(moment: datetime, zone: tzinfo) -> datetime:
     """``moment`` in ``zone`` (a naive one is taken as UTC)."""
     aware = moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
     return aware.astimezone(zone)
-
-
-_CJK = re.compile(r"[\u3400-\u9fff]")
-_PLAIN_CAPITAL = re.compile(r"(?:A|[A-Z][a-z]+)\b(?![.\w(])")  # "To", not "API", "Foo.bar", "I"
 
 
 _QUOTED = re.compile(r"(「|“)([^」”]*)(」|”)")
@@ -305,12 +301,9 @@ class ReportView(ABC, Generic[T]):
         capitalised word (``…after upgrading; to use the new …``)."""
         texts = [t for t in (value.rstrip("。．.；;，, ") for value in values) if t.strip()]
         if sentence and self.labels.lang == "en":
-            texts = [
-                t[0].lower() + t[1:] if i and _PLAIN_CAPITAL.match(t) else t
-                for i, t in enumerate(texts)
-            ]
+            texts = [lower_first(t) if i else t for i, t in enumerate(texts)]
         if sentence and texts:  # a Chinese stop only after Chinese, never after English
-            chinese = _CJK.search(texts[-1]) is not None
+            chinese = has_cjk(texts[-1])
             if chinese == (self.labels.lang != "en"):
                 texts[-1] += "。" if chinese else "."
         return self.items(texts)
