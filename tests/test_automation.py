@@ -77,6 +77,12 @@ def test_which_commits_are_automated() -> None:
     release = commit("Bump version to 0.12.0", "Cargo.toml", "CHANGELOG.md", author="release[bot]")
     assert not is_automated(release)
     assert not is_automated(commit("Bump the limit to 5", "pkg/core.py"))
+    # a bot's release notes of what was merged are routine; its release, or a person's
+    # notes, are not
+    notes = "docs/en/docs/release-notes.md"
+    assert is_automated(commit("📝 Update release notes", notes, author="github-actions[bot]"))
+    assert not is_automated(commit("Release 0.139.2", notes, author="github-actions[bot]"))
+    assert not is_automated(commit("📝 Update release notes", notes))
     # the config names more accounts
     mine = commit("Refresh data", "data/fixtures/a.lock", author="Acme Updater")
     assert not is_automated(mine) and is_automated(mine, ["acme updater"])

@@ -117,8 +117,18 @@ def is_automated(commit: Commit, extra_bots: Iterable[str] = ()) -> bool:
         classify_path(f.path) in _AUTOMATION_AREAS for f in commit.files
     )
     if is_bot(commit.author, commit.author_email, extra_bots):
-        return routine_files or (bump_title and not _touches_changelog(commit))
+        # a bot's release notes of what was merged (fastapi: "📝 Update release notes"),
+        # not a release: no version in the title
+        notes_only = (
+            bool(commit.files)
+            and all(is_changelog(f.path) for f in commit.files)
+            and not _VERSION_IN_TITLE.search(commit.title)
+        )
+        return routine_files or notes_only or (bump_title and not _touches_changelog(commit))
     return bump_title and routine_files
+
+
+_VERSION_IN_TITLE = re.compile(r"\d+\.\d+")
 
 
 def _touches_changelog(commit: Commit) -> bool:
