@@ -173,3 +173,16 @@ def test_a_risk_in_the_overview_reads_as_one_sentence() -> None:
         "源码改动没有同时修改测试，回归可能未被覆盖；升级后运行集成测试"
     )
     assert _risk_sentence("API removed", "", "Search your code") == "API removed; search your code"
+
+
+def test_english_counts_say_one_or_many() -> None:
+    from commitdigest.analysis.rules_text import tr
+
+    one = tr("en", "ev_radar", n="1", names="`x`")
+    many = tr("en", "ev_radar", n="16", names="`x`")
+    assert "1 breaking change:" in one and "16 breaking changes:" in many and "(s)" not in many
+    lines = tr("en", "ev_source_size", lines="1", files="1 file", comps="1")
+    assert "Touches 1 line of core source" in lines and "across 1 component." in lines
+    assert "across 11 components" in tr("en", "ev_source_size", lines="9", files="2 files", comps="11")
+    # the commit's own words are never changed
+    assert "file(s)" in tr("en", "sum_quote", text="Translated 16 file(s).")

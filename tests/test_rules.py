@@ -234,7 +234,7 @@ def test_the_radar_facts_replace_the_guess_of_removed_api() -> None:
     found = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="pkg.fetch")
     loud = RULES.analyse(c, lang="en", radar=[found])
     assert loud.importance is Importance.HIGH
-    assert any("The code shows 1 breaking change(s): `pkg.fetch`" in n for n in loud.notes)
+    assert any("The code shows 1 breaking change: `pkg.fetch`" in n for n in loud.notes)
     assert any("`pkg.fetch`" in r.risk for r in loud.risks)
     assert not any("normalize" in r.risk for r in loud.risks)
     announced = ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name="x")

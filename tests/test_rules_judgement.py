@@ -237,7 +237,7 @@ def test_internal_radar_items_do_not_make_a_commit_high_public_ones_do() -> None
     c = commit("[Refactor] Simplify metadata helpers", fc("pkg/kv/metadata.py", 40, 200))
     quiet = RULES.analyse(c, lang="en", radar=[internal])
     assert quiet.importance is Importance.LOW
-    assert not quiet.risks and any("1 internal change(s)" in n for n in quiet.notes)
+    assert not quiet.risks and any("1 internal change:" in n for n in quiet.notes)
     loud = RULES.analyse(c, lang="en", radar=[public])
     assert loud.importance is Importance.HIGH
     assert any("`pkg.Client`" in r.risk for r in loud.risks)

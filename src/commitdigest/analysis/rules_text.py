@@ -10,6 +10,7 @@ Markdown an analysis may hold. Escaping for a format happens in its renderer (``
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from string import Formatter
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
@@ -51,8 +52,27 @@ def tr(lang: str, key: str, **kwargs: str) -> str:
     ```x` 被删除``); the value itself is left as it is."""
     table = pick(RULE_TEXT, lang, "zh")
     if lang == "en":
-        return table[key].format(**kwargs)
+        return plural(table[key], kwargs).format(**kwargs)
     return spaced_format(table[key], kwargs)
+
+
+_COUNTED = re.compile(r"\{(\w+)\}([^{]*?)\(s\)")
+_COUNTED_LINES = re.compile(r"\{(\w+)\} lines\b")
+
+
+def plural(template: str, values: Mapping[str, str]) -> str:
+    """An English template's ``(s)`` settled by the count before it (``{n} breaking
+    change(s)``: ``1 breaking change``, ``16 breaking changes``; ``{lines} lines``: ``1
+    line``). Only the template's words change, never a value (a commit's own words)."""
+
+    def one(m: re.Match[str]) -> bool:
+        return str(values.get(m.group(1), "")).strip() == "1"
+
+    def settle(m: re.Match[str]) -> str:
+        return "{" + m.group(1) + "}" + m.group(2) + ("" if one(m) else "s")
+
+    template = _COUNTED.sub(settle, template)
+    return _COUNTED_LINES.sub(lambda m: m.group(0)[:-1] if one(m) else m.group(0), template)
 
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
