@@ -183,6 +183,20 @@ def test_english_counts_say_one_or_many() -> None:
     assert "1 breaking change:" in one and "16 breaking changes:" in many and "(s)" not in many
     lines = tr("en", "ev_source_size", lines="1", files="1 file", comps="1")
     assert "Touches 1 line of core source" in lines and "across 1 component." in lines
-    assert "across 11 components" in tr("en", "ev_source_size", lines="9", files="2 files", comps="11")
+    assert "across 11 components" in tr(
+        "en", "ev_source_size", lines="9", files="2 files", comps="11"
+    )
     # the commit's own words are never changed
     assert "file(s)" in tr("en", "sum_quote", text="Translated 16 file(s).")
+
+
+def test_a_message_of_references_only_is_not_quoted() -> None:
+    """vllm-ascend's summaries quoted only 「Fixes #11588」 and 「Related RFC issue: Refs
+    #11723」; a sentence that mentions an issue is still the message."""
+    from commitdigest.analysis.rules_text import first_paragraph
+
+    assert first_paragraph("Fixes #11588") == ""
+    assert first_paragraph("Related RFC issue: Refs #11723\n\nThe real text.") == "The real text."
+    assert first_paragraph("Fixes #1, #2 and org/repo#3.") == ""
+    assert first_paragraph("https://github.com/x/y/pull/1") == ""
+    assert first_paragraph("Fix the cache for #12 users.") == "Fix the cache for #12 users."

@@ -152,6 +152,10 @@ _SKIP_LINE_RE = re.compile(
     r"|(?:-{3,}|\*{3,}|_{3,}|={3,})$"  # rules
     r"|\|"  # tables
     r"|\*\*[^*]+\*\*:?$"  # bold-only lines (template labels)
+    # references only ("Fixes #11588", "Related RFC issue: Refs #11723", a lone URL)
+    r"|(?i:(?:[\w ]{0,30}:\s*)?(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|refs?|see|part of)"
+    r"\s*:?\s*)?(?:[\w.-]+/[\w.-]+)?(?:#\d+|https?://\S+)"
+    r"(?:\s*(?:,|and)?\s*(?:[\w.-]+/[\w.-]+)?(?:#\d+|https?://\S+))*\s*\.?$)"
 )
 _LEADING_BULLET = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+|\d+、)")
 # a sentence ends after . ! ? and a space (not after "e.g." "i.e." "etc." "vs." "cf.") or
