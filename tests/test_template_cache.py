@@ -20,7 +20,6 @@ def _environment() -> jinja2.Environment:
 @pytest.fixture
 def tmp_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.delenv("COMMITDIGEST_NO_TEMPLATE_CACHE", raising=False)
     return tmp_path / f"commitdigest-jinja-{os.getuid()}"
 
 

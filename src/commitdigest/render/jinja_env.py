@@ -54,7 +54,7 @@ def _bytecode_cache(tag: str) -> jinja2.BytecodeCache | None:
     """A cache folder of this user's only (``<tmp>/commitdigest-jinja-<uid>/<version>/<tag>``:
     the version and the environment's options are in its name, the template's source in
     each entry's checksum); None where no such folder can be made safely."""
-    if os.environ.get("COMMITDIGEST_NO_TEMPLATE_CACHE") or not hasattr(os, "getuid"):
+    if not hasattr(os, "getuid"):
         return None
     root = Path(tempfile.gettempdir()) / f"commitdigest-jinja-{os.getuid()}"
     folder = root / __version__ / tag
