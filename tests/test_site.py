@@ -552,8 +552,9 @@ def test_server_errors_are_usage_errors(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_stops_the_server_cleanly(tmp_path: Path) -> None:
-    code = (  # Ctrl-C's handler set whatever SIGINT disposition the test run inherited
+    code = (  # Ctrl-C's handler, unblocked, whatever SIGINT state the test run passes on
         "import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
         "from pathlib import Path; from commitdigest.site import serve; "
         "serve(Path(sys.argv[1]), 0, on_ready=lambda url: print(url, flush=True)); "
         "print('returned', flush=True)"
