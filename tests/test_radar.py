@@ -10,7 +10,7 @@ from gitfixture import CommitSpec, build_repo
 from radarscan import MODES, scan_log
 
 from commitdigest.analysis.radar import ApiChange, RadarKind, cache_key
-from commitdigest.analysis.radar.driver import RADAR_VERSION
+from commitdigest.analysis.radar.models import RADAR_VERSION
 from commitdigest.models import ApiChangeType
 
 D1 = "2026-01-10T10:00:00+00:00"

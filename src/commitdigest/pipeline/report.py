@@ -484,13 +484,15 @@ async def _radar(
         return None
     if not commits:
         return {}
-    from commitdigest.analysis.radar.driver import CommitInput, cache_key
-    from commitdigest.pipeline.radar_scan import scan_repository
+    from commitdigest.analysis.radar.models import cache_key
 
     keys = {c.sha: cache_key(c.sha) for c in commits}
     cached = store.get_radar(keys.values())
-    if len(cached) == len(keys):  # a re-run: nothing to read from git
+    if len(cached) == len(keys):  # a re-run: nothing to read from git, no kind to import
         return {sha: cached[key] for sha, key in keys.items()}
+    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.pipeline.radar_scan import scan_repository
+
     # a partial hit is scanned whole: the env var index follows the commits in order
     ordered = sorted(commits, key=lambda c: c.committed_at)
     inputs = [CommitInput.from_commit(c) for c in ordered]

@@ -1,7 +1,37 @@
 """The breaking-change radar: facts about API, env var, CLI, config, dependency,
-deprecation and announced changes, from the touched files before and after a commit."""
+deprecation and announced changes, from the touched files before and after a commit.
 
-from commitdigest.analysis.radar.driver import RADAR_VERSION, CommitInput, cache_key, scan_window
-from commitdigest.analysis.radar.models import ApiChange, RadarKind
+The names below load their module when first used: the models alone (what every stage
+reads) do not import the kinds."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from commitdigest.analysis.radar.driver import CommitInput, scan_window
+    from commitdigest.analysis.radar.models import (
+        RADAR_VERSION,
+        ApiChange,
+        RadarKind,
+        cache_key,
+    )
 
 __all__ = ["RADAR_VERSION", "ApiChange", "CommitInput", "RadarKind", "cache_key", "scan_window"]
+
+_HOMES = {
+    "RADAR_VERSION": "models",
+    "ApiChange": "models",
+    "RadarKind": "models",
+    "cache_key": "models",
+    "CommitInput": "driver",
+    "scan_window": "driver",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)

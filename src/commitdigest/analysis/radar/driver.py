@@ -31,9 +31,6 @@ from commitdigest.models import ApiChangeType, FileStatus
 if TYPE_CHECKING:
     from commitdigest.models import Commit
 
-# 10: public/internal, inherited overrides, env reads only, shipped config only, releases,
-#     ast-based API model (no griffe)
-RADAR_VERSION = 12
 
 # the kinds that need only one commit's view (env_var also needs the repository-wide index)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
@@ -122,11 +119,6 @@ def changed_lines(patch: str) -> str:
         for line in patch.splitlines()
         if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))
     )
-
-
-def cache_key(sha: str) -> str:
-    """The radar cache key of one commit: its SHA and the radar version."""
-    return f"radar:v{RADAR_VERSION}:{sha}"
 
 
 def _read(

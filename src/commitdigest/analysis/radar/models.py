@@ -86,3 +86,14 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
         sort_keys=True,
     )
     return hashlib.sha256(payload.encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+# 10: public/internal, inherited overrides, env reads only, shipped config only, releases,
+#     ast-based API model (no griffe); 12: one item for parameters shifted together
+RADAR_VERSION = 12
+
+
+def cache_key(sha: str) -> str:
+    """The radar cache key of one commit: its SHA and the radar version (here, not in the
+    driver, so that a report whose radar facts are all cached imports no kind)."""
+    return f"radar:v{RADAR_VERSION}:{sha}"
