@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from string import Formatter
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
-from commitdigest.text import strip_controls
+from commitdigest.text import has_cjk, strip_controls
 
 
 def code_span(text: str) -> str:
@@ -75,7 +75,6 @@ def plural(template: str, values: Mapping[str, str]) -> str:
     return _COUNTED_LINES.sub(lambda m: m.group(0)[:-1] if one(m) else m.group(0), template)
 
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9`]")
 
 
@@ -85,13 +84,13 @@ def spaced_format(template: str, values: dict[str, str]) -> str:
     out: list[str] = []
     for literal, field, _spec, _conv in Formatter().parse(template):
         if literal:
-            if out and _LATIN_EDGE.match(out[-1][-1:]) and _CJK.match(literal[0]):
+            if out and _LATIN_EDGE.match(out[-1][-1:]) and has_cjk(literal[0]):
                 literal = " " + literal
             out.append(literal)
         if field is None:
             continue
         value = str(values[field])
-        if value and out and _CJK.match(out[-1][-1:]) and _LATIN_EDGE.match(value[0]):
+        if value and out and has_cjk(out[-1][-1:]) and _LATIN_EDGE.match(value[0]):
             value = " " + value
         out.append(value)
     return "".join(out)
