@@ -94,6 +94,23 @@ def test_an_override_inherited_from_another_module_of_the_repository(
     assert items == []
 
 
+def test_an_override_in_a_package_init_inherited_through_a_relative_import(
+    tmp_path: Path, mode: str
+) -> None:
+    """``from .base import Base`` in ``pkg/__init__.py`` is ``pkg.base``: one dot is the
+    package itself there (it was read as a top-level ``base`` and the removal reported)."""
+    base = "class Base:\n    def run(self, x):\n        return x\n"
+    init = (
+        "from .base import Base\n\n\nclass Child(Base):\n    def run(self, x):\n        return x\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/base.py": base}),
+        CommitSpec("drop the override", D[1], files={
+            "pkg/__init__.py": "from .base import Base\n\n\nclass Child(Base):\n    pass\n"}),
+    ], mode)  # fmt: skip
+    assert items == []
+
+
 TRITON = """\
 import os
 

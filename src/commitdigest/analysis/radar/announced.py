@@ -244,19 +244,18 @@ def _release(view: CommitView) -> str | None:
         before = view.before.get(path) or ""
         newest = sections(after)[:3]
         wanted = {s.version for s in newest if s.version}
-        before_lines, after_lines = before.splitlines(), after.splitlines()
-        old = {s.version: _stamp(s, before_lines) for s in sections(before) if s.version in wanted}
+        old = {s.version: _stamp(s) for s in sections(before) if s.version in wanted}
         for section in newest:
-            stamp = _stamp(section, after_lines)
+            stamp = _stamp(section)
             fresh = section.version and old.get(section.version) != stamp
             if fresh and _DATE.search(stamp) and not re.search(r"unreleased|未发布", stamp, re.I):
                 return section.version
     return None
 
 
-def _stamp(section: Section, lines: list[str]) -> str:
-    """A version heading and the line under it ("Released 2022-02-17", "Unreleased");
-    ``lines``: the changelog's."""
+def _stamp(section: Section) -> str:
+    """A version heading and the line under it ("Released 2022-02-17", "Unreleased")."""
+    lines = section.lines
     following = [
         line.strip()
         for line in lines[section.line : section.line + 4]

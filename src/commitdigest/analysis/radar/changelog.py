@@ -110,10 +110,6 @@ class Section:
         """The section's lines under its heading, as written."""
         return self.lines[self.line : self.end]
 
-    @property
-    def unreleased(self) -> bool:
-        return self.version is None and bool(_UNRELEASED.search(self.title))
-
 
 def normalise_version(text: str) -> str | None:
     """``v0.28.0`` / ``release-2.1`` / ``Version 2.1.0 (2022-02-17)`` -> ``0.28.0`` …"""

@@ -64,15 +64,6 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
         counted = start
         out.append((line_no, line))
     return out
-    last = -1
-    for m in _MARK.finditer(text):
-        start = text.rfind("\n", 0, m.start()) + 1
-        if start == last or _in_string(text[start : m.start()]):
-            continue  # a second marker of the line, or words of a message ("Deprecat…")
-        last = start
-        end = text.find("\n", m.end())
-        out.append((text.count("\n", 0, start) + 1, text[start : end if end >= 0 else None]))
-    return out
 
 
 def _in_string(head: str) -> bool:

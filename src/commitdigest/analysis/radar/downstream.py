@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
+from commitdigest.analysis.radar.pyapi import absolute_module
 from commitdigest.models import ApiChangeType, Place
 
 __all__ = ["MAX_FILE_BYTES", "attach_affects", "scan_downstream"]
@@ -210,11 +211,9 @@ class _Index:
                     bound = alias.asname or alias.name.split(".")[0]
                     module.imports[bound] = alias.name if alias.asname else bound
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = module.name.split(".")
-                    keep = len(parts) - node.level + (1 if module.is_package else 0)
-                    base = ".".join([*parts[: max(keep, 0)], *([base] if base else [])])
+                base = absolute_module(
+                    module.name, node.level, node.module or "", module.is_package
+                )
                 for alias in node.names:
                     if alias.name == "*":
                         if base.split(".")[0] in self.packages:

@@ -89,8 +89,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 
 
 # 10: public/internal, inherited overrides, env reads only, shipped config only, releases,
-#     ast-based API model (no griffe); 12: one item for parameters shifted together
-RADAR_VERSION = 12
+#     ast-based API model (no griffe); 12: one item for parameters shifted together;
+# 13: relative imports in a package __init__ resolved from the package
+RADAR_VERSION = 13
 
 
 def cache_key(sha: str) -> str:

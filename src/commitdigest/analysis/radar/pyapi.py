@@ -59,6 +59,17 @@ _GETATTR = re.compile(r"^def __getattr__\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
 
 
+def absolute_module(module: str, level: int, name: str, is_package: bool) -> str:
+    """The module a relative import names: ``from ..b import x`` (``level`` 2, ``name``
+    ``b``) in ``pkg.sub.mod`` is ``pkg.b``; in a package's ``__init__`` (``is_package``,
+    ``module`` the package itself) one dot is the package."""
+    if not level:
+        return name
+    parts = module.split(".")
+    keep = len(parts) - level + (1 if is_package else 0)
+    return ".".join([*parts[: max(keep, 0)], *([name] if name else [])])
+
+
 def _squash(text: str) -> str:
     return " ".join(text.split())
 
@@ -316,11 +327,7 @@ class _Builder:
                 if typing_only:
                     api.typing_imports.add(bound)
             return
-        base = node.module or ""
-        if node.level:
-            parts = self.module.split(".")
-            parts = parts[: len(parts) - node.level + (1 if self.is_package else 0)]
-            base = ".".join([*parts, *([node.module] if node.module else [])])
+        base = absolute_module(self.module, node.level, node.module or "", self.is_package)
         for alias in node.names:
             if alias.name == "*":
                 api.star_imports.append(base)

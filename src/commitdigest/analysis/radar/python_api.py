@@ -38,6 +38,7 @@ from commitdigest.analysis.radar.public import PublicSurface, module_name, publi
 from commitdigest.analysis.radar.pyapi import (
     Breakage,
     ModuleApi,
+    absolute_module,
     api_of,
     calls_super,
     compare,
@@ -301,14 +302,7 @@ _STAR = re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.M)
 
 def _star_modules(text: str, module: str, is_init: bool) -> list[str]:
     """The modules ``text`` star-imports (``from .utils import *``), absolute."""
-    out = []
-    for dots, name in _STAR.findall(text):
-        if dots:
-            parts = module.split(".")
-            parts = parts[: len(parts) - len(dots) + (1 if is_init else 0)]
-            name = ".".join([*parts, *([name] if name else [])])
-        out.append(name)
-    return out
+    return [absolute_module(module, len(dots), name, is_init) for dots, name in _STAR.findall(text)]
 
 
 def _star_provided(
@@ -389,7 +383,8 @@ def _still_inherited(
     before = find(models.before, qual)
     if before is not None and (before.overrides or calls_super(models.before, before)):
         return True
-    return _MethodSearch(view, public, meth).defines(module, models.after, cls, depth=0) is True
+    search = _MethodSearch(view, public, meth)
+    return search.defines(module, models.after, cls, path.endswith("__init__.py"), 0) is True
 
 
 _NO_BASES = frozenset({"object", "Generic", "Protocol"})  # bases that define nothing
@@ -406,9 +401,10 @@ class _MethodSearch:
     meth: str
     seen: set[str] = field(default_factory=set)
 
-    def defines(self, module: str, text: str, cls: str, depth: int) -> bool | None:
-        """Whether class ``cls`` of ``module`` (source ``text``) defines or inherits the
-        method; ``None`` when a base lies outside the repository (unknown)."""
+    def defines(self, module: str, text: str, cls: str, package: bool, depth: int) -> bool | None:
+        """Whether class ``cls`` of ``module`` (source ``text``; ``package``: a package's
+        ``__init__``) defines or inherits the method; ``None`` when a base lies outside the
+        repository (unknown)."""
         view, meth, public, seen = self.view, self.meth, self.public, self.seen
         key = f"{module}.{cls}"
         bases = bases_of(text, cls)
@@ -424,29 +420,22 @@ class _MethodSearch:
             head, _, tail = base.partition(".")
             found: bool | None = None
             if not tail and bases_of(text, head) is not None:
-                found = self.defines(module, text, head, depth + 1)
+                found = self.defines(module, text, head, package, depth + 1)
             elif (target := imports_of(text).get(head)) is not None and public and view.repo:
-                target = _absolute(module, target)
+                level = len(target) - len(target.lstrip("."))
+                target = absolute_module(module, level, target.lstrip("."), package)
                 dotted = f"{target}.{tail}" if tail else target
                 where, _, name = dotted.rpartition(".")
                 for path in public.candidate_paths(where):
                     other = view.repo.text(view.sha, path)
                     if other is not None:
-                        found = self.defines(where, other, name, depth + 1)
+                        is_init = path.endswith("__init__.py")
+                        found = self.defines(where, other, name, is_init, depth + 1)
                         break
             if found is True:
                 return True
             unknown = unknown or found is None
         return None if unknown else False
-
-
-def _absolute(module: str, target: str) -> str:
-    """``.sansio.app.App`` imported in ``flask.app`` -> ``flask.sansio.app.App``."""
-    level = len(target) - len(target.lstrip("."))
-    if not level:
-        return target
-    package = module.split(".")[:-level] if "." in module else []
-    return ".".join([*package, target.lstrip(".")])
 
 
 def _shimmed(param: str, after: str | None) -> bool:
