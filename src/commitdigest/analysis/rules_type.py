@@ -29,6 +29,7 @@ Tests, docs and CI touched beside the code never decide: ``Add X; tests`` is a f
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from commitdigest.analysis import rules_text as rt
 from commitdigest.analysis.classify import AREA_ORDER, Area
@@ -88,7 +89,22 @@ _REFACTOR_VERBS = (
     "rework rewrite replace replaces migrate convert inline tidy modernize standardize share "
     "centralize centralise decouple use"
 )
-_PERF_IF_WORDS = "reduce reduces cut cuts lower lowers skip skips reuse reuses avoid avoids"
+_PERF_IF_WORDS = frozenset(
+    [
+        "reduce",
+        "reduces",
+        "cut",
+        "cuts",
+        "lower",
+        "lowers",
+        "skip",
+        "skips",
+        "reuse",
+        "reuses",
+        "avoid",
+        "avoids",
+    ]
+)
 """Verbs that name a performance change when a performance word follows (``reduce
 allocations``), else nothing (``avoid`` alone names a bug fix: ``Avoid panics for …``)."""
 VERB_TYPES: dict[str, ChangeType] = {
@@ -116,6 +132,7 @@ PERF_WORDS = re.compile(
 )
 
 
+@lru_cache(maxsize=1024)  # the rules ask it of the same subject several times per commit
 def leading_verb(text: str) -> tuple[ChangeType, str] | None:
     """The type the verb opening ``text`` names, and that verb; ``None`` for another word."""
     words = re.findall(r"[A-Za-z][\w'-]*", text)
@@ -127,7 +144,7 @@ def leading_verb(text: str) -> tuple[ChangeType, str] | None:
     if verb == "speed" and len(words) > 1 and words[1].lower() != "up":
         return None
     rest = text[len(words[0]) :]
-    if verb in _PERF_IF_WORDS.split():
+    if verb in _PERF_IF_WORDS:
         if PERF_WORDS.search(rest):
             return ChangeType.PERFORMANCE, words[0]
         return (ChangeType.BUGFIX, words[0]) if verb.startswith("avoid") else None
