@@ -14,6 +14,7 @@ import base64
 import hashlib
 import hmac
 import time
+from dataclasses import replace
 from urllib.parse import urlencode
 
 from pydantic import SecretStr
@@ -48,11 +49,7 @@ def _wecom_text(text: str) -> str:
 
 
 DINGTALK_TEXT = PLAIN
-WECOM_TEXT = Markup(
-    escape=_wecom_text,
-    bold=lambda text: text,
-    link=lambda text, url: f"{text} <{url}>",
-)
+WECOM_TEXT = replace(PLAIN, escape=_wecom_text)
 
 # Feishu's lark_md: a character its markdown uses shows as itself when written as an HTML
 # numeric entity (``&#60;``), as its card documentation prescribes; ``&`` too, so a title
