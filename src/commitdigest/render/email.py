@@ -82,6 +82,7 @@ def render_email_html(
         bars = email_bars(week_days(report, weekdays, lambda day: None), labels)
     else:  # the day's repositories
         bars = email_bars(repository_columns(report), labels, title=labels.s["chart_repos_title"])
+    act = view.act_on(context)  # the same at every level of detail
     template = template_environment("commitdigest.render").get_template("email.html.j2")
     page = ""
     for detail, cap in DETAIL_LEVELS:
@@ -96,6 +97,7 @@ def render_email_html(
             detail=detail,
             cap=cap,
             bars=bars,
+            act=act,
         )
         page = page.rstrip("\n") + "\n"
         if len(page.encode("utf-8")) <= EMAIL_MAX_BYTES:

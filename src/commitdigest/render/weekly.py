@@ -20,7 +20,6 @@ from markupsafe import Markup
 from commitdigest.i18n import WEEKLY_STRINGS, pick
 from commitdigest.models import (
     IMPORTANCE_ORDER,
-    ApiChange,
     Importance,
     WeekCommit,
     WeeklyContext,
@@ -93,11 +92,6 @@ class WeekView(Generic[T]):
     def headline(self, repo: WeeklyRepository) -> Headline[WeekCommit]:
         """The week's radar items a reader sees first (``render.headline``)."""
         return headline(repo.commits, lambda c: c.entry.api_changes)
-
-    def breaking(self, repo: WeeklyRepository) -> list[tuple[WeekCommit, ApiChange]]:
-        """Those the downstream uses first, then the other public breaking ones."""
-        found = self.headline(repo)
-        return found.affecting + found.breaking
 
     def high(self, repo: WeeklyRepository) -> list[WeekCommit]:
         return [c for c in repo.commits if c.entry.analysis.importance is Importance.HIGH]
