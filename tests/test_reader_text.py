@@ -200,3 +200,31 @@ def test_a_message_of_references_only_is_not_quoted() -> None:
     assert first_paragraph("Fixes #1, #2 and org/repo#3.") == ""
     assert first_paragraph("https://github.com/x/y/pull/1") == ""
     assert first_paragraph("Fix the cache for #12 users.") == "Fix the cache for #12 users."
+
+
+def test_the_email_text_part_folds_internal_removals_as_its_html_part_does() -> None:
+    from fake_receivers import busy_day
+
+    from commitdigest.models import Visibility
+    from commitdigest.render.plaintext import render_plain_text
+
+    def removed(name: str, visibility: Visibility) -> ApiChange:
+        return ApiChange(
+            kind=RadarKind.PYTHON_API,
+            change=ApiChangeType.REMOVED,
+            name=name,
+            path="pkg/ops/gdn.py",
+            breaking=True,
+            visibility=visibility,
+        )
+
+    context = busy_day(2, lang="en")
+    repo = context.repositories[0]
+    items = [removed("pkg.api.fetch", Visibility.PUBLIC)]
+    items += [removed(f"pkg.ops.gdn.helper_{i}", Visibility.INTERNAL) for i in range(3)]
+    first = repo.commits[0].model_copy(update={"api_changes": items})
+    repo = repo.model_copy(update={"commits": [first, *repo.commits[1:]]})
+    text = render_plain_text(context.model_copy(update={"repositories": [repo]}))
+    breaking = text.split("\n⚠️ Breaking changes\n", 1)[1].split("\n\n", 1)[0]
+    assert "pkg.api.fetch" in breaking and "helper_0" not in breaking
+    assert f"internal names removed or changed in pkg.ops.gdn ({first.short_sha})" in text

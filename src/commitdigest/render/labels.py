@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 
 from commitdigest.errors import UsageError
 from commitdigest.i18n import (
@@ -24,6 +25,7 @@ from commitdigest.i18n import (
 )
 from commitdigest.models import ApiChange, ApiChangeType, ChangeType, Importance, RadarKind
 from commitdigest.render.act_on import ActLine, item_names
+from commitdigest.render.headline import InternalGroup
 from commitdigest.text import clean_line, shorten_title
 from commitdigest.window import WEEK_LABEL, is_day_label
 
@@ -142,6 +144,11 @@ class Labels:
         if " " in text:
             return self.s["project_says"].format(text=text)
         return f"{self.s['write_instead']}{self.s['colon']}{text}"
+
+    def internal_line(self, group: InternalGroup[Any]) -> str:
+        """``13 internal names removed or changed in vllm_ascend.ops.gdn, …gdn_attn_builder``."""
+        key = "internal_line_one" if len(group.items) == 1 else "internal_line"
+        return self.s[key].format(n=len(group.items), modules=group.modules_text())
 
     def release_label(self, line: ActLine) -> str:
         """A release's Act-on label: what the project announced, and apart from it what the

@@ -22,6 +22,7 @@ from commitdigest.models import (
     WeeklyContext,
 )
 from commitdigest.render.act_on import act_on
+from commitdigest.render.headline import headline
 from commitdigest.render.labels import Labels, get_labels
 from commitdigest.render.view import report_zone
 from commitdigest.text import clean_line, safe_url
@@ -89,7 +90,7 @@ def _heading(report: ReportContext | WeeklyContext, labels: Labels) -> list[str]
     if isinstance(report, WeeklyContext):
         w = pick(WEEKLY_STRINGS, report.lang)
         return [
-            w["title"].format(week=report.week),
+            labels.report_title(report.week),
             w["range"].format(start=report.start, end=report.end, tz=report.tz),
         ]
     zone = report_zone(report.window)
@@ -125,16 +126,20 @@ def _overview(overview: Overview | None, labels: Labels) -> list[str]:
 
 
 def _radar(commits: Sequence[CommitEntry], labels: Labels) -> list[str]:
-    affecting = [(c, i) for c in commits for i in c.api_changes if i.affects]
-    breaking = [(c, i) for c in commits for i in c.api_changes if i.breaking and not i.affects]
+    """The radar's items as the HTML part shows them (``render.headline``): what your code
+    uses, the public breaking ones, one line per commit for internal ones."""
+    found = headline(commits, lambda c: c.api_changes)
     lines: list[str] = []
     for label, pairs in (
-        (labels.s["affects_you"].format(n=len(affecting)), affecting),
-        (labels.s["breaking"], breaking),
+        (labels.s["affects_you"].format(n=len(found.affecting)), found.affecting),
+        (labels.s["breaking"], found.breaking),
     ):
         if pairs:
             lines += ["", label]
             lines += [f"- {labels.radar_text(item)} ({c.short_sha})" for c, item in pairs]
+    if found.internal:
+        lines += ["", labels.s["internal_changes"]]
+        lines += [f"- {labels.internal_line(g)} ({g.commit.short_sha})" for g in found.internal]
     return lines
 
 

@@ -16,7 +16,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import UTC, datetime, time, timedelta, tzinfo
-from typing import Any, Generic, TypeVar, cast
+from typing import Generic, TypeVar, cast
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from markupsafe import Markup, escape
@@ -38,7 +38,7 @@ from commitdigest.models import (
     WindowInfo,
 )
 from commitdigest.render.act_on import ActLine, ActOn, act_on, item_names
-from commitdigest.render.headline import Headline, InternalGroup, headline
+from commitdigest.render.headline import Headline, headline
 from commitdigest.render.labels import Labels
 from commitdigest.render.mdtext import (
     Context,
@@ -243,11 +243,6 @@ class ReportView(ABC, Generic[T]):
     def act_names(self, line: ActLine) -> tuple[list[tuple[str, bool]], int]:
         """The item names a breaking line shows, and how many more."""
         return item_names(line)
-
-    def internal_line(self, group: InternalGroup[Any]) -> str:
-        """``13 internal names removed or changed in vllm_ascend.ops.gdn, …gdn_attn_builder``."""
-        key = "internal_line_one" if len(group.items) == 1 else "internal_line"
-        return self.labels.s[key].format(n=len(group.items), modules=group.modules_text())
 
     def stats(self, repo: RepositoryEntry, is_day: bool) -> str:
         s = self.labels.s
