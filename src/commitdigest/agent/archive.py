@@ -22,20 +22,20 @@ from commitdigest.errors import ArchiveError
 from commitdigest.models import CommitEntry, Importance, ReportContext, RepositoryEntry
 from commitdigest.render.folder import ReportsFolder
 from commitdigest.text import clean_line
+from commitdigest.window import DAY_LABEL
 
 __all__ = ["MAX_RESULTS", "MAX_TEXT", "Archive", "ArchiveError"]
 
 MAX_RESULTS = 50
 MAX_TEXT = 60_000  # characters of report text in one answer
 MAX_QUERY = 200
-_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _SHA = re.compile(r"[0-9a-fA-F]{7,40}")
 
 
 def _day(value: str | None, name: str) -> str | None:
     if value is None or value == "":
         return None
-    if not _DAY.fullmatch(value):
+    if not DAY_LABEL.fullmatch(value):
         raise ArchiveError(f"{name} must be a date YYYY-MM-DD, got {value[:40]!r}")
     try:
         date.fromisoformat(value)
