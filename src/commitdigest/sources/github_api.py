@@ -154,10 +154,6 @@ class GitHubAPI:
         self._token_source = token_source
         self.cache: GitHubCache = cache if cache is not None else MemoryCache()
         self._owns_cache = cache is None
-        self.max_wait = limits.max_wait
-        self.reset_margin = limits.reset_margin
-        self.secondary_base = limits.secondary_base
-        self.max_secondary = limits.max_secondary
         self.retry = RetryPolicy(
             max_attempts=limits.max_retries + 1,
             backoff_initial_s=limits.retry_base,
@@ -305,8 +301,8 @@ class GitHubAPI:
         retry_after = parse_retry_after(h)
         reset = _float(h.get("x-ratelimit-reset"))
         if retry_after is None and h.get("x-ratelimit-remaining") == "0" and reset is not None:
-            wait = max(0.0, reset - time.time()) + self.reset_margin
-            if wait > self.max_wait or primary >= 3:
+            wait = max(0.0, reset - time.time()) + self.limits.reset_margin
+            if wait > self.limits.max_wait or primary >= 3:
                 raise self._exhausted(reset, h.get("x-ratelimit-resource"))
             until = time.strftime("%H:%M:%S", time.localtime(time.time() + wait))
             log.warning("rate limit exhausted; waiting %d s until %s", math.ceil(wait), until)
@@ -314,16 +310,16 @@ class GitHubAPI:
         is_secondary = "secondary rate limit" in message.lower() or response.status_code == 429
         if retry_after is None and not is_secondary:
             return None
-        if secondary >= self.max_secondary:
+        if secondary >= self.limits.max_secondary:
             raise RateLimitError(
                 f"GitHub's secondary rate limit persists after {secondary} waits "
                 f"({response.status_code}: {message}); try again later"
             )
-        wait = retry_after if retry_after is not None else self.secondary_base * 2**secondary
-        if wait > self.max_wait:
+        wait = retry_after if retry_after is not None else self.limits.secondary_base * 2**secondary
+        if wait > self.limits.max_wait:
             raise RateLimitError(
                 f"GitHub's secondary rate limit asks to wait {math.ceil(wait)} s, more than "
-                f"the {math.ceil(self.max_wait)} s we wait; try again later"
+                f"the {math.ceil(self.limits.max_wait)} s we wait; try again later"
             )
         log.warning("secondary rate limit; waiting %.1f s", wait)
         return wait, True
@@ -339,7 +335,7 @@ class GitHubAPI:
         return RateLimitError(
             f"GitHub API rate limit{f' ({resource})' if resource else ''} exhausted; it resets "
             f"at {_local_iso(reset)} (in {minutes} min; waits are at most "
-            f"{math.ceil(self.max_wait / 60)} min){hint}",
+            f"{math.ceil(self.limits.max_wait / 60)} min){hint}",
             reset_at=datetime.fromtimestamp(reset).astimezone(),
         )
 
