@@ -34,16 +34,7 @@ AREA_NAMES: dict[str, dict[str, str]] = {
 
 # an area as the noun of a count: (one, many); "3 个源码文件" reads "源码 3 个文件" in zh
 AREA_NOUNS: dict[str, dict[str, tuple[str, str]]] = {
-    "zh": {
-        "source": ("源码", "源码"),
-        "tests": ("测试", "测试"),
-        "docs": ("文档", "文档"),
-        "ci_build": ("CI 与构建配置", "CI 与构建配置"),
-        "examples": ("示例", "示例"),
-        "benchmarks": ("基准测试", "基准测试"),
-        "dependency": ("依赖清单", "依赖清单"),
-        "generated": ("生成或第三方代码", "生成或第三方代码"),
-    },
+    "zh": {area: (name, name) for area, name in AREA_NAMES["zh"].items()},  # no plural
     "en": {
         "source": ("source file", "source files"),
         "tests": ("test file", "test files"),
