@@ -39,6 +39,7 @@ __all__ = [
     "shorten_title",
     "slugify",
     "strip_controls",
+    "without_stop",
 ]
 
 BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
@@ -154,3 +155,9 @@ def lower_first(text: str) -> str:
     with a plain capitalised word (``Run your tests`` → ``run your tests``; ``API``,
     ``Foo.bar`` and ``I`` stay)."""
     return text[0].lower() + text[1:] if _PLAIN_CAPITAL.match(text) else text
+
+
+def without_stop(text: str) -> str:
+    """``text`` without its closing punctuation (a full stop, semicolon or comma, in either
+    language), to be joined with others into one sentence."""
+    return text.rstrip("。．.；;，, ")

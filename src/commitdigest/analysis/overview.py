@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from commitdigest.analysis import rules_text as rt
 from commitdigest.i18n import ANALYSIS_STRINGS, COUNTED_CHANGE_TYPES, pick
 from commitdigest.models import Analysis, ChangeType, FileChange, FileEntry, Importance, Overview
-from commitdigest.text import has_cjk, lower_first, strip_controls
+from commitdigest.text import has_cjk, lower_first, strip_controls, without_stop
 
 MAX_ITEMS = 5
 """At most this many themes, key changes and risks (extras are dropped, never cut)."""
@@ -70,9 +70,7 @@ class OverviewItem:
         """The item for a commit with this title and short SHA, its analysis and files."""
         risks = []
         for risk in analysis.risks:
-            parts = [
-                p.strip().rstrip("。．.；;，,") for p in (risk.risk, risk.effect, risk.mitigation)
-            ]
+            parts = [without_stop(p.strip()) for p in (risk.risk, risk.effect, risk.mitigation)]
             if any(parts):
                 risks.append(_risk_sentence(*parts))
         return cls(

@@ -47,7 +47,14 @@ from commitdigest.render.mdtext import (
     sanitize_block,
     sanitize_inline,
 )
-from commitdigest.text import clean_line, has_cjk, lower_first, safe_url, shorten_title
+from commitdigest.text import (
+    clean_line,
+    has_cjk,
+    lower_first,
+    safe_url,
+    shorten_title,
+    without_stop,
+)
 
 __all__ = [
     "HtmlView",
@@ -294,7 +301,7 @@ class ReportView(ABC, Generic[T]):
         such as the impact's components) the line ends with the language's full stop, and
         in English an item after the first starts in lower case when it opens with a plain
         capitalised word (``…after upgrading; to use the new …``)."""
-        texts = [t for t in (value.rstrip("。．.；;，, ") for value in values) if t.strip()]
+        texts = [t for t in map(without_stop, values) if t.strip()]
         if sentence and self.labels.lang == "en":
             texts = [lower_first(t) if i else t for i, t in enumerate(texts)]
         if sentence and texts:  # a Chinese stop only after Chinese, never after English
