@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+import threading
+import time
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -13,7 +15,8 @@ from gitfixture import CommitSpec, build_repo, commit, git, init_repo, merge
 
 from commitdigest.errors import SourceError
 from commitdigest.models import Commit, FileStatus
-from commitdigest.sources.git import git_log_argv, iter_commits, read_commits
+from commitdigest.sources import git as git_source
+from commitdigest.sources.git import git_log_argv, iter_commits, read_commits, window_commits
 from commitdigest.sources.gitlog_parse import GitLogParser, PatchLimits, parse_log
 from commitdigest.sources.repo_info import (
     RepositoryInfo,
@@ -235,6 +238,43 @@ def test_breaking_out_early_stops_git(history: tuple[RepositoryInfo, list[Commit
         return ""
 
     assert asyncio.run(first()) == "Midnight"
+    time.sleep(0.2)
+    assert not [t for t in threading.enumerate() if t.name == "git-log-reader"]
+
+
+def test_a_parser_far_behind_git_gets_every_commit(
+    history: tuple[RepositoryInfo, list[Commit]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """git's output is read on a thread, a bounded number of chunks ahead of a parser that
+    works slowly (the analysis and the radar run between commits): nothing lost, nothing
+    doubled, in order."""
+    info, commits = history
+    monkeypatch.setattr(git_source, "CHUNK_SIZE", 97)
+    monkeypatch.setattr(git_source, "AHEAD_CHUNKS", 2)
+
+    async def slowly() -> list[Commit]:
+        out = []
+        async for c in iter_commits(info, *EVER):
+            await asyncio.sleep(0.01)  # the pump fills its two chunks and waits
+            out.append(c)
+        return out
+
+    assert asyncio.run(slowly()) == commits
+
+
+def test_the_window_is_listed_before_it_is_read(
+    history: tuple[RepositoryInfo, list[Commit]],
+) -> None:
+    """``window_commits`` names exactly the commits (and first parents) a read gives."""
+    info, commits = history
+    assert window_commits(info, *EVER) == [
+        (c.sha, c.parents[0] if c.parents else None) for c in commits
+    ]
+    start = datetime(2026, 1, 10, 11, 30, tzinfo=CST)
+    end = datetime(2026, 1, 11, tzinfo=CST)
+    read = _read(info, start, end)
+    assert read and len(read) < len(commits)
+    assert [sha for sha, _ in window_commits(info, start, end)] == [c.sha for c in read]
 
 
 # ---- repository identity and errors ------------------------------------------------

@@ -260,3 +260,51 @@ def test_a_removal_says_what_the_old_code_told_users_to_write_instead(tmp_path: 
     md = (tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8")
     assert "`httpx.api.get(proxies)` — removed" in md
     assert "the project says: “Use 'proxy' instead.”" in md  # its words, "instead" once
+
+
+def test_a_radar_scanned_while_git_reads_gives_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long window's radar runs in worker processes fed as ``git log`` is read; its report
+    is the report of the radar run after the read, in one process."""
+    from commitdigest.pipeline import radar_scan
+
+    repo = tmp_path / "httpx"
+    specs = [CommitSpec("init", "2026-03-01T10:00:00+00:00", files=dict(UPSTREAM_V1))]
+    for n, (path, text) in enumerate(UPSTREAM_V2.items()):
+        specs.append(CommitSpec(f"Change {path}", f"2026-03-0{2 + n}T10:00:00+00:00",
+                                files={path: text, "NOTES.md": f"{n}\n"}))  # fmt: skip
+    build_repo(repo, specs)
+    argv = ["report", str(repo), "--since", "2026-03-02", "--until", "2026-03-07", "--tz", "UTC",
+            "--format", "json"]  # fmt: skip
+
+    def report(name: str) -> list[object]:
+        home = {"COMMITDIGEST_HOME": str(tmp_path / f"{name}-home")}
+        result = runner.invoke(app, [*argv, "--out", str(tmp_path / name)], env=home)
+        assert result.exit_code == 0, result.stderr
+        return [
+            json.loads(p.read_text(encoding="utf-8"))["repositories"]
+            for p in sorted((tmp_path / name).glob("*.json"))
+        ]
+
+    after_read = report("after")
+    started: list[object] = []
+    real = radar_scan._Worker.start
+
+    def spy(root: Path, base: str) -> object:
+        started.append(root)
+        return real(root, base)
+
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan._Worker, "start", spy)
+    while_read = report("while")
+    assert started  # the workers ran
+    assert while_read == after_read
+    names = {
+        i["name"]
+        for day in while_read
+        for r in day  # type: ignore[attr-defined]
+        for c in r["commits"]
+        for i in c["api_changes"]
+    }
+    assert {"HTTPX_OLD_CACHE", "httpx.api.get(proxies)"} <= names

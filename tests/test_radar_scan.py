@@ -11,6 +11,7 @@ import pytest
 from gitfixture import CommitSpec, build_repo
 from radarscan import scan_log
 
+from commitdigest.analysis.radar.driver import CommitInput
 from commitdigest.pipeline import radar_scan
 from commitdigest.sources.blobs import REQUEST_CHUNK, BlobReader
 
@@ -97,3 +98,55 @@ def test_two_processes_find_what_one_finds(tmp_path: Path, monkeypatch: pytest.M
     names = {i.name for items in serial.values() for i in items}
     assert {"pkg.client.Client.__init__(proxies)", "PKG_B"} <= names
     assert serial == scan_log(repo, f"{shas[0]}..{shas[-1]}")
+
+
+def _inputs(repo: Path) -> list[CommitInput]:
+    import asyncio
+    from datetime import UTC, datetime
+
+    from commitdigest.sources.git import read_commits
+    from commitdigest.sources.repo_info import resolve_repository_sync
+
+    window = datetime(2026, 1, 11, tzinfo=UTC), datetime(2026, 1, 12, tzinfo=UTC)
+    commits = asyncio.run(read_commits(resolve_repository_sync(repo), *window))
+    return [CommitInput.from_commit(c) for c in sorted(commits, key=lambda c: c.committed_at)]
+
+
+def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report feeds the radar newest first while it reads; each worker scans its part as
+    the commits arrive, and the environment variable kind needs no order."""
+    from commitdigest.analysis.radar.driver import scan_window
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    with BlobReader(repo) as reader:
+        serial = scan_window(reader, inputs)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 3)
+    base = inputs[0].parent
+    assert base is not None
+    stream = radar_scan.RadarStream(repo, base, len(inputs))
+    assert len(stream._workers) == 3
+    for c in reversed(inputs):
+        stream.add(c)
+    assert stream.finish(inputs) == serial
+    assert "PKG_B" in {i.name for items in serial.values() for i in items}
+
+
+def test_a_worker_that_dies_leaves_its_part_to_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    serial = radar_scan.scan_repository(repo, inputs)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 2)
+    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+    stream._workers[0].proc.kill()
+    for c in inputs:
+        stream.add(c)
+    assert stream.finish(inputs) == serial

@@ -1,11 +1,14 @@
-"""The radar over one repository's window, on both cores when the window is long.
+"""The radar over one repository's window, on every core when the window is long, and
+while the source is still reading it.
 
-The later half of the commits is scanned by a second Python process (``python -m
-commitdigest.pipeline.radar_scan``: the commits go in on its stdin, the items come back on
-its stdout, both pickled; it opens a blob reader of its own) while this process scans the
-first half; the environment variable kind, which follows every commit in order, runs here
-afterwards over the whole window. A worker that cannot start or fails leaves its half to
-this process: the result is the same, only slower.
+A long window is cut into as many contiguous parts as there are cores (at most
+:data:`MAX_WORKERS`); each part is scanned by a Python process of its own (``python -m
+commitdigest.pipeline.radar_scan``: the window's start goes in on its stdin, then its
+commits one by one as the source reads them, pickled; the items come back on its stdout once
+its part is whole; it opens a blob reader of its own). So the scan runs beside ``git log``
+instead of after it: every kind looks at one commit only, so the parts need nothing of each
+other. A worker that cannot start or fails leaves its part to this process: the result is
+the same, only slower.
 
 A plain subprocess rather than ``multiprocessing``: spawning with it re-imports the
 caller's main module, which a library must not do to its caller.
@@ -13,90 +16,196 @@ caller's main module, which a library must not do to its caller.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import queue
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
-from commitdigest.analysis.radar.driver import CommitInput, env_window, scan_window
+from commitdigest.analysis.radar.driver import CommitInput, WindowScanner, scan_window
 from commitdigest.models import ApiChange
 from commitdigest.sources.blobs import BlobReader
 
-__all__ = ["PARALLEL_FROM", "scan_repository"]
+__all__ = ["MAX_WORKERS", "PARALLEL_FROM", "RadarStream", "scan_repository"]
 
 PARALLEL_FROM = 150  # commits: below, a second process costs more than it saves
+MAX_WORKERS = 4
 
 Found = dict[str, list[ApiChange]]
 
 
+def workers_for(total: int) -> int:
+    """How many worker processes scan a window of ``total`` commits (0: this one alone)."""
+    cores = os.cpu_count() or 1
+    if total < PARALLEL_FROM or cores < 2:
+        return 0
+    return min(cores, MAX_WORKERS)
+
+
+class RadarStream:
+    """The radar of one window, fed commit by commit as the source reads them.
+
+    ``total`` is the number of commits the window holds and ``base`` the revision it starts
+    from (the oldest commit's parent); :meth:`add` takes each commit in the order read (any
+    order), :meth:`finish` gives the items of every commit.
+    """
+
+    def __init__(self, root: Path, base: str, total: int) -> None:
+        self.root = root
+        self.base = base
+        self.total = total
+        self._count = 0
+        self.inputs: dict[str, CommitInput] = {}  # what was added, by SHA
+        self._workers: list[_Worker] = []
+        for _ in range(workers_for(total)):
+            worker = _Worker.start(root, base)
+            if worker is None:
+                break
+            self._workers.append(worker)
+
+    def add(self, commit: CommitInput) -> None:
+        """Give ``commit`` to its worker (never blocks: a thread writes it)."""
+        self.inputs[commit.sha] = commit
+        if self._workers:
+            k = min(self._count * len(self._workers) // max(self.total, 1), len(self._workers) - 1)
+            self._workers[k].send(commit)
+        self._count += 1
+
+    def finish(self, commits: Sequence[CommitInput]) -> Found:
+        """Items per SHA of ``commits`` (the whole window, oldest first); blocks until every
+        worker is done, and scans here what a worker could not."""
+        results: Found = {}
+        for worker in self._workers:
+            worker.close()
+        with BlobReader(self.root) as reader:
+            for worker in self._workers:
+                found = worker.result()
+                if found is not None:
+                    results.update(found)
+            scanner: WindowScanner | None = None
+            for c in commits:
+                if c.sha not in results:  # no worker, or its worker failed
+                    scanner = scanner or WindowScanner(reader, self.base)
+                    results[c.sha] = scanner.scan(c)
+        wanted = {c.sha for c in commits}
+        return {sha: items for sha, items in results.items() if sha in wanted}
+
+    def abort(self) -> None:
+        """Stop the workers (the read failed)."""
+        for worker in self._workers:
+            worker.kill()
+
+
 def scan_repository(root: Path, commits: Sequence[CommitInput]) -> Found:
     """Radar items per SHA of ``commits`` (oldest first) of the repository at ``root``."""
-    with BlobReader(root) as reader:
-        if len(commits) < PARALLEL_FROM or (os.cpu_count() or 1) < 2:
+    if not commits:
+        return {}
+    if not workers_for(len(commits)):
+        with BlobReader(root) as reader:
             return scan_window(reader, commits)
-        base = commits[0].parent or commits[0].sha
-        half = len(commits) // 2
-        worker = _start(root, commits[half:], base)
-        results = scan_window(reader, commits[:half], base=base, env=False)
-        later = _finish(worker)
-        if later is None:  # no second process: this one does it
-            later = scan_window(reader, commits[half:], base=base, env=False)
-        results.update(later)
-        for sha, items in env_window(reader, commits, base=base).items():
-            results[sha] = [*results.get(sha, []), *items]
-        return results
+    stream = RadarStream(root, commits[0].parent or commits[0].sha, len(commits))
+    for c in commits:
+        stream.add(c)
+    return stream.finish(commits)
 
 
-def _start(root: Path, commits: Sequence[CommitInput], base: str) -> subprocess.Popen[bytes] | None:
-    try:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "commitdigest.pipeline.radar_scan"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-    except OSError:
-        return None
-    assert worker.stdin is not None
-    try:
-        pickle.dump((str(root), list(commits), base), worker.stdin)
-        worker.stdin.close()
-    except OSError:
-        worker.kill()
-        worker.wait()
-        return None
-    return worker
+_END = None  # what tells a worker its part is whole
 
 
-def _finish(worker: subprocess.Popen[bytes] | None) -> Found | None:
-    if worker is None:
-        return None
-    assert worker.stdout is not None
-    try:
-        data = worker.stdout.read()
-    finally:
-        worker.stdout.close()
-        code = worker.wait()
-    if code != 0:
-        return None
-    try:
-        found = pickle.loads(data)
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
-        return None
-    return found if isinstance(found, dict) else None
+class _Worker:
+    """One worker process and the thread that writes its commits."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        # the header (root, base), then commits, then the end mark
+        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._failed = False
+        self._thread = threading.Thread(target=self._write, daemon=True)
+        self._thread.start()
+
+    @classmethod
+    def start(cls, root: Path, base: str) -> _Worker | None:
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "commitdigest.pipeline.radar_scan"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+            )
+        except OSError:
+            return None
+        worker = cls(proc)
+        worker._queue.put((str(root), base))
+        return worker
+
+    def send(self, commit: CommitInput) -> None:
+        self._queue.put(commit)
+
+    def close(self) -> None:
+        self._queue.put(_END)
+
+    def _write(self) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            while True:
+                item = self._queue.get()
+                pickle.dump(item, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                stdin.flush()
+                if item is _END:
+                    break
+        except (OSError, ValueError, pickle.PicklingError):
+            self._failed = True
+        finally:
+            with contextlib.suppress(OSError):
+                stdin.close()
+
+    def result(self) -> Found | None:
+        """The items of the worker's part, or None when it failed."""
+        stdout = self.proc.stdout
+        assert stdout is not None
+        try:
+            data = stdout.read()
+        finally:
+            stdout.close()
+            code = self.proc.wait()
+            self._thread.join()
+        if code != 0 or self._failed:
+            return None
+        try:
+            found = pickle.loads(data)
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+            return None
+        return found if isinstance(found, dict) else None
+
+    def kill(self) -> None:
+        self.close()
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+        self.proc.wait()
+        self._thread.join(timeout=5)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
 
 
-def _work() -> int:
-    """The worker: commits from stdin, items to stdout."""
-    root, commits, base = pickle.load(sys.stdin.buffer)
+def _work(stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    """The worker: the repository and the window's start, then commits until the end mark,
+    from ``stdin``; their items to ``stdout``."""
+    root, base = pickle.load(stdin)
+    found: Found = {}
     with BlobReader(Path(root)) as reader:
-        found = scan_window(reader, commits, base=base, env=False)
-    pickle.dump(found, sys.stdout.buffer)
-    sys.stdout.buffer.flush()
+        scanner = WindowScanner(reader, base)
+        while (commit := pickle.load(stdin)) is not _END:
+            found[commit.sha] = scanner.scan(commit)
+    pickle.dump(found, stdout, protocol=pickle.HIGHEST_PROTOCOL)
+    stdout.flush()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(_work())
+    sys.exit(_work(sys.stdin.buffer, sys.stdout.buffer))

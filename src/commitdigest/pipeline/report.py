@@ -8,7 +8,9 @@ renders each day and writes its files.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import dataclasses
+import itertools
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -20,6 +22,7 @@ from typing import Any
 from commitdigest.analysis.automation import automation_importance, is_automated
 from commitdigest.analysis.focus import apply_focus
 from commitdigest.analysis.overview import OverviewItem
+from commitdigest.analysis.radar.driver import CommitInput
 from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.config import LLMSettings, Settings
 from commitdigest.errors import CommitdigestError, LLMError, OutputError, SourceError, UsageError
@@ -34,18 +37,20 @@ from commitdigest.models import (
     Subscription,
 )
 from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_overview
-from commitdigest.pipeline.runner import AnalysisHints, analyse_commits
+from commitdigest.pipeline.radar_scan import RadarStream, workers_for
+from commitdigest.pipeline.runner import AnalysisHints, AnalysisTally, analyse_commits
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
 from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.json_output import load_context, render_json
 from commitdigest.sources.git import PatchLimits
-from commitdigest.sources.open import SourceRepository, open_local
+from commitdigest.sources.open import LocalGitRepository, SourceRepository, open_local
 from commitdigest.store import Store
 from commitdigest.text import slugify
 from commitdigest.window import DayWindow
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
+EARLY_BATCH = 64  # commits analysed together while the read goes on
 
 Opener = Callable[[Subscription], Awaitable[SourceRepository]]
 
@@ -237,6 +242,7 @@ async def generate_reports(
         store.finish_run(run_id, status="failed", error=str(exc)[:500], timings=outcome.timings)
         raise
     finally:
+        await run.close()
         if own_setup:
             await setup.aclose()
     if setup.llm is not None:  # what the LLM did, the overviews included
@@ -295,6 +301,13 @@ class ReportRun:
     subscriptions: dict[str, Subscription] = field(default_factory=dict)
     radar: RadarFacts | None = None  # None with --no-radar
     analyses: dict[tuple[str, str], Analysis] = field(default_factory=dict)  # (repo, sha)
+    # work started while the commits were still being read: each local repository's radar
+    # (by name), and the analyses of commits that wait for no radar facts
+    _streams: dict[str, RadarStream] = field(default_factory=dict)
+    _early: list[asyncio.Task[tuple[dict[tuple[str, str], Analysis], AnalysisTally]]] = field(
+        default_factory=list
+    )
+    _days: dict[str, dict[DayWindow, list[Commit]]] = field(default_factory=dict)  # _of_day
 
     async def open(self, opener: Opener) -> None:
         """Open every repository once (the same one named twice is read once)."""
@@ -315,7 +328,11 @@ class ReportRun:
 
     async def read(self) -> None:
         """Read the window's commits of every repository, ``read_concurrency`` at a time;
-        one that fails is dropped with its reason (``keep_going``)."""
+        one that fails is dropped with its reason (``keep_going``).
+
+        A local repository is read as git writes it, and each commit goes on at once to the
+        radar's workers, or to the analysis when no radar facts are awaited for it: that
+        work runs beside ``git log`` instead of after it."""
         options, progress = self.options, self.progress
         clock = time.perf_counter()
         start, end = options.windows[0].start, options.windows[-1].end
@@ -326,7 +343,7 @@ class ReportRun:
         async def one(repo: SourceRepository) -> list[Commit] | CommitdigestError:
             try:
                 async with limit:
-                    commits = await repo.read_commits(start, end, limits=options.limits)
+                    commits = await self._read_one(repo, start, end)
                 if options.last is not None:  # newest first, along first parents
                     commits = commits[: options.last]
             except CommitdigestError as exc:
@@ -342,9 +359,84 @@ class ReportRun:
             if isinstance(result, CommitdigestError):
                 self.outcome.failures[repo.name] = result.message
                 self.repos.remove(repo)
+                stream = self._streams.pop(repo.name, None)
+                if stream is not None:
+                    stream.abort()
             else:
                 self.commits.append(result)
         self.outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
+
+    async def _read_one(
+        self, repo: SourceRepository, start: datetime, end: datetime
+    ) -> list[Commit]:
+        options = self.options
+        if not isinstance(repo, LocalGitRepository) or options.last is not None:
+            return await repo.read_commits(start, end, limits=options.limits)
+        radar = await self._radar_stream(repo, start, end) if options.radar else None
+        early = not options.radar  # the analysis needs no radar facts: start it now
+        commits: list[Commit] = []
+        batch: list[Commit] = []
+        async for commit in repo.stream_commits(start, end, limits=options.limits):
+            commits.append(commit)
+            if radar is not None:
+                radar.add(CommitInput.from_commit(commit))
+            elif early:
+                batch.append(commit)
+                if len(batch) >= EARLY_BATCH:
+                    self._analyse_early(repo.name, batch)
+                    batch = []
+        if batch:
+            self._analyse_early(repo.name, batch)
+        return commits
+
+    async def _radar_stream(
+        self, repo: LocalGitRepository, start: datetime, end: datetime
+    ) -> RadarStream | None:
+        """The radar's workers for the repository's window, started before it is read;
+        None when the store has every commit's items or the window is too short for them
+        (then :meth:`scan_radar` does it all after the read)."""
+        listed = await asyncio.to_thread(repo.window_commits, start, end)
+        if not workers_for(len(listed)):
+            return None
+        from commitdigest.analysis.radar.models import cache_key
+
+        if len(self.store.get_radar(cache_key(sha) for sha, _ in listed)) == len(listed):
+            return None
+        oldest, parent = listed[-1]
+        stream = RadarStream(repo.info.root, parent or oldest, len(listed))
+        self._streams[repo.name] = stream
+        return stream
+
+    def _analyse_early(self, name: str, commits: list[Commit]) -> None:
+        """Analyse ``commits`` of repository ``name`` while the read goes on."""
+        self._early.append(asyncio.ensure_future(self._analyse([(name, c) for c in commits])))
+
+    async def _analyse(
+        self, work: Sequence[tuple[str, Commit]], on_done: Callable[[int], None] = lambda n: None
+    ) -> tuple[dict[tuple[str, str], Analysis], AnalysisTally]:
+        emphasis = {name: s.focus.emphasis for name, s in self.subscriptions.items()}
+        return await analyse_commits(
+            self.setup.analyser,
+            work,
+            lang=self.options.lang,
+            store=self.store,
+            hints=AnalysisHints(
+                emphasis={name: text for name, text in emphasis.items() if text},
+                facts=self.radar,
+            ),
+            on_done=on_done,
+            grounding=self.setup.llm is None or self.setup.llm.grounding != "off",
+        )
+
+    async def close(self) -> None:
+        """Stop what the read started and nothing awaited (the run failed)."""
+        for stream in self._streams.values():
+            stream.abort()
+        self._streams.clear()
+        for task in self._early:
+            task.cancel()
+        await asyncio.gather(*self._early, return_exceptions=True)
+        self._early.clear()
 
     async def scan_radar(self) -> None:
         """The radar's facts for every commit of the local repositories, before the analysis
@@ -354,7 +446,12 @@ class ReportRun:
         clock = time.perf_counter()
         facts: RadarFacts = {}
         for repo, commits in zip(self.repos, self.commits, strict=True):
-            found = await _radar(repo, commits, self.store)
+            stream = self._streams.pop(repo.name, None)
+            found = (
+                await _finish_radar(stream, commits, self.store)
+                if stream is not None
+                else await _radar(repo, commits, self.store)
+            )
             if found is not None:
                 facts.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
         self.radar = facts
@@ -368,19 +465,17 @@ class ReportRun:
         pairs = zip(self.repos, self.commits, strict=True)
         work = [(r.name, c) for r, commits in pairs for c in commits]
         self.progress.start("analyse", len(work))
-        emphasis = {name: s.focus.emphasis for name, s in self.subscriptions.items()}
-        self.analyses, tally = await analyse_commits(
-            setup.analyser,
-            work,
-            lang=options.lang,
-            store=self.store,
-            hints=AnalysisHints(
-                emphasis={name: text for name, text in emphasis.items() if text},
-                facts=self.radar,
-            ),
-            on_done=lambda n: self.progress.advance("analyse", n),
-            grounding=setup.llm is None or setup.llm.grounding != "off",
-        )
+        wanted = {(name, c.sha) for name, c in work}
+        tally = AnalysisTally()
+        early, self._early = self._early, []
+        for done, part in await asyncio.gather(*early):  # started during the read
+            self.analyses.update((key, a) for key, a in done.items() if key in wanted)
+            tally.add(part)
+        self.progress.advance("analyse", len(self.analyses))
+        rest = [(name, c) for name, c in work if (name, c.sha) not in self.analyses]
+        done, part = await self._analyse(rest, lambda n: self.progress.advance("analyse", n))
+        self.analyses.update(done)
+        tally.add(part)
         outcome.analysed, outcome.cached = tally.made, tally.cached
         outcome.fallback = tally.fallback
         if setup.llm is not None:
@@ -391,6 +486,13 @@ class ReportRun:
             focus = subscription.focus if subscription is not None else None
             self.analyses[key] = apply_focus(self.analyses[key], commit, focus, options.lang)
         outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
+
+    def _of_day(self, name: str, commits: list[Commit]) -> dict[DayWindow, list[Commit]]:
+        """A repository's commits by the start of their day window (grouped once)."""
+        found = self._days.get(name)
+        if found is None:
+            found = self._days[name] = _by_day(commits, self.options.windows)
+        return found
 
     async def day_inputs(self, window: DayWindow) -> list[RepositoryInput]:
         """What the day's report shows of each repository: its commits of ``window`` with
@@ -409,7 +511,12 @@ class ReportRun:
         self, window: DayWindow, repo: SourceRepository, commits: list[Commit]
     ) -> RepositoryInput:
         options = self.options
-        day_commits = [c for c in commits if window.start <= c.committed_at < window.end]
+        by_day = self._of_day(repo.name, commits)
+        day_commits = (
+            by_day[window]
+            if window in by_day
+            else [c for c in commits if window.start <= c.committed_at < window.end]
+        )
         facts = self.radar or {}
         radar = {c.sha: found for c in day_commits if (found := facts.get((repo.name, c.sha)))}
         subscription = self.subscriptions.get(repo.name)
@@ -448,6 +555,23 @@ class ReportRun:
             api_changes=radar,
             automated=automated,
         )
+
+
+def _by_day(
+    commits: Sequence[Commit], windows: Sequence[DayWindow]
+) -> dict[DayWindow, list[Commit]]:
+    """``commits`` by the window that holds each (in their order)."""
+    out: dict[DayWindow, list[Commit]] = {w: [] for w in windows}
+    if any(a.end > b.start for a, b in itertools.pairwise(windows)):  # not in order: the slow way
+        for w in windows:
+            out[w] = [c for c in commits if w.start <= c.committed_at < w.end]
+        return out
+    starts = [w.start.timestamp() for w in windows]
+    for c in commits:
+        i = bisect.bisect_right(starts, c.committed_at.timestamp()) - 1
+        if i >= 0 and c.committed_at < windows[i].end:
+            out[windows[i]].append(c)
+    return out
 
 
 def at_least_high(analysis: Analysis, items: Sequence[ApiChange]) -> Analysis:
@@ -498,6 +622,19 @@ async def _radar(
     inputs = [CommitInput.from_commit(c) for c in ordered]
     found = await asyncio.to_thread(scan_repository, root, inputs)
     store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
+    return found
+
+
+async def _finish_radar(
+    stream: RadarStream, commits: list[Commit], store: Store
+) -> dict[str, list[ApiChange]]:
+    """The items of a radar that scanned the window while it was read, stored."""
+    from commitdigest.analysis.radar.models import cache_key
+
+    ordered = sorted(commits, key=lambda c: c.committed_at)
+    inputs = [stream.inputs.get(c.sha) or CommitInput.from_commit(c) for c in ordered]
+    found = await asyncio.to_thread(stream.finish, inputs)
+    store.put_radar({cache_key(sha): items for sha, items in found.items()})
     return found
 
 

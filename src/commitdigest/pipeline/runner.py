@@ -27,6 +27,12 @@ class AnalysisTally:
     cached: int = 0  # analyses taken from the store
     fallback: int = 0  # LLM failures that rules stood in for
 
+    def add(self, other: AnalysisTally) -> None:
+        """Count ``other``'s analyses too (a run analyses in parts)."""
+        self.made += other.made
+        self.cached += other.cached
+        self.fallback += other.fallback
+
 
 @dataclass(frozen=True)
 class AnalysisHints:

@@ -29,6 +29,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncGenerator
 from datetime import datetime
 from pathlib import Path
@@ -47,9 +48,17 @@ from commitdigest.sources.gitlog_parse import (
 )
 from commitdigest.sources.repo_info import RepositoryInfo
 
-__all__ = ["DEFAULT_LIMITS", "PatchLimits", "git_log_argv", "iter_commits", "read_commits"]
+__all__ = [
+    "DEFAULT_LIMITS",
+    "PatchLimits",
+    "git_log_argv",
+    "iter_commits",
+    "read_commits",
+    "window_commits",
+]
 
 CHUNK_SIZE = 1 << 20
+AHEAD_CHUNKS = 64  # chunks read ahead of the parser at most (64 MiB)
 DEFAULT_LIMITS = PatchLimits()  # 16 KiB per file, 128 KiB per commit
 _STDERR_KEEP = 64 * 1024
 
@@ -122,22 +131,103 @@ def git_log_argv(repo: RepositoryInfo, start: datetime, end: datetime) -> list[s
     )
 
 
-async def _spawn(
-    argv: list[str], root: Path
-) -> tuple[asyncio.subprocess.Process, asyncio.StreamReader, asyncio.BaseTransport | None]:
-    """Start git with stdout on a pipe we read as a stream.
+def window_commits(
+    repo: RepositoryInfo, start: datetime, end: datetime
+) -> list[tuple[str, str | None]]:
+    """``(sha, first parent)`` of every commit :func:`iter_commits` gives for the window, newest
+    first, without their diffs (one quick ``git log``): what the window holds before it is read.
+    Empty when git fails (reading the window then says why)."""
+    _check_window(start, end)
+    if repo.head_sha is None or start >= end:
+        return []
+    argv = git_argv(
+        "log",
+        "--first-parent",
+        "--format=%H %ct %P",
+        since_flag(math.floor(start.timestamp())),
+        f"--until=@{math.ceil(end.timestamp())}",
+        "--end-of-options",
+        repo.head_sha,
+        "--",
+        repo=repo.root,
+    )
+    try:
+        out = subprocess.run(argv, capture_output=True, env=git_env(), check=False)
+    except OSError:
+        return []
+    if out.returncode != 0:
+        return []
+    low, high = start.timestamp(), end.timestamp()
+    found: list[tuple[str, str | None]] = []
+    for line in out.stdout.decode("ascii", "replace").splitlines():
+        sha, ct, *parents = line.split()
+        if ct.isdigit() and low <= int(ct) < high:
+            found.append((sha, parents[0] if parents else None))
+    return found
 
-    On POSIX the pipe is ours, grown to CHUNK_SIZE (Linux ``F_SETPIPE_SZ``, best effort) so
-    that git can run a chunk ahead while we parse; elsewhere asyncio's own pipe is used.
-    """
-    loop = asyncio.get_running_loop()
-    if sys.platform == "win32":  # pragma: no cover - asyncio's pipe, 64 KiB
-        proc = await _exec(argv, root, asyncio.subprocess.PIPE)
-        assert proc.stdout is not None
-        return proc, proc.stdout, None
+
+class _Pump:
+    """Reads git's stdout on a thread, whole chunks of CHUNK_SIZE (or what is left at the
+    end), up to AHEAD_CHUNKS ahead of the parser: git never waits while the pipeline works
+    on the commits already read (the analysis and the radar start during the read), and
+    memory stays bounded."""
+
+    def __init__(self, fd: int, loop: asyncio.AbstractEventLoop) -> None:
+        self._fd = fd
+        self._loop = loop
+        self._chunks: asyncio.Queue[bytes | OSError] = asyncio.Queue()
+        self._room = threading.Semaphore(AHEAD_CHUNKS)
+        self._stop = False
+        self._thread = threading.Thread(target=self._run, name="git-log-reader", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                self._room.acquire()
+                if self._stop:
+                    return
+                chunk = bytearray()
+                while len(chunk) < CHUNK_SIZE:  # a whole chunk: git writes in small pieces
+                    data = os.read(self._fd, CHUNK_SIZE - len(chunk))
+                    if not data:
+                        break
+                    chunk += data
+                self._hand(bytes(chunk))
+                if len(chunk) < CHUNK_SIZE:
+                    if chunk:
+                        self._hand(b"")
+                    return
+        except OSError as exc:
+            self._hand(exc)
+        finally:
+            os.close(self._fd)
+
+    def _hand(self, chunk: bytes | OSError) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody reads any more
+            self._loop.call_soon_threadsafe(self._chunks.put_nowait, chunk)
+
+    async def read(self) -> bytes:
+        """The next chunk; ``b""`` at the end."""
+        chunk = await self._chunks.get()
+        if isinstance(chunk, OSError):
+            raise chunk
+        if chunk:
+            self._room.release()
+        return chunk
+
+    def close(self) -> None:
+        """Let the thread go (it ends at git's end of output: kill git first)."""
+        self._stop = True
+        self._room.release()
+
+
+async def _spawn(argv: list[str], root: Path) -> tuple[asyncio.subprocess.Process, _Pump]:
+    """Start git with its stdout on a pipe a :class:`_Pump` reads."""
     read_fd, write_fd = os.pipe()
-    with contextlib.suppress(OSError, AttributeError):
-        fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, CHUNK_SIZE)
+    if sys.platform != "win32":
+        with contextlib.suppress(OSError, AttributeError):
+            fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, CHUNK_SIZE)
     try:
         proc = await _exec(argv, root, write_fd)
     except BaseException:
@@ -145,11 +235,7 @@ async def _spawn(
         raise
     finally:
         os.close(write_fd)
-    reader = asyncio.StreamReader(limit=CHUNK_SIZE, loop=loop)
-    transport, _ = await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader, loop=loop), os.fdopen(read_fd, "rb", 0)
-    )
-    return proc, reader, transport
+    return proc, _Pump(read_fd, asyncio.get_running_loop())
 
 
 async def _exec(argv: list[str], root: Path, stdout: int) -> asyncio.subprocess.Process:
@@ -166,16 +252,6 @@ async def _exec(argv: list[str], root: Path, stdout: int) -> asyncio.subprocess.
         raise SourceError("git is not installed (no `git` on PATH)") from None
     except OSError as exc:
         raise SourceError(f"cannot run git in {root}: {exc.strerror or exc}") from None
-
-
-async def _read_chunk(stream: asyncio.StreamReader) -> bytes:
-    """Up to CHUNK_SIZE bytes, waiting for a full chunk unless the stream ends first: git
-    writes in small pieces, and waking up (and parsing) for each of them costs more CPU than
-    the parse itself."""
-    try:
-        return await stream.readexactly(CHUNK_SIZE)
-    except asyncio.IncompleteReadError as exc:
-        return exc.partial
 
 
 async def _drain(stream: asyncio.StreamReader, keep: bytearray) -> None:
@@ -223,7 +299,8 @@ async def iter_commits(
     limits: PatchLimits = DEFAULT_LIMITS,
 ) -> AsyncGenerator[Commit, None]:
     """Yield the commits with ``start <= committed_at < end``, newest first, as git streams
-    them. Memory stays bounded: the patch budget per commit plus a few read chunks."""
+    them. Memory stays bounded: the patch budget per commit plus the chunks read ahead
+    (at most AHEAD_CHUNKS)."""
     _check_window(start, end)
     if repo.head_sha is None or start >= end:
         return
@@ -250,13 +327,13 @@ async def _stream(
     repo: RepositoryInfo, argv: list[str], limits: PatchLimits
 ) -> AsyncGenerator[Commit, None]:
     """The commits one ``git log`` run writes, parsed as they stream."""
-    proc, stdout, transport = await _spawn(argv, repo.root)
+    proc, pump = await _spawn(argv, repo.root)
     assert proc.stderr is not None
     stderr = bytearray()
     drain = asyncio.create_task(_drain(proc.stderr, stderr))
     parser = GitLogParser(limits, web_url=repo.web_url, commit_template=repo.commit_template)
     try:
-        while chunk := await _read_chunk(stdout):
+        while chunk := await pump.read():
             for commit in parser.feed(chunk):
                 yield commit
         await drain
@@ -267,13 +344,14 @@ async def _stream(
             yield commit
     except GitLogFormatError as exc:
         raise SourceError(f"cannot parse git log output in {repo.root}: {exc}") from None
+    except OSError as exc:
+        raise SourceError(f"cannot read git log output in {repo.root}: {exc}") from None
     finally:
-        if transport is not None:
-            transport.close()
         if proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
             await proc.wait()
+        pump.close()
         if not drain.done():
             drain.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -9,7 +9,7 @@ window.
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,7 +19,7 @@ from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
 from ..gitcmd import git_argv, git_env
 from ..models import Commit, Subscription
-from .git import PatchLimits, read_commits
+from .git import PatchLimits, iter_commits, read_commits, window_commits
 from .mirror import ensure_mirror, ensure_remote_mirror
 from .remote import Remote, commit_template, parse_remote, web_address
 from .repo_info import RepositoryInfo, resolve_repository, resolve_repository_sync
@@ -78,6 +78,18 @@ class LocalGitRepository:
         self, start: datetime, end: datetime, *, limits: PatchLimits
     ) -> list[Commit]:
         return await read_commits(self.info, start, end, limits=limits)
+
+    def stream_commits(
+        self, start: datetime, end: datetime, *, limits: PatchLimits
+    ) -> AsyncIterator[Commit]:
+        """The window's commits as git writes them (newest first): work on the first ones
+        can start while the last are still being read."""
+        return iter_commits(self.info, start, end, limits=limits)
+
+    def window_commits(self, start: datetime, end: datetime) -> list[tuple[str, str | None]]:
+        """``(sha, first parent)`` of the window's commits, newest first, before reading
+        them (see :func:`~.git.window_commits`)."""
+        return window_commits(self.info, start, end)
 
 
 async def open_local(subscription: Subscription) -> LocalGitRepository:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from commitdigest.models import Commit
 
 
-# the kinds that need only one commit's view (env_var also needs the repository-wide index)
+# every kind needs only one commit's view (and the repository at that commit)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
     python_api.detect,
     cli_option.detect,
@@ -40,6 +40,7 @@ KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
     dependency.detect,
     deprecation.detect,
     announced.detect,
+    env_var.detect,
 )
 
 
@@ -133,27 +134,17 @@ def _read(
 
 
 def scan_window(
-    blobs: Blobs, commits: Sequence[CommitInput], *, base: str | None = None, env: bool = True
+    blobs: Blobs, commits: Sequence[CommitInput], *, base: str | None = None
 ) -> dict[str, list[ApiChange]]:
-    """Radar items per commit SHA; ``commits`` oldest first.
+    """Radar items per commit SHA of ``commits``, in any order.
 
     ``base``: the revision the window starts from (default: the first commit's parent),
-    where the public surface and the environment variable index are read; give it when
-    ``commits`` is a later part of a window. ``env=False`` leaves the environment variable
-    kind out (see :func:`env_window`: it follows every commit of the window in order).
+    where the public surface is read; give it when ``commits`` is a part of a window.
     """
     if not commits:
         return {}
-    return _scan(blobs, commits, base or commits[0].parent or commits[0].sha, with_env=env)
-
-
-def env_window(
-    blobs: Blobs, commits: Sequence[CommitInput], *, base: str | None = None
-) -> dict[str, list[ApiChange]]:
-    """Only the environment variables each commit stops reading (the commits in order)."""
-    if not commits:
-        return {}
-    return _env_items(RepoView(blobs, base or commits[0].parent or commits[0].sha), commits)
+    scanner = WindowScanner(blobs, base or commits[0].parent or commits[0].sha)
+    return {c.sha: scanner.scan(c) for c in commits}
 
 
 def _view(repo: RepoView, c: CommitInput, read: tuple[str, ...]) -> CommitView:
@@ -182,22 +173,22 @@ def _view(repo: RepoView, c: CommitInput, read: tuple[str, ...]) -> CommitView:
     )
 
 
-def _scan(
-    blobs: Blobs, commits: Sequence[CommitInput], base: str, *, with_env: bool
-) -> dict[str, list[ApiChange]]:
-    repo = RepoView(blobs, base)
-    env = env_var.EnvIndex.at(repo, base) if with_env else None
-    results: dict[str, list[ApiChange]] = {}
-    for c in commits:
+class WindowScanner:
+    """Scans the commits of one window one at a time, in any order: every kind sees only its
+    commit, the repository at that commit and the window's start (``base``), so a window can
+    be scanned in parts, as its commits arrive."""
+
+    def __init__(self, blobs: Blobs, base: str) -> None:
+        self.repo = RepoView(blobs, base)
+
+    def scan(self, c: CommitInput) -> list[ApiChange]:
+        """The commit's items."""
         read = tuple(p for p in c.paths if read_by_a_kind(p, c.changed.get(p)) or p in c.deleted)
-        view = _view(repo, c, read)
+        view = _view(self.repo, c, read)
         items: list[ApiChange] = []
         for kind in KINDS:
             items.extend(kind(view))
-        if env is not None:
-            items.extend(env.apply(view))
-        results[c.sha] = _with_replacements(dedupe(items), view)
-    return results
+        return _with_replacements(dedupe(items), view)
 
 
 def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChange]:
@@ -222,20 +213,6 @@ def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChan
             found = replacement_for(item, sides[new])
             item = item.model_copy(update={"replacement": found}) if found else item
         out.append(item)
-    return out
-
-
-def _env_items(repo: RepoView, commits: Sequence[CommitInput]) -> dict[str, list[ApiChange]]:
-    """The environment variables each commit stops reading, the commits in order (reading
-    only the files whose changed lines name the environment, and deleted ones)."""
-    env = env_var.EnvIndex.at(repo, repo.base)
-    out: dict[str, list[ApiChange]] = {}
-    for c in commits:
-        read = tuple(p for p in c.paths if env_var.wants(c.changed.get(p), p) or p in c.deleted)
-        if read:
-            found = env.apply(_view(repo, c, read))
-            if found:
-                out[c.sha] = found
     return out
 
 

@@ -102,11 +102,10 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
     items: list[ApiChange] = []
     for kind in (
         python_api.detect, cli_option.detect, config_key.detect, dependency.detect,
-        deprecation.detect,
+        deprecation.detect, env_var.detect,
     ):  # fmt: skip
         items.extend(kind(view))
     found.unreadable = sorted(set(view.unreadable))
-    items.extend(env_var.EnvIndex.at(repo, base).apply(view))
     logs = _changelogs(repo, tip)
     found.releases = _releases(blobs, repo, base, tip, logs)
     released = [i for r in found.releases for i in r.items]

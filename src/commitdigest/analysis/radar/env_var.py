@@ -6,15 +6,14 @@ environment when called (vLLM's ``envs.py``: ``"X": lambda: os.getenv("X", ...)`
 that reads the environment). A dict of lambdas that take arguments (Triton's
 ``@triton.heuristics({"IS_VARLEN": lambda args: ...})``) is not a registry of variables.
 
-The driver keeps the repository-wide set up to date from the touched files only
-(``EnvIndex``); a read moved to another module stays silent.
+A variable counts as removed when a commit's touched files stop reading it and no other
+non-test file reads it at that commit; a read moved to another module stays silent.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -25,9 +24,6 @@ from commitdigest.analysis.radar.models import (
 )
 from commitdigest.models import ApiChangeType
 
-if TYPE_CHECKING:
-    from commitdigest.analysis.radar.repo import RepoView
-
 _READ = re.compile(
     r"""(?:getenv|environ\.get|environ\[|environ\.setdefault|environ\.pop)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
     r"""|["']([A-Z][A-Z0-9_]{1,})["']\s+(?:not\s+)?in\s+(?:os\.)?environ\b"""
@@ -35,8 +31,6 @@ _READ = re.compile(
 # a registry entry such as vLLM's envs.py: "NAME": lambda: os.getenv(...) — a lambda without
 # parameters (one with parameters is a callback table, not a variable)
 _REGISTRY = re.compile(r"""^\s*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
-
-GREP_PATTERN = "getenv|environ"
 
 
 _NEAR = 160  # a read's variable name is within this many characters of getenv/environ
@@ -76,53 +70,53 @@ def wants(changed: str | None, path: str) -> bool:
     return relevant(path) and (changed is None or _MENTIONS.search(changed) is not None)
 
 
-class EnvIndex:
-    """Which non-test files read which variables, at the current point of the window."""
-
-    def __init__(self, files: dict[str, str | None]) -> None:
-        self.by_file: dict[str, set[str]] = {p: names(c) for p, c in files.items() if relevant(p)}
-
-    @classmethod
-    def at(cls, repo: RepoView, rev: str | None) -> EnvIndex:
-        """The index of the repository at ``rev`` (``git grep`` for candidate files, one call)."""
-        if not rev:
-            return cls({})
-        files = [p for p in repo.blobs.grep(rev, GREP_PATTERN, ["*.py"]) if relevant(p)]
-        return cls(repo.texts(rev, files))
-
-    def all(self) -> set[str]:
-        out: set[str] = set()
-        for s in self.by_file.values():
-            out |= s
-        return out
-
-    def apply(self, view: CommitView) -> list[ApiChange]:
-        """Advance the index by one commit and return the variables no longer read."""
-        touched = [
-            p
-            for p in view.paths
-            if wants(view.changed.get(p), p) or (view.after.get(p) is None and p in self.by_file)
-        ]
-        if not touched:
-            return []
-        before_all = self.all()
-        for path in touched:
-            after = view.after.get(path)
-            if after is None:
-                self.by_file.pop(path, None)
-            else:
-                self.by_file[path] = names(after)
-        gone = before_all - self.all()
-        items: list[ApiChange] = []
-        for name in sorted(gone):
-            path = next((p for p in touched if name in names(view.before.get(p))), "")
-            items.append(
-                ApiChange(
-                    kind=RadarKind.ENV_VAR,
-                    change=ApiChangeType.REMOVED,
-                    name=name,
-                    path=path,
-                    line=line_of(view.before.get(path) or "", name),
-                )
+def detect(view: CommitView) -> list[ApiChange]:
+    """The variables the commit stops reading anywhere in the repository: read before by a
+    file it touches, read after by none of them, and by no other non-test file at the commit
+    (``git grep`` for each such name: rare, and it needs no other commit, so a window can be
+    scanned in any order and in parts)."""
+    touched = [
+        p
+        for p in view.paths
+        if wants(view.changed.get(p), p)
+        or (relevant(p) and view.after.get(p) is None and names(view.before.get(p)))
+    ]
+    if not touched:
+        return []
+    still: set[str] = set()
+    lost: dict[str, str] = {}  # name -> the first touched file that read it
+    for path in touched:
+        after = names(view.after.get(path))
+        still |= after
+        for name in sorted(names(view.before.get(path)) - after):
+            lost.setdefault(name, path)
+    gone = [name for name in sorted(lost) if name not in still]
+    if not gone:
+        return []
+    items: list[ApiChange] = []
+    for name in gone:
+        if _read_elsewhere(view, name, touched):
+            continue
+        path = lost[name]
+        items.append(
+            ApiChange(
+                kind=RadarKind.ENV_VAR,
+                change=ApiChangeType.REMOVED,
+                name=name,
+                path=path,
+                line=line_of(view.before.get(path) or "", name),
             )
-        return items
+        )
+    return items
+
+
+def _read_elsewhere(view: CommitView, name: str, touched: list[str]) -> bool:
+    """Whether a non-test file the commit did not touch reads ``name`` after it."""
+    if view.repo is None:
+        return False
+    files = [
+        p
+        for p in view.repo.blobs.grep(view.sha, name, ["*.py"])
+        if relevant(p) and p not in touched
+    ]
+    return any(name in names(text) for text in view.repo.texts(view.sha, files).values())
