@@ -289,16 +289,23 @@ def test_a_radar_scanned_while_git_reads_gives_the_same_report(
 
     after_read = report("after")
     started: list[object] = []
+    answered: list[str] = []
     real = radar_scan._Worker.start
 
-    def spy(root: Path, base: str) -> object:
+    def spy(root: Path, base: str, on_items: radar_scan.OnItems) -> object:
         started.append(root)
-        return real(root, base)
+
+        def counted(sha: str, items: list[object]) -> None:
+            answered.append(sha)
+            on_items(sha, items)  # type: ignore[arg-type]
+
+        return real(root, base, counted)
 
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
     monkeypatch.setattr(radar_scan._Worker, "start", spy)
     while_read = report("while")
-    assert started  # the workers ran
+    assert started  # the workers ran, and answered commit by commit
+    assert len(answered) == len(UPSTREAM_V2)
     assert while_read == after_read
     names = {
         i["name"]

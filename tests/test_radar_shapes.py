@@ -155,6 +155,42 @@ def test_env_vars_come_from_environment_reads_not_dicts_of_lambdas(
     assert env == {"PKG_FAST"}
 
 
+def test_a_variable_still_read_by_another_module_is_not_removed(
+    tmp_path: Path, mode: str
+) -> None:
+    """A variable counts as removed only when no other non-test module reads it at that
+    commit (a test that reads it does not count); one that moved stays silent."""
+    reader = 'import os\nLEVEL = os.getenv("PKG_LEVEL")\nMODE = os.environ.get("PKG_MODE")\n'
+    moved, dropped = D[1], D[2]
+    found = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/a.py": reader,
+                                        "tests/test_a.py": 'import os\nos.getenv("PKG_MODE")\n'}),
+        CommitSpec("move PKG_LEVEL", moved, files={
+            "pkg/a.py": 'import os\nMODE = os.environ.get("PKG_MODE")\n',
+            "pkg/b.py": 'import os\nLEVEL = os.getenv("PKG_LEVEL")\n'}),
+        CommitSpec("drop PKG_MODE", dropped, files={"pkg/a.py": "MODE = None\n"}),
+    ], mode)  # fmt: skip
+    env = [[i.name for i in items if i.kind is RadarKind.ENV_VAR] for items in found]
+    assert env == [[], ["PKG_MODE"]]
+
+
+def test_a_removed_else_or_try_block_is_not_a_removed_name(tmp_path: Path, mode: str) -> None:
+    """``else:``/``try:``/``finally:`` lines of a module or class body look like annotated
+    names (``else: …``); removing such a block removes no API."""
+    before = (
+        "import sys\n\nif sys.version_info >= (3, 12):\n    FAST = True\nelse:\n"
+        "    FAST = False\n\ntry:\n    import ujson as json\nexcept ImportError:\n"
+        "    import json\nfinally:\n    pass\n\n\nclass Config:\n"
+        "    if FAST:\n        LIMIT = 1\n    else:\n        LIMIT = 2\n"
+    )
+    after = "import json\n\nFAST = True\n\n\nclass Config:\n    LIMIT = 1\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/conf.py": before}),
+        CommitSpec("drop old pythons", D[1], files={"pkg/conf.py": after}),
+    ], mode)  # fmt: skip
+    assert not {n.rsplit(".", 1)[-1] for n in names(items)} & {"else", "try", "finally"}
+
+
 def test_config_keys_only_from_configuration_shipped_to_users(tmp_path: Path, mode: str) -> None:
     workflow = "jobs:\n  test:\n    runs-on: ubuntu\n    timeout: 10\n"
     shipped = "server:\n  port: 8000\n  legacy_mode: true\n"

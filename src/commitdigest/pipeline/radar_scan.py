@@ -4,11 +4,12 @@ while the source is still reading it.
 A long window is cut into as many contiguous parts as there are cores (at most
 :data:`MAX_WORKERS`); each part is scanned by a Python process of its own (``python -m
 commitdigest.pipeline.radar_scan``: the window's start goes in on its stdin, then its
-commits one by one as the source reads them, pickled; the items come back on its stdout once
-its part is whole; it opens a blob reader of its own). So the scan runs beside ``git log``
-instead of after it: every kind looks at one commit only, so the parts need nothing of each
-other. A worker that cannot start or fails leaves its part to this process: the result is
-the same, only slower.
+commits one by one as the source reads them, pickled; each commit's items come back on its
+stdout as soon as they are found; it opens a blob reader of its own). So the scan runs
+beside ``git log`` instead of after it, and what waits for a commit's items can start on it
+then. Every kind looks at one commit only, so the parts need nothing of each other. A worker
+that cannot start or fails leaves what it did not answer to this process: the result is the
+same, only slower.
 
 A plain subprocess rather than ``multiprocessing``: spawning with it re-imports the
 caller's main module, which a library must not do to its caller.
@@ -23,7 +24,7 @@ import queue
 import subprocess
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO
 
@@ -37,6 +38,7 @@ PARALLEL_FROM = 150  # commits: below, a second process costs more than it saves
 MAX_WORKERS = 4
 
 Found = dict[str, list[ApiChange]]
+OnItems = Callable[[str, list[ApiChange]], None]
 
 
 def workers_for(total: int) -> int:
@@ -52,10 +54,13 @@ class RadarStream:
 
     ``total`` is the number of commits the window holds and ``base`` the revision it starts
     from (the oldest commit's parent); :meth:`add` takes each commit in the order read (any
-    order), :meth:`finish` gives the items of every commit.
+    order), :meth:`finish` gives the items of every commit. ``on_items(sha, items)`` is
+    called, on a thread of the stream, as each commit's items are found by a worker.
     """
 
-    def __init__(self, root: Path, base: str, total: int) -> None:
+    def __init__(
+        self, root: Path, base: str, total: int, on_items: OnItems = lambda sha, items: None
+    ) -> None:
         self.root = root
         self.base = base
         self.total = total
@@ -63,7 +68,7 @@ class RadarStream:
         self.inputs: dict[str, CommitInput] = {}  # what was added, by SHA
         self._workers: list[_Worker] = []
         for _ in range(workers_for(total)):
-            worker = _Worker.start(root, base)
+            worker = _Worker.start(root, base, on_items)
             if worker is None:
                 break
             self._workers.append(worker)
@@ -84,9 +89,7 @@ class RadarStream:
             worker.close()
         with BlobReader(self.root) as reader:
             for worker in self._workers:
-                found = worker.result()
-                if found is not None:
-                    results.update(found)
+                results.update(worker.result())
             scanner: WindowScanner | None = None
             for c in commits:
                 if c.sha not in results:  # no worker, or its worker failed
@@ -118,18 +121,22 @@ _END = None  # what tells a worker its part is whole
 
 
 class _Worker:
-    """One worker process and the thread that writes its commits."""
+    """One worker process, the thread that writes its commits and the one that reads their
+    items."""
 
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], on_items: OnItems) -> None:
         self.proc = proc
+        self._on_items = on_items
         # the header (root, base), then commits, then the end mark
         self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
-        self._failed = False
-        self._thread = threading.Thread(target=self._write, daemon=True)
-        self._thread.start()
+        self._found: Found = {}
+        self._writer = threading.Thread(target=self._write, name="radar-writer", daemon=True)
+        self._reader = threading.Thread(target=self._read, name="radar-reader", daemon=True)
+        self._writer.start()
+        self._reader.start()
 
     @classmethod
-    def start(cls, root: Path, base: str) -> _Worker | None:
+    def start(cls, root: Path, base: str, on_items: OnItems) -> _Worker | None:
         try:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "commitdigest.pipeline.radar_scan"],
@@ -139,7 +146,7 @@ class _Worker:
             )
         except OSError:
             return None
-        worker = cls(proc)
+        worker = cls(proc, on_items)
         worker._queue.put((str(root), base))
         return worker
 
@@ -160,49 +167,52 @@ class _Worker:
                 if item is _END:
                     break
         except (OSError, ValueError, pickle.PicklingError):
-            self._failed = True
+            pass  # the worker is gone: what it did not answer is scanned here
         finally:
             with contextlib.suppress(OSError):
                 stdin.close()
 
-    def result(self) -> Found | None:
-        """The items of the worker's part, or None when it failed."""
+    def _read(self) -> None:
+        """Each commit's items as the worker writes them, up to its end mark."""
         stdout = self.proc.stdout
         assert stdout is not None
         try:
-            data = stdout.read()
+            while (message := pickle.load(stdout)) is not _END:
+                sha, items = message
+                self._found[sha] = items
+                self._on_items(sha, items)
+        except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.PickleError):
+            pass  # the worker failed: its answers so far stand, the rest is scanned here
         finally:
             stdout.close()
-            code = self.proc.wait()
-            self._thread.join()
-        if code != 0 or self._failed:
-            return None
-        try:
-            found = pickle.loads(data)
-        except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-            return None
-        return found if isinstance(found, dict) else None
+
+    def result(self) -> Found:
+        """The items the worker found (of all its part, unless it failed)."""
+        self._reader.join()
+        self.proc.wait()
+        self._writer.join()
+        return self._found
 
     def kill(self) -> None:
         self.close()
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()
-        self._thread.join(timeout=5)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
+        self._writer.join(timeout=5)
+        self._reader.join(timeout=5)
 
 
 def _work(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """The worker: the repository and the window's start, then commits until the end mark,
-    from ``stdin``; their items to ``stdout``."""
+    from ``stdin``; each commit's ``(sha, items)`` to ``stdout`` once scanned, then the end
+    mark."""
     root, base = pickle.load(stdin)
-    found: Found = {}
     with BlobReader(Path(root)) as reader:
         scanner = WindowScanner(reader, base)
         while (commit := pickle.load(stdin)) is not _END:
-            found[commit.sha] = scanner.scan(commit)
-    pickle.dump(found, stdout, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump((commit.sha, scanner.scan(commit)), stdout, pickle.HIGHEST_PROTOCOL)
+            stdout.flush()
+    pickle.dump(_END, stdout)
     stdout.flush()
     return 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import dataclasses
 import itertools
 import os
@@ -307,6 +308,10 @@ class ReportRun:
     _early: list[asyncio.Task[tuple[dict[tuple[str, str], Analysis], AnalysisTally]]] = field(
         default_factory=list
     )
+    # commits sent to the radar's workers, until their items come back; then those whose
+    # items came back, by repository, until a batch of them is analysed
+    _awaiting: dict[tuple[str, str], Commit] = field(default_factory=dict)
+    _ready: dict[str, dict[str, tuple[Commit, list[ApiChange]]]] = field(default_factory=dict)
     _days: dict[str, dict[DayWindow, list[Commit]]] = field(default_factory=dict)  # _of_day
 
     async def open(self, opener: Opener) -> None:
@@ -379,6 +384,7 @@ class ReportRun:
         async for commit in repo.stream_commits(start, end, limits=options.limits):
             commits.append(commit)
             if radar is not None:
+                self._awaiting[(repo.name, commit.sha)] = commit
                 radar.add(CommitInput.from_commit(commit))
             elif early:
                 batch.append(commit)
@@ -403,16 +409,46 @@ class ReportRun:
         if len(self.store.get_radar(cache_key(sha) for sha, _ in listed)) == len(listed):
             return None
         oldest, parent = listed[-1]
-        stream = RadarStream(repo.info.root, parent or oldest, len(listed))
+        loop = asyncio.get_running_loop()
+
+        def on_items(sha: str, items: list[ApiChange]) -> None:  # on the stream's thread
+            with contextlib.suppress(RuntimeError):  # the loop is closed: the run is over
+                loop.call_soon_threadsafe(self._radar_found, repo.name, sha, items)
+
+        stream = RadarStream(repo.info.root, parent or oldest, len(listed), on_items)
         self._streams[repo.name] = stream
         return stream
 
-    def _analyse_early(self, name: str, commits: list[Commit]) -> None:
-        """Analyse ``commits`` of repository ``name`` while the read goes on."""
-        self._early.append(asyncio.ensure_future(self._analyse([(name, c) for c in commits])))
+    def _radar_found(self, name: str, sha: str, items: list[ApiChange]) -> None:
+        """A worker found a commit's radar items: its analysis can start (in batches)."""
+        commit = self._awaiting.pop((name, sha), None)
+        if commit is None:
+            return
+        ready = self._ready.setdefault(name, {})
+        ready[sha] = (commit, items)
+        if len(ready) >= EARLY_BATCH:
+            self._analyse_ready(name)
+
+    def _analyse_ready(self, name: str) -> None:
+        ready = self._ready.pop(name, {})
+        if ready:
+            facts = {(name, sha): items for sha, (_, items) in ready.items()}
+            self._analyse_early(name, [c for c, _ in ready.values()], facts)
+
+    def _analyse_early(
+        self, name: str, commits: list[Commit], facts: RadarFacts | None = None
+    ) -> None:
+        """Analyse ``commits`` of repository ``name`` (with their radar ``facts``, if the
+        radar runs) while the read or the radar goes on."""
+        work = [(name, c) for c in commits]
+        self._early.append(asyncio.ensure_future(self._analyse(work, facts=facts)))
 
     async def _analyse(
-        self, work: Sequence[tuple[str, Commit]], on_done: Callable[[int], None] = lambda n: None
+        self,
+        work: Sequence[tuple[str, Commit]],
+        on_done: Callable[[int], None] = lambda n: None,
+        *,
+        facts: RadarFacts | None,
     ) -> tuple[dict[tuple[str, str], Analysis], AnalysisTally]:
         emphasis = {name: s.focus.emphasis for name, s in self.subscriptions.items()}
         return await analyse_commits(
@@ -421,8 +457,7 @@ class ReportRun:
             lang=self.options.lang,
             store=self.store,
             hints=AnalysisHints(
-                emphasis={name: text for name, text in emphasis.items() if text},
-                facts=self.radar,
+                emphasis={name: text for name, text in emphasis.items() if text}, facts=facts
             ),
             on_done=on_done,
             grounding=self.setup.llm is None or self.setup.llm.grounding != "off",
@@ -447,11 +482,13 @@ class ReportRun:
         facts: RadarFacts = {}
         for repo, commits in zip(self.repos, self.commits, strict=True):
             stream = self._streams.pop(repo.name, None)
-            found = (
-                await _finish_radar(stream, commits, self.store)
-                if stream is not None
-                else await _radar(repo, commits, self.store)
-            )
+            if stream is not None:
+                found: dict[str, list[ApiChange]] | None = await _finish_radar(
+                    stream, commits, self.store
+                )
+                self._analyse_ready(repo.name)  # the last of its commits found
+            else:
+                found = await _radar(repo, commits, self.store)
             if found is not None:
                 facts.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
         self.radar = facts
@@ -473,7 +510,9 @@ class ReportRun:
             tally.add(part)
         self.progress.advance("analyse", len(self.analyses))
         rest = [(name, c) for name, c in work if (name, c.sha) not in self.analyses]
-        done, part = await self._analyse(rest, lambda n: self.progress.advance("analyse", n))
+        done, part = await self._analyse(
+            rest, lambda n: self.progress.advance("analyse", n), facts=self.radar
+        )
         self.analyses.update(done)
         tally.add(part)
         outcome.analysed, outcome.cached = tally.made, tally.cached

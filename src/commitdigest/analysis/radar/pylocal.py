@@ -15,6 +15,7 @@ whole); it gives the same :class:`~pyapi.Breakage` list ``pyapi.compare`` would.
 from __future__ import annotations
 
 import bisect
+import keyword
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -41,6 +42,7 @@ __all__ = [
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
+_DEF_LINE = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+\w", re.M)
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
 
@@ -92,7 +94,7 @@ class _Side:
         self.text = text
         self.lines = text.split("\n")
         self._qual: dict[int, str | None] = {}
-        self._nearest: dict[int, int] = {}  # line index -> the def/class line at or above it
+        self._defs: list[int] | None = None  # the def/class lines, in order
         self._starts: list[int] = []
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] = []  # lines of top-level code
@@ -104,21 +106,14 @@ class _Side:
 
     def nearest_def(self, i: int) -> int:
         """The def/class line at or above line index ``i`` (-1: none)."""
-        todo: list[int] = []
-        j = i
-        found = -1
-        while j >= 0:
-            if j in self._nearest:
-                found = self._nearest[j]
-                break
-            todo.append(j)
-            if self._is_def(j):
-                found = j
-                break
-            j -= 1
-        for k in todo:
-            self._nearest[k] = found if found <= k else -1
-        return found
+        if self._defs is None:  # every def/class line, found once by one regex over the text
+            self.line_index(0)
+            starts = self._starts
+            self._defs = [
+                bisect.bisect_right(starts, m.start()) - 1 for m in _DEF_LINE.finditer(self.text)
+            ]
+        k = bisect.bisect_right(self._defs, i) - 1
+        return self._defs[k] if k >= 0 else -1
 
     def header_covering(self, i: int) -> int | None:
         """The def/class header whose decorators or signature hold line index ``i``."""
@@ -243,16 +238,17 @@ class _Side:
         elif not (head.isalpha() or head == "_"):
             return None
         m = _ATTR.match(line)
-        if m is None or m.group(2) in ("return", "yield", "raise", "assert", "del", "pass"):
+        if m is None or keyword.iskeyword(m.group(2)):  # else:, try: …
             return None
+        indent = len(m.group(1).expandtabs())
+        name = m.group(2)
+        constant = name[0].isupper() and name.upper() == name
+        if indent and not constant and ":" not in line.split("=")[0]:
+            return None  # in a class body: upper-case constants and annotated fields only
         if self._in_string(i):
             return None  # a docstring's "Name: text" (the dearer test after the cheap ones)
-        indent = len(m.group(1).expandtabs())
         if indent == 0:
-            return Obj(m.group(2), "attribute", i + 1)
-        name = m.group(2)
-        if not (name[0].isupper() and name.upper() == name) and ":" not in line.split("=")[0]:
-            return None  # in a class body: upper-case constants and annotated fields only
+            return Obj(name, "attribute", i + 1)
         parent = self._enclosing(i, indent)
         if parent is None or parent[0] != "class":
             return None
@@ -303,8 +299,8 @@ class _Side:
         """``qual`` anywhere in this version (looked up by its last name)."""
         name = qual.rsplit(".", 1)[-1]
         text = self.text
-        for keyword in ("def ", "class "):
-            needle = keyword + name
+        for word in ("def ", "class "):
+            needle = word + name
             start = 0
             while (pos := text.find(needle, start)) >= 0:
                 start = end = pos + len(needle)
