@@ -155,9 +155,7 @@ def test_env_vars_come_from_environment_reads_not_dicts_of_lambdas(
     assert env == {"PKG_FAST"}
 
 
-def test_a_variable_still_read_by_another_module_is_not_removed(
-    tmp_path: Path, mode: str
-) -> None:
+def test_a_variable_still_read_by_another_module_is_not_removed(tmp_path: Path, mode: str) -> None:
     """A variable counts as removed only when no other non-test module reads it at that
     commit (a test that reads it does not count); one that moved stays silent."""
     reader = 'import os\nLEVEL = os.getenv("PKG_LEVEL")\nMODE = os.environ.get("PKG_MODE")\n'
