@@ -42,7 +42,6 @@ __all__ = [
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
-_DEF_LINE = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]+\w", re.M)
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
 
@@ -94,7 +93,7 @@ class _Side:
         self.text = text
         self.lines = text.split("\n")
         self._qual: dict[int, str | None] = {}
-        self._defs: list[int] | None = None  # the def/class lines, in order
+        self._nearest: dict[int, int] = {}  # line index -> the def/class line at or above it
         self._starts: list[int] = []
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] = []  # lines of top-level code
@@ -106,14 +105,21 @@ class _Side:
 
     def nearest_def(self, i: int) -> int:
         """The def/class line at or above line index ``i`` (-1: none)."""
-        if self._defs is None:  # every def/class line, found once by one regex over the text
-            self.line_index(0)
-            starts = self._starts
-            self._defs = [
-                bisect.bisect_right(starts, m.start()) - 1 for m in _DEF_LINE.finditer(self.text)
-            ]
-        k = bisect.bisect_right(self._defs, i) - 1
-        return self._defs[k] if k >= 0 else -1
+        todo: list[int] = []
+        j = i
+        found = -1
+        while j >= 0:
+            if j in self._nearest:
+                found = self._nearest[j]
+                break
+            todo.append(j)
+            if self._is_def(j):
+                found = j
+                break
+            j -= 1
+        for k in todo:
+            self._nearest[k] = found if found <= k else -1
+        return found
 
     def header_covering(self, i: int) -> int | None:
         """The def/class header whose decorators or signature hold line index ``i``."""
