@@ -124,10 +124,13 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
     for i, line in enumerate(lines):
         if not line or line[0] not in _HEADING_STARTS:
             continue  # the cheap test first: most lines are entries and text
-        md = _MD_HEADING.match(line)
-        if md:
-            out.append((i, len(md.group(1)), md.group(2)))
-            continue
+        if line[0] == "#":
+            md = _MD_HEADING.match(line)
+            if md:
+                out.append((i, len(md.group(1)), md.group(2)))
+                continue
+        if not line.startswith(line[0] * 3):
+            continue  # a bullet ("- item"): an underline repeats its mark at least 3 times
         under = _RST_UNDERLINE.match(line)
         if under and i > 0 and lines[i - 1].strip() and not _BULLET.match(lines[i - 1]):
             title = lines[i - 1].strip()
