@@ -438,3 +438,29 @@ def test_options_from_the_config_follow_the_locale_too(monkeypatch: pytest.Monke
     assert options.lang == "en"
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     assert ReportOptions.from_settings(Settings(), repositories=["."], windows=[]).lang == "zh"
+
+
+def test_the_analysis_starts_while_git_log_is_read(
+    seed_repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without the radar, each batch of commits is analysed as soon as it is parsed: by the
+    end of the read most of the day is analysed already, and the report is the same."""
+    from commitdigest.pipeline import report
+
+    with monkeypatch.context() as m:  # read whole first, then analysed: the reference
+        m.setattr(report, "LocalGitRepository", type("NotLocal", (), {}))
+        plain = report_seed(seed_repo, tmp_path / "a", "--no-radar", "--format", "json")
+    seen: list[int] = []
+    real = report.ReportRun.analyse
+
+    async def spy(self: report.ReportRun) -> None:
+        seen.append(len(self._early))  # analyses started during the read
+        await real(self)
+
+    monkeypatch.setattr(report, "EARLY_BATCH", 2)
+    monkeypatch.setattr(report.ReportRun, "analyse", spy)
+    early = report_seed(seed_repo, tmp_path / "b", "--no-radar", "--format", "json")
+    assert seen and seen[0] >= 2
+    a = json.loads((plain / "2026-01-13.json").read_text(encoding="utf-8"))
+    b = json.loads((early / "2026-01-13.json").read_text(encoding="utf-8"))
+    assert a["repositories"] == b["repositories"]

@@ -18,12 +18,11 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from commitdigest.analysis.automation import automation_importance, is_automated
 from commitdigest.analysis.focus import apply_focus
 from commitdigest.analysis.overview import OverviewItem
-from commitdigest.analysis.radar.driver import CommitInput
 from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.config import LLMSettings, Settings
 from commitdigest.errors import CommitdigestError, LLMError, OutputError, SourceError, UsageError
@@ -38,7 +37,6 @@ from commitdigest.models import (
     Subscription,
 )
 from commitdigest.pipeline.factory import AnalysisSetup, build_analysis, daily_overview
-from commitdigest.pipeline.radar_scan import RadarStream, workers_for
 from commitdigest.pipeline.runner import AnalysisHints, AnalysisTally, analyse_commits
 from commitdigest.progress import NoProgress, Progress
 from commitdigest.render.context import RepositoryInput, build_context
@@ -49,6 +47,9 @@ from commitdigest.sources.open import LocalGitRepository, SourceRepository, open
 from commitdigest.store import Store
 from commitdigest.text import slugify
 from commitdigest.window import DayWindow
+
+if TYPE_CHECKING:  # the radar's modules are imported when it runs (not on a re-run)
+    from commitdigest.pipeline.radar_scan import RadarStream
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
 EARLY_BATCH = 64  # commits analysed together while the read goes on
@@ -378,6 +379,8 @@ class ReportRun:
         if not isinstance(repo, LocalGitRepository) or options.last is not None:
             return await repo.read_commits(start, end, limits=options.limits)
         radar = await self._radar_stream(repo, start, end) if options.radar else None
+        if radar is not None:
+            from commitdigest.analysis.radar.driver import CommitInput
         early = not options.radar  # the analysis needs no radar facts: start it now
         commits: list[Commit] = []
         batch: list[Commit] = []
@@ -401,10 +404,12 @@ class ReportRun:
         """The radar's workers for the repository's window, started before it is read;
         None when the store has every commit's items or the window is too short for them
         (then :meth:`scan_radar` does it all after the read)."""
+        from commitdigest.analysis.radar.models import cache_key
+        from commitdigest.pipeline.radar_scan import RadarStream, workers_for
+
         listed = await asyncio.to_thread(repo.window_commits, start, end)
         if not workers_for(len(listed)):
             return None
-        from commitdigest.analysis.radar.models import cache_key
 
         if len(self.store.get_radar(cache_key(sha) for sha, _ in listed)) == len(listed):
             return None
@@ -668,6 +673,7 @@ async def _finish_radar(
     stream: RadarStream, commits: list[Commit], store: Store
 ) -> dict[str, list[ApiChange]]:
     """The items of a radar that scanned the window while it was read, stored."""
+    from commitdigest.analysis.radar.driver import CommitInput
     from commitdigest.analysis.radar.models import cache_key
 
     ordered = sorted(commits, key=lambda c: c.committed_at)
