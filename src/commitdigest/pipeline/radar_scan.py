@@ -26,19 +26,21 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from commitdigest.analysis.radar.driver import CommitInput, WindowScanner, scan_window
-from commitdigest.models import ApiChange
 from commitdigest.sources.blobs import BlobReader
+
+if TYPE_CHECKING:  # the radar's kinds are imported when a window is scanned, not to plan it
+    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.models import ApiChange
 
 __all__ = ["MAX_WORKERS", "PARALLEL_FROM", "RadarStream", "scan_repository"]
 
 PARALLEL_FROM = 150  # commits: below, a second process costs more than it saves
 MAX_WORKERS = 4
 
-Found = dict[str, list[ApiChange]]
-OnItems = Callable[[str, list[ApiChange]], None]
+Found = dict[str, list["ApiChange"]]
+OnItems = Callable[[str, list["ApiChange"]], None]
 
 
 def workers_for(total: int) -> int:
@@ -84,6 +86,8 @@ class RadarStream:
     def finish(self, commits: Sequence[CommitInput]) -> Found:
         """Items per SHA of ``commits`` (the whole window, oldest first); blocks until every
         worker is done, and scans here what a worker could not."""
+        from commitdigest.analysis.radar.driver import WindowScanner
+
         results: Found = {}
         for worker in self._workers:
             worker.close()
@@ -106,6 +110,8 @@ class RadarStream:
 
 def scan_repository(root: Path, commits: Sequence[CommitInput]) -> Found:
     """Radar items per SHA of ``commits`` (oldest first) of the repository at ``root``."""
+    from commitdigest.analysis.radar.driver import scan_window
+
     if not commits:
         return {}
     if not workers_for(len(commits)):
@@ -206,6 +212,8 @@ def _work(stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """The worker: the repository and the window's start, then commits until the end mark,
     from ``stdin``; each commit's ``(sha, items)`` to ``stdout`` once scanned, then the end
     mark."""
+    from commitdigest.analysis.radar.driver import WindowScanner
+
     root, base = pickle.load(stdin)
     with BlobReader(Path(root)) as reader:
         scanner = WindowScanner(reader, base)

@@ -134,9 +134,11 @@ def git_log_argv(repo: RepositoryInfo, start: datetime, end: datetime) -> list[s
 def window_commits(
     repo: RepositoryInfo, start: datetime, end: datetime
 ) -> list[tuple[str, str | None]]:
-    """``(sha, first parent)`` of every commit :func:`iter_commits` gives for the window, newest
+    """``(sha, first parent)`` of the commits :func:`iter_commits` gives for the window, newest
     first, without their diffs (one quick ``git log``): what the window holds before it is read.
-    Empty when git fails (reading the window then says why)."""
+    A hint, for planning the work: the walk stops at the first commit older than the window
+    (``--since``), so a commit behind a parent with a skewed clock may be missing (the read
+    has it). Empty when git fails (reading the window then says why)."""
     _check_window(start, end)
     if repo.head_sha is None or start >= end:
         return []
@@ -144,7 +146,7 @@ def window_commits(
         "log",
         "--first-parent",
         "--format=%H %ct %P",
-        since_flag(math.floor(start.timestamp())),
+        f"--since=@{math.floor(start.timestamp())}",
         f"--until=@{math.ceil(end.timestamp())}",
         "--end-of-options",
         repo.head_sha,
