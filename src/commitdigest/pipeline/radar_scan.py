@@ -34,9 +34,16 @@ if TYPE_CHECKING:  # the radar's kinds are imported when a window is scanned, no
     from commitdigest.analysis.radar.driver import CommitInput
     from commitdigest.models import ApiChange
 
-__all__ = ["MAX_WORKERS", "PARALLEL_FROM", "RadarStream", "scan_repository"]
+__all__ = [
+    "MAX_WORKERS",
+    "PARALLEL_FROM",
+    "OnItems",
+    "RadarStream",
+    "scan_repository",
+    "workers_for",
+]
 
-PARALLEL_FROM = 150  # commits: below, a second process costs more than it saves
+PARALLEL_FROM = 150  # commits: below, worker processes cost more than they save (measured)
 MAX_WORKERS = 4
 
 Found = dict[str, list["ApiChange"]]
@@ -103,7 +110,7 @@ class RadarStream:
         return {sha: items for sha, items in results.items() if sha in wanted}
 
     def abort(self) -> None:
-        """Stop the workers (the read failed)."""
+        """Stop the workers (the run failed)."""
         for worker in self._workers:
             worker.kill()
 

@@ -410,7 +410,6 @@ class ReportRun:
         listed = await asyncio.to_thread(repo.window_commits, start, end)
         if not workers_for(len(listed)):
             return None
-
         if len(self.store.get_radar(cache_key(sha) for sha, _ in listed)) == len(listed):
             return None
         oldest, parent = listed[-1]
@@ -532,7 +531,7 @@ class ReportRun:
         outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
 
     def _of_day(self, name: str, commits: list[Commit]) -> dict[DayWindow, list[Commit]]:
-        """A repository's commits by the start of their day window (grouped once)."""
+        """A repository's commits by their day window (grouped once)."""
         found = self._days.get(name)
         if found is None:
             found = self._days[name] = _by_day(commits, self.options.windows)

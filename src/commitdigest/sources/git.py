@@ -162,9 +162,9 @@ def window_commits(
     low, high = start.timestamp(), end.timestamp()
     found: list[tuple[str, str | None]] = []
     for line in out.stdout.decode("ascii", "replace").splitlines():
-        sha, ct, *parents = line.split()
-        if ct.isdigit() and low <= int(ct) < high:
-            found.append((sha, parents[0] if parents else None))
+        parts = line.split()  # sha, committer time, parents
+        if len(parts) >= 2 and parts[1].isdigit() and low <= int(parts[1]) < high:
+            found.append((parts[0], parts[2] if len(parts) > 2 else None))
     return found
 
 
