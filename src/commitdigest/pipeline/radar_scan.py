@@ -76,6 +76,7 @@ class RadarStream:
         self._count = 0
         self.inputs: dict[str, CommitInput] = {}  # what was added, by SHA
         self._workers: list[_Worker] = []
+        self._aborted = False
         for _ in range(workers_for(total)):
             worker = _Worker.start(root, base, on_items)
             if worker is None:
@@ -103,6 +104,8 @@ class RadarStream:
                 results.update(worker.result())
             scanner: WindowScanner | None = None
             for c in commits:
+                if self._aborted:
+                    break  # the run is over: nobody waits for the rest
                 if c.sha not in results:  # no worker, or its worker failed
                     scanner = scanner or WindowScanner(reader, self.base)
                     results[c.sha] = scanner.scan(c)
@@ -110,21 +113,24 @@ class RadarStream:
         return {sha: items for sha, items in results.items() if sha in wanted}
 
     def abort(self) -> None:
-        """Stop the workers (the run failed)."""
+        """Stop the workers, and the scan of what they left (the run failed)."""
+        self._aborted = True
         for worker in self._workers:
             worker.kill()
 
 
-def scan_repository(root: Path, commits: Sequence[CommitInput]) -> Found:
-    """Radar items per SHA of ``commits`` (oldest first) of the repository at ``root``."""
+def scan_repository(root: Path, commits: Sequence[CommitInput], base: str | None = None) -> Found:
+    """Radar items per SHA of ``commits`` (oldest first) of the repository at ``root``, a
+    window that starts from ``base`` (default: the first commit's parent)."""
     from commitdigest.analysis.radar.driver import scan_window
 
     if not commits:
         return {}
+    base = base or commits[0].parent or commits[0].sha
     if not workers_for(len(commits)):
         with BlobReader(root) as reader:
-            return scan_window(reader, commits)
-    stream = RadarStream(root, commits[0].parent or commits[0].sha, len(commits))
+            return scan_window(reader, commits, base=base)
+    stream = RadarStream(root, base, len(commits))
     for c in commits:
         stream.add(c)
     return stream.finish(commits)
@@ -213,6 +219,10 @@ class _Worker:
         self.proc.wait()
         self._writer.join(timeout=5)
         self._reader.join(timeout=5)
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    pipe.close()
 
 
 def _work(stdin: IO[bytes], stdout: IO[bytes]) -> int:

@@ -283,6 +283,8 @@ def opened_as(raw: Subscription | str, options: ReportOptions) -> Subscription:
 
 RadarFacts = dict[tuple[str, str], list[ApiChange]]
 """The radar's items by ``(repository, sha)``: every commit of a repository it scanned."""
+Analysed = tuple[dict[tuple[str, str], Analysis], AnalysisTally]
+"""Analyses by ``(repository, sha)`` and what making them cost."""
 
 
 @dataclass
@@ -303,15 +305,13 @@ class ReportRun:
     subscriptions: dict[str, Subscription] = field(default_factory=dict)
     radar: RadarFacts | None = None  # None with --no-radar
     analyses: dict[tuple[str, str], Analysis] = field(default_factory=dict)  # (repo, sha)
-    # work started while the commits were still being read: each local repository's radar
-    # (by name), and the analyses of commits that wait for no radar facts
+    # work started while the commits were still being read, by repository (its identity):
+    # its radar, and the analyses started before the read or the radar was over
     _streams: dict[str, RadarStream] = field(default_factory=dict)
-    _early: list[asyncio.Task[tuple[dict[tuple[str, str], Analysis], AnalysisTally]]] = field(
-        default_factory=list
-    )
+    _early: list[tuple[str, asyncio.Task[Analysed]]] = field(default_factory=list)
     # commits sent to the radar's workers, until their items come back; then those whose
-    # items came back, by repository, until a batch of them is analysed
-    _awaiting: dict[tuple[str, str], Commit] = field(default_factory=dict)
+    # items came back, until a batch of them is analysed
+    _awaiting: dict[tuple[str, str], Commit] = field(default_factory=dict)  # (identity, sha)
     _ready: dict[str, dict[str, tuple[Commit, list[ApiChange]]]] = field(default_factory=dict)
     _days: dict[str, dict[DayWindow, list[Commit]]] = field(default_factory=dict)  # _of_day
 
@@ -360,14 +360,19 @@ class ReportRun:
                 progress.advance("read")
             return commits
 
-        results = await asyncio.gather(*(one(r) for r in self.repos))
+        tasks = [asyncio.ensure_future(one(r)) for r in self.repos]
+        try:
+            results = await asyncio.gather(*tasks)
+        except BaseException:  # one failed (or the run was stopped): the others stop too
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
         for repo, result in zip(list(self.repos), results, strict=True):
             if isinstance(result, CommitdigestError):
                 self.outcome.failures[repo.name] = result.message
                 self.repos.remove(repo)
-                stream = self._streams.pop(repo.name, None)
-                if stream is not None:
-                    stream.abort()
+                await self._drop(repo.identity)
             else:
                 self.commits.append(result)
         self.outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
@@ -387,15 +392,15 @@ class ReportRun:
         async for commit in repo.stream_commits(start, end, limits=options.limits):
             commits.append(commit)
             if radar is not None:
-                self._awaiting[(repo.name, commit.sha)] = commit
+                self._awaiting[(repo.identity, commit.sha)] = commit
                 radar.add(CommitInput.from_commit(commit))
             elif early:
                 batch.append(commit)
                 if len(batch) >= EARLY_BATCH:
-                    self._analyse_early(repo.name, batch)
+                    self._analyse_early(repo, batch)
                     batch = []
         if batch:
-            self._analyse_early(repo.name, batch)
+            self._analyse_early(repo, batch)
         return commits
 
     async def _radar_stream(
@@ -412,40 +417,53 @@ class ReportRun:
             return None
         if len(self.store.get_radar(cache_key(sha) for sha, _ in listed)) == len(listed):
             return None
-        oldest, parent = listed[-1]
         loop = asyncio.get_running_loop()
 
         def on_items(sha: str, items: list[ApiChange]) -> None:  # on the stream's thread
             with contextlib.suppress(RuntimeError):  # the loop is closed: the run is over
-                loop.call_soon_threadsafe(self._radar_found, repo.name, sha, items)
+                loop.call_soon_threadsafe(self._radar_found, repo, sha, items)
 
-        stream = RadarStream(repo.info.root, parent or oldest, len(listed), on_items)
-        self._streams[repo.name] = stream
+        stream = RadarStream(repo.info.root, window_base(listed), len(listed), on_items)
+        self._streams[repo.identity] = stream
         return stream
 
-    def _radar_found(self, name: str, sha: str, items: list[ApiChange]) -> None:
+    def _radar_found(self, repo: SourceRepository, sha: str, items: list[ApiChange]) -> None:
         """A worker found a commit's radar items: its analysis can start (in batches)."""
-        commit = self._awaiting.pop((name, sha), None)
-        if commit is None:
+        commit = self._awaiting.pop((repo.identity, sha), None)
+        if commit is None:  # its repository failed, or the run is over
             return
-        ready = self._ready.setdefault(name, {})
+        ready = self._ready.setdefault(repo.identity, {})
         ready[sha] = (commit, items)
         if len(ready) >= EARLY_BATCH:
-            self._analyse_ready(name)
+            self._analyse_ready(repo)
 
-    def _analyse_ready(self, name: str) -> None:
-        ready = self._ready.pop(name, {})
+    def _analyse_ready(self, repo: SourceRepository) -> None:
+        ready = self._ready.pop(repo.identity, {})
         if ready:
-            facts = {(name, sha): items for sha, (_, items) in ready.items()}
-            self._analyse_early(name, [c for c, _ in ready.values()], facts)
+            facts = {(repo.name, sha): items for sha, (_, items) in ready.items()}
+            self._analyse_early(repo, [c for c, _ in ready.values()], facts)
 
     def _analyse_early(
-        self, name: str, commits: list[Commit], facts: RadarFacts | None = None
+        self, repo: SourceRepository, commits: list[Commit], facts: RadarFacts | None = None
     ) -> None:
-        """Analyse ``commits`` of repository ``name`` (with their radar ``facts``, if the
-        radar runs) while the read or the radar goes on."""
-        work = [(name, c) for c in commits]
-        self._early.append(asyncio.ensure_future(self._analyse(work, facts=facts)))
+        """Analyse ``commits`` of ``repo`` (with their radar ``facts``, if the radar runs)
+        while the read or the radar goes on."""
+        work = [(repo.name, c) for c in commits]
+        task = asyncio.ensure_future(self._analyse(work, facts=facts))
+        self._early.append((repo.identity, task))
+
+    async def _drop(self, identity: str) -> None:
+        """Stop the work started for a repository that failed, and forget it."""
+        stream = self._streams.pop(identity, None)
+        if stream is not None:
+            stream.abort()
+        self._awaiting = {k: c for k, c in self._awaiting.items() if k[0] != identity}
+        self._ready.pop(identity, None)
+        dropped = [task for who, task in self._early if who == identity]
+        self._early = [(who, task) for who, task in self._early if who != identity]
+        for task in dropped:
+            task.cancel()
+        await asyncio.gather(*dropped, return_exceptions=True)
 
     async def _analyse(
         self,
@@ -469,13 +487,8 @@ class ReportRun:
 
     async def close(self) -> None:
         """Stop what the read started and nothing awaited (the run failed)."""
-        for stream in self._streams.values():
-            stream.abort()
-        self._streams.clear()
-        for task in self._early:
-            task.cancel()
-        await asyncio.gather(*self._early, return_exceptions=True)
-        self._early.clear()
+        for identity in {*self._streams, *(who for who, _ in self._early)}:
+            await self._drop(identity)
 
     async def scan_radar(self) -> None:
         """The radar's facts for every commit of the local repositories, before the analysis
@@ -485,13 +498,18 @@ class ReportRun:
         clock = time.perf_counter()
         facts: RadarFacts = {}
         for repo, commits in zip(self.repos, self.commits, strict=True):
-            stream = self._streams.pop(repo.name, None)
-            if stream is not None:
-                found: dict[str, list[ApiChange]] | None = await _finish_radar(
-                    stream, commits, self.store
-                )
-                self._analyse_ready(repo.name)  # the last of its commits found
-            else:
+            stream = self._streams.get(repo.identity)
+            found: dict[str, list[ApiChange]] | None
+            if stream is not None and stream.base == _base_of(commits):
+                try:
+                    found = await _finish_radar(stream, commits, self.store)
+                finally:
+                    self._streams.pop(repo.identity, None)
+                    stream.abort()  # nothing left to stop once finished
+                self._analyse_ready(repo)  # the last of its commits found
+            else:  # no stream, or the window read starts elsewhere than the one listed
+                if stream is not None:  # (a skewed clock): its items and analyses go
+                    await self._drop(repo.identity)
                 found = await _radar(repo, commits, self.store)
             if found is not None:
                 facts.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
@@ -506,12 +524,12 @@ class ReportRun:
         pairs = zip(self.repos, self.commits, strict=True)
         work = [(r.name, c) for r, commits in pairs for c in commits]
         self.progress.start("analyse", len(work))
-        wanted = {(name, c.sha) for name, c in work}
         tally = AnalysisTally()
-        early, self._early = self._early, []
-        for done, part in await asyncio.gather(*early):  # started during the read
-            self.analyses.update((key, a) for key, a in done.items() if key in wanted)
+        early = [task for _, task in self._early]  # started during the read or the radar
+        for done, part in await asyncio.gather(*early):  # on a failure close() stops the rest
+            self.analyses.update(done)
             tally.add(part)
+        self._early.clear()
         self.progress.advance("analyse", len(self.analyses))
         rest = [(name, c) for name, c in work if (name, c.sha) not in self.analyses]
         done, part = await self._analyse(
@@ -530,11 +548,13 @@ class ReportRun:
             self.analyses[key] = apply_focus(self.analyses[key], commit, focus, options.lang)
         outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
 
-    def _of_day(self, name: str, commits: list[Commit]) -> dict[DayWindow, list[Commit]]:
+    def _of_day(
+        self, repo: SourceRepository, commits: list[Commit]
+    ) -> dict[DayWindow, list[Commit]]:
         """A repository's commits by their day window (grouped once)."""
-        found = self._days.get(name)
+        found = self._days.get(repo.identity)
         if found is None:
-            found = self._days[name] = _by_day(commits, self.options.windows)
+            found = self._days[repo.identity] = _by_day(commits, self.options.windows)
         return found
 
     async def day_inputs(self, window: DayWindow) -> list[RepositoryInput]:
@@ -554,7 +574,7 @@ class ReportRun:
         self, window: DayWindow, repo: SourceRepository, commits: list[Commit]
     ) -> RepositoryInput:
         options = self.options
-        by_day = self._of_day(repo.name, commits)
+        by_day = self._of_day(repo, commits)
         day_commits = (
             by_day[window]
             if window in by_day
@@ -660,12 +680,27 @@ async def _radar(
     from commitdigest.analysis.radar.driver import CommitInput
     from commitdigest.pipeline.radar_scan import scan_repository
 
-    # a partial hit is scanned whole: the env var index follows the commits in order
+    # a partial hit: only the commits not scanned before (each kind looks at one commit)
     ordered = sorted(commits, key=lambda c: c.committed_at)
-    inputs = [CommitInput.from_commit(c) for c in ordered]
-    found = await asyncio.to_thread(scan_repository, root, inputs)
+    inputs = [CommitInput.from_commit(c) for c in ordered if keys[c.sha] not in cached]
+    found = await asyncio.to_thread(scan_repository, root, inputs, _base_of(commits))
     store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
-    return found
+    return {sha: cached[key] if key in cached else found.get(sha, []) for sha, key in keys.items()}
+
+
+def window_base(listed: Sequence[tuple[str, str | None]]) -> str:
+    """The revision a window of ``(sha, first parent)`` starts from: the parent of its
+    oldest commit (the last one listed), or that commit when it is the root."""
+    oldest, parent = listed[-1]
+    return parent or oldest
+
+
+def _base_of(commits: Sequence[Commit]) -> str | None:
+    """The revision the radar reads a window of ``commits`` (newest first) from."""
+    if not commits:
+        return None
+    oldest = commits[-1]
+    return window_base([(oldest.sha, oldest.parents[0] if oldest.parents else None)])
 
 
 async def _finish_radar(

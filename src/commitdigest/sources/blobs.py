@@ -123,9 +123,15 @@ class BlobReader:
         out = self._git("ls-tree", "-r", "-z", "--name-only", rev)
         return [p for p in out.split("\0") if p]
 
-    def grep(self, rev: str, pattern: str, globs: Iterable[str] = ()) -> list[str]:
-        """Paths at ``rev`` whose content matches the extended regex ``pattern``."""
-        out = self._git("grep", "-l", "-z", "-I", "-E", pattern, rev, "--", *globs, check=False)
+    def grep(
+        self, rev: str, pattern: str, globs: Iterable[str] = (), *, word: bool = False
+    ) -> list[str]:
+        """Paths at ``rev`` whose content matches the extended regex ``pattern`` (as a whole
+        word with ``word``)."""
+        flags = ["-w"] if word else []
+        out = self._git(
+            "grep", "-l", "-z", "-I", *flags, "-E", pattern, rev, "--", *globs, check=False
+        )
         prefix = rev + ":"
         return [p.removeprefix(prefix) for p in out.split("\0") if p]
 

@@ -349,11 +349,11 @@ async def _stream(
     except OSError as exc:
         raise SourceError(f"cannot read git log output in {repo.root}: {exc}") from None
     finally:
+        pump.close()  # first: a cancel while waiting for git below must not leave it waiting
         if proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
             await proc.wait()
-        pump.close()
         if not drain.done():
             drain.cancel()
             with contextlib.suppress(asyncio.CancelledError):

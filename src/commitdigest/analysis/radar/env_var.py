@@ -116,7 +116,7 @@ def _read_elsewhere(view: CommitView, name: str, touched: list[str]) -> bool:
         return False
     files = [
         p
-        for p in view.repo.blobs.grep(view.sha, name, ["*.py"])
+        for p in view.repo.blobs.grep(view.sha, name, ["*.py"], word=True)
         if relevant(p) and p not in touched
     ]
     return any(name in names(text) for text in view.repo.texts(view.sha, files).values())

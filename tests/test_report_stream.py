@@ -1,0 +1,182 @@
+"""A report run that works while ``git log`` is read: the radar's workers and the analyses
+start on the first commits. Its failures stay contained, and the report is the one a run
+that read everything first would write."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitfixture import CommitSpec, build_repo
+from typer.testing import CliRunner
+
+from commitdigest.analysis.rules import RuleAnalyser
+from commitdigest.cli import app
+from commitdigest.models import Analysis, Commit
+from commitdigest.pipeline import radar_scan, report
+from commitdigest.pipeline.factory import AnalysisSetup
+from commitdigest.pipeline.report import ReportOptions, generate_reports
+from commitdigest.store import Store
+from commitdigest.window import DayWindow, plan_windows
+
+runner = CliRunner()
+
+
+def _day(n: int, title: str = "c") -> list[CommitSpec]:
+    return [
+        CommitSpec(f"{title}{i}", f"2026-03-02T{i // 60:02d}:{i % 60:02d}:00+00:00",
+                   files={f"f{i}.txt": f"{title} {i}\n"})
+        for i in range(n)
+    ]  # fmt: skip
+
+
+def _windows() -> list[DayWindow]:
+    return plan_windows(tz="UTC", on_date="2026-03-02")
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(report, "EARLY_BATCH", 4)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+
+
+def test_two_repositories_of_the_same_name_keep_their_own_commits(tmp_path: Path) -> None:
+    build_repo(tmp_path / "x" / "proj", [CommitSpec("x-one", "2026-03-02T10:00:00+00:00",
+                                                    files={"a.txt": "1\n"})])  # fmt: skip
+    build_repo(tmp_path / "y" / "proj", [CommitSpec("y-one", "2026-03-02T11:00:00+00:00",
+                                                    files={"b.txt": "1\n"})])  # fmt: skip
+    argv = ["report", str(tmp_path / "x" / "proj"), str(tmp_path / "y" / "proj"), "--date",
+            "2026-03-02", "--tz", "UTC", "--format", "json", "--out",
+            str(tmp_path / "out")]  # fmt: skip
+    result = runner.invoke(app, argv, env={"COMMITDIGEST_HOME": str(tmp_path / "h")})
+    assert result.exit_code == 0, result.stderr
+    doc = json.loads((tmp_path / "out" / "2026-03-02.json").read_text(encoding="utf-8"))
+    titles = sorted(c["title"] for r in doc["repositories"] for c in r["commits"])
+    assert titles == ["x-one", "y-one"]
+
+
+@pytest.mark.parametrize("radar", [False, True])
+def test_a_repository_that_fails_mid_read_leaves_no_work_behind(
+    tmp_path: Path, small_batches: None, radar: bool
+) -> None:
+    """``--keep-going``: a repository whose ``git log`` fails after some commits were
+    analysed (or sent to the radar) counts for nothing, and the others are reported."""
+    shas = build_repo(tmp_path / "bad", _day(30))
+    build_repo(tmp_path / "good", [CommitSpec("g", "2026-03-02T12:00:00+00:00",
+                                              files={"g.txt": "g\n"})])  # fmt: skip
+    blob = subprocess.run(
+        ["git", "-C", str(tmp_path / "bad"), "rev-parse", f"{shas[5]}:f5.txt"],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    os.remove(tmp_path / "bad" / ".git" / "objects" / blob[:2] / blob[2:])
+    options = ReportOptions(
+        repositories=[str(tmp_path / "bad"), str(tmp_path / "good")],
+        windows=_windows(),
+        lang="en",
+        out_dir=tmp_path / "out",
+        keep_going=True,
+        radar=radar,
+    )
+    outcome = asyncio.run(generate_reports(options, Store.open(tmp_path / "home")))
+    assert list(outcome.failures) == ["bad"]
+    assert [d.commits for d in outcome.days] == [1]
+    assert (outcome.analysed, outcome.cached) == (1, 0)
+
+
+class _Failing:
+    """Rules, slowly; one commit raises."""
+
+    id = "failing"
+    version = "1"
+    uses_focus = False
+
+    def __init__(self) -> None:
+        self.rules = RuleAnalyser()
+        self.after_failure = 0
+        self.failed = False
+
+    async def analyse(
+        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+    ) -> Analysis:
+        if commit.title == "c29":  # the newest: the first batch
+            self.failed = True
+            raise RuntimeError("boom")
+        await asyncio.sleep(0.2)
+        if self.failed:
+            self.after_failure += 1
+        return self.rules.analyse(commit, lang=lang)
+
+
+def test_an_analysis_that_raises_stops_every_other_one(tmp_path: Path, small_batches: None) -> None:
+    build_repo(tmp_path / "r", _day(30))
+    analyser = _Failing()
+    options = ReportOptions(
+        repositories=[str(tmp_path / "r")],
+        windows=_windows(),
+        lang="en",
+        out_dir=tmp_path / "out",
+        radar=False,
+    )
+
+    async def run() -> tuple[int, int]:
+        with pytest.raises(RuntimeError, match="boom"):
+            await generate_reports(
+                options, Store.open(tmp_path / "home"), setup=AnalysisSetup(analyser=analyser)
+            )
+        left = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        made = analyser.after_failure
+        await asyncio.sleep(0.5)
+        return len(left), analyser.after_failure - made
+
+    assert asyncio.run(run()) == (0, 0)
+
+
+def test_a_window_read_wider_than_listed_gets_the_radar_of_a_whole_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A commit with a skewed clock hides the commits behind it from the quick listing
+    (``--since`` stops there); the run notices that the window starts elsewhere and the
+    report is the one of a run that read everything first."""
+    specs = [CommitSpec("root", "2026-02-20T10:00:00+00:00", files={
+        "pkg/__init__.py": "from .mod import foo, bar\n__all__ = ['foo', 'bar']\n",
+        "pkg/mod.py": "def foo(x):\n    return x\n\n\ndef bar(y):\n    return y\n"})]  # fmt: skip
+    for i in range(24):
+        files = {"notes.txt": f"{i}\n"}
+        date = f"2026-03-02T{8 + i // 6:02d}:{i % 6 * 10:02d}:00+00:00"
+        if i == 2:
+            files = {"pkg/__init__.py": "from .mod import bar\n__all__ = ['bar']\n"}
+        if i == 5:
+            date = "2026-02-25T10:00:00+00:00"  # before the window
+        if i == 20:
+            files = {"pkg/mod.py": "def bar(y):\n    return y\n"}
+        specs.append(CommitSpec(f"c{i}", date, files=files))
+    build_repo(tmp_path / "r", specs)
+    argv = ["report", str(tmp_path / "r"), "--since", "2026-03-01", "--until", "2026-03-04",
+            "--tz", "UTC", "--format", "json"]  # fmt: skip
+
+    def run(name: str) -> list[object]:
+        env = {"COMMITDIGEST_HOME": str(tmp_path / f"{name}-home")}
+        result = runner.invoke(app, [*argv, "--out", str(tmp_path / name)], env=env)
+        assert result.exit_code == 0, result.stderr
+        return [
+            json.loads(p.read_text(encoding="utf-8"))["repositories"]
+            for p in sorted((tmp_path / name).glob("*.json"))
+        ]
+
+    whole = run("whole")
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(report, "EARLY_BATCH", 2)
+    streamed = run("streamed")
+    assert streamed == whole
+    items = [
+        (c["title"], i["name"], i["visibility"])
+        for day in whole
+        for r in day  # type: ignore[attr-defined]
+        for c in r["commits"]
+        for i in c["api_changes"]
+    ]
+    assert ("c20", "pkg.mod.foo", "public") in items
