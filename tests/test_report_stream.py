@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from gitfixture import CommitSpec, build_repo
+from test_radar_report import UPSTREAM_V1, UPSTREAM_V2
 from typer.testing import CliRunner
 
 from commitdigest.analysis.rules import RuleAnalyser
@@ -36,6 +37,18 @@ def _day(n: int, title: str = "c") -> list[CommitSpec]:
 
 def _windows() -> list[DayWindow]:
     return plan_windows(tz="UTC", on_date="2026-03-02")
+
+
+def json_reports(tmp_path: Path, argv: list[str], name: str) -> list[object]:
+    """The repositories of each day's JSON report of ``commitdigest <argv>``, written to
+    its own folder with its own store (``name``)."""
+    home = {"COMMITDIGEST_HOME": str(tmp_path / f"{name}-home")}
+    result = runner.invoke(app, [*argv, "--out", str(tmp_path / name)], env=home)
+    assert result.exit_code == 0, result.stderr
+    return [
+        json.loads(p.read_text(encoding="utf-8"))["repositories"]
+        for p in sorted((tmp_path / name).glob("*.json"))
+    ]
 
 
 @pytest.fixture
@@ -158,19 +171,10 @@ def test_a_window_read_wider_than_listed_gets_the_radar_of_a_whole_read(
     argv = ["report", str(tmp_path / "r"), "--since", "2026-03-01", "--until", "2026-03-04",
             "--tz", "UTC", "--format", "json"]  # fmt: skip
 
-    def run(name: str) -> list[object]:
-        env = {"COMMITDIGEST_HOME": str(tmp_path / f"{name}-home")}
-        result = runner.invoke(app, [*argv, "--out", str(tmp_path / name)], env=env)
-        assert result.exit_code == 0, result.stderr
-        return [
-            json.loads(p.read_text(encoding="utf-8"))["repositories"]
-            for p in sorted((tmp_path / name).glob("*.json"))
-        ]
-
-    whole = run("whole")
+    whole = json_reports(tmp_path, argv, "whole")
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
     monkeypatch.setattr(report, "EARLY_BATCH", 2)
-    streamed = run("streamed")
+    streamed = json_reports(tmp_path, argv, "streamed")
     assert streamed == whole
     items = [
         (c["title"], i["name"], i["visibility"])
@@ -180,3 +184,47 @@ def test_a_window_read_wider_than_listed_gets_the_radar_of_a_whole_read(
         for i in c["api_changes"]
     ]
     assert ("c20", "pkg.mod.foo", "public") in items
+
+
+def test_a_radar_scanned_while_git_reads_gives_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long window's radar runs in worker processes fed as ``git log`` is read; its report
+    is the report of the radar run after the read, in one process."""
+    repo = tmp_path / "httpx"
+    specs = [CommitSpec("init", "2026-03-01T10:00:00+00:00", files=dict(UPSTREAM_V1))]
+    for n, (path, text) in enumerate(UPSTREAM_V2.items()):
+        specs.append(CommitSpec(f"Change {path}", f"2026-03-0{2 + n}T10:00:00+00:00",
+                                files={path: text, "NOTES.md": f"{n}\n"}))  # fmt: skip
+    build_repo(repo, specs)
+    argv = ["report", str(repo), "--since", "2026-03-02", "--until", "2026-03-07", "--tz", "UTC",
+            "--format", "json"]  # fmt: skip
+
+    after_read = json_reports(tmp_path, argv, "after")
+    started: list[object] = []
+    answered: list[str] = []
+    real = radar_scan._Worker.start
+
+    def spy(root: Path, base: str, on_items: radar_scan.OnItems) -> object:
+        started.append(root)
+
+        def counted(sha: str, items: list[object]) -> None:
+            answered.append(sha)
+            on_items(sha, items)  # type: ignore[arg-type]
+
+        return real(root, base, counted)
+
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan._Worker, "start", spy)
+    while_read = json_reports(tmp_path, argv, "while")
+    assert started  # the workers ran, and answered commit by commit
+    assert len(answered) == len(UPSTREAM_V2)
+    assert while_read == after_read
+    names = {
+        i["name"]
+        for day in while_read
+        for r in day  # type: ignore[attr-defined]
+        for c in r["commits"]
+        for i in c["api_changes"]
+    }
+    assert {"HTTPX_OLD_CACHE", "httpx.api.get(proxies)"} <= names

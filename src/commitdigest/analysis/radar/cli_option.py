@@ -10,9 +10,8 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     is_test_or_docs,
-    line_of,
+    removed_from,
 )
-from commitdigest.models import ApiChangeType
 
 _DECL = re.compile(
     r"""(?:add_argument|option|Option)\(\s*(?:["']-[A-Za-z]["']\s*,\s*)?["'](--[A-Za-z0-9][A-Za-z0-9-]*)["']"""
@@ -49,13 +48,5 @@ def detect(view: CommitView) -> list[ApiChange]:
     items = []
     for opt in sorted(before - after):
         path = next(p for p in touched if opt in options(view.before.get(p)))
-        items.append(
-            ApiChange(
-                kind=RadarKind.CLI_OPTION,
-                change=ApiChangeType.REMOVED,
-                name=opt,
-                path=path,
-                line=line_of(view.before.get(path) or "", opt),
-            )
-        )
+        items.append(removed_from(RadarKind.CLI_OPTION, opt, path, view.before.get(path)))
     return items

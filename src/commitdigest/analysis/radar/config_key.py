@@ -16,9 +16,8 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     is_test_or_docs,
-    line_of,
+    removed_from,
 )
-from commitdigest.models import ApiChangeType
 
 _CONFIG_NAME = re.compile(r"(config|settings|default|conf)[^/]*\.(toml|json|ya?ml|ini|cfg)$", re.I)
 _YAML_KEY = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:", re.M)
@@ -95,13 +94,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         # a removed table lists its children too: report the topmost removed key only
         top = sorted(k for k in gone if not any(k.startswith(g + ".") for g in gone))
         for key in top:
-            items.append(
-                ApiChange(
-                    kind=RadarKind.CONFIG_KEY,
-                    change=ApiChangeType.REMOVED,
-                    name=key,
-                    path=path,
-                    line=line_of(view.before.get(path) or "", key.rsplit(".", 1)[-1]),
-                )
-            )
+            last = key.rsplit(".", 1)[-1]
+            before = view.before.get(path)
+            items.append(removed_from(RadarKind.CONFIG_KEY, key, path, before, last))
     return items

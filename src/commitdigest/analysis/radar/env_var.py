@@ -20,9 +20,8 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     is_test_or_docs,
-    line_of,
+    removed_from,
 )
-from commitdigest.models import ApiChangeType
 
 _READ = re.compile(
     r"""(?:getenv|environ\.get|environ\[|environ\.setdefault|environ\.pop)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
@@ -98,15 +97,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         if _read_elsewhere(view, name, touched):
             continue
         path = lost[name]
-        items.append(
-            ApiChange(
-                kind=RadarKind.ENV_VAR,
-                change=ApiChangeType.REMOVED,
-                name=name,
-                path=path,
-                line=line_of(view.before.get(path) or "", name),
-            )
-        )
+        items.append(removed_from(RadarKind.ENV_VAR, name, path, view.before.get(path)))
     return items
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from commitdigest.models import ApiChange as ApiChange
+from commitdigest.models import ApiChangeType
 from commitdigest.models import RadarKind as RadarKind
 
 if TYPE_CHECKING:
@@ -75,6 +76,20 @@ def line_of(text: str, needle: str) -> int | None:
     """The 1-based line of the first occurrence of ``needle``."""
     idx = text.find(needle)
     return None if idx < 0 else text.count("\n", 0, idx) + 1
+
+
+def removed_from(
+    kind: RadarKind, name: str, path: str, before: str | None, needle: str | None = None
+) -> ApiChange:
+    """The item for ``name`` removed from ``path``, at the line of the old text ``before``
+    where ``needle`` (default: the name) first appears."""
+    return ApiChange(
+        kind=kind,
+        change=ApiChangeType.REMOVED,
+        name=name,
+        path=path,
+        line=line_of(before or "", needle or name),
+    )
 
 
 def items_digest(items: Sequence[ApiChange] | None) -> str:
