@@ -1,6 +1,7 @@
-"""The radar's driver: for each commit of a window (oldest first) it reads the touched files
-that some kind reads — before and after, by blob id when the source knows it, through the
-source's one blob reader for the window — and runs every kind over them.
+"""The radar's driver: for each commit of a window (in any order: every kind looks at one
+commit) it reads the touched files that some kind reads — before and after, by blob id when
+the source knows it, through the source's one blob reader for the window — and runs every
+kind over them.
 
 A blob is read once per window (the reader keeps its answers) and each distinct text is
 parsed once (``pyapi``'s caches): a file touched by ten commits of a day costs eleven
