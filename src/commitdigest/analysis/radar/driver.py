@@ -97,9 +97,11 @@ class CommitInput:
             if f.status is FileStatus.DELETED:
                 deleted.add(f.path)
             if f.patch and not f.patch_truncated and not f.binary and not f.old_path:
-                changed[f.path] = changed_lines(f.patch)
                 if f.path.endswith(".py"):
+                    changed[f.path] = changed_lines(f.patch)
                     numbers[f.path] = changed_line_numbers(f.patch)
+                elif read_by_a_kind(f.path, None):  # no kind reads the others at all
+                    changed[f.path] = changed_lines(f.patch)
         return cls(
             commit.sha,
             commit.parents[0] if commit.parents else None,
