@@ -501,11 +501,9 @@ class ReportRun:
             stream = self._streams.get(repo.identity)
             found: dict[str, list[ApiChange]] | None
             if stream is not None and stream.base == _base_of(commits):
-                try:
-                    found = await _finish_radar(stream, commits, self.store)
-                finally:
-                    self._streams.pop(repo.identity, None)
-                    stream.abort()  # nothing left to stop once finished
+                # kept in _streams until it is done: a failure here is stopped by close()
+                found = await _finish_radar(stream, commits, self.store)
+                del self._streams[repo.identity]
                 self._analyse_ready(repo)  # the last of its commits found
             else:  # no stream, or the window read starts elsewhere than the one listed
                 if stream is not None:  # (a skewed clock): its items and analyses go
