@@ -7,8 +7,8 @@ For each real clone and window (``~/src/vllm-ascend:2026-05-20:2026-08-12:Asia/S
 it times, as a user waits for them (``commitdigest report … --format json``, the rule
 analyser):
 
-* ``git log -p --raw --numstat`` of the window, read through a pipe (the command line the
-  git source runs): the floor no report can beat;
+* ``git log -p --raw --numstat`` of the window, read through a pipe (the source's command
+  line with ``--numstat``, ``git_source.baseline_argv``): the floor the issue set;
 * the plain report (``--no-radar``) and the report with the radar, each on a fresh store
   (cold), then each again on its store (warm: nothing to analyse or scan again);
 
@@ -29,7 +29,8 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from commitdigest.sources.git import git_log_argv
+from git_source import baseline_argv  # this folder's git bench: the issue's raw-git argv
+
 from commitdigest.sources.repo_info import git_env, resolve_repository_sync
 
 
@@ -56,7 +57,7 @@ def _raw_git(repo: Path, since: str, until: str, tz: str) -> float:
     info = resolve_repository_sync(repo)
     start = datetime.fromisoformat(since).replace(tzinfo=zone)
     end = datetime.fromisoformat(until).replace(tzinfo=zone)
-    argv = git_log_argv(info, start, end)
+    argv = baseline_argv(info, start, end)
     began = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, env=git_env())
     assert proc.stdout is not None

@@ -416,3 +416,63 @@ def test_author_goes_through_mailmap(tmp_path: Path) -> None:
     build_repo(repo, specs)
     [c] = _read(resolve_repository_sync(repo), *EVER)
     assert (c.author, c.author_email) == ("Real Name", "real@example.com")
+
+
+def _numstat(repo: Path) -> dict[str, list[tuple[str, int | None, int | None]]]:
+    """Every first-parent commit's files as git's own ``--numstat`` counts them."""
+    out = git(repo, "log", "--first-parent", "--diff-merges=first-parent", "-M", "--numstat",
+              "-z", "--format=%x01%H")  # fmt: skip
+    found: dict[str, list[tuple[str, int | None, int | None]]] = {}
+    for chunk in out.split("\x01")[1:]:
+        sha, rest = chunk[:40], chunk[40:].lstrip("\n").split("\x00")
+        files: list[tuple[str, int | None, int | None]] = []
+        i = 0
+        while i < len(rest):
+            entry = rest[i].lstrip("\n")
+            if not entry:
+                i += 1
+                continue
+            added, deleted, path = entry.split("\t", 2)
+            if not path:  # a rename: "\0old\0new"
+                path, i = rest[i + 2], i + 3
+            else:
+                i += 1
+            files.append((path, None if added == "-" else int(added),
+                          None if deleted == "-" else int(deleted)))  # fmt: skip
+        found[sha] = files
+    return found
+
+
+def test_line_counts_are_what_git_numstat_says(tmp_path: Path) -> None:
+    """The parser counts each file's lines from its patch (git is not asked for
+    ``--numstat``): the same counts as git's own, for lines that look like patch headers,
+    CRLF and no final newline, binary files, renames with edits, type changes, a file cut
+    by the budget and the files after a spent commit budget."""
+    repo = init_repo(tmp_path / "r")
+    start: dict[str, str | bytes | None] = {
+        "g.txt": "--- x\n+++ y\nkeep\n-- a\n", "crlf.txt": "a\r\nb\r\n", "bin.dat": b"\x00a",
+        "move.py": "".join(f"line {i}\n" for i in range(40)), "kind": "was a file\n",
+    }  # fmt: skip
+    commit(repo, CommitSpec("one", "2026-01-10T10:00:00+00:00", files=start))
+    edits: dict[str, str | bytes | None] = {
+        "g.txt": "+++ y\nkeep\n++ new\n--- z", "crlf.txt": "a\r\nc\r\n", "bin.dat": b"\x00b",
+        "big.txt": "".join(f"row {i}\n" for i in range(3000)), "after.txt": "1\n2\n3\n",
+    }  # fmt: skip
+    commit(repo, CommitSpec("two", "2026-01-10T11:00:00+00:00", files=edits,
+                            renames={"move.py": "moved.py"}))  # fmt: skip
+    (repo / "moved.py").write_text("".join(f"line {i}\n" for i in range(1, 42)))
+    (repo / "kind").unlink()
+    os.symlink("g.txt", repo / "kind")
+    git(repo, "add", "-A")
+    commit(repo, CommitSpec("three", "2026-01-10T12:00:00+00:00"))
+    info = resolve_repository_sync(repo)
+    limits = PatchLimits(max_patch_bytes_per_file=1000, max_patch_bytes_per_commit=1200)
+    commits = _read(info, *EVER, limits=limits)
+    expected = _numstat(repo)
+    assert len(commits) == 3
+    for c in commits:
+        got = sorted((f.path, f.additions, f.deletions) for f in c.files)
+        assert got == sorted(expected[c.sha]), c.title
+    two = _by_title(commits)["two"]
+    assert two.patch_truncated and any(f.patch == "" for f in two.files)  # counted unread
+    assert {f.path: f.binary for f in two.files}["bin.dat"]

@@ -42,29 +42,22 @@ def raw(status: str, path: bytes, old: bytes | None = None, modes: str = "100644
     return head + b"\x00" + (old + b"\x00" if old is not None else b"") + path + b"\x00"
 
 
-def numstat(added: str, deleted: str, path: bytes, old: bytes | None = None) -> bytes:
-    counts = f"{added}\t{deleted}\t".encode()
-    if old is not None:
-        return counts + b"\x00" + old + b"\x00" + path + b"\x00"
-    return counts + path + b"\x00"
-
-
 def section(path: str, body: bytes = b"@@ -1 +1 @@\n-a\n+b\n") -> bytes:
     return f"diff --git a/{path} b/{path}\n".encode() + body
 
 
-def commit_bytes(files: list[tuple[bytes, bytes, bytes]], **kw: object) -> bytes:
-    """header + raw entries + numstat entries + terminator + patch sections."""
+def commit_bytes(files: list[tuple[bytes, bytes]], **kw: object) -> bytes:
+    """header + raw entries + terminator + patch sections."""
     out = header(**kw)  # type: ignore[arg-type]
     if not files:
         return out
-    out += b"\n" + b"".join(f[0] for f in files) + b"".join(f[1] for f in files) + b"\x00"
-    return out + b"".join(f[2] for f in files)
+    out += b"\n" + b"".join(f[0] for f in files) + b"\x00"
+    return out + b"".join(f[1] for f in files)
 
 
 def simple(path: str = "src/a.py", **kw: object) -> bytes:
     p = path.encode()
-    return commit_bytes([(raw("M", p), numstat("1", "1", p), section(path))], **kw)
+    return commit_bytes([(raw("M", p), section(path))], **kw)
 
 
 def test_header_fields_and_timezone() -> None:
@@ -104,7 +97,7 @@ def test_empty_commits_between_and_at_end() -> None:
 
 def test_commit_with_file_list_but_no_patch() -> None:
     p = b"x"
-    data = commit_bytes([(raw("M", p), numstat("0", "0", p), b"")]) + simple(sha=SHA3)
+    data = commit_bytes([(raw("M", p), b"")]) + simple(sha=SHA3)
     first, second = parse_log(data)
     assert [f.path for f in first.files] == ["x"] and first.files[0].patch == ""
     assert second.files[0].patch.startswith("diff --git a/src/a.py")
@@ -113,13 +106,14 @@ def test_commit_with_file_list_but_no_patch() -> None:
 def test_rename_binary_delete_add_and_mode_change() -> None:
     files = [
         (raw("R085", b"new name.txt", old=b"old name.txt"),
-         numstat("3", "1", b"new name.txt", old=b"old name.txt"),
-         section("old name.txt", b"similarity index 85%\n@@ -1 +1,3 @@\n")),
-        (raw("M", b"img.png"), numstat("-", "-", b"img.png"),
-         section("img.png", b"Binary files a/img.png and b/img.png differ\n")),
-        (raw("D", b"gone.txt"), numstat("0", "7", b"gone.txt"), section("gone.txt")),
-        (raw("A", b"new.txt"), numstat("2", "0", b"new.txt"), section("new.txt")),
-        (raw("M", b"run.sh", modes="100644 100755"), numstat("0", "0", b"run.sh"),
+         section("old name.txt", b"similarity index 85%\n--- a/old name.txt\n+++ b/new name.txt\n"
+                 b"@@ -1 +1,3 @@\n-old\n+a\n+b\n+c\n")),
+        (raw("M", b"img.png"),
+         section("img.png", b"index 1..2 100644\nBinary files a/img.png and b/img.png differ\n")),
+        (raw("D", b"gone.txt"),
+         section("gone.txt", b"--- a/gone.txt\n+++ /dev/null\n@@ -1,7 +0,0 @@\n" + b"-x\n" * 7)),
+        (raw("A", b"new.txt"), section("new.txt", b"@@ -0,0 +1,2 @@\n+a\n+b\n")),
+        (raw("M", b"run.sh", modes="100644 100755"),
          section("run.sh", b"old mode 100644\nnew mode 100755\n")),
     ]  # fmt: skip
     [c] = parse_log(commit_bytes(files))
@@ -133,34 +127,56 @@ def test_rename_binary_delete_add_and_mode_change() -> None:
     assert "similarity index 85%" in ren.patch
     assert (binf.binary, binf.additions, binf.deletions) == (True, None, None)
     assert "Binary files" in binf.patch
-    assert (gone.status, gone.deletions) == (FileStatus.DELETED, 7)
-    assert new.status is FileStatus.ADDED
+    assert (gone.status, gone.additions, gone.deletions) == (FileStatus.DELETED, 0, 7)
+    assert (new.status, new.additions, new.deletions) == (FileStatus.ADDED, 2, 0)
     assert (mode.status, mode.additions, mode.deletions) == (FileStatus.MODIFIED, 0, 0)
     assert mode.patch.endswith("new mode 100755\n")
     assert c.additions == 5 and c.deletions == 8  # binary counts as 0
 
 
+def test_line_counts_are_the_lines_after_the_first_hunk_header() -> None:
+    body = (
+        b"index 1..2 100644\n--- a/g\n+++ b/g\n@@ -1,4 +1,3 @@\n"
+        b"---- x\n-+++ y\n keep\n+++ new\n-old\n\\ No newline at end of file\n"
+        b"@@ -9 +8,2 @@ def f():\n+a\r\n+Binary files a and b differ\n"
+    )
+    [c] = parse_log(commit_bytes([(raw("M", b"g"), section("g", body))]))
+    assert (c.files[0].additions, c.files[0].deletions, c.files[0].binary) == (3, 3, False)
+
+
+def test_counts_of_a_type_change_sum_its_two_sections() -> None:
+    files = [
+        (raw("T", b"f", modes="100644 120000"),
+         section("f", b"deleted file mode 100644\n--- a/f\n+++ /dev/null\n@@ -1,3 +0,0 @@\n"
+                 b"-a\n-b\n-c\n")
+         + section("f", b"new file mode 120000\n--- /dev/null\n+++ b/f\n@@ -0,0 +1 @@\n+g\n")),
+        (raw("M", b"bin"), section("bin", b"Binary files a/bin and b/bin differ\n")),
+        (raw("M", b"z"), section("z")),
+    ]  # fmt: skip
+    f, binf, z = parse_log(commit_bytes(files))[0].files
+    assert (f.additions, f.deletions) == (1, 3)
+    assert (binf.additions, binf.deletions, binf.binary) == (None, None, True)
+    assert (z.additions, z.deletions) == (1, 1)
+
+
 def test_type_change_takes_both_sections() -> None:
     p = b"link"
     files = [
-        (raw("T", p, modes="100644 120000"), numstat("1", "1", p),
-         section("link", b"deleted file mode 100644\n-x\n")
+        (raw("T", p, modes="100644 120000"), section("link", b"deleted file mode 100644\n-x\n")
          + section("link", b"new file mode 120000\n+target\n")),
-        (raw("M", b"z.txt"), numstat("1", "1", b"z.txt"), section("z.txt")),
+        (raw("M", b"z.txt"), section("z.txt")),
     ]  # fmt: skip
     [c] = parse_log(commit_bytes(files))
     link, z = c.files
     assert link.status is FileStatus.TYPE_CHANGED
+    assert (link.additions, link.deletions) == (0, 0)  # no hunk header: no lines
     assert "deleted file mode" in link.patch and "new file mode 120000" in link.patch
     assert z.patch.startswith("diff --git a/z.txt")
 
 
 def test_awkward_paths_with_z() -> None:
     names = ["with space.txt", "中文/文件.txt", "tab\there.txt", "new\nline.txt", "-dash"]
-    files = [
-        (raw("A", n.encode()), numstat("1", "0", n.encode()), section(n.replace("\n", "\\n")))
-        for n in names
-    ]
+    files = [(raw("A", n.encode()), section(n.replace("\n", "\\n"))) for n in names]
     [c] = parse_log(commit_bytes(files))
     assert [f.path for f in c.files] == names
     assert all(f.additions == 1 for f in c.files)
@@ -168,7 +184,7 @@ def test_awkward_paths_with_z() -> None:
 
 def test_non_utf8_message_and_path_do_not_crash() -> None:
     data = commit_bytes(
-        [(raw("A", b"caf\xe9.txt"), numstat("1", "0", b"caf\xe9.txt"), section("x"))],
+        [(raw("A", b"caf\xe9.txt"), section("x"))],
         message=b"Caf\xe9 cr\xe8me (#7)\n\n\xff\xfe body",
         name=b"Jos\xe9",
     )
@@ -181,7 +197,7 @@ def test_non_utf8_message_and_path_do_not_crash() -> None:
 def test_diff_like_lines_inside_a_patch_and_message_do_not_split() -> None:
     body = b"@@ -1 +1,2 @@\n+diff --git a/fake b/fake\n diff --git x y\n"
     data = commit_bytes(
-        [(raw("M", b"a"), numstat("2", "0", b"a"), section("a", body))],
+        [(raw("M", b"a"), section("a", body))],
         message=b"Quote a patch\n\ndiff --git a/x b/x\n:100644 100644 x y M\n",
     )
     [c] = parse_log(data)
@@ -192,11 +208,11 @@ def test_diff_like_lines_inside_a_patch_and_message_do_not_split() -> None:
 def test_patch_budget_per_file_and_per_commit() -> None:
     big = b"@@ -0,0 +1,500 @@\n" + b"".join(b"+line %04d\n" % i for i in range(500))
     names = [b"a.txt", b"b.txt", b"c.txt"]
-    files = [(raw("M", n), numstat("500", "0", n), section(n.decode(), big)) for n in names]
+    files = [(raw("M", n), section(n.decode(), big)) for n in names]
     limits = PatchLimits(max_patch_bytes_per_file=1000, max_patch_bytes_per_commit=1500)
     [c] = parse_log(commit_bytes(files), limits)
     a, b, cc = c.files
-    assert all(f.additions == 500 for f in c.files)  # numstat kept in full
+    assert all(f.additions == 500 for f in c.files)  # counted in full, past the budget too
     assert a.patch_truncated and 900 < len(a.patch.encode()) <= 1000
     assert a.patch.endswith("\n")  # cut on a line boundary
     assert b.patch_truncated and len(b.patch.encode()) <= 1500 - len(a.patch.encode())
@@ -207,16 +223,18 @@ def test_patch_budget_per_file_and_per_commit() -> None:
 
 def test_per_file_cut_alone_does_not_flag_commit() -> None:
     big = b"".join(b"+%d\n" % i for i in range(1000))
-    files = [(raw("M", b"a"), numstat("1000", "0", b"a"), section("a", big))]
+    files = [(raw("M", b"a"), section("a", big))]
     [c] = parse_log(commit_bytes(files), PatchLimits(max_patch_bytes_per_file=100))
     assert c.files[0].patch_truncated and not c.patch_truncated
 
 
 def _stream() -> bytes:
-    big = b"".join(b"+%d\n" % i for i in range(300))
+    big = b"@@ -1,300 +1,300 @@\n" + b"".join(
+        b"%s%d\n" % (b"+- "[i % 3 : i % 3 + 1], i) for i in range(300)
+    )
     files = [
-        (raw("M", b"a b"), numstat("300", "0", b"a b"), section("a b", big)),
-        (raw("R100", b"n", old=b"o"), numstat("0", "0", b"n", old=b"o"), section("o")),
+        (raw("M", b"a b"), section("a b", big)),
+        (raw("R100", b"n", old=b"o"), section("o")),
     ]
     return (
         commit_bytes(files, sha=SHA1)
@@ -263,7 +281,7 @@ def test_empty_stream() -> None:
         header() + b"\n:100644 100644 a b M\x00path",  # truncated raw entry
         header() + b"\n" + raw("M", b"p") + b"1\t1\tp\x00X",  # file list not terminated
         header(cdate=b"yesterday", adate=b"soon"),  # no date to place the commit by
-        header() + b"\n" + raw("M", b"p") + b"1\tx\tp\x00\x00",  # bad numstat count
+        header() + b"\n" + raw("M", b"p") + b"1\t1\tp\x00\x00",  # a numstat line: not asked for
     ],
 )
 def test_malformed_streams_raise_format_error(data: bytes) -> None:

@@ -4,8 +4,9 @@ Choices (kept identical for the benchmark's raw-git run through :func:`git_log_a
 
 * history along first parents (``--first-parent``); a merge's files are its diff against
   the first parent (``--diff-merges=first-parent``), so a merged branch counts once;
-* ``--raw --numstat -p -z`` in one stream: status, full line counts and patches of every
-  file; renames detected (``-M``), copies not;
+* ``--raw -p -z`` in one stream: status, blob ids and patches of every file, the full line
+  counts counted from the patches (``--numstat`` would make git diff every file twice);
+  renames detected (``-M``), copies not;
 * author name and email go through ``.mailmap`` (``%aN``/``%aE``, ``--use-mailmap``);
 * reproducible output whatever the environment and the user's or the repository's config
   (:mod:`commitdigest.gitcmd`: no inherited ``GIT_DIR`` …, ``-c`` overrides), and
@@ -74,7 +75,6 @@ LOG_FLAGS = (
     "-M",
     "--raw",
     "--no-abbrev",
-    "--numstat",
     "-p",
     "-z",
     "--submodule=short",
