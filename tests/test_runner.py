@@ -96,6 +96,27 @@ def test_an_interrupted_run_resumes_where_it_stopped(tmp_path: Path) -> None:
     assert len(result) == 9 and tally.cached == saved and len(resumed.calls) == 9 - saved
 
 
+def test_analyses_made_within_a_second_are_written_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quick analyses (rules) cost one transaction for the lot; slow ones (a model's, here
+    a zero interval) are each written as soon as made."""
+    from commitdigest.pipeline import runner
+
+    writes: list[int] = []
+    with Store.open(tmp_path) as store:
+        put = store.put_analyses
+        monkeypatch.setattr(
+            store, "put_analyses", lambda made: (writes.append(len(made)), put(made))
+        )
+        asyncio.run(analyse_commits(CountingAnalyser(), commits(9), lang="zh", store=store))
+        assert writes == [9] and store.count_analyses() == 9
+        writes.clear()
+        monkeypatch.setattr(runner, "SAVE_EVERY_S", 0.0)
+        asyncio.run(analyse_commits(CountingAnalyser(), commits(12)[9:], lang="zh", store=store))
+    assert writes == [1, 1, 1]
+
+
 def test_fallbacks_are_not_cached(tmp_path: Path) -> None:
     work = commits(3)
     with Store.open(tmp_path) as store:

@@ -35,7 +35,7 @@ def test_migrations_are_recorded_and_idempotent(tmp_path: Path) -> None:
 def test_analysis_cache_is_keyed_by_commit_analyser_version_and_lang(tmp_path: Path) -> None:
     with Store.open(tmp_path) as store:
         key = AnalysisKey("o/r", "a" * 40, "rules", "1", "zh")
-        store.put_analysis(key, _analysis("cached"))
+        store.put_analyses([(key, _analysis("cached"))])
         assert store.get_analyses([key])[key].summary == "cached"
         for other in (
             AnalysisKey("o/r", "a" * 40, "rules", "2", "zh"),
@@ -52,7 +52,7 @@ def test_analysis_cache_is_keyed_by_commit_analyser_version_and_lang(tmp_path: P
 def test_a_corrupt_cached_entry_is_a_miss(tmp_path: Path) -> None:
     with Store.open(tmp_path) as store:
         key = AnalysisKey("o/r", "c" * 40, "rules", "1", "zh")
-        store.put_analysis(key, _analysis())
+        store.put_analyses([(key, _analysis())])
         with store.db.write() as conn:
             conn.execute("UPDATE analyses SET analysis_json = '{\"bad\": 1}'")
         assert store.get_analyses([key]) == {}

@@ -1,7 +1,9 @@
-"""Running an analyser over many commits: cache first, concurrently, saved as each completes.
+"""Running an analyser over many commits: cache first, concurrently, saved as they complete.
 
-An analysis is written to the store the moment it is made, so an interrupted run resumes
-where it stopped. Fallback analyses (the LLM failed, rules stood in) are not cached: the
+Analyses are written to the store as they are made, those made within the same second in
+one transaction (:data:`SAVE_EVERY_S`): an interrupted run resumes where it stopped, less
+at most a second of work, and a batch of rule analyses costs one write, not one each.
+Fallback analyses (the LLM failed, rules stood in) are not cached: the
 next run asks the LLM again.
 """
 
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,6 +48,7 @@ class AnalysisHints:
 
 
 NO_HINTS = AnalysisHints()
+SAVE_EVERY_S = 1.0  # analyses made within this long are written in one transaction
 
 
 async def analyse_commits(
@@ -93,6 +97,15 @@ async def analyse_commits(
     tally = AnalysisTally(cached=len(cached))
     on_done(len(cached))
     result = {(k.repository, k.sha): a for k, a in cached.items()}
+    unsaved: list[tuple[AnalysisKey, Analysis]] = []
+    saved_at = time.monotonic()
+
+    def save(now: bool = False) -> None:
+        nonlocal saved_at
+        if unsaved and (now or time.monotonic() - saved_at >= SAVE_EVERY_S):
+            store.put_analyses(unsaved)
+            unsaved.clear()
+            saved_at = time.monotonic()
 
     async def one(key: AnalysisKey, commit: Commit) -> None:
         extra = {"facts": commit_facts(key.repository, key.sha)} if takes_facts else {}
@@ -106,13 +119,17 @@ async def analyse_commits(
         if analysis.status == AnalysisStatus.FALLBACK:
             tally.fallback += 1
         else:
-            store.put_analysis(key, analysis)  # saved at once: an interrupted run resumes
+            unsaved.append((key, analysis))
+            save()
         result[(key.repository, key.sha)] = analysis
         tally.made += 1
         on_done(1)
 
     pending = [one(key, commit) for key, commit in keys.items() if key not in cached]
-    await _run_all(pending)
+    try:
+        await _run_all(pending)
+    finally:
+        save(now=True)  # what was made stays made, whatever stopped the run
     if grounding:
         for key, commit in keys.items():
             found = result.get((key.repository, key.sha))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -127,21 +127,19 @@ class Store:
                 continue
         return found
 
-    def put_analysis(self, key: AnalysisKey, analysis: Analysis) -> None:
+    def put_analyses(self, made: Sequence[tuple[AnalysisKey, Analysis]]) -> None:
+        """Store analyses, in one transaction."""
+        now = _now()
         with self.db.write() as conn:
-            conn.execute(
+            conn.executemany(
                 "INSERT OR REPLACE INTO analyses (repository, sha, analyser, analyser_version,"
                 " lang, analysis_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    key.repository,
-                    key.sha,
-                    key.analyser,
-                    key.analyser_version,
-                    key.lang,
-                    analysis.model_dump_json(),
-                    _now(),
-                ),
-            )
+                [
+                    (k.repository, k.sha, k.analyser, k.analyser_version, k.lang,
+                     a.model_dump_json(), now)
+                    for k, a in made
+                ],
+            )  # fmt: skip
 
     # ---- radar facts ------------------------------------------------------------------
 
