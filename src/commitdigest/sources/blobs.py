@@ -36,7 +36,9 @@ class BlobReader:
         self.root = root
         self._proc: subprocess.Popen[bytes] | None = None
         self._stderr: IO[bytes] | None = None
-        self._cache: dict[str, bytes | None] = {}
+        # each blob's text, decoded once: the same object for every spec that names it, so
+        # the radar's caches keyed by text hash it once
+        self._cache: dict[str, str | None] = {}
 
     def _process(self) -> subprocess.Popen[bytes]:
         if self._proc is None:
@@ -64,9 +66,10 @@ class BlobReader:
             said = self._stderr.read(4096)
         raise SourceError(f"git cat-file failed in {self.root}: {first_line(said)}")
 
-    def read_bytes(self, specs: Iterable[str]) -> dict[str, bytes | None]:
-        """``{spec: content}`` for object ids or ``rev:path`` specs; ``None`` for what is
-        missing, not a blob, or the null id (an absent side of an added or deleted file)."""
+    def read_text(self, specs: Iterable[str]) -> dict[str, str | None]:
+        """``{spec: content}`` for object ids or ``rev:path`` specs, decoded as UTF-8
+        (undecodable bytes replaced); ``None`` for what is missing, not a blob, or the null
+        id (an absent side of an added or deleted file)."""
         specs = list(specs)
         todo = [s for s in dict.fromkeys(specs) if s not in self._cache]
         for spec in todo:
@@ -84,13 +87,6 @@ class BlobReader:
         if chunk:
             self._exchange(chunk)
         return {s: self._cache[s] for s in specs}
-
-    def read_text(self, specs: Iterable[str]) -> dict[str, str | None]:
-        """As :meth:`read_bytes`, decoded as UTF-8 (undecodable bytes replaced)."""
-        return {
-            s: None if data is None else data.decode("utf-8", "replace")
-            for s, data in self.read_bytes(specs).items()
-        }
 
     def _exchange(self, specs: list[str]) -> None:
         proc = self._process()
@@ -112,9 +108,14 @@ class BlobReader:
                     continue
                 size = int(parts[2])
                 data = proc.stdout.read(size + 1)[:size]
-                self._cache[spec] = data if parts[1] == b"blob" else None
-                if len(parts[0]) == 40:  # known by its id too: another spec may name it
-                    self._cache.setdefault(parts[0].decode("ascii"), self._cache[spec])
+                oid = parts[0].decode("ascii", "replace")
+                if oid in self._cache:  # the same blob by another spec: the same text
+                    self._cache[spec] = self._cache[oid]
+                    continue
+                text = data.decode("utf-8", "replace") if parts[1] == b"blob" else None
+                self._cache[spec] = text
+                if len(oid) == 40:  # known by its id too: another spec may name it
+                    self._cache[oid] = text
         except OSError:
             self._failed(proc)
 

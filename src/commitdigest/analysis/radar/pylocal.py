@@ -49,26 +49,26 @@ _TOP = re.compile(r"\n[^ \t#\n]")  # a line that starts with code (after the fir
 
 def changed_line_numbers(patch: str) -> tuple[frozenset[int], frozenset[int]]:
     """(removed lines of the old file, added lines of the new file), 1-based."""
-    removed: set[int] = set()
-    added: set[int] = set()
+    removed: list[int] = []
+    added: list[int] = []
     old = new = 0
     for line in patch.split("\n"):
-        if line.startswith("@@"):
+        mark = line[:1]
+        if mark == " " or not mark:
+            old += 1
+            new += 1
+        elif mark == "+":
+            if not line.startswith("+++ "):
+                added.append(new)
+                new += 1
+        elif mark == "-":
+            if not line.startswith("--- "):
+                removed.append(old)
+                old += 1
+        elif mark == "@" and line.startswith("@@"):
             m = _HUNK.match(line)
             if m:
                 old, new = int(m.group(1)), int(m.group(3))
-            continue
-        if line.startswith(("+++ ", "--- ", "diff ", "index ", "\\")):
-            continue
-        if line.startswith("+"):
-            added.add(new)
-            new += 1
-        elif line.startswith("-"):
-            removed.add(old)
-            old += 1
-        elif line.startswith(" ") or line == "":
-            old += 1
-            new += 1
     return frozenset(removed), frozenset(added)
 
 
@@ -293,6 +293,15 @@ class _Side:
             previous = i
             if i <= open_until:
                 continue
+            line = lines[i]
+            if (
+                line[:1] in (" ", "\t")
+                and ":" not in line
+                and "def " not in line
+                and "class " not in line
+                and not line.lstrip()[:1].isupper()
+            ):
+                continue  # a body line: no header, no attribute (the tests below, inlined)
             if self._is_def(i):
                 header(i)
                 open_until = self._ends.setdefault(i, _signature_end(lines, i))
