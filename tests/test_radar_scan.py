@@ -150,3 +150,50 @@ def test_a_worker_that_dies_leaves_its_part_to_this_process(
     for c in inputs:
         stream.add(c)
     assert stream.finish(inputs) == serial
+
+
+def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
+    tmp_path: Path,
+) -> None:
+    """Each worker has a contiguous part: with AHEAD unanswered it takes nothing (a slow
+    worker takes fewer, so all finish together), then the next CHUNK of its part in the
+    order read; with its part done it takes the last commits of the part with the most
+    left (next to its own); once every commit was taken after the last came, None."""
+    import threading
+    from collections import deque
+    from dataclasses import dataclass
+
+    from commitdigest.analysis.radar.driver import CommitInput
+
+    @dataclass
+    class Busy:
+        part: int
+        unanswered: int = 0
+        gone: bool = False
+
+    chunk = radar_scan.CHUNK
+    commits = [CommitInput(f"{n:040x}", None, f"c{n}", "", ()) for n in range(4 * chunk)]
+    stream = radar_scan.RadarStream(tmp_path, "base", len(commits))  # no processes: the queue
+    first, second = Busy(0, unanswered=radar_scan.AHEAD), Busy(1)
+    stream._workers = [first, second]  # type: ignore[list-item]
+    stream._parts = [deque(), deque()]
+    for c in commits:
+        stream.add(c)
+    got: list[object] = []
+    waiting = threading.Thread(target=lambda: got.append(stream.take(first)))  # type: ignore[arg-type]
+    waiting.start()
+    waiting.join(0.3)
+    assert waiting.is_alive() and not got  # too many unanswered: it waits
+    first.unanswered = radar_scan.AHEAD - 1
+    stream.changed()  # its reader saw an answer
+    waiting.join(5)
+    assert got == [commits[:chunk]]  # the start of its half
+    assert stream.take(second) == commits[2 * chunk : 3 * chunk]  # type: ignore[arg-type]
+    assert stream.take(second) == commits[3 * chunk :]  # type: ignore[arg-type]
+    assert stream.take(second) == commits[chunk : 2 * chunk]  # type: ignore[arg-type]  # stolen
+    stream._closed = True
+    assert stream.take(first) is None  # type: ignore[arg-type]
+    second.gone = True
+    stream._closed = False
+    stream.add(commits[0])
+    assert stream.take(second) is None  # type: ignore[arg-type]  # a worker that ended takes nothing

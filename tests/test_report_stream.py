@@ -205,14 +205,20 @@ def test_a_radar_scanned_while_git_reads_gives_the_same_report(
     answered: list[str] = []
     real = radar_scan._Worker.start
 
-    def spy(root: Path, base: str, on_items: radar_scan.OnItems) -> object:
+    def spy(
+        root: Path,
+        base: str,
+        on_items: radar_scan.OnItems,
+        stream: radar_scan.RadarStream,
+        part: int,
+    ) -> object:
         started.append(root)
 
         def counted(sha: str, items: list[object]) -> None:
             answered.append(sha)
             on_items(sha, items)  # type: ignore[arg-type]
 
-        return real(root, base, counted)
+        return real(root, base, counted, stream, part)
 
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
     monkeypatch.setattr(radar_scan._Worker, "start", spy)

@@ -1,15 +1,21 @@
 """The radar over one repository's window, on every core when the window is long, and
 while the source is still reading it.
 
-A long window is cut into as many contiguous parts as there are cores (at most
-:data:`MAX_WORKERS`); each part is scanned by a Python process of its own (``python -m
-commitdigest.pipeline.radar_scan``: the window's start goes in on its stdin, then its
-commits one by one as the source reads them, pickled; each commit's items come back on its
-stdout as soon as they are found; it opens a blob reader of its own). So the scan runs
-beside ``git log`` instead of after it, and what waits for a commit's items can start on it
-then. Every kind looks at one commit only, so the parts need nothing of each other. A worker
-that cannot start or fails leaves what it did not answer to this process: the result is the
-same, only slower.
+A long window is scanned by as many Python processes as there are cores (at most
+:data:`MAX_WORKERS`; ``python -m commitdigest.pipeline.radar_scan``: the window's start goes
+in on its stdin, then commits, pickled; each commit's items come back on its stdout as soon
+as they are found; it opens a blob reader of its own). So the scan runs beside ``git log``
+instead of after it, and what waits for a commit's items can start on it then. Every kind
+looks at one commit only, so the workers need nothing of each other.
+
+Each worker has a contiguous part of the window (neighbouring commits share file versions:
+each is read and parsed once), fed in the order the source reads it; it takes the next
+:data:`CHUNK` commits of its part whenever it has fewer than :data:`AHEAD` unanswered. A
+worker whose part is done (or not yet read) takes the last commits of the part with the most
+left, the ones next to its own: so the workers finish together (fixed parts alone left one
+worker scanning by itself for a second or more on real windows). A worker that cannot start
+or fails leaves what it did not answer to this process: the result is the same, only
+slower.
 
 A plain subprocess rather than ``multiprocessing``: spawning with it re-imports the
 caller's main module, which a library must not do to its caller.
@@ -20,10 +26,10 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
-import queue
 import subprocess
 import sys
 import threading
+from collections import deque
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -35,6 +41,8 @@ if TYPE_CHECKING:  # the radar's kinds are imported when a window is scanned, no
     from commitdigest.models import ApiChange
 
 __all__ = [
+    "AHEAD",
+    "CHUNK",
     "MAX_WORKERS",
     "PARALLEL_FROM",
     "OnItems",
@@ -45,6 +53,8 @@ __all__ = [
 
 PARALLEL_FROM = 150  # commits: below, worker processes cost more than they save (measured)
 MAX_WORKERS = 4
+CHUNK = 8  # commits a worker takes at a time
+AHEAD = 2 * CHUNK  # a worker takes more once it has fewer unanswered commits than this
 
 Found = dict[str, list["ApiChange"]]
 OnItems = Callable[[str, list["ApiChange"]], None]
@@ -73,23 +83,53 @@ class RadarStream:
         self.root = root
         self.base = base
         self.total = total
-        self._count = 0
         self.inputs: dict[str, CommitInput] = {}  # what was added, by SHA
-        self._workers: list[_Worker] = []
+        self._changed = threading.Condition()  # a commit came, one was answered, or the end
+        self._closed = False  # every commit was added
         self._aborted = False
-        for _ in range(workers_for(total)):
-            worker = _Worker.start(root, base, on_items)
+        self._workers: list[_Worker] = []
+        # each worker's part of the window, not yet taken
+        self._parts: list[deque[CommitInput]] = [deque() for _ in range(workers_for(total))]
+        for part in range(len(self._parts)):
+            worker = _Worker.start(root, base, on_items, self, part)
             if worker is None:
                 break
             self._workers.append(worker)
+        with self._changed:
+            del self._parts[len(self._workers) :]  # no part for a worker that did not start
 
     def add(self, commit: CommitInput) -> None:
-        """Give ``commit`` to its worker (never blocks: a thread writes it)."""
-        self.inputs[commit.sha] = commit
+        """Queue ``commit`` in its worker's part (never blocks)."""
         if self._workers:
-            k = min(self._count * len(self._workers) // max(self.total, 1), len(self._workers) - 1)
-            self._workers[k].send(commit)
-        self._count += 1
+            k = min(len(self.inputs) * len(self._parts) // max(self.total, 1), len(self._parts) - 1)
+            with self._changed:
+                self._parts[k].append(commit)
+                self._changed.notify_all()
+        self.inputs[commit.sha] = commit
+
+    def take(self, worker: _Worker) -> list[CommitInput] | None:
+        """The next commits for ``worker``, once it has fewer than :data:`AHEAD`
+        unanswered (blocks until then); None when there are no more for it (all were taken
+        after the last one came, the worker is gone, or the run is over)."""
+        with self._changed:
+            own = self._parts[worker.part]
+            while True:
+                if worker.gone or self._aborted:
+                    return None
+                other = max(self._parts, key=len)
+                if other and worker.unanswered < AHEAD:
+                    if own:
+                        return [own.popleft() for _ in range(min(CHUNK, len(own)))]
+                    taken = [other.pop() for _ in range(min(CHUNK, len(other)))]
+                    return taken[::-1]
+                if self._closed and not other:
+                    return None
+                self._changed.wait()
+
+    def changed(self) -> None:
+        """A worker answered a commit or ended: the others may take more."""
+        with self._changed:
+            self._changed.notify_all()
 
     def finish(self, commits: Sequence[CommitInput]) -> Found:
         """Items per SHA of ``commits`` (the whole window, oldest first); blocks until every
@@ -97,8 +137,9 @@ class RadarStream:
         from commitdigest.analysis.radar.driver import WindowScanner
 
         results: Found = {}
-        for worker in self._workers:
-            worker.close()
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
         with BlobReader(self.root) as reader:
             for worker in self._workers:
                 results.update(worker.result())
@@ -114,7 +155,9 @@ class RadarStream:
 
     def abort(self) -> None:
         """Stop the workers, and the scan of what they left (the run failed)."""
-        self._aborted = True
+        with self._changed:
+            self._aborted = True
+            self._changed.notify_all()
         for worker in self._workers:
             worker.kill()
 
@@ -140,22 +183,30 @@ _END = None  # what tells a worker its part is whole
 
 
 class _Worker:
-    """One worker process, the thread that writes its commits and the one that reads their
-    items."""
+    """One worker process, the thread that writes it the commits it takes from the stream
+    and the one that reads their items."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], on_items: OnItems) -> None:
+    def __init__(
+        self, proc: subprocess.Popen[bytes], header: tuple[str, str], stream: RadarStream,
+        part: int, on_items: OnItems,
+    ) -> None:  # fmt: skip
         self.proc = proc
+        self.part = part  # the index of its part of the window
+        self._header = header
+        self._stream = stream
         self._on_items = on_items
-        # the header (root, base), then commits, then the end mark
-        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._found: Found = {}
+        self._sent = 0
+        self.gone = False  # the process ended or failed: it takes nothing more
         self._writer = threading.Thread(target=self._write, name="radar-writer", daemon=True)
         self._reader = threading.Thread(target=self._read, name="radar-reader", daemon=True)
         self._writer.start()
         self._reader.start()
 
     @classmethod
-    def start(cls, root: Path, base: str, on_items: OnItems) -> _Worker | None:
+    def start(
+        cls, root: Path, base: str, on_items: OnItems, stream: RadarStream, part: int
+    ) -> _Worker | None:
         try:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "commitdigest.pipeline.radar_scan"],
@@ -165,29 +216,30 @@ class _Worker:
             )
         except OSError:
             return None
-        worker = cls(proc, on_items)
-        worker._queue.put((str(root), base))
-        return worker
+        return cls(proc, (str(root), base), stream, part, on_items)
 
-    def send(self, commit: CommitInput) -> None:
-        self._queue.put(commit)
-
-    def close(self) -> None:
-        self._queue.put(_END)
+    @property
+    def unanswered(self) -> int:
+        return self._sent - len(self._found)
 
     def _write(self) -> None:
+        """The header, then the commits the worker takes, then the end mark."""
         stdin = self.proc.stdin
         assert stdin is not None
         try:
-            while True:
-                item = self._queue.get()
-                pickle.dump(item, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(self._header, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            stdin.flush()
+            while (commits := self._stream.take(self)) is not None:
+                for commit in commits:
+                    pickle.dump(commit, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                    self._sent += 1
                 stdin.flush()
-                if item is _END:
-                    break
+            pickle.dump(_END, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+            stdin.flush()
         except (OSError, ValueError, pickle.PicklingError):
             pass  # the worker is gone: what it did not answer is scanned here
         finally:
+            self._end()
             with contextlib.suppress(OSError):
                 stdin.close()
 
@@ -200,20 +252,26 @@ class _Worker:
                 sha, items = message
                 self._found[sha] = items
                 self._on_items(sha, items)
+                self._stream.changed()
         except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.PickleError):
             pass  # the worker failed: its answers so far stand, the rest is scanned here
         finally:
+            self._end()
             stdout.close()
 
+    def _end(self) -> None:
+        self.gone = True
+        self._stream.changed()
+
     def result(self) -> Found:
-        """The items the worker found (of all its part, unless it failed)."""
+        """The items the worker found (of all it took, unless it failed)."""
         self._reader.join()
         self.proc.wait()
         self._writer.join()
         return self._found
 
     def kill(self) -> None:
-        self.close()
+        self._end()
         with contextlib.suppress(OSError):
             self.proc.kill()
         self.proc.wait()
