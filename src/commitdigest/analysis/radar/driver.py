@@ -96,12 +96,11 @@ class CommitInput:
                 after[f.path] = f.new_blob
             if f.status is FileStatus.DELETED:
                 deleted.add(f.path)
-            if f.patch and not f.patch_truncated and not f.binary and not f.old_path:
-                if f.path.endswith(".py"):
-                    changed[f.path] = changed_lines(f.patch)
+            whole = f.patch and not f.patch_truncated and not f.binary and not f.old_path
+            if whole and read_by_a_kind(f.path, None):  # no kind reads the others at all
+                changed[f.path] = lines = changed_lines(f.patch)
+                if f.path.endswith(".py") and read_by_a_kind(f.path, lines):
                     numbers[f.path] = changed_line_numbers(f.patch)
-                elif read_by_a_kind(f.path, None):  # no kind reads the others at all
-                    changed[f.path] = changed_lines(f.patch)
         return cls(
             commit.sha,
             commit.parents[0] if commit.parents else None,
