@@ -210,7 +210,7 @@ def test_a_radar_scanned_while_git_reads_gives_the_same_report(
         base: str,
         on_items: radar_scan.OnItems,
         stream: radar_scan.RadarStream,
-        part: int,
+        parts: range,
     ) -> object:
         started.append(root)
 
@@ -218,7 +218,7 @@ def test_a_radar_scanned_while_git_reads_gives_the_same_report(
             answered.append(sha)
             on_items(sha, items)  # type: ignore[arg-type]
 
-        return real(root, base, counted, stream, part)
+        return real(root, base, counted, stream, parts)
 
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
     monkeypatch.setattr(radar_scan._Worker, "start", spy)

@@ -1,12 +1,15 @@
 """The radar over one repository's window, on every core when the window is long, and
 while the source is still reading it.
 
-A long window is scanned by as many Python processes as there are cores (at most
-:data:`MAX_WORKERS`; ``python -m commitdigest.pipeline.radar_scan``: the window's start goes
-in on its stdin, then commits, pickled; each commit's items come back on its stdout as soon
-as they are found; it opens a blob reader of its own). So the scan runs beside ``git log``
-instead of after it, and what waits for a commit's items can start on it then. Every kind
-looks at one commit only, so the workers need nothing of each other.
+A long window is scanned by as many worker processes as there are cores (at most
+:data:`MAX_WORKERS`): one ``python -m commitdigest.pipeline.radar_scan`` reads the window's
+start, reads the public surface there, and forks one process for each other part (POSIX;
+elsewhere each part starts a process of its own), so the imports and the surface are paid
+once, not once per core. Each worker gets commits pickled on a pipe of its own (the first
+on its stdin) and sends each commit's items back as soon as they are found; each has a blob
+reader of its own. So the scan runs beside ``git log`` instead of after it, and what waits
+for a commit's items can start on it then. Every kind looks at one commit only, so the
+workers need nothing of each other.
 
 Each worker has a contiguous part of the window (neighbouring commits share file versions:
 each is read and parsed once), fed in the order the source reads it; it takes the next
@@ -18,7 +21,8 @@ or fails leaves what it did not answer to this process: the result is the same, 
 slower.
 
 A plain subprocess rather than ``multiprocessing``: spawning with it re-imports the
-caller's main module, which a library must not do to its caller.
+caller's main module, which a library must not do to its caller; and the fork happens in
+that fresh process, which runs no thread, never in the caller (whose threads may hold locks).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import threading
@@ -37,7 +42,7 @@ from typing import IO, TYPE_CHECKING
 from commitdigest.sources.blobs import BlobReader
 
 if TYPE_CHECKING:  # the radar's kinds are imported when a window is scanned, not to plan it
-    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.analysis.radar.driver import CommitInput, WindowScanner
     from commitdigest.models import ApiChange
 
 __all__ = [
@@ -90,11 +95,14 @@ class RadarStream:
         self._workers: list[_Worker] = []
         # each worker's part of the window, not yet taken
         self._parts: list[deque[CommitInput]] = [deque() for _ in range(workers_for(total))]
-        for part in range(len(self._parts)):
-            worker = _Worker.start(root, base, on_items, self, part)
-            if worker is None:
+        per_process = len(self._parts) if hasattr(os, "fork") else 1
+        while len(self._workers) < len(self._parts):
+            first = len(self._workers)
+            parts = range(first, min(first + per_process, len(self._parts)))
+            started = _Worker.start(root, base, on_items, self, parts)
+            if not started:
                 break
-            self._workers.append(worker)
+            self._workers.extend(started)
         with self._changed:
             del self._parts[len(self._workers) :]  # no part for a worker that did not start
 
@@ -183,21 +191,22 @@ _END = None  # what tells a worker its part is whole
 
 
 class _Worker:
-    """One worker process, the thread that writes it the commits it takes from the stream
-    and the one that reads their items."""
+    """One worker (a process, or a process forked by it), the thread that writes it the
+    commits it takes from the stream and the one that reads their items."""
 
     def __init__(
-        self, proc: subprocess.Popen[bytes], header: tuple[str, str], stream: RadarStream,
-        part: int, on_items: OnItems,
+        self, proc: subprocess.Popen[bytes], pipes: tuple[IO[bytes], IO[bytes]],
+        header: tuple[str, str], stream: RadarStream, part: int, on_items: OnItems,
     ) -> None:  # fmt: skip
-        self.proc = proc
+        self.proc = proc  # the process it runs in, or the one that forked it
+        self._to, self._from = pipes
         self.part = part  # the index of its part of the window
         self._header = header
         self._stream = stream
         self._on_items = on_items
         self._found: Found = {}
         self._sent = 0
-        self.gone = False  # the process ended or failed: it takes nothing more
+        self.gone = False  # the worker ended or failed: it takes nothing more
         self._writer = threading.Thread(target=self._write, name="radar-writer", daemon=True)
         self._reader = threading.Thread(target=self._read, name="radar-reader", daemon=True)
         self._writer.start()
@@ -205,18 +214,39 @@ class _Worker:
 
     @classmethod
     def start(
-        cls, root: Path, base: str, on_items: OnItems, stream: RadarStream, part: int
-    ) -> _Worker | None:
+        cls, root: Path, base: str, on_items: OnItems, stream: RadarStream, parts: range
+    ) -> list[_Worker]:
+        """Workers for ``parts``: one process that serves the first on its stdin and stdout
+        and forks one more process for each other part, on pipes of their own (so they share
+        its imports and the window's public surface, read once); [] if it cannot start."""
+        pipes = [(os.pipe(), os.pipe()) for _ in parts[1:]]  # (requests, answers)
+        theirs = [fd for requests, answers in pipes for fd in (requests[0], answers[1])]
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-m", "commitdigest.pipeline.radar_scan"],
+                [sys.executable, "-m", "commitdigest.pipeline.radar_scan", *map(str, theirs)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
+                pass_fds=theirs,
+                start_new_session=True,  # the forked ones are killed with it
             )
         except OSError:
-            return None
-        return cls(proc, (str(root), base), stream, part, on_items)
+            for requests, answers in pipes:
+                for fd in (*requests, *answers):
+                    os.close(fd)
+            return []
+        finally:
+            for fd in theirs:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        assert proc.stdin is not None and proc.stdout is not None
+        ends = [(proc.stdin, proc.stdout)]
+        ends += [(os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes]
+        header = (str(root), base)
+        return [
+            cls(proc, end, header, stream, part, on_items)
+            for part, end in zip(parts, ends, strict=True)
+        ]
 
     @property
     def unanswered(self) -> int:
@@ -224,8 +254,7 @@ class _Worker:
 
     def _write(self) -> None:
         """The header, then the commits the worker takes, then the end mark."""
-        stdin = self.proc.stdin
-        assert stdin is not None
+        stdin = self._to
         try:
             pickle.dump(self._header, stdin, protocol=pickle.HIGHEST_PROTOCOL)
             stdin.flush()
@@ -245,8 +274,7 @@ class _Worker:
 
     def _read(self) -> None:
         """Each commit's items as the worker writes them, up to its end mark."""
-        stdout = self.proc.stdout
-        assert stdout is not None
+        stdout = self._from
         try:
             while (message := pickle.load(stdout)) is not _END:
                 sha, items = message
@@ -273,32 +301,72 @@ class _Worker:
     def kill(self) -> None:
         self._end()
         with contextlib.suppress(OSError):
-            self.proc.kill()
+            if hasattr(os, "killpg"):
+                os.killpg(self.proc.pid, signal.SIGKILL)  # the process and those it forked
+            else:
+                self.proc.kill()
         self.proc.wait()
         self._writer.join(timeout=5)
         self._reader.join(timeout=5)
-        for pipe in (self.proc.stdin, self.proc.stdout):
-            if pipe is not None:
-                with contextlib.suppress(OSError, ValueError):
-                    pipe.close()
+        for pipe in (self._to, self._from):
+            with contextlib.suppress(OSError, ValueError):
+                pipe.close()
 
 
-def _work(stdin: IO[bytes], stdout: IO[bytes]) -> int:
-    """The worker: the repository and the window's start, then commits until the end mark,
-    from ``stdin``; each commit's ``(sha, items)`` to ``stdout`` once scanned, then the end
-    mark."""
+def _work(pipes: list[tuple[IO[bytes], IO[bytes]]]) -> int:
+    """The worker process: the repository and the window's start, from the first part's
+    requests; with more than one part, the window's public surface is read and a process is
+    forked for each other part (each starts its own blob reader); then each process serves
+    its part (:func:`_serve`), and the first waits for those it forked."""
     from commitdigest.analysis.radar.driver import WindowScanner
+    from commitdigest.analysis.radar.public import public_surface
 
-    root, base = pickle.load(stdin)
-    with BlobReader(Path(root)) as reader:
-        scanner = WindowScanner(reader, base)
-        while (commit := pickle.load(stdin)) is not _END:
-            pickle.dump((commit.sha, scanner.scan(commit)), stdout, pickle.HIGHEST_PROTOCOL)
-            stdout.flush()
-    pickle.dump(_END, stdout)
-    stdout.flush()
+    root, base = pickle.load(pipes[0][0])
+    reader = BlobReader(Path(root))
+    scanner = WindowScanner(reader, base)
+    if len(pipes) > 1:
+        public_surface(scanner.repo)  # once, for every part
+    reader.close()  # no git process is shared across a fork: each starts its own
+    forked: list[int] = []
+    mine = 0
+    for part in range(1, len(pipes)):
+        pid = os.fork()
+        if pid == 0:
+            forked, mine = [], part
+            break
+        forked.append(pid)
+    for part, ends in enumerate(pipes):
+        if part != mine:  # only its own pipes: the others' end when their worker ends
+            for end in ends:
+                end.close()
+    requests, answers = pipes[mine]
+    if mine:
+        pickle.load(requests)  # the header, read above by the first
+    try:
+        _serve(scanner, requests, answers)
+    finally:
+        reader.close()
+        for pid in forked:
+            os.waitpid(pid, 0)
+    if mine:
+        os._exit(0)  # a forked worker: nothing of the first's exit to run twice
     return 0
 
 
+def _serve(scanner: WindowScanner, requests: IO[bytes], answers: IO[bytes]) -> None:
+    """Commits until the end mark from ``requests``; each commit's ``(sha, items)`` to
+    ``answers`` once scanned, then the end mark."""
+    while (commit := pickle.load(requests)) is not _END:
+        pickle.dump((commit.sha, scanner.scan(commit)), answers, pickle.HIGHEST_PROTOCOL)
+        answers.flush()
+    pickle.dump(_END, answers)
+    answers.flush()
+
+
 if __name__ == "__main__":
-    sys.exit(_work(sys.stdin.buffer, sys.stdout.buffer))
+    _fds = [int(fd) for fd in sys.argv[1:]]
+    _pipes = [(sys.stdin.buffer, sys.stdout.buffer)]
+    _pipes += [
+        (os.fdopen(r, "rb"), os.fdopen(w, "wb")) for r, w in zip(_fds[::2], _fds[1::2], strict=True)
+    ]
+    sys.exit(_work(_pipes))
