@@ -217,3 +217,14 @@ def test_a_commitdigest_from_before_names_sees_a_newer_store(
     monkeypatch.setattr("commitdigest.store.db.MIGRATIONS", (*MIGRATIONS, later))
     Database.open(path).close()
     assert not old_commitdigest_accepts(path)
+
+
+def test_count_radar_counts_stored_keys_without_reading_them(tmp_path: Path) -> None:
+    from commitdigest.models import ApiChange, ApiChangeType, RadarKind
+
+    item = ApiChange(kind=RadarKind.ENV_VAR, change=ApiChangeType.REMOVED, name="PKG_A")
+    with Store.open(tmp_path) as store:
+        store.put_radar({"radar:v1:a": [item], "radar:v1:b": []})
+        assert store.count_radar(["radar:v1:a", "radar:v1:b", "radar:v1:c"]) == 2
+        assert store.count_radar([f"radar:v1:{n}" for n in range(1200)] + ["radar:v1:a"]) == 1
+        assert store.get_radar(["radar:v1:a"]) == {"radar:v1:a": [item]}

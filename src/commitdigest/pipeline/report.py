@@ -415,8 +415,8 @@ class ReportRun:
         listed = await asyncio.to_thread(repo.window_commits, start, end)
         if not workers_for(len(listed)):
             return None
-        if len(self.store.get_radar(cache_key(sha) for sha, _ in listed)) == len(listed):
-            return None
+        if self.store.count_radar(cache_key(sha) for sha, _ in listed) == len(listed):
+            return None  # a re-run: the items are read from the store once, after the read
         loop = asyncio.get_running_loop()
 
         def on_items(sha: str, items: list[ApiChange]) -> None:  # on the stream's thread

@@ -160,6 +160,17 @@ class Store:
                     continue
         return found
 
+    def count_radar(self, keys: Iterable[str]) -> int:
+        """How many of ``keys`` have radar facts stored (their texts are not read)."""
+        wanted = list(dict.fromkeys(keys))
+        found = 0
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self.db.read(f"SELECT COUNT(*) FROM radar_cache WHERE key IN ({marks})", chunk)
+            found += rows[0][0]
+        return found
+
     def put_radar(self, items: dict[str, list[ApiChange]]) -> None:
         now = _now()
         with self.db.write() as conn:
