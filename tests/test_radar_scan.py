@@ -164,6 +164,37 @@ def test_a_worker_that_dies_leaves_its_part_to_this_process(
     assert stream.finish(inputs) == serial
 
 
+def test_when_the_first_worker_dies_after_forking_its_part_goes_to_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The forked workers hold no pipe of the first: its death is seen at once (its reader
+    ends), its commits go to the others or to this process, and every item is found."""
+    import signal
+    import time
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    serial = radar_scan.scan_repository(repo, inputs)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 2)
+    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+    first, second = stream._workers
+    for c in inputs[: len(inputs) // 2 + 1]:  # the first's part, and one of the second's
+        stream.add(c)
+    deadline = time.monotonic() + 20
+    while not second._found and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert second._found  # the second was forked and works
+    os.kill(first.proc.pid, signal.SIGKILL)  # the first alone, not its group
+    while not first.gone and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert first.gone and not second.gone
+    for c in inputs[len(inputs) // 2 + 1 :]:
+        stream.add(c)
+    assert stream.finish(inputs) == serial
+
+
 def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     tmp_path: Path,
 ) -> None:

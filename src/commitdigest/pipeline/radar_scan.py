@@ -4,10 +4,10 @@ while the source is still reading it.
 A long window is scanned by as many worker processes as there are cores (at most
 :data:`MAX_WORKERS`): one ``python -m commitdigest.pipeline.radar_scan`` reads the window's
 start, reads the public surface there, and forks one process for each other part (POSIX;
-elsewhere each part starts a process of its own), so the imports and the surface are paid
-once, not once per core. Each worker gets commits pickled on a pipe of its own (the first
-on its stdin) and sends each commit's items back as soon as they are found; each has a blob
-reader of its own. So the scan runs beside ``git log`` instead of after it, and what waits
+without ``fork`` the run's own process scans the window), so the imports and the surface are
+paid once, not once per core. Each worker gets commits pickled on a pipe of its own and sends
+each commit's items back on another as soon as they are found; each has a blob reader of
+its own. So the scan runs beside ``git log`` instead of after it, and what waits
 for a commit's items can start on it then. Every kind looks at one commit only, so the
 workers need nothing of each other.
 
@@ -71,8 +71,8 @@ OnItems = Callable[[str, list["ApiChange"]], None]
 def workers_for(total: int) -> int:
     """How many worker processes scan a window of ``total`` commits (0: this one alone)."""
     cores = os.cpu_count() or 1
-    if total < PARALLEL_FROM or cores < 2:
-        return 0
+    if total < PARALLEL_FROM or cores < 2 or not hasattr(os, "fork"):
+        return 0  # a short window, one core, or no fork (then this process scans it all)
     return min(cores, MAX_WORKERS)
 
 
@@ -98,14 +98,8 @@ class RadarStream:
         self._workers: list[_Worker] = []
         # each worker's part of the window, not yet taken
         self._parts: list[deque[CommitInput]] = [deque() for _ in range(workers_for(total))]
-        per_process = len(self._parts) if hasattr(os, "fork") else 1
-        while len(self._workers) < len(self._parts):
-            first = len(self._workers)
-            parts = range(first, min(first + per_process, len(self._parts)))
-            started = _Worker.start(root, base, on_items, self, parts)
-            if not started:
-                break
-            self._workers.extend(started)
+        if self._parts:
+            self._workers = _Worker.start(root, base, on_items, self, range(len(self._parts)))
         with self._changed:
             del self._parts[len(self._workers) :]  # no part for a worker that did not start
 
@@ -169,8 +163,10 @@ class RadarStream:
         with self._changed:
             self._aborted = True
             self._changed.notify_all()
+        if self._workers:
+            _kill(self._workers[0].proc)  # the one process, and those it forked
         for worker in self._workers:
-            worker.kill()
+            worker.stop()
 
 
 def scan_repository(root: Path, commits: Sequence[CommitInput], base: str | None = None) -> Found:
@@ -219,32 +215,33 @@ class _Worker:
     def start(
         cls, root: Path, base: str, on_items: OnItems, stream: RadarStream, parts: range
     ) -> list[_Worker]:
-        """Workers for ``parts``: one process that serves the first on its stdin and stdout
-        and forks one more process for each other part, on pipes of their own (so they share
-        its imports and the window's public surface, read once); [] if it cannot start."""
-        pipes = [(os.pipe(), os.pipe()) for _ in parts[1:]]  # (requests, answers)
+        """Workers for ``parts``: one process that serves the first and forks one more for
+        each other part (so they share its imports and the window's public surface, read
+        once), each on a pipe pair of its own; [] if it cannot start."""
+        pipes: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (requests, answers)
+        try:
+            for _ in parts:
+                pipes.append((os.pipe(), os.pipe()))
+        except OSError:  # out of file descriptors: this process scans it all
+            _close([fd for requests, answers in pipes for fd in (*requests, *answers)])
+            return []
         theirs = [fd for requests, answers in pipes for fd in (requests[0], answers[1])]
+        ours = [fd for requests, answers in pipes for fd in (requests[1], answers[0])]
         try:
             proc = subprocess.Popen(
                 [sys.executable, "-m", "commitdigest.pipeline.radar_scan", *map(str, theirs)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
                 pass_fds=theirs,
                 start_new_session=True,  # the forked ones are killed with it
             )
-        except OSError:
-            for requests, answers in pipes:
-                for fd in (*requests, *answers):
-                    os.close(fd)
+        except (OSError, ValueError):
+            _close(ours)
             return []
         finally:
-            for fd in theirs:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        assert proc.stdin is not None and proc.stdout is not None
-        ends = [(proc.stdin, proc.stdout)]
-        ends += [(os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes]
+            _close(theirs)
+        ends = [(os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes]
         header = (str(root), base)
         return [
             cls(proc, end, header, stream, part, on_items)
@@ -301,13 +298,9 @@ class _Worker:
         self._writer.join()
         return self._found
 
-    def kill(self) -> None:
+    def stop(self) -> None:
+        """Stop its threads once its process was killed, and close its pipes."""
         self._end()
-        with contextlib.suppress(OSError):
-            if hasattr(os, "killpg"):
-                os.killpg(self.proc.pid, signal.SIGKILL)  # the process and those it forked
-            else:
-                self.proc.kill()
         self.proc.wait()
         self._writer.join(timeout=5)
         self._reader.join(timeout=5)
@@ -316,7 +309,20 @@ class _Worker:
                 pipe.close()
 
 
-def _work(pipes: list[tuple[IO[bytes], IO[bytes]]]) -> int:
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a worker process and those it forked (its session's group)."""
+    with contextlib.suppress(OSError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+
+
+def _close(fds: list[int]) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
     """The worker process: the repository and the window's start, from the first part's
     requests; with more than one part, the window's public surface is read and a process is
     forked for each other part (each starts its own blob reader); then each process serves
@@ -338,21 +344,25 @@ def _work(pipes: list[tuple[IO[bytes], IO[bytes]]]) -> int:
             forked, mine = [], part
             break
         forked.append(pid)
-    for part, ends in enumerate(pipes):
-        if part != mine:  # only its own pipes: the others' end when their worker ends
-            for end in ends:
-                end.close()
-    requests, answers = pipes[mine]
-    if mine:
-        pickle.load(requests)  # the header, read above by the first
     try:
+        for part, ends in enumerate(pipes):
+            if part != mine:  # only its own pipes: the others' end when their worker ends
+                for end in ends:
+                    end.close()
+        requests, answers = pipes[mine]
+        if mine:
+            pickle.load(requests)  # the header, read above by the first
         _serve(scanner, requests, answers)
+    except BaseException:
+        if mine:
+            os._exit(1)  # a forked worker: nothing of the first's exit to run twice
+        raise
     finally:
         reader.close()
         for pid in forked:
             os.waitpid(pid, 0)
     if mine:
-        os._exit(0)  # a forked worker: nothing of the first's exit to run twice
+        os._exit(0)
     return 0
 
 
@@ -368,8 +378,7 @@ def _serve(scanner: WindowScanner, requests: IO[bytes], answers: IO[bytes]) -> N
 
 if __name__ == "__main__":
     _fds = [int(fd) for fd in sys.argv[1:]]
-    _pipes = [(sys.stdin.buffer, sys.stdout.buffer)]
-    _pipes += [
+    _pipes = [
         (os.fdopen(r, "rb"), os.fdopen(w, "wb")) for r, w in zip(_fds[::2], _fds[1::2], strict=True)
     ]
     sys.exit(_work(_pipes))
