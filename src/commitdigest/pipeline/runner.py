@@ -1,8 +1,9 @@
 """Running an analyser over many commits: cache first, concurrently, saved as they complete.
 
-Analyses are written to the store as they are made, those made within the same second in
-one transaction (:data:`SAVE_EVERY_S`): an interrupted run resumes where it stopped, less
-at most a second of work, and a batch of rule analyses costs one write, not one each.
+Analyses are written to the store as they are made: each at most :data:`SAVE_EVERY_S` after
+it was made, together with those made meanwhile, in one transaction. An interrupted run
+resumes where it stopped, less at most a second of work, and a batch of rule analyses costs
+one write, not one each.
 Fallback analyses (the LLM failed, rules stood in) are not cached: the
 next run asks the LLM again.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +48,7 @@ class AnalysisHints:
 
 
 NO_HINTS = AnalysisHints()
-SAVE_EVERY_S = 1.0  # analyses made within this long are written in one transaction
+SAVE_EVERY_S = 1.0  # an analysis is written at most this long after it was made
 
 
 async def analyse_commits(
@@ -98,14 +98,23 @@ async def analyse_commits(
     on_done(len(cached))
     result = {(k.repository, k.sha): a for k, a in cached.items()}
     unsaved: list[tuple[AnalysisKey, Analysis]] = []
-    saved_at = time.monotonic()
+    timer: asyncio.TimerHandle | None = None
 
-    def save(now: bool = False) -> None:
-        nonlocal saved_at
-        if unsaved and (now or time.monotonic() - saved_at >= SAVE_EVERY_S):
+    def save() -> None:
+        nonlocal timer
+        if timer is not None:
+            timer.cancel()
+            timer = None
+        if unsaved:
             store.put_analyses(unsaved)
             unsaved.clear()
-            saved_at = time.monotonic()
+
+    def made(key: AnalysisKey, analysis: Analysis) -> None:
+        """Keep ``analysis``: written with those made within SAVE_EVERY_S of it."""
+        nonlocal timer
+        unsaved.append((key, analysis))
+        if timer is None:
+            timer = asyncio.get_running_loop().call_later(SAVE_EVERY_S, save)
 
     async def one(key: AnalysisKey, commit: Commit) -> None:
         extra = {"facts": commit_facts(key.repository, key.sha)} if takes_facts else {}
@@ -119,8 +128,7 @@ async def analyse_commits(
         if analysis.status == AnalysisStatus.FALLBACK:
             tally.fallback += 1
         else:
-            unsaved.append((key, analysis))
-            save()
+            made(key, analysis)
         result[(key.repository, key.sha)] = analysis
         tally.made += 1
         on_done(1)
@@ -129,7 +137,7 @@ async def analyse_commits(
     try:
         await _run_all(pending)
     finally:
-        save(now=True)  # what was made stays made, whatever stopped the run
+        save()  # what was made stays made, whatever stopped the run
     if grounding:
         for key, commit in keys.items():
             found = result.get((key.repository, key.sha))
