@@ -417,6 +417,7 @@ class ReportRun:
             return None
         if self.store.count_radar(cache_key(sha) for sha, _ in listed) == len(listed):
             return None  # a re-run: the items are read from the store once, after the read
+            # (an entry of an older radar counts here and is scanned then, in this process)
         loop = asyncio.get_running_loop()
 
         def on_items(sha: str, items: list[ApiChange]) -> None:  # on the stream's thread

@@ -18,7 +18,10 @@ The stream (``LOG_FORMAT`` below, ``-z``) is, per commit::
 Each file's line counts are those ``--numstat`` would print (``None`` for a binary file), counted
 here from its patch as the bytes stream by, the part beyond the budget too (``bytes.count``
 over the ``+``/``-`` lines after its first hunk header): asking git for them diffs every file a
-second time, a third of its time.
+second time, a third of its time. Two cases differ, as with the GitHub source: a binary file
+whose content did not change (a pure rename, a mode change) has no "Binary files" line, so
+it counts 0/0 and is not marked binary; a type change counts the lines of both its sections
+(a symlink that became a file with the same text: 1/1, where numstat says 0/0).
 
 Paths come unquoted thanks to ``-z``; every text field is decoded as UTF-8 with
 ``errors="replace"``. Patch bytes beyond the budget (:class:`PatchLimits`) are skipped with
