@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import astuple, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -145,31 +145,26 @@ class Store:
 
     def get_radar(self, keys: Iterable[str]) -> dict[str, list[ApiChange]]:
         """The cached radar facts among ``keys`` (one query; a stale entry is a miss)."""
-        wanted = list(keys)
         found: dict[str, list[ApiChange]] = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            rows = self.db.read(
-                f"SELECT key, items_json FROM radar_cache WHERE key IN ({marks})", chunk
-            )
-            for key, text in rows:
-                try:
-                    found[key] = _RADAR_ITEMS.validate_json(text)
-                except ValidationError:
-                    continue
+        for key, text in self._radar_rows("key, items_json", list(keys)):
+            try:
+                found[key] = _RADAR_ITEMS.validate_json(text)
+            except ValidationError:
+                continue
         return found
 
     def count_radar(self, keys: Iterable[str]) -> int:
         """How many of ``keys`` have radar facts stored (their texts are not read)."""
-        wanted = list(dict.fromkeys(keys))
-        found = 0
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
+        return sum(n for (n,) in self._radar_rows("COUNT(*)", list(dict.fromkeys(keys))))
+
+    def _radar_rows(self, columns: str, keys: list[str]) -> Iterator[tuple[Any, ...]]:
+        """The rows of ``SELECT <columns>`` from the radar cache for ``keys``, asked 500 at a
+        time (SQLite bounds a statement's parameters)."""
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
             marks = ", ".join("?" * len(chunk))
-            rows = self.db.read(f"SELECT COUNT(*) FROM radar_cache WHERE key IN ({marks})", chunk)
-            found += rows[0][0]
-        return found
+            sql = f"SELECT {columns} FROM radar_cache WHERE key IN ({marks})"
+            yield from self.db.read(sql, chunk)
 
     def put_radar(self, items: dict[str, list[ApiChange]]) -> None:
         now = _now()
