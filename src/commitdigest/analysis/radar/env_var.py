@@ -92,22 +92,26 @@ def detect(view: CommitView) -> list[ApiChange]:
     gone = [name for name in sorted(lost) if name not in still]
     if not gone:
         return []
-    items: list[ApiChange] = []
-    for name in gone:
-        if _read_elsewhere(view, name, touched):
-            continue
-        path = lost[name]
-        items.append(removed_from(RadarKind.ENV_VAR, name, path, view.before.get(path)))
-    return items
+    elsewhere = _read_elsewhere(view, gone, touched)
+    return [
+        removed_from(RadarKind.ENV_VAR, name, lost[name], view.before.get(lost[name]))
+        for name in gone
+        if name not in elsewhere
+    ]
 
 
-def _read_elsewhere(view: CommitView, name: str, touched: list[str]) -> bool:
-    """Whether a non-test file the commit did not touch reads ``name`` after it."""
+def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> set[str]:
+    """Which of the variables ``gone`` a non-test file the commit did not touch reads
+    after it (one ``git grep`` for them all: a file that reads one names it as a word)."""
     if view.repo is None:
-        return False
+        return set()
+    pattern = "|".join(re.escape(name) for name in gone)
     files = [
         p
-        for p in view.repo.blobs.grep(view.sha, name, ["*.py"], word=True)
+        for p in view.repo.blobs.grep(view.sha, pattern, ["*.py"], word=True)
         if relevant(p) and p not in touched
     ]
-    return any(name in names(text) for text in view.repo.texts(view.sha, files).values())
+    read: set[str] = set()
+    for text in view.repo.texts(view.sha, files).values():
+        read |= names(text)
+    return read & set(gone)

@@ -56,9 +56,11 @@ def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[st
     short = name.rsplit(".", 1)[-1].lstrip("*")
     if not short.isidentifier():
         return ""
-    word = re.compile(rf"(?<![\w.]){re.escape(short)}\b")
     said = [m for m in messages if short in m]
     said += [n for n in notes if any(short in _parts(span) for span in code_spans(n))]
+    if not said:
+        return ""
+    word = re.compile(rf"(?<![\w.]){re.escape(short)}\b")
     for strong in (True, False):  # "… instead" before a bare "use …"
         for message in said:
             if word.search(message) and (hint := _hint_sentence(message, strong)):

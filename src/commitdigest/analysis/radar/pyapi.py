@@ -189,6 +189,8 @@ def calls_super(text: str, obj: Obj) -> bool:
     a method its base class keeps. Its body: the lines after its header that are indented
     deeper than it."""
     name = obj.qualname.rsplit(".", 1)[-1]
+    if "super()" not in text:
+        return False  # the cheap test first
     lines = text.splitlines()
     if not 0 < obj.line <= len(lines):
         return False

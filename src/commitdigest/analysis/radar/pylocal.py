@@ -408,11 +408,18 @@ def imports_of(text: str) -> dict[str, str]:
     return imports_in(text)
 
 
-@lru_cache(maxsize=1024)
+_CLASS_BASES = re.compile(r"^class[ \t]+(\w+)[ \t]*\(([^)]*)", re.M)
+
+
+@lru_cache(maxsize=256)
+def _top_classes(text: str) -> list[tuple[str, frozenset[str]]]:
+    """The top-level classes of a module that name bases, each with the words of its
+    bases as written (``(A, mod.B[T])``: A, mod, B, T)."""
+    return [
+        (m.group(1), frozenset(re.findall(r"\w+", m.group(2)))) for m in _CLASS_BASES.finditer(text)
+    ]
+
+
 def subclasses(text: str, cls: str) -> list[str]:
-    """The top-level classes of a module whose bases name ``cls``."""
-    found: list[str] = []
-    pattern = re.compile(rf"^class[ \t]+(\w+)[ \t]*\([^)]*\b{re.escape(cls)}\b", re.M)
-    for m in pattern.finditer(text):
-        found.append(m.group(1))
-    return found
+    """The top-level classes of a module whose bases name ``cls`` (a word of them)."""
+    return [name for name, words in _top_classes(text) if cls in words]

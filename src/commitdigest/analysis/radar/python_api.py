@@ -438,11 +438,12 @@ class _MethodSearch:
         return None if unknown else False
 
 
+_DEPRECAT = re.compile("deprecat", re.I)
+
+
 def _shimmed(param: str, after: str | None) -> bool:
     """The old parameter name is still handled with a deprecation warning."""
     if not after:
         return False
-    return (
-        re.search(rf"[\"']{re.escape(param)}[\"']", after) is not None
-        and re.search("deprecat", after, re.I) is not None
-    )
+    quoted = any(f"{a}{param}{b}" in after for a in "\"'" for b in "\"'")
+    return quoted and _DEPRECAT.search(after) is not None
