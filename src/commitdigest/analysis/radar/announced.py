@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 
 from commitdigest.analysis.radar.changelog import (
+    Edit,
     Entry,
     Section,
     announces,
@@ -77,7 +78,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         before = view.before.get(path) or ""
         prior = {s.title: s for s in sections(before)}
         seen: set[str] = set()
-        new_sections = sections(after)
+        new_sections = sections(after, _edit(view, path))
         released = next((s for s in new_sections if release and s.version == release), None)
         for section in new_sections:
             in_release = section is released
@@ -103,6 +104,13 @@ def detect(view: CommitView) -> list[ApiChange]:
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
+
+
+def _edit(view: CommitView, path: str) -> tuple[str, Edit] | None:
+    """The changelog's text before the commit and the lines the commit changes in it (from
+    its diff), when both are known: a long changelog is then not read whole again."""
+    before, numbers = view.before.get(path), view.numbers.get(path)
+    return (before, numbers) if before is not None and numbers is not None else None
 
 
 def _written(section: Section) -> frozenset[str]:
@@ -242,7 +250,7 @@ def _release(view: CommitView) -> str | None:
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
         before = view.before.get(path) or ""
-        newest = sections(after)[:3]
+        newest = sections(after, _edit(view, path))[:3]
         wanted = {s.version for s in newest if s.version}
         old = {s.version: _stamp(s) for s in sections(before) if s.version in wanted}
         for section in newest:

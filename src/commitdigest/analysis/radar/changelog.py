@@ -10,14 +10,16 @@ deprecated, in English or Chinese) or, under any other heading, from its own wor
 from __future__ import annotations
 
 import re
+import threading
 from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from commitdigest.models import ApiChangeType
 
 __all__ = [
+    "Edit",
     "Entry",
     "Section",
     "announces",
@@ -117,17 +119,20 @@ def normalise_version(text: str) -> str | None:
     return m.group(1).lower() if m else None
 
 
-def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
-    """(line index, level, title) of every heading; rst levels by first use of a marker."""
-    out: list[tuple[int, int, str]] = []
-    rst_levels: dict[str, int] = {}
-    for i, line in enumerate(lines):
+def _scan(lines: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, int, str, str]]:
+    """The headings lines ``lo``..``hi`` make, as (the line that makes it, its line, its
+    Markdown level or 0, title, rst marker): a Markdown heading is its own line, an rst one
+    is the line above its underline. Each depends only on the line that makes it and the
+    one above."""
+    out: list[tuple[int, int, int, str, str]] = []
+    for i in range(lo, hi):
+        line = lines[i]
         if not line or line[0] not in _HEADING_STARTS:
             continue  # the cheap test first: most lines are entries and text
         if line[0] == "#":
             md = _MD_HEADING.match(line)
             if md:
-                out.append((i, len(md.group(1)), md.group(2)))
+                out.append((i, i, len(md.group(1)), md.group(2), ""))
                 continue
         if not line.startswith(line[0] * 3):
             continue  # a bullet ("- item"): an underline repeats its mark at least 3 times
@@ -135,18 +140,120 @@ def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
         if under and i > 0 and lines[i - 1].strip() and not _BULLET.match(lines[i - 1]):
             title = lines[i - 1].strip()
             if len(line.strip()) + 1 >= len(title) and not _RST_UNDERLINE.match(lines[i - 1]):
-                level = rst_levels.setdefault(under.group(1), len(rst_levels) + 1)
-                out.append((i - 1, level, title))
+                out.append((i, i - 1, 0, title, under.group(1)))
     return out
 
 
-@lru_cache(maxsize=64)
-def sections(text: str) -> list[Section]:
+def _levelled(found: list[tuple[int, int, int, str, str]]) -> list[tuple[int, int, str]]:
+    """(line, level, title) of each heading: rst levels by first use of a marker."""
+    rst_levels: dict[str, int] = {}
+    return [
+        (i, md or rst_levels.setdefault(marker, len(rst_levels) + 1), title)
+        for _, i, md, title, marker in found
+    ]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A changelog's lines and headings; ``local``: its lines break at ``\\n`` only, as git
+    numbers them, so a commit's edit of it can be read alone (:func:`_edited`)."""
+
+    lines: list[str]
+    found: list[tuple[int, int, int, str, str]]  # as _scan gives them
+    heads: list[tuple[int, int, str]]
+    local: bool
+
+
+def _line_count(text: str) -> int:
+    """The lines git numbers in ``text`` (``\\n``-terminated, the last one maybe not)."""
+    return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
+
+def _read(text: str) -> _Reading:
+    lines = text.splitlines()
+    found = _scan(lines, 0, len(lines))
+    local = "\r" not in text and len(lines) == _line_count(text)
+    return _Reading(lines, found, _levelled(found), local)
+
+
+def _edited(old: _Reading, before: str, after: str, edit: Edit) -> _Reading | None:
+    """The reading of ``after``, made from that of ``before`` and the commit's ``edit`` (the
+    lines it removes from ``before`` and adds to ``after``, as the diff numbers them): only
+    the lines from its first to just past its last change are read again (a heading
+    depends on its line and the one above), the others' headings are moved by the lines
+    it adds or removes. None when that cannot be done exactly (then the whole text is
+    read)."""
+    removed, added = edit
+    if not old.local or not (removed or added) or "\r" in after:
+        return None
+    n_old, n_new = len(old.lines), _line_count(after)
+    inf = n_old + n_new + 1
+    keep_head = min(min(removed, default=inf), min(added, default=inf)) - 1
+    keep_tail = min(n_old - max(removed, default=-inf), n_new - max(added, default=-inf))
+    keep_tail = min(keep_tail, n_old - keep_head, n_new - keep_head)
+    if keep_head < 0 or keep_tail < 0:
+        return None
+    start = sum(map(len, old.lines[:keep_head])) + keep_head  # its lines end with \n
+    tail = 0
+    if keep_tail:  # the lines before the kept tail end with \n too
+        tail = len(before) - sum(map(len, old.lines[: n_old - keep_tail])) - n_old + keep_tail
+    if not after.startswith(before[:start]) or not after.endswith(before[len(before) - tail :]):
+        return None  # the numbers are not this edit's
+    middle = after[start : len(after) - tail].splitlines()
+    lines = old.lines[:keep_head] + middle + old.lines[n_old - keep_tail :]
+    if len(lines) != n_new:
+        return None  # another line break (\\v, \\x85, U+2028 …) in the new lines
+    shift = n_new - n_old
+    found = [h for h in old.found if h[0] < keep_head]
+    found += _scan(lines, keep_head, min(n_new, n_new - keep_tail + 1))
+    found += [
+        (p + shift, i + shift, md, title, marker)
+        for p, i, md, title, marker in old.found
+        if p > n_old - keep_tail
+    ]
+    return _Reading(lines, found, _levelled(found), True)
+
+
+Edit = tuple[frozenset[int], frozenset[int]]
+"""A commit's edit of a file: the lines it removes (old numbers) and adds (new numbers)."""
+
+_CACHED = 64  # changelog versions kept: a file touched by neighbouring commits is read once
+_readings: OrderedDict[str, tuple[_Reading, list[Section]]] = OrderedDict()
+_lock = threading.Lock()  # the radar may run in a thread beside another
+
+
+def sections(text: str, edit: tuple[str, Edit] | None = None) -> list[Section]:
     """The changelog's version sections (the headings that name a version or "Unreleased",
     at the level of the first such heading), each with its entries: every bullet, a nested
-    one too ("Remove previously deprecated code." and each thing it lists)."""
-    lines = text.splitlines()
-    heads = _headings(lines)
+    one too ("Remove previously deprecated code." and each thing it lists).
+
+    ``edit``: the text this one was made from and the commit's edit (its diff's line
+    numbers), so that a long changelog a commit changes in a few lines is not read whole
+    again. Each text is read once while it is among the last :data:`_CACHED`."""
+    with _lock:
+        if text in _readings:
+            _readings.move_to_end(text)
+            return _readings[text][1]
+    reading = None
+    if edit is not None:
+        before, numbers = edit
+        sections(before)
+        with _lock:
+            old = _readings.get(before)
+        if old is not None:
+            reading = _edited(old[0], before, text, numbers)
+    if reading is None:
+        reading = _read(text)
+    found = _sections_of(reading)
+    with _lock:
+        _readings[text] = (reading, found)
+        if len(_readings) > _CACHED:
+            _readings.popitem(last=False)
+    return found
+
+
+def _sections_of(reading: _Reading) -> list[Section]:
+    lines, heads = reading.lines, reading.heads
     version_level: int | None = None
     for _, level, title in heads:
         if normalise_version(title) or _UNRELEASED.search(title):

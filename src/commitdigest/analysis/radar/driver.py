@@ -99,7 +99,8 @@ class CommitInput:
             whole = f.patch and not f.patch_truncated and not f.binary and not f.old_path
             if whole and read_by_a_kind(f.path, None):  # no kind reads the others at all
                 changed[f.path] = lines = changed_lines(f.patch)
-                if f.path.endswith(".py") and read_by_a_kind(f.path, lines):
+                py = f.path.endswith(".py") and read_by_a_kind(f.path, lines)
+                if py or announced.is_changelog(f.path):  # (a changelog: read around them)
                     numbers[f.path] = changed_line_numbers(f.patch)
         return cls(
             commit.sha,
