@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 from gitfixture import CommitSpec, build_repo, git
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from radarscan import MODES, scan_log
 
 from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
@@ -684,3 +686,187 @@ def test_parameters_inserted_in_the_middle_are_one_shift_and_positional_calls_fo
         ),
     }, [shift])  # fmt: skip
     assert uses[shift.name] == ["app.py:3"]
+
+
+# ---- what the radar reads of a commit (the cheaper readings give the same facts) ------------
+
+WRAPPER = """\
+from typing import Any
+
+
+class Wrapper:
+    def __call__(
+        self,
+        input_ids: int,
+        positions: int,
+        extra: Any = None,
+    ) -> int | tuple[int,
+                     list[int]]:
+        return input_ids
+
+    def run(self, steps: int) -> dict[str,
+                                     int]:
+        return {}
+
+    def stop(self) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def lookup(self, key: str) -> Optional[Union[Any, Callable[[], Any]]]:
+        return None
+"""
+
+
+def test_a_return_annotation_over_several_lines_is_part_of_the_signature(
+    tmp_path: Path, mode: str
+) -> None:
+    """Reformatting a signature whose return annotation spans lines changes nothing, and
+    removing such a method is a removal, however the module is read (whole, as for a
+    patch cut to the budget: the header scan once stopped at the first line, giving "now
+    required" alarms and missing the removal)."""
+    reformatted = (
+        WRAPPER.replace("from typing import Any\n", "from typing import Any, Optional\n")
+        .replace("tuple[int,\n                     list[int]]:", "tuple[int, list[int]]:")
+        .replace("dict[str,\n                                     int]:", "dict[str, int]:")
+    )
+    without_run = WRAPPER.replace(
+        "    def run(self, steps: int) -> dict[str,\n                                     int]:\n"
+        "        return {}\n\n",
+        "",
+    )
+    assert without_run != WRAPPER
+    reformat, remove = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/core.py": WRAPPER}),
+        CommitSpec("style: reformat", D[1], files={"pkg/core.py": reformatted}),
+        CommitSpec("back to the old layout", D[2], files={"pkg/core.py": WRAPPER}),
+        CommitSpec("drop Wrapper.run", D[3], files={"pkg/core.py": without_run}),
+    ], mode)[0::2]  # fmt: skip
+    assert [i.name for i in reformat if i.kind is RadarKind.PYTHON_API] == []
+    assert [(i.name, i.change) for i in remove if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.core.Wrapper.run", ApiChangeType.REMOVED)
+    ]
+    from commitdigest.analysis.radar.pyapi import compare, light_api, surface
+
+    # the whole-module reading, as for a module with an export hook
+    assert compare(light_api(WRAPPER), light_api(reformatted)) == []
+    assert surface(WRAPPER, False) == surface(reformatted, False)
+    assert surface(WRAPPER, False) != surface(without_run, False)
+    params = light_api(WRAPPER).objects["Wrapper.lookup"].signature()[0]
+    assert [p.name for p in params] == ["self", "key"]  # nested brackets, one line
+
+
+def test_a_class_getattr_is_no_export_hook(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module whose class defines ``__getattr__`` exports what it defines: a commit that
+    changes its imports and a signature is read around its lines (no model of the whole
+    module), and finds the same."""
+    from commitdigest.analysis.radar import python_api
+
+    module = (
+        "import os\n\n\nclass Proxy:\n    def __getattr__(self, name):\n"
+        "        return getattr(os, name)\n\n    def call(self, name, strict=False):\n"
+        "        return name\n"
+    )
+    changed = module.replace("import os\n", "import os\nimport sys\n").replace(
+        ", strict=False)", ")"
+    )
+    whole: list[str] = []
+    real = python_api.api_of
+    monkeypatch.setattr(python_api, "api_of", lambda text, *a: whole.append(text) or real(text, *a))
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/proxy.py": module}),
+        CommitSpec("call: no strict mode", D[1], files={"pkg/proxy.py": changed}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.proxy.Proxy.call(strict)", ApiChangeType.REMOVED)
+    ]
+    if mode == "patches":
+        assert whole == []
+
+
+def test_the_variables_a_commit_stops_reading_are_searched_for_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One search of the repository per commit for every variable its files stop reading
+    (each search is a ``git grep`` of the whole tree); one still read elsewhere stays."""
+    from commitdigest.sources.blobs import BlobReader
+
+    reader = 'import os\nA = os.getenv("PKG_A")\nB = os.getenv("PKG_B")\nC = os.getenv("PKG_C")\n'
+    searches: list[str] = []
+    real = BlobReader.grep
+    monkeypatch.setattr(
+        BlobReader,
+        "grep",
+        lambda self, rev, pattern, *a, **k: (
+            searches.append(pattern) or real(self, rev, pattern, *a, **k)
+        ),
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/a.py": reader,
+                                        "pkg/b.py": 'import os\nB = os.environ["PKG_B"]\n'}),
+        CommitSpec("no more settings", D[1], files={"pkg/a.py": "A = B = C = None\n"}),
+    ], "patches")  # fmt: skip
+    assert sorted(i.name for i in items if i.kind is RadarKind.ENV_VAR) == ["PKG_A", "PKG_C"]
+    assert len(searches) == 1
+
+
+_LOG_LINES = [
+    "## 1.2.0", "## Unreleased", "# Changelog", "Version 2.0", "Title", "-----", "=====",
+    "```", "~~~", "- Remove `x`.", "  continued", "", "### Removed", "**Breaking**:",
+    "text", "#### 0.9 (2024-01-02)", "* item", "---",
+]  # fmt: skip
+
+
+@given(
+    before=st.lists(st.sampled_from(_LOG_LINES), max_size=30),
+    new=st.lists(st.sampled_from(_LOG_LINES), max_size=6),
+    cut=st.tuples(st.integers(0, 30), st.integers(0, 6)),
+    ends=st.tuples(st.booleans(), st.booleans()),
+    odd=st.sampled_from(["", "", "", "\x0b", "\r\n", "\u2028"]),
+)
+@settings(max_examples=400, deadline=None)
+def test_a_changelog_edit_is_read_around_its_lines_as_a_whole_reading_would(
+    before: list[str], new: list[str], cut: tuple[int, int], ends: tuple[bool, bool], odd: str
+) -> None:
+    """A commit's edit of a changelog is read from its changed lines and the reading of the
+    text before (headings that depend on the line above included, rst levels by first
+    use); where it cannot be, the whole text is read. Either way: what a whole reading
+    gives."""
+    import difflib
+
+    from commitdigest.analysis.radar import changelog
+
+    start = min(cut[0], len(before))
+    after_lines = before[:start] + new + before[start + cut[1] :]
+    if odd and new:
+        after_lines[start] += odd + "x"  # another line break in the new lines
+    old_text = "\n".join(before) + ("\n" if ends[0] and before else "")
+    new_text = "\n".join(after_lines) + ("\n" if ends[1] and after_lines else "")
+
+    def git_lines(text: str) -> list[str]:  # as git numbers them: "\n"-terminated
+        return text.splitlines(keepends=True) if "\n" in text else ([text] if text else [])
+
+    hide = odd or "\n"  # the odd break is no line break to git: compare without it
+    a = git_lines(old_text.replace(hide, "\x00" if odd else "\n"))
+    b = git_lines(new_text.replace(hide, "\x00" if odd else "\n"))
+    removed: set[int] = set()
+    added: set[int] = set()
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != "equal":
+            removed.update(range(i1 + 1, i2 + 1))
+            added.update(range(j1 + 1, j2 + 1))
+    old = changelog._read(old_text)
+    derived = changelog._edited(old, old_text, new_text, (frozenset(removed), frozenset(added)))
+    whole = changelog._read(new_text)
+    if derived is not None:
+        assert (derived.lines, derived.heads, derived.found) == (
+            whole.lines, whole.heads, whole.found
+        )  # fmt: skip
+    elif not odd and old_text != new_text:
+        assert not old.local  # only a text git and Python split differently is read whole
+    assert [(s.title, s.line, s.end) for s in changelog.sections(new_text)] == [
+        (s.title, s.line, s.end) for s in changelog._sections_of(whole)
+    ]

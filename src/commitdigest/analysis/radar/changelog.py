@@ -15,6 +15,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from commitdigest.models import ApiChangeType
 
@@ -113,6 +114,7 @@ class Section:
         return self.lines[self.line : self.end]
 
 
+@lru_cache(maxsize=4096)  # a changelog's headings, read again in each version of it
 def normalise_version(text: str) -> str | None:
     """``v0.28.0`` / ``release-2.1`` / ``Version 2.1.0 (2022-02-17)`` -> ``0.28.0`` …"""
     m = _VERSION.search(text)

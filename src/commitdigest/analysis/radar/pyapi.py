@@ -46,9 +46,16 @@ __all__ = [
 # ---- the cheap surface ---------------------------------------------------------------------
 
 _PAREN = r"\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*\)"
+_BRACKETS = r"\[[^\[\]]*\]"
+for _ in range(5):  # nested five deep: Optional[Union[Any, Callable[[], Any]]]
+    _BRACKETS = rf"\[(?:[^\[\]]|{_BRACKETS})*\]"
+# what follows the parameters up to the header's colon: a return annotation, whose
+# brackets may span lines (``-> tuple[torch.Tensor,\n    list[torch.Tensor]]:``), else
+# the rest of the line
+_RETURNS = rf"(?:(?:[^\n:\[]|{_BRACKETS})*:|[^\n:]*:)"
 _HEADER = re.compile(
     r"^((?:[ \t]*@[^\n]*\n)*)([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)[ \t]*"
-    rf"({_PAREN})?[^\n:]*:",
+    rf"({_PAREN})?{_RETURNS}",
     re.M,
 )
 _TOP_NAME = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
@@ -430,7 +437,7 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
 # Only the headers that differ between two versions are parsed (a one-line snippet each).
 
 _DEF_START = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.M)
-_SIG_REST = re.compile(rf"[ \t]*(?:\[[^\]\n]*\])?[ \t]*({_PAREN})?[^\n:]*:")
+_SIG_REST = re.compile(rf"[ \t]*(?:\[[^\]\n]*\])?[ \t]*({_PAREN})?{_RETURNS}")
 _DECORATOR_LINE = re.compile(r"^[ \t]*@([^\n]*)$")
 _IMPORT_NAMES = re.compile(
     r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M

@@ -111,7 +111,7 @@ class _Models:
 
     @property
     def getattr_names(self) -> set[str]:
-        return self.old.getattr_names if "__getattr__" in self.before else set()
+        return self.old.getattr_names if _module_getattr(self.before) else set()
 
     @cached_property
     def new(self) -> ModuleApi:
@@ -129,10 +129,16 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     ``__getattr__``) or the commit changes none of them nor its imports."""
     if after is None or path not in view.numbers or path.endswith("__init__.py"):
         return False
-    if not any(w in t for t in (before, after) for w in ("__all__", "__getattr__")):
+    if not any("__all__" in t or _module_getattr(t) for t in (before, after)):
         return True  # no export hook: what it exports is what it defines
     changed = view.changed.get(path)
     return changed is not None and _EXPORTS.search(changed) is None
+
+
+def _module_getattr(text: str) -> bool:
+    """Whether a module may define a module-level ``__getattr__`` (a method of that name in
+    a class is no export hook)."""
+    return text.startswith("def __getattr__") or "\ndef __getattr__" in text
 
 
 def detect(view: CommitView) -> list[ApiChange]:
