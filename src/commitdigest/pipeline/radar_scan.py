@@ -28,6 +28,7 @@ that fresh process, which runs no thread, never in the caller (whose threads may
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import signal
@@ -336,6 +337,7 @@ def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
     if len(pipes) > 1:
         public_surface(scanner.repo)  # once, for every part
     reader.close()  # no git process is shared across a fork: each starts its own
+    gc.freeze()  # what is read so far stays shared: no collection copies its pages
     forked: list[int] = []
     mine = 0
     for part in range(1, len(pipes)):
