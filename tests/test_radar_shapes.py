@@ -870,3 +870,79 @@ def test_a_changelog_edit_is_read_around_its_lines_as_a_whole_reading_would(
     assert [(s.title, s.line, s.end) for s in changelog.sections(new_text)] == [
         (s.title, s.line, s.end) for s in changelog._sections_of(whole)
     ]
+
+
+RUNNER = """\
+import torch
+
+
+class Runner:
+    quant_stream: torch.Stream | None = None
+
+    def execute(
+        self,
+        tokens: list[int],
+        limit: int = 8,
+    ) -> list[int]:
+        start_idx: int = 0
+        ids = {
+            k:
+            v
+            for k, v in self.items()
+        }
+
+        def helper(x):
+            return x
+
+        self.out[0,
+                 start_idx:limit] = tokens
+        return [helper(t) for t in tokens if t in ids]
+"""
+
+
+def test_body_lines_of_a_method_with_a_signature_over_lines_are_no_class_names(
+    tmp_path: Path, mode: str
+) -> None:
+    """In a method whose signature closes on its own line (``) -> list[int]:``, as ruff and
+    black write it), an annotated local, a dict's ``k:`` line, a slice on a continuation
+    line and a nested function are the method's, not the class's: removing them is
+    silent. Removing the class attribute is a removal."""
+    locals_gone = (
+        RUNNER.replace("        start_idx: int = 0\n", "        start_idx = 0\n")
+        .replace("            k:\n            v\n", "            k: v\n")
+        .replace("        def helper(x):\n            return x\n\n", "")
+        .replace("[helper(t) for t", "[t for t")
+        .replace("[0,\n                 start_idx:limit]", "[0, start_idx:limit]")
+    )
+    assert locals_gone.count("\n") == RUNNER.count("\n") - 5
+    field_gone = locals_gone.replace("    quant_stream: torch.Stream | None = None\n\n", "")
+    quiet, removed = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/runner.py": RUNNER}),
+        CommitSpec("style: simplify execute", D[1], files={"pkg/runner.py": locals_gone}),
+        CommitSpec("drop the quant stream", D[2], files={"pkg/runner.py": field_gone}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in quiet if i.kind is RadarKind.PYTHON_API] == []
+    assert [(i.name, i.change) for i in removed if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.runner.Runner.quant_stream", ApiChangeType.REMOVED)
+    ]
+
+
+def test_line_endings_changed_are_no_change(tmp_path: Path, mode: str) -> None:
+    """A module converted from CRLF to LF (or back) changes no name; in a CRLF module a
+    removed method is named with its class (a blank CRLF line is no module-level
+    statement)."""
+    crlf = ADAPTOR.replace("\n", "\r\n")
+    gone = crlf.replace(
+        "    @classmethod\r\n    def only_here(cls, key):\r\n        return key\r\n", ""
+    )
+    assert gone != crlf
+    to_lf, to_crlf, removed = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/adaptor.py": crlf}),
+        CommitSpec("LF line endings", D[1], files={"pkg/adaptor.py": ADAPTOR}),
+        CommitSpec("CRLF line endings", D[2], files={"pkg/adaptor.py": crlf}),
+        CommitSpec("drop only_here", D[3], files={"pkg/adaptor.py": gone}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in to_lf + to_crlf if i.kind is RadarKind.PYTHON_API] == []
+    assert [(i.name, i.change) for i in removed if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.adaptor.A5DeviceAdaptor.only_here", ApiChangeType.REMOVED)
+    ]

@@ -164,6 +164,8 @@ _GONE = re.compile(
     re.I,
 )
 
+_GONE_WORD = re.compile(r"removed|dropped|deleted", re.I)  # what every _GONE match holds
+
 
 # what users set or pass: a removal of one of these is theirs to act on
 _USER_FACING = re.compile(
@@ -178,8 +180,8 @@ _NOT_SAID = re.compile(r"^(?:restor|revert)|\b(?:if|unless|when|accidentally)\b"
 def _body_removals(body: str, packages: list[str]) -> list[ApiChange]:
     """What a commit message's own sentences say is removed, as announced items (the
     names it writes as code are their symbols)."""
-    if "`" not in body:
-        return []
+    if "`" not in body or not _GONE_WORD.search(body):
+        return []  # no name written as code, or no sentence can say it is gone
     items: list[ApiChange] = []
     for paragraph in _prose(body):
         for sentence in re.split(r"(?<=[.!?。])\s+", paragraph):

@@ -91,7 +91,9 @@ class _Side:
     """One version of the module, read around given lines only."""
 
     def __init__(self, text: str) -> None:
-        self.text = text
+        # CRLF lines read as LF lines (the same lines, as git numbers them): a blank "\r"
+        # line is no top-level statement, and a CRLF -> LF conversion changes nothing
+        self.text = text = text.replace("\r\n", "\n") if "\r" in text else text
         self.lines = text.split("\n")
         self._qual: dict[int, str | None] = {}
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
@@ -185,8 +187,9 @@ class _Side:
             if not line[:indent].strip():
                 continue  # blank, or indented at least as deep
             stripped = line.strip()
-            if stripped.startswith("#"):
-                continue
+            if stripped.startswith("#") or stripped[:1] in (")", "]", "}"):
+                continue  # a comment, or the line that closes a bracket (the ") -> X:" of a
+                # signature): no statement of an enclosing block
             ind = _indent(line)
             m = _DEF.match(line) if ("def " in line or "class " in line) else None
             if m is not None:
