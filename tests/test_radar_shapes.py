@@ -946,3 +946,36 @@ def test_line_endings_changed_are_no_change(tmp_path: Path, mode: str) -> None:
     assert [(i.name, i.change) for i in removed if i.kind is RadarKind.PYTHON_API] == [
         ("pkg.adaptor.A5DeviceAdaptor.only_here", ApiChangeType.REMOVED)
     ]
+
+
+def test_a_name_defined_in_a_module_level_if_or_try_block_is_the_modules(
+    tmp_path: Path, mode: str
+) -> None:
+    """A module-level name that moves into ``if sys.platform == ...: / else:`` (or a
+    ``try: / except ImportError:``) is still the module's: silent. Removing both branches
+    is a removal; so is moving it under ``if TYPE_CHECKING:`` (gone at run time)."""
+    top = 'import sys\nimport typing as t\n\nMode: t.TypeAlias = t.Literal["sys", "fd"]\n'
+    branches = (
+        'import sys\nimport typing as t\n\nif sys.platform == "win32":\n'
+        '    Mode: t.TypeAlias = t.Literal["sys"]\nelse:\n'
+        '    Mode: t.TypeAlias = t.Literal["sys", "fd"]\n'
+        "try:\n    FAST: bool = True\nexcept ImportError:\n    FAST: bool = False\n"
+    )
+    gone = branches.split("if sys")[0] + "try:" + branches.split("try:")[1]
+    other = "Other: t.TypeAlias = int\n"
+    typing_only = gone + "\nif t.TYPE_CHECKING:\n    " + other
+    moved, removed, _, hidden = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/io.py": top + other}),
+        CommitSpec("per platform", D[1], files={"pkg/io.py": branches + other}),
+        CommitSpec("no more modes", D[2], files={"pkg/io.py": gone + other}),
+        CommitSpec("tidy", D[3], files={"pkg/io.py": gone + "\n" + other}),
+        CommitSpec("Other for type checkers only", D[4], files={"pkg/io.py": typing_only}),
+    ], mode)  # fmt: skip
+    api = RadarKind.PYTHON_API
+    assert [i.name for i in moved if i.kind is api] == []
+    assert [(i.name, i.change) for i in removed if i.kind is api] == [
+        ("pkg.io.Mode", ApiChangeType.REMOVED)
+    ]
+    assert [(i.name, i.change) for i in hidden if i.kind is api] == [
+        ("pkg.io.Other", ApiChangeType.REMOVED)
+    ]

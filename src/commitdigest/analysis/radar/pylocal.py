@@ -45,6 +45,11 @@ _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
 _TOP = re.compile(r"\n[^ \t#\n]")  # a line that starts with code (after the first)
+# a module-level block whose statements define the module's names (not if TYPE_CHECKING:)
+_MODULE_BLOCK = re.compile(
+    r"(?:(?:el)?if\b(?!.*\bTYPE_CHECKING\b)|else\b|try\b|except\b|finally\b|with\b)"
+    r".*:[ \t]*(?:#.*)?$"
+)
 
 
 def changed_line_numbers(patch: str) -> tuple[frozenset[int], frozenset[int]]:
@@ -165,18 +170,12 @@ class _Side:
         if indent == 0:
             return None
         if indent <= 4:  # usually a method: its class is the last top-level line above
-            if not self._tops:  # the lines that start with code, found by one search
-                starts = self.starts
-                first = [0] if self.lines[0][:1] not in ("", " ", "\t", "#") else []
-                self._tops = first + [
-                    bisect.bisect_left(starts, m.end() - 1) for m in _TOP.finditer(self.text)
-                ]
-            t = bisect.bisect_left(self._tops, i) - 1
+            t = self._top_above(i)
             if t >= 0:
-                top = self.lines[self._tops[t]]
+                top = self.lines[t]
                 m = _DEF.match(top) if ("def " in top or "class " in top) else None
                 if m is not None and not top[:1].isspace():
-                    return m.group(1), self._tops[t]
+                    return m.group(1), t
                 if top.startswith(("@", ")", "]", "}")):
                     pass  # a decorator or a closing bracket: look the slow way
                 else:
@@ -198,6 +197,17 @@ class _Side:
                 return None
             indent = ind  # a statement block (if/try/with) of the enclosing scope
         return None
+
+    def _top_above(self, i: int) -> int:
+        """The last line above line index ``i`` that starts with code (-1: none)."""
+        if not self._tops:  # the lines that start with code, found by one search
+            starts = self.starts
+            first = [0] if self.lines[0][:1] not in ("", " ", "\t", "#") else []
+            self._tops = first + [
+                bisect.bisect_left(starts, m.end() - 1) for m in _TOP.finditer(self.text)
+            ]
+        t = bisect.bisect_left(self._tops, i) - 1
+        return self._tops[t] if t >= 0 else -1
 
     def obj_at(self, j: int) -> Obj | None:
         """The object whose header starts at line index ``j``."""
@@ -260,6 +270,8 @@ class _Side:
         if indent == 0:
             return Obj(name, "attribute", i + 1)
         parent = self._enclosing(i, indent)
+        if parent is None and indent <= 4 and self._in_module_block(i):
+            return Obj(name, "attribute", i + 1)  # defined by a module-level if/try/with
         if parent is None or parent[0] != "class":
             return None
         outer = self.qualname(parent[1])
@@ -340,6 +352,13 @@ class _Side:
                 if attr is not None and attr.qualname == qual:
                     return attr
         return None
+
+    def _in_module_block(self, i: int) -> bool:
+        """Whether line index ``i`` is a statement of a module-level ``if``/``try``/
+        ``with`` block (``if sys.platform == "win32":`` / ``else:``), not of an
+        ``if TYPE_CHECKING:`` one: what it assigns is the module's."""
+        t = self._top_above(i)
+        return t >= 0 and _MODULE_BLOCK.match(self.lines[t]) is not None
 
     def _in_string(self, i: int) -> bool:
         """Whether line index ``i`` lies inside a triple-quoted string."""
