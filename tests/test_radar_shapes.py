@@ -979,3 +979,30 @@ def test_a_name_defined_in_a_module_level_if_or_try_block_is_the_modules(
     assert [(i.name, i.change) for i in hidden if i.kind is api] == [
         ("pkg.io.Other", ApiChangeType.REMOVED)
     ]
+
+
+def test_type_arguments_of_a_base_are_no_change_of_bases(tmp_path: Path, mode: str) -> None:
+    """Writing a base's type arguments (``ParamType`` -> ``ParamType[str]``) or folding
+    ``Generic[T]`` into a generic base changes no class users derive from; dropping a mixin
+    does."""
+    old = (
+        "import typing as t\n\nT = t.TypeVar('T')\n\n\nclass ParamType(t.Generic[T]):\n"
+        "    pass\n\n\nclass Mixin:\n    pass\n\n\nclass Choice(ParamType, t.Generic[T]):\n"
+        "    pass\n\n\nclass DateTime(ParamType):\n    pass\n\n\nclass Path(ParamType, Mixin):\n"
+        "    pass\n"
+    )
+    typed = (
+        old.replace("class Choice(ParamType, t.Generic[T]):", "class Choice(ParamType[T]):")
+        .replace("class DateTime(ParamType):", "class DateTime(ParamType[str]):")
+        .replace("class Path(ParamType, Mixin):", "class Path(ParamType[str], Mixin):")
+    )
+    no_mixin = typed.replace("class Path(ParamType[str], Mixin):", "class Path(ParamType[str]):")
+    quiet, dropped = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/types.py": old}),
+        CommitSpec("typing: ParamType is generic", D[1], files={"pkg/types.py": typed}),
+        CommitSpec("Path is no Mixin", D[2], files={"pkg/types.py": no_mixin}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in quiet if i.kind is RadarKind.PYTHON_API] == []
+    assert [(i.name, i.detail) for i in dropped if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.types.Path", "bases (ParamType[str], Mixin) → (ParamType[str])")
+    ]

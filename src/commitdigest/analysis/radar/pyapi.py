@@ -650,6 +650,22 @@ def compare(old: ModuleApi, new: ModuleApi) -> list[Breakage]:
     )
 
 
+_TYPING_BASES = frozenset({"Generic", "Protocol", "object"})
+
+
+def _base_classes(bases: tuple[str, ...]) -> set[str]:
+    """The classes a class derives from, as its users meet them: without type arguments
+    (``ParamType[str]`` is ``ParamType``) and without ``Generic``/``Protocol``/``object``,
+    which give instances nothing (``(ParamType, Generic[T])`` -> ``(ParamType[T])`` changes
+    nothing at run time)."""
+    out = set()
+    for base in bases:
+        name = base.split("[", 1)[0].strip()
+        if name.rsplit(".", 1)[-1] not in _TYPING_BASES and "=" not in name:
+            out.add(name)
+    return out
+
+
 def compare_objects(
     pairs: Mapping[str, tuple[Obj | None, Obj | None]],
     provides: Callable[[str], bool],
@@ -680,7 +696,7 @@ def compare_objects(
             continue  # the same signature, written the same way
         if before.kind == "class":
             old_bases, new_bases = before.signature()[1], after.signature()[1]
-            if [b for b in old_bases if b not in new_bases]:
+            if _base_classes(old_bases) - _base_classes(new_bases):
                 out.append(
                     Breakage(
                         qual, "bases", old=f"({', '.join(old_bases)})",
