@@ -282,6 +282,58 @@ def test_dependency_major_bump_and_python(tmp_path: Path) -> None:
     ]
 
 
+def test_only_dependencies_users_install_count(tmp_path: Path) -> None:
+    """A requirements file is for work on the project when the root pyproject.toml lists
+    the dependencies itself; examples, dev/test/docs requirement files never count.
+    Without listed dependencies, ``requirements.txt`` and ``requirements/<name>.txt`` (as
+    vLLM writes them) are what users install."""
+    listed = '[project]\nname = "x"\ndependencies = ["rich>=13"]\n'
+    dynamic = '[project]\nname = "x"\ndynamic = ["dependencies"]\n'
+    example = '[project]\nname = "ex"\nrequires-python = ">=3.8"\n'
+    files = {
+        "requirements.txt": "torch>=1.0\n",
+        "requirements-dev.txt": "pytest>=7.0\n",
+        "requirements/cuda.txt": "numpy>=1.0\n",
+        "requirements/test.txt": "hypothesis>=5.0\n",
+        "examples/app/pyproject.toml": example,
+    }
+    bumped = {
+        "requirements.txt": "torch>=2.0\n",
+        "requirements-dev.txt": "pytest>=8.0\n",
+        "requirements/cuda.txt": "numpy>=2.0\n",
+        "requirements/test.txt": "hypothesis>=6.0\n",
+        "examples/app/pyproject.toml": example.replace("3.8", "3.10"),
+    }
+    found = []
+    for name, project in (("listed", listed), ("dynamic", dynamic)):
+        [items] = scan(
+            tmp_path / name,
+            [
+                CommitSpec("init", D1, files={"pyproject.toml": project, **files}),
+                CommitSpec("bump", D2, files=bumped),
+            ],
+        )
+        found.append(sorted((i.name, i.path) for i in items if i.kind is RadarKind.DEPENDENCY))
+    assert found == [[], [("numpy", "requirements/cuda.txt"), ("torch", "requirements.txt")]]
+
+
+def test_a_vendored_tools_options_are_not_the_projects(tmp_path: Path) -> None:
+    cli = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--list")\n'
+    tool = cli.replace("--list", "--output")
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pkg/_vendor/tool/__main__.py": tool, "pkg/cli.py": cli}),
+            CommitSpec(
+                "drop --list", D2, files={"pkg/_vendor/tool/__main__.py": "", "pkg/cli.py": ""}
+            ),
+        ],
+    )
+    assert [(i.name, i.path) for i in items if i.kind is RadarKind.CLI_OPTION] == [
+        ("--list", "pkg/cli.py")
+    ]
+
+
 @pytest.mark.parametrize(
     ("title", "body"),
     [

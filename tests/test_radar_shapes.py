@@ -1006,3 +1006,31 @@ def test_type_arguments_of_a_base_are_no_change_of_bases(tmp_path: Path, mode: s
     assert [(i.name, i.detail) for i in dropped if i.kind is RadarKind.PYTHON_API] == [
         ("pkg.types.Path", "bases (ParamType[str], Mixin) → (ParamType[str])")
     ]
+
+
+def test_changelog_words_that_only_look_like_a_break() -> None:
+    """ "end-to-end support" ends no support, a deprecation warning a change avoids is no
+    deprecation, and an entry under Docs, Translations or Tests announces nothing users act
+    on, whatever its words; under Internal (fastapi drops a package there) or Breaking
+    Changes it does."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    log = (
+        "## 2.0.0\n\n### Features\n\n"
+        "- Added end-to-end support for DeepSeek-V4.\n"
+        "- We end support for Python 3.8.\n\n"
+        "### Docs\n\n- Update links to no longer use the external-link class.\n\n"
+        "### Internal\n\n- Add a test dependency to avoid a deprecation warning.\n"
+        "- Drop support for `pkg-slim`, use `pkg` instead.\n\n"
+        "### Breaking Changes\n\n- Docs: the `/docs` route is no longer served.\n"
+    )
+    [section] = sections(log)
+    said = {e.text: announces(e) is not None for e in section.entries}
+    assert said == {
+        "Added end-to-end support for DeepSeek-V4.": False,
+        "We end support for Python 3.8.": True,
+        "Update links to no longer use the external-link class.": False,
+        "Add a test dependency to avoid a deprecation warning.": False,
+        "Drop support for `pkg-slim`, use `pkg` instead.": True,
+        "Docs: the `/docs` route is no longer served.": True,
+    }

@@ -56,8 +56,17 @@ _BREAK_WORDS = re.compile(
     r"|\b(?:is|are|was|were)\s+(?:now\s+)?(?:removed|dropped|deleted)\b"
     r"|\bno\s+longer\b(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit))"
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
-    r"|\b(?:drop(?:ped|s)?|removed?|end(?:ed|s)?)\s+support\b"
+    r"|\b(?<!-)(?:drop(?:ped|s)?|removed?|end(?:ed|s)?)\s+support\b"  # not "end-to-end"
     r"|移除|删除|不再|不兼容|破坏性",
+    re.I,
+)
+# headings whose entries users need not act on, whatever their words ("Docs: update links
+# to no longer use the classes …"); not "Internal": fastapi files dropping a package there
+_QUIET_HEADING = re.compile(r"^\W*(?:docs?|documentation|translations?|tests?|testing|ci)\b", re.I)
+# a deprecation warning that a change avoids or silences is no deprecation
+_WARNING_AVOIDED = re.compile(
+    r"\b(?:avoid|fix|fixe[sd]|silenc\w*|suppress\w*|hide|hides|hid|ignor\w*)\s+(?:an?\s+|the\s+)?"
+    r"(?:\w+\s+){0,2}deprecation\s+warnings?\b",
     re.I,
 )
 _DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
@@ -318,13 +327,15 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     for pattern, change in _SECTIONS:
         if entry.heading and pattern.search(entry.heading.strip()):
             return change, change is not ApiChangeType.DEPRECATED
+    if entry.heading and _QUIET_HEADING.search(entry.heading):
+        return None  # docs, translations, internal work, tests: nothing users act on
     words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
     fix = _FIX_LEAD.match(words) is not None
     if _BREAK_WORDS.search(words) and not (
         fix and not re.search(r"breaking|incompatib", words, re.I)
     ):
         return None, True
-    if _DEPRECATION_WORDS.search(words) and not fix:
+    if _DEPRECATION_WORDS.search(words) and not fix and not _WARNING_AVOIDED.search(words):
         return ApiChangeType.DEPRECATED, False
     return None
 

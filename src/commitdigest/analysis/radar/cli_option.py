@@ -10,6 +10,7 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     is_test_or_docs,
+    is_vendored,
     removed_from,
 )
 
@@ -34,7 +35,7 @@ _DECLARES = re.compile(r"add_argument|option\(|Option\(")
 
 def wants(changed: str | None, path: str) -> bool:
     """Whether a commit's changed lines of ``path`` may add or remove an option."""
-    ok = path.endswith(".py") and not is_test_or_docs(path)
+    ok = path.endswith(".py") and not is_test_or_docs(path) and not is_vendored(path)
     return ok and (changed is None or _DECLARES.search(changed) is not None)
 
 

@@ -1,12 +1,24 @@
 """Dependency changes that can break users: a raised ``requires-python`` or a dependency
-whose minimum moves to a new major version (pyproject.toml, requirements*.txt)."""
+whose minimum moves to a new major version.
+
+Only what the project installs with itself counts: a ``pyproject.toml``'s ``[project]``
+table, and ``requirements*.txt`` (or ``requirements/<name>.txt``, as vLLM writes them)
+when the root ``pyproject.toml`` does not list the dependencies itself (then those files
+are for development). Never examples, tests, docs or tooling, nor the requirement files
+of development, tests, linting, docs, CI, builds or benchmarks."""
 
 from __future__ import annotations
 
 import re
 import tomllib
 
-from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, line_of
+from commitdigest.analysis.radar.models import (
+    ApiChange,
+    CommitView,
+    RadarKind,
+    is_test_or_docs,
+    line_of,
+)
 from commitdigest.models import ApiChangeType
 
 _REQ = re.compile(
@@ -41,17 +53,56 @@ def _vt(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
 
 
+# a requirements file for work on the project, not for its users
+_DEV_FILE = re.compile(
+    r"dev|test|lint|doc|\bci\b|bench|build|mypy|typ(?:e|ing)|format|style|pre-?commit|example",
+    re.I,
+)
+
+
 def is_dependency_file(path: str) -> bool:
-    """``pyproject.toml`` or a ``requirements*.txt`` (where dependencies are declared)."""
-    name = path.rsplit("/", 1)[-1]
-    return name == "pyproject.toml" or (name.startswith("requirements") and name.endswith(".txt"))
+    """A ``pyproject.toml``, or a requirements file that users install: ``requirements*.txt``
+    or ``requirements/<name>.txt``, not one for development, tests or docs; none under
+    examples, tests, docs or tooling."""
+    if is_test_or_docs(path):
+        return False
+    folder, _, name = path.rpartition("/")
+    if name == "pyproject.toml":
+        return True
+    if not name.endswith(".txt"):
+        return False
+    if name.startswith("requirements"):
+        return _DEV_FILE.search(name[len("requirements") :]) is None
+    in_folder = folder == "requirements" or folder.endswith("/requirements")
+    return in_folder and _DEV_FILE.search(name) is None
+
+
+def _lists_dependencies(view: CommitView) -> bool:
+    """Whether the root ``pyproject.toml`` (after the commit) lists the project's
+    dependencies itself: then requirement files are for working on it."""
+    text = view.after.get("pyproject.toml") if "pyproject.toml" in view.after else None
+    if text is None and view.repo is not None:
+        text = view.repo.text(view.sha, "pyproject.toml")
+    if not text or "dependencies" not in text:
+        return False
+    try:
+        project = tomllib.loads(text).get("project", {})
+    except ValueError:
+        return False
+    return isinstance(project, dict) and "dependencies" in project
 
 
 def detect(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
+    listed: bool | None = None  # the root pyproject.toml lists them (read when needed)
     for path in view.paths:
         if not is_dependency_file(path) or view.before.get(path) is None:
             continue
+        if not path.endswith("pyproject.toml"):
+            if listed is None:
+                listed = _lists_dependencies(view)
+            if listed:
+                continue
         old, new = (
             _lower_bounds(path, view.before.get(path)),
             _lower_bounds(path, view.after.get(path)),

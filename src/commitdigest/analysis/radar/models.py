@@ -64,6 +64,15 @@ def is_test_or_docs(path: str) -> bool:
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
+_VENDORED = frozenset({"_vendor", "vendor", "vendored", "_vendored", "third_party", "extern"})
+
+
+def is_vendored(path: str) -> bool:
+    """A file of another project copied in (``pip/_vendor/``, ``third_party/``): its
+    command line is not this project's."""
+    return any(part in _VENDORED for part in path.split("/")[:-1])
+
+
 def is_private_module(path: str) -> bool:
     """A module path with an underscore-led component (``__init__.py`` excepted)."""
     for part in path.removesuffix(".py").split("/"):
