@@ -1034,3 +1034,24 @@ def test_changelog_words_that_only_look_like_a_break() -> None:
         "Drop support for `pkg-slim`, use `pkg` instead.": True,
         "Docs: the `/docs` route is no longer served.": True,
     }
+
+
+def test_a_default_written_otherwise_is_the_same_default(tmp_path: Path, mode: str) -> None:
+    """``0`` -> ``0.0`` or ``1000`` -> ``1_000`` is the same default; ``True`` -> ``1`` and
+    ``302`` -> ``303`` are not."""
+    old = (
+        "def clamp(x, limit=0, size=1000, flag=True, code=302):\n    return x\n\n\n"
+        "class Later:\n    pass\n"
+    )
+    new = old.replace("limit=0,", "limit=0.0,").replace("size=1000", "size=1_000")
+    changed = new.replace("flag=True", "flag=1").replace("code=302", "code=303")
+    same, other = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/ops.py": old}),
+        CommitSpec("floats", D[1], files={"pkg/ops.py": new}),
+        CommitSpec("new defaults", D[2], files={"pkg/ops.py": changed}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in same if i.kind is RadarKind.PYTHON_API] == []
+    assert sorted((i.name, i.detail) for i in other if i.kind is RadarKind.PYTHON_API) == [
+        ("pkg.ops.clamp(code)", "302 → 303"),
+        ("pkg.ops.clamp(flag)", "True → 1"),
+    ]

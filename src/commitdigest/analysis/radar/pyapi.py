@@ -653,6 +653,25 @@ def compare(old: ModuleApi, new: ModuleApi) -> list[Breakage]:
 _TYPING_BASES = frozenset({"Generic", "Protocol", "object"})
 
 
+def _same_value(old: str, new: str) -> bool:
+    """Whether two defaults as written are the same value: the same text, or the same
+    number (``0`` and ``0.0``, ``1_000`` and ``1000``; ``True`` is not ``1``)."""
+    if old == new:
+        return True
+    try:
+        a, b = ast.literal_eval(old), ast.literal_eval(new)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    numbers = (int, float, complex)
+    return (
+        isinstance(a, numbers)
+        and isinstance(b, numbers)
+        and not isinstance(a, bool)
+        and not isinstance(b, bool)
+        and a == b
+    )
+
+
 def _base_classes(bases: tuple[str, ...]) -> set[str]:
     """The classes a class derives from, as its users meet them: without type arguments
     (``ParamType[str]`` is ``ParamType``) and without ``Generic``/``Protocol``/``object``,
@@ -705,7 +724,9 @@ def compare_objects(
                 )  # fmt: skip
         elif before.kind == "function":
             out.extend(_param_changes(qual, before, after))
-        elif before.field and after.field and before.value != after.value:
+        elif (
+            before.field and after.field and not _same_value(before.value or "", after.value or "")
+        ):
             out.append(
                 Breakage(qual, "default_changed", old=before.value or "", new=after.value or "",
                          line=after.line)
@@ -765,7 +786,11 @@ def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
             out.append(
                 Breakage(qual, "now_required", param=name, line=line, position=at_new.get(name))
             )
-        elif p.default is not None and q.default is not None and p.default != q.default:
+        elif (
+            p.default is not None
+            and q.default is not None
+            and not _same_value(p.default, q.default)
+        ):
             out.append(
                 Breakage(qual, "default_changed", param=name, old=p.default, new=q.default,
                          line=line, position=at_new.get(name))
