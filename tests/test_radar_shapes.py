@@ -1055,3 +1055,59 @@ def test_a_default_written_otherwise_is_the_same_default(tmp_path: Path, mode: s
         ("pkg.ops.clamp(code)", "302 → 303"),
         ("pkg.ops.clamp(flag)", "True → 1"),
     ]
+
+
+RESPONSES = """\
+from typing import Any
+
+from pkg.exceptions import PkgDeprecationWarning
+from typing_extensions import deprecated
+
+
+class JSONResponse:
+    pass
+
+
+class UJSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        assert content is not None, "content must be set to render UJSONResponse"
+        return b""
+
+
+def _helper():
+    return 1
+"""
+
+
+def test_a_long_deprecated_decorator_names_its_class_and_an_import_is_no_deprecation(
+    tmp_path: Path, mode: str
+) -> None:
+    """``@deprecated("…", category=…)`` over many lines marks the class below it, with its
+    own message; importing a warning class deprecates nothing; a deprecation inside a
+    private name is internal."""
+    marked = RESPONSES.replace(
+        "class UJSONResponse(JSONResponse):",
+        "@deprecated(\n"
+        '    "UJSONResponse is deprecated, the data is now serialized directly to JSON "\n'
+        '    "bytes when a return type is set, which is faster. Read more in the docs: "\n'
+        '    "https://example.org/responses and "\n'
+        '    "https://example.org/models",\n'
+        "    category=PkgDeprecationWarning,\n"
+        "    stacklevel=2,\n"
+        ")\n"
+        "class UJSONResponse(JSONResponse):",
+    ).replace(
+        "def _helper():\n",
+        "def _helper():\n"
+        '    warnings.warn("the helper goes", PkgDeprecationWarning, stacklevel=2)\n',
+    )
+    base = RESPONSES.replace("from pkg.exceptions import PkgDeprecationWarning\n", "")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/responses.py": base}),
+        CommitSpec("deprecate UJSONResponse", D[1], files={"pkg/responses.py": marked}),
+    ], mode)  # fmt: skip
+    found = [(i.name, i.visibility) for i in items if i.kind is RadarKind.DEPRECATION]
+    assert found == [
+        ("pkg.responses.UJSONResponse", Visibility.PUBLIC),
+        ("pkg.responses._helper", Visibility.INTERNAL),
+    ]

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import re
 
-from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_test_or_docs
-from commitdigest.analysis.radar.public import module_name, public_surface
-from commitdigest.models import ApiChangeType
+from commitdigest.analysis.radar.models import (
+    ApiChange,
+    CommitView,
+    RadarKind,
+    is_private_module,
+    is_test_or_docs,
+)
+from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
+from commitdigest.models import ApiChangeType, Visibility
 
 _MARK = re.compile(
     r"DeprecationWarning|FutureWarning|PendingDeprecationWarning|@deprecated\b|\bdeprecated\("
@@ -24,6 +30,7 @@ _NAME = re.compile(
 _BARE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)(?:=|\(\))")
 _DEF = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)\s*([(:]?)")
 _PARAM = re.compile(r"[(,]\s*\**([A-Za-z_]\w*)")
+_IMPORT = re.compile(r"\s*(?:from\s+\S+\s+)?import\s")
 _STRING = re.compile(r"""[rbfuRBFU]{0,2}("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
 
 __all__ = ["detect", "message_near", "messages", "wants"]
@@ -58,8 +65,8 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
         end = text.find("\n", start)
         line = text[start : end if end >= 0 else None]
         m = _MARK.search(line)
-        if m is None or _in_string(line[: m.start()]):
-            continue  # no marker, or words of a message ("Deprecat…")
+        if m is None or _in_string(line[: m.start()]) or _IMPORT.match(line):
+            continue  # no marker, words of a message ("Deprecat…"), or an import of one
         line_no += text.count("\n", counted, start)
         counted = start
         out.append((line_no, line))
@@ -86,7 +93,8 @@ def message_near(lines: list[str], i: int) -> str:
     or precedes it (a ``message = (...)`` built just before the call), else one just after."""
     runs: list[tuple[int, int, str]] = []
     start, parts = -1, list[str]()
-    for j in range(max(0, i - 8), min(len(lines), i + 4)):
+    opens = lines[i].rstrip().endswith("(")  # a call whose message is on the lines below
+    for j in range(max(0, i - 8), min(len(lines), i + (16 if opens else 4))):
         literals = [m.group(1)[1:-1] for m in _STRING.finditer(lines[j])]
         if literals:
             start = j if not parts else start
@@ -101,7 +109,8 @@ def message_near(lines: list[str], i: int) -> str:
         return ""
     holding = [r for r in runs if r[0] <= i <= r[1]]
     before = [r for r in runs if r[1] < i]
-    pick = holding[0] if holding else before[-1] if before else runs[0]
+    opened = [r for r in runs if r[0] == i + 1] if opens else []
+    pick = holding[0] if holding else opened[0] if opened else before[-1] if before else runs[0]
     return " ".join(pick[2].split())
 
 
@@ -168,12 +177,14 @@ def _enclosing(lines: list[str], i: int, decorator: bool) -> tuple[list[str], li
     the parameters of the innermost one."""
     chain: list[str] = []
     params: list[str] = []
-    if decorator:
-        for j in range(i + 1, min(len(lines), i + 8)):
-            if d := _DEF.match(lines[j]):
+    if decorator:  # the def or class it marks: the next one at its indent (other
+        # decorators and the lines of a long call in between)
+        indent = len(lines[i]) - len(lines[i].lstrip())
+        for j in range(i + 1, min(len(lines), i + 40)):
+            d = _DEF.match(lines[j])
+            if d and len(lines[j]) - len(lines[j].lstrip()) == indent:
                 chain.append(d.group(1))
                 params = _params(lines, j)
-                indent = len(lines[i]) - len(lines[i].lstrip())
                 break
         else:
             return [], []
@@ -220,6 +231,18 @@ def _keyed(text: str | None, module: str) -> list[tuple[int, str, str]]:
     return out
 
 
+def _visibility(public: PublicSurface | None, module: str, path: str, subject: str) -> Visibility:
+    """Public when users reach what is deprecated: a name of the package's surface (a
+    re-exported one is named as users reach it, and public); another name or a message
+    without one is as public as its module."""
+    if subject.startswith(module + "."):
+        qual = subject[len(module) + 1 :].partition("(")[0]
+        if public is None or public.is_public(module, qual):
+            return Visibility.PUBLIC
+        return Visibility.INTERNAL
+    return Visibility.INTERNAL if is_private_module(path) else Visibility.PUBLIC
+
+
 def detect(view: CommitView) -> list[ApiChange]:
     """Deprecations the ``after`` side says that the ``before`` side did not: compared by
     message and by subject, so a reformatted call or a new ``stacklevel`` is no news."""
@@ -236,13 +259,18 @@ def detect(view: CommitView) -> list[ApiChange]:
         said = {message for _, message, _ in old}
         subjects = {subject for _, _, subject in old if subject}
         seen: set[str] = set()
+        told: dict[str, int] = {}  # message -> the marker line that said it first
         for lineno, message, subject in _keyed(after_text, module):
             if message in said or subject in subjects or (subject or message) in seen:
                 continue
+            if told.setdefault(message, lineno) != lineno:
+                continue  # the same message at another marker (a decorator's category=)
+            visibility = _visibility(public, module, path, subject)
             if public is not None and subject.startswith(module + "."):
                 qual, _, param = subject[len(module) + 1 :].partition("(")
                 alias = public.public_name(module, qual)
                 subject = alias + (f"({param}" if param else "") if alias else subject
+                visibility = Visibility.PUBLIC if alias else visibility
             seen.add(subject or message)
             items.append(
                 ApiChange(
@@ -252,6 +280,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                     path=path,
                     line=lineno,
                     breaking=False,
+                    visibility=visibility,
                 )
             )
     return items
