@@ -1111,3 +1111,33 @@ def test_a_long_deprecated_decorator_names_its_class_and_an_import_is_no_depreca
         ("pkg.responses.UJSONResponse", Visibility.PUBLIC),
         ("pkg.responses._helper", Visibility.INTERNAL),
     ]
+
+
+def test_a_commands_parameters_are_its_options_not_a_signature(tmp_path: Path, mode: str) -> None:
+    """A click or typer command's parameters are filled by the framework from its options:
+    a new option in the middle or without a default changes no Python signature anyone
+    calls; a plain function's does. Example code under ``docs_src/`` is nobody's API."""
+    cli = (
+        "import click\n\n\n@click.group()\ndef cli():\n    pass\n\n\n"
+        '@cli.command(name="logs")\n@click.option(\n    "-n",\n    "--count",\n    default=3,\n)\n'
+        "def logs_list(count):\n    return count\n\n\n"
+        "def helper(count, flag=False):\n    return count\n"
+    )
+    changed = (
+        cli.replace(
+            '@click.option(\n    "-n",',
+            '@click.option(\n    "-m",\n    "--model",\n    help="The model, over lines",\n)\n'
+            '@click.option(\n    "-n",',
+        )
+        .replace("def logs_list(count):", "def logs_list(model, count):")
+        .replace("def helper(count, flag=False):", "def helper(model, count, flag):")
+    )
+    tutorial = "import typer\n\n\ndef main(name: str):\n    print(name)\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/cli.py": cli,
+                                        "docs_src/first/tutorial001.py": tutorial}),
+        CommitSpec("logs --model", D[1], files={"pkg/cli.py": changed,
+                                                "docs_src/first/tutorial001.py": ""}),
+    ], mode)  # fmt: skip
+    found = sorted(i.name for i in items if i.kind is RadarKind.PYTHON_API)
+    assert found == ["pkg.cli.helper(count)", "pkg.cli.helper(flag)", "pkg.cli.helper(model)"]

@@ -55,7 +55,7 @@ def is_test_or_docs(path: str) -> bool:
     name = parts[-1]
     if any(
         p in {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"}
-        or p.startswith(".")
+        or p.startswith((".", "docs_", "docs-", "doc_", "example", "tutorial"))
         for p in parts[:-1]
     ):
         return True

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import bisect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -438,7 +438,6 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
 
 _DEF_START = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.M)
 _SIG_REST = re.compile(rf"[ \t]*(?:\[[^\]\n]*\])?[ \t]*({_PAREN})?{_RETURNS}")
-_DECORATOR_LINE = re.compile(r"^[ \t]*@([^\n]*)$")
 _IMPORT_NAMES = re.compile(
     r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M
 )
@@ -585,17 +584,42 @@ def _owner(
 
 
 def _decorators(text: str, start: int) -> tuple[str, ...]:
-    """The ``@`` lines right above a def or class starting at ``start``."""
+    """The decorators right above a def or class starting at ``start``."""
+
+    def above() -> Iterator[str]:
+        end = start
+        while end > 0:
+            begin = text.rfind("\n", 0, end - 1) + 1
+            yield text[begin : end - 1] if end - 1 >= begin else ""
+            end = begin
+
+    line_end = text.find("\n", start)
+    head = text[start : line_end if line_end >= 0 else None]
+    return decorators_above(above(), len(head) - len(head.lstrip()))
+
+
+_DROP_OPENING = str.maketrans("", "", "([{")
+_DROP_CLOSING = str.maketrans("", "", ")]}")
+
+
+def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:
+    """The decorators of a def or class at ``indent``, from the lines above it (nearest
+    first): each ``@`` line at that indent, a decorator call over several lines included
+    (``@click.option(\n    "-s",\n)``: its first line, without the ``@``)."""
     found: list[str] = []
-    end = start
-    while end > 0:
-        begin = text.rfind("\n", 0, end - 1) + 1
-        line = text[begin : end - 1] if end - 1 >= begin else ""
-        m = _DECORATOR_LINE.match(line)
-        if m is None:
+    depth = 0  # brackets closed below and not yet opened, walking up
+    for n, line in enumerate(lines):
+        if n > 60:
             break
-        found.append(m.group(1).strip())
-        end = begin
+        opened = len(line) - len(line.translate(_DROP_OPENING))
+        closed = len(line) - len(line.translate(_DROP_CLOSING))
+        depth += closed - opened
+        stripped = line.strip()
+        if depth <= 0 and stripped.startswith("@") and len(line) - len(line.lstrip()) == indent:
+            found.append(stripped[1:].strip())
+            depth = 0
+        elif depth <= 0:
+            break  # not a decorator, nor inside one's call
     return tuple(reversed(found))
 
 
@@ -651,6 +675,19 @@ def compare(old: ModuleApi, new: ModuleApi) -> list[Breakage]:
 
 
 _TYPING_BASES = frozenset({"Generic", "Protocol", "object"})
+
+
+_CLI_DECORATORS = frozenset({"command", "group", "option", "argument", "callback"})
+
+
+def _cli_command(obj: Obj) -> bool:
+    """A click or typer command (``@cli.command()``, ``@click.option(...)``,
+    ``@app.callback()``): its parameters are the command line's options, filled by the
+    framework, not a Python signature anyone calls (options have their own kind)."""
+    return any(
+        d.split("(")[0].rsplit(".", 1)[-1] in _CLI_DECORATORS and "." in d.split("(")[0]
+        for d in obj.decorators
+    )
 
 
 def _same_value(old: str, new: str) -> bool:
@@ -723,7 +760,8 @@ def compare_objects(
                     )
                 )  # fmt: skip
         elif before.kind == "function":
-            out.extend(_param_changes(qual, before, after))
+            if not (_cli_command(before) or _cli_command(after)):
+                out.extend(_param_changes(qual, before, after))
         elif (
             before.field and after.field and not _same_value(before.value or "", after.value or "")
         ):

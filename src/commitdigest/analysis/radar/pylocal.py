@@ -26,6 +26,7 @@ from commitdigest.analysis.radar.pyapi import (
     Breakage,
     Obj,
     compare_objects,
+    decorators_above,
     imports_in,
     in_spans,
     string_spans,
@@ -240,12 +241,8 @@ class _Side:
         )
 
     def _decorators(self, j: int) -> tuple[str, ...]:
-        found: list[str] = []
-        k = j - 1
-        while k >= 0 and self.lines[k].lstrip().startswith("@"):
-            found.append(self.lines[k].strip()[1:])
-            k -= 1
-        return tuple(reversed(found))
+        lines = self.lines
+        return decorators_above((lines[k] for k in range(j - 1, -1, -1)), _indent(lines[j]))
 
     def attribute_at(self, i: int) -> Obj | None:
         """A module-level name or a class-level attribute assigned at line index ``i``."""
