@@ -1141,3 +1141,31 @@ def test_a_commands_parameters_are_its_options_not_a_signature(tmp_path: Path, m
     ], mode)  # fmt: skip
     found = sorted(i.name for i in items if i.kind is RadarKind.PYTHON_API)
     assert found == ["pkg.cli.helper(count)", "pkg.cli.helper(flag)", "pkg.cli.helper(model)"]
+
+
+def test_an_explanation_under_a_breaking_entry_and_a_bumped_package_are_no_news() -> None:
+    """Under Breaking Changes, a nested bullet that only explains its entry ("This
+    simplifies the work …") is part of it; one that names code or says what goes is an
+    entry of its own. A package bumped whose name says "deprecated" deprecates nothing."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    log = (
+        "## 0.26.0\n\n### Breaking Changes\n\n"
+        "* ➖ Vendor Click and streamline Typer's code base. PR #1774.\n"
+        "    * Typer no longer depends on Click as a third party dependency.\n"
+        "    * This simplifies the work done by both Click and Typer teams.\n"
+        "    * `typer.main.get_command` returns the vendored class.\n\n"
+        "### Internal\n\n"
+        "* ⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1. PR #1603.\n"
+        "* ♻️ Deprecate the `typer-slim` wrapper package. PR #1535.\n"
+    )
+    [section] = sections(log)
+    said = {e.text: announces(e) is not None for e in section.entries}
+    assert said == {
+        "➖ Vendor Click and streamline Typer's code base. PR #1774.": True,
+        "Typer no longer depends on Click as a third party dependency.": True,
+        "This simplifies the work done by both Click and Typer teams.": False,
+        "`typer.main.get_command` returns the vendored class.": True,
+        "⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1. PR #1603.": False,
+        "♻️ Deprecate the `typer-slim` wrapper package. PR #1535.": True,
+    }

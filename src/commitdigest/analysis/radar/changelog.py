@@ -69,7 +69,10 @@ _WARNING_AVOIDED = re.compile(
     r"(?:\w+\s+){0,2}deprecation\s+warnings?\b",
     re.I,
 )
-_DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
+_DEPRECATION_WORDS = re.compile(r"(?<![\w-])deprecat|弃用|废弃", re.I)  # not a package's name
+# a dependency bump ("⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1"): no news of the
+# project's own, whatever the package is called
+_BUMP = re.compile(r"^\W*(?:bump|update|upgrade)\s+\S+\s+(?:requirement\s+)?from\s", re.I)
 _FIX_LEAD = re.compile(r"^(?:fix(?:e[sd])?|bugfix|correct(?:ed|s)?|resolve[sd]?)\b", re.I)
 _BOLD_LEAD = re.compile(r"^\*\*(.+?)\*\*|^__(.+?)__")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
@@ -96,6 +99,7 @@ class Entry:
     line: int
     text: str  # as written, continuation lines joined with a space
     heading: str = ""  # the category heading it sits under inside its version section
+    nested: bool = False  # a bullet under another bullet
 
 
 @dataclass
@@ -316,7 +320,7 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
                 break  # a nested bullet: an entry of its own
             parts.append(nxt.strip())
             j += 1
-        out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading))
+        out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading, nested=indent > 0))
         i = j
     return out
 
@@ -324,12 +328,16 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
 def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     """``(fixed change, breaking)`` for an entry that announces a break, a removal or a
     deprecation (by its heading, else by its own words); ``None`` for any other entry."""
+    words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
     for pattern, change in _SECTIONS:
         if entry.heading and pattern.search(entry.heading.strip()):
+            if entry.nested and not _says_what(entry.text, words):
+                return None  # an explanation of the entry above ("This simplifies …")
             return change, change is not ApiChangeType.DEPRECATED
     if entry.heading and _QUIET_HEADING.search(entry.heading):
         return None  # docs, translations, internal work, tests: nothing users act on
-    words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
+    if _BUMP.match(plain_text(entry.text)):
+        return None
     fix = _FIX_LEAD.match(words) is not None
     if _BREAK_WORDS.search(words) and not (
         fix and not re.search(r"breaking|incompatib", words, re.I)
@@ -338,6 +346,14 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     if _DEPRECATION_WORDS.search(words) and not fix and not _WARNING_AVOIDED.search(words):
         return ApiChangeType.DEPRECATED, False
     return None
+
+
+def _says_what(text: str, words: str) -> bool:
+    """Whether an entry names what changes itself: code, or words of a break, a removal or
+    a deprecation."""
+    return bool(
+        _CODE.search(text) or _BREAK_WORDS.search(words) or _DEPRECATION_WORDS.search(words)
+    )
 
 
 def announcing(entry: str) -> str:
