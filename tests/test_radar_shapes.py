@@ -1037,14 +1037,15 @@ def test_changelog_words_that_only_look_like_a_break() -> None:
 
 
 def test_a_default_written_otherwise_is_the_same_default(tmp_path: Path, mode: str) -> None:
-    """``0`` -> ``0.0`` or ``1000`` -> ``1_000`` is the same default; ``True`` -> ``1`` and
-    ``302`` -> ``303`` are not."""
+    """``1000`` -> ``1_000`` or ``0.5`` -> ``.5`` is the same default; ``1`` -> ``1.0``
+    (``range(n)`` breaks), ``True`` -> ``1`` and ``302`` -> ``303`` are not."""
     old = (
-        "def clamp(x, limit=0, size=1000, flag=True, code=302):\n    return x\n\n\n"
+        "def clamp(x, limit=0.5, size=1000, flag=True, code=302, n=1):\n    return x\n\n\n"
         "class Later:\n    pass\n"
     )
-    new = old.replace("limit=0,", "limit=0.0,").replace("size=1000", "size=1_000")
+    new = old.replace("limit=0.5,", "limit=.5,").replace("size=1000", "size=1_000")
     changed = new.replace("flag=True", "flag=1").replace("code=302", "code=303")
+    changed = changed.replace("n=1)", "n=1.0)")
     same, other = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/ops.py": old}),
         CommitSpec("floats", D[1], files={"pkg/ops.py": new}),
@@ -1054,6 +1055,7 @@ def test_a_default_written_otherwise_is_the_same_default(tmp_path: Path, mode: s
     assert sorted((i.name, i.detail) for i in other if i.kind is RadarKind.PYTHON_API) == [
         ("pkg.ops.clamp(code)", "302 → 303"),
         ("pkg.ops.clamp(flag)", "True → 1"),
+        ("pkg.ops.clamp(n)", "1 → 1.0"),
     ]
 
 
@@ -1169,3 +1171,90 @@ def test_an_explanation_under_a_breaking_entry_and_a_bumped_package_are_no_news(
         "⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1. PR #1603.": False,
         "♻️ Deprecate the `typer-slim` wrapper package. PR #1535.": True,
     }
+
+
+def test_the_quiet_rules_keep_what_still_says_a_break() -> None:
+    """What the rules above must not silence: a list indented as a whole, a short item of
+    a list an entry opens, a deprecation that also mentions the warning it avoids,
+    "soft-deprecated", a bump that says what it breaks, a Testing heading (a library's test
+    helpers are its API)."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    log = (
+        "## 3.0.0\n\n### Breaking changes\n\n"
+        "  * Configuration is now read from the XDG config directory only.\n"
+        "  * Dropped support for:\n"
+        "      * Python 3.8\n"
+        "      * Django 3.2\n\n"
+        "### Changes\n\n"
+        "* `Client.send` is deprecated; pass `timeout=` to avoid the deprecation warning.\n"
+        "* `foo` is now soft-deprecated in favour of `bar`.\n"
+        "* Update pydantic from v1 to v2; pydantic v1 is no longer supported.\n\n"
+        "### Testing\n\n* Removed the `testing.Client.open_session` helper.\n"
+    )
+    [section] = sections(log)
+    said = {e.text: announces(e) is not None for e in section.entries}
+    assert all(said.values()), said
+    assert len(said) == 8
+
+
+def test_the_quiet_rules_in_code_keep_true_changes(tmp_path: Path, mode: str) -> None:
+    """Two functions deprecated with the same words are two items; a warning class
+    imported in a parenthesised import deprecates nothing, while the same name on a line
+    of a ``warnings.warn(`` call does; a script's ``if __name__ == "__main__":`` names are
+    nobody's API."""
+    base = (
+        "import warnings\n\nfrom pkg.errors import (\n    PkgError,\n)\n\n\n"
+        "def load():\n    return 1\n\n\ndef dump():\n    return 2\n\n\n"
+        "def close():\n    return 3\n\n\n"
+        'if __name__ == "__main__":\n    PORT = 8000\n    load()\n'
+    )
+    said = "This function will be removed in 3.0."
+    warned = (
+        base.replace("    PkgError,\n", "    PkgDeprecationWarning,\n    PkgError,\n")
+        .replace(
+            "def load():\n",
+            f'def load():\n    warnings.warn("{said}", PkgDeprecationWarning, stacklevel=2)\n',
+        )
+        .replace(
+            "def dump():\n",
+            f'def dump():\n    warnings.warn("{said}", PkgDeprecationWarning, stacklevel=2)\n',
+        )
+        .replace(
+            "def close():\n",
+            'def close():\n    warnings.warn(\n        "close() goes",\n'
+            "        PkgDeprecationWarning,\n    )\n",
+        )
+        .replace("    PORT = 8000\n", "")
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/io.py": base}),
+        CommitSpec("deprecate load and dump", D[1], files={"pkg/io.py": warned}),
+    ], mode)  # fmt: skip
+    assert sorted((i.kind.value, i.name) for i in items) == [
+        ("deprecation", "pkg.io.close"),
+        ("deprecation", "pkg.io.dump"),
+        ("deprecation", "pkg.io.load"),
+    ]
+
+
+def test_decorators_with_brackets_in_their_strings_and_a_class_no_longer_generic() -> None:
+    """A decorator whose string holds a bracket is still read (and the command it makes is
+    still a command); a class that drops ``Generic[T]`` with no subscripted base left is
+    no longer generic (``Box[int]`` raises)."""
+    from commitdigest.analysis.radar.pyapi import compare, light_api
+
+    cli = (
+        'import click\n\n\n@click.command()\n@click.option("--mode", help="a) fast, b) safe")\n'
+        "def run(mode, count=3):\n    pass\n"
+    )
+    moved = cli.replace("def run(mode, count=3):", "def run(count, mode):")
+    assert light_api(cli).objects["run"].decorators == (
+        "click.command()",
+        'click.option("--mode", help="a) fast, b) safe")',
+    )
+    assert compare(light_api(cli), light_api(moved)) == []
+    box = "from typing import Generic, TypeVar\n\nT = TypeVar('T')\n\n\nclass Box(Generic[T]):\n"
+    plain = box.replace("class Box(Generic[T]):", "class Box:")
+    found = compare(light_api(box + "    pass\n"), light_api(plain + "    pass\n"))
+    assert [(b.qualname, b.change) for b in found] == [("Box", "bases")]

@@ -61,17 +61,19 @@ _BREAK_WORDS = re.compile(
     re.I,
 )
 # headings whose entries users need not act on, whatever their words ("Docs: update links
-# to no longer use the classes …"); not "Internal": fastapi files dropping a package there
-_QUIET_HEADING = re.compile(r"^\W*(?:docs?|documentation|translations?|tests?|testing|ci)\b", re.I)
+# to no longer use the classes …"); not "Internal" (fastapi files dropping a package there)
+# nor "Testing" (a library's test helpers are its API)
+_QUIET_HEADING = re.compile(r"^\W*(?:docs?|documentation|translations?|ci)\b", re.I)
 # a deprecation warning that a change avoids or silences is no deprecation
 _WARNING_AVOIDED = re.compile(
     r"\b(?:avoid|fix|fixe[sd]|silenc\w*|suppress\w*|hide|hides|hid|ignor\w*)\s+(?:an?\s+|the\s+)?"
     r"(?:\w+\s+){0,2}deprecation\s+warnings?\b",
     re.I,
 )
-_DEPRECATION_WORDS = re.compile(r"(?<![\w-])deprecat|弃用|废弃", re.I)  # not a package's name
+_DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
 # a dependency bump ("⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1"): no news of the
-# project's own, whatever the package is called
+# project's own, whatever the package is called (unless it says what it breaks)
+_REFERENCE_ONLY = re.compile(r"^\W*(?:PR|pull request|issue)?\s*#\d+\W*$", re.I)
 _BUMP = re.compile(r"^\W*(?:bump|update|upgrade)\s+\S+\s+(?:requirement\s+)?from\s", re.I)
 _FIX_LEAD = re.compile(r"^(?:fix(?:e[sd])?|bugfix|correct(?:ed|s)?|resolve[sd]?)\b", re.I)
 _BOLD_LEAD = re.compile(r"^\*\*(.+?)\*\*|^__(.+?)__")
@@ -291,6 +293,8 @@ def _sections_of(reading: _Reading) -> list[Section]:
 def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]) -> list[Entry]:
     out: list[Entry] = []
     heading = ""
+    top: int | None = None  # the indent of the list's first level, under this heading
+    top_heading = ""
     i = start
     while i < end:
         line = lines[i]
@@ -308,6 +312,8 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
             i += 1
             continue
         indent = len(b.group(1))
+        if top is None or indent <= top or heading != top_heading:
+            top, top_heading = indent, heading  # a list's first level (however indented)
         parts = [b.group(2).strip()]
         j = i + 1
         while j < end:
@@ -320,7 +326,7 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
                 break  # a nested bullet: an entry of its own
             parts.append(nxt.strip())
             j += 1
-        out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading, nested=indent > 0))
+        out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading, nested=indent > top))
         i = j
     return out
 
@@ -331,20 +337,23 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
     for pattern, change in _SECTIONS:
         if entry.heading and pattern.search(entry.heading.strip()):
-            if entry.nested and not _says_what(entry.text, words):
-                return None  # an explanation of the entry above ("This simplifies …")
+            if _REFERENCE_ONLY.match(words):
+                return None  # "PR #1862.": a link, not an entry
+            if entry.nested and not _says_what(entry.text, words) and len(words.split()) > 4:
+                return None  # a sentence explaining the entry above ("This simplifies …");
+                # a short item is one of a list the entry opens ("Python 3.8")
             return change, change is not ApiChangeType.DEPRECATED
     if entry.heading and _QUIET_HEADING.search(entry.heading):
-        return None  # docs, translations, internal work, tests: nothing users act on
-    if _BUMP.match(plain_text(entry.text)):
+        return None  # docs, translations, CI: nothing users act on
+    if _BUMP.match(words) and not _BREAK_WORDS.search(words):
         return None
     fix = _FIX_LEAD.match(words) is not None
     if _BREAK_WORDS.search(words) and not (
         fix and not re.search(r"breaking|incompatib", words, re.I)
     ):
         return None, True
-    if _DEPRECATION_WORDS.search(words) and not fix and not _WARNING_AVOIDED.search(words):
-        return ApiChangeType.DEPRECATED, False
+    if _DEPRECATION_WORDS.search(_WARNING_AVOIDED.sub(" ", words)) and not fix:
+        return ApiChangeType.DEPRECATED, False  # (a warning it avoids deprecates nothing)
     return None
 
 

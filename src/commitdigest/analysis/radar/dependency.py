@@ -54,8 +54,9 @@ def _vt(v: str) -> tuple[int, ...]:
 
 
 # a requirements file for work on the project, not for its users
-_DEV_FILE = re.compile(
-    r"dev|test|lint|doc|\bci\b|bench|build|mypy|typ(?:e|ing)|format|style|pre-?commit|example",
+_DEV_FILE = re.compile(  # a word of the name ("-dev", "_test", "docs."), not "docker"/"device"
+    r"(?:^|[-_./])(?:dev|tests?|lint|docs?|ci|bench|build|mypy|typ(?:e|ing)|format|style"
+    r"|pre-?commit|examples?)s?(?=$|[-_.])",
     re.I,
 )
 

@@ -65,12 +65,36 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
         end = text.find("\n", start)
         line = text[start : end if end >= 0 else None]
         m = _MARK.search(line)
-        if m is None or _in_string(line[: m.start()]) or _IMPORT.match(line):
+        if m is None or _in_string(line[: m.start()]) or _imports(text, start):
             continue  # no marker, words of a message ("Deprecat…"), or an import of one
         line_no += text.count("\n", counted, start)
         counted = start
         out.append((line_no, line))
     return out
+
+
+_NAME_LINE = re.compile(r"\s*[\w.]+(?:\s+as\s+\w+)?\s*,?\s*(?:#.*)?$")
+
+
+def _imports(text: str, start: int) -> bool:
+    """Whether the line at offset ``start`` imports (``from x import PkgDeprecationWarning``,
+    or a name line of ``from x import (`` … ``)``) rather than warns."""
+    end = text.find("\n", start)
+    line = text[start : end if end >= 0 else None]
+    if _IMPORT.match(line):
+        return True
+    if not _NAME_LINE.match(line):
+        return False
+    for _ in range(50):  # up the names of a parenthesised import (or of a call's arguments)
+        if start == 0:
+            return False
+        start = text.rfind("\n", 0, start - 1) + 1
+        above = text[start : text.find("\n", start)]
+        if _IMPORT.match(above):
+            return above.rstrip().endswith("(")
+        if not _NAME_LINE.match(above):
+            return False
+    return False
 
 
 def _in_string(head: str) -> bool:
@@ -263,7 +287,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         for lineno, message, subject in _keyed(after_text, module):
             if message in said or subject in subjects or (subject or message) in seen:
                 continue
-            if told.setdefault(message, lineno) != lineno:
+            if told.setdefault(message, lineno) != lineno and not subject:
                 continue  # the same message at another marker (a decorator's category=)
             visibility = _visibility(public, module, path, subject)
             if public is not None and subject.startswith(module + "."):

@@ -46,9 +46,9 @@ __all__ = [
 # ---- the cheap surface ---------------------------------------------------------------------
 
 _PAREN = r"\((?:[^()]|\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))*\)"
-_BRACKETS = r"\[[^\[\]]*\]"
+_BRACKETS = r"\[[^\[\]:]*\]"  # no colon inside: a scan ends at the next header's colon
 for _ in range(5):  # nested five deep: Optional[Union[Any, Callable[[], Any]]]
-    _BRACKETS = rf"\[(?:[^\[\]]|{_BRACKETS})*\]"
+    _BRACKETS = rf"\[(?:[^\[\]:]|{_BRACKETS})*\]"
 # what follows the parameters up to the header's colon: a return annotation, whose
 # brackets may span lines (``-> tuple[torch.Tensor,\n    list[torch.Tensor]]:``), else
 # the rest of the line
@@ -508,11 +508,14 @@ def light_api(text: str) -> ModuleApi:
             overrides=any(d.endswith("override") for d in plain),
             header="" if is_property else header,
         )
+    counted, line = 0, 1  # line numbers counted on from the previous match, not from 0
     for m in _TOP_NAME.finditer(text):  # the last binding of a name is the one that stays
+        line += text.count("\n", counted, m.start())
+        counted = m.start()
         name = m.group(1)
         known = api.objects.get(name)
         if name != "__all__" and (known is None or known.kind == "attribute"):
-            api.objects[name] = Obj(name, "attribute", text.count("\n", 0, m.start()) + 1)
+            api.objects[name] = Obj(name, "attribute", line)
     starts = [h[0] for h in headers]
     strings = string_spans(text)
     for pattern in (_UPPER_NAME, _FIELD):
@@ -598,6 +601,7 @@ def _decorators(text: str, start: int) -> tuple[str, ...]:
     return decorators_above(above(), len(head) - len(head.lstrip()))
 
 
+_LITERALS = re.compile(r"""[rbfuRBFU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
 _DROP_OPENING = str.maketrans("", "", "([{")
 _DROP_CLOSING = str.maketrans("", "", ")]}")
 
@@ -611,8 +615,9 @@ def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:
     for n, line in enumerate(lines):
         if n > 60:
             break
-        opened = len(line) - len(line.translate(_DROP_OPENING))
-        closed = len(line) - len(line.translate(_DROP_CLOSING))
+        code = _LITERALS.sub("", line.split("#", 1)[0] if "#" in line else line)
+        opened = len(code) - len(code.translate(_DROP_OPENING))
+        closed = len(code) - len(code.translate(_DROP_CLOSING))
         depth += closed - opened
         stripped = line.strip()
         if depth <= 0 and stripped.startswith("@") and len(line) - len(line.lstrip()) == indent:
@@ -692,21 +697,29 @@ def _cli_command(obj: Obj) -> bool:
 
 def _same_value(old: str, new: str) -> bool:
     """Whether two defaults as written are the same value: the same text, or the same
-    number (``0`` and ``0.0``, ``1_000`` and ``1000``; ``True`` is not ``1``)."""
+    number of the same type (``1_000`` and ``1000``, ``.5`` and ``0.5``; ``1`` is not
+    ``1.0``: ``range(n)`` would break, nor is ``True`` ``1``)."""
     if old == new:
         return True
     try:
         a, b = ast.literal_eval(old), ast.literal_eval(new)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return False
-    numbers = (int, float, complex)
-    return (
-        isinstance(a, numbers)
-        and isinstance(b, numbers)
-        and not isinstance(a, bool)
-        and not isinstance(b, bool)
-        and a == b
-    )
+    return type(a) is type(b) and type(a) in (int, float, complex) and a == b
+
+
+def _bases_dropped(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """Whether a class no longer derives from one of its bases: a class users meet, or
+    ``Generic``/``Protocol`` when no subscripted base keeps it generic (``Box[int]`` would
+    raise)."""
+    if _base_classes(old) - _base_classes(new):
+        return True
+    typing_base = [b for b in old if _plain_base(b) in ("Generic", "Protocol")]
+    return bool(typing_base) and not any("[" in b or _plain_base(b) in _TYPING_BASES for b in new)
+
+
+def _plain_base(base: str) -> str:
+    return base.split("[", 1)[0].strip().rsplit(".", 1)[-1]
 
 
 def _base_classes(bases: tuple[str, ...]) -> set[str]:
@@ -752,7 +765,7 @@ def compare_objects(
             continue  # the same signature, written the same way
         if before.kind == "class":
             old_bases, new_bases = before.signature()[1], after.signature()[1]
-            if _base_classes(old_bases) - _base_classes(new_bases):
+            if _bases_dropped(old_bases, new_bases):
                 out.append(
                     Breakage(
                         qual, "bases", old=f"({', '.join(old_bases)})",

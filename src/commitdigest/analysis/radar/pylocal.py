@@ -46,9 +46,10 @@ _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
 _TOP = re.compile(r"\n[^ \t#\n]")  # a line that starts with code (after the first)
-# a module-level block whose statements define the module's names (not if TYPE_CHECKING:)
+# a module-level block whose statements define the module's names (not if TYPE_CHECKING:,
+# gone at run time, nor if __name__ == "__main__":, a script's own names)
 _MODULE_BLOCK = re.compile(
-    r"(?:(?:el)?if\b(?!.*\bTYPE_CHECKING\b)|else\b|try\b|except\b|finally\b|with\b)"
+    r"(?:(?:el)?if\b(?!.*\b(?:TYPE_CHECKING|__name__)\b)|else\b|try\b|except\b|finally\b|with\b)"
     r".*:[ \t]*(?:#.*)?$"
 )
 
