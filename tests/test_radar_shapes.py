@@ -872,6 +872,18 @@ def test_a_changelog_edit_is_read_around_its_lines_as_a_whole_reading_would(
     ]
 
 
+def api_items(
+    tmp_path: Path, mode: str, path: str, versions: list[tuple[str, str]]
+) -> list[list[ApiChange]]:
+    """The Python API items of each commit after the first, for ``versions`` (title, text)
+    of one module of the package ``pkg``."""
+    first_title, first_text = versions[0]
+    specs = [CommitSpec(first_title, D[0], files={"pkg/__init__.py": "", path: first_text})]
+    specs += [CommitSpec(t, D[k], files={path: text}) for k, (t, text) in enumerate(versions) if k]
+    found = scan(tmp_path, specs, mode)
+    return [[i for i in items if i.kind is RadarKind.PYTHON_API] for items in found]
+
+
 RUNNER = """\
 import torch
 
@@ -916,13 +928,12 @@ def test_body_lines_of_a_method_with_a_signature_over_lines_are_no_class_names(
     )
     assert locals_gone.count("\n") == RUNNER.count("\n") - 5
     field_gone = locals_gone.replace("    quant_stream: torch.Stream | None = None\n\n", "")
-    quiet, removed = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/runner.py": RUNNER}),
-        CommitSpec("style: simplify execute", D[1], files={"pkg/runner.py": locals_gone}),
-        CommitSpec("drop the quant stream", D[2], files={"pkg/runner.py": field_gone}),
-    ], mode)  # fmt: skip
-    assert [i.name for i in quiet if i.kind is RadarKind.PYTHON_API] == []
-    assert [(i.name, i.change) for i in removed if i.kind is RadarKind.PYTHON_API] == [
+    quiet, removed = api_items(tmp_path, mode, "pkg/runner.py", [
+        ("init", RUNNER), ("style: simplify execute", locals_gone),
+        ("drop the quant stream", field_gone),
+    ])  # fmt: skip
+    assert quiet == []
+    assert [(i.name, i.change) for i in removed] == [
         ("pkg.runner.Runner.quant_stream", ApiChangeType.REMOVED)
     ]
 
@@ -997,15 +1008,21 @@ def test_type_arguments_of_a_base_are_no_change_of_bases(tmp_path: Path, mode: s
         .replace("class Path(ParamType, Mixin):", "class Path(ParamType[str], Mixin):")
     )
     no_mixin = typed.replace("class Path(ParamType[str], Mixin):", "class Path(ParamType[str]):")
-    quiet, dropped = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/types.py": old}),
-        CommitSpec("typing: ParamType is generic", D[1], files={"pkg/types.py": typed}),
-        CommitSpec("Path is no Mixin", D[2], files={"pkg/types.py": no_mixin}),
-    ], mode)  # fmt: skip
-    assert [i.name for i in quiet if i.kind is RadarKind.PYTHON_API] == []
-    assert [(i.name, i.detail) for i in dropped if i.kind is RadarKind.PYTHON_API] == [
+    quiet, dropped = api_items(tmp_path, mode, "pkg/types.py", [
+        ("init", old), ("typing: ParamType is generic", typed), ("Path is no Mixin", no_mixin),
+    ])  # fmt: skip
+    assert quiet == []
+    assert [(i.name, i.detail) for i in dropped] == [
         ("pkg.types.Path", "bases (ParamType[str], Mixin) → (ParamType[str])")
     ]
+
+
+def announced(log: str) -> dict[str, bool]:
+    """Whether each entry of a one-version changelog announces something."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    [section] = sections(log)
+    return {e.text: announces(e) is not None for e in section.entries}
 
 
 def test_changelog_words_that_only_look_like_a_break() -> None:
@@ -1013,8 +1030,6 @@ def test_changelog_words_that_only_look_like_a_break() -> None:
     deprecation, and an entry under Docs, Translations or Tests announces nothing users act
     on, whatever its words; under Internal (fastapi drops a package there) or Breaking
     Changes it does."""
-    from commitdigest.analysis.radar.changelog import announces, sections
-
     log = (
         "## 2.0.0\n\n### Features\n\n"
         "- Added end-to-end support for DeepSeek-V4.\n"
@@ -1024,9 +1039,7 @@ def test_changelog_words_that_only_look_like_a_break() -> None:
         "- Drop support for `pkg-slim`, use `pkg` instead.\n\n"
         "### Breaking Changes\n\n- Docs: the `/docs` route is no longer served.\n"
     )
-    [section] = sections(log)
-    said = {e.text: announces(e) is not None for e in section.entries}
-    assert said == {
+    assert announced(log) == {
         "Added end-to-end support for DeepSeek-V4.": False,
         "We end support for Python 3.8.": True,
         "Update links to no longer use the external-link class.": False,
@@ -1149,8 +1162,6 @@ def test_an_explanation_under_a_breaking_entry_and_a_bumped_package_are_no_news(
     """Under Breaking Changes, a nested bullet that only explains its entry ("This
     simplifies the work …") is part of it; one that names code or says what goes is an
     entry of its own. A package bumped whose name says "deprecated" deprecates nothing."""
-    from commitdigest.analysis.radar.changelog import announces, sections
-
     log = (
         "## 0.26.0\n\n### Breaking Changes\n\n"
         "* ➖ Vendor Click and streamline Typer's code base. PR #1774.\n"
@@ -1161,9 +1172,7 @@ def test_an_explanation_under_a_breaking_entry_and_a_bumped_package_are_no_news(
         "* ⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1. PR #1603.\n"
         "* ♻️ Deprecate the `typer-slim` wrapper package. PR #1535.\n"
     )
-    [section] = sections(log)
-    said = {e.text: announces(e) is not None for e in section.entries}
-    assert said == {
+    assert announced(log) == {
         "➖ Vendor Click and streamline Typer's code base. PR #1774.": True,
         "Typer no longer depends on Click as a third party dependency.": True,
         "This simplifies the work done by both Click and Typer teams.": False,
@@ -1178,8 +1187,6 @@ def test_the_quiet_rules_keep_what_still_says_a_break() -> None:
     a list an entry opens, a deprecation that also mentions the warning it avoids,
     "soft-deprecated", a bump that says what it breaks, a Testing heading (a library's test
     helpers are its API)."""
-    from commitdigest.analysis.radar.changelog import announces, sections
-
     log = (
         "## 3.0.0\n\n### Breaking changes\n\n"
         "  * Configuration is now read from the XDG config directory only.\n"
@@ -1192,8 +1199,7 @@ def test_the_quiet_rules_keep_what_still_says_a_break() -> None:
         "* Update pydantic from v1 to v2; pydantic v1 is no longer supported.\n\n"
         "### Testing\n\n* Removed the `testing.Client.open_session` helper.\n"
     )
-    [section] = sections(log)
-    said = {e.text: announces(e) is not None for e in section.entries}
+    said = announced(log)
     assert all(said.values()), said
     assert len(said) == 8
 
