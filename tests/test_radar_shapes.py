@@ -1264,3 +1264,35 @@ def test_decorators_with_brackets_in_their_strings_and_a_class_no_longer_generic
     plain = box.replace("class Box(Generic[T]):", "class Box:")
     found = compare(light_api(box + "    pass\n"), light_api(plain + "    pass\n"))
     assert [(b.qualname, b.change) for b in found] == [("Box", "bases")]
+
+
+def test_a_removed_override_that_called_super_over_a_long_signature(
+    tmp_path: Path, mode: str
+) -> None:
+    """An override of an upstream method whose signature closes on its own line and that
+    calls ``super().__init__(`` is still inherited when removed (its body is read past
+    the closing line); one that never called its base is a removal."""
+    runner = (
+        "from vllm.moe import DefaultMoERunner\n\n\n"
+        "class AscendMoERunner(DefaultMoERunner):\n"
+        "    def __init__(\n        self,\n        layer,\n        config,\n    ):\n"
+        "        super().__init__(\n            layer,\n            config,\n        )\n\n"
+        "    def forward_impl(\n        self,\n        x,\n    ):\n        return x\n\n"
+        "    def use_dp(self):\n        return False\n"
+    )
+    no_init = runner.replace(
+        "    def __init__(\n        self,\n        layer,\n        config,\n    ):\n"
+        "        super().__init__(\n            layer,\n            config,\n        )\n\n",
+        "",
+    )
+    no_forward = no_init.replace(
+        "    def forward_impl(\n        self,\n        x,\n    ):\n        return x\n\n", ""
+    )
+    inherited, removed = api_items(tmp_path, mode, "pkg/runner.py", [
+        ("init", runner), ("use the upstream __init__", no_init),
+        ("drop forward_impl", no_forward),
+    ])  # fmt: skip
+    assert inherited == []
+    assert [(i.name, i.change) for i in removed] == [
+        ("pkg.runner.AscendMoERunner.forward_impl", ApiChangeType.REMOVED)
+    ]

@@ -205,7 +205,9 @@ def calls_super(text: str, obj: Obj) -> bool:
     indent = len(head) - len(head.lstrip())
     body: list[str] = []
     for line in lines[obj.line :]:
-        if line.strip() and len(line) - len(line.lstrip()) <= indent and body:
+        stripped = line.strip()
+        closes = stripped[:1] in (")", "]", "}")  # the end of a signature over lines
+        if stripped and len(line) - len(line.lstrip()) <= indent and body and not closes:
             break
         body.append(line)
     pattern = rf"super\(\)\s*\.\s*{re.escape(name)}\s*\("
