@@ -71,9 +71,9 @@ _WARNING_AVOIDED = re.compile(
     re.I,
 )
 _DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
+_REFERENCE_ONLY = re.compile(r"^\W*(?:PR|pull request|issue)?\s*#\d+\W*$", re.I)  # "PR #1862."
 # a dependency bump ("⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1"): no news of the
 # project's own, whatever the package is called (unless it says what it breaks)
-_REFERENCE_ONLY = re.compile(r"^\W*(?:PR|pull request|issue)?\s*#\d+\W*$", re.I)
 _BUMP = re.compile(r"^\W*(?:bump|update|upgrade)\s+\S+\s+(?:requirement\s+)?from\s", re.I)
 _FIX_LEAD = re.compile(r"^(?:fix(?:e[sd])?|bugfix|correct(?:ed|s)?|resolve[sd]?)\b", re.I)
 _BOLD_LEAD = re.compile(r"^\*\*(.+?)\*\*|^__(.+?)__")
@@ -360,9 +360,12 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
 def _says_what(text: str, words: str) -> bool:
     """Whether an entry names what changes itself: code, or words of a break, a removal or
     a deprecation."""
-    return bool(
-        _CODE.search(text) or _BREAK_WORDS.search(words) or _DEPRECATION_WORDS.search(words)
-    )
+    return _CODE.search(text) is not None or _says_gone(words)
+
+
+def _says_gone(words: str) -> bool:
+    """Whether plain words (code replaced) say something breaks, goes or is deprecated."""
+    return bool(_BREAK_WORDS.search(words) or _DEPRECATION_WORDS.search(words))
 
 
 def announcing(entry: str) -> str:
@@ -374,8 +377,7 @@ def announcing(entry: str) -> str:
         return entry
     said = []
     for sentence in sentences:
-        words = _CODE.sub(" x ", plain_text(sentence))
-        if _BREAK_WORDS.search(words) or _DEPRECATION_WORDS.search(words):
+        if _says_gone(_CODE.sub(" x ", plain_text(sentence))):
             said.append(sentence)
     return " ".join(said) or entry
 

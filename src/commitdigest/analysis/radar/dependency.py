@@ -53,8 +53,9 @@ def _vt(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
 
 
-# a requirements file for work on the project, not for its users
-_DEV_FILE = re.compile(  # a word of the name ("-dev", "_test", "docs."), not "docker"/"device"
+# a requirements file for work on the project, not for its users: a word of its name
+# ("-dev", "_test", "docs."), not part of one ("docker", "device")
+_DEV_FILE = re.compile(
     r"(?:^|[-_./])(?:dev|tests?|lint|docs?|ci|bench|build|mypy|typ(?:e|ing)|format|style"
     r"|pre-?commit|examples?)s?(?=$|[-_.])",
     re.I,
@@ -81,7 +82,7 @@ def is_dependency_file(path: str) -> bool:
 def _lists_dependencies(view: CommitView) -> bool:
     """Whether the root ``pyproject.toml`` (after the commit) lists the project's
     dependencies itself: then requirement files are for working on it."""
-    text = view.after.get("pyproject.toml") if "pyproject.toml" in view.after else None
+    text = view.after.get("pyproject.toml")
     if text is None and view.repo is not None:
         text = view.repo.text(view.sha, "pyproject.toml")
     if not text or "dependencies" not in text:

@@ -65,7 +65,7 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
         end = text.find("\n", start)
         line = text[start : end if end >= 0 else None]
         m = _MARK.search(line)
-        if m is None or _in_string(line[: m.start()]) or _imports(text, start):
+        if m is None or _in_string(line[: m.start()]) or _imports(text, start, line):
             continue  # no marker, words of a message ("Deprecat…"), or an import of one
         line_no += text.count("\n", counted, start)
         counted = start
@@ -76,11 +76,9 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
 _NAME_LINE = re.compile(r"\s*[\w.]+(?:\s+as\s+\w+)?\s*,?\s*(?:#.*)?$")
 
 
-def _imports(text: str, start: int) -> bool:
-    """Whether the line at offset ``start`` imports (``from x import PkgDeprecationWarning``,
+def _imports(text: str, start: int, line: str) -> bool:
+    """Whether ``line``, at offset ``start``, imports (``from x import PkgDeprecationWarning``,
     or a name line of ``from x import (`` … ``)``) rather than warns."""
-    end = text.find("\n", start)
-    line = text[start : end if end >= 0 else None]
     if _IMPORT.match(line):
         return True
     if not _NAME_LINE.match(line):
@@ -255,16 +253,21 @@ def _keyed(text: str | None, module: str) -> list[tuple[int, str, str]]:
     return out
 
 
-def _visibility(public: PublicSurface | None, module: str, path: str, subject: str) -> Visibility:
-    """Public when users reach what is deprecated: a name of the package's surface (a
-    re-exported one is named as users reach it, and public); another name or a message
-    without one is as public as its module."""
-    if subject.startswith(module + "."):
-        qual = subject[len(module) + 1 :].partition("(")[0]
-        if public is None or public.is_public(module, qual):
-            return Visibility.PUBLIC
-        return Visibility.INTERNAL
-    return Visibility.INTERNAL if is_private_module(path) else Visibility.PUBLIC
+def _as_users_see(
+    public: PublicSurface | None, module: str, path: str, subject: str
+) -> tuple[str, Visibility]:
+    """The subject named as users reach it (a re-exported name by its public name) and
+    whether it is public: a name of the package's surface is; another name, or a message
+    without one, is as public as its module."""
+    if not subject.startswith(module + "."):
+        return subject, Visibility.INTERNAL if is_private_module(path) else Visibility.PUBLIC
+    qual, _, param = subject[len(module) + 1 :].partition("(")
+    alias = public.public_name(module, qual) if public is not None else None
+    if alias is not None:
+        return alias + (f"({param}" if param else ""), Visibility.PUBLIC
+    if public is None or public.is_public(module, qual):
+        return subject, Visibility.PUBLIC
+    return subject, Visibility.INTERNAL
 
 
 def detect(view: CommitView) -> list[ApiChange]:
@@ -289,12 +292,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue
             if told.setdefault(message, lineno) != lineno and not subject:
                 continue  # the same message at another marker (a decorator's category=)
-            visibility = _visibility(public, module, path, subject)
-            if public is not None and subject.startswith(module + "."):
-                qual, _, param = subject[len(module) + 1 :].partition("(")
-                alias = public.public_name(module, qual)
-                subject = alias + (f"({param}" if param else "") if alias else subject
-                visibility = Visibility.PUBLIC if alias else visibility
+            subject, visibility = _as_users_see(public, module, path, subject)
             seen.add(subject or message)
             items.append(
                 ApiChange(

@@ -691,10 +691,8 @@ def _cli_command(obj: Obj) -> bool:
     """A click or typer command (``@cli.command()``, ``@click.option(...)``,
     ``@app.callback()``): its parameters are the command line's options, filled by the
     framework, not a Python signature anyone calls (options have their own kind)."""
-    return any(
-        d.split("(")[0].rsplit(".", 1)[-1] in _CLI_DECORATORS and "." in d.split("(")[0]
-        for d in obj.decorators
-    )
+    called = (d.split("(")[0] for d in obj.decorators)
+    return any("." in c and c.rsplit(".", 1)[-1] in _CLI_DECORATORS for c in called)
 
 
 def _same_value(old: str, new: str) -> bool:
@@ -729,12 +727,11 @@ def _base_classes(bases: tuple[str, ...]) -> set[str]:
     (``ParamType[str]`` is ``ParamType``) and without ``Generic``/``Protocol``/``object``,
     which give instances nothing (``(ParamType, Generic[T])`` -> ``(ParamType[T])`` changes
     nothing at run time)."""
-    out = set()
-    for base in bases:
-        name = base.split("[", 1)[0].strip()
-        if name.rsplit(".", 1)[-1] not in _TYPING_BASES and "=" not in name:
-            out.add(name)
-    return out
+    return {
+        base.split("[", 1)[0].strip()
+        for base in bases
+        if _plain_base(base) not in _TYPING_BASES and "=" not in base.split("[", 1)[0]
+    }
 
 
 def compare_objects(
