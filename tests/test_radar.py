@@ -334,6 +334,26 @@ def test_a_vendored_tools_options_are_not_the_projects(tmp_path: Path) -> None:
     ]
 
 
+def test_a_vendored_librarys_api_and_deprecations_are_not_the_projects(tmp_path: Path) -> None:
+    # pip/_vendor/urllib3 updated: its own removals and new deprecations are not pip's API
+    old = "def request_chunked(body):\n    return body\n\n\ndef keep():\n    return 1\n"
+    new = (
+        "import warnings\n\n\ndef keep():\n"
+        '    warnings.warn("keep() is deprecated", DeprecationWarning)\n    return 1\n'
+    )
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pkg/_vendor/lib/conn.py": old, "pkg/conn.py": old}),
+            CommitSpec("update", D2, files={"pkg/_vendor/lib/conn.py": new, "pkg/conn.py": new}),
+        ],
+    )
+    assert sorted((i.kind.value, i.name, i.path) for i in items) == [
+        ("deprecation", "pkg.conn.keep", "pkg/conn.py"),
+        ("python_api", "pkg.conn.request_chunked", "pkg/conn.py"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("title", "body"),
     [

@@ -59,7 +59,9 @@ class AnalysisStatus(StrEnum):
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # a model's validator is built when first used, not at import: a run that never makes
+    # one (a cached report, a radar worker) does not pay for it
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class FileChange(_Frozen):
@@ -212,6 +214,7 @@ class Place(BaseModel):
 class ApiChange(BaseModel):
     """One radar fact, found from the code before and after a commit (or the project's own
     words for ``announced``): what changed, how, whether it breaks users, and the evidence.
+    Built at import (not deferred): each radar worker forked after it makes these.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -463,7 +466,7 @@ class UpgradeContext(_Frozen):
     commits: list[RangeCommit] = Field(default_factory=list)
     unreadable: list[str] = Field(default_factory=list)  # files that could not be read
 
-    model_config = ConfigDict(frozen=True, populate_by_name=True)
+    model_config = ConfigDict(frozen=True, populate_by_name=True, defer_build=True)
 
 
 # ---- what a user follows -------------------------------------------------------------

@@ -21,6 +21,7 @@ httpx gives ``httpx.*(proxies)`` (a keyword at any call of the package), "Remove
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from commitdigest.analysis.radar.changelog import (
@@ -78,10 +79,14 @@ def detect(view: CommitView) -> list[ApiChange]:
         before = view.before.get(path) or ""
         prior = {s.title: s for s in sections(before)}
         seen: set[str] = set()
-        new_sections = sections(after, _edit(view, path))
+        edit = _edit(view, path)
+        new_sections = sections(after, edit)
         released = next((s for s in new_sections if release and s.version == release), None)
+        added = sorted(edit[1][1]) if edit is not None else None
         for section in new_sections:
             in_release = section is released
+            if not in_release and added is not None and not _adds_to(section, added):
+                continue  # the commit adds no line to it: nothing new in it
             old_section = prior.get(section.title)
             if not in_release and old_section is not None and old_section.body == section.body:
                 continue  # the section reads as before: nothing new in it
@@ -111,6 +116,13 @@ def _edit(view: CommitView, path: str) -> tuple[str, Edit] | None:
     its diff), when both are known: a long changelog is then not read whole again."""
     before, numbers = view.before.get(path), view.numbers.get(path)
     return (before, numbers) if before is not None and numbers is not None else None
+
+
+def _adds_to(section: Section, added: list[int]) -> bool:
+    """Whether any of the (sorted, 1-based) ``added`` lines is the section's heading or one
+    of its lines."""
+    at = bisect_left(added, section.line)
+    return at < len(added) and added[at] <= section.end
 
 
 def _written(section: Section) -> frozenset[str]:

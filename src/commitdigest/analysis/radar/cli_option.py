@@ -9,8 +9,7 @@ from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
     RadarKind,
-    is_test_or_docs,
-    is_vendored,
+    is_own_python,
     removed_from,
 )
 
@@ -35,8 +34,7 @@ _DECLARES = re.compile(r"add_argument|option\(|Option\(")
 
 def wants(changed: str | None, path: str) -> bool:
     """Whether a commit's changed lines of ``path`` may add or remove an option."""
-    ok = path.endswith(".py") and not is_test_or_docs(path) and not is_vendored(path)
-    return ok and (changed is None or _DECLARES.search(changed) is not None)
+    return is_own_python(path) and (changed is None or _DECLARES.search(changed) is not None)
 
 
 def detect(view: CommitView) -> list[ApiChange]:

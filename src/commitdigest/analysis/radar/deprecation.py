@@ -9,8 +9,8 @@ from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
     RadarKind,
+    is_own_python,
     is_private_module,
-    is_test_or_docs,
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
 from commitdigest.models import ApiChangeType, Visibility
@@ -38,8 +38,7 @@ __all__ = ["detect", "message_near", "messages", "wants"]
 
 def wants(changed: str | None, path: str) -> bool:
     """Whether a commit's changed lines of ``path`` may add a deprecation."""
-    ok = path.endswith(".py") and not is_test_or_docs(path)
-    return ok and (changed is None or _MARK.search(changed) is not None)
+    return is_own_python(path) and (changed is None or _MARK.search(changed) is not None)
 
 
 def _maybe_marked(text: str) -> bool:
@@ -275,7 +274,7 @@ def detect(view: CommitView) -> list[ApiChange]:
     message and by subject, so a reformatted call or a new ``stacklevel`` is no news."""
     items: list[ApiChange] = []
     for path in view.paths:
-        if not path.endswith(".py") or is_test_or_docs(path):
+        if not is_own_python(path):
             continue
         after_text = view.after.get(path) or ""
         if not view.touches(path, _MARK) or not _maybe_marked(after_text):

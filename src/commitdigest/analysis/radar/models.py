@@ -69,8 +69,14 @@ _VENDORED = frozenset({"_vendor", "vendor", "vendored", "_vendored", "third_part
 
 def is_vendored(path: str) -> bool:
     """A file of another project copied in (``pip/_vendor/``, ``third_party/``): its
-    command line is not this project's."""
+    command line, its API and its deprecations are not this project's."""
     return any(part in _VENDORED for part in path.split("/")[:-1])
+
+
+def is_own_python(path: str) -> bool:
+    """A Python module of the code the project itself gives its users: not tests, docs or
+    tooling (:func:`is_test_or_docs`), nor another project's copy (:func:`is_vendored`)."""
+    return path.endswith(".py") and not is_test_or_docs(path) and not is_vendored(path)
 
 
 def is_private_module(path: str) -> bool:
@@ -114,8 +120,11 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 
 # 10: public/internal, inherited overrides, env reads only, shipped config only, releases,
 #     ast-based API model (no griffe); 12: one item for parameters shifted together;
-# 13: relative imports in a package __init__ resolved from the package
-RADAR_VERSION = 13
+# 13: relative imports in a package __init__ resolved from the package; 14: read as real
+#     code is written (signatures closing on their own line, CRLF, module-level blocks,
+#     type arguments of bases, click/typer commands, docs_src/ and vendored code, only
+#     dependencies users install, changelog headings and entries that announce nothing)
+RADAR_VERSION = 14
 
 
 def cache_key(sha: str) -> str:

@@ -30,8 +30,8 @@ from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
     RadarKind,
+    is_own_python,
     is_private_module,
-    is_test_or_docs,
     line_of,
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
@@ -82,7 +82,7 @@ API_LINES = re.compile(
 def wants(view_changed: str | None, path: str) -> bool:
     """Whether the radar's API kind needs ``path``'s text for a commit whose changed lines
     of it are ``view_changed`` (None: not known)."""
-    if not path.endswith(".py") or is_test_or_docs(path):
+    if not is_own_python(path):
         return False
     if view_changed is None or path.endswith("__init__.py"):
         return True
