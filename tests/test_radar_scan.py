@@ -13,6 +13,7 @@ from gitfixture import CommitSpec, build_repo
 from radarscan import scan_log
 
 from commitdigest.analysis.radar.driver import CommitInput
+from commitdigest.analysis.radar.models import NOT_SHIPPED_PATHSPECS, is_test_or_docs
 from commitdigest.pipeline import radar_scan
 from commitdigest.sources.blobs import REQUEST_CHUNK, BlobReader
 
@@ -47,6 +48,29 @@ def test_a_missing_blob_is_none_and_the_reader_goes_on(tmp_path: Path) -> None:
     with BlobReader(tmp_path / "repo") as reader:
         got = reader.read_text([f"{shas[0]}:nope.py", f"{shas[0]}:a.py", "0" * 40])
     assert got == {f"{shas[0]}:nope.py": None, f"{shas[0]}:a.py": "A = 1\n", "0" * 40: None}
+
+
+def test_the_not_shipped_pathspecs_leave_out_only_what_is_not_shipped(tmp_path: Path) -> None:
+    # the search for a variable read elsewhere skips tests and docs in git already: every
+    # file the pathspecs leave out is one is_test_or_docs() says is not shipped
+    paths = [
+        "pkg/env.py", "pkg/sub/test_env.py", "pkg/sub/env_test.py", "pkg/tests/env.py",
+        "tests/env.py", "tests/unit/env.py", "docs/env.py", "docs_src/tutorial/env.py",
+        "examples/app/env.py", "example_app/env.py", "benchmarks/env.py", ".github/env.py",
+        "pkg/testing/env.py", "conftest.py", "pkg/contest.py", "pkg/tested/env.py",
+        "tutorials/env.py", "pkg/doc_utils.py", "tools/env.py",
+    ]  # fmt: skip
+    files = dict.fromkeys(paths, "import os\nX = os.getenv('APP_X')\n")
+    shas = build_repo(
+        tmp_path / "repo", [CommitSpec("one", "2026-01-10T10:00:00+00:00", files=files)]
+    )
+    with BlobReader(tmp_path / "repo") as reader:
+        kept = reader.grep(shas[0], "APP_X", ["*.py", *NOT_SHIPPED_PATHSPECS], word=True)
+    assert sorted(kept) == [
+        "pkg/contest.py", "pkg/doc_utils.py", "pkg/env.py", "pkg/tested/env.py", "tools/env.py"
+    ]  # fmt: skip
+    assert all(not is_test_or_docs(p) for p in kept if not p.startswith("tools/"))
+    assert all(is_test_or_docs(p) for p in set(paths) - set(kept))
 
 
 def _history(repo: Path) -> list[str]:

@@ -368,12 +368,25 @@ def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
     return 0
 
 
+COLLECT_EVERY = 1024  # commits a worker scans between two collections of reference cycles
+
+
 def _serve(scanner: WindowScanner, requests: IO[bytes], answers: IO[bytes]) -> None:
     """Commits until the end mark from ``requests``; each commit's ``(sha, items)`` to
-    ``answers`` once scanned, then the end mark."""
+    ``answers`` once scanned, then the end mark.
+
+    The worker collects reference cycles itself, every :data:`COLLECT_EVERY` commits, not
+    whenever enough objects were made: the scan makes millions of short-lived lists and
+    tuples but next to no cycles (132 objects over vllm-ascend's 12 weeks), and the
+    automatic collections cost a tenth of its time."""
+    gc.disable()
+    served = 0
     while (commit := pickle.load(requests)) is not _END:
         pickle.dump((commit.sha, scanner.scan(commit)), answers, pickle.HIGHEST_PROTOCOL)
         answers.flush()
+        served += 1
+        if served % COLLECT_EVERY == 0:
+            gc.collect()
     pickle.dump(_END, answers)
     answers.flush()
 

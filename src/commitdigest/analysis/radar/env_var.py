@@ -16,6 +16,7 @@ import re
 from functools import lru_cache
 
 from commitdigest.analysis.radar.models import (
+    NOT_SHIPPED_PATHSPECS,
     ApiChange,
     CommitView,
     RadarKind,
@@ -29,7 +30,7 @@ _READ = re.compile(
 )
 # a registry entry such as vLLM's envs.py: "NAME": lambda: os.getenv(...) — a lambda without
 # parameters (one with parameters is a callback table, not a variable)
-_REGISTRY = re.compile(r"""^\s*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
+_REGISTRY = re.compile(r"""^[ \t]*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
 
 
 _NEAR = 160  # a read's variable name is within this many characters of getenv/environ
@@ -108,7 +109,9 @@ def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> se
     pattern = "|".join(re.escape(name) for name in gone)
     files = [
         p
-        for p in view.repo.blobs.grep(view.sha, pattern, ["*.py"], word=True)
+        for p in view.repo.blobs.grep(
+            view.sha, pattern, ["*.py", *NOT_SHIPPED_PATHSPECS], word=True
+        )
         if relevant(p) and p not in touched
     ]
     read: set[str] = set()

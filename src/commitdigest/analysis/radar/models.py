@@ -7,6 +7,7 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from commitdigest.models import ApiChange as ApiChange
@@ -45,40 +46,56 @@ class CommitView:
 
 
 _TOOLING_ROOTS = frozenset({"tools", "scripts", "ci", "hack", "docker", "deploy"})
+_NOT_SHIPPED = frozenset(
+    {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"}
+)  # folders
+_NOT_SHIPPED_PREFIXES = (".", "docs_", "docs-", "doc_", "example", "tutorial")
 
 
+@lru_cache(maxsize=8192)  # the same paths, commit after commit
 def is_test_or_docs(path: str) -> bool:
     """Tests, docs, examples, benchmarks and the repository's own tooling (a dot-folder
     such as ``.github/``, or ``tools/``, ``scripts/``, ``ci/`` at its root) are not what a
     package gives its users."""
     parts = path.split("/")
     name = parts[-1]
-    if any(
-        p in {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"}
-        or p.startswith((".", "docs_", "docs-", "doc_", "example", "tutorial"))
-        for p in parts[:-1]
-    ):
+    if any(p in _NOT_SHIPPED or p.startswith(_NOT_SHIPPED_PREFIXES) for p in parts[:-1]):
         return True
     if len(parts) > 1 and parts[0].lower() in _TOOLING_ROOTS:
         return True
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
 
+# git pathspecs that leave out most of what is_test_or_docs() says is not shipped (its
+# folders at any depth and its file names; not the tooling roots, whose case varies): a
+# search of the repository reads half the files of a project with big tests
+NOT_SHIPPED_PATHSPECS = (
+    *(f":(exclude,glob)**/{name}/**" for name in sorted(_NOT_SHIPPED)),
+    *(f":(exclude,glob)**/{prefix}*/**" for prefix in _NOT_SHIPPED_PREFIXES),
+    ":(exclude,glob)**/test_*.py",
+    ":(exclude,glob)**/*_test.py",
+    ":(exclude,glob)**/conftest.py",
+)
+
+
 _VENDORED = frozenset({"_vendor", "vendor", "vendored", "_vendored", "third_party", "extern"})
 
 
+@lru_cache(maxsize=8192)  # the same paths, commit after commit
 def is_vendored(path: str) -> bool:
     """A file of another project copied in (``pip/_vendor/``, ``third_party/``): its
     command line, its API and its deprecations are not this project's."""
     return any(part in _VENDORED for part in path.split("/")[:-1])
 
 
+@lru_cache(maxsize=8192)  # the same paths, commit after commit
 def is_own_python(path: str) -> bool:
     """A Python module of the code the project itself gives its users: not tests, docs or
     tooling (:func:`is_test_or_docs`), nor another project's copy (:func:`is_vendored`)."""
     return path.endswith(".py") and not is_test_or_docs(path) and not is_vendored(path)
 
 
+@lru_cache(maxsize=8192)  # the same paths, commit after commit
 def is_private_module(path: str) -> bool:
     """A module path with an underscore-led component (``__init__.py`` excepted)."""
     for part in path.removesuffix(".py").split("/"):

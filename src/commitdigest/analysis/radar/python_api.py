@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -129,10 +129,16 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     ``__getattr__``) or the commit changes none of them nor its imports."""
     if after is None or path not in view.numbers or path.endswith("__init__.py"):
         return False
-    if not any("__all__" in t or _module_getattr(t) for t in (before, after)):
+    if not (_export_hook(before) or _export_hook(after)):
         return True  # no export hook: what it exports is what it defines
     changed = view.changed.get(path)
     return changed is not None and _EXPORTS.search(changed) is None
+
+
+@lru_cache(maxsize=256)  # a version is the after of one commit and the before of the next
+def _export_hook(text: str) -> bool:
+    """Whether a module has ``__all__`` or a module-level ``__getattr__``."""
+    return "__all__" in text or _module_getattr(text)
 
 
 def _module_getattr(text: str) -> bool:
