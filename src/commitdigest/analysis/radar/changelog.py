@@ -92,6 +92,7 @@ def _role(m: re.Match[str], tick: str) -> str:
 _CODE = re.compile(r"``([^`]+)``|`([^`]+)`")
 
 
+@lru_cache(maxsize=8192)  # the same paths, commit after commit
 def is_changelog(path: str) -> bool:
     return bool(_CHANGELOG.search(path))
 

@@ -29,12 +29,11 @@ def _cached_options(code: str) -> frozenset[str]:
     return frozenset(_DECL.findall(code))
 
 
-_DECLARES = re.compile(r"add_argument|option\(|Option\(")
-
-
 def wants(changed: str | None, path: str) -> bool:
     """Whether a commit's changed lines of ``path`` may add or remove an option."""
-    return is_own_python(path) and (changed is None or _DECLARES.search(changed) is not None)
+    return is_own_python(path) and (
+        changed is None or "add_argument" in changed or "option(" in changed or "Option(" in changed
+    )
 
 
 def detect(view: CommitView) -> list[ApiChange]:

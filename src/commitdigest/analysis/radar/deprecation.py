@@ -38,12 +38,18 @@ __all__ = ["detect", "message_near", "messages", "wants"]
 
 def wants(changed: str | None, path: str) -> bool:
     """Whether a commit's changed lines of ``path`` may add a deprecation."""
-    return is_own_python(path) and (changed is None or _MARK.search(changed) is not None)
+    return is_own_python(path) and (changed is None or _says_deprecated(changed))
 
 
 def _maybe_marked(text: str) -> bool:
     """A fast substring test before the regex (most modules deprecate nothing)."""
     return "eprecat" in text or "FutureWarning" in text
+
+
+def _says_deprecated(lines: str) -> bool:
+    """Whether changed lines hold a deprecation marker (the substring test first: the
+    regex alone scanned vllm-ascend's 12 weeks of changed lines in a quarter second)."""
+    return _maybe_marked(lines) and _MARK.search(lines) is not None
 
 
 def _marks(text: str | None) -> list[tuple[int, str]]:
@@ -277,7 +283,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         if not is_own_python(path):
             continue
         after_text = view.after.get(path) or ""
-        if not view.touches(path, _MARK) or not _maybe_marked(after_text):
+        if not wants(view.changed.get(path), path) or not _maybe_marked(after_text):
             continue
         public = public_surface(view.repo) if view.repo is not None else None
         module = public.module_of(path) if public is not None else module_name(path)

@@ -62,12 +62,11 @@ def relevant(path: str) -> bool:
     return path.endswith(".py") and not is_test_or_docs(path)
 
 
-_MENTIONS = re.compile(r"getenv|environ|lambda")
-
-
 def wants(changed: str | None, path: str) -> bool:
     """Whether a commit's changed lines of ``path`` may change the variables it reads."""
-    return relevant(path) and (changed is None or _MENTIONS.search(changed) is not None)
+    return relevant(path) and (
+        changed is None or "getenv" in changed or "environ" in changed or "lambda" in changed
+    )
 
 
 def detect(view: CommitView) -> list[ApiChange]:
