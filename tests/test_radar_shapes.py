@@ -1182,6 +1182,72 @@ def test_an_explanation_under_a_breaking_entry_and_a_bumped_package_are_no_news(
     }
 
 
+def test_conventional_and_tagged_changelog_entries_that_are_no_news() -> None:
+    """vite's generated changelog: what a fix, a refactor, a chore or the build system
+    removes or deprecates is no news for users (a fix that says it breaks is); a bold
+    one-word scope (``**css:**``) is no entry's name. prometheus's tags: a ``[BUGFIX]``
+    that mentions a removal is a fix, "no longer requires" a flag is no break, a
+    ``[CHANGE]`` that stops doing something or deprecates is news."""
+    from commitdigest.analysis.radar.changelog import plain_entry, sections
+
+    log = (
+        "## 8.1.0\n\n### Bug Fixes\n\n"
+        "* **css:** keep deprecated `name` in synthetic `assetFileNames` call ([#22439](https://x.org/1))\n"
+        "* warn on deprecated envFile ([#22555](https://x.org/2))\n"
+        "* **ssr:** drop the `ssrLoadModule` cache, a breaking fix for plugins\n\n"
+        "### Code Refactoring\n\n* remove unused removeRawQuery util ([#22724](https://x.org/3))\n\n"
+        "### Miscellaneous Chores\n\n* remove irrelevant commits from changelog\n\n"
+        "### Build System\n\n* remove the custom onLog function\n\n"
+        "### Features\n\n* **css:** remove the `legacy` option ([#22800](https://x.org/4))\n\n"
+        "### Changes\n\n"
+        "- [BUGFIX] TSDB: prevent loss of samples before the in-memory copy is removed. #18849\n"
+        "- [CHANGE] PromQL: promote `first_over_time`. It no longer requires the feature flag.\n"
+        "- [CHANGE] HTTP: credentials are no longer forwarded to another host. #18949\n"
+        "- [CHANGE] API: Deprecate the `stats` query parameter. #19124\n"
+    )
+    said = announced(log)
+    assert [text[:30] for text, yes in said.items() if yes] == [
+        "**ssr:** drop the `ssrLoadModu",
+        "**css:** remove the `legacy` o",
+        "[CHANGE] HTTP: credentials are",
+        "[CHANGE] API: Deprecate the `s",
+    ]
+    assert len(said) == 11
+    [section] = sections(log)
+    assert [plain_entry(e.text) for e in section.entries][
+        6
+    ] == "css: remove the `legacy` option (#22800)"
+
+
+def test_a_tag_on_a_version_bump_releases_the_section_the_changelog_has(
+    tmp_path: Path, mode: str
+) -> None:
+    """A release tag on a commit that does not touch the changelog (a version bump)
+    announces the version's section as the changelog has it; a section that a commit
+    dated was released by that commit and is not announced again by the tag."""
+    log = "# Changelog\n\n## 0.12.0\n\n### Breaking changes\n\n- Remove the `--legacy` flag\n"
+    dated = log.replace("## 0.12.0\n", "## 0.11.0\n\nReleased on 2026-07-28.\n")
+    repo = tmp_path / "repo"
+    shas = build_repo(repo, [
+        CommitSpec("init", D[0], files={"uv/__init__.py": "", "CHANGELOG.md": "# Changelog\n"}),
+        CommitSpec("Drop --legacy", D[1], files={"CHANGELOG.md": log}),
+        CommitSpec("Bump version to 0.12.0", D[2], files={"uv/__init__.py": "V = '0.12.0'\n"}),
+        CommitSpec("Date 0.11.0", D[3], files={"CHANGELOG.md": dated}),
+        CommitSpec("Bump version to 0.11.0", D[4], files={"uv/__init__.py": "V = '0.11.0'\n"}),
+    ])  # fmt: skip
+    git(repo, "tag", "v0.12.0", shas[2])
+    git(repo, "tag", "v0.11.0", shas[4])
+    found = scan_log(repo, f"{shas[0]}..{shas[-1]}", mode)
+    said = [[(i.name, i.release) for i in found[s] if i.kind is RadarKind.ANNOUNCED]
+            for s in shas[1:]]  # fmt: skip
+    assert said == [
+        [("Remove the `--legacy` flag", "")],  # written
+        [("Remove the `--legacy` flag", "0.12.0")],  # released by its tag
+        [("Remove the `--legacy` flag", "0.11.0")],  # dated: released
+        [],  # its tag: already announced by the date
+    ]
+
+
 def test_the_quiet_rules_keep_what_still_says_a_break() -> None:
     """What the rules above must not silence: a list indented as a whole, a short item of
     a list an entry opens, a deprecation that also mentions the warning it avoids,

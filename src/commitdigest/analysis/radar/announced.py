@@ -70,18 +70,28 @@ def detect(view: CommitView) -> list[ApiChange]:
     packages = sorted(public_surface(view.repo).packages) if view.repo is not None else []
     items = [*_message_items(view), *_body_removals(view.body, packages)]
     release = _release(view)
-    for path in view.paths:
-        after = view.after.get(path)
+    after_texts, before_texts = view.after, view.before
+    untouched: list[str] = []
+    if release and view.repo is not None:  # a release tag on a commit that does not touch
+        # its changelog (a version bump): the changelogs as they are at the commit
+        untouched = [p for p in view.repo.blobs.paths(view.sha) if is_changelog(p)]
+        untouched = [p for p in untouched if p not in view.paths]
+        after_texts = {**view.after, **view.repo.texts(view.sha, untouched)}
+        before_texts = {**view.before, **{p: after_texts[p] for p in untouched}}
+    for path in (*view.paths, *untouched):
+        after = after_texts.get(path)
         if not is_changelog(path) or after is None:
             continue
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
-        before = view.before.get(path) or ""
+        before = before_texts.get(path) or ""
         prior = {s.title: s for s in sections(before)}
         seen: set[str] = set()
         edit = _edit(view, path)
         new_sections = sections(after, edit)
         released = next((s for s in new_sections if release and s.version == release), None)
+        if path in untouched and (released is None or _DATE.search(_stamp(released))):
+            continue  # not this version's, or dated: the commit that dated it released it
         added = sorted(edit[1][1]) if edit is not None else None
         for section in new_sections:
             in_release = section is released

@@ -54,16 +54,29 @@ _BREAK_WORDS = re.compile(
     r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
     r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
     r"|\b(?:is|are|was|were)\s+(?:now\s+)?(?:removed|dropped|deleted)\b"
-    r"|\bno\s+longer\b(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit))"
+    r"|\bno\s+longer\b"
+    r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need))"
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
     r"|\b(?<!-)(?:drop(?:ped|s)?|removed?|end(?:ed|s)?)\s+support\b"  # not "end-to-end"
     r"|移除|删除|不再|不兼容|破坏性",
     re.I,
 )
 # headings whose entries users need not act on, whatever their words ("Docs: update links
-# to no longer use the classes …"); not "Internal" (fastapi files dropping a package there)
-# nor "Testing" (a library's test helpers are its API)
-_QUIET_HEADING = re.compile(r"^\W*(?:docs?|documentation|translations?|ci)\b", re.I)
+# to no longer use the classes …", vite's "Code Refactoring: remove unnecessary async" and
+# "Miscellaneous Chores", the build system, CI); not "Internal" (fastapi files dropping a
+# package there) nor "Testing" (a library's test helpers are its API)
+_QUIET_HEADING = re.compile(
+    r"^\W*(?:docs?|documentation|translations?|ci|continuous\s+integration|build\s+system"
+    r"|(?:code\s+)?refactor\w*|(?:miscellaneous\s+)?chores?|code\s+style)\b",
+    re.I,
+)
+# a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
+# prometheus writes it): what it removes or no longer does is the bug, unless it says that
+# it breaks
+# what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]") and a
+# one-word scope ("css:", "TSDB:", "Discovery/AWS:")
+_SCOPE = re.compile(r"^\s*(?:\[[A-Za-z ]{1,20}\]\s*)?(?:[\w./-]+:\s+)?")
+_FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
 # a deprecation warning that a change avoids or silences is no deprecation
 _WARNING_AVOIDED = re.compile(
     r"\b(?:avoid|fix|fixe[sd]|silenc\w*|suppress\w*|hide|hides|hid|ignor\w*)\s+(?:an?\s+|the\s+)?"
@@ -75,7 +88,10 @@ _REFERENCE_ONLY = re.compile(r"^\W*(?:PR|pull request|issue)?\s*#\d+\W*$", re.I)
 # a dependency bump ("⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1"): no news of the
 # project's own, whatever the package is called (unless it says what it breaks)
 _BUMP = re.compile(r"^\W*(?:bump|update|upgrade)\s+\S+\s+(?:requirement\s+)?from\s", re.I)
-_FIX_LEAD = re.compile(r"^(?:fix(?:e[sd])?|bugfix|correct(?:ed|s)?|resolve[sd]?)\b", re.I)
+_FIX_LEAD = re.compile(
+    r"^(?:\[\s*(?:bug\s*fix|fix)\s*\]|fix(?:e[sd])?\b|bugfix\b|correct(?:ed|s)?\b|resolve[sd]?\b)",
+    re.I,
+)
 _BOLD_LEAD = re.compile(r"^\*\*(.+?)\*\*|^__(.+?)__")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"\*\*|__")
@@ -346,10 +362,15 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
             return change, change is not ApiChangeType.DEPRECATED
     if entry.heading and _QUIET_HEADING.search(entry.heading):
         return None  # docs, translations, CI: nothing users act on
-    if _BUMP.match(words) and not _BREAK_WORDS.search(words):
+    said = _SCOPE.sub("", words, count=1)  # its words after a [TAG] and a scope ("css:")
+    if _BUMP.match(said) and not _BREAK_WORDS.search(said):
         return None
-    fix = _FIX_LEAD.match(words) is not None
-    if _BREAK_WORDS.search(words) and not (
+    fix = (
+        _FIX_LEAD.match(words) is not None
+        or _FIX_LEAD.match(said) is not None
+        or bool(entry.heading and _FIX_HEADING.match(entry.heading.strip()))
+    )
+    if _BREAK_WORDS.search(said) and not (
         fix and not re.search(r"breaking|incompatib", words, re.I)
     ):
         return None, True
@@ -392,9 +413,14 @@ def plain_text(entry: str) -> str:
 
 
 def plain_entry(entry: str) -> str:
-    """An entry's name: its bold lead if any, else the whole entry; links as their text."""
+    """An entry's name: its bold lead if any, else the whole entry; links as their text.
+    A one-word lead that holds its colon is the entry's scope, not its name (``**css:**
+    keep …``, as conventional changelogs write it): then the whole entry is the name
+    (``**ProfileExecuteDuration**: Cleaned up …`` is named by its lead)."""
     lead = _BOLD_LEAD.match(entry)
     text = (lead.group(1) or lead.group(2)) if lead else entry
+    if lead and len(text.split()) == 1 and text.endswith(":"):
+        text = entry
     return plain_text(text).rstrip(":：").strip()
 
 

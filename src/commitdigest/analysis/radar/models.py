@@ -47,9 +47,10 @@ class CommitView:
 
 _TOOLING_ROOTS = frozenset({"tools", "scripts", "ci", "hack", "docker", "deploy"})
 _NOT_SHIPPED = frozenset(
-    {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "bench"}
+    {"tests", "test", "testing", "testdata", "docs", "doc", "examples", "benchmarks", "bench"}
 )  # folders
-_NOT_SHIPPED_PREFIXES = (".", "docs_", "docs-", "doc_", "example", "tutorial")
+# folder prefixes ("test_vectors/" of a Rust crate, "docs_src/", "example_app/")
+_NOT_SHIPPED_PREFIXES = (".", "test_", "test-", "docs_", "docs-", "doc_", "example", "tutorial")
 
 
 @lru_cache(maxsize=8192)  # the same paths, commit after commit

@@ -59,4 +59,5 @@ class RepoView:
 
     @cached_property
     def tags(self) -> dict[str, list[str]]:
+        """Tag names by the commit each points at."""
         return self.blobs.tags()
