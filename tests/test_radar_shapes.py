@@ -1219,6 +1219,48 @@ def test_conventional_and_tagged_changelog_entries_that_are_no_news() -> None:
     ] == "css: remove the `legacy` option (#22800)"
 
 
+def test_tags_scopes_and_fixes_that_still_announce() -> None:
+    """What the rules above must not silence or invent: a tag or scope that says the entry
+    breaks, housekeeping tags and scopes whose entries remove what users never had, a fix
+    heading over an entry that deprecates."""
+    log = (
+        "## 2.0.0\n\n### Changed\n\n"
+        "- BREAKING: `Client.get` now returns bytes\n"
+        "- **Breaking:** the `timeout` argument is now in milliseconds\n"
+        "- [CI] Remove the nightly workflow\n"
+        "- docs: delete the stale page\n"
+        "- [ENHANCEMENT] TSDB: Remove old temporary checkpoints\n"
+        "- ci: drop support for Python 3.8\n\n"
+        "### Bug Fixes\n\n"
+        "- Deprecate passing `loop` to `Client`\n"
+        "- **config:** deprecate `server.fsServe`, use `server.fs` instead\n"
+    )
+    assert announced(log) == {
+        "BREAKING: `Client.get` now returns bytes": True,
+        "**Breaking:** the `timeout` argument is now in milliseconds": True,
+        "[CI] Remove the nightly workflow": False,
+        "docs: delete the stale page": False,
+        "[ENHANCEMENT] TSDB: Remove old temporary checkpoints": False,
+        "ci: drop support for Python 3.8": True,
+        "Deprecate passing `loop` to `Client`": True,
+        "**config:** deprecate `server.fsServe`, use `server.fs` instead": True,
+    }
+
+
+def test_an_entry_added_to_a_changelog_with_form_feeds_is_found(tmp_path: Path, mode: str) -> None:
+    """A GNU-style NEWS file breaks pages with form feeds, which Python splits lines at and
+    git does not: the commit's line numbers are not the reading's, so every changed section
+    is read."""
+    intro = "# NEWS\n\nAll notable changes.\fSee the \fdocs \ffor more.\n\n## Unreleased\n\n"
+    news = intro + "- Add `bar`\n\n## 1.0.0 (2025-01-01)\n\n- first\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "NEWS.md": news}),
+        CommitSpec("remove foo", D[1], files={
+            "NEWS.md": news.replace("- Add", "- Remove the `foo` option\n- Add")}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items if i.kind is RadarKind.ANNOUNCED] == ["Remove the `foo` option"]
+
+
 def test_a_tag_on_a_version_bump_releases_the_section_the_changelog_has(
     tmp_path: Path, mode: str
 ) -> None:
@@ -1227,9 +1269,12 @@ def test_a_tag_on_a_version_bump_releases_the_section_the_changelog_has(
     dated was released by that commit and is not announced again by the tag."""
     log = "# Changelog\n\n## 0.12.0\n\n### Breaking changes\n\n- Remove the `--legacy` flag\n"
     dated = log.replace("## 0.12.0\n", "## 0.11.0\n\nReleased on 2026-07-28.\n")
+    vendored = "## 0.12.0\n\n- Removed the `Frobnicate` API\n"  # another project's, same version
     repo = tmp_path / "repo"
     shas = build_repo(repo, [
-        CommitSpec("init", D[0], files={"uv/__init__.py": "", "CHANGELOG.md": "# Changelog\n"}),
+        CommitSpec("init", D[0], files={"uv/__init__.py": "", "CHANGELOG.md": "# Changelog\n",
+                                        "vendor/bar/CHANGELOG.md": vendored,
+                                        "uv/news.py": vendored}),
         CommitSpec("Drop --legacy", D[1], files={"CHANGELOG.md": log}),
         CommitSpec("Bump version to 0.12.0", D[2], files={"uv/__init__.py": "V = '0.12.0'\n"}),
         CommitSpec("Date 0.11.0", D[3], files={"CHANGELOG.md": dated}),

@@ -33,11 +33,12 @@ from commitdigest.analysis.radar.changelog import (
     code_spans,
     is_changelog,
     normalise_version,
+    numbered_as_git,
     plain_entry,
     plain_text,
     sections,
 )
-from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
+from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_vendored
 from commitdigest.analysis.radar.public import public_surface
 from commitdigest.models import ApiChangeType
 
@@ -72,10 +73,14 @@ def detect(view: CommitView) -> list[ApiChange]:
     release = _release(view)
     after_texts, before_texts = view.after, view.before
     untouched: list[str] = []
-    if release and view.repo is not None:  # a release tag on a commit that does not touch
-        # its changelog (a version bump): the changelogs as they are at the commit
-        untouched = [p for p in view.repo.blobs.paths(view.sha) if is_changelog(p)]
-        untouched = [p for p in untouched if p not in view.paths]
+    tags = view.repo.tags.get(view.sha, []) if view.repo is not None else []
+    if release and view.repo is not None and tags:  # a release tag on a commit that does not
+        # touch its changelog (a version bump): the changelogs as they are at the commit
+        untouched = [
+            p
+            for p in view.repo.blobs.paths(view.sha)
+            if p not in view.paths and _project_changelog(p, tags)
+        ]
         after_texts = {**view.after, **view.repo.texts(view.sha, untouched)}
         before_texts = {**view.before, **{p: after_texts[p] for p in untouched}}
     for path in (*view.paths, *untouched):
@@ -92,7 +97,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         released = next((s for s in new_sections if release and s.version == release), None)
         if path in untouched and (released is None or _DATE.search(_stamp(released))):
             continue  # not this version's, or dated: the commit that dated it released it
-        added = sorted(edit[1][1]) if edit is not None else None
+        added = sorted(edit[1][1]) if edit is not None and numbered_as_git(after) else None
         for section in new_sections:
             in_release = section is released
             if not in_release and added is not None and not _adds_to(section, added):
@@ -119,6 +124,25 @@ def detect(view: CommitView) -> list[ApiChange]:
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
+
+
+_TEXT_SUFFIXES = ("", ".md", ".rst", ".txt", ".markdown")
+_NOT_THE_PROJECTS = frozenset({"tests", "test", "testing", "examples", "node_modules"})
+
+
+def _project_changelog(path: str, tags: list[str]) -> bool:
+    """Whether ``path`` is a changelog of the project that the release ``tags`` (on the
+    commit) name: a text file, not another project's copy nor a test's or an example's;
+    in a monorepo whose tags name a package (``create-vite@9.0.7``), one under a folder of
+    that name."""
+    folders, _, name = path.rpartition("/")
+    parts = folders.split("/") if folders else []
+    if not is_changelog(path) or is_vendored(path) or _NOT_THE_PROJECTS.intersection(parts):
+        return False
+    if "." in name and not name.lower().endswith(_TEXT_SUFFIXES[1:]):
+        return False  # history.py, news.py: code
+    packages = {t.rpartition("@")[0].lstrip("@") for t in tags if "@" in t.lstrip("@")}
+    return not packages or any(p.rpartition("/")[2] in parts for p in packages)
 
 
 def _edit(view: CommitView, path: str) -> tuple[str, Edit] | None:

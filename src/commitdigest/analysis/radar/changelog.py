@@ -27,6 +27,7 @@ __all__ = [
     "code_spans",
     "is_changelog",
     "normalise_version",
+    "numbered_as_git",
     "plain_entry",
     "sections",
 ]
@@ -76,6 +77,14 @@ _QUIET_HEADING = re.compile(
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]") and a
 # one-word scope ("css:", "TSDB:", "Discovery/AWS:")
 _SCOPE = re.compile(r"^\s*(?:\[[A-Za-z ]{1,20}\]\s*)?(?:[\w./-]+:\s+)?")
+# tags and scopes of housekeeping ("[CI]", "[Misc]", "docs:", "refactor:", prometheus's
+# "[ENHANCEMENT]"): what they remove or drop is no news for users
+_QUIET_SCOPE = re.compile(
+    r"^\W*(?:ci|docs?|tests?|testing|build|chores?|refactor\w*|misc|style|perf|lint"
+    r"|enhancement|internal)\W",
+    re.I,
+)
+_LEADS_DEPRECATE = re.compile(r"^(?:deprecat|soft-deprecat)", re.I)
 _FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
 # a deprecation warning that a change avoids or silences is no deprecation
 _WARNING_AVOIDED = re.compile(
@@ -256,6 +265,14 @@ _readings: OrderedDict[str, tuple[_Reading, list[Section]]] = OrderedDict()
 _lock = threading.Lock()  # the radar may run in a thread beside another
 
 
+def numbered_as_git(text: str) -> bool:
+    """Whether a changelog that :func:`sections` read breaks its lines only where git does
+    (no ``\f``, ``\v``, ``\r``, U+2028 …): then a diff's line numbers are its lines'."""
+    with _lock:
+        found = _readings.get(text)
+    return found is not None and found[0].local
+
+
 def sections(text: str, edit: tuple[str, Edit] | None = None) -> list[Section]:
     """The changelog's version sections (the headings that name a version or "Unreleased",
     at the level of the first such heading), each with its entries: every bullet, a nested
@@ -362,20 +379,23 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
             return change, change is not ApiChangeType.DEPRECATED
     if entry.heading and _QUIET_HEADING.search(entry.heading):
         return None  # docs, translations, CI: nothing users act on
-    said = _SCOPE.sub("", words, count=1)  # its words after a [TAG] and a scope ("css:")
-    if _BUMP.match(said) and not _BREAK_WORDS.search(said):
+    # its words after a [TAG] and a scope ("css:"), unless they are housekeeping's ("[CI]
+    # Remove the nightly job", "docs: drop a page": no leading "Remove" of users')
+    scope = _SCOPE.match(words)
+    quiet = scope is None or _QUIET_SCOPE.search(scope.group(0)) is not None
+    said = words if quiet or scope is None else words[scope.end() :]
+    if _BUMP.match(said) and not _BREAK_WORDS.search(words):
         return None
-    fix = (
-        _FIX_LEAD.match(words) is not None
-        or _FIX_LEAD.match(said) is not None
-        or bool(entry.heading and _FIX_HEADING.match(entry.heading.strip()))
-    )
-    if _BREAK_WORDS.search(said) and not (
-        fix and not re.search(r"breaking|incompatib", words, re.I)
+    fix_heading = bool(entry.heading and _FIX_HEADING.match(entry.heading.strip()))
+    fix = _FIX_LEAD.match(words) is not None or _FIX_LEAD.match(said) is not None
+    if (_BREAK_WORDS.search(words) or _BREAK_WORDS.match(said)) and not (
+        (fix or fix_heading) and not re.search(r"breaking|incompatib", words, re.I)
     ):
         return None, True
-    if _DEPRECATION_WORDS.search(_WARNING_AVOIDED.sub(" ", words)) and not fix:
-        return ApiChangeType.DEPRECATED, False  # (a warning it avoids deprecates nothing)
+    deprecates = _DEPRECATION_WORDS.search(_WARNING_AVOIDED.sub(" ", words))
+    if deprecates and not fix and (not fix_heading or _LEADS_DEPRECATE.match(said)):
+        return ApiChangeType.DEPRECATED, False  # (a warning it avoids deprecates nothing; a
+        # fix that mentions a deprecated name deprecates nothing, one that deprecates does)
     return None
 
 

@@ -30,7 +30,7 @@ _READ = re.compile(
 )
 # a registry entry such as vLLM's envs.py: "NAME": lambda: os.getenv(...) — a lambda without
 # parameters (one with parameters is a callback table, not a variable)
-_REGISTRY = re.compile(r"""^[ \t]*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
+_REGISTRY = re.compile(r"""^[^\S\n]*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
 
 
 _NEAR = 160  # a read's variable name is within this many characters of getenv/environ
