@@ -25,7 +25,7 @@ from commitdigest.analysis.radar import (
 )
 from commitdigest.analysis.radar.instead import REPLACED, replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
-from commitdigest.analysis.radar.pylocal import changed_line_numbers
+from commitdigest.analysis.radar.pylocal import changed_line_numbers, hunks_of
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType, FileStatus
 
@@ -118,11 +118,7 @@ class CommitInput:
 
 def changed_lines(patch: str) -> str:
     """The lines a unified diff adds or removes, without their ``+``/``-`` marks."""
-    return "\n".join(
-        line[1:]
-        for line in patch.splitlines()
-        if line[:1] in "+-" and not line.startswith(("+++ ", "--- "))
-    )
+    return "\n".join(line[1:] for line in hunks_of(patch).splitlines() if line[:1] in "+-")
 
 
 def _read(

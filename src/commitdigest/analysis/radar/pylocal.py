@@ -36,6 +36,7 @@ __all__ = [
     "bases_of",
     "changed_line_numbers",
     "find",
+    "hunks_of",
     "imports_of",
     "local_breakages",
     "subclasses",
@@ -54,25 +55,32 @@ _MODULE_BLOCK = re.compile(
 )
 
 
+def hunks_of(patch: str) -> str:
+    """A unified diff from its first hunk header on (its ``--- a/x``/``+++ b/x`` header
+    left out, so that a removed line ``-- x`` is never taken for one); "" without hunks."""
+    if patch.startswith("@@"):
+        return patch
+    at = patch.find("\n@@")
+    return patch[at + 1 :] if at >= 0 else ""
+
+
 def changed_line_numbers(patch: str) -> tuple[frozenset[int], frozenset[int]]:
     """(removed lines of the old file, added lines of the new file), 1-based."""
     removed: list[int] = []
     added: list[int] = []
     old = new = 0
-    for line in patch.split("\n"):
+    for line in hunks_of(patch).split("\n"):
         mark = line[:1]
-        if mark == " " or not mark:
+        if mark == "+":
+            added.append(new)
+            new += 1
+        elif mark == "-":
+            removed.append(old)
+            old += 1
+        elif mark == " " or not mark:
             old += 1
             new += 1
-        elif mark == "+":
-            if not line.startswith("+++ "):
-                added.append(new)
-                new += 1
-        elif mark == "-":
-            if not line.startswith("--- "):
-                removed.append(old)
-                old += 1
-        elif mark == "@" and line.startswith("@@"):
+        elif mark == "@":
             m = _HUNK.match(line)
             if m:
                 old, new = int(m.group(1)), int(m.group(3))
