@@ -71,9 +71,6 @@ _QUIET_HEADING = re.compile(
     r"|(?:code\s+)?refactor\w*|(?:miscellaneous\s+)?chores?|code\s+style)\b",
     re.I,
 )
-# a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
-# prometheus writes it): what it removes or no longer does is the bug, unless it says that
-# it breaks
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]") and a
 # one-word scope ("css:", "TSDB:", "Discovery/AWS:")
 _SCOPE = re.compile(r"^\s*(?:\[[A-Za-z ]{1,20}\]\s*)?(?:[\w./-]+:\s+)?")
@@ -85,6 +82,9 @@ _QUIET_SCOPE = re.compile(
     re.I,
 )
 _LEADS_DEPRECATE = re.compile(r"^(?:deprecat|soft-deprecat)", re.I)
+# a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
+# prometheus writes it): what it removes or no longer does is the bug, unless it says that
+# it breaks
 _FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
 # a deprecation warning that a change avoids or silences is no deprecation
 _WARNING_AVOIDED = re.compile(
