@@ -126,7 +126,7 @@ def detect(view: CommitView) -> list[ApiChange]:
     return items
 
 
-_TEXT_SUFFIXES = ("", ".md", ".rst", ".txt", ".markdown")
+_TEXT_SUFFIXES = (".md", ".rst", ".txt", ".markdown")  # a changelog with a dot in its name
 _NOT_THE_PROJECTS = frozenset({"tests", "test", "testing", "examples", "node_modules"})
 
 
@@ -139,7 +139,7 @@ def _project_changelog(path: str, tags: list[str]) -> bool:
     parts = folders.split("/") if folders else []
     if not is_changelog(path) or is_vendored(path) or _NOT_THE_PROJECTS.intersection(parts):
         return False
-    if "." in name and not name.lower().endswith(_TEXT_SUFFIXES[1:]):
+    if "." in name and not name.lower().endswith(_TEXT_SUFFIXES):
         return False  # history.py, news.py: code
     packages = {t.rpartition("@")[0].lstrip("@") for t in tags if "@" in t.lstrip("@")}
     return not packages or any(p.rpartition("/")[2] in parts for p in packages)
