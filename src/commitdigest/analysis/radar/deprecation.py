@@ -280,8 +280,6 @@ def detect(view: CommitView) -> list[ApiChange]:
     message and by subject, so a reformatted call or a new ``stacklevel`` is no news."""
     items: list[ApiChange] = []
     for path in view.paths:
-        if not is_own_python(path):
-            continue
         after_text = view.after.get(path) or ""
         if not wants(view.changed.get(path), path) or not _maybe_marked(after_text):
             continue
