@@ -39,7 +39,7 @@ RANK = {
 # The base, tier by tier: a base module imports only base modules of a lower tier.
 BASE_ORDER: tuple[frozenset[str], ...] = (
     # import nothing of ours
-    frozenset({"models", "redaction", "text", "gitcmd", "aio", "progress", "_version"}),
+    frozenset({"models", "redaction", "text", "gitcmd", "aio", "progress", "lazy", "_version"}),
     frozenset({"errors", "version"}),  # errors <- redaction (messages masked); version <- _version
     frozenset({"window", "files", "http", "i18n"}),  # <- errors, models, redaction, version
     frozenset({"config"}),  # <- errors, files

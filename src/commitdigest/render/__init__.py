@@ -6,8 +6,9 @@ the HTML renderer (markdown-it) and vice versa.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from commitdigest.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from commitdigest.render.context import RepositoryInput, build_context, coverage
@@ -18,17 +19,17 @@ if TYPE_CHECKING:
     from commitdigest.render.markdown import render_markdown
 
 _WHERE = {
-    "RepositoryInput": "context",
-    "build_context": "context",
-    "coverage": "context",
-    "ReportsFolder": "folder",
-    "render_html": "html",
-    "load_context": "json_output",
-    "render_json": "json_output",
-    "SUPPORTED_LANGS": "labels",
-    "Labels": "labels",
-    "get_labels": "labels",
-    "render_markdown": "markdown",
+    "RepositoryInput": ".context",
+    "build_context": ".context",
+    "coverage": ".context",
+    "ReportsFolder": ".folder",
+    "render_html": ".html",
+    "load_context": ".json_output",
+    "render_json": ".json_output",
+    "SUPPORTED_LANGS": ".labels",
+    "Labels": ".labels",
+    "get_labels": ".labels",
+    "render_markdown": ".markdown",
 }
 
 __all__ = [
@@ -46,7 +47,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(f"commitdigest.render.{_WHERE[name]}"), name)
+__getattr__ = lazy_getattr(__name__, _WHERE)

@@ -6,8 +6,9 @@ Names load on first use (module ``__getattr__``): a radar worker that only reads
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from commitdigest.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from commitdigest.sources.git import DEFAULT_LIMITS, PatchLimits, iter_commits, read_commits
@@ -18,13 +19,13 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
-    "DEFAULT_LIMITS": "commitdigest.sources.git",
-    "PatchLimits": "commitdigest.sources.git",
-    "iter_commits": "commitdigest.sources.git",
-    "read_commits": "commitdigest.sources.git",
-    "RepositoryInfo": "commitdigest.sources.repo_info",
-    "resolve_repository": "commitdigest.sources.repo_info",
-    "resolve_repository_sync": "commitdigest.sources.repo_info",
+    "DEFAULT_LIMITS": ".git",
+    "PatchLimits": ".git",
+    "iter_commits": ".git",
+    "read_commits": ".git",
+    "RepositoryInfo": ".repo_info",
+    "resolve_repository": ".repo_info",
+    "resolve_repository_sync": ".repo_info",
 }
 
 __all__ = [
@@ -38,10 +39,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    where = _WHERE.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(where), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _WHERE)

@@ -6,8 +6,9 @@ reads) do not import the kinds."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from commitdigest.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from commitdigest.analysis.radar.driver import CommitInput, scan_window
@@ -21,17 +22,13 @@ if TYPE_CHECKING:
 __all__ = ["RADAR_VERSION", "ApiChange", "CommitInput", "RadarKind", "cache_key", "scan_window"]
 
 _HOMES = {
-    "RADAR_VERSION": "models",
-    "ApiChange": "models",
-    "RadarKind": "models",
-    "cache_key": "models",
-    "CommitInput": "driver",
-    "scan_window": "driver",
+    "RADAR_VERSION": ".models",
+    "ApiChange": ".models",
+    "RadarKind": ".models",
+    "cache_key": ".models",
+    "CommitInput": ".driver",
+    "scan_window": ".driver",
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+__getattr__ = lazy_getattr(__name__, _HOMES)
