@@ -262,6 +262,28 @@ def test_a_parser_far_behind_git_gets_every_commit(
     assert asyncio.run(slowly()) == commits
 
 
+def test_what_git_wrote_before_a_pause_goes_to_the_parser_at_once() -> None:
+    """git pauses (a big diff to work out, or the walk of older history after the window's
+    last commit): the commits it wrote are parsed meanwhile, not once a whole chunk or the
+    end has come (a short window's output, far below a chunk, waited for git to end)."""
+
+    async def read() -> tuple[bytes, list[bytes]]:
+        ours, gits = os.pipe()
+        pump = git_source._Pump(ours, asyncio.get_running_loop())
+        try:
+            os.write(gits, b"the first commit")
+            first = await asyncio.wait_for(pump.read(), timeout=20)  # git writes no more yet
+            os.write(gits, b", the rest")
+            os.close(gits)
+            return first, [await pump.read(), await pump.read()]
+        finally:
+            pump.close()
+
+    first, rest = asyncio.run(read())
+    assert first == b"the first commit"
+    assert rest == [b", the rest", b""]
+
+
 def test_the_window_is_listed_before_it_is_read(
     history: tuple[RepositoryInfo, list[Commit]],
 ) -> None:

@@ -173,6 +173,65 @@ def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
         os.killpg(stream._workers[0].proc.pid, 0)
 
 
+def test_a_short_window_is_scanned_on_a_thread_here_as_its_commits_come(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below PARALLEL_FROM no process starts: a thread of this process scans each commit as it
+    is added (beside git log, which leaves the run idle), not all of them after the read."""
+    import time
+
+    from commitdigest.analysis.radar.driver import scan_window
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    assert len(inputs) < radar_scan.PARALLEL_FROM
+    with BlobReader(repo) as reader:
+        serial = scan_window(reader, inputs)
+    spawned: list[list[str]] = []
+    real = subprocess.Popen
+
+    def spy(args: list[str], *a: object, **kw: object) -> object:
+        spawned.append(list(args))
+        return real(args, *a, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(radar_scan.subprocess, "Popen", spy)
+    answered: list[str] = []
+    stream = radar_scan.RadarStream(
+        repo, inputs[0].parent or "", len(inputs), lambda sha, items: answered.append(sha)
+    )
+    for c in reversed(inputs):  # newest first, as the source reads them
+        stream.add(c)
+    deadline = time.monotonic() + 60
+    while len(answered) < len(inputs) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert sorted(answered) == sorted(c.sha for c in inputs)  # before finish() was called
+    assert not any("commitdigest.pipeline.radar_scan" in a for a in spawned)  # no process
+    assert stream.finish(inputs) == serial
+
+
+def test_a_scan_that_fails_on_the_thread_fails_the_run_not_silently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the thread could not scan is scanned again by finish(), whose error the run sees:
+    no commit is left without its items."""
+    from commitdigest.analysis.radar import driver
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+
+    def broken(self: object, commit: CommitInput) -> list[object]:
+        raise RuntimeError(f"cannot scan {commit.sha}")
+
+    monkeypatch.setattr(driver.WindowScanner, "scan", broken)
+    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+    for c in inputs:
+        stream.add(c)
+    with pytest.raises(RuntimeError, match="cannot scan"):
+        stream.finish(inputs)
+
+
 def _two_workers(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> tuple[list[CommitInput], radar_scan.Found, radar_scan.RadarStream]:
@@ -243,6 +302,7 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     chunk = radar_scan.CHUNK
     commits = [CommitInput(f"{n:040x}", None, f"c{n}", "", ()) for n in range(4 * chunk)]
     stream = radar_scan.RadarStream(tmp_path, "base", len(commits))  # no processes: the queue
+    stream._workers[0].stop()  # (the thread a short window gets; fake workers instead)
     first, second = Busy(0, unanswered=radar_scan.AHEAD), Busy(1)
     stream._workers = [first, second]  # type: ignore[list-item]
     stream._parts = [deque(), deque()]

@@ -15,6 +15,7 @@ from gitfixture import CommitSpec, build_repo
 from test_radar_report import UPSTREAM_V1, UPSTREAM_V2
 from typer.testing import CliRunner
 
+from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.cli import app
 from commitdigest.models import Analysis, Commit
@@ -55,6 +56,16 @@ def json_reports(tmp_path: Path, argv: list[str], name: str) -> list[object]:
 def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(report, "EARLY_BATCH", 4)
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+
+
+def after_the_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No radar while git is read: it scans the whole window after the read, in this process
+    (the reference a run that scans while it reads must equal)."""
+
+    async def none(*args: object) -> None:
+        return None
+
+    monkeypatch.setattr(report.ReportRun, "_radar_stream", none)
 
 
 def test_two_repositories_of_the_same_name_keep_their_own_commits(tmp_path: Path) -> None:
@@ -171,11 +182,14 @@ def test_a_window_read_wider_than_listed_gets_the_radar_of_a_whole_read(
     argv = ["report", str(tmp_path / "r"), "--since", "2026-03-01", "--until", "2026-03-04",
             "--tz", "UTC", "--format", "json"]  # fmt: skip
 
-    whole = json_reports(tmp_path, argv, "whole")
+    with monkeypatch.context() as m:
+        after_the_read(m)
+        whole = json_reports(tmp_path, argv, "whole")
+    on_a_thread = json_reports(tmp_path, argv, "thread")  # a short window: a thread here
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
     monkeypatch.setattr(report, "EARLY_BATCH", 2)
     streamed = json_reports(tmp_path, argv, "streamed")
-    assert streamed == whole
+    assert streamed == on_a_thread == whole
     items = [
         (c["title"], i["name"], i["visibility"])
         for day in whole
@@ -189,8 +203,9 @@ def test_a_window_read_wider_than_listed_gets_the_radar_of_a_whole_read(
 def test_a_radar_scanned_while_git_reads_gives_the_same_report(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A long window's radar runs in worker processes fed as ``git log`` is read; its report
-    is the report of the radar run after the read, in one process."""
+    """A long window's radar runs in worker processes fed as ``git log`` is read, a short
+    one's on a thread of the run; either report is the report of the radar run after the
+    read."""
     repo = tmp_path / "httpx"
     specs = [CommitSpec("init", "2026-03-01T10:00:00+00:00", files=dict(UPSTREAM_V1))]
     for n, (path, text) in enumerate(UPSTREAM_V2.items()):
@@ -200,7 +215,26 @@ def test_a_radar_scanned_while_git_reads_gives_the_same_report(
     argv = ["report", str(repo), "--since", "2026-03-02", "--until", "2026-03-07", "--tz", "UTC",
             "--format", "json"]  # fmt: skip
 
-    after_read = json_reports(tmp_path, argv, "after")
+    with monkeypatch.context() as m:
+        after_the_read(m)
+        after_read = json_reports(tmp_path, argv, "after")
+    here: list[str] = []
+    real_here = radar_scan._Here.__init__
+
+    def spy_here(
+        self: radar_scan._Here, stream: radar_scan.RadarStream, on_items: radar_scan.OnItems
+    ) -> None:
+        def counted(sha: str, items: list[ApiChange]) -> None:
+            here.append(sha)
+            on_items(sha, items)
+
+        real_here(self, stream, counted)
+
+    with monkeypatch.context() as m:
+        m.setattr(radar_scan._Here, "__init__", spy_here)
+        on_a_thread = json_reports(tmp_path, argv, "thread")
+    assert len(here) == len(UPSTREAM_V2)  # scanned on the thread, commit by commit
+    assert on_a_thread == after_read
     started: list[object] = []
     answered: list[str] = []
     real = radar_scan._Worker.start

@@ -1,8 +1,9 @@
 """The radar over one repository's window, on every core when the window is long, and
 while the source is still reading it.
 
-A long window is scanned by as many worker processes as there are cores (at most
-:data:`MAX_WORKERS`): one ``python -m commitdigest.pipeline.radar_scan`` reads the window's
+A short window is scanned on a thread of this process as its commits are read (``git log``
+leaves the process idle while it works). A long window is scanned by as many worker
+processes as there are cores (at most :data:`MAX_WORKERS`): one ``python -m commitdigest.pipeline.radar_scan`` reads the window's
 start, reads the public surface there, and forks one process for each other part (POSIX;
 without ``fork`` the run's own process scans the window), so the imports and the surface are
 paid once, not once per core. Each worker gets commits pickled on a pipe of its own and sends
@@ -96,24 +97,24 @@ class RadarStream:
         self._changed = threading.Condition()  # a commit came, one was answered, or the end
         self._closed = False  # every commit was added
         self._aborted = False
-        self._workers: list[_Worker] = []
+        self._workers: list[_Worker | _Here] = []
         # each worker's part of the window, not yet taken
         self._parts: list[deque[CommitInput]] = [deque() for _ in range(workers_for(total))]
         if self._parts:
-            self._workers = _Worker.start(root, base, on_items, self, range(len(self._parts)))
-        with self._changed:
-            del self._parts[len(self._workers) :]  # no part for a worker that did not start
+            self._workers = [*_Worker.start(root, base, on_items, self, range(len(self._parts)))]
+        if not self._workers:  # a short window, or no process could start: a thread here
+            self._parts = [deque()]
+            self._workers = [_Here(self, on_items)]
 
     def add(self, commit: CommitInput) -> None:
         """Queue ``commit`` in its worker's part (never blocks)."""
-        if self._workers:
-            k = min(len(self.inputs) * len(self._parts) // max(self.total, 1), len(self._parts) - 1)
-            with self._changed:
-                self._parts[k].append(commit)
-                self._changed.notify_all()
+        k = min(len(self.inputs) * len(self._parts) // max(self.total, 1), len(self._parts) - 1)
+        with self._changed:
+            self._parts[k].append(commit)
+            self._changed.notify_all()
         self.inputs[commit.sha] = commit
 
-    def take(self, worker: _Worker) -> list[CommitInput] | None:
+    def take(self, worker: _Worker | _Here) -> list[CommitInput] | None:
         """The next commits for ``worker``, once it has fewer than :data:`AHEAD`
         unanswered (blocks until then); None when there are no more for it (all were taken
         after the last one came, the worker is gone, or the run is over)."""
@@ -164,8 +165,10 @@ class RadarStream:
         with self._changed:
             self._aborted = True
             self._changed.notify_all()
-        if self._workers:
-            _kill(self._workers[0].proc)  # the one process, and those it forked
+        for worker in self._workers:
+            if isinstance(worker, _Worker):
+                _kill(worker.proc)  # the one process, and those it forked
+                break
         for worker in self._workers:
             worker.stop()
 
@@ -188,6 +191,56 @@ def scan_repository(root: Path, commits: Sequence[CommitInput], base: str | None
 
 
 _END = None  # what tells a worker its part is whole
+
+
+class _Here:
+    """The worker of a short window (or of one whose processes could not start): a thread of
+    this process, with a blob reader of its own, that reads the window's public surface while
+    ``git log`` starts, then scans each commit as the source reads it (git's work leaves this
+    process idle). A scan that raises leaves the rest to :meth:`RadarStream.finish`, which
+    raises it again there."""
+
+    part = 0
+    unanswered = 0  # it answers each commit it takes before it takes more
+
+    def __init__(self, stream: RadarStream, on_items: OnItems) -> None:
+        self._stream = stream
+        self._on_items = on_items
+        self._found: Found = {}
+        self.gone = False
+        self._thread = threading.Thread(target=self._run, name="radar-here", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        from commitdigest.analysis.radar.driver import WindowScanner
+        from commitdigest.analysis.radar.public import public_surface
+
+        stream = self._stream
+        try:
+            with BlobReader(stream.root) as reader:
+                scanner = WindowScanner(reader, stream.base)
+                public_surface(scanner.repo)  # what every kind asks first
+                while (commits := stream.take(self)) is not None:
+                    for commit in commits:
+                        if self.gone:
+                            return
+                        items = scanner.scan(commit)
+                        self._found[commit.sha] = items
+                        self._on_items(commit.sha, items)
+        except Exception:  # scanned again by finish(), which raises it there
+            pass
+        finally:
+            self.gone = True
+            stream.changed()
+
+    def result(self) -> Found:
+        self._thread.join()
+        return self._found
+
+    def stop(self) -> None:
+        self.gone = True
+        self._stream.changed()
+        self._thread.join(timeout=30)
 
 
 class _Worker:

@@ -406,16 +406,18 @@ class ReportRun:
     async def _radar_stream(
         self, repo: LocalGitRepository, start: datetime, end: datetime
     ) -> RadarStream | None:
-        """The radar's workers for the repository's window, started before it is read;
-        None when the store has every commit's items or the window is too short for them
-        (then :meth:`scan_radar` does it all after the read)."""
+        """The radar's workers for the repository's window (processes, or a thread of this
+        one for a short window), started before it is read; None when the store has every
+        commit's items, or some of a short window's (then :meth:`scan_radar` reads them and
+        scans the others after the read)."""
         from commitdigest.analysis.radar.models import cache_key
         from commitdigest.pipeline.radar_scan import RadarStream, workers_for
 
         listed = await asyncio.to_thread(repo.window_commits, start, end)
-        if not workers_for(len(listed)):
+        if not listed:
             return None
-        if self.store.count_radar(cache_key(sha) for sha, _ in listed) == len(listed):
+        cached = self.store.count_radar(cache_key(sha) for sha, _ in listed)
+        if cached == len(listed) or (cached and not workers_for(len(listed))):
             return None  # a re-run: the items are read from the store once, after the read
             # (an entry of an older radar counts here and is scanned then, in this process)
         loop = asyncio.get_running_loop()

@@ -28,6 +28,7 @@ import functools
 import math
 import os
 import re
+import select
 import subprocess
 import sys
 import threading
@@ -60,6 +61,7 @@ __all__ = [
 
 CHUNK_SIZE = 1 << 20
 AHEAD_CHUNKS = 64  # chunks read ahead of the parser at most (64 MiB)
+PAUSE_S = 0.005  # git wrote nothing for this long: the parser takes what was read so far
 DEFAULT_LIMITS = PatchLimits()  # 16 KiB per file, 128 KiB per commit
 _STDERR_KEEP = 64 * 1024
 
@@ -169,10 +171,12 @@ def window_commits(
 
 
 class _Pump:
-    """Reads git's stdout on a thread, whole chunks of CHUNK_SIZE (or what is left at the
-    end), up to AHEAD_CHUNKS ahead of the parser: git never waits while the pipeline works
-    on the commits already read (the analysis and the radar start during the read), and
-    memory stays bounded."""
+    """Reads git's stdout on a thread, whole chunks of CHUNK_SIZE, up to AHEAD_CHUNKS ahead
+    of the parser: git never waits while the pipeline works on the commits already read (the
+    analysis and the radar start during the read), and memory stays bounded. A chunk goes
+    to the parser before it is whole when git pauses (:data:`PAUSE_S`: a big diff to work
+    out, or the walk of older history after the window's last commit), so the commits read
+    so far are worked on meanwhile."""
 
     def __init__(self, fd: int, loop: asyncio.AbstractEventLoop) -> None:
         self._fd = fd
@@ -190,15 +194,19 @@ class _Pump:
                 if self._stop:
                     return
                 chunk = bytearray()
+                ended = False
                 while len(chunk) < CHUNK_SIZE:  # a whole chunk: git writes in small pieces
+                    if chunk and not _readable(self._fd, PAUSE_S):
+                        break  # git pauses: the parser takes what there is
                     data = os.read(self._fd, CHUNK_SIZE - len(chunk))
                     if not data:
+                        ended = True
                         break
                     chunk += data
-                self._hand(bytes(chunk))
-                if len(chunk) < CHUNK_SIZE:
-                    if chunk:
-                        self._hand(b"")
+                if chunk:
+                    self._hand(bytes(chunk))
+                if ended:
+                    self._hand(b"")
                     return
         except OSError as exc:
             self._hand(exc)
@@ -222,6 +230,15 @@ class _Pump:
         """Let the thread go (it ends at git's end of output: kill git first)."""
         self._stop = True
         self._room.release()
+
+
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` has something to read (or its end) within ``timeout`` seconds; always
+    on Windows, whose ``select`` takes sockets only (a chunk is then handed whole)."""
+    if sys.platform == "win32":
+        return True
+    ready, _, _ = select.select([fd], [], [], timeout)
+    return bool(ready)
 
 
 async def _spawn(argv: list[str], root: Path) -> tuple[asyncio.subprocess.Process, _Pump]:
