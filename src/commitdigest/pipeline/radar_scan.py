@@ -3,13 +3,14 @@ while the source is still reading it.
 
 A short window is scanned on a thread of this process as its commits are read (``git log``
 leaves the process idle while it works). A long window is scanned by as many worker
-processes as there are cores (at most :data:`MAX_WORKERS`): one ``python -m commitdigest.pipeline.radar_scan`` reads the window's
-start, reads the public surface there, and forks one process for each other part (POSIX;
-without ``fork`` the run's own process scans the window), so the imports and the surface are
-paid once, not once per core. Each worker gets commits pickled on a pipe of its own and sends
-each commit's items back on another as soon as they are found; each has a blob reader of
-its own. So the scan runs beside ``git log`` instead of after it, and what waits
-for a commit's items can start on it then. Every kind looks at one commit only, so the
+processes as there are cores (at most :data:`MAX_WORKERS`): one
+``python -m commitdigest.pipeline.radar_scan`` reads the window's start, reads the public
+surface there, and forks one process for each other part (POSIX; without ``fork``, the
+thread scans the window), so the imports and the surface are paid once, not once per core.
+Each worker gets commits pickled on a pipe of its own and sends each commit's items back on
+another as soon as they are found; each has a blob reader of its own. So the scan runs
+beside ``git log`` instead of after it, and what waits for a commit's items can start on it
+then. Every kind looks at one commit only, so the
 workers need nothing of each other.
 
 Each worker has a contiguous part of the window (neighbouring commits share file versions:
