@@ -29,6 +29,11 @@ NULL_OID = "0" * 40
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
+# text files only; one thread: the radar's workers keep every core busy already, and git's
+# threads cost a quarter more CPU for the same search (vllm-ascend's tree: 0.058 s -> 0.076 s)
+_GREP = ("--threads=1", "-I")
+
+
 class BlobReader:
     """Reads blobs of the repository at ``root`` (a work tree or a bare repository)."""
 
@@ -131,7 +136,7 @@ class BlobReader:
         word with ``word``)."""
         flags = ["-w"] if word else []
         out = self._git(
-            "grep", "-l", "-z", "-I", *flags, "-E", pattern, rev, "--", *globs, check=False
+            "grep", *_GREP, "-l", "-z", *flags, "-E", pattern, rev, "--", *globs, check=False
         )
         prefix = rev + ":"
         return [p.removeprefix(prefix) for p in out.split("\0") if p]
@@ -139,7 +144,7 @@ class BlobReader:
     def matches(self, rev: str, pattern: str, globs: Iterable[str] = ()) -> list[str]:
         """The distinct texts matching the extended regex ``pattern`` in files at ``rev``
         (``git grep -o``), in the order first found."""
-        out = self._git("grep", "-h", "-o", "-I", "-E", pattern, rev, "--", *globs, check=False)
+        out = self._git("grep", *_GREP, "-h", "-o", "-E", pattern, rev, "--", *globs, check=False)
         return list(dict.fromkeys(line for line in out.splitlines() if line))
 
     def line_changes(
