@@ -1128,6 +1128,51 @@ def test_a_long_deprecated_decorator_names_its_class_and_an_import_is_no_depreca
     ]
 
 
+ENCODERS = """\
+import base64
+import warnings
+
+
+class Base64UrlEncoder:
+    \"\"\"URL-safe Base64 encoder.\"\"\"
+
+    @classmethod
+    def decode(cls, data: bytes) -> bytes:
+        try:
+            return base64.urlsafe_b64decode(data)
+        except ValueError as e:
+            raise TypeError(str(e))
+
+    @classmethod
+    def encode(cls, value: bytes) -> bytes:
+        return base64.urlsafe_b64encode(value)
+"""
+
+
+def test_a_comment_about_a_warning_deprecates_nothing(tmp_path: Path, mode: str) -> None:
+    """pydantic's "Add initial support for Python 3.15" explains in a comment that the
+    standard library now "raises a `FutureWarning`", which the method avoids: no deprecation
+    (it was "pydantic.types.Base64UrlEncoder.decode deprecated"). The method beside it that
+    starts to warn is one, and so is a warning after code on its line."""
+    changed = ENCODERS.replace(
+        "            return base64.urlsafe_b64decode(data)\n",
+        "            # In Python >= 3.15, it raises a `FutureWarning` if '+' or '/' is found in\n"
+        "            # input. We can't have this warning raised while validating.\n"
+        "            data = data.translate(_TABLE)  # no FutureWarning for '+' and '/'\n"
+        "            return base64.urlsafe_b64decode(data)\n",
+    ).replace(
+        "        return base64.urlsafe_b64encode(value)\n",
+        '        warnings.warn("encode() is deprecated", FutureWarning, stacklevel=2)  # 3.15\n'
+        "        return base64.urlsafe_b64encode(value)\n",
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/types.py": ENCODERS}),
+        CommitSpec("Add initial support for Python 3.15", D[1], files={"pkg/types.py": changed}),
+    ], mode)  # fmt: skip
+    found = [i.name for i in items if i.kind is RadarKind.DEPRECATION]
+    assert found == ["pkg.types.Base64UrlEncoder.encode"]
+
+
 def test_a_commands_parameters_are_its_options_not_a_signature(tmp_path: Path, mode: str) -> None:
     """A click or typer command's parameters are filled by the framework from its options:
     a new option in the middle or without a default changes no Python signature anyone

@@ -70,8 +70,9 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
         end = text.find("\n", start)
         line = text[start : end if end >= 0 else None]
         m = _MARK.search(line)
-        if m is None or _in_string(line[: m.start()]) or _imports(text, start, line):
-            continue  # no marker, words of a message ("Deprecat…"), or an import of one
+        if m is None or _words(line[: m.start()]) or _imports(text, start, line):
+            continue  # no marker, words of a message ("Deprecat…") or of a comment ("# it
+            # raises a FutureWarning … we can't have this warning raised"), or an import
         line_no += text.count("\n", counted, start)
         counted = start
         out.append((line_no, line))
@@ -100,10 +101,24 @@ def _imports(text: str, start: int, line: str) -> bool:
     return False
 
 
-def _in_string(head: str) -> bool:
-    """Whether a line's text up to a marker leaves a string literal open."""
-    quotes = [c for c in head if c in "\"'"]
-    return len(quotes) % 2 == 1
+def _words(head: str) -> bool:
+    """Whether a line's text up to a marker leaves a string literal open, or opens a comment:
+    the marker is words about a warning, not one."""
+    quote = ""
+    escaped = False
+    for ch in head:
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            return True
+    return bool(quote)
 
 
 def messages(text: str) -> list[str]:

@@ -142,7 +142,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     code is written (signatures closing on their own line, CRLF, module-level blocks,
 #     type arguments of bases, click/typer commands, docs_src/ and vendored code, only
 #     dependencies users install, changelog headings and entries that announce nothing)
-RADAR_VERSION = 14
+RADAR_VERSION = 15
 
 
 def cache_key(sha: str) -> str:
