@@ -141,7 +141,8 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 13: relative imports in a package __init__ resolved from the package; 14: read as real
 #     code is written (signatures closing on their own line, CRLF, module-level blocks,
 #     type arguments of bases, click/typer commands, docs_src/ and vendored code, only
-#     dependencies users install, changelog headings and entries that announce nothing)
+#     dependencies users install, changelog headings and entries that announce nothing);
+# 15: no deprecation from a comment about a warning
 RADAR_VERSION = 15
 
 
