@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitfixture import CommitSpec, build_repo, git
+from gitfixture import CommitSpec, build_repo, commit, git, merge
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from radarscan import MODES, scan_log
@@ -354,6 +354,28 @@ def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> No
     }
     [remove] = [i for i in release if "soft_unicode" in i.name]
     assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
+
+
+def test_a_release_dated_again_is_not_released_again(tmp_path: Path, mode: str) -> None:
+    """pydantic's "Prepare release" dates the section, then "Fix CI release job" moves the
+    date: one release, announced once (it was announced by both)."""
+    head = "# History\n\n"
+    section = (
+        "## v2.13.0b1 ({date})\n\n### Changes\n\n"
+        "* Remove redundant serialization attempts in nested unions by @dev in #126\n\n"
+    )
+    old = "## v2.12.5 (2026-01-10)\n\n### Fixes\n\n* Fix a thing by @dev in #100\n"
+    items = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "HISTORY.md": head + old}),
+        CommitSpec("Prepare release v2.13.0b1", D[1], files={
+            "HISTORY.md": head + section.format(date="2026-02-21") + old}),
+        CommitSpec("Fix CI release job", D[2], files={
+            "HISTORY.md": head + section.format(date="2026-02-23") + old}),
+    ], mode)  # fmt: skip
+    assert [[(i.name[:26], i.release) for i in commit] for commit in items] == [
+        [("Remove redundant serializa", "2.13.0b1")],
+        [],
+    ]
 
 
 def test_a_changelog_fix_that_mentions_removal_is_not_an_announcement(
@@ -1335,6 +1357,37 @@ def test_a_tag_on_a_version_bump_releases_the_section_the_changelog_has(
         [("Remove the `--legacy` flag", "0.12.0")],  # released by its tag
         [("Remove the `--legacy` flag", "0.11.0")],  # dated: released
         [],  # its tag: already announced by the date
+    ]
+
+
+def test_a_release_tagged_on_a_branch_is_released_by_the_merge_that_brings_it(
+    tmp_path: Path, mode: str
+) -> None:
+    """click tags 8.2.0 on its release branch, and ``main`` gets it by a merge whose
+    first-parent diff dates the section again (an earlier merge of ``stable`` had written a
+    planned date, and announced the release then): a new date alone is no release, the tag
+    the merge brings is."""
+    repo = tmp_path / "repo"
+    head = "Version 8.2.0\n-------------\n\n{stamp}\n\n-   Drop support for Python 3.7.\n"
+    shas = build_repo(repo, [
+        CommitSpec("init", D[0], files={"src/click/__init__.py": "", "CHANGES.rst": ""}),
+        CommitSpec("drop 3.7", D[1], files={"CHANGES.rst": head.format(stamp="Unreleased")}),
+        CommitSpec("Merge stable into main", D[2], files={
+            "CHANGES.rst": head.format(stamp="Released 2025-03-26")}),
+    ])  # fmt: skip
+    git(repo, "checkout", "-q", "-b", "release")
+    tagged = commit(repo, CommitSpec("release version 8.2.0", D[3], files={
+        "CHANGES.rst": head.format(stamp="Released 2025-05-10")}))  # fmt: skip
+    git(repo, "tag", "8.2.0", tagged)
+    git(repo, "checkout", "-q", "main")
+    merged = merge(repo, "release", "Release version 8.2.0 (#2889)", D[4])
+    found = scan_log(repo, f"{shas[0]}..{merged}", mode)
+    said = [[(i.name, i.release) for i in found[s] if i.kind is RadarKind.ANNOUNCED]
+            for s in (*shas[1:], merged)]  # fmt: skip
+    assert said == [
+        [("Drop support for Python 3.7.", "")],  # written
+        [("Drop support for Python 3.7.", "8.2.0")],  # dated
+        [("Drop support for Python 3.7.", "8.2.0")],  # the merge brings its tag
     ]
 
 

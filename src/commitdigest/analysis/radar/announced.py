@@ -70,12 +70,12 @@ def _key(name: str) -> str:
 def detect(view: CommitView) -> list[ApiChange]:
     packages = sorted(public_surface(view.repo).packages) if view.repo is not None else []
     items = [*_message_items(view), *_body_removals(view.body, packages)]
-    release = _release(view)
+    tags = _release_tags(view)
+    release = normalise_version(tags[0]) if tags else _dated_here(view)
     after_texts, before_texts = view.after, view.before
     untouched: list[str] = []
-    tags = view.repo.tags.get(view.sha, []) if view.repo is not None else []
     if release and view.repo is not None and tags:  # a release tag on a commit that does not
-        # touch its changelog (a version bump): the changelogs as they are at the commit
+        # touch its changelog (a version bump, a merge): the changelogs as they are at it
         untouched = [
             p
             for p in view.repo.blobs.paths(view.sha)
@@ -287,14 +287,22 @@ def _message_items(view: CommitView) -> list[ApiChange]:
     return items
 
 
-def _release(view: CommitView) -> str | None:
-    """The version this commit releases: a version tag on it, else a changelog version
-    section that gets its release date (or "Released" line) in this commit."""
-    if view.repo is not None:
-        for tag in view.repo.tags.get(view.sha, []):
-            version = normalise_version(tag)
-            if version:
-                return version
+def _release_tags(view: CommitView) -> list[str]:
+    """The version tags this commit releases: on it, or on a commit it merges (a release
+    tagged on a branch comes into the first-parent history there: click's 8.2.0)."""
+    if view.repo is None:
+        return []
+    tags = view.repo.tags
+    return [
+        t for sha in (view.sha, *view.merged) for t in tags.get(sha, []) if normalise_version(t)
+    ]
+
+
+def _dated_here(view: CommitView) -> str | None:
+    """The version an untagged commit releases: a changelog version section that gets its
+    release date (or "Released" line) in it; not one that had a date before (pydantic's
+    "Fix CI release job" moved "v2.13.0b1 (2026-02-21)" to "(2026-02-23)" after "Prepare
+    release" had dated it)."""
     for path in view.paths:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
@@ -304,11 +312,17 @@ def _release(view: CommitView) -> str | None:
         wanted = {s.version for s in newest if s.version}
         old = {s.version: _stamp(s) for s in sections(before) if s.version in wanted}
         for section in newest:
-            stamp = _stamp(section)
-            fresh = section.version and old.get(section.version) != stamp
-            if fresh and _DATE.search(stamp) and not re.search(r"unreleased|未发布", stamp, re.I):
+            if not section.version:
+                continue
+            stamp, was = _stamp(section), old.get(section.version, "")
+            if was != stamp and _dated(stamp) and not _dated(was):
                 return section.version
     return None
+
+
+def _dated(stamp: str) -> bool:
+    """Whether a version heading (and the line under it) gives a release date."""
+    return _DATE.search(stamp) is not None and not re.search(r"unreleased|未发布", stamp, re.I)
 
 
 def _stamp(section: Section) -> str:

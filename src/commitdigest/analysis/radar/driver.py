@@ -77,6 +77,7 @@ class CommitInput:
     changed: dict[str, str] = field(default_factory=dict)
     deleted: frozenset[str] = frozenset()
     numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
+    merged: tuple[str, ...] = ()  # the parents a merge brings in (all but the first)
 
     @classmethod
     def from_commit(cls, commit: Commit) -> CommitInput:
@@ -113,6 +114,7 @@ class CommitInput:
             changed,
             frozenset(deleted),
             numbers,
+            commit.parents[1:],
         )
 
 
@@ -166,6 +168,7 @@ def _view(repo: RepoView, c: CommitInput, read: tuple[str, ...]) -> CommitView:
         before=before,
         after=after,
         parent=c.parent,
+        merged=c.merged,
         repo=repo,
         changed=c.changed,
         numbers=numbers,

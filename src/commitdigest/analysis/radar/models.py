@@ -29,6 +29,7 @@ class CommitView:
     before: dict[str, str | None] = field(default_factory=dict)  # None: absent
     after: dict[str, str | None] = field(default_factory=dict)
     parent: str | None = None
+    merged: tuple[str, ...] = ()  # the parents a merge brings in (all but the first)
     repo: RepoView | None = None  # the window's view: other files, tags, the public surface
     # the lines the commit adds or removes, per path, when the source had the whole patch
     # (absent: unknown, so every kind reads the file whole)
