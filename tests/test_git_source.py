@@ -267,21 +267,41 @@ def test_what_git_wrote_before_a_pause_goes_to_the_parser_at_once() -> None:
     last commit): the commits it wrote are parsed meanwhile, not once a whole chunk or the
     end has come (a short window's output, far below a chunk, waited for git to end)."""
 
-    async def read() -> tuple[bytes, list[bytes]]:
-        ours, gits = os.pipe()
-        pump = git_source._Pump(ours, asyncio.get_running_loop())
-        try:
-            os.write(gits, b"the first commit")
-            first = await asyncio.wait_for(pump.read(), timeout=20)  # git writes no more yet
-            os.write(gits, b", the rest")
-            os.close(gits)
-            return first, [await pump.read(), await pump.read()]
-        finally:
-            pump.close()
-
-    first, rest = asyncio.run(read())
+    first, rest = asyncio.run(_pumped(*os.pipe()))
     assert first == b"the first commit"
     assert rest == [b", the rest", b""]
+
+
+async def _pumped(ours: int, gits: int) -> tuple[bytes, list[bytes]]:
+    """What a pump reading ``ours`` hands on: what git wrote before a pause, then the rest
+    and the end once git wrote more and closed ``gits``."""
+    pump = git_source._Pump(ours, asyncio.get_running_loop())
+    try:
+        os.write(gits, b"the first commit")
+        first = await asyncio.wait_for(pump.read(), timeout=20)  # git writes no more yet
+        os.write(gits, b", the rest")
+        os.close(gits)
+        gits = -1
+        return first, [await pump.read(), await pump.read()]
+    finally:
+        if gits >= 0:
+            os.close(gits)  # (the pump's thread ends with the pipe)
+        pump.close()
+
+
+def test_a_pump_on_a_descriptor_above_1023_reads_too() -> None:
+    """A run with many files open gets a high descriptor for git's output: ``select`` refuses
+    one above 1023 (the pump's thread died and the read waited forever); ``poll`` does not."""
+    import resource
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft <= 1100:
+        pytest.skip(f"this machine opens at most {soft} files")
+    ours, gits = os.pipe()
+    high = os.dup2(ours, 1090)
+    os.close(ours)
+    first, rest = asyncio.run(_pumped(high, gits))
+    assert (first, rest) == (b"the first commit", [b", the rest", b""])
 
 
 def test_the_window_is_listed_before_it_is_read(

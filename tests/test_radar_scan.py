@@ -226,10 +226,53 @@ def test_a_scan_that_fails_on_the_thread_fails_the_run_not_silently(
 
     monkeypatch.setattr(driver.WindowScanner, "scan", broken)
     stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+    [here] = stream._workers
+    assert isinstance(here, radar_scan._Here)  # the thread scanned (and failed) first
     for c in inputs:
         stream.add(c)
     with pytest.raises(RuntimeError, match="cannot scan"):
         stream.finish(inputs)
+    assert here.gone and not here.result()  # it answered nothing: finish() scanned them
+
+
+def test_the_thread_ends_with_the_read_and_an_abort_does_not_wait_for_its_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """close() (the source's read is over) lets the thread end once it scanned what it took,
+    closing its git process, before finish(); abort() returns at once, not after the commit
+    the thread is scanning (it waited for it, with the run's event loop)."""
+    import time
+
+    from commitdigest.analysis.radar import driver
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+    [here] = stream._workers
+    assert isinstance(here, radar_scan._Here)
+    for c in inputs:
+        stream.add(c)
+    stream.close()
+    deadline = time.monotonic() + 60
+    while not here.gone and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert here.gone and len(here.result()) == len(inputs)  # all scanned, before finish()
+
+    real = driver.WindowScanner.scan
+
+    def slow(self: driver.WindowScanner, commit: CommitInput) -> list[object]:
+        time.sleep(3)
+        return real(self, commit)  # type: ignore[return-value]
+
+    monkeypatch.setattr(driver.WindowScanner, "scan", slow)
+    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+    for c in inputs:
+        stream.add(c)
+    time.sleep(0.5)  # the thread is in its first scan
+    began = time.monotonic()
+    stream.abort()
+    assert time.monotonic() - began < 1
 
 
 def _two_workers(

@@ -134,6 +134,13 @@ class RadarStream:
                     return None
                 self._changed.wait()
 
+    def close(self) -> None:
+        """Every commit was added (the source's read is over): a worker whose part is done
+        ends, and its blob reader with it, without waiting for :meth:`finish`."""
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
     def changed(self) -> None:
         """A worker answered a commit or ended: the others may take more."""
         with self._changed:
@@ -145,9 +152,7 @@ class RadarStream:
         from commitdigest.analysis.radar.driver import WindowScanner
 
         results: Found = {}
-        with self._changed:
-            self._closed = True
-            self._changed.notify_all()
+        self.close()
         with BlobReader(self.root) as reader:
             for worker in self._workers:
                 results.update(worker.result())
@@ -221,7 +226,7 @@ class _Here:
             with BlobReader(stream.root) as reader:
                 scanner = WindowScanner(reader, stream.base)
                 public_surface(scanner.repo)  # what every kind asks first
-                while (commits := stream.take(self)) is not None:
+                while not self.gone and (commits := stream.take(self)) is not None:
                     for commit in commits:
                         if self.gone:
                             return
@@ -239,9 +244,10 @@ class _Here:
         return self._found
 
     def stop(self) -> None:
+        """Stop after the commit it scans, without waiting for it (a run's failure must not
+        wait for a scan; the thread closes its blob reader as it ends)."""
         self.gone = True
         self._stream.changed()
-        self._thread.join(timeout=30)
 
 
 class _Worker:

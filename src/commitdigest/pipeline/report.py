@@ -401,6 +401,8 @@ class ReportRun:
                     batch = []
         if batch:
             self._analyse_early(repo, batch)
+        if radar is not None:
+            radar.close()  # its workers end once they have scanned what they took
         return commits
 
     async def _radar_stream(

@@ -32,7 +32,7 @@ import select
 import subprocess
 import sys
 import threading
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from datetime import datetime
 from pathlib import Path
 
@@ -188,6 +188,7 @@ class _Pump:
         self._thread.start()
 
     def _run(self) -> None:
+        readable = _waiter(self._fd)
         try:
             while True:
                 self._room.acquire()
@@ -196,7 +197,7 @@ class _Pump:
                 chunk = bytearray()
                 ended = False
                 while len(chunk) < CHUNK_SIZE:  # a whole chunk: git writes in small pieces
-                    if chunk and not _readable(self._fd, PAUSE_S):
+                    if chunk and not readable(PAUSE_S):
                         break  # git pauses: the parser takes what there is
                     data = os.read(self._fd, CHUNK_SIZE - len(chunk))
                     if not data:
@@ -210,6 +211,8 @@ class _Pump:
                     return
         except OSError as exc:
             self._hand(exc)
+        except Exception as exc:  # never a reader that ends without a word: the parser waits
+            self._hand(OSError(f"{type(exc).__name__}: {exc}"))
         finally:
             os.close(self._fd)
 
@@ -232,13 +235,15 @@ class _Pump:
         self._room.release()
 
 
-def _readable(fd: int, timeout: float) -> bool:
-    """Whether ``fd`` has something to read (or its end) within ``timeout`` seconds; always
-    on Windows, whose ``select`` takes sockets only (a chunk is then handed whole)."""
-    if sys.platform == "win32":
-        return True
-    ready, _, _ = select.select([fd], [], [], timeout)
-    return bool(ready)
+def _waiter(fd: int) -> Callable[[float], bool]:
+    """``wait(timeout)``: whether ``fd`` has something to read (or its end) within
+    ``timeout`` seconds. ``poll``, not ``select``, which refuses a descriptor above 1023;
+    always True on Windows, which polls sockets only (a chunk is then handed whole)."""
+    if sys.platform == "win32" or not hasattr(select, "poll"):
+        return lambda timeout: True
+    poller = select.poll()
+    poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+    return lambda timeout: bool(poller.poll(timeout * 1000))
 
 
 async def _spawn(argv: list[str], root: Path) -> tuple[asyncio.subprocess.Process, _Pump]:
