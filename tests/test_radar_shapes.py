@@ -1150,6 +1150,55 @@ def test_a_long_deprecated_decorator_names_its_class_and_an_import_is_no_depreca
     ]
 
 
+SERIALIZERS = '''\
+from typing import Any
+
+
+class WrapSerializer:
+    """Wrap serializers receive the raw inputs along with a handler function.
+
+    ```python
+    from datetime import datetime
+
+    from pydantic import BaseModel, WrapSerializer
+
+    class EventDatetime(BaseModel):
+        start: datetime
+        end: datetime
+
+    def convert_to_utc(value: Any, handler, info) -> dict[str, datetime]:
+        return handler(value, info)
+    ```
+    """
+
+    func: Any
+
+    class Config:
+        frozen = True
+
+    def __call__(self, value):
+        return self.func(value)
+'''
+
+
+def test_a_class_of_a_docstrings_example_is_no_api(tmp_path: Path, mode: str) -> None:
+    """pydantic rewrote ``WrapSerializer``'s example: its ``class EventDatetime`` and
+    ``def convert_to_utc(value, handler, info)`` are text, not members of the class (it was
+    "pydantic.functional_serializers.WrapSerializer.EventDatetime removed"). The class's own
+    nested class, removed in the same commit, is API."""
+    changed = (
+        SERIALIZERS.replace("    class EventDatetime(BaseModel):\n", "")
+        .replace("        start: datetime\n        end: datetime\n\n", "")
+        .replace("value: Any, handler, info)", "value: Any, handler)")
+        .replace("    class Config:\n        frozen = True\n\n", "")
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/serializers.py": SERIALIZERS}),
+        CommitSpec("Raise explicit TypeError", D[1], files={"pkg/serializers.py": changed}),
+    ], mode)  # fmt: skip
+    assert names(items) == {"pkg.serializers.WrapSerializer.Config"}
+
+
 ENCODERS = """\
 import base64
 import warnings

@@ -143,7 +143,8 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     code is written (signatures closing on their own line, CRLF, module-level blocks,
 #     type arguments of bases, click/typer commands, docs_src/ and vendored code, only
 #     dependencies users install, changelog headings and entries that announce nothing);
-# 15: no deprecation from a comment about a warning
+# 15: no deprecation from a comment about a warning, no API from a docstring's example, a
+#     release dated again is not released again, a merge that brings a version tag releases it
 RADAR_VERSION = 15
 
 

@@ -220,9 +220,10 @@ class _Side:
         return self._tops[t] if t >= 0 else -1
 
     def obj_at(self, j: int) -> Obj | None:
-        """The object whose header starts at line index ``j``."""
+        """The object whose header starts at line index ``j``; None for a def or class of
+        an example in a docstring (pydantic's ``WrapSerializer`` shows ``class EventDatetime``)."""
         qual = self.qualname(j)
-        if qual is None:
+        if qual is None or self._in_string(j):
             return None
         end = _signature_end(self.lines, j)
         header = " ".join(" ".join(self.lines[j : end + 1]).split())
