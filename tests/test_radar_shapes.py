@@ -1150,6 +1150,125 @@ def test_a_long_deprecated_decorator_names_its_class_and_an_import_is_no_depreca
     ]
 
 
+PACKAGE = """\
+import warnings
+
+
+class Package:
+    def __init__(
+        self,
+        fspath: None,
+        parent: object,
+        # NOTE: following args are unused:
+        config=None,
+        session=None,
+    ) -> None:
+        self.parent = parent
+
+
+def collect(
+    path,
+    # the old name, kept for plugins:
+    fspath=None,
+    strict=False,
+):
+    return path
+
+
+class CallSpec2:
+    pass
+"""
+
+
+def test_a_comment_among_the_parameters_hides_none_of_them(tmp_path: Path, mode: str) -> None:
+    """pytest's ``Package.__init__`` has ``# NOTE: following args are unused:`` among its
+    parameters. Read as one line, the comment hid the rest: when a module ``__getattr__``
+    came (the whole module read by ``ast`` after, by its headers before), ``fspath`` and
+    ``parent`` were "now required"; a default changed after such a comment was missed."""
+    shim = (
+        PACKAGE.replace("class CallSpec2:", "class CallSpec:").replace(
+            "    strict=False,", "    strict=True,"
+        )
+        + "\n\ndef __getattr__(name):\n"
+        + "    if name == 'CallSpec2':\n"
+        + "        warnings.warn('CallSpec2 is deprecated, use CallSpec', DeprecationWarning)\n"
+        + "        return CallSpec\n"
+        + "    raise AttributeError(name)\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/python.py": PACKAGE}),
+        CommitSpec("rename CallSpec2 -> CallSpec", D[1], files={"pkg/python.py": shim}),
+    ], mode)  # fmt: skip
+    api = {(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API}
+    assert api == {("pkg.python.collect(strict)", ApiChangeType.DEFAULT_CHANGED)}
+
+
+PARAMS = '''\
+from typing import Annotated, Any
+
+
+def Doc(text: str) -> str:
+    return text
+
+
+class Config(dict):
+    pass
+
+
+class Context:
+    def __exit__(self, exc_type, exc_value, tb):
+        return None
+
+
+def Security(
+    dependency: Annotated[
+        Any,
+        Doc(
+            """
+            A "dependable" callable (like a function).
+            """
+        ),
+    ] = None,
+    use_cache: Annotated[
+        bool,
+        Doc(
+            """
+            Set `use_cache` to `False` to call it again.
+            """
+        ),
+    ] = True,
+) -> Any:
+    return dependency
+'''
+
+
+def test_strings_and_comments_of_a_header_are_not_its_code(tmp_path: Path, mode: str) -> None:
+    """Lines of a header read as code, not as text: a comment added after a class header
+    (flask's ``class Config(dict):  # type: ignore[type-arg]`` made it "removed"), a
+    docstring of a parameter that gains a link with ``#`` and brackets (fastapi's
+    ``Security`` lost all its parameters), and ``__exit__(self, *_)``, which still takes
+    what the protocol passes (click). A default changed beside them is found."""
+    changed = (
+        PARAMS.replace("class Config(dict):", "class Config(dict):  # type: ignore[type-arg]")
+        .replace(
+            "            Set `use_cache` to `False` to call it again.\n",
+            "            Set `use_cache` to `False` to call it again.\n\n"
+            "            Read more in [the docs](https://example.org/deps/#using-the-same-one)\n",
+        )
+        .replace("] = True,", "] = False,")
+        .replace(
+            "def __exit__(self, exc_type, exc_value, tb):", "def __exit__(self, *_: Any) -> None:"
+        )
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/params.py": PARAMS}),
+        CommitSpec("Add links to the docs", D[1], files={"pkg/params.py": changed}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change, i.detail) for i in items] == [
+        ("pkg.params.Security(use_cache)", ApiChangeType.DEFAULT_CHANGED, "True → False")
+    ]
+
+
 SERIALIZERS = '''\
 from typing import Any
 

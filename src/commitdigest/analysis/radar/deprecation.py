@@ -13,6 +13,7 @@ from commitdigest.analysis.radar.models import (
     is_private_module,
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
+from commitdigest.analysis.radar.pyapi import without_comments
 from commitdigest.models import ApiChangeType, Visibility
 
 _MARK = re.compile(
@@ -104,21 +105,8 @@ def _imports(text: str, start: int, line: str) -> bool:
 def _words(head: str) -> bool:
     """Whether a line's text up to a marker leaves a string literal open, or opens a comment:
     the marker is words about a warning, not one."""
-    quote = ""
-    escaped = False
-    for ch in head:
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#":
-            return True
-    return bool(quote)
+    code, open_quote = without_comments(head)
+    return bool(open_quote) or len(code) < len(head)
 
 
 def messages(text: str) -> list[str]:

@@ -35,12 +35,14 @@ __all__ = [
     "compare",
     "compare_objects",
     "dropped_exports",
+    "header_text",
     "imports_in",
     "in_spans",
     "light_api",
     "module_api",
     "string_spans",
     "surface",
+    "without_comments",
 ]
 
 # ---- the cheap surface ---------------------------------------------------------------------
@@ -446,6 +448,46 @@ _IMPORT_NAMES = re.compile(
 _NEEDS_AST = re.compile(r"^(?:__all__\b|def __getattr__\b)", re.M)
 
 
+def header_text(lines: Iterable[str]) -> str:
+    """A def or class header's lines as one line, without their comments: joined, a
+    comment would hide the rest of the signature (pytest's ``Package.__init__`` has
+    ``# NOTE: following args are unused:`` among its parameters)."""
+    return " ".join(without_comments("\n".join(lines))[0].split())
+
+
+def without_comments(text: str) -> tuple[str, str]:
+    """(``text`` without its comments, the quote of a string literal still open at its end
+    or ""), read quote by quote: a ``#`` in a string, even one of several lines (fastapi's
+    ``Doc(\"\"\"… #using-the-same-dependency …\"\"\")`` parameters), is no comment."""
+    if "#" not in text and "'" not in text and '"' not in text:
+        return text, ""
+    out: list[str] = []
+    quote, i, n, start = "", 0, len(text), 0
+    while i < n:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 2
+            elif text.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+            elif ch == "\n" and len(quote) == 1:
+                quote = ""  # a one-line string left open: not one (the code is broken)
+                i += 1
+            else:
+                i += 1
+        elif ch in "\"'":
+            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
+            i += len(quote)
+        elif ch == "#":
+            out.append(text[start:i])
+            i = start = n if (end := text.find("\n", i)) < 0 else end
+        else:
+            i += 1
+    out.append(text[start:])
+    return "".join(out), quote
+
+
 @lru_cache(maxsize=8192)
 def _header_signature(header: str, is_class: bool) -> tuple[tuple[Param, ...], tuple[str, ...]]:
     """(params, bases) of a def or class header (``def f(a, b=1) -> X:``)."""
@@ -488,7 +530,7 @@ def light_api(text: str) -> ModuleApi:
         stack.append((indent, kind, qual))
         rest = _SIG_REST.match(text, m.end())
         end = rest.end() if rest else text.find("\n", m.start())
-        header = " ".join(text[m.start() : end if end >= 0 else None].split())
+        header = header_text(text[m.start() : end if end >= 0 else None].split("\n"))
         decorators = _decorators(text, m.start())
         line = lines_before + 1
         if kind == "class":
@@ -819,12 +861,20 @@ def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
     for name in [n for n in (*old, *new) if n.startswith("_") or n in ("self", "cls")]:
         old.pop(name, None)  # private by convention (``__self``) or the instance itself
         new.pop(name, None)
+    # a protocol method (``__exit__``) is called positionally: a new ``*args`` takes what it
+    # had (not so for others: ``**kwargs`` often passes a removed name on to a call that
+    # refuses it, as flask.json.dumps(app=…) did)
+    protocol = qual.rsplit(".", 1)[-1].startswith("__") and any(
+        q.kind == "varargs" for q in new_params
+    )
     for name, p in old.items():
         if p.kind in ("varargs", "varkw"):
             if name not in new and not any(q.kind == p.kind for q in new_params):
                 stars = "*" if p.kind == "varargs" else "**"
                 out.append(Breakage(qual, "param_removed", param=f"{stars}{name}", line=line))
             continue
+        if name not in new and protocol and p.positional:
+            continue  # click's ``__exit__(self, exc_type, exc_value, tb)`` -> ``(self, *_)``
         if name not in new:
             out.append(
                 Breakage(qual, "param_removed", param=name, line=line, position=at_old.get(name))

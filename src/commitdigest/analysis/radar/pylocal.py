@@ -27,6 +27,7 @@ from commitdigest.analysis.radar.pyapi import (
     Obj,
     compare_objects,
     decorators_above,
+    header_text,
     imports_in,
     in_spans,
     string_spans,
@@ -92,13 +93,41 @@ def _indent(line: str) -> int:
 
 
 def _signature_end(lines: list[str], start: int) -> int:
-    """The index of the line that ends the header starting at ``start`` (its ``:``)."""
+    """The index of the line that ends the header starting at ``start`` (its ``:``): where
+    its brackets close, counted in its code (a bracket in a string or a comment is text:
+    fastapi's ``Doc(\"\"\"… [docs](https://…#sub-dependencies) …\"\"\")`` parameters)."""
     depth = 0
-    for i in range(start, min(len(lines), start + _LOOKBACK)):
-        text = lines[i].split("#", 1)[0] if "#" in lines[i] and "'" not in lines[i] else lines[i]
+    stop = min(len(lines), start + _LOOKBACK)
+    for i in range(start, stop):
+        text = lines[i]
+        if '"' in text or "'" in text or "#" in text:
+            return _end_in_code(lines, start, stop)
         depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
         if depth <= 0 and text.rstrip().endswith(":"):
             return i
+    return start
+
+
+# a string literal (of one line or several) or a comment: no bracket of a signature
+_NOT_CODE = re.compile(
+    r"""(\"\"\"|''')(?:\\.|(?!\1).)*?\1|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\#[^\n]*""",
+    re.S,
+)
+
+
+def _end_in_code(lines: list[str], start: int, stop: int) -> int:
+    """:func:`_signature_end` for a header with strings or comments: they are blanked out
+    first (their line breaks kept), over 20 lines, then over all ``stop - start``."""
+    for upto in (min(stop, start + 20), stop):
+        text = "\n".join(lines[start:upto])
+        code = _NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
+        depth = 0
+        for k, line in enumerate(code):
+            depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+            if depth <= 0 and line.rstrip().endswith(":"):
+                return start + k
+        if upto == stop:
+            break
     return start
 
 
@@ -226,7 +255,7 @@ class _Side:
         if qual is None or self._in_string(j):
             return None
         end = _signature_end(self.lines, j)
-        header = " ".join(" ".join(self.lines[j : end + 1]).split())
+        header = header_text(self.lines[j : end + 1])
         decorators = self._decorators(j)
         m = _DEF.match(self.lines[j])
         if m is None:
