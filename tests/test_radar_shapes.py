@@ -1363,6 +1363,82 @@ def test_a_comment_about_a_warning_deprecates_nothing(tmp_path: Path, mode: str)
     assert found == ["pkg.types.Base64UrlEncoder.encode"]
 
 
+CONFIG = """\
+import warnings
+
+
+class Config:
+    def configure(self):
+        return self
+
+    def legacy_option(self):
+        return 1
+"""
+
+
+def test_a_filter_that_shows_deprecations_deprecates_nothing(tmp_path: Path, mode: str) -> None:
+    """pytest's "Apply warning filters to pytest_configure" added a method that calls
+    ``warnings.filterwarnings("always", category=DeprecationWarning)``: it was "deprecated".
+    A filter, a ``catch_warnings`` or a ``pytest.warns`` is no deprecation, on one line or
+    over several; a ``warnings.warn`` over several lines is one."""
+    changed = CONFIG.replace(
+        "    def configure(self):\n",
+        "    def _catch_configured_warnings(self):\n"
+        "        with warnings.catch_warnings(record=True) as log:\n"
+        '            warnings.filterwarnings("always", category=DeprecationWarning)\n'
+        "            warnings.filterwarnings(\n"
+        '                "always",\n'
+        "                category=PendingDeprecationWarning,\n"
+        "            )\n"
+        "            return log\n\n"
+        "    def configure(self):\n",
+    ).replace(
+        "    def legacy_option(self):\n",
+        "    def legacy_option(self):\n"
+        "        warnings.warn(\n"
+        '            "legacy_option() is deprecated",\n'
+        "            DeprecationWarning,\n"
+        "            stacklevel=2,\n"
+        "        )\n",
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/config.py": CONFIG}),
+        CommitSpec("Apply warning filters", D[1], files={"pkg/config.py": changed}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items if i.kind is RadarKind.DEPRECATION] == [
+        "pkg.config.Config.legacy_option"
+    ]
+
+
+def test_a_name_removed_where_it_is_defined_and_re_exported_is_one_item(
+    tmp_path: Path, mode: str
+) -> None:
+    """pytest removed ``PytestRemovedIn9Warning`` from ``_pytest/warning_types.py`` and from
+    ``pytest/__init__.py``, which re-exported it: one item, not one per file."""
+    types = (
+        "class PytestWarning(UserWarning):\n    pass\n\n\n"
+        "class PytestRemovedIn9Warning(PytestWarning):\n    pass\n"
+    )
+    init = (
+        "from _pytest.warning_types import PytestRemovedIn9Warning\n"
+        "from _pytest.warning_types import PytestWarning\n\n"
+        '__all__ = ["PytestRemovedIn9Warning", "PytestWarning"]\n'
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/_pytest/__init__.py": "",
+                                        "src/_pytest/warning_types.py": types,
+                                        "src/pytest/__init__.py": init}),
+        CommitSpec("Remove PytestRemovedIn9Warning", D[1], files={
+            "src/_pytest/warning_types.py": types.split("\n\n\nclass PytestRemovedIn9")[0] + "\n",
+            "src/pytest/__init__.py": init.replace(
+                "from _pytest.warning_types import PytestRemovedIn9Warning\n", ""
+            ).replace('"PytestRemovedIn9Warning", ', "")}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change) for i in items] == [
+        ("pytest.PytestRemovedIn9Warning", ApiChangeType.REMOVED)
+    ]
+
+
 def test_a_commands_parameters_are_its_options_not_a_signature(tmp_path: Path, mode: str) -> None:
     """A click or typer command's parameters are filled by the framework from its options:
     a new option in the middle or without a default changes no Python signature anyone

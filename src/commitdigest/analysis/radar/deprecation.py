@@ -71,9 +71,15 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
         end = text.find("\n", start)
         line = text[start : end if end >= 0 else None]
         m = _MARK.search(line)
-        if m is None or _words(line[: m.start()]) or _imports(text, start, line):
+        if (
+            m is None
+            or _words(line[: m.start()])
+            or _imports(text, start, line)
+            or _filters(text, start, line)
+        ):
             continue  # no marker, words of a message ("Deprecat…") or of a comment ("# it
-            # raises a FutureWarning … we can't have this warning raised"), or an import
+            # raises a FutureWarning … we can't have this warning raised"), an import, or
+            # a filter ("filterwarnings('always', category=DeprecationWarning)")
         line_no += text.count("\n", counted, start)
         counted = start
         out.append((line_no, line))
@@ -98,6 +104,30 @@ def _imports(text: str, start: int, line: str) -> bool:
         if _IMPORT.match(above):
             return above.rstrip().endswith("(")
         if not _NAME_LINE.match(above):
+            return False
+    return False
+
+
+# what shows, hides, catches or tests warnings: a marker in its call deprecates nothing
+_FILTERS = re.compile(
+    r"filterwarnings|simplefilter|catch_warnings|\bwarns\(|assertWarns|deprecated_call"
+    r"|\bexcept\b|\bisinstance\(|\bissubclass\("
+)
+
+
+def _filters(text: str, start: int, line: str) -> bool:
+    """Whether ``line``, at offset ``start``, is part of a call that filters or catches
+    warnings (pytest's ``warnings.filterwarnings("always", category=DeprecationWarning)``
+    made the method it is in "deprecated"): the line itself, or the lines above it that
+    open its call (ending with ``(`` or ``,``)."""
+    for _ in range(6):
+        if _FILTERS.search(line):
+            return True
+        if start == 0:
+            return False
+        start = text.rfind("\n", 0, start - 1) + 1
+        line = text[start : text.find("\n", start)]
+        if not line.rstrip().endswith(("(", ",")):
             return False
     return False
 

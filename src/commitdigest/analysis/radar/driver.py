@@ -220,11 +220,14 @@ def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChan
 
 def dedupe(items: list[ApiChange], by: str = "path") -> list[ApiChange]:
     """``items`` without a repeat of the same kind and name at the same ``by`` (the file it
-    was found in, or the ``release`` that announced it), the first kept."""
+    was found in, or the ``release`` that announced it), the first kept. A Python name is
+    one item whatever file says it (pytest's ``PytestRemovedIn9Warning``, removed where it
+    was defined and where the package re-exported it)."""
     seen: set[tuple[str, str, object]] = set()
     out: list[ApiChange] = []
     for item in items:
-        key = (item.kind.value, item.name, getattr(item, by))
+        where = "" if item.kind is RadarKind.PYTHON_API and by == "path" else getattr(item, by)
+        key = (item.kind.value, item.name, where)
         if key not in seen:
             seen.add(key)
             out.append(item)
