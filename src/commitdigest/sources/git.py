@@ -188,8 +188,8 @@ class _Pump:
         self._thread.start()
 
     def _run(self) -> None:
-        readable = _waiter(self._fd)
         try:
+            readable = _waiter(self._fd)
             while True:
                 self._room.acquire()
                 if self._stop:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 __all__ = [
+    "NOT_CODE",
     "Breakage",
     "ModuleApi",
     "Obj",
@@ -455,37 +456,23 @@ def header_text(lines: Iterable[str]) -> str:
     return " ".join(without_comments("\n".join(lines))[0].split())
 
 
+# a string literal (of one line or several) or a comment, matched from where code is read
+NOT_CODE = re.compile(
+    r"""(\"\"\"|''')(?:\\.|(?!\1).)*?\1|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\#[^\n]*""",
+    re.S,
+)
+
+
 def without_comments(text: str) -> tuple[str, str]:
     """(``text`` without its comments, the quote of a string literal still open at its end
-    or ""), read quote by quote: a ``#`` in a string, even one of several lines (fastapi's
+    or ""): a ``#`` in a string, even one of several lines (fastapi's
     ``Doc(\"\"\"… #using-the-same-dependency …\"\"\")`` parameters), is no comment."""
     if "#" not in text and "'" not in text and '"' not in text:
         return text, ""
-    out: list[str] = []
-    quote, i, n, start = "", 0, len(text), 0
-    while i < n:
-        ch = text[i]
-        if quote:
-            if ch == "\\":
-                i += 2
-            elif text.startswith(quote, i):
-                i += len(quote)
-                quote = ""
-            elif ch == "\n" and len(quote) == 1:
-                quote = ""  # a one-line string left open: not one (the code is broken)
-                i += 1
-            else:
-                i += 1
-        elif ch in "\"'":
-            quote = text[i : i + 3] if text[i : i + 3] in ('"""', "'''") else ch
-            i += len(quote)
-        elif ch == "#":
-            out.append(text[start:i])
-            i = start = n if (end := text.find("\n", i)) < 0 else end
-        else:
-            i += 1
-    out.append(text[start:])
-    return "".join(out), quote
+    code = NOT_CODE.sub(lambda m: "" if m.group().startswith("#") else m.group(), text)
+    left = NOT_CODE.sub("", code)  # what no literal took: a quote here opens one
+    quotes = [left.find(q) for q in ('"', "'") if q in left]
+    return code, left[min(quotes)] if quotes else ""
 
 
 @lru_cache(maxsize=8192)

@@ -23,6 +23,7 @@ from itertools import accumulate, repeat
 from operator import add
 
 from commitdigest.analysis.radar.pyapi import (
+    NOT_CODE,
     Breakage,
     Obj,
     compare_objects,
@@ -108,19 +109,12 @@ def _signature_end(lines: list[str], start: int) -> int:
     return start
 
 
-# a string literal (of one line or several) or a comment: no bracket of a signature
-_NOT_CODE = re.compile(
-    r"""(\"\"\"|''')(?:\\.|(?!\1).)*?\1|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\#[^\n]*""",
-    re.S,
-)
-
-
 def _end_in_code(lines: list[str], start: int, stop: int) -> int:
     """:func:`_signature_end` for a header with strings or comments: they are blanked out
     first (their line breaks kept), over 20 lines, then over all ``stop - start``."""
     for upto in (min(stop, start + 20), stop):
         text = "\n".join(lines[start:upto])
-        code = _NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
+        code = NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
         depth = 0
         for k, line in enumerate(code):
             depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
