@@ -95,6 +95,19 @@ def _history(repo: Path) -> list[str]:
     return build_repo(repo, specs)
 
 
+def _spawns(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The command lines of the processes the radar starts from now on (they still start)."""
+    spawned: list[list[str]] = []
+    real = subprocess.Popen
+
+    def spy(args: list[str], *a: object, **kw: object) -> object:
+        spawned.append(list(args))
+        return real(args, *a, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(radar_scan.subprocess, "Popen", spy)
+    return spawned
+
+
 def test_two_processes_find_what_one_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "repo"
     shas = _history(repo)
@@ -109,15 +122,8 @@ def test_two_processes_find_what_one_finds(tmp_path: Path, monkeypatch: pytest.M
     commits = asyncio.run(read_commits(resolve_repository_sync(repo), *window))
     inputs = [CommitInput.from_commit(c) for c in sorted(commits, key=lambda c: c.committed_at)]
     serial = radar_scan.scan_repository(repo, inputs)
-    starts: list[list[str]] = []
-    real = subprocess.Popen
-
-    def spy(args: list[str], *a: object, **kw: object) -> object:
-        starts.append(list(args))
-        return real(args, *a, **kw)  # type: ignore[call-overload]
-
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(radar_scan.subprocess, "Popen", spy)
+    starts = _spawns(monkeypatch)
     parallel = radar_scan.scan_repository(repo, inputs)
     assert any("commitdigest.pipeline.radar_scan" in a for a in starts)  # a second process
     assert parallel == serial
@@ -152,14 +158,7 @@ def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
         serial = scan_window(reader, inputs)
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
     monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 3)
-    spawned: list[list[str]] = []
-    real = subprocess.Popen
-
-    def spy(args: list[str], *a: object, **kw: object) -> object:
-        spawned.append(list(args))
-        return real(args, *a, **kw)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(radar_scan.subprocess, "Popen", spy)
+    spawned = _spawns(monkeypatch)
     base = inputs[0].parent
     assert base is not None
     stream = radar_scan.RadarStream(repo, base, len(inputs))
@@ -188,14 +187,7 @@ def test_a_short_window_is_scanned_on_a_thread_here_as_its_commits_come(
     assert len(inputs) < radar_scan.PARALLEL_FROM
     with BlobReader(repo) as reader:
         serial = scan_window(reader, inputs)
-    spawned: list[list[str]] = []
-    real = subprocess.Popen
-
-    def spy(args: list[str], *a: object, **kw: object) -> object:
-        spawned.append(list(args))
-        return real(args, *a, **kw)  # type: ignore[call-overload]
-
-    monkeypatch.setattr(radar_scan.subprocess, "Popen", spy)
+    spawned = _spawns(monkeypatch)
     answered: list[str] = []
     stream = radar_scan.RadarStream(
         repo, inputs[0].parent or "", len(inputs), lambda sha, items: answered.append(sha)
