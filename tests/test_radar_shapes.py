@@ -356,6 +356,30 @@ def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> No
     assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
 
 
+def test_a_development_tag_is_no_release(tmp_path: Path, mode: str) -> None:
+    """pytest merges its release branch, whose head is tagged ``9.2.0.dev0`` (where 9.2
+    starts), and the merge dates "pytest 9.1.0 (2026-06-13)": the release is 9.1.0."""
+    repo = tmp_path / "repo"
+    entry = "- `#1764`_: ``pytest.console_main`` is now deprecated.\n"
+    section = "pytest 9.1.0 (2026-06-13)\n=========================\n\n" + entry + "\n"
+    head = "Changelog\n=========\n\n"
+    old = "pytest 9.0.3 (2026-04-07)\n=========================\n\n- a fix\n"
+    shas = build_repo(repo, [
+        CommitSpec("init", D[0], files={"src/pytest/__init__.py": "",
+                                        "doc/en/changelog.rst": head + old}),
+    ])  # fmt: skip
+    git(repo, "checkout", "-q", "-b", "cherry-pick-release")
+    start = commit(repo, CommitSpec("Prepare release 9.1.0", D[1], files={
+        "doc/en/changelog.rst": head + section + old}))  # fmt: skip
+    git(repo, "tag", "9.2.0.dev0", start)
+    git(repo, "checkout", "-q", "main")
+    merged = merge(repo, "cherry-pick-release", "Merge pull request #14590", D[2])
+    found = scan_log(repo, f"{shas[0]}..{merged}", mode)
+    assert [(i.name, i.release) for i in found[merged] if i.kind is RadarKind.ANNOUNCED] == [
+        ("`#1764`_: ``pytest.console_main`` is now deprecated.", "9.1.0")
+    ]
+
+
 def test_a_release_dated_again_is_not_released_again(tmp_path: Path, mode: str) -> None:
     """pydantic's "Prepare release" dates the section, then "Fix CI release job" moves the
     date: one release, announced once (it was announced by both)."""

@@ -71,7 +71,9 @@ def detect(view: CommitView) -> list[ApiChange]:
     packages = sorted(public_surface(view.repo).packages) if view.repo is not None else []
     items = [*_message_items(view), *_body_removals(view.body, packages)]
     tags = _release_tags(view)
-    release = normalise_version(tags[0]) if tags else _dated_here(view)
+    dated = _dated_here(view)
+    release = dated or (normalise_version(tags[0]) if tags else None)
+    tags = tags if release and not dated else []  # the tag releases what no date here did
     after_texts, before_texts = view.after, view.before
     untouched: list[str] = []
     if release and view.repo is not None and tags:  # a release tag on a commit that does not
@@ -289,12 +291,16 @@ def _message_items(view: CommitView) -> list[ApiChange]:
 
 def _release_tags(view: CommitView) -> list[str]:
     """The version tags this commit releases: on it, or on a commit it merges (a release
-    tagged on a branch comes into the first-parent history there: click's 8.2.0)."""
+    tagged on a branch comes into the first-parent history there: click's 8.2.0); not a
+    development tag (pytest tags ``9.2.0.dev0`` where 9.2 starts)."""
     if view.repo is None:
         return []
     tags = view.repo.tags
     return [
-        t for sha in (view.sha, *view.merged) for t in tags.get(sha, []) if normalise_version(t)
+        t
+        for sha in (view.sha, *view.merged)
+        for t in tags.get(sha, [])
+        if (version := normalise_version(t)) and "dev" not in version
     ]
 
 
