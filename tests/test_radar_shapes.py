@@ -402,6 +402,28 @@ def test_a_release_dated_again_is_not_released_again(tmp_path: Path, mode: str) 
     ]
 
 
+def test_an_entry_is_named_by_its_words_not_its_links(tmp_path: Path, mode: str) -> None:
+    """pip and pytest link each entry's issue as reStructuredText (`` `#8592 <https://…>`_ ``):
+    the item is named "#8592: …", as a Markdown link is named by its text; and what follows
+    the issues an entry opens with is read as its lead ("#14: Remove …" was missed)."""
+    text = (
+        "Changelog\n=========\n\nUnreleased\n----------\n\n"
+        "- `#8592 <https://github.com/pytest-dev/pytest/issues/8592>`_: The "
+        "``pytest_cmdline_preparse`` hook has been removed.\n"
+        "- Drop support for Python 3.9. (`#13795 <https://github.com/pypa/pip/issues/13795>`__)\n"
+        "- [#14](https://example.org/14): Remove the `--legacy` flag.\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/pytest/__init__.py": "", "CHANGES.rst": ""}),
+        CommitSpec("changelog", D[1], files={"CHANGES.rst": text}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == [
+        "#8592: The ``pytest_cmdline_preparse`` hook has been removed.",
+        "Drop support for Python 3.9. (#13795)",
+        "#14: Remove the `--legacy` flag.",
+    ]
+
+
 def test_a_changelog_fix_that_mentions_removal_is_not_an_announcement(
     tmp_path: Path, mode: str
 ) -> None:

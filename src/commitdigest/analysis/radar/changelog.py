@@ -73,7 +73,13 @@ _QUIET_HEADING = re.compile(
 )
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]") and a
 # one-word scope ("css:", "TSDB:", "Discovery/AWS:")
-_SCOPE = re.compile(r"^\s*(?:\[[A-Za-z ]{1,20}\]\s*)?(?:[\w./-]+:\s+)?")
+# what an entry's words open with before it says what changes: a [TAG], the issues it
+# closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
+_SCOPE = re.compile(
+    r"^\s*(?:\[[A-Za-z ]{1,20}\]\s*)?(?:(?:gh-|#)\d+(?:\s*,\s*(?:gh-|#)\d+)*:\s+)?"
+    r"(?:[\w./-]+:\s+)?",
+    re.I,
+)
 # tags and scopes of housekeeping ("[CI]", "[Misc]", "docs:", "refactor:", prometheus's
 # "[ENHANCEMENT]"): what they remove or drop is no news for users
 _QUIET_SCOPE = re.compile(
@@ -103,6 +109,8 @@ _FIX_LEAD = re.compile(
 )
 _BOLD_LEAD = re.compile(r"^\*\*(.+?)\*\*|^__(.+?)__")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+# a reStructuredText link, named or anonymous: `#8592 <https://…/issues/8592>`_
+_RST_LINK = re.compile(r"`([^`<]*?)\s*<[^<>`]+>`__?")
 _EMPHASIS = re.compile(r"\*\*|__")
 _ROLE = re.compile(r":([\w:.-]+):`([^`]+)`")
 _REFERENCE_ROLES = frozenset({"pr", "issue", "user", "gh", "ghissue", "commit", "ghsa", "cve"})
@@ -426,7 +434,7 @@ def announcing(entry: str) -> str:
 
 def plain_text(entry: str) -> str:
     """An entry's words: links as their text, no emphasis, roles as their content."""
-    text = _ROLE.sub(lambda m: _role(m, "`"), _LINK.sub(r"\1", entry))
+    text = _ROLE.sub(lambda m: _role(m, "`"), _RST_LINK.sub(r"\1", _LINK.sub(r"\1", entry)))
     parts = re.split(r"(``[^`]+``|`[^`]+`)", text)  # emphasis marks, never inside code
     text = "".join(p if i % 2 else _EMPHASIS.sub("", p) for i, p in enumerate(parts))
     return " ".join(text.split())
