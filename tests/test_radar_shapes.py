@@ -8,6 +8,7 @@ positions."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -412,6 +413,7 @@ def test_an_entry_is_named_by_its_words_not_its_links(tmp_path: Path, mode: str)
         "``pytest_cmdline_preparse`` hook has been removed.\n"
         "- Drop support for Python 3.9. (`#13795 <https://github.com/pypa/pip/issues/13795>`__)\n"
         "- [#14](https://example.org/14): Remove the `--legacy` flag.\n"
+        "- #15: docs: Remove the old tutorial page.\n"  # housekeeping, past its issue
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"src/pytest/__init__.py": "", "CHANGES.rst": ""}),
@@ -1383,6 +1385,62 @@ class Base64UrlEncoder:
     def encode(cls, value: bytes) -> bytes:
         return base64.urlsafe_b64encode(value)
 """
+
+
+def test_reading_code_from_text_is_quick_and_exact(tmp_path: Path, mode: str) -> None:
+    """A reviewer's cases for the reading of strings and comments:
+
+    * a long raw docstring with backslashes below a signature with a string default: the
+      string pattern read each backslash two ways, and the scan did not end;
+    * ``TRIPLE = '\"\"\"'``, a triple quote inside a one-line string, made the rest of the
+      module a docstring: ``render`` was "removed" when its default changed;
+    * ``__init__`` and ``__call__`` are called with keywords: a new ``*args`` does not take
+      what they had (only a protocol method's, ``__exit__``'s);
+    * words of a message are no filter ("positional arguments except the first are
+      deprecated")."""
+    doc = "".join("    Accepts ``\\d+\\.\\d+`` or ``\\d+\\.\\d+\\.\\d+``.\n" for _ in range(12))
+    base = (
+        "import warnings\n\n\n"
+        'def parse_version(text: str, sep: str = ".") -> tuple[int, ...]:\n'
+        f'    r"""Parse a version.\n\n{doc}' + "    prose\n" * 25 + '    """\n'
+        "    return tuple(map(int, text.split(sep)))\n\n\n"
+        "def render(template, context, strict=False):\n"
+        '    """Render it."""\n    return template\n\n\n'
+        "class Reader:\n"
+        "    def __init__(self, path, mode='r'):\n        self.path = path\n\n"
+        "    def __call__(self, data, strict=False):\n        return data\n\n"
+        "    def __exit__(self, exc_type, exc_value, tb):\n        return None\n\n"
+        "    def close(self, *args):\n        return None\n"
+    )
+    changed = 'TRIPLE = \'"""\'  # what opens a docstring\n\n\n' + base.replace(
+        'strict=False):\n    """Render', 'strict=True):\n    """Render'
+    ).replace("def __init__(self, path, mode='r'):", "def __init__(self, *paths):").replace(
+        "def __call__(self, data, strict=False):", "def __call__(self, *data):"
+    ).replace("def __exit__(self, exc_type, exc_value, tb):", "def __exit__(self, *_):").replace(
+        "    def close(self, *args):\n",
+        "    def close(self, *args):\n"
+        "        if args:\n"
+        "            warnings.warn(\n"
+        '                "positional arguments except the first are deprecated",\n'
+        "                DeprecationWarning,\n"
+        "            )\n",
+    )
+    found: list[list[list[ApiChange]]] = []
+    thread = threading.Thread(target=lambda: found.append(scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/text.py": base}),
+        CommitSpec("quote", D[1], files={"pkg/text.py": changed}),
+    ], mode)), daemon=True)  # fmt: skip
+    thread.start()
+    thread.join(120)
+    assert found, "the scan did not end"
+    [items] = found[0]
+    assert {(i.name, i.change) for i in items} == {
+        ("pkg.text.render(strict)", ApiChangeType.DEFAULT_CHANGED),
+        ("pkg.text.Reader.__init__(path)", ApiChangeType.REMOVED),
+        ("pkg.text.Reader.__init__(mode)", ApiChangeType.REMOVED),
+        ("pkg.text.Reader.__call__(strict)", ApiChangeType.REMOVED),
+        ("pkg.text.Reader.close", ApiChangeType.DEPRECATED),
+    }
 
 
 def test_a_comment_about_a_warning_deprecates_nothing(tmp_path: Path, mode: str) -> None:

@@ -70,10 +70,11 @@ def _key(name: str) -> str:
 def detect(view: CommitView) -> list[ApiChange]:
     packages = sorted(public_surface(view.repo).packages) if view.repo is not None else []
     items = [*_message_items(view), *_body_removals(view.body, packages)]
-    tags = _release_tags(view)
+    # the version a date in its changelog gives (pydantic's release commits also carry a
+    # "core-v2.43.0" tag of its Rust core), else a tag on it, else a tag it merges
     dated = _dated_here(view)
+    tags = [] if dated else _release_tags(view, (view.sha,)) or _release_tags(view, view.merged)
     release = dated or (normalise_version(tags[0]) if tags else None)
-    tags = tags if release and not dated else []  # the tag releases what no date here did
     after_texts, before_texts = view.after, view.before
     untouched: list[str] = []
     if release and view.repo is not None and tags:  # a release tag on a commit that does not
@@ -289,8 +290,8 @@ def _message_items(view: CommitView) -> list[ApiChange]:
     return items
 
 
-def _release_tags(view: CommitView) -> list[str]:
-    """The version tags this commit releases: on it, or on a commit it merges (a release
+def _release_tags(view: CommitView, commits: tuple[str, ...]) -> list[str]:
+    """The version tags on ``commits``: the commit itself, or those it merges (a release
     tagged on a branch comes into the first-parent history there: click's 8.2.0); not a
     development tag (pytest tags ``9.2.0.dev0`` where 9.2 starts)."""
     if view.repo is None:
@@ -298,7 +299,7 @@ def _release_tags(view: CommitView) -> list[str]:
     tags = view.repo.tags
     return [
         t
-        for sha in (view.sha, *view.merged)
+        for sha in commits
         for t in tags.get(sha, [])
         if (version := normalise_version(t)) and "dev" not in version
     ]

@@ -83,7 +83,8 @@ _SCOPE = re.compile(
 # tags and scopes of housekeeping ("[CI]", "[Misc]", "docs:", "refactor:", prometheus's
 # "[ENHANCEMENT]"): what they remove or drop is no news for users
 _QUIET_SCOPE = re.compile(
-    r"^\W*(?:ci|docs?|tests?|testing|build|chores?|refactor\w*|misc|style|perf|lint"
+    r"^(?:(?:gh-|#)\d+|#(?!\d)|[^\w#])*"  # past the issues it opens with ("#14: docs: …")
+    r"(?:ci|docs?|tests?|testing|build|chores?|refactor\w*|misc|style|perf|lint"
     r"|enhancement|internal)\W",
     re.I,
 )

@@ -13,7 +13,7 @@ from commitdigest.analysis.radar.models import (
     is_private_module,
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
-from commitdigest.analysis.radar.pyapi import without_comments
+from commitdigest.analysis.radar.pyapi import NOT_CODE, not_code_at_end
 from commitdigest.models import ApiChangeType, Visibility
 
 _MARK = re.compile(
@@ -119,24 +119,27 @@ def _filters(text: str, start: int, line: str) -> bool:
     """Whether ``line``, at offset ``start``, is part of a call that filters or catches
     warnings (pytest's ``warnings.filterwarnings("always", category=DeprecationWarning)``
     made the method it is in "deprecated"): the line itself, or the lines above it that
-    open its call (ending with ``(`` or ``,``)."""
+    open its call (ending with ``(``, ``,`` or ``=``, or only strings), read as code."""
     for _ in range(6):
-        if _FILTERS.search(line):
+        code = NOT_CODE.sub("", line)  # the code of the line ("all … except `x` …": words)
+        if _FILTERS.search(code):
             return True
+        if "warn(" in code:
+            return False  # the marker's own call warns (whatever call holds it)
         if start == 0:
             return False
         start = text.rfind("\n", 0, start - 1) + 1
         line = text[start : text.find("\n", start)]
-        if not line.rstrip().endswith(("(", ",")):
-            return False
+        above = NOT_CODE.sub("", line).strip()
+        if above and not above.endswith(("(", ",", "=")):
+            return False  # no line of the call's arguments (one of strings only is one)
     return False
 
 
 def _words(head: str) -> bool:
     """Whether a line's text up to a marker leaves a string literal open, or opens a comment:
     the marker is words about a warning, not one."""
-    code, open_quote = without_comments(head)
-    return bool(open_quote) or len(code) < len(head)
+    return not_code_at_end(head)
 
 
 def messages(text: str) -> list[str]:

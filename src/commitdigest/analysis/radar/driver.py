@@ -226,7 +226,8 @@ def dedupe(items: list[ApiChange], by: str = "path") -> list[ApiChange]:
     seen: set[tuple[str, str, object]] = set()
     out: list[ApiChange] = []
     for item in items:
-        where = "" if item.kind is RadarKind.PYTHON_API and by == "path" else getattr(item, by)
+        python = item.kind is RadarKind.PYTHON_API and by == "path"
+        where = "" if python else getattr(item, by)
         key = (item.kind.value, item.name, where)
         if key not in seen:
             seen.add(key)

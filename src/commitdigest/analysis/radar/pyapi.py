@@ -41,6 +41,7 @@ __all__ = [
     "in_spans",
     "light_api",
     "module_api",
+    "not_code_at_end",
     "string_spans",
     "surface",
     "without_comments",
@@ -458,9 +459,15 @@ def header_text(lines: Iterable[str]) -> str:
 
 # a string literal (of one line or several) or a comment, matched from where code is read
 NOT_CODE = re.compile(
-    r"""(\"\"\"|''')(?:\\.|(?!\1).)*?\1|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\#[^\n]*""",
+    r"""(\"\"\"|''')(?:\\.|(?!\1)[^\\])*?\1|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\#[^\n]*""",
     re.S,
 )
+
+
+def not_code_at_end(head: str) -> bool:
+    """Whether a line's text ``head`` ends inside a string literal or a comment."""
+    code, open_quote = without_comments(head)
+    return bool(open_quote) or len(code) < len(head)
 
 
 def without_comments(text: str) -> tuple[str, str]:
@@ -591,6 +598,10 @@ def string_spans(text: str) -> list[tuple[int, int]]:
         if double < 0 and single < 0:
             return spans
         start = double if single < 0 or 0 <= double < single else single
+        head = text[text.rfind("\n", 0, start) + 1 : start]
+        if ("#" in head or '"' in head or "'" in head) and not_code_at_end(head):
+            pos = start + 1  # in a one-line string or a comment (``TRIPLE = '"""'``)
+            continue
         end = text.find(text[start : start + 3], start + 3)
         if end < 0:
             return spans  # an unclosed one is no span
@@ -837,6 +848,12 @@ def _positions(obj: Obj) -> dict[str, int]:
     return {name: i for i, name in enumerate(names)}
 
 
+# dunders that users call with keywords too (``Reader(path=…)``): not called positionally
+_CALLED_BY_NAME = frozenset(
+    {"__init__", "__new__", "__call__", "__init_subclass__", "__class_getitem__", "__post_init__"}
+)
+
+
 def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
     out: list[Breakage] = []
     old_params, new_params = before.signature()[0], after.signature()[0]
@@ -851,8 +868,11 @@ def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
     # a protocol method (``__exit__``) is called positionally: a new ``*args`` takes what it
     # had (not so for others: ``**kwargs`` often passes a removed name on to a call that
     # refuses it, as flask.json.dumps(app=…) did)
-    protocol = qual.rsplit(".", 1)[-1].startswith("__") and any(
-        q.kind == "varargs" for q in new_params
+    method = qual.rsplit(".", 1)[-1]
+    protocol = (
+        method.startswith("__")
+        and method not in _CALLED_BY_NAME
+        and any(q.kind == "varargs" for q in new_params)
     )
     for name, p in old.items():
         if p.kind in ("varargs", "varkw"):
