@@ -71,10 +71,9 @@ _QUIET_HEADING = re.compile(
     r"|(?:code\s+)?refactor\w*|(?:miscellaneous\s+)?chores?|code\s+style)\b",
     re.I,
 )
-# what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]") and a
-# one-word scope ("css:", "TSDB:", "Discovery/AWS:")
-# what an entry's words open with before it says what changes: a [TAG], the issues it
-# closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
+# what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
+# it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
+# ("css:", "TSDB:", "Discovery/AWS:")
 _SCOPE = re.compile(
     r"^\s*(?:\[[A-Za-z ]{1,20}\]\s*)?(?:(?:gh-|#)\d+(?:\s*,\s*(?:gh-|#)\d+)*:\s+)?"
     r"(?:[\w./-]+:\s+)?",
