@@ -306,7 +306,7 @@ def _release_tags(view: CommitView, commits: tuple[str, ...]) -> list[str]:
 
 
 def _dated_here(view: CommitView) -> str | None:
-    """The version an untagged commit releases: a changelog version section that gets its
+    """The version a commit releases by its changelog: a version section that gets its
     release date (or "Released" line) in it; not one that had a date before (pydantic's
     "Fix CI release job" moved "v2.13.0b1 (2026-02-21)" to "(2026-02-23)" after "Prepare
     release" had dated it)."""

@@ -74,15 +74,16 @@ _QUIET_HEADING = re.compile(
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
 # it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
 # ("css:", "TSDB:", "Discovery/AWS:")
+_ISSUE = r"(?:gh-|#)\d+"  # "#8592", "gh-12"
 _SCOPE = re.compile(
-    r"^\s*(?:\[[A-Za-z ]{1,20}\]\s*)?(?:(?:gh-|#)\d+(?:\s*,\s*(?:gh-|#)\d+)*:\s+)?"
+    rf"^\s*(?:\[[A-Za-z ]{{1,20}}\]\s*)?(?:{_ISSUE}(?:\s*,\s*{_ISSUE})*:\s+)?"
     r"(?:[\w./-]+:\s+)?",
     re.I,
 )
 # tags and scopes of housekeeping ("[CI]", "[Misc]", "docs:", "refactor:", prometheus's
 # "[ENHANCEMENT]"): what they remove or drop is no news for users
 _QUIET_SCOPE = re.compile(
-    r"^(?:(?:gh-|#)\d+|#(?!\d)|[^\w#])*"  # past the issues it opens with ("#14: docs: …")
+    rf"^(?:{_ISSUE}|#(?!\d)|[^\w#])*"  # past the issues it opens with ("#14: docs: …")
     r"(?:ci|docs?|tests?|testing|build|chores?|refactor\w*|misc|style|perf|lint"
     r"|enhancement|internal)\W",
     re.I,
@@ -389,9 +390,8 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         return None  # docs, translations, CI: nothing users act on
     # its words after a [TAG] and a scope ("css:"), unless they are housekeeping's ("[CI]
     # Remove the nightly job", "docs: drop a page": no leading "Remove" of users')
-    scope = _SCOPE.match(words)
-    quiet = scope is None or _QUIET_SCOPE.search(scope.group(0)) is not None
-    said = words if quiet or scope is None else words[scope.end() :]
+    scope = _SCOPE.match(words)  # always a match (an empty one without tag or scope)
+    said = words[scope.end() :] if scope and not _QUIET_SCOPE.search(scope.group(0)) else words
     if _BUMP.match(said) and not _BREAK_WORDS.search(words):
         return None
     fix_heading = bool(entry.heading and _FIX_HEADING.match(entry.heading.strip()))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -73,7 +74,7 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
         m = _MARK.search(line)
         if (
             m is None
-            or _words(line[: m.start()])
+            or not_code_at_end(line[: m.start()])
             or _imports(text, start, line)
             or _filters(text, start, line)
         ):
@@ -96,12 +97,8 @@ def _imports(text: str, start: int, line: str) -> bool:
         return True
     if not _NAME_LINE.match(line):
         return False
-    for _ in range(50):  # up the names of a parenthesised import (or of a call's arguments)
-        if start == 0:
-            return False
-        start = text.rfind("\n", 0, start - 1) + 1
-        above = text[start : text.find("\n", start)]
-        if _IMPORT.match(above):
+    for above in _lines_above(text, start, 50):  # up the names of a parenthesised import
+        if _IMPORT.match(above):  # (or of a call's arguments)
             return above.rstrip().endswith("(")
         if not _NAME_LINE.match(above):
             return False
@@ -120,26 +117,29 @@ def _filters(text: str, start: int, line: str) -> bool:
     warnings (pytest's ``warnings.filterwarnings("always", category=DeprecationWarning)``
     made the method it is in "deprecated"): the line itself, or the lines above it that
     open its call (ending with ``(``, ``,`` or ``=``, or only strings), read as code."""
-    for _ in range(6):
-        code = NOT_CODE.sub("", line)  # the code of the line ("all … except `x` …": words)
+    code = NOT_CODE.sub("", line).strip()  # the code of a line ("all … except `x` …": words)
+    above = _lines_above(text, start, 5)
+    while True:
         if _FILTERS.search(code):
             return True
         if "warn(" in code:
             return False  # the marker's own call warns (whatever call holds it)
-        if start == 0:
+        upper = next(above, None)
+        if upper is None:
             return False
-        start = text.rfind("\n", 0, start - 1) + 1
-        line = text[start : text.find("\n", start)]
-        above = NOT_CODE.sub("", line).strip()
-        if above and not above.endswith(("(", ",", "=")):
+        code = NOT_CODE.sub("", upper).strip()
+        if code and not code.endswith(("(", ",", "=")):
             return False  # no line of the call's arguments (one of strings only is one)
-    return False
 
 
-def _words(head: str) -> bool:
-    """Whether a line's text up to a marker leaves a string literal open, or opens a comment:
-    the marker is words about a warning, not one."""
-    return not_code_at_end(head)
+def _lines_above(text: str, start: int, most: int) -> Iterator[str]:
+    """The lines above the one at offset ``start`` of ``text``, nearest first, ``most`` at
+    most."""
+    for _ in range(most):
+        if start == 0:
+            return
+        start = text.rfind("\n", 0, start - 1) + 1
+        yield text[start : text.find("\n", start)]
 
 
 def messages(text: str) -> list[str]:
