@@ -227,6 +227,47 @@ def test_a_scan_that_fails_on_the_thread_fails_the_run_not_silently(
     assert here.gone and not here.result()  # it answered nothing: finish() scanned them
 
 
+def test_two_repositories_threads_scan_one_commit_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Short windows of two repositories read at once each get a thread; their scans take
+    turns (the radar's caches are shared by every repository whose texts are the same, and
+    written for one scanner at a time), and each finds what a scan alone finds."""
+    import time
+
+    from commitdigest.analysis.radar import driver
+
+    repos = [tmp_path / "a", tmp_path / "b"]
+    for repo in repos:
+        _history(repo)  # the same texts in both
+    inputs = [_inputs(repo) for repo in repos]
+    alone = [radar_scan.scan_repository(repo, i) for repo, i in zip(repos, inputs, strict=True)]
+    real = driver.WindowScanner.scan
+    running: list[int] = []
+    most = [0]
+
+    def counted(self: driver.WindowScanner, commit: CommitInput) -> list[object]:
+        running.append(1)
+        most[0] = max(most[0], len(running))
+        time.sleep(0.01)
+        try:
+            return real(self, commit)  # type: ignore[return-value]
+        finally:
+            running.pop()
+
+    monkeypatch.setattr(driver.WindowScanner, "scan", counted)
+    streams = [
+        radar_scan.RadarStream(r, i[0].parent or "", len(i))
+        for r, i in zip(repos, inputs, strict=True)
+    ]
+    for stream, commits in zip(streams, inputs, strict=True):
+        for c in commits:
+            stream.add(c)
+    found = [s.finish(i) for s, i in zip(streams, inputs, strict=True)]
+    assert most[0] == 1
+    assert found == alone
+
+
 def test_the_thread_ends_with_the_read_and_an_abort_does_not_wait_for_its_scan(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

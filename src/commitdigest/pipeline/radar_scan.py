@@ -53,6 +53,7 @@ __all__ = [
     "CHUNK",
     "MAX_WORKERS",
     "PARALLEL_FROM",
+    "SCANNING",
     "OnItems",
     "RadarStream",
     "scan_repository",
@@ -162,7 +163,8 @@ class RadarStream:
                     break  # the run is over: nobody waits for the rest
                 if c.sha not in results:  # no worker, or its worker failed
                     scanner = scanner or WindowScanner(reader, self.base)
-                    results[c.sha] = scanner.scan(c)
+                    with SCANNING:
+                        results[c.sha] = scanner.scan(c)
         wanted = {c.sha for c in commits}
         return {sha: items for sha, items in results.items() if sha in wanted}
 
@@ -188,7 +190,7 @@ def scan_repository(root: Path, commits: Sequence[CommitInput], base: str | None
         return {}
     base = base or commits[0].parent or commits[0].sha
     if not workers_for(len(commits)):
-        with BlobReader(root) as reader:
+        with BlobReader(root) as reader, SCANNING:
             return scan_window(reader, commits, base=base)
     stream = RadarStream(root, base, len(commits))
     for c in commits:
@@ -197,6 +199,11 @@ def scan_repository(root: Path, commits: Sequence[CommitInput], base: str | None
 
 
 _END = None  # what tells a worker its part is whole
+
+# one scan at a time in this process: the radar's caches (a module version's reading, its
+# API model) are shared by every repository whose text is the same, and were written for one
+# scanner at a time; threads of one process share one core anyway (the GIL)
+SCANNING = threading.Lock()
 
 
 class _Here:
@@ -225,12 +232,14 @@ class _Here:
         try:
             with BlobReader(stream.root) as reader:
                 scanner = WindowScanner(reader, stream.base)
-                public_surface(scanner.repo)  # what every kind asks first
+                with SCANNING:
+                    public_surface(scanner.repo)  # what every kind asks first
                 while not self.gone and (commits := stream.take(self)) is not None:
                     for commit in commits:
                         if self.gone:
                             return
-                        items = scanner.scan(commit)
+                        with SCANNING:
+                            items = scanner.scan(commit)
                         self._found[commit.sha] = items
                         self._on_items(commit.sha, items)
         except Exception:  # scanned again by finish(), which raises it there
