@@ -2,15 +2,18 @@
 report feeds it: the git source's commits (paths, blob ids, patches) through
 ``CommitInput.from_commit``, blobs through the source's reader.
 
-``MODES``: with the patches (the radar reads only around the changed lines where it can)
-or without them (as for a patch cut to the byte budget: every kind reads whole files);
-radar tests run in both and must find the same."""
+``MODES``: with the patches (the radar reads only around the changed lines where it can);
+with every patch cut to nothing by the byte budget (the source gives each file's hunk
+headers: the radar reads around the lines they span, their context too); or without
+patches or hunks (every kind reads whole files, and the changed lines' numbers come from
+git); radar tests run in all three and must find the same."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import subprocess
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -18,9 +21,10 @@ from commitdigest.analysis.radar.driver import CommitInput, scan_window
 from commitdigest.models import ApiChange
 from commitdigest.sources.blobs import BlobReader
 from commitdigest.sources.git import read_commits
+from commitdigest.sources.patch_budget import PatchLimits
 from commitdigest.sources.repo_info import resolve_repository_sync
 
-MODES = ("patches", "whole files")
+MODES = ("patches", "cut patches", "whole files")
 
 
 def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, list[ApiChange]]:
@@ -29,12 +33,28 @@ def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, lis
         cwd=repo, capture_output=True, text=True, check=True,
     ).stdout.split()  # fmt: skip
     info = resolve_repository_sync(repo, rev_range.split("..")[-1] or None)
+    limits = PatchLimits(0, 0) if mode == "cut patches" else PatchLimits()
     commits = asyncio.run(
-        read_commits(info, datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+        read_commits(
+            info, datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC), limits=limits
+        )
     )
     by_sha = {c.sha: c for c in commits}
     inputs = [CommitInput.from_commit(by_sha[sha]) for sha in wanted]
-    if mode != "patches":
-        inputs = [dataclasses.replace(c, changed={}, numbers={}) for c in inputs]
-    with BlobReader(repo) as reader:
+    if mode == "cut patches":
+        assert all(not c.numbers and not c.changed for c in inputs)
+    if mode == "whole files":
+        inputs = [dataclasses.replace(c, changed={}, numbers={}, hunks={}) for c in inputs]
+    reader = _HunksOnly(repo) if mode == "cut patches" else BlobReader(repo)
+    with reader:
         return scan_window(reader, inputs)
+
+
+class _HunksOnly(BlobReader):
+    """A reader that must not be asked for changed lines: the hunks the source gave hold
+    them."""
+
+    def line_changes(
+        self, parent: str, rev: str, paths: Iterable[str]
+    ) -> dict[str, tuple[frozenset[int], frozenset[int]]]:
+        raise AssertionError(f"git diff asked for {list(paths)} of a cut patch with hunks")

@@ -228,9 +228,31 @@ def test_per_file_cut_alone_does_not_flag_commit() -> None:
     assert c.files[0].patch_truncated and not c.patch_truncated
 
 
+def test_a_cut_patch_keeps_every_hunks_numbers_the_cut_part_too() -> None:
+    hunks = [(10 * k + 1, 3, 10 * k + 1, 4) for k in range(40)]
+    body = b"".join(
+        b"@@ -%d,%d +%d,%d @@ def f%d():\n  x\n-old\n+new\n+more\n  y\n" % (*h, k)
+        for k, h in enumerate(hunks)
+    )
+    files = [(raw("M", b"big.py"), section("big.py", body)), (raw("M", b"s.py"), section("s.py"))]
+    [c] = parse_log(commit_bytes(files), PatchLimits(max_patch_bytes_per_file=300))
+    big, small = c.files
+    assert big.patch_truncated and big.patch.count("\n@@ ") < 10  # most hunks were cut off
+    assert big.hunks == tuple(hunks)  # ... and their numbers are all here
+    assert not small.patch_truncated and small.hunks == ()  # a whole patch has its text
+    [whole] = parse_log(commit_bytes(files))
+    assert [f.hunks for f in whole.files] == [(), ()]
+    # a commit whose budget is spent: the files with no patch at all keep their hunks too
+    [spent] = parse_log(commit_bytes(files[::-1] + files), PatchLimits(0, 0))
+    assert spent.files[1].patch == "" and spent.files[1].hunks == tuple(hunks)
+    assert spent.files[0].hunks == ((1, 1, 1, 1),)  # "@@ -1 +1 @@": one line each
+
+
 def _stream() -> bytes:
-    big = b"@@ -1,300 +1,300 @@\n" + b"".join(
-        b"%s%d\n" % (b"+- "[i % 3 : i % 3 + 1], i) for i in range(300)
+    big = b"".join(
+        b"@@ -%d,30 +%d,30 @@\n" % (1000 * k + 1, 1000 * k + 1)
+        + b"".join(b"%s%d\n" % (b"+- "[i % 3 : i % 3 + 1], i) for i in range(30))
+        for k in range(10)
     )
     files = [
         (raw("M", b"a b"), section("a b", big)),

@@ -57,9 +57,9 @@ LOG_FORMAT = f"--format=%x00%x00%x1e{_TOKEN}%x1f%H%x00%P%x00%aN%x00%aE%x00%aI%x0
 _DIFF = b"\ndiff --git "
 _HUNK = b"\n@@ "
 _BINARY = b"\nBinary files "
-_KEEP = (
-    max(len(MARKER), len(_DIFF), len(_BINARY)) - 1
-)  # tail kept between chunks: a mark may straddle
+# a hunk header's numbers, up to its closing "@@" (at most 4 x 10 digits: 53 bytes)
+_HUNK_HEADER = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_KEEP = 64  # tail kept between chunks: a mark, or a hunk header's numbers, may straddle
 _HEADER_FIELDS = 7
 _PR_RE = re.compile(r"\(#(\d+)\)\s*$")
 _STATUS = {
@@ -100,6 +100,7 @@ class _FileMeta:
     additions: int | None = 0
     deletions: int | None = 0
     binary: bool = False
+    hunks: tuple[tuple[int, int, int, int], ...] = ()
     sections: int = 1  # patch sections git writes for it (2 for a type change)
     old_blob: str | None = None
     new_blob: str | None = None
@@ -117,16 +118,19 @@ class _Pending:
 
 class _LineCounts:
     """The lines each patch section of one commit adds and removes, and whether it is binary:
-    what ``--numstat`` would print, counted from the bytes as they stream by."""
+    what ``--numstat`` would print, counted from the bytes as they stream by; and its hunk
+    headers, the part beyond the budget too (a cut patch's changed lines without its text)."""
 
-    __slots__ = ("_hunks", "sections")
+    __slots__ = ("_hunks", "headers", "sections")
 
     def __init__(self) -> None:
         self.sections: list[list[int]] = [[0, 0, 0]]  # added, removed, binary
+        self.headers: list[list[tuple[int, int, int, int]]] = [[]]  # each section's hunks
         self._hunks = False  # the section's first hunk header was seen
 
     def next_section(self) -> None:
         self.sections.append([0, 0, 0])
+        self.headers.append([])
         self._hunks = False
 
     def count(self, b: bytes, start: int, stop: int) -> None:
@@ -144,6 +148,15 @@ class _LineCounts:
             start = first
         section[0] += b.count(b"\n+", start, min(n, stop + 1))
         section[1] += b.count(b"\n-", start, min(n, stop + 1))
+        headers = self.headers[-1]
+        limit = min(n, stop + len(_HUNK) - 1)
+        at = b.find(_HUNK, start, limit)
+        while at >= 0:  # a hunk header's line starts in b[start:stop]: its numbers are here
+            m = _HUNK_HEADER.match(b, at + 1)
+            if m is not None:
+                a, la, c, lc = m.groups()
+                headers.append((int(a), int(la or 1), int(c), int(lc or 1)))
+            at = b.find(_HUNK, at + 1, limit)
 
     def apply(self, files: list[_FileMeta]) -> None:
         """Give each file the counts of its sections (a type change has two; sections git
@@ -152,6 +165,7 @@ class _LineCounts:
         for index, f in enumerate(files):
             take = f.sections if index < len(files) - 1 else len(self.sections) - k
             mine = self.sections[k : k + take]
+            f.hunks = tuple(h for headers in self.headers[k : k + take] for h in headers)
             k += take
             if any(s[2] for s in mine):
                 f.additions, f.deletions, f.binary = None, None, True
@@ -367,6 +381,7 @@ class GitLogParser:
                 binary=f.binary,
                 patch=patch,
                 patch_truncated=cut,
+                hunks=f.hunks if cut else (),
                 old_blob=f.old_blob,
                 new_blob=f.new_blob,
             )

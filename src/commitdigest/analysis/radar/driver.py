@@ -78,6 +78,8 @@ class CommitInput:
     deleted: frozenset[str] = frozenset()
     numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
     merged: tuple[str, ...] = ()  # the parents a merge brings in (all but the first)
+    # the hunks of a cut patch (``FileChange.hunks``), per Python path the source cut
+    hunks: dict[str, tuple[tuple[int, int, int, int], ...]] = field(default_factory=dict)
 
     @classmethod
     def from_commit(cls, commit: Commit) -> CommitInput:
@@ -86,6 +88,7 @@ class CommitInput:
         after: dict[str, str] = {}
         changed: dict[str, str] = {}
         numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
+        hunks: dict[str, tuple[tuple[int, int, int, int], ...]] = {}
         deleted: set[str] = set()
         for f in commit.files:
             if f.old_path:
@@ -103,6 +106,8 @@ class CommitInput:
                 py = f.path.endswith(".py") and read_by_a_kind(f.path, lines)
                 if py or announced.is_changelog(f.path):  # (a changelog: read around them)
                     numbers[f.path] = changed_line_numbers(f.patch)
+            elif f.hunks and not f.old_path and f.path.endswith(".py"):
+                hunks[f.path] = f.hunks
         return cls(
             commit.sha,
             commit.parents[0] if commit.parents else None,
@@ -115,7 +120,19 @@ class CommitInput:
             frozenset(deleted),
             numbers,
             commit.parents[1:],
+            hunks,
         )
+
+
+def hunk_lines(
+    hunks: Sequence[tuple[int, int, int, int]],
+) -> tuple[frozenset[int], frozenset[int]]:
+    """(lines of the old file, lines of the new file) that ``hunks`` span, 1-based: the
+    lines they change and their context (what reads around changed lines reads a little
+    more, and finds the same)."""
+    old = frozenset(n for a, la, _, _ in hunks for n in range(a, a + la))
+    new = frozenset(n for _, _, c, lc in hunks for n in range(c, c + lc))
+    return old, new
 
 
 def changed_lines(patch: str) -> str:
@@ -158,7 +175,11 @@ def _view(repo: RepoView, c: CommitInput, read: tuple[str, ...]) -> CommitView:
     cut = [
         p for p in read if p.endswith(".py") and p not in numbers and before.get(p) and after.get(p)
     ]
-    if cut and c.parent:  # patches the source cut: their line numbers from git
+    for p in cut:  # patches the source cut: the lines their hunks span (their context too)
+        if p in c.hunks:
+            numbers[p] = hunk_lines(c.hunks[p])
+    cut = [p for p in cut if p not in numbers]
+    if cut and c.parent:  # a commit of another source, without hunks: the numbers from git
         numbers.update(repo.blobs.line_changes(c.parent, c.sha, cut))
     return CommitView(
         sha=c.sha,
