@@ -1853,3 +1853,20 @@ def test_a_removed_override_that_called_super_over_a_long_signature(
     assert [(i.name, i.change) for i in removed] == [
         ("pkg.runner.AscendMoERunner.forward_impl", ApiChangeType.REMOVED)
     ]
+
+
+def test_a_registrys_entries_are_read_wherever_their_lambda_sits() -> None:
+    """A registry entry is found from its ``lambda`` back to the line that starts its key:
+    on one line, its key above its lambda, deep in a long module; a lambda that takes
+    arguments, or a key that is no entry's, stays silent."""
+    from commitdigest.analysis.radar.env_var import names
+
+    filler = "".join(f"def f{i}(x):\n    return x + {i}\n\n" for i in range(300))
+    code = (
+        'import os\n\nPAD = "lambda"\n' + filler + "env_variables = {\n"
+        '    "PKG_HOME": lambda: os.getenv("PKG_HOME"),\n'
+        '    "PKG_LONG_NAME_OF_A_VARIABLE":\n        lambda : int(os.environ["PKG_N"]),\n'
+        '    "IS_VARLEN": lambda args: args["cu"] is not None,\n'
+        "}\n" + filler + 'TABLE = {"NOT_ONE": 1}\nsort = lambda: None\n'
+    )
+    assert names(code) == {"PKG_HOME", "PKG_LONG_NAME_OF_A_VARIABLE", "PKG_N"}

@@ -47,8 +47,12 @@ def _names(code: str) -> frozenset[str]:
             window = code[max(0, start - _NEAR) : start + _NEAR]
             found.update(a or b for a, b in _READ.findall(window))
             start = code.find(word, start + len(word))
-    if "lambda" in code:
-        found.update(_REGISTRY.findall(code))
+    start = code.find("lambda")
+    while start >= 0:  # a registry entry's "lambda": its lines, from one that starts a key
+        begin = code.rfind("\n", 0, max(0, start - _NEAR)) + 1
+        end = code.find("\n", start)
+        found.update(_REGISTRY.findall(code, begin, end if end >= 0 else len(code)))
+        start = code.find("lambda", start + len("lambda"))
     return frozenset(found)
 
 

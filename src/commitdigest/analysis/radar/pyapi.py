@@ -593,8 +593,14 @@ def string_spans(text: str) -> list[tuple[int, int]]:
         return []
     spans: list[tuple[int, int]] = []  # str.find from quote to quote: few per module
     pos = 0
+    double = single = -2  # the next of each quote at or after pos (-1: none left)
     while True:
-        double, single = text.find('"""', pos), text.find("'''", pos)
+        # each is searched again only once passed (a search for a quote the module has no
+        # more of runs to its end: it did at each docstring, 17 ms for fastapi's routing.py)
+        if -1 != double < pos:
+            double = text.find('"""', pos)
+        if -1 != single < pos:
+            single = text.find("'''", pos)
         if double < 0 and single < 0:
             return spans
         start = double if single < 0 or 0 <= double < single else single
