@@ -1870,3 +1870,36 @@ def test_a_registrys_entries_are_read_wherever_their_lambda_sits() -> None:
         "}\n" + filler + 'TABLE = {"NOT_ONE": 1}\nsort = lambda: None\n'
     )
     assert names(code) == {"PKG_HOME", "PKG_LONG_NAME_OF_A_VARIABLE", "PKG_N"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import os\nfrom importlib import import_module as im\n",
+        "import os; import sys\n# import hidden\nx = importlib.import_module('y')\n",
+        "from .a import (\n    b,\n    c as d,\n)\nfrom . import e\n    import f\nimport g",
+        'S = "import x"\nclass A(B):\n    from typing import List\n',
+        "no imports at all\n",
+    ],
+)
+def test_the_text_searches_tried_only_where_they_can_match_find_what_a_full_regex_finds(
+    text: str,
+) -> None:
+    """The searches that skip to the lines that can match (a literal first) find what the
+    same regex tried at every line start finds, at the text's very start too."""
+    import re
+
+    from commitdigest.analysis.radar import pyapi, pylocal, python_api
+
+    every_line = re.compile(
+        r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M
+    )
+    assert [m.span() for m in pyapi._import_statements(text)] == [
+        m.span() for m in every_line.finditer(text)
+    ]
+    for head in ("class Top(Base, mod.Other):\n", "from .x import *\n", "__all__ = []\n"):
+        assert pylocal.subclasses(head + text, "Other") == (["Top"] if "Top" in head else [])
+        assert python_api._star_modules(head + text, "pkg.m", False) == (
+            ["pkg.x"] if "*" in head else []
+        )
+        assert pyapi._NEEDS_AST.search("\n" + head + text) is not None or "__all__" not in head

@@ -447,7 +447,8 @@ _SIG_REST = re.compile(rf"[ \t]*(?:\[[^\]\n]*\])?[ \t]*({_PAREN})?{_RETURNS}")
 _IMPORT_NAMES = re.compile(
     r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M
 )
-_NEEDS_AST = re.compile(r"^(?:__all__\b|def __getattr__\b)", re.M)
+# a literal first: the regex is tried at each newline, not at every character
+_NEEDS_AST = re.compile(r"\n(?:__all__\b|def __getattr__\b)")
 
 
 def header_text(lines: Iterable[str]) -> str:
@@ -576,7 +577,7 @@ def light_api(text: str) -> ModuleApi:
 def imports_in(text: str) -> dict[str, str]:
     """{bound name: what it names} for the import statements of a source, by regex."""
     found: dict[str, str] = {}
-    for m in _IMPORT_NAMES.finditer(text):
+    for m in _import_statements(text):
         module, names = m.group(1), m.group(2).strip("() \t")
         for part in names.replace("\n", " ").split(","):
             words = part.split()
@@ -585,6 +586,19 @@ def imports_in(text: str) -> dict[str, str]:
             bound = words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]
             found.setdefault(bound, f"{module}.{words[0]}" if module else words[0])
     return found
+
+
+def _import_statements(text: str) -> Iterator[re.Match[str]]:
+    """What ``_IMPORT_NAMES.finditer(text)`` finds, tried only at the lines that say
+    "import" (the regex tried at every line cost 9 ms for a 240 KB module)."""
+    pos, done = text.find("import"), 0
+    while pos >= 0:
+        start = text.rfind("\n", 0, pos) + 1
+        m = _IMPORT_NAMES.match(text, start) if start >= done else None
+        if m is not None:
+            yield m
+            done = max(m.end(), start + 1)  # finditer goes on from a match's end
+        pos = text.find("import", max(pos + 6, done))
 
 
 def string_spans(text: str) -> list[tuple[int, int]]:
@@ -680,7 +694,7 @@ def api_of(text: str, module: str, is_package: bool = False) -> ModuleApi:
     """The module's API: the full ``ast`` model for package ``__init__`` files and modules
     with ``__all__`` or a module ``__getattr__`` (what they export matters), the light model
     for the rest."""
-    if is_package or _NEEDS_AST.search(text):
+    if is_package or _NEEDS_AST.search("\n" + text):
         return module_api(text, module, is_package)
     return _light_cached(text)
 

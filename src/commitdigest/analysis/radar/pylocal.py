@@ -460,7 +460,8 @@ def imports_of(text: str) -> dict[str, str]:
     return imports_in(text)
 
 
-_CLASS_BASES = re.compile(r"^class[ \t]+(\w+)[ \t]*\(([^)]*)", re.M)
+# matched in "\n" + the text: tried at each newline, not at every character of it
+_CLASS_BASES = re.compile(r"\nclass[ \t]+(\w+)[ \t]*\(([^)]*)")
 
 
 @lru_cache(maxsize=256)
@@ -468,7 +469,8 @@ def _top_classes(text: str) -> list[tuple[str, frozenset[str]]]:
     """The top-level classes of a module that name bases, each with the words of its
     bases as written (``(A, mod.B[T])``: A, mod, B, T)."""
     return [
-        (m.group(1), frozenset(re.findall(r"\w+", m.group(2)))) for m in _CLASS_BASES.finditer(text)
+        (m.group(1), frozenset(re.findall(r"\w+", m.group(2))))
+        for m in _CLASS_BASES.finditer("\n" + text)
     ]
 
 

@@ -309,12 +309,16 @@ def _detail(brk: Breakage) -> str:
     return ""
 
 
-_STAR = re.compile(r"^from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*", re.M)
+# matched in "\n" + the text: tried at each newline, not at every character of it
+_STAR = re.compile(r"\nfrom[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+\*")
 
 
 def _star_modules(text: str, module: str, is_init: bool) -> list[str]:
     """The modules ``text`` star-imports (``from .utils import *``), absolute."""
-    return [absolute_module(module, len(dots), name, is_init) for dots, name in _STAR.findall(text)]
+    return [
+        absolute_module(module, len(dots), name, is_init)
+        for dots, name in _STAR.findall("\n" + text)
+    ]
 
 
 def _star_provided(
