@@ -643,3 +643,13 @@ def test_a_patchs_changed_lines_and_numbers_leave_out_only_its_header() -> None:
     )
     assert changed_lines(patch) == "-- old comment\n++ new comment\nx\ny\nz"
     assert changed_line_numbers(patch) == (frozenset({2, 10}), frozenset({2, 10, 11}))
+
+
+def test_a_cut_patchs_hunk_headers_give_the_lines_its_hunks_span() -> None:
+    from commitdigest.analysis.radar.driver import hunk_lines
+
+    assert hunk_lines("@@ -3,2 +3,3 @@\n@@ -10 +11,0 @@\n@@ -0,0 +1 @@") == (
+        frozenset({3, 4, 10}),
+        frozenset({3, 4, 5, 1}),
+    )
+    assert hunk_lines("") == (frozenset(), frozenset())

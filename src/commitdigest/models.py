@@ -79,9 +79,9 @@ class FileChange(_Frozen):
     binary: bool = False
     patch: str = ""
     patch_truncated: bool = False
-    # a cut patch's hunks, the cut part's too: (old start, old lines, new start, new lines)
-    # as its headers (``@@ -a,b +c,d @@``) say, so the lines it changes are known without it
-    hunks: tuple[tuple[int, int, int, int], ...] = ()
+    # a cut patch's hunk headers (``@@ -a,b +c,d @@``, one a line), the cut part's too: the
+    # lines it changes are known without its text
+    hunks: str = ""
     # the blob ids before/after (git sources: ``--raw --no-abbrev``; None where absent or
     # unknown): the radar reads and parses each blob once per window by its id
     old_blob: str | None = None

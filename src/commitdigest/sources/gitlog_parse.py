@@ -58,7 +58,9 @@ _DIFF = b"\ndiff --git "
 _HUNK = b"\n@@ "
 _BINARY = b"\nBinary files "
 # a hunk header's numbers, up to its closing "@@" (at most 4 x 10 digits: 53 bytes)
-_HUNK_HEADER = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_HUNK_HEADER = re.compile(rb"@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
+_HUNK_LINE = re.compile(rb"\n(" + _HUNK_HEADER.pattern + rb")")
+_HEADER_BYTES = 53
 _KEEP = 64  # tail kept between chunks: a mark, or a hunk header's numbers, may straddle
 _HEADER_FIELDS = 7
 _PR_RE = re.compile(r"\(#(\d+)\)\s*$")
@@ -100,7 +102,7 @@ class _FileMeta:
     additions: int | None = 0
     deletions: int | None = 0
     binary: bool = False
-    hunks: tuple[tuple[int, int, int, int], ...] = ()
+    headers: tuple[bytes, ...] = ()  # its hunk headers' first bytes, as git wrote them
     sections: int = 1  # patch sections git writes for it (2 for a type change)
     old_blob: str | None = None
     new_blob: str | None = None
@@ -125,7 +127,7 @@ class _LineCounts:
 
     def __init__(self) -> None:
         self.sections: list[list[int]] = [[0, 0, 0]]  # added, removed, binary
-        self.headers: list[list[tuple[int, int, int, int]]] = [[]]  # each section's hunks
+        self.headers: list[list[bytes]] = [[]]  # each section's hunk headers (their start)
         self._hunks = False  # the section's first hunk header was seen
 
     def next_section(self) -> None:
@@ -148,15 +150,13 @@ class _LineCounts:
             start = first
         section[0] += b.count(b"\n+", start, min(n, stop + 1))
         section[1] += b.count(b"\n-", start, min(n, stop + 1))
-        headers = self.headers[-1]
-        limit = min(n, stop + len(_HUNK) - 1)
-        at = b.find(_HUNK, start, limit)
-        while at >= 0:  # a hunk header's line starts in b[start:stop]: its numbers are here
-            m = _HUNK_HEADER.match(b, at + 1)
-            if m is not None:
-                a, la, c, lc = m.groups()
-                headers.append((int(a), int(la or 1), int(c), int(lc or 1)))
-            at = b.find(_HUNK, at + 1, limit)
+        headers = self.headers[-1]  # kept as bytes: read only if the patch is cut
+        headers.extend(_HUNK_LINE.findall(b, start, stop))  # one C loop for the whole part
+        last = b.rfind(_HUNK, max(start, stop - _HEADER_BYTES), min(n, stop + len(_HUNK) - 1))
+        if last >= 0:  # a header that starts here and ends after stop (the bytes are here)
+            m = _HUNK_HEADER.match(b, last + 1)
+            if m is not None and m.end() > stop:
+                headers.append(m.group())
 
     def apply(self, files: list[_FileMeta]) -> None:
         """Give each file the counts of its sections (a type change has two; sections git
@@ -165,7 +165,7 @@ class _LineCounts:
         for index, f in enumerate(files):
             take = f.sections if index < len(files) - 1 else len(self.sections) - k
             mine = self.sections[k : k + take]
-            f.hunks = tuple(h for headers in self.headers[k : k + take] for h in headers)
+            f.headers = tuple(h for headers in self.headers[k : k + take] for h in headers)
             k += take
             if any(s[2] for s in mine):
                 f.additions, f.deletions, f.binary = None, None, True
@@ -381,7 +381,7 @@ class GitLogParser:
                 binary=f.binary,
                 patch=patch,
                 patch_truncated=cut,
-                hunks=f.hunks if cut else (),
+                hunks=b"\n".join(f.headers).decode("ascii") if cut else "",
                 old_blob=f.old_blob,
                 new_blob=f.new_blob,
             )

@@ -25,7 +25,7 @@ from commitdigest.analysis.radar import (
 )
 from commitdigest.analysis.radar.instead import REPLACED, replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
-from commitdigest.analysis.radar.pylocal import changed_line_numbers, hunks_of
+from commitdigest.analysis.radar.pylocal import HUNK, changed_line_numbers, hunks_of
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType, FileStatus
 
@@ -78,8 +78,8 @@ class CommitInput:
     deleted: frozenset[str] = frozenset()
     numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
     merged: tuple[str, ...] = ()  # the parents a merge brings in (all but the first)
-    # the hunks of a cut patch (``FileChange.hunks``), per Python path the source cut
-    hunks: dict[str, tuple[tuple[int, int, int, int], ...]] = field(default_factory=dict)
+    # the hunk headers of a cut patch (``FileChange.hunks``), per Python path the source cut
+    hunks: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_commit(cls, commit: Commit) -> CommitInput:
@@ -88,7 +88,7 @@ class CommitInput:
         after: dict[str, str] = {}
         changed: dict[str, str] = {}
         numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
-        hunks: dict[str, tuple[tuple[int, int, int, int], ...]] = {}
+        hunks: dict[str, str] = {}
         deleted: set[str] = set()
         for f in commit.files:
             if f.old_path:
@@ -124,15 +124,17 @@ class CommitInput:
         )
 
 
-def hunk_lines(
-    hunks: Sequence[tuple[int, int, int, int]],
-) -> tuple[frozenset[int], frozenset[int]]:
-    """(lines of the old file, lines of the new file) that ``hunks`` span, 1-based: the
-    lines they change and their context (what reads around changed lines reads a little
-    more, and finds the same)."""
-    old = frozenset(n for a, la, _, _ in hunks for n in range(a, a + la))
-    new = frozenset(n for _, _, c, lc in hunks for n in range(c, c + lc))
-    return old, new
+def hunk_lines(headers: str) -> tuple[frozenset[int], frozenset[int]]:
+    """(lines of the old file, lines of the new file) that the hunks of ``headers`` span,
+    1-based: the lines they change and their context (what reads around changed lines
+    reads a little more, and finds the same)."""
+    old: set[int] = set()
+    new: set[int] = set()
+    for m in HUNK.finditer(headers):
+        a, c = int(m.group(1)), int(m.group(3))
+        old.update(range(a, a + int(m.group(2) or 1)))
+        new.update(range(c, c + int(m.group(4) or 1)))
+    return frozenset(old), frozenset(new)
 
 
 def changed_lines(patch: str) -> str:

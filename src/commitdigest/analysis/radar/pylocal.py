@@ -35,6 +35,7 @@ from commitdigest.analysis.radar.pyapi import (
 )
 
 __all__ = [
+    "HUNK",
     "bases_of",
     "changed_line_numbers",
     "find",
@@ -44,7 +45,7 @@ __all__ = [
     "subclasses",
 ]
 
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
@@ -83,7 +84,7 @@ def changed_line_numbers(patch: str) -> tuple[frozenset[int], frozenset[int]]:
             old += 1
             new += 1
         elif mark == "@":
-            m = _HUNK.match(line)
+            m = HUNK.match(line)
             if m:
                 old, new = int(m.group(1)), int(m.group(3))
     return frozenset(removed), frozenset(added)
