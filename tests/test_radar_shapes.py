@@ -1903,3 +1903,22 @@ def test_the_text_searches_tried_only_where_they_can_match_find_what_a_full_rege
             ["pkg.x"] if "*" in head else []
         )
         assert pyapi._NEEDS_AST.search("\n" + head + text) is not None or "__all__" not in head
+
+
+def test_a_modules_deprecation_messages_are_each_warn_call_and_marker() -> None:
+    """Every ``warn(`` line gives its message, on the first line and on a last line without
+    a newline too; a line with two calls gives its message once."""
+    from commitdigest.analysis.radar.deprecation import messages
+
+    text = (
+        'warnings.warn("first is gone, use second instead")\n'
+        "def f():\n    pass\n"
+        '    warn("a", DeprecationWarning); warn("b")\n'
+        '@deprecated("old_api is deprecated, use new_api instead")\ndef old_api(): ...\n'
+        'warnings.warn("last, without a newline")'
+    )
+    found = messages(text)
+    assert found[0] == "first is gone, use second instead"
+    assert any("new_api" in m for m in found) and found[-1] != found[0]
+    assert sum("last, without a newline" in m for m in found) == 1
+    assert len(found) == len(set(found)) == 3  # (the adjacent lines read as one message)

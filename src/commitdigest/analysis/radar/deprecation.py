@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -142,13 +143,20 @@ def _lines_above(text: str, start: int, most: int) -> Iterator[str]:
         yield text[start : text.find("\n", start)]
 
 
-def messages(text: str) -> list[str]:
+@lru_cache(maxsize=256)  # the old text of one commit is the new one of the commit before
+def messages(text: str) -> tuple[str, ...]:
     """Every deprecation message of a module: the string literals next to each marker (a
     ``warnings.warn`` call, ``@deprecated``), joined (the replacement is often named there)."""
     lines = text.split("\n")
-    found = [message_near(lines, i) for i, line in enumerate(lines) if "warn(" in line]
+    found: list[str] = []
+    pos, line, counted = text.find("warn("), 0, 0
+    while pos >= 0:  # each line that calls warn(), found with str.find
+        line += text.count("\n", counted, pos)
+        counted = pos
+        found.append(message_near(lines, line))
+        pos = text.find("warn(", text.find("\n", pos) + 1 or len(text))
     found += [message_near(lines, n - 1) for n, _ in _marks(text)]
-    return [m for m in dict.fromkeys(found) if m]
+    return tuple(m for m in dict.fromkeys(found) if m)
 
 
 def message_near(lines: list[str], i: int) -> str:
