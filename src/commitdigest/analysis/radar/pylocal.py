@@ -17,6 +17,8 @@ from __future__ import annotations
 import bisect
 import keyword
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
@@ -410,10 +412,69 @@ class _Side:
         return bisect.bisect_right(self.starts, pos) - 1
 
 
-@lru_cache(maxsize=256)
-def _side(text: str) -> _Side:
-    """One reading of a version (a file touched by neighbouring commits is read once)."""
-    return _Side(text)
+_SIDES: OrderedDict[str, _Side] = OrderedDict()  # the last versions read, by text
+_CACHED = 256
+_sides_lock = threading.Lock()  # the radar may run on a thread beside a downstream search
+
+
+def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None = None) -> _Side:
+    """One reading of a version (a file touched by neighbouring commits is read once);
+    ``edit``: the reading of the version it was made from and the lines that edit removed
+    and added, so that only the lines around the edit are split again."""
+    with _sides_lock:
+        side = _SIDES.get(text)
+        if side is not None:
+            _SIDES.move_to_end(text)
+            return side
+    side = (_edited(*edit, text) if edit is not None else None) or _Side(text)
+    with _sides_lock:
+        _SIDES[text] = side
+        if len(_SIDES) > _CACHED:
+            _SIDES.popitem(last=False)
+    return side
+
+
+def _edited(old: _Side, removed: frozenset[int], added: frozenset[int], text: str) -> _Side | None:
+    """The reading of ``text`` made from ``old`` and an edit's removed (old numbers) and
+    added (new numbers) lines: the lines before its first change and after its last are
+    the old ones (their offsets moved), only those between are split; None when that
+    cannot be done exactly (then the text is read whole). A 240 KB module changed in a few
+    lines was split whole at each of its versions."""
+    if not (removed or added) or "\r" in text or "\r" in old.text:
+        return None
+    n_old, n_new = len(old.lines), text.count("\n") + 1
+    head = min(min(removed, default=n_old + n_new), min(added, default=n_old + n_new)) - 1
+    tail = min(n_old - max(removed, default=0), n_new - max(added, default=0))
+    if head < 0 or tail < 0 or head + tail > min(n_old, n_new):
+        return None
+    starts = old.starts
+    start = starts[head] if head < n_old else len(old.text)
+    kept = old.text[starts[n_old - tail] :] if tail else ""
+    if not (text.startswith(old.text[:start]) and text.endswith(kept)):
+        return None  # the numbers are not this edit's
+    end = len(text) - len(kept)
+    if not tail:
+        mid = text[start:].split("\n")  # the edit runs to the end: its last line is here
+    elif end == start:
+        mid = []  # lines removed only
+    elif text[end - 1] == "\n":
+        mid = text[start : end - 1].split("\n")  # the lines up to the kept tail's first
+    else:
+        return None
+    lines = old.lines[:head] + mid + old.lines[n_old - tail :]
+    if len(lines) != n_new:
+        return None
+    new = _Side.__new__(_Side)
+    new.text, new.lines = text, lines
+    new._qual, new._ends, new._tops, new._strings = {}, {}, [], None
+    offsets = list(accumulate(map(add, map(len, mid), repeat(1)), initial=start))[: len(mid)]
+    shift = len(text) - len(old.text)
+    new.__dict__["starts"] = [
+        *starts[:head],
+        *offsets,
+        *map(add, starts[n_old - tail :], repeat(shift)),
+    ]
+    return new
 
 
 def local_breakages(
@@ -421,7 +482,8 @@ def local_breakages(
 ) -> list[Breakage]:
     """The API changes of one module between ``before`` and ``after``, read only around the
     changed lines (see the module)."""
-    old, new = _side(before), _side(after)
+    old = _side(before)
+    new = _side(after, (old, removed, added))
     old_local = old.objects_at(removed)
     new_local = new.objects_at(added)
     pairs: dict[str, tuple[Obj | None, Obj | None]] = {}

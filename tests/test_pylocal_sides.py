@@ -1,0 +1,49 @@
+"""A module version's reading made from its neighbour's and an edit is the reading of the
+whole text, for any edit (and for the wider line sets a cut patch's hunks give)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from commitdigest.analysis.radar.pylocal import _edited, _Side
+
+LINE = st.sampled_from(["", "x = 1", "def f(a, b):", "    return a", "class C(B):", "  # é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    old=st.lists(LINE, max_size=12),
+    new=st.lists(LINE, max_size=5),
+    at=st.integers(0, 12),
+    drop=st.integers(0, 4),
+    context=st.integers(0, 3),
+    end_newline=st.booleans(),
+)
+def test_a_reading_made_from_the_old_one_is_the_whole_texts(
+    old: list[str], new: list[str], at: int, drop: int, context: int, end_newline: bool
+) -> None:
+    at = min(at, len(old))
+    drop = min(drop, len(old) - at)
+    lines = old[:at] + new + old[at + drop :]
+    before = "\n".join(old) + ("\n" if end_newline else "")
+    after = "\n".join(lines) + ("\n" if end_newline else "")
+    removed = frozenset(range(at + 1, at + drop + 1))
+    added = frozenset(range(at + 1, at + len(new) + 1))
+    if context and (removed or added):  # a hunk's lines: the changed ones and some around
+        first = max(1, at + 1 - context)
+        removed |= frozenset(range(first, min(len(old), at + drop + context) + 1))
+        added |= frozenset(range(first, min(len(lines), at + len(new) + context) + 1))
+    made = _edited(_Side(before), removed, added, after)
+    whole = _Side(after)
+    if made is not None:  # None: read whole
+        assert (made.text, made.lines, made.starts) == (whole.text, whole.lines, whole.starts)
+    numbered_as_git = end_newline and old and lines  # every line ends with "\n", as git's
+    assert made is not None or not numbered_as_git or not (removed or added)
+
+
+def test_numbers_that_are_not_the_edits_read_the_text_whole() -> None:
+    before = "a = 1\nb = 2\nc = 3\n"
+    assert _edited(_Side(before), frozenset({3}), frozenset({3}), "a = 1\nB = 2\nc = 3\n") is None
+    assert _edited(_Side(before), frozenset(), frozenset(), before) is None
+    assert _edited(_Side("a\r\nb\r\n"), frozenset({1}), frozenset({1}), "x\r\nb\r\n") is None
