@@ -47,3 +47,27 @@ def test_numbers_that_are_not_the_edits_read_the_text_whole() -> None:
     assert _edited(_Side(before), frozenset({3}), frozenset({3}), "a = 1\nB = 2\nc = 3\n") is None
     assert _edited(_Side(before), frozenset(), frozenset(), before) is None
     assert _edited(_Side("a\r\nb\r\n"), frozenset({1}), frozenset({1}), "x\r\nb\r\n") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    old=st.lists(LINE, max_size=8),
+    new=st.lists(LINE, max_size=8),
+    removed=st.frozensets(st.integers(1, 10), max_size=4),
+    added=st.frozensets(st.integers(1, 10), max_size=4),
+    end_newline=st.booleans(),
+)
+def test_numbers_of_another_edit_never_give_a_wrong_reading(
+    old: list[str],
+    new: list[str],
+    removed: frozenset[int],
+    added: frozenset[int],
+    end_newline: bool,
+) -> None:
+    """Whatever numbers come with a text, the reading is the whole text's or none."""
+    before = "\n".join(old) + ("\n" if end_newline else "")
+    after = "\n".join(new) + ("\n" if end_newline else "")
+    made = _edited(_Side(before), removed, added, after)
+    if made is not None:
+        whole = _Side(after)
+        assert (made.text, made.lines, made.starts) == (whole.text, whole.lines, whole.starts)

@@ -633,16 +633,18 @@ def test_a_dropped_reexport_is_reported_at_its_import_line(tmp_path: Path) -> No
 def test_a_patchs_changed_lines_and_numbers_leave_out_only_its_header() -> None:
     """A removed line that reads ``-- x`` (``--- x`` in the patch) or an added ``++ x`` is a
     changed line like any other; the ``--- a/…``/``+++ b/…`` header is none."""
-    from commitdigest.analysis.radar.driver import changed_lines
-    from commitdigest.analysis.radar.pylocal import changed_line_numbers
+    from commitdigest.analysis.radar.pylocal import patch_changes
 
     patch = (
         "diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n"
         "@@ -1,3 +1,3 @@\n select 1;\n--- old comment\n+++ new comment\n keep;\n"
         "@@ -10 +10,2 @@\n-x\n+y\n+z\n"
     )
-    assert changed_lines(patch) == "-- old comment\n++ new comment\nx\ny\nz"
-    assert changed_line_numbers(patch) == (frozenset({2, 10}), frozenset({2, 10, 11}))
+    assert patch_changes(patch) == (
+        "-- old comment\n++ new comment\nx\ny\nz",
+        frozenset({2, 10}),
+        frozenset({2, 10, 11}),
+    )
 
 
 def test_a_cut_patchs_hunk_headers_give_the_lines_its_hunks_span() -> None:

@@ -25,7 +25,7 @@ from commitdigest.analysis.radar import (
 )
 from commitdigest.analysis.radar.instead import REPLACED, replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
-from commitdigest.analysis.radar.pylocal import HUNK, changed_line_numbers, hunks_of
+from commitdigest.analysis.radar.pylocal import HUNK, patch_changes
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType, FileStatus
 
@@ -102,10 +102,9 @@ class CommitInput:
                 deleted.add(f.path)
             whole = f.patch and not f.patch_truncated and not f.binary and not f.old_path
             if whole and read_by_a_kind(f.path, None):  # no kind reads the others at all
-                changed[f.path] = lines = changed_lines(f.patch)
-                py = f.path.endswith(".py") and read_by_a_kind(f.path, lines)
-                if py or announced.is_changelog(f.path):  # (a changelog: read around them)
-                    numbers[f.path] = changed_line_numbers(f.patch)
+                changed[f.path], removed, added = patch_changes(f.patch)
+                if f.path.endswith(".py") or announced.is_changelog(f.path):  # read around
+                    numbers[f.path] = removed, added  # them (found in the same pass)
             elif f.hunks and not f.old_path and f.path.endswith(".py"):
                 hunks[f.path] = f.hunks
         return cls(
@@ -135,11 +134,6 @@ def hunk_lines(headers: str) -> tuple[frozenset[int], frozenset[int]]:
         old.update(range(a, a + int(m.group(2) or 1)))
         new.update(range(c, c + int(m.group(4) or 1)))
     return frozenset(old), frozenset(new)
-
-
-def changed_lines(patch: str) -> str:
-    """The lines a unified diff adds or removes, without their ``+``/``-`` marks."""
-    return "\n".join(line[1:] for line in hunks_of(patch).splitlines() if line[:1] in "+-")
 
 
 def _read(

@@ -39,11 +39,11 @@ from commitdigest.analysis.radar.pyapi import (
 __all__ = [
     "HUNK",
     "bases_of",
-    "changed_line_numbers",
     "find",
     "hunks_of",
     "imports_of",
     "local_breakages",
+    "patch_changes",
     "subclasses",
 ]
 
@@ -69,17 +69,22 @@ def hunks_of(patch: str) -> str:
     return patch[at + 1 :] if at >= 0 else ""
 
 
-def changed_line_numbers(patch: str) -> tuple[frozenset[int], frozenset[int]]:
-    """(removed lines of the old file, added lines of the new file), 1-based."""
+def patch_changes(patch: str) -> tuple[str, frozenset[int], frozenset[int]]:
+    """(the lines a unified diff adds or removes, without their ``+``/``-`` marks; the
+    numbers of the removed lines in the old file; those of the added lines in the new
+    one, 1-based): one pass over the patch."""
+    changed: list[str] = []
     removed: list[int] = []
     added: list[int] = []
     old = new = 0
     for line in hunks_of(patch).split("\n"):
         mark = line[:1]
         if mark == "+":
+            changed.append(line[1:])
             added.append(new)
             new += 1
         elif mark == "-":
+            changed.append(line[1:])
             removed.append(old)
             old += 1
         elif mark == " " or not mark:
@@ -89,7 +94,7 @@ def changed_line_numbers(patch: str) -> tuple[frozenset[int], frozenset[int]]:
             m = HUNK.match(line)
             if m:
                 old, new = int(m.group(1)), int(m.group(3))
-    return frozenset(removed), frozenset(added)
+    return "\n".join(changed), frozenset(removed), frozenset(added)
 
 
 def _indent(line: str) -> int:
@@ -442,17 +447,20 @@ def _edited(old: _Side, removed: frozenset[int], added: frozenset[int], text: st
     lines was split whole at each of its versions."""
     if not (removed or added) or "\r" in text or "\r" in old.text:
         return None
-    n_old, n_new = len(old.lines), text.count("\n") + 1
+    n_old = len(old.lines)
+    n_new = n_old - len(removed) + len(added)  # (a hunk's context is on both sides alike)
     head = min(min(removed, default=n_old + n_new), min(added, default=n_old + n_new)) - 1
     tail = min(n_old - max(removed, default=0), n_new - max(added, default=0))
-    if head < 0 or tail < 0 or head + tail > min(n_old, n_new):
-        return None
+    if head < 0 or tail < 0 or head >= n_old or head + tail > min(n_old, n_new):
+        return None  # (the head is made of whole lines: each ends with "\n")
     starts = old.starts
-    start = starts[head] if head < n_old else len(old.text)
+    start = starts[head]
     kept = old.text[starts[n_old - tail] :] if tail else ""
     if not (text.startswith(old.text[:start]) and text.endswith(kept)):
         return None  # the numbers are not this edit's
     end = len(text) - len(kept)
+    if end < start:
+        return None
     if not tail:
         mid = text[start:].split("\n")  # the edit runs to the end: its last line is here
     elif end == start:
@@ -461,9 +469,8 @@ def _edited(old: _Side, removed: frozenset[int], added: frozenset[int], text: st
         mid = text[start : end - 1].split("\n")  # the lines up to the kept tail's first
     else:
         return None
-    lines = old.lines[:head] + mid + old.lines[n_old - tail :]
-    if len(lines) != n_new:
-        return None
+    lines = old.lines[:head] + mid + old.lines[n_old - tail :]  # the text's, split: its head
+    # and tail are the old text's, at line starts, and the middle is split from the text
     new = _Side.__new__(_Side)
     new.text, new.lines = text, lines
     new._qual, new._ends, new._tops, new._strings = {}, {}, [], None
