@@ -5,15 +5,15 @@ report feeds it: the git source's commits (paths, blob ids, patches) through
 ``MODES``: with the patches (the radar reads only around the changed lines where it can);
 with every patch cut to nothing by the byte budget (the source gives each file's hunk
 headers: the radar reads around the lines they span, their context too); or without
-patches or hunks (every kind reads whole files, and the changed lines' numbers come from
-git); radar tests run in all three and must find the same."""
+patches or hunks (every kind reads whole files: a module is compared whole, as a package
+``__init__`` or a module whose exports change always is); radar tests run in all three
+and must find the same."""
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import subprocess
-from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -45,16 +45,5 @@ def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, lis
         assert all(not c.numbers and not c.changed for c in inputs)
     if mode == "whole files":
         inputs = [dataclasses.replace(c, changed={}, numbers={}, hunks={}) for c in inputs]
-    reader = _HunksOnly(repo) if mode == "cut patches" else BlobReader(repo)
-    with reader:
+    with BlobReader(repo) as reader:
         return scan_window(reader, inputs)
-
-
-class _HunksOnly(BlobReader):
-    """A reader that must not be asked for changed lines: the hunks the source gave hold
-    them."""
-
-    def line_changes(
-        self, parent: str, rev: str, paths: Iterable[str]
-    ) -> dict[str, tuple[frozenset[int], frozenset[int]]]:
-        raise AssertionError(f"git diff asked for {list(paths)} of a cut patch with hunks")

@@ -1922,3 +1922,20 @@ def test_a_modules_deprecation_messages_are_each_warn_call_and_marker() -> None:
     assert any("new_api" in m for m in found) and found[-1] != found[0]
     assert sum("last, without a newline" in m for m in found) == 1
     assert len(found) == len(set(found)) == 3  # (the adjacent lines read as one message)
+
+
+def test_a_whole_modules_text_model_names_block_statements_and_skips_docstring_examples() -> None:
+    """The model a module is compared by whole (an ``__init__``, a module whose exports
+    change) reads a name set in a module-level ``if``/``try`` as the module's, also after
+    a class, and no def or class of a docstring's example."""
+    from commitdigest.analysis.radar.pyapi import light_api
+
+    text = (
+        "import sys\n\n\nclass Config:\n    LIMIT = 1\n\n\n"
+        'if sys.platform == "win32":\n    FAST: bool = False\nelse:\n    FAST: bool = True\n\n\n'
+        'def helper() -> None:\n    """Use it so::\n\n        class Example:\n'
+        '            def run(self): ...\n    """\n'
+    )
+    objects = set(light_api(text).objects)
+    assert {"Config", "Config.LIMIT", "FAST", "helper"} <= objects
+    assert not objects & {"Config.FAST", "Example", "Example.run", "helper.Example"}

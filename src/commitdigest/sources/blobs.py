@@ -26,7 +26,6 @@ __all__ = ["REQUEST_CHUNK", "BlobReader"]
 
 REQUEST_CHUNK = 8 * 1024  # bytes of requests in flight: a pipe holds 64 KiB on Linux
 NULL_OID = "0" * 40
-_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 # text files only; one thread: the radar's workers keep every core busy already, and git's
@@ -146,39 +145,6 @@ class BlobReader:
         (``git grep -o``), in the order first found."""
         out = self._git("grep", *_GREP, "-h", "-o", "-E", pattern, rev, "--", *globs, check=False)
         return list(dict.fromkeys(line for line in out.splitlines() if line))
-
-    def line_changes(
-        self, parent: str, rev: str, paths: Iterable[str]
-    ) -> dict[str, tuple[frozenset[int], frozenset[int]]]:
-        """{path: (lines removed from the old file, lines added to the new one)} between
-        two revisions (``git diff -U0``: only the hunk headers are read), for files whose
-        patch the source had to cut."""
-        paths = list(paths)
-        if not paths:
-            return {}
-        out = self._git(
-            "diff", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames",
-            parent, rev, "--", *paths, check=False,
-        )  # fmt: skip
-        found: dict[str, tuple[set[int], set[int]]] = {}
-        current: tuple[set[int], set[int]] | None = None
-        for line in out.split("\n"):
-            if line.startswith("+++ "):
-                name = line[4:]
-                name = name[2:] if name.startswith("b/") else name
-                current = found.setdefault(name, (set(), set()))
-            elif line.startswith("--- ") and current is None:
-                continue
-            elif line.startswith("@@") and current is not None:
-                m = _HUNK.match(line)
-                if m:
-                    a, b = int(m.group(1)), int(m.group(2) or 1)
-                    c, d = int(m.group(3)), int(m.group(4) or 1)
-                    current[0].update(range(a, a + b))
-                    current[1].update(range(c, c + d))
-            elif line.startswith("diff "):
-                current = None
-        return {p: (frozenset(r), frozenset(a)) for p, (r, a) in found.items()}
 
     def resolve(self, ref: str) -> str | None:
         """The commit ``ref`` (a tag, branch or SHA) points at, peeled; None if unknown."""

@@ -168,15 +168,9 @@ def _view(repo: RepoView, c: CommitInput, read: tuple[str, ...]) -> CommitView:
     after = _read(repo, c.sha, [*read, *extra], c.after_ids)
     before = _read(repo, c.parent, read, c.before_ids)
     numbers = dict(c.numbers)
-    cut = [
-        p for p in read if p.endswith(".py") and p not in numbers and before.get(p) and after.get(p)
-    ]
-    for p in cut:  # patches the source cut: the lines their hunks span (their context too)
-        if p in c.hunks:
-            numbers[p] = hunk_lines(c.hunks[p])
-    cut = [p for p in cut if p not in numbers]
-    if cut and c.parent:  # a commit of another source, without hunks: the numbers from git
-        numbers.update(repo.blobs.line_changes(c.parent, c.sha, cut))
+    for p, headers in c.hunks.items():  # patches the source cut: the lines their hunks span
+        if p in read and before.get(p) and after.get(p):  # (their context too)
+            numbers[p] = hunk_lines(headers)
     return CommitView(
         sha=c.sha,
         title=c.title,

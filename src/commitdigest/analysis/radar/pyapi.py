@@ -26,7 +26,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 __all__ = [
+    "MODULE_BLOCK",
     "NOT_CODE",
+    "TOP_LINE",
     "Breakage",
     "ModuleApi",
     "Obj",
@@ -68,6 +70,13 @@ _FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+", re.M)
 _ALL = re.compile(r"^__all__[ \t]*(?:\+?=|\.extend|\.append)[^\n]*(?:\n[ \t]+[^\n]*)*", re.M)
 _GETATTR = re.compile(r"^def __getattr__\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
+TOP_LINE = re.compile(r"\n[^ \t#\n]")  # a line that starts with code (after the first)
+# a module-level block whose statements define the module's names (not if TYPE_CHECKING:,
+# gone at run time, nor if __name__ == "__main__":, a script's own names)
+MODULE_BLOCK = re.compile(
+    r"(?:(?:el)?if\b(?!.*\b(?:TYPE_CHECKING|__name__)\b)|else\b|try\b|except\b|finally\b|with\b)"
+    r".*:[ \t]*(?:#.*)?$"
+)
 
 
 def absolute_module(module: str, level: int, name: str, is_package: bool) -> str:
@@ -508,9 +517,12 @@ def light_api(text: str) -> ModuleApi:
     last = 0
     stack: list[tuple[int, str, str]] = []  # (indent, "def"/"class", qualname)
     headers: list[tuple[int, int, str, str]] = []  # (position, indent, kind, qualname or "")
+    strings = string_spans(text)
     for m in _DEF_START.finditer(text):
         lines_before += text.count("\n", last, m.start())
         last = m.start()
+        if in_spans(strings, m.start()):
+            continue  # a def or class of an example in a docstring (pydantic's serializers)
         indent = len(m.group(1).expandtabs())
         kind, name = m.group(2), m.group(3)
         while stack and stack[-1][0] >= indent:
@@ -556,18 +568,20 @@ def light_api(text: str) -> ModuleApi:
         if name != "__all__" and (known is None or known.kind == "attribute"):
             api.objects[name] = Obj(name, "attribute", line)
     starts = [h[0] for h in headers]
-    strings = string_spans(text)
+    tops = [m.start() + 1 for m in TOP_LINE.finditer(text)]  # lines that start with code
     for pattern in (_UPPER_NAME, _FIELD):
         for m in pattern.finditer(text):
             if in_spans(strings, m.start()):
                 continue  # a docstring's "Name: text", not an attribute
             line_text = m.group(0)
             indent = len(line_text) - len(line_text.lstrip())
-            owner = _owner(headers, starts, indent, m.start())
             name = line_text.strip().split(":")[0].split("=")[0].strip()
+            owner: str | None = ""  # "": a statement of a module-level if/try/with
+            if indent > 4 or not _in_module_block(text, tops, m.start()):
+                owner = _owner(headers, starts, indent, m.start())
             if owner is None or not name.isidentifier():
                 continue
-            qual = f"{owner}.{name}"
+            qual = f"{owner}.{name}" if owner else name
             if qual not in api.objects:
                 api.objects[qual] = Obj(qual, "attribute", text.count("\n", 0, m.start()) + 1)
     api.imports = imports_in(text)
@@ -632,6 +646,17 @@ def string_spans(text: str) -> list[tuple[int, int]]:
 def in_spans(spans: list[tuple[int, int]], pos: int) -> bool:
     i = bisect.bisect_right(spans, (pos, 1 << 62)) - 1
     return i >= 0 and spans[i][0] < pos < spans[i][1]
+
+
+def _in_module_block(text: str, tops: list[int], pos: int) -> bool:
+    """Whether the line at ``pos`` is in the body of a module-level ``if``/``try``/``with``
+    (the last line above it that starts with code opens one)."""
+    i = bisect.bisect_left(tops, pos) - 1
+    top = tops[i] if i >= 0 else 0
+    if top >= pos:
+        return False
+    end = text.find("\n", top)
+    return MODULE_BLOCK.match(text, top, end if end >= 0 else len(text)) is not None
 
 
 def _owner(

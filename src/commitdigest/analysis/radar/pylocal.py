@@ -25,7 +25,9 @@ from itertools import accumulate, repeat
 from operator import add
 
 from commitdigest.analysis.radar.pyapi import (
+    MODULE_BLOCK,
     NOT_CODE,
+    TOP_LINE,
     Breakage,
     Obj,
     compare_objects,
@@ -51,13 +53,6 @@ HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
-_TOP = re.compile(r"\n[^ \t#\n]")  # a line that starts with code (after the first)
-# a module-level block whose statements define the module's names (not if TYPE_CHECKING:,
-# gone at run time, nor if __name__ == "__main__":, a script's own names)
-_MODULE_BLOCK = re.compile(
-    r"(?:(?:el)?if\b(?!.*\b(?:TYPE_CHECKING|__name__)\b)|else\b|try\b|except\b|finally\b|with\b)"
-    r".*:[ \t]*(?:#.*)?$"
-)
 
 
 def hunks_of(patch: str) -> str:
@@ -245,7 +240,7 @@ class _Side:
             starts = self.starts
             first = [0] if self.lines[0][:1] not in ("", " ", "\t", "#") else []
             self._tops = first + [
-                bisect.bisect_left(starts, m.end() - 1) for m in _TOP.finditer(self.text)
+                bisect.bisect_left(starts, m.end() - 1) for m in TOP_LINE.finditer(self.text)
             ]
         t = bisect.bisect_left(self._tops, i) - 1
         return self._tops[t] if t >= 0 else -1
@@ -396,7 +391,7 @@ class _Side:
         ``with`` block (``if sys.platform == "win32":`` / ``else:``), not of an
         ``if TYPE_CHECKING:`` one: what it assigns is the module's."""
         t = self._top_above(i)
-        return t >= 0 and _MODULE_BLOCK.match(self.lines[t]) is not None
+        return t >= 0 and MODULE_BLOCK.match(self.lines[t]) is not None
 
     def _in_string(self, i: int) -> bool:
         """Whether line index ``i`` lies inside a triple-quoted string."""

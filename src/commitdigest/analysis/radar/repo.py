@@ -31,10 +31,6 @@ class Blobs(Protocol):
 
     def tags(self) -> dict[str, list[str]]: ...
 
-    def line_changes(
-        self, parent: str, rev: str, paths: Iterable[str]
-    ) -> dict[str, tuple[frozenset[int], frozenset[int]]]: ...
-
     def close(self) -> None: ...
 
 
