@@ -655,3 +655,16 @@ def test_a_cut_patchs_hunk_headers_give_the_lines_its_hunks_span() -> None:
         frozenset({3, 4, 5, 1}),
     )
     assert hunk_lines("") == (frozenset(), frozenset())
+
+
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_a_parameter_line_removed_from_a_crlf_module_is_found(tmp_path: Path, eol: str) -> None:
+    """A module written with CRLF line ends: its changed lines are read without the "\\r"
+    (a parameter line ``    b,\\r`` is a parameter line), in every mode."""
+    old = "def run(\n    a,\n    b,\n):\n    return a\n\n\ndef other(x):\n    return x\n"
+    new = old.replace("    b,\n", "")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D1, files={"pkg/__init__.py": "", "pkg/m.py": old.replace("\n", eol)}),
+        CommitSpec("drop b", D2, files={"pkg/m.py": new.replace("\n", eol)}),
+    ])  # fmt: skip
+    assert [(i.name, i.change) for i in items] == [("pkg.m.run(b)", ApiChangeType.REMOVED)]

@@ -1902,7 +1902,7 @@ def test_the_text_searches_tried_only_where_they_can_match_find_what_a_full_rege
         assert python_api._star_modules(head + text, "pkg.m", False) == (
             ["pkg.x"] if "*" in head else []
         )
-        assert pyapi._NEEDS_AST.search("\n" + head + text) is not None or "__all__" not in head
+        assert (pyapi._NEEDS_AST.search("\n" + head + text) is not None) == ("__all__" in head)
 
 
 def test_a_modules_deprecation_messages_are_each_warn_call_and_marker() -> None:
@@ -1924,10 +1924,13 @@ def test_a_modules_deprecation_messages_are_each_warn_call_and_marker() -> None:
     assert len(found) == len(set(found)) == 3  # (the adjacent lines read as one message)
 
 
-def test_a_whole_modules_text_model_names_block_statements_and_skips_docstring_examples() -> None:
-    """The model a module is compared by whole (an ``__init__``, a module whose exports
-    change) reads a name set in a module-level ``if``/``try`` as the module's, also after
-    a class, and no def or class of a docstring's example."""
+@pytest.mark.parametrize("eol", ["\n", "\r\n"])
+def test_a_whole_modules_text_model_names_block_statements_and_skips_docstring_examples(
+    eol: str,
+) -> None:
+    """The text model of an ordinary module compared whole (its patch unknown, or its
+    exports changed) reads a name set in a module-level ``if``/``try`` as the module's,
+    also after a class, and no def or class of a docstring's example."""
     from commitdigest.analysis.radar.pyapi import light_api
 
     text = (
@@ -1936,6 +1939,8 @@ def test_a_whole_modules_text_model_names_block_statements_and_skips_docstring_e
         'def helper() -> None:\n    """Use it so::\n\n        class Example:\n'
         '            def run(self): ...\n    """\n'
     )
-    objects = set(light_api(text).objects)
+    objects = set(light_api(text.replace("\n", eol)).objects)
     assert {"Config", "Config.LIMIT", "FAST", "helper"} <= objects
     assert not objects & {"Config.FAST", "Example", "Example.run", "helper.Example"}
+    tabs = "import sys\nif sys.version_info >= (3, 12):\n\tclass A:\n\t\tLIMIT = 1\n"
+    assert "A.LIMIT" in light_api(tabs.replace("\n", eol)).objects  # tabs count as headers''

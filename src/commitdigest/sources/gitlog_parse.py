@@ -24,9 +24,11 @@ it counts 0/0 and is not marked binary; a type change counts the lines of both i
 (a symlink that became a file with the same text: 1/1, where numstat says 0/0).
 
 Paths come unquoted thanks to ``-z``; every text field is decoded as UTF-8 with
-``errors="replace"``. Patch bytes beyond the budget (:class:`PatchLimits`) are skipped with
-``bytes.find`` only: no Python string is ever built for them, and memory stays bounded by the
-budget plus one read chunk, however large a diff is.
+``errors="replace"``. Patch bytes beyond the budget (:class:`PatchLimits`) are only searched
+(``bytes.find``, ``bytes.count``, one regex for hunk headers): no Python string is built for
+their lines, and memory stays bounded by the budget plus one read chunk, however large a diff
+is, plus a cut file's hunk headers (at most 52 bytes each; ``FileChange.hunks``: the lines
+a cut patch changes are known without its text).
 
 Can ``MARKER`` be forged? Commit messages and paths cannot contain NUL bytes, and a patch
 line never starts with one; only a text file that git did not consider binary (a NUL after
@@ -57,10 +59,10 @@ LOG_FORMAT = f"--format=%x00%x00%x1e{_TOKEN}%x1f%H%x00%P%x00%aN%x00%aE%x00%aI%x0
 _DIFF = b"\ndiff --git "
 _HUNK = b"\n@@ "
 _BINARY = b"\nBinary files "
-# a hunk header's numbers, up to its closing "@@" (at most 4 x 10 digits: 53 bytes)
+# a hunk header's numbers, up to its closing "@@" (4 numbers of up to 10 digits: 52 bytes)
 _HUNK_HEADER = re.compile(rb"@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@")
 _HUNK_LINE = re.compile(rb"\n(" + _HUNK_HEADER.pattern + rb")")
-_HEADER_BYTES = 53
+_HEADER_BYTES = 52
 _KEEP = 64  # tail kept between chunks: a mark, or a hunk header's numbers, may straddle
 _HEADER_FIELDS = 7
 _PR_RE = re.compile(r"\(#(\d+)\)\s*$")

@@ -145,7 +145,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     dependencies users install, changelog headings and entries that announce nothing);
 # 15: no deprecation from a comment about a warning, no API from a docstring's example, a
 #     release dated again is not released again, a merge that brings a version tag releases it
-RADAR_VERSION = 15
+# 16: a module read whole names what a module-level if/try/with sets as the module's (also
+#     after a class) and no def of a docstring's example; CRLF patches' changed lines
+RADAR_VERSION = 16
 
 
 def cache_key(sha: str) -> str:

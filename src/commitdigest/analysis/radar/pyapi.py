@@ -75,7 +75,7 @@ TOP_LINE = re.compile(r"\n[^ \t#\n]")  # a line that starts with code (after the
 # gone at run time, nor if __name__ == "__main__":, a script's own names)
 MODULE_BLOCK = re.compile(
     r"(?:(?:el)?if\b(?!.*\b(?:TYPE_CHECKING|__name__)\b)|else\b|try\b|except\b|finally\b|with\b)"
-    r".*:[ \t]*(?:#.*)?$"
+    r".*:[ \t]*(?:#.*)?\r?$"
 )
 
 
@@ -574,7 +574,8 @@ def light_api(text: str) -> ModuleApi:
             if in_spans(strings, m.start()):
                 continue  # a docstring's "Name: text", not an attribute
             line_text = m.group(0)
-            indent = len(line_text) - len(line_text.lstrip())
+            lead = line_text[: len(line_text) - len(line_text.lstrip())]
+            indent = len(lead.expandtabs())  # counted as the headers' indents are
             name = line_text.strip().split(":")[0].split("=")[0].strip()
             owner: str | None = ""  # "": a statement of a module-level if/try/with
             if indent > 4 or not _in_module_block(text, tops, m.start()):

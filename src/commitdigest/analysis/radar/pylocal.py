@@ -5,11 +5,15 @@ whole, this reads the def and class headers (decorators and whole signatures) an
 class-level or module-level names that a removed line (before) or an added line (after) falls
 in, names each by its enclosing classes (a scan up the indentation), and compares them; an
 object found on one side only is looked up on the other side by its name. Lines are the
-diff's own numbers (``@@ -a,b +c,d @@``), so nothing else of the module is scanned.
+diff's own numbers (``@@ -a,b +c,d @@``), so nothing else of the module is scanned; a
+version's lines are split once, and a version a commit made from the one before is split
+only between its first and last change (:func:`_edited`).
 
-Used for ordinary modules whose whole patch the source has (not a package ``__init__.py``,
-no ``__all__``, no module ``__getattr__``: what they export matters, ``pyapi`` reads them
-whole); it gives the same :class:`~pyapi.Breakage` list ``pyapi.compare`` would.
+Used for ordinary modules (not a package ``__init__.py``, no ``__all__``, no module
+``__getattr__``: what they export matters, ``pyapi`` reads them whole) whose changed lines
+are known: from the patch, or, for a patch the source cut, the lines its hunks span (their
+context too: a little more is read, the same is found); it gives the same
+:class:`~pyapi.Breakage` list ``pyapi.compare`` would.
 """
 
 from __future__ import annotations
@@ -42,7 +46,6 @@ __all__ = [
     "HUNK",
     "bases_of",
     "find",
-    "hunks_of",
     "imports_of",
     "local_breakages",
     "patch_changes",
@@ -55,7 +58,7 @@ _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
 
 
-def hunks_of(patch: str) -> str:
+def _hunks_of(patch: str) -> str:
     """A unified diff from its first hunk header on (its ``--- a/x``/``+++ b/x`` header
     left out, so that a removed line ``-- x`` is never taken for one); "" without hunks."""
     if patch.startswith("@@"):
@@ -72,14 +75,14 @@ def patch_changes(patch: str) -> tuple[str, frozenset[int], frozenset[int]]:
     removed: list[int] = []
     added: list[int] = []
     old = new = 0
-    for line in hunks_of(patch).split("\n"):
+    for line in _hunks_of(patch).split("\n"):
         mark = line[:1]
         if mark == "+":
-            changed.append(line[1:])
+            changed.append(line[1:].removesuffix("\r"))  # a CRLF file's line, as written
             added.append(new)
             new += 1
         elif mark == "-":
-            changed.append(line[1:])
+            changed.append(line[1:].removesuffix("\r"))
             removed.append(old)
             old += 1
         elif mark == " " or not mark:
@@ -131,11 +134,16 @@ def _end_in_code(lines: list[str], start: int, stop: int) -> int:
 class _Side:
     """One version of the module, read around given lines only."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(
+        self, text: str, lines: list[str] | None = None, starts: list[int] | None = None
+    ) -> None:
+        """``lines`` and ``starts``: the text's, already known (:func:`_edited`)."""
         # CRLF lines read as LF lines (the same lines, as git numbers them): a blank "\r"
         # line is no top-level statement, and a CRLF -> LF conversion changes nothing
         self.text = text = text.replace("\r\n", "\n") if "\r" in text else text
-        self.lines = text.split("\n")
+        self.lines = text.split("\n") if lines is None else lines
+        if starts is not None:
+            self.__dict__["starts"] = starts  # the cached property, given
         self._qual: dict[int, str | None] = {}
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] = []  # lines of top-level code
@@ -466,17 +474,10 @@ def _edited(old: _Side, removed: frozenset[int], added: frozenset[int], text: st
         return None
     lines = old.lines[:head] + mid + old.lines[n_old - tail :]  # the text's, split: its head
     # and tail are the old text's, at line starts, and the middle is split from the text
-    new = _Side.__new__(_Side)
-    new.text, new.lines = text, lines
-    new._qual, new._ends, new._tops, new._strings = {}, {}, [], None
     offsets = list(accumulate(map(add, map(len, mid), repeat(1)), initial=start))[: len(mid)]
     shift = len(text) - len(old.text)
-    new.__dict__["starts"] = [
-        *starts[:head],
-        *offsets,
-        *map(add, starts[n_old - tail :], repeat(shift)),
-    ]
-    return new
+    moved = map(add, starts[n_old - tail :], repeat(shift))
+    return _Side(text, lines, [*starts[:head], *offsets, *moved])
 
 
 def local_breakages(
