@@ -1935,7 +1935,7 @@ def test_a_whole_modules_text_model_names_block_statements_and_skips_docstring_e
 
     text = (
         "import sys\n\n\nclass Config:\n    LIMIT = 1\n\n\n"
-        'if sys.platform == "win32":\n    FAST: bool = False\nelse:\n    FAST: bool = True\n\n\n'
+        'if sys.platform == "win32":\n\n    FAST: bool = False\nelse:\n    FAST: bool = True\n\n\n'
         'def helper() -> None:\n    """Use it so::\n\n        class Example:\n'
         '            def run(self): ...\n    """\n'
     )

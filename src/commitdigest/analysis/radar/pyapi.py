@@ -70,7 +70,7 @@ _FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+", re.M)
 _ALL = re.compile(r"^__all__[ \t]*(?:\+?=|\.extend|\.append)[^\n]*(?:\n[ \t]+[^\n]*)*", re.M)
 _GETATTR = re.compile(r"^def __getattr__\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
-TOP_LINE = re.compile(r"\n[^ \t#\n]")  # a line that starts with code (after the first)
+TOP_LINE = re.compile(r"\n[^ \t#\r\n]")  # a line that starts with code (after the first)
 # a module-level block whose statements define the module's names (not if TYPE_CHECKING:,
 # gone at run time, nor if __name__ == "__main__":, a script's own names)
 MODULE_BLOCK = re.compile(
