@@ -187,10 +187,15 @@ class _Side:
         j = self.nearest_def(i)
         if j < 0 or i - j > _LOOKBACK:
             return None
+        return j if self.signature_end(j) >= i else None
+
+    def signature_end(self, j: int) -> int:
+        """The line index where the header starting at line index ``j`` ends (its ``:``),
+        found once per header."""
         end = self._ends.get(j)
         if end is None:
-            end = self._ends[j] = _signature_end(lines, j)
-        return j if end >= i else None
+            end = self._ends[j] = _signature_end(self.lines, j)
+        return end
 
     def qualname(self, i: int) -> str | None:
         """``Outer.Inner.name`` of the header at line index ``i``; None inside a function."""
@@ -259,7 +264,7 @@ class _Side:
         qual = self.qualname(j)
         if qual is None or self._in_string(j):
             return None
-        end = _signature_end(self.lines, j)
+        end = self.signature_end(j)
         header = header_text(self.lines[j : end + 1])
         decorators = self._decorators(j)
         m = _DEF.match(self.lines[j])
@@ -345,7 +350,7 @@ class _Side:
                 open_until = -1
                 if j is not None:
                     header(j)
-                    open_until = self._ends.get(j, j)
+                    open_until = self.signature_end(j)
             previous = i
             if i <= open_until:
                 continue
@@ -360,7 +365,7 @@ class _Side:
                 continue  # a body line: no header, no attribute (the tests below, inlined)
             if self._is_def(i):
                 header(i)
-                open_until = self._ends.setdefault(i, _signature_end(lines, i))
+                open_until = self.signature_end(i)
                 continue
             attr = self.attribute_at(i)
             if attr is not None:
