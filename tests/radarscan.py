@@ -5,9 +5,9 @@ report feeds it: the git source's commits (paths, blob ids, patches) through
 ``MODES``: with the patches (the radar reads only around the changed lines where it can);
 with every patch cut to nothing by the byte budget (the source gives each file's hunk
 headers: the radar reads around the lines they span, their context too); or without
-patches or hunks (every kind reads whole files: a module is compared whole, as a package
-``__init__`` or a module whose exports change always is); radar tests run in all three
-and must find the same."""
+patches or hunks (every kind reads whole files, both versions from git: a module is
+compared whole, as a package ``__init__`` or a module whose exports change always is);
+radar tests run in all three and must find the same."""
 
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, lis
         modules = [f for sha in wanted for f in by_sha[sha].files if f.path.endswith(".py")]
         assert not modules or any(c.hunks for c in inputs)
     if mode == "whole files":
-        inputs = [dataclasses.replace(c, changed={}, numbers={}, hunks={}) for c in inputs]
+        inputs = [
+            dataclasses.replace(c, changed={}, numbers={}, hunks={}, edits={}) for c in inputs
+        ]
     with BlobReader(repo) as reader:
         return scan_window(reader, inputs)

@@ -630,33 +630,6 @@ def test_a_dropped_reexport_is_reported_at_its_import_line(tmp_path: Path) -> No
     assert found == [("pkg.ensure_dir", ApiChangeType.REMOVED, 1)]
 
 
-def test_a_patchs_changed_lines_and_numbers_leave_out_only_its_header() -> None:
-    """A removed line that reads ``-- x`` (``--- x`` in the patch) or an added ``++ x`` is a
-    changed line like any other; the ``--- a/…``/``+++ b/…`` header is none."""
-    from commitdigest.analysis.radar.pylocal import patch_changes
-
-    patch = (
-        "diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n"
-        "@@ -1,3 +1,3 @@\n select 1;\n--- old comment\n+++ new comment\n keep;\n"
-        "@@ -10 +10,2 @@\n-x\n+y\n+z\n"
-    )
-    assert patch_changes(patch) == (
-        "-- old comment\n++ new comment\nx\ny\nz",
-        frozenset({2, 10}),
-        frozenset({2, 10, 11}),
-    )
-
-
-def test_a_cut_patchs_hunk_headers_give_the_lines_its_hunks_span() -> None:
-    from commitdigest.analysis.radar.driver import hunk_lines
-
-    assert hunk_lines("@@ -3,2 +3,3 @@\n@@ -10 +11,0 @@\n@@ -0,0 +1 @@") == (
-        frozenset({3, 4, 10}),
-        frozenset({3, 4, 5, 1}),
-    )
-    assert hunk_lines("") == (frozenset(), frozenset())
-
-
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])
 def test_a_parameter_line_removed_from_a_crlf_module_is_found(tmp_path: Path, eol: str) -> None:
     """A module written with CRLF line ends: its changed lines are read without the "\\r"

@@ -10,6 +10,7 @@ texts, not twenty.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -25,13 +26,15 @@ from commitdigest.analysis.radar import (
 )
 from commitdigest.analysis.radar.instead import REPLACED, replacement_for, said_in
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
-from commitdigest.analysis.radar.pylocal import HUNK, patch_changes
+from commitdigest.analysis.radar.patch import Hunk, hunk_lines, patch_changes, patched
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType, FileStatus
 
 if TYPE_CHECKING:
     from commitdigest.models import Commit
 
+
+_MADE = 256  # versions made from a patch kept for the commits that follow
 
 # every kind needs only one commit's view (and the repository at that commit)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
@@ -80,6 +83,9 @@ class CommitInput:
     merged: tuple[str, ...] = ()  # the parents a merge brings in (all but the first)
     # the hunk headers of a cut patch (``FileChange.hunks``), per Python path the source cut
     hunks: dict[str, str] = field(default_factory=dict)
+    # a whole patch's hunks, per path read whose both blobs are known: its new version is
+    # made from the old one (:func:`~.patch.patched`), not read from git again
+    edits: dict[str, tuple[Hunk, ...]] = field(default_factory=dict)
 
     @classmethod
     def from_commit(cls, commit: Commit) -> CommitInput:
@@ -89,6 +95,7 @@ class CommitInput:
         changed: dict[str, str] = {}
         numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
         hunks: dict[str, str] = {}
+        edits: dict[str, tuple[Hunk, ...]] = {}
         deleted: set[str] = set()
         for f in commit.files:
             if f.old_path:
@@ -102,9 +109,12 @@ class CommitInput:
                 deleted.add(f.path)
             whole = f.patch and not f.patch_truncated and not f.binary and not f.old_path
             if whole and read_by_a_kind(f.path, None):  # no kind reads the others at all
-                changed[f.path], removed, added = patch_changes(f.patch)
+                reading = patch_changes(f.patch)
+                changed[f.path] = reading.changed
                 if f.path.endswith(".py") or announced.is_changelog(f.path):  # read around
-                    numbers[f.path] = removed, added  # them (found in the same pass)
+                    numbers[f.path] = reading.removed, reading.added  # them (the same pass)
+                if f.old_blob and f.new_blob:
+                    edits[f.path] = reading.hunks
             elif f.hunks and not f.old_path and f.path.endswith(".py"):
                 hunks[f.path] = f.hunks
         return cls(
@@ -120,31 +130,8 @@ class CommitInput:
             numbers,
             commit.parents[1:],
             hunks,
+            edits,
         )
-
-
-def hunk_lines(headers: str) -> tuple[frozenset[int], frozenset[int]]:
-    """(lines of the old file, lines of the new file) that the hunks of ``headers`` span,
-    1-based: the lines they change and their context (what reads around changed lines
-    reads a little more, and finds the same)."""
-    old: set[int] = set()
-    new: set[int] = set()
-    for m in HUNK.finditer(headers):
-        a, c = int(m.group(1)), int(m.group(3))
-        old.update(range(a, a + int(m.group(2) or 1)))
-        new.update(range(c, c + int(m.group(4) or 1)))
-    return frozenset(old), frozenset(new)
-
-
-def _read(
-    repo: RepoView, rev: str | None, paths: Sequence[str], ids: dict[str, str]
-) -> dict[str, str | None]:
-    """The texts of ``paths`` at ``rev`` (by blob id where known)."""
-    if rev is None:
-        return dict.fromkeys(paths)
-    specs = {p: ids.get(p) or f"{rev}:{p}" for p in paths}
-    got = repo.blobs.read_text(specs.values())
-    return {p: got[spec] for p, spec in specs.items()}
 
 
 def scan_window(
@@ -161,31 +148,6 @@ def scan_window(
     return {c.sha: scanner.scan(c) for c in commits}
 
 
-def _view(repo: RepoView, c: CommitInput, read: tuple[str, ...]) -> CommitView:
-    """What the kinds see of commit ``c``: the texts of ``read`` (and the package
-    ``__init__`` files beside them) before and after, and its changed lines' numbers."""
-    extra = [p for p in python_api.init_paths(read) if p not in read]
-    after = _read(repo, c.sha, [*read, *extra], c.after_ids)
-    before = _read(repo, c.parent, read, c.before_ids)
-    numbers = dict(c.numbers)
-    for p, headers in c.hunks.items():  # patches the source cut: the lines their hunks span
-        if p in read and before.get(p) and after.get(p):  # (their context too)
-            numbers[p] = hunk_lines(headers)
-    return CommitView(
-        sha=c.sha,
-        title=c.title,
-        body=c.body,
-        paths=read,
-        before=before,
-        after=after,
-        parent=c.parent,
-        merged=c.merged,
-        repo=repo,
-        changed=c.changed,
-        numbers=numbers,
-    )
-
-
 class WindowScanner:
     """Scans the commits of one window one at a time, in any order: every kind sees only its
     commit, the repository at that commit and the window's start (``base``), so a window can
@@ -193,15 +155,72 @@ class WindowScanner:
 
     def __init__(self, blobs: Blobs, base: str) -> None:
         self.repo = RepoView(blobs, base)
+        # the versions made from a patch, by blob id: the next commit's old version
+        self._made: OrderedDict[str, str] = OrderedDict()
 
     def scan(self, c: CommitInput) -> list[ApiChange]:
         """The commit's items."""
         read = tuple(p for p in c.paths if read_by_a_kind(p, c.changed.get(p)) or p in c.deleted)
-        view = _view(self.repo, c, read)
+        view = self._view(c, read)
         items: list[ApiChange] = []
         for kind in KINDS:
             items.extend(kind(view))
         return _with_replacements(dedupe(items), view)
+
+    def _view(self, c: CommitInput, read: tuple[str, ...]) -> CommitView:
+        """What the kinds see of commit ``c``: the texts of ``read`` (and the package
+        ``__init__`` files beside them) before and after, and its changed lines' numbers."""
+        before = self._read(c.parent, read, c.before_ids)
+        made: dict[str, str | None] = {}
+        for p, hunks in c.edits.items():  # a whole patch: the new version from the old one
+            old = before.get(p)
+            new = patched(old, hunks) if p in read and old is not None else None
+            if new is not None:
+                made[p] = new
+                self._made[c.after_ids[p]] = new
+                if len(self._made) > _MADE:
+                    self._made.popitem(last=False)
+        extra = [p for p in python_api.init_paths(read) if p not in read]
+        todo = [p for p in (*read, *extra) if p not in made]
+        after = {**made, **self._read(c.sha, todo, c.after_ids)}
+        numbers = dict(c.numbers)
+        for p, headers in c.hunks.items():  # patches the source cut: the lines their hunks
+            if p in read and before.get(p) and after.get(p):  # span (their context too)
+                numbers[p] = hunk_lines(headers)
+        return CommitView(
+            sha=c.sha,
+            title=c.title,
+            body=c.body,
+            paths=read,
+            before=before,
+            after=after,
+            parent=c.parent,
+            merged=c.merged,
+            repo=self.repo,
+            changed=c.changed,
+            numbers=numbers,
+        )
+
+    def _read(
+        self, rev: str | None, paths: Sequence[str], ids: dict[str, str]
+    ) -> dict[str, str | None]:
+        """The texts of ``paths`` at ``rev`` (by blob id where known; a version made from a
+        patch is not read again)."""
+        if rev is None:
+            return dict.fromkeys(paths)
+        out: dict[str, str | None] = {}
+        specs: dict[str, str] = {}
+        for p in paths:
+            oid = ids.get(p)
+            made = self._made.get(oid) if oid else None
+            if made is not None:
+                out[p] = made
+            else:
+                specs[p] = oid or f"{rev}:{p}"
+        if specs:
+            got = self.repo.blobs.read_text(specs.values())
+            out.update((p, got[spec]) for p, spec in specs.items())
+        return {p: out[p] for p in paths}
 
 
 def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChange]:

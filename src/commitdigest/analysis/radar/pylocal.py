@@ -43,56 +43,16 @@ from commitdigest.analysis.radar.pyapi import (
 )
 
 __all__ = [
-    "HUNK",
     "bases_of",
     "find",
     "imports_of",
     "local_breakages",
-    "patch_changes",
     "subclasses",
 ]
 
-HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
-
-
-def _hunks_of(patch: str) -> str:
-    """A unified diff from its first hunk header on (its ``--- a/x``/``+++ b/x`` header
-    left out, so that a removed line ``-- x`` is never taken for one); "" without hunks."""
-    if patch.startswith("@@"):
-        return patch
-    at = patch.find("\n@@")
-    return patch[at + 1 :] if at >= 0 else ""
-
-
-def patch_changes(patch: str) -> tuple[str, frozenset[int], frozenset[int]]:
-    """(the lines a unified diff adds or removes, without their ``+``/``-`` marks; the
-    numbers of the removed lines in the old file; those of the added lines in the new
-    one, 1-based): one pass over the patch."""
-    changed: list[str] = []
-    removed: list[int] = []
-    added: list[int] = []
-    old = new = 0
-    for line in _hunks_of(patch).split("\n"):
-        mark = line[:1]
-        if mark == "+":
-            changed.append(line[1:].removesuffix("\r"))  # a CRLF file's line, as written
-            added.append(new)
-            new += 1
-        elif mark == "-":
-            changed.append(line[1:].removesuffix("\r"))
-            removed.append(old)
-            old += 1
-        elif mark == " " or not mark:
-            old += 1
-            new += 1
-        elif mark == "@":
-            m = HUNK.match(line)
-            if m:
-                old, new = int(m.group(1)), int(m.group(3))
-    return "\n".join(changed), frozenset(removed), frozenset(added)
 
 
 def _indent(line: str) -> int:

@@ -1,0 +1,159 @@
+"""A commit's patch of one file, read for the radar: the lines it changes and their numbers,
+the lines a cut patch's hunk headers span, and the new version of the file made from the
+old one and the patch (so that a file the source already diffed is not read from git and
+decoded again: fastapi's 700 KB release notes, one line added at each of 116 commits).
+
+A patch here is git's unified diff of one file, as the source read it (``git log -p``
+with ``--no-textconv``/``--no-ext-diff``: the blobs' own lines, split at ``\\n`` only).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["HUNK", "Hunk", "PatchReading", "hunk_lines", "patch_changes", "patched"]
+
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
+
+
+class Hunk(NamedTuple):
+    """One hunk: where it starts in the old file (0-based line index), the old lines it
+    covers (context and removed, as text) and the new lines that replace them (context and
+    added)."""
+
+    start: int
+    old: str
+    new: str
+
+
+class PatchReading(NamedTuple):
+    changed: str  # the lines the patch adds or removes, without their marks
+    removed: frozenset[int]  # the numbers of the removed lines in the old file (1-based)
+    added: frozenset[int]  # those of the added lines in the new file
+    hunks: tuple[Hunk, ...]
+
+
+def _hunks_of(patch: str) -> str:
+    """A unified diff from its first hunk header on (its ``--- a/x``/``+++ b/x`` header
+    left out, so that a removed line ``-- x`` is never taken for one); "" without hunks."""
+    if patch.startswith("@@"):
+        return patch
+    at = patch.find("\n@@")
+    return patch[at + 1 :] if at >= 0 else ""
+
+
+def _text(lines: list[str], unterminated: bool) -> str:
+    """Lines as file text: each ends with ``\\n`` but the last when git said it has none."""
+    if not lines:
+        return ""
+    return "\n".join(lines) + ("" if unterminated else "\n")
+
+
+def patch_changes(patch: str) -> PatchReading:
+    """What a whole unified diff changes, in one pass over it."""
+    changed: list[str] = []
+    removed: list[int] = []
+    added: list[int] = []
+    hunks: list[Hunk] = []
+    old = new = 0
+    start = -1  # the current hunk's first old line (0-based); -1 before the first hunk
+    old_lines: list[str] = []
+    new_lines: list[str] = []
+    old_open = new_open = False  # git said the last old / new line has no newline
+    last = ""  # the mark of the line before, for "\ No newline at end of file"
+
+    def close() -> None:
+        if start >= 0:
+            hunks.append(Hunk(start, _text(old_lines, old_open), _text(new_lines, new_open)))
+
+    lines = _hunks_of(patch).split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the patch's own last line break (an empty context line reads " ")
+    for line in lines:
+        mark = line[:1]
+        if mark == "+":
+            changed.append(line[1:].removesuffix("\r"))  # a CRLF file's line, as written
+            added.append(new)
+            new += 1
+            new_lines.append(line[1:])
+        elif mark == "-":
+            changed.append(line[1:].removesuffix("\r"))
+            removed.append(old)
+            old += 1
+            old_lines.append(line[1:])
+        elif mark == " " or not mark:
+            old += 1
+            new += 1
+            old_lines.append(line[1:])
+            new_lines.append(line[1:])
+        elif mark == "\\":  # "\ No newline at end of file": of the line before
+            old_open = old_open or last in (" ", "-", "")
+            new_open = new_open or last in (" ", "+", "")
+        elif mark == "@":
+            m = HUNK.match(line)
+            if m:
+                close()
+                old, new = int(m.group(1)), int(m.group(3))
+                start = old if m.group(2) == "0" else old - 1  # -a,0: lines go after line a
+                old_lines, new_lines = [], []
+                old_open = new_open = False
+        last = mark
+    close()
+    return PatchReading("\n".join(changed), frozenset(removed), frozenset(added), tuple(hunks))
+
+
+def hunk_lines(headers: str) -> tuple[frozenset[int], frozenset[int]]:
+    """(lines of the old file, lines of the new file) that the hunks of ``headers`` span,
+    1-based: the lines they change and their context (what reads around changed lines
+    reads a little more, and finds the same)."""
+    old: set[int] = set()
+    new: set[int] = set()
+    for m in HUNK.finditer(headers):
+        a, c = int(m.group(1)), int(m.group(3))
+        old.update(range(a, a + int(m.group(2) or 1)))
+        new.update(range(c, c + int(m.group(4) or 1)))
+    return frozenset(old), frozenset(new)
+
+
+def _skip(text: str, pos: int, lines: int) -> int:
+    """The offset ``lines`` line breaks past ``pos`` in ``text`` (-1: it has fewer): counted
+    a block at a time, then line by line."""
+    step = 4096
+    while lines > 32 and step >= 64:
+        end = min(pos + step, len(text))
+        n = text.count("\n", pos, end)
+        if n < lines:
+            if end == len(text):
+                return -1
+            pos, lines = end, lines - n
+        else:
+            step //= 2
+    while lines:
+        at = text.find("\n", pos)
+        if at < 0:
+            return -1
+        pos, lines = at + 1, lines - 1
+    return pos
+
+
+def patched(before: str, hunks: tuple[Hunk, ...]) -> str | None:
+    """The new version of a file: ``before`` with ``hunks`` (a whole patch's, from
+    :func:`patch_changes`) applied; None when the hunks do not fit ``before`` (their old
+    lines are not its lines there), so that the file is read instead."""
+    out: list[str] = []
+    pos = kept = line = 0  # where line ``line`` starts in ``before``; copied up to ``kept``
+    for hunk in hunks:
+        if hunk.start < line:
+            return None
+        pos = _skip(before, pos, hunk.start - line)
+        if pos < 0 or not before.startswith(hunk.old, pos):
+            return None
+        if hunk.old and hunk.old[-1] != "\n" and pos + len(hunk.old) != len(before):
+            return None  # the old side's unterminated last line is not the file's last
+        out.append(before[kept:pos])
+        out.append(hunk.new)
+        pos = kept = pos + len(hunk.old)
+        line = hunk.start + hunk.old.count("\n") + (hunk.old[-1:] not in ("\n", ""))
+    out.append(before[kept:])
+    return "".join(out)

@@ -1,0 +1,166 @@
+"""A commit's patch as the radar reads it (``radar/patch.py``): its changed lines and their
+numbers, a cut patch's hunk spans, and the new version of a file made from the old one and
+git's own patch, which must be the new blob's text exactly, whatever the edit."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from gitfixture import CommitSpec, commit, init_repo
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from commitdigest.analysis.radar.driver import CommitInput, WindowScanner
+from commitdigest.analysis.radar.patch import Hunk, hunk_lines, patch_changes, patched
+from commitdigest.sources.blobs import BlobReader
+from commitdigest.sources.git import read_commits
+from commitdigest.sources.repo_info import resolve_repository_sync
+
+
+def test_a_patchs_changed_lines_and_numbers_leave_out_only_its_header() -> None:
+    """A removed line that reads ``-- x`` (``--- x`` in the patch) or an added ``++ x`` is a
+    changed line like any other; the ``--- a/…``/``+++ b/…`` header is none."""
+    patch = (
+        "diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n"
+        "@@ -1,3 +1,3 @@\n select 1;\n--- old comment\n+++ new comment\n keep;\n"
+        "@@ -10 +10,2 @@\n-x\n+y\n+z\n"
+    )
+    reading = patch_changes(patch)
+    assert reading[:3] == (
+        "-- old comment\n++ new comment\nx\ny\nz",
+        frozenset({2, 10}),
+        frozenset({2, 10, 11}),
+    )
+    assert reading.hunks == (
+        Hunk(0, "select 1;\n-- old comment\nkeep;\n", "select 1;\n++ new comment\nkeep;\n"),
+        Hunk(9, "x\n", "y\nz\n"),
+    )
+
+
+def test_a_cut_patchs_hunk_headers_give_the_lines_its_hunks_span() -> None:
+    assert hunk_lines("@@ -3,2 +3,3 @@\n@@ -10 +11,0 @@\n@@ -0,0 +1 @@") == (
+        frozenset({3, 4, 10}),
+        frozenset({3, 4, 5, 1}),
+    )
+    assert hunk_lines("") == (frozenset(), frozenset())
+
+
+def test_hunks_that_do_not_fit_the_old_text_make_nothing() -> None:
+    """The old lines a hunk covers must be the text's own lines there: else the file is read
+    (a patch is never applied to a text it was not made from)."""
+    hunks = patch_changes("@@ -2 +2 @@\n-b\n+B\n").hunks
+    assert patched("a\nb\nc\n", hunks) == "a\nB\nc\n"
+    assert patched("a\nx\nc\n", hunks) is None  # another line there
+    assert patched("a\n", hunks) is None  # too short
+    assert patched("a\nb", patch_changes("@@ -2 +2 @@\n-b\n+B\n").hunks) is None  # "b" has no \n
+    ends = patch_changes("@@ -2 +2 @@\n-b\n\\ No newline at end of file\n+B\n").hunks
+    assert patched("a\nb", ends) == "a\nB\n"
+    assert patched("a\nb\nc\n", ends) is None  # its "b" is not the last line
+    overlapping = (Hunk(1, "b\n", "B\n"), Hunk(0, "a\n", "A\n"))
+    assert patched("a\nb\n", overlapping) is None
+
+
+def test_far_lines_are_found_by_blocks() -> None:
+    """A hunk far down a long text (counted in blocks of lines, then line by line)."""
+    old = "".join(f"line {n}\n" for n in range(1, 20_001))
+    patch = "@@ -15000 +15000,2 @@\n-line 15000\n+fifteen thousand\n+and one\n"
+    new = patched(old, patch_changes(patch).hunks)
+    assert new == old.replace("line 15000\n", "fifteen thousand\nand one\n")
+    assert patched("\n" * 100, patch_changes("@@ -101 +101 @@\n-x\n+y\n").hunks) is None
+
+
+# lines that look like a patch's own marks, CRLF and unterminated ends, wide characters
+LINE = st.sampled_from(
+    ["", "x = 1", "-- x", "++ y", "@@ -1 +1 @@", "\\ no", " lead", "é 漢字 🙂", "a\r", "\t"]
+)
+VERSION = st.tuples(st.lists(LINE, max_size=30), st.booleans())  # lines, last one ended
+
+
+def _text(version: tuple[list[str], bool]) -> str:
+    lines, ended = version
+    return "\n".join(lines) + ("\n" if ended and lines else "")
+
+
+def _log(repo: Path) -> list[CommitInput]:
+    info = resolve_repository_sync(repo)
+    commits = asyncio.run(
+        read_commits(info, datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
+    )
+    return [CommitInput.from_commit(c) for c in reversed(commits)]
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(versions=st.lists(VERSION, min_size=2, max_size=10))
+def test_a_version_made_from_the_old_one_and_gits_patch_is_the_new_blob(
+    tmp_path_factory: pytest.TempPathFactory, versions: list[tuple[list[str], bool]]
+) -> None:
+    """Each version of a file, made from the one before and the patch ``git log`` gave,
+    is the new blob's text exactly."""
+    repo = init_repo(tmp_path_factory.mktemp("patched"))
+    for n, version in enumerate(versions):
+        text = _text(version)
+        commit(
+            repo,
+            CommitSpec(
+                f"v{n}",
+                f"2026-01-01T00:{n:02d}:00+00:00",
+                files={"m.py": text, "CHANGES.md": text},
+                allow_empty=True,
+            ),
+        )
+    made = 0
+    with BlobReader(repo) as reader:
+        for c in _log(repo):
+            for path, hunks in c.edits.items():
+                old, new = c.before_ids[path], c.after_ids[path]
+                texts = reader.read_text([old, new])
+                old_text = texts[old]
+                assert old_text is not None
+                assert patched(old_text, hunks) == texts[new]
+                made += 1
+    changed = sum(_text(a) != _text(b) for a, b in itertools.pairwise(versions))
+    assert made == 2 * changed  # every changed version of both files was made
+
+
+class _Counting:
+    """A blob reader that notes what it was asked for."""
+
+    def __init__(self, reader: BlobReader) -> None:
+        self.reader = reader
+        self.asked: list[str] = []
+
+    def read_text(self, specs: object) -> dict[str, str | None]:
+        specs = list(specs)  # type: ignore[call-overload]
+        self.asked += specs
+        return self.reader.read_text(specs)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.reader, name)
+
+
+def test_the_scanner_reads_a_patched_file_once_and_finds_the_same(tmp_path: Path) -> None:
+    """A file whose whole patches the source has is read from git at its first version
+    only: each later version is made from the one before (and found the same as read)."""
+    repo = init_repo(tmp_path / "r")
+    body = "".join(f"def f{n}(a, b):\n    return a\n\n\n" for n in range(40))
+    versions = [body, body.replace("def f3(a, b)", "def f3(a)"), body.replace("def f3", "def g3")]
+    for n, text in enumerate(versions):
+        commit(repo, CommitSpec(f"v{n}", f"2026-01-0{n + 1}T00:00:00+00:00", files={"m.py": text}))
+    inputs = _log(repo)[1:]
+    with BlobReader(repo) as reader:
+        counting = _Counting(reader)
+        scanner = WindowScanner(counting, inputs[0].parent or "")  # type: ignore[arg-type]
+        found = [scanner.scan(c) for c in inputs]
+        plain = WindowScanner(reader, inputs[0].parent or "")
+        read = [plain.scan(dataclasses.replace(c, edits={})) for c in inputs]
+    assert inputs[0].before_ids["m.py"] in counting.asked
+    assert not {c.after_ids["m.py"] for c in inputs} & set(counting.asked)
+    assert found == read
+    assert [i.name for i in found[0]] == ["m.f3(b)"]  # the versions made are compared
