@@ -71,3 +71,34 @@ def test_numbers_of_another_edit_never_give_a_wrong_reading(
     if made is not None:
         whole = _Side(after)
         assert (made.text, made.lines, made.starts) == (whole.text, whole.lines, whole.starts)
+
+
+def test_a_window_scanned_newest_first_makes_each_old_reading_from_the_new_one() -> None:
+    """The report scans a window as ``git log`` reads it, newest first: a module's old
+    version is then made from the new one already read (it shares the new one's lines),
+    and a changelog's too; each equals the whole reading."""
+    from commitdigest.analysis.radar.changelog import _read, _readings, both, sections
+    from commitdigest.analysis.radar.pylocal import _side, _sides
+
+    body = "".join(f"def f{n}(a, b):\n    return a\n" for n in range(30))
+    before = body + "def tail_sides():\n    pass\n"
+    after = body.replace("def f20(a, b)", "def f20(a)") + "def tail_sides():\n    pass\n"
+    new = _side(after)
+    old, again = _sides(before, after, frozenset({41}), frozenset({41}))
+    assert again is new
+    assert old.lines[0] is new.lines[0]  # made from the new reading, not split again
+    assert old.lines[-2] is new.lines[-2]
+    whole = _Side(before)
+    assert (old.text, old.lines, old.starts) == (whole.text, whole.lines, whole.starts)
+
+    entries = "".join(f"- entry {n}\n" for n in range(40))
+    log_after = f"# Changelog\n\n## 2.0.0 (both)\n\n- Remove `x`.\n\n## 1.0.0\n\n{entries}"
+    log_before = log_after.replace("- Remove `x`.\n", "")
+    sections(log_after)
+    old_sections, new_sections = both(log_before, log_after, (frozenset(), frozenset({5})))
+    assert new_sections is sections(log_after)
+    made, read = _readings[log_before][0], _read(log_before)
+    assert made.lines[-1] is _readings[log_after][0].lines[-1]  # "- entry 39"
+    assert (made.lines, made.heads) == (read.lines, read.heads)
+    assert [s.title for s in old_sections] == ["2.0.0 (both)", "1.0.0"]
+    assert [e.text for e in old_sections[0].entries] == []

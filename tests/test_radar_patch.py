@@ -37,9 +37,11 @@ def test_a_patchs_changed_lines_and_numbers_leave_out_only_its_header() -> None:
         frozenset({2, 10, 11}),
     )
     assert reading.hunks == (
-        Hunk(0, "select 1;\n-- old comment\nkeep;\n", "select 1;\n++ new comment\nkeep;\n"),
-        Hunk(9, "x\n", "y\nz\n"),
+        Hunk(0, 0, "select 1;\n-- old comment\nkeep;\n", "select 1;\n++ new comment\nkeep;\n"),
+        Hunk(9, 9, "x\n", "y\nz\n"),
     )
+    assert patch_changes("@@ -3,0 +4,2 @@\n+a\n+b\n").hunks == (Hunk(3, 3, "", "a\nb\n"),)
+    assert patch_changes("@@ -4,2 +3,0 @@\n-a\n-b\n").hunks == (Hunk(3, 3, "a\nb\n", ""),)
 
 
 def test_a_cut_patchs_hunk_headers_give_the_lines_its_hunks_span() -> None:
@@ -61,7 +63,9 @@ def test_hunks_that_do_not_fit_the_old_text_make_nothing() -> None:
     ends = patch_changes("@@ -2 +2 @@\n-b\n\\ No newline at end of file\n+B\n").hunks
     assert patched("a\nb", ends) == "a\nB\n"
     assert patched("a\nb\nc\n", ends) is None  # its "b" is not the last line
-    overlapping = (Hunk(1, "b\n", "B\n"), Hunk(0, "a\n", "A\n"))
+    assert patched("a\nB\nc\n", hunks, backwards=True) == "a\nb\nc\n"
+    assert patched("a\nb\nc\n", hunks, backwards=True) is None
+    overlapping = (Hunk(1, 1, "b\n", "B\n"), Hunk(0, 0, "a\n", "A\n"))
     assert patched("a\nb\n", overlapping) is None
 
 
@@ -102,7 +106,8 @@ def test_a_version_made_from_the_old_one_and_gits_patch_is_the_new_blob(
     tmp_path_factory: pytest.TempPathFactory, versions: list[tuple[list[str], bool]]
 ) -> None:
     """Each version of a file, made from the one before and the patch ``git log`` gave,
-    is the new blob's text exactly."""
+    is the new blob's text exactly; and the old one, made from the new one, the old
+    blob's."""
     repo = init_repo(tmp_path_factory.mktemp("patched"))
     for n, version in enumerate(versions):
         text = _text(version)
@@ -123,7 +128,10 @@ def test_a_version_made_from_the_old_one_and_gits_patch_is_the_new_blob(
                 texts = reader.read_text([old, new])
                 old_text = texts[old]
                 assert old_text is not None
-                assert patched(old_text, hunks) == texts[new]
+                new_text = texts[new]
+                assert new_text is not None
+                assert patched(old_text, hunks) == new_text
+                assert patched(new_text, hunks, backwards=True) == old_text
                 made += 1
     changed = sum(_text(a) != _text(b) for a, b in itertools.pairwise(versions))
     assert made == 2 * changed  # every changed version of both files was made
@@ -145,22 +153,35 @@ class _Counting:
         return getattr(self.reader, name)
 
 
-def test_the_scanner_reads_a_patched_file_once_and_finds_the_same(tmp_path: Path) -> None:
-    """A file whose whole patches the source has is read from git at its first version
-    only: each later version is made from the one before (and found the same as read)."""
+@pytest.mark.parametrize("order", ["oldest first", "newest first"])
+def test_the_scanner_reads_a_patched_file_once_and_finds_the_same(
+    tmp_path: Path, order: str
+) -> None:
+    """A file whose whole patches the source has is read from git at one commit only: each
+    other version is made from its neighbour, whichever way the window is scanned (the
+    report scans it newest first, as ``git log`` reads it), and found the same as read."""
     repo = init_repo(tmp_path / "r")
     body = "".join(f"def f{n}(a, b):\n    return a\n\n\n" for n in range(40))
-    versions = [body, body.replace("def f3(a, b)", "def f3(a)"), body.replace("def f3", "def g3")]
+    versions = [
+        body,
+        body.replace("def f3(a, b)", "def f3(a)"),
+        body.replace("def f3(a, b)", "def f3(a)").replace("def f7", "def g7"),
+        body.replace("def f3", "def g3").replace("def f7", "def g7"),
+    ]
     for n, text in enumerate(versions):
         commit(repo, CommitSpec(f"v{n}", f"2026-01-0{n + 1}T00:00:00+00:00", files={"m.py": text}))
     inputs = _log(repo)[1:]
+    scanned = inputs if order == "oldest first" else inputs[::-1]
     with BlobReader(repo) as reader:
         counting = _Counting(reader)
         scanner = WindowScanner(counting, inputs[0].parent or "")  # type: ignore[arg-type]
-        found = [scanner.scan(c) for c in inputs]
+        found = {c.sha: scanner.scan(c) for c in scanned}
         plain = WindowScanner(reader, inputs[0].parent or "")
-        read = [plain.scan(dataclasses.replace(c, edits={})) for c in inputs]
-    assert inputs[0].before_ids["m.py"] in counting.asked
-    assert not {c.after_ids["m.py"] for c in inputs} & set(counting.asked)
+        read = {c.sha: plain.scan(dataclasses.replace(c, edits={})) for c in scanned}
+    versions_read = {counting.asked.count(i) for c in inputs for i in c.after_ids.values()}
+    versions_read |= {counting.asked.count(i) for c in inputs for i in c.before_ids.values()}
+    assert sorted(versions_read) == [0, 1]
+    assert len(set(counting.asked)) == 2  # the first commit's two versions (or the last's)
     assert found == read
-    assert [i.name for i in found[0]] == ["m.f3(b)"]  # the versions made are compared
+    assert [i.name for i in found[inputs[0].sha]] == ["m.f3(b)"]  # the made ones compared
+    assert [i.name for i in found[inputs[1].sha]] == ["m.f7"]

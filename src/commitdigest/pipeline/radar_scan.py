@@ -14,7 +14,8 @@ then. Every kind looks at one commit only, so the
 workers need nothing of each other.
 
 Each worker has a contiguous part of the window (neighbouring commits share file versions:
-each is read and parsed once), fed in the order the source reads it; it takes the next
+each is read and parsed once, and made from its neighbour where it can be, whichever way
+the part runs), fed in the order the source reads it (newest first); it takes the next
 :data:`CHUNK` commits of its part whenever it has fewer than :data:`AHEAD` unanswered. A
 worker whose part is done (or not yet read) takes the last commits of the part with the most
 left, the ones next to its own: so the workers finish together (fixed parts alone left one

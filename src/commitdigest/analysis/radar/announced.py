@@ -30,13 +30,13 @@ from commitdigest.analysis.radar.changelog import (
     Section,
     announces,
     announcing,
+    both,
     code_spans,
     is_changelog,
     normalise_version,
     numbered_as_git,
     plain_entry,
     plain_text,
-    sections,
 )
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_vendored
 from commitdigest.analysis.radar.public import public_surface
@@ -93,14 +93,14 @@ def detect(view: CommitView) -> list[ApiChange]:
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
         before = before_texts.get(path) or ""
-        prior = {s.title: s for s in sections(before)}
-        seen: set[str] = set()
         edit = _edit(view, path)
-        new_sections = sections(after, edit)
+        old_sections, new_sections = both(before, after, edit)
+        prior = {s.title: s for s in old_sections}
+        seen: set[str] = set()
         released = next((s for s in new_sections if release and s.version == release), None)
         if path in untouched and (released is None or _DATE.search(_stamp(released))):
             continue  # not this version's, or dated: the commit that dated it released it
-        added = sorted(edit[1][1]) if edit is not None and numbered_as_git(after) else None
+        added = sorted(edit[1]) if edit is not None and numbered_as_git(after) else None
         for section in new_sections:
             in_release = section is released
             if not in_release and added is not None and not _adds_to(section, added):
@@ -148,11 +148,10 @@ def _project_changelog(path: str, tags: list[str]) -> bool:
     return not packages or any(p.rpartition("/")[2] in parts for p in packages)
 
 
-def _edit(view: CommitView, path: str) -> tuple[str, Edit] | None:
-    """The changelog's text before the commit and the lines the commit changes in it (from
-    its diff), when both are known: a long changelog is then not read whole again."""
-    before, numbers = view.before.get(path), view.numbers.get(path)
-    return (before, numbers) if before is not None and numbers is not None else None
+def _edit(view: CommitView, path: str) -> Edit | None:
+    """The lines the commit changes in the changelog (from its diff), when its text before
+    the commit is known too: a long changelog is then not read whole again."""
+    return view.numbers.get(path) if view.before.get(path) is not None else None
 
 
 def _adds_to(section: Section, added: list[int]) -> bool:
@@ -314,10 +313,11 @@ def _dated_here(view: CommitView) -> str | None:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
-        before = view.before.get(path) or ""
-        newest = sections(after, _edit(view, path))[:3]
+        before = view.before.get(path)
+        old_sections, new_sections = both(before or "", after, _edit(view, path))
+        newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}
-        old = {s.version: _stamp(s) for s in sections(before) if s.version in wanted}
+        old = {s.version: _stamp(s) for s in old_sections if s.version in wanted}
         for section in newest:
             if not section.version:
                 continue

@@ -24,6 +24,7 @@ __all__ = [
     "Entry",
     "Section",
     "announces",
+    "both",
     "code_spans",
     "is_changelog",
     "normalise_version",
@@ -287,9 +288,10 @@ def sections(text: str, edit: tuple[str, Edit] | None = None) -> list[Section]:
     at the level of the first such heading), each with its entries: every bullet, a nested
     one too ("Remove previously deprecated code." and each thing it lists).
 
-    ``edit``: the text this one was made from and the commit's edit (its diff's line
-    numbers), so that a long changelog a commit changes in a few lines is not read whole
-    again. Each text is read once while it is among the last :data:`_CACHED`."""
+    ``edit``: a neighbouring version's text and the edit from it to this one (the lines of
+    it removed and of this one added, as a diff numbers them), so that a long changelog a
+    commit changes in a few lines is not read whole again. Each text is read once while it
+    is among the last :data:`_CACHED`."""
     with _lock:
         if text in _readings:
             _readings.move_to_end(text)
@@ -310,6 +312,21 @@ def sections(text: str, edit: tuple[str, Edit] | None = None) -> list[Section]:
         if len(_readings) > _CACHED:
             _readings.popitem(last=False)
     return found
+
+
+def both(before: str, after: str, edit: Edit | None) -> tuple[list[Section], list[Section]]:
+    """The sections of a commit's two versions of a changelog, the one read last made from
+    the other and the commit's ``edit`` when it is known: the new one from the old, or,
+    when only the new one was read (a window scanned newest first, as ``git log`` gives
+    it), the old one from the new."""
+    if edit is None:
+        return sections(before), sections(after)
+    with _lock:
+        backwards = after in _readings and before not in _readings
+    if backwards:
+        removed, added = edit
+        return sections(before, (after, (added, removed))), sections(after)
+    return sections(before), sections(after, (before, edit))
 
 
 def _sections_of(reading: _Reading) -> list[Section]:

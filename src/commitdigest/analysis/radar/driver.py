@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from commitdigest.models import Commit
 
 
-_MADE = 256  # versions made from a patch kept for the commits that follow
+_KNOWN = 256  # versions of patched files kept for the neighbouring commits
 
 # every kind needs only one commit's view (and the repository at that commit)
 KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
@@ -155,8 +155,9 @@ class WindowScanner:
 
     def __init__(self, blobs: Blobs, base: str) -> None:
         self.repo = RepoView(blobs, base)
-        # the versions made from a patch, by blob id: the next commit's old version
-        self._made: OrderedDict[str, str] = OrderedDict()
+        # the last versions of the files whose patches the commits carry, by blob id: a
+        # neighbouring commit's version is made from them (whichever way the window runs)
+        self._known: OrderedDict[str, str] = OrderedDict()
 
     def scan(self, c: CommitInput) -> list[ApiChange]:
         """The commit's items."""
@@ -170,19 +171,22 @@ class WindowScanner:
     def _view(self, c: CommitInput, read: tuple[str, ...]) -> CommitView:
         """What the kinds see of commit ``c``: the texts of ``read`` (and the package
         ``__init__`` files beside them) before and after, and its changed lines' numbers."""
+        for p, hunks in c.edits.items():  # a whole patch: one version from the other
+            if p not in read:
+                continue
+            old, new = self._known.get(c.before_ids[p]), self._known.get(c.after_ids[p])
+            if old is not None and new is None:
+                self._remember(c.after_ids[p], patched(old, hunks))
+            elif new is not None and old is None:  # the window runs newest first (as git
+                # log reads it): the old version from the new one
+                self._remember(c.before_ids[p], patched(new, hunks, backwards=True))
         before = self._read(c.parent, read, c.before_ids)
-        made: dict[str, str | None] = {}
-        for p, hunks in c.edits.items():  # a whole patch: the new version from the old one
-            old = before.get(p)
-            new = patched(old, hunks) if p in read and old is not None else None
-            if new is not None:
-                made[p] = new
-                self._made[c.after_ids[p]] = new
-                if len(self._made) > _MADE:
-                    self._made.popitem(last=False)
         extra = [p for p in python_api.init_paths(read) if p not in read]
-        todo = [p for p in (*read, *extra) if p not in made]
-        after = {**made, **self._read(c.sha, todo, c.after_ids)}
+        after = self._read(c.sha, [*read, *extra], c.after_ids)
+        for p in c.edits:
+            for ids, texts in ((c.before_ids, before), (c.after_ids, after)):
+                if texts.get(p) is not None:
+                    self._remember(ids[p], texts[p])
         numbers = dict(c.numbers)
         for p, headers in c.hunks.items():  # patches the source cut: the lines their hunks
             if p in read and before.get(p) and after.get(p):  # span (their context too)
@@ -204,23 +208,31 @@ class WindowScanner:
     def _read(
         self, rev: str | None, paths: Sequence[str], ids: dict[str, str]
     ) -> dict[str, str | None]:
-        """The texts of ``paths`` at ``rev`` (by blob id where known; a version made from a
-        patch is not read again)."""
+        """The texts of ``paths`` at ``rev`` (by blob id where known; a version this
+        scanner knows, made from a patch or read, is not read again)."""
         if rev is None:
             return dict.fromkeys(paths)
         out: dict[str, str | None] = {}
         specs: dict[str, str] = {}
         for p in paths:
             oid = ids.get(p)
-            made = self._made.get(oid) if oid else None
-            if made is not None:
-                out[p] = made
+            known = self._known.get(oid) if oid else None
+            if known is not None:
+                out[p] = known
             else:
                 specs[p] = oid or f"{rev}:{p}"
         if specs:
             got = self.repo.blobs.read_text(specs.values())
             out.update((p, got[spec]) for p, spec in specs.items())
         return {p: out[p] for p in paths}
+
+    def _remember(self, oid: str, text: str | None) -> None:
+        if text is None:
+            return  # the patch did not fit: the version is read
+        self._known[oid] = text
+        self._known.move_to_end(oid)
+        if len(self._known) > _KNOWN:
+            self._known.popitem(last=False)
 
 
 def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChange]:

@@ -18,11 +18,12 @@ HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 
 
 class Hunk(NamedTuple):
-    """One hunk: where it starts in the old file (0-based line index), the old lines it
-    covers (context and removed, as text) and the new lines that replace them (context and
-    added)."""
+    """One hunk: where it starts in the old file and in the new one (0-based line
+    indices), the old lines it covers (context and removed, as text) and the new lines that
+    replace them (context and added)."""
 
     start: int
+    new_start: int
     old: str
     new: str
 
@@ -57,7 +58,7 @@ def patch_changes(patch: str) -> PatchReading:
     added: list[int] = []
     hunks: list[Hunk] = []
     old = new = 0
-    start = -1  # the current hunk's first old line (0-based); -1 before the first hunk
+    start = new_start = -1  # the current hunk's first lines (0-based); -1 before the first
     old_lines: list[str] = []
     new_lines: list[str] = []
     old_open = new_open = False  # git said the last old / new line has no newline
@@ -65,7 +66,8 @@ def patch_changes(patch: str) -> PatchReading:
 
     def close() -> None:
         if start >= 0:
-            hunks.append(Hunk(start, _text(old_lines, old_open), _text(new_lines, new_open)))
+            old_text, new_text = _text(old_lines, old_open), _text(new_lines, new_open)
+            hunks.append(Hunk(start, new_start, old_text, new_text))
 
     lines = _hunks_of(patch).split("\n")
     if lines[-1] == "":
@@ -96,6 +98,7 @@ def patch_changes(patch: str) -> PatchReading:
                 close()
                 old, new = int(m.group(1)), int(m.group(3))
                 start = old if m.group(2) == "0" else old - 1  # -a,0: lines go after line a
+                new_start = new if m.group(4) == "0" else new - 1
                 old_lines, new_lines = [], []
                 old_open = new_open = False
         last = mark
@@ -137,23 +140,27 @@ def _skip(text: str, pos: int, lines: int) -> int:
     return pos
 
 
-def patched(before: str, hunks: tuple[Hunk, ...]) -> str | None:
-    """The new version of a file: ``before`` with ``hunks`` (a whole patch's, from
-    :func:`patch_changes`) applied; None when the hunks do not fit ``before`` (their old
-    lines are not its lines there), so that the file is read instead."""
+def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> str | None:
+    """The new version of a file: its old ``text`` with ``hunks`` (a whole patch's, from
+    :func:`patch_changes`) applied; ``backwards``: the old version, from the new ``text``.
+    None when the hunks do not fit ``text`` (the lines they replace are not its lines
+    there), so that the file is read instead."""
     out: list[str] = []
-    pos = kept = line = 0  # where line ``line`` starts in ``before``; copied up to ``kept``
+    pos = kept = line = 0  # where line ``line`` starts in ``text``; copied up to ``kept``
     for hunk in hunks:
-        if hunk.start < line:
+        start, old, new = (
+            (hunk.new_start, hunk.new, hunk.old) if backwards else (hunk.start, hunk.old, hunk.new)
+        )
+        if start < line:
             return None
-        pos = _skip(before, pos, hunk.start - line)
-        if pos < 0 or not before.startswith(hunk.old, pos):
+        pos = _skip(text, pos, start - line)
+        if pos < 0 or not text.startswith(old, pos):
             return None
-        if hunk.old and hunk.old[-1] != "\n" and pos + len(hunk.old) != len(before):
-            return None  # the old side's unterminated last line is not the file's last
-        out.append(before[kept:pos])
-        out.append(hunk.new)
-        pos = kept = pos + len(hunk.old)
-        line = hunk.start + hunk.old.count("\n") + (hunk.old[-1:] not in ("\n", ""))
-    out.append(before[kept:])
+        if old and old[-1] != "\n" and pos + len(old) != len(text):
+            return None  # the replaced side's unterminated last line is not the file's last
+        out.append(text[kept:pos])
+        out.append(new)
+        pos = kept = pos + len(old)
+        line = start + old.count("\n") + (old[-1:] not in ("\n", ""))
+    out.append(text[kept:])
     return "".join(out)

@@ -392,8 +392,9 @@ _sides_lock = threading.Lock()  # the radar may run on a thread beside a downstr
 
 def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None = None) -> _Side:
     """One reading of a version (a file touched by neighbouring commits is read once);
-    ``edit``: the reading of the version it was made from and the lines that edit removed
-    and added, so that only the lines around the edit are split again."""
+    ``edit``: the reading of a neighbouring version, the lines of it the edit to this one
+    removes and the lines of this one it adds, so that only the lines around the edit are
+    split again."""
     with _sides_lock:
         side = _SIDES.get(text)
         if side is not None:
@@ -405,6 +406,20 @@ def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None =
         if len(_SIDES) > _CACHED:
             _SIDES.popitem(last=False)
     return side
+
+
+def _sides(
+    before: str, after: str, removed: frozenset[int], added: frozenset[int]
+) -> tuple[_Side, _Side]:
+    """The readings of a commit's two versions of a module, one made from the other by the
+    edit: the new one from the old, or, when only the new one was read (a window scanned
+    newest first, as ``git log`` gives it), the old one from the new."""
+    with _sides_lock:
+        known_old, known_new = _SIDES.get(before), _SIDES.get(after)
+    if known_new is not None and known_old is None:
+        return _side(before, (known_new, added, removed)), _side(after)
+    old = _side(before)
+    return old, _side(after, (old, removed, added))
 
 
 def _edited(old: _Side, removed: frozenset[int], added: frozenset[int], text: str) -> _Side | None:
@@ -450,8 +465,7 @@ def local_breakages(
 ) -> list[Breakage]:
     """The API changes of one module between ``before`` and ``after``, read only around the
     changed lines (see the module)."""
-    old = _side(before)
-    new = _side(after, (old, removed, added))
+    old, new = _sides(before, after, removed, added)
     old_local = old.objects_at(removed)
     new_local = new.objects_at(added)
     pairs: dict[str, tuple[Obj | None, Obj | None]] = {}
