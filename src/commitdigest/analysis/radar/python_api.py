@@ -70,11 +70,13 @@ _MODULE_DUNDERS = {"__getattr__", "__dir__", "__all__", "__version__"}
 # a changed line that can touch a module's API: a def/class header, a decorator, any
 # module-level statement, a class attribute or field, a parameter line of a multi-line
 # signature (it ends with a comma) or the line that closes one, __all__ or __getattr__
+# (matched in "\n" + the lines: each alternative starts with the newline the regex engine
+# skips to, instead of being tried at every character)
 API_LINES = re.compile(
-    r"^[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]|^[ \t]*@|^[A-Za-z_]"
-    r"|^[ \t]+[A-Z][A-Z0-9_]*[ \t]*[:=]|^[ \t]+\w+[ \t]*:[ \t]*[^\s=]"
-    r"|^[ \t]*\*{0,2}\w+(?:[ \t]*:[^=\n]+)?(?:[ \t]*=[^\n]*)?,[ \t]*$"
-    r"|^[ \t]*\)|__all__|__getattr__",
+    r"\n(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]|[ \t]*@|[A-Za-z_]"
+    r"|[ \t]+[A-Z][A-Z0-9_]*[ \t]*[:=]|[ \t]+\w+[ \t]*:[ \t]*[^\s=]"
+    r"|[ \t]*\*{0,2}\w+(?:[ \t]*:[^=\n]+)?(?:[ \t]*=[^\n]*)?,[ \t]*$"
+    r"|[ \t]*\))",
     re.M,
 )
 
@@ -86,7 +88,11 @@ def wants(view_changed: str | None, path: str) -> bool:
         return False
     if view_changed is None or path.endswith("__init__.py"):
         return True
-    return API_LINES.search(view_changed) is not None
+    return (
+        "__all__" in view_changed
+        or "__getattr__" in view_changed
+        or API_LINES.search("\n" + view_changed) is not None
+    )
 
 
 def init_paths(paths: tuple[str, ...]) -> list[str]:
