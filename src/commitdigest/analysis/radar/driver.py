@@ -5,7 +5,8 @@ kind over them.
 
 A blob is read once per window (the reader keeps its answers) and each distinct text is
 parsed once (``pyapi``'s caches): a file touched by ten commits of a day costs eleven
-texts, not twenty.
+texts, not twenty. A file whose whole patch the source has is read from git once: its
+other versions are its neighbours with the patch applied, forwards or backwards.
 """
 
 from __future__ import annotations
