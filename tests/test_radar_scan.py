@@ -402,3 +402,33 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     stream._closed = False
     stream.add(commits[0])
     assert stream.take(second) is None  # type: ignore[arg-type]  # a worker that ended takes nothing
+
+
+def test_a_window_given_newest_first_starts_at_its_oldest_commits_parent(tmp_path: Path) -> None:
+    """``scan_window`` takes a window's commits in any order: the public surface is read
+    where the window starts (the parent of its oldest commit), not at the parent of the
+    first commit given. ``helper`` was re-exported there, so its removal is public."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from commitdigest.analysis.radar.driver import scan_window
+    from commitdigest.sources.git import read_commits
+    from commitdigest.sources.repo_info import resolve_repository_sync
+
+    repo = tmp_path / "repo"
+    build_repo(repo, [
+        CommitSpec("init", "2026-01-10T10:00:00+00:00", files={
+            "pkg/__init__.py": "from pkg._mod import helper\n",
+            "pkg/_mod.py": "def helper(a):\n    return a\n\n\ndef other():\n    pass\n"}),
+        CommitSpec("stop re-exporting", "2026-01-11T10:00:00+00:00",
+                   files={"pkg/__init__.py": "\n"}),
+        CommitSpec("remove helper", "2026-01-11T11:00:00+00:00",
+                   files={"pkg/_mod.py": "def other():\n    pass\n"}),
+    ])  # fmt: skip
+    window = datetime(2026, 1, 11, tzinfo=UTC), datetime(2026, 1, 12, tzinfo=UTC)
+    commits = asyncio.run(read_commits(resolve_repository_sync(repo), *window))
+    inputs = [CommitInput.from_commit(c) for c in commits]  # newest first, as git reads them
+    assert [c.title for c in inputs] == ["remove helper", "stop re-exporting"]
+    with BlobReader(repo) as reader:
+        found = scan_window(reader, inputs)
+    assert [(i.name, i.public) for i in found[inputs[0].sha]] == [("pkg.helper", True)]

@@ -140,12 +140,15 @@ def scan_window(
 ) -> dict[str, list[ApiChange]]:
     """Radar items per commit SHA of ``commits``, in any order.
 
-    ``base``: the revision the window starts from (default: the first commit's parent),
-    where the public surface is read; give it when ``commits`` is a part of a window.
+    ``base``: the revision the window starts from (default: the parent of its oldest
+    commit, the one whose parent is none of ``commits``), where the public surface is
+    read; give it when ``commits`` is a part of a window.
     """
     if not commits:
         return {}
-    scanner = WindowScanner(blobs, base or commits[0].parent or commits[0].sha)
+    shas = {c.sha for c in commits}
+    oldest = next((c for c in commits if c.parent not in shas), commits[0])
+    scanner = WindowScanner(blobs, base or oldest.parent or oldest.sha)
     return {c.sha: scanner.scan(c) for c in commits}
 
 
