@@ -1,8 +1,9 @@
-"""The radar over ``git log A..B`` of a fixture repository (oldest first), fed the way the
+"""The radar over ``git log A..B`` of a fixture repository, fed the way the
 report feeds it: the git source's commits (paths, blob ids, patches) through
 ``CommitInput.from_commit``, blobs through the source's reader.
 
-``MODES``: with the patches (the radar reads only around the changed lines where it can);
+``MODES``: with the patches, newest first as the report feeds them (the radar reads only
+around the changed lines where it can, and makes each version from its newer neighbour);
 with every patch cut to nothing by the byte budget (the source gives each file's hunk
 headers: the radar reads around the lines they span, their context too); or without
 patches or hunks (every kind reads whole files, both versions from git: a module is
@@ -49,5 +50,8 @@ def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, lis
         inputs = [
             dataclasses.replace(c, changed={}, numbers={}, hunks={}, edits={}) for c in inputs
         ]
+    base = inputs[0].parent if inputs else None
+    if mode == "patches":
+        inputs = inputs[::-1]
     with BlobReader(repo) as reader:
-        return scan_window(reader, inputs)
+        return scan_window(reader, inputs, base=base)

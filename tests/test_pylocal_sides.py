@@ -82,9 +82,11 @@ def test_a_window_scanned_newest_first_makes_each_old_reading_from_the_new_one()
 
     body = "".join(f"def f{n}(a, b):\n    return a\n" for n in range(30))
     before = body + "def tail_sides():\n    pass\n"
-    after = body.replace("def f20(a, b)", "def f20(a)") + "def tail_sides():\n    pass\n"
-    new = _side(after)
-    old, again = _sides(before, after, frozenset({41}), frozenset({41}))
+    three = "def f20(a):\n    # one line became three\n    return a\n"
+    after = body.replace("def f20(a, b):\n    return a\n", three) + "def tail_sides():\n    pass\n"
+    new = _side(after)  # the edit: line 41 removed, lines 41 and 42 added (uneven, so a
+    # reading made with the numbers the wrong way round is not the text's and is refused)
+    old, again = _sides(before, after, frozenset({41}), frozenset({41, 42}))
     assert again is new
     assert old.lines[0] is new.lines[0]  # made from the new reading, not split again
     assert old.lines[-2] is new.lines[-2]
@@ -92,13 +94,15 @@ def test_a_window_scanned_newest_first_makes_each_old_reading_from_the_new_one()
     assert (old.text, old.lines, old.starts) == (whole.text, whole.lines, whole.starts)
 
     entries = "".join(f"- entry {n}\n" for n in range(40))
-    log_after = f"# Changelog\n\n## 2.0.0 (both)\n\n- Remove `x`.\n\n## 1.0.0\n\n{entries}"
-    log_before = log_after.replace("- Remove `x`.\n", "")
-    sections(log_after)
-    old_sections, new_sections = both(log_before, log_after, (frozenset(), frozenset({5})))
+    log_after = (
+        f"# Changelog\n\n## 2.0.0 (both)\n\n- Remove `x`.\n- Drop `y`.\n\n## 1.0.0\n\n{entries}"
+    )
+    log_before = log_after.replace("- Remove `x`.\n- Drop `y`.\n", "- Fix `z`.\n")
+    sections(log_after)  # the edit: line 5 removed, lines 5 and 6 added
+    old_sections, new_sections = both(log_before, log_after, (frozenset({5}), frozenset({5, 6})))
     assert new_sections is sections(log_after)
     made, read = _readings[log_before][0], _read(log_before)
     assert made.lines[-1] is _readings[log_after][0].lines[-1]  # "- entry 39"
     assert (made.lines, made.heads) == (read.lines, read.heads)
     assert [s.title for s in old_sections] == ["2.0.0 (both)", "1.0.0"]
-    assert [e.text for e in old_sections[0].entries] == []
+    assert [e.text for e in old_sections[0].entries] == ["Fix `z`."]

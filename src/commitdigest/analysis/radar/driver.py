@@ -114,8 +114,8 @@ class CommitInput:
                 changed[f.path] = reading.changed
                 if f.path.endswith(".py") or announced.is_changelog(f.path):  # read around
                     numbers[f.path] = reading.removed, reading.added  # them (the same pass)
-                if f.old_blob and f.new_blob:
-                    edits[f.path] = reading.hunks
+                if f.old_blob and f.new_blob and f.status is not FileStatus.TYPE_CHANGED:
+                    edits[f.path] = reading.hunks  # (a file <-> symlink patch is two diffs)
             elif f.hunks and not f.old_path and f.path.endswith(".py"):
                 hunks[f.path] = f.hunks
         return cls(
