@@ -1944,3 +1944,32 @@ def test_a_whole_modules_text_model_names_block_statements_and_skips_docstring_e
     assert not objects & {"Config.FAST", "Example", "Example.run", "helper.Example"}
     tabs = "import sys\nif sys.version_info >= (3, 12):\n\tclass A:\n\t\tLIMIT = 1\n"
     assert "A.LIMIT" in light_api(tabs.replace("\n", eol)).objects  # tabs count as headers''
+
+
+def test_a_deprecation_says_what_to_write_instead_from_its_packages_init(
+    tmp_path: Path, mode: str
+) -> None:
+    """The project's words on what to use instead may live in the package ``__init__``
+    beside the module (its ``__getattr__`` shim), which the commit does not touch: it is
+    read for them when an item needs them, and only then."""
+    init = (
+        "import warnings\n\nfrom pkg.mod import fetch, fetch_all\n\n\n"
+        "def __getattr__(name):\n"
+        "    if name == 'fetch':\n"
+        "        warnings.warn(\n"
+        "            'fetch is deprecated. Use fetch_all instead.', DeprecationWarning\n"
+        "        )\n"
+        "    raise AttributeError(name)\n"
+    )
+    mod = "def fetch(url):\n    return url\n\n\ndef fetch_all(urls):\n    return urls\n"
+    deprecated = mod.replace(
+        "def fetch(url):\n",
+        "@deprecated('fetch is deprecated')\ndef fetch(url):\n",
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/mod.py": mod}),
+        CommitSpec("Deprecate fetch", D[1], files={
+            "pkg/mod.py": "from typing_extensions import deprecated\n\n\n" + deprecated}),
+    ], mode)  # fmt: skip
+    said = [(i.name, i.change, i.replacement) for i in items if i.kind is RadarKind.DEPRECATION]
+    assert said == [("pkg.fetch", ApiChangeType.DEPRECATED, "Use fetch_all instead.")]

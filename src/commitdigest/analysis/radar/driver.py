@@ -173,8 +173,8 @@ class WindowScanner:
         return _with_replacements(dedupe(items), view)
 
     def _view(self, c: CommitInput, read: tuple[str, ...]) -> CommitView:
-        """What the kinds see of commit ``c``: the texts of ``read`` (and the package
-        ``__init__`` files beside them) before and after, and its changed lines' numbers."""
+        """What the kinds see of commit ``c``: the texts of ``read`` before and after, and
+        its changed lines' numbers."""
         for p, hunks in c.edits.items():  # a whole patch: one version from the other
             if p not in read:
                 continue
@@ -185,8 +185,8 @@ class WindowScanner:
                 # log reads it): the old version from the new one
                 self._remember(c.before_ids[p], patched(new, hunks, backwards=True))
         before = self._read(c.parent, read, c.before_ids)
-        extra = [p for p in python_api.init_paths(read) if p not in read]
-        after = self._read(c.sha, [*read, *extra], c.after_ids)
+        after = self._read(c.sha, read, c.after_ids)  # (the package __init__ files beside
+        # them are read when a kind asks: most commits change no API they re-export)
         for p in c.edits:
             for ids, texts in ((c.before_ids, before), (c.after_ids, after)):
                 if texts.get(p) is not None:
@@ -256,7 +256,10 @@ def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChan
         if any(item is w for w in wanted):
             new = item.change is ApiChangeType.DEPRECATED
             if new not in sides:
-                side = view.after if new else view.before
+                side = dict(view.after if new else view.before)
+                if new and view.repo is not None:  # and the package __init__ files beside
+                    extra = [p for p in python_api.init_paths(view.paths) if p not in side]
+                    side.update(view.repo.texts(view.sha, extra))
                 sides[new] = said_in(t for t in side.values() if t)
             found = replacement_for(item, sides[new])
             item = item.model_copy(update={"replacement": found}) if found else item
