@@ -316,8 +316,8 @@ def _dated_here(view: CommitView) -> str | None:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
-        before = view.before.get(path)
-        old_sections, new_sections = both(before or "", after, _edit(view, path))
+        before = view.before.get(path) or ""
+        old_sections, new_sections = both(before, after, _edit(view, path))
         newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}
         old = {s.version: _stamp(s) for s in old_sections if s.version in wanted}
