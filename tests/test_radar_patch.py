@@ -157,15 +157,21 @@ class _Counting:
 def test_the_scanner_reads_a_patched_file_once_and_finds_the_same(
     tmp_path: Path, order: str
 ) -> None:
-    """A file whose whole patches the source has is read from git at one commit only: each
-    other version is made from its neighbour, whichever way the window is scanned (the
-    report scans it newest first, as ``git log`` reads it), and found the same as read."""
+    """A file whose whole patches the source has is read from git once: each other version
+    is made from its neighbour, whichever way the window is scanned (the report scans it
+    newest first, as ``git log`` reads it), also across a commit that no kind reads the file
+    at (a body changed only), and found the same as read."""
     repo = init_repo(tmp_path / "r")
     body = "".join(f"def f{n}(a, b):\n    return a\n\n\n" for n in range(40))
     versions = [
         body,
         body.replace("def f3(a, b)", "def f3(a)"),
         body.replace("def f3(a, b)", "def f3(a)").replace("def f7", "def g7"),
+        body.replace("def f3(a, b)", "def f3(a)")
+        .replace("def f7", "def g7")
+        .replace(
+            "def f20(a, b):\n    return a", "def f20(a, b):\n    return b"
+        ),  # a body only: no kind reads the file at this commit
         body.replace("def f3", "def g3").replace("def f7", "def g7"),
     ]
     for n, text in enumerate(versions):
@@ -181,7 +187,9 @@ def test_the_scanner_reads_a_patched_file_once_and_finds_the_same(
     versions_read = {counting.asked.count(i) for c in inputs for i in c.after_ids.values()}
     versions_read |= {counting.asked.count(i) for c in inputs for i in c.before_ids.values()}
     assert sorted(versions_read) == [0, 1]
-    assert len(set(counting.asked)) == 2  # the first commit's two versions (or the last's)
+    assert len(set(counting.asked)) == 1  # one version of the first commit scanned
     assert found == read
     assert [i.name for i in found[inputs[0].sha]] == ["m.f3(b)"]  # the made ones compared
     assert [i.name for i in found[inputs[1].sha]] == ["m.f7"]
+    assert found[inputs[2].sha] == []  # the body only
+    assert "m.f3" in [i.name for i in found[inputs[3].sha]]  # (and f30..f39: "def f3" too)

@@ -127,9 +127,18 @@ def _role(m: re.Match[str], tick: str) -> str:
 _CODE = re.compile(r"``([^`]+)``|`([^`]+)`")
 
 
+# what a file named like a changelog is when it is not one to read: a translation catalog of
+# the release notes (vllm-ascend's ``release_notes.po``, 700 KB), code, data or an image
+_NOT_PROSE = re.compile(
+    r"\.(?:po|pot|mo|py|pyi|js|mjs|cjs|ts|tsx|go|rs|rb|java|sh|json|ya?ml|toml|cfg|ini|xml"
+    r"|html?|css|csv|lock|png|jpe?g|gif|svg|ico|pdf|gz|zip)$",
+    re.I,
+)
+
+
 @lru_cache(maxsize=8192)  # the same paths, commit after commit
 def is_changelog(path: str) -> bool:
-    return bool(_CHANGELOG.search(path))
+    return bool(_CHANGELOG.search(path)) and _NOT_PROSE.search(path) is None
 
 
 @dataclass(frozen=True)

@@ -175,10 +175,19 @@ class WindowScanner:
     def _view(self, c: CommitInput, read: tuple[str, ...]) -> CommitView:
         """What the kinds see of commit ``c``: the texts of ``read`` before and after, and
         its changed lines' numbers."""
-        for p, hunks in c.edits.items():  # a whole patch: one version from the other
-            if p not in read:
-                continue
-            old, new = self._known.get(c.before_ids[p]), self._known.get(c.after_ids[p])
+        known = self._known
+        first = [  # files read whose versions no neighbour gave: one version is read
+            c.after_ids[p]
+            for p in c.edits
+            if p in read and c.before_ids[p] not in known and c.after_ids[p] not in known
+        ]
+        if first:
+            for oid, text in self.repo.blobs.read_text(first).items():
+                self._remember(oid, text)
+        for p, hunks in c.edits.items():  # a whole patch: one version from the other, also
+            # where no kind reads the file at this commit (its body changed only), so that the
+            # neighbouring commit that does finds its version made, not read from git again
+            old, new = known.get(c.before_ids[p]), known.get(c.after_ids[p])
             if old is not None and new is None:
                 self._remember(c.after_ids[p], patched(old, hunks))
             elif new is not None and old is None:  # the window runs newest first (as git
@@ -187,9 +196,10 @@ class WindowScanner:
         before = self._read(c.parent, read, c.before_ids)
         after = self._read(c.sha, read, c.after_ids)  # (the package __init__ files beside
         # them are read when a kind asks: most commits change no API they re-export)
-        for p in c.edits:
+        for p in read:  # (a version read for a cut patch too: its neighbour's patch may
+            # be whole)
             for ids, texts in ((c.before_ids, before), (c.after_ids, after)):
-                if texts.get(p) is not None:
+                if p in ids and texts.get(p) is not None:
                     self._remember(ids[p], texts[p])
         numbers = dict(c.numbers)
         for p, headers in c.hunks.items():  # patches the source cut: the lines their hunks
