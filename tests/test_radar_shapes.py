@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gitfixture import CommitSpec, build_repo, commit, git, merge
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from radarscan import MODES, scan_log
 
@@ -1924,6 +1924,59 @@ def test_a_modules_deprecation_messages_are_each_warn_call_and_marker() -> None:
     assert len(found) == len(set(found)) == 3  # (the adjacent lines read as one message)
 
 
+_MESSAGE_LINES = st.sampled_from(
+    [
+        'warnings.warn("use new instead", DeprecationWarning)',
+        "    warnings.warn(",
+        '        "old is deprecated, "',
+        '    "use other instead"',
+        "    )",
+        "@deprecated('gone soon')",
+        "def f(x):",
+        "    return x",
+        "",
+        "# Deprecated in 2.0",
+        'logger.warning("not a deprecation")',
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_MESSAGE_LINES, max_size=60), st.booleans())
+@example(["x = 1"] * 9 + ['    "use other instead"'] * 3 + ["    warnings.warn("]
+         + ['        "old is deprecated, "'] * 20 + ["    )"], True)  # fmt: skip
+def test_deprecation_messages_read_the_lines_around_each_marker_as_the_whole_module(
+    lines: list[str], newline_at_end: bool
+) -> None:
+    """A module's deprecation messages are read from the lines around each ``warn(`` call
+    and marker only (not a split of the whole module): the same messages as the whole
+    module's lines give, at its first and last lines too."""
+    from commitdigest.analysis.radar import deprecation
+
+    text = "\n".join(lines) + ("\n" if newline_at_end and lines else "")
+    split = text.split("\n")
+    at = [i for i, line in enumerate(split) if "warn(" in line]
+    at += [n - 1 for n, _ in deprecation._marks(text)]
+    expected = [deprecation.message_near(split, i) for i in at]
+    assert deprecation.messages.__wrapped__(text) == tuple(m for m in dict.fromkeys(expected) if m)
+
+
+def test_a_translation_of_the_release_notes_is_no_changelog() -> None:
+    """A file named like a changelog that is a translation catalog, code or data is not read
+    as one (vllm-ascend's 700 KB ``release_notes.po`` was read at each commit to it)."""
+    from commitdigest.analysis.radar.changelog import is_changelog
+
+    for path in ("CHANGELOG.md", "NEWS.rst", "CHANGES", "doc/en/changelog.rst", "HISTORY"):
+        assert is_changelog(path)
+    for path in (
+        "docs/source/locale/zh_CN/LC_MESSAGES/user_guide/release_notes.po",
+        "scripts/changelog.py",
+        "changelog.json",
+        "docs/RELEASE_NOTES.html",
+    ):
+        assert not is_changelog(path)
+
+
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])
 def test_a_whole_modules_text_model_names_block_statements_and_skips_docstring_examples(
     eol: str,
@@ -1973,3 +2026,29 @@ def test_a_deprecation_says_what_to_write_instead_from_its_packages_init(
     ], mode)  # fmt: skip
     said = [(i.name, i.change, i.replacement) for i in items if i.kind is RadarKind.DEPRECATION]
     assert said == [("pkg.fetch", ApiChangeType.DEPRECATED, "Use fetch_all instead.")]
+
+
+@pytest.mark.parametrize("newest_first", [True, False])
+def test_a_modules_export_hook_is_searched_once_per_version_and_follows_the_edit(
+    newest_first: bool,
+) -> None:
+    """Whether a module version has ``__all__``/``__getattr__`` is taken from its
+    neighbour's answer when the commit's changed lines name neither (every line that could
+    is the same in both), and searched again where they do."""
+    from commitdigest.analysis.radar import python_api
+
+    v0 = "def f():\n    return 1\n"
+    v1 = '__all__ = ["f"]\n\n\ndef f():\n    return 1\n'
+    v2 = '__all__ = ["f"]\n\n\ndef f():\n    return 2\n'
+    v3 = "def f():\n    return 2\n"
+    edits = [(v0, v1, '__all__ = ["f"]\n\n'), (v1, v2, "    return 1\n    return 2"),
+             (v2, v3, '__all__ = ["f"]\n\n')]  # fmt: skip
+    python_api._HOOKS.clear()
+    found = [
+        python_api._hooked(before, after, changed)
+        for before, after, changed in (edits[::-1] if newest_first else edits)
+    ]
+    assert found == [True, True, True]  # one side or both have __all__
+    assert [python_api._HOOKS[v] for v in (v0, v1, v2, v3)] == [False, True, True, False]
+    python_api._HOOKS.clear()
+    assert python_api._hooked(v0, v0.replace("1", "3"), "    return 1\n    return 3") is False

@@ -56,10 +56,15 @@ def _says_deprecated(lines: str) -> bool:
 
 
 def _marks(text: str | None) -> list[tuple[int, str]]:
-    """(line number, line) of every line with a deprecation marker: the lines that hold
-    "eprecat" or "FutureWarning" (found with ``str.find``), tested with the marker regex."""
-    text = text or ""
-    out: list[tuple[int, str]] = []
+    """(line number, line) of every line with a deprecation marker."""
+    return [(n, line) for _, n, line in _marked(text or "")]
+
+
+def _marked(text: str) -> list[tuple[int, int, str]]:
+    """(offset, line number, line) of every line with a deprecation marker: the lines that
+    hold "eprecat" or "FutureWarning" (found with ``str.find``), tested with the marker
+    regex."""
+    out: list[tuple[int, int, str]] = []
     if not _maybe_marked(text):
         return out
     starts: set[int] = set()
@@ -84,7 +89,7 @@ def _marks(text: str | None) -> list[tuple[int, str]]:
             # a filter ("filterwarnings('always', category=DeprecationWarning)")
         line_no += text.count("\n", counted, start)
         counted = start
-        out.append((line_no, line))
+        out.append((start, line_no, line))
     return out
 
 
@@ -146,17 +151,34 @@ def _lines_above(text: str, start: int, most: int) -> Iterator[str]:
 @lru_cache(maxsize=256)  # the old text of one commit is the new one of the commit before
 def messages(text: str) -> tuple[str, ...]:
     """Every deprecation message of a module: the string literals next to each marker (a
-    ``warnings.warn`` call, ``@deprecated``), joined (the replacement is often named there)."""
-    lines = text.split("\n")
+    ``warnings.warn`` call, ``@deprecated``), joined (the replacement is often named there).
+    Only the lines around each marker are split (most modules have none: ``logger.warning``
+    is no ``warn(`` call)."""
     found: list[str] = []
-    pos, line, counted = text.find("warn("), 0, 0
+    pos = text.find("warn(")
     while pos >= 0:  # each line that calls warn(), found with str.find
-        line += text.count("\n", counted, pos)
-        counted = pos
-        found.append(message_near(lines, line))
+        found.append(message_near(*_lines_around(text, text.rfind("\n", 0, pos) + 1)))
         pos = text.find("warn(", text.find("\n", pos) + 1 or len(text))
-    found += [message_near(lines, n - 1) for n, _ in _marks(text)]
+    found += [message_near(*_lines_around(text, start)) for start, _, _ in _marked(text)]
     return tuple(m for m in dict.fromkeys(found) if m)
+
+
+_ABOVE, _BELOW = 8, 16  # the lines above and below a marker that may hold its message
+
+
+def _lines_around(text: str, start: int) -> tuple[list[str], int]:
+    """The lines :func:`message_near` reads around the line that starts at offset ``start``
+    (8 above, 16 below; fewer at the text's ends) and that line's index among them."""
+    begin, above = start, 0
+    while above < _ABOVE and begin > 0:
+        begin = text.rfind("\n", 0, begin - 1) + 1
+        above += 1
+    end = start
+    for _ in range(_BELOW):
+        end = text.find("\n", end) + 1
+        if not end:
+            return text[begin:].split("\n"), above
+    return text[begin : end - 1].split("\n"), above
 
 
 def message_near(lines: list[str], i: int) -> str:
@@ -165,7 +187,7 @@ def message_near(lines: list[str], i: int) -> str:
     runs: list[tuple[int, int, str]] = []
     start, parts = -1, list[str]()
     opens = lines[i].rstrip().endswith("(")  # a call whose message is on the lines below
-    for j in range(max(0, i - 8), min(len(lines), i + (16 if opens else 4))):
+    for j in range(max(0, i - _ABOVE), min(len(lines), i + (_BELOW if opens else 4))):
         literals = [m.group(1)[1:-1] for m in _STRING.finditer(lines[j])]
         if literals:
             start = j if not parts else start

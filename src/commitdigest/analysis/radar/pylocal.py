@@ -351,6 +351,8 @@ class _Side:
         start = 0
         while (pos := text.find(name, start)) >= 0:
             start = pos + len(name)
+            if pos and text[pos - 1] not in " \t\n":
+                continue  # not where a line's code starts (an earlier one on its line was)
             i = self.line_index(pos)
             line = self.lines[i]
             if line.lstrip().startswith(name):

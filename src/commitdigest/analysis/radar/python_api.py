@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -110,12 +110,12 @@ class _Models:
     def old(self) -> ModuleApi:
         return api_of(self.before, self.module, self.is_init)
 
-    @property
+    @cached_property
     def all(self) -> set[str] | None:
         """The old version's ``__all__`` (no model is made for a module without one)."""
         return self.old.all if "__all__" in self.before else None
 
-    @property
+    @cached_property
     def getattr_names(self) -> set[str]:
         return self.old.getattr_names if _module_getattr(self.before) else set()
 
@@ -135,13 +135,35 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     ``__getattr__``) or the commit changes none of them nor its imports."""
     if after is None or path not in view.numbers or path.endswith("__init__.py"):
         return False
-    if not (_export_hook(before) or _export_hook(after)):
-        return True  # no export hook: what it exports is what it defines
     changed = view.changed.get(path)
+    if not _hooked(before, after, changed):
+        return True  # no export hook: what it exports is what it defines
     return changed is not None and _EXPORTS.search(changed) is None
 
 
-@lru_cache(maxsize=256)  # a version is the after of one commit and the before of the next
+_HOOKS: dict[str, bool] = {}  # whether a module version has an export hook, by its text
+_HOOKS_KEPT = 256
+
+
+def _hooked(before: str, after: str, changed: str | None) -> bool:
+    """Whether either version of a module has ``__all__`` or a module-level
+    ``__getattr__``. Each version is searched once: when the commit's changed lines
+    (``changed``) name neither, both versions have the same answer, so the one known (the
+    neighbouring commit's version) gives the other's too."""
+    old, new = _HOOKS.get(before), _HOOKS.get(after)
+    if changed is not None and "__all__" not in changed and "__getattr__" not in changed:
+        # a line that says neither is the same in both versions: so is the answer
+        known = old if old is not None else new if new is not None else _export_hook(before)
+        old = new = known
+    else:
+        old = _export_hook(before) if old is None else old
+        new = _export_hook(after) if new is None else new
+    if len(_HOOKS) > _HOOKS_KEPT:
+        _HOOKS.clear()  # (the versions of a window come in runs: the last ones matter)
+    _HOOKS[before], _HOOKS[after] = old, new
+    return old or new
+
+
 def _export_hook(text: str) -> bool:
     """Whether a module has ``__all__`` or a module-level ``__getattr__``."""
     return "__all__" in text or _module_getattr(text)
