@@ -42,6 +42,23 @@ def test_the_report_pipeline_imports_no_llm_sdk_until_an_llm_is_used() -> None:
     assert _loaded(imports, ("openai", "markdown_it", "httpx2")) == []
 
 
+def test_the_command_line_collects_garbage_in_larger_steps() -> None:
+    """``commitdigest`` (the script and ``python -m``) runs the cycle collector every
+    20,000 new objects, not every 700: a report makes millions of short-lived objects."""
+    code = (
+        "import gc, sys; from commitdigest.cli import app; "
+        "sys.argv = ['commitdigest', '--version']\n"
+        "try:\n    app()\nexcept SystemExit:\n    pass\n"
+        "print(gc.get_threshold()[0])"
+    )
+    default = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    code = code.replace("from commitdigest.cli import app", "from commitdigest.cli import main")
+    code = code.replace("app()", "main()")
+    ours = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert default.stdout.split()[-1] == "700"  # (the app alone, in another program)
+    assert ours.stdout.split()[-1] == "20000", ours.stderr
+
+
 def test_help_lists_every_command() -> None:
     result = CliRunner().invoke(app, ["--help"])
     assert result.exit_code == 0

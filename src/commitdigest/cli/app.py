@@ -6,6 +6,7 @@ each imports its stage inside the command function, so ``--help`` stays fast.
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 from typing import Annotated
@@ -66,7 +67,15 @@ app.add_typer(config_commands.repos_app, name="repos")
 app.add_typer(llm_app, name="llm")
 
 
+# a young collection every 20,000 new objects, not every 700: a report makes millions of
+# short-lived objects (parsed commits, patches, radar items) and next to no reference
+# cycles; the default collections cost 0.1 s of a 2 s plain report of vllm-ascend's 12 weeks
+# and 0.19 s with the radar (0.03 s and 0.07 s now); mypy's command line does the same
+GC_THRESHOLD = (20_000, 20, 20)
+
+
 def main() -> None:
+    gc.set_threshold(*GC_THRESHOLD)
     app()
 
 
