@@ -108,6 +108,10 @@ def _spawns(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
     return spawned
 
 
+def _radar_processes(spawned: list[list[str]]) -> list[list[str]]:
+    return [a for a in spawned if "commitdigest.pipeline.radar_scan" in a]
+
+
 def test_two_processes_find_what_one_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "repo"
     shas = _history(repo)
@@ -147,8 +151,9 @@ def _inputs(repo: Path) -> list[CommitInput]:
 def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The report feeds the radar newest first while it reads; each worker scans its part as
-    the commits arrive, and the environment variable kind needs no order."""
+    """The report feeds the radar newest first while it reads; each worker process scans its
+    part as the commits arrive, this process what they left once the read is over, and the
+    environment variable kind needs no order."""
     from commitdigest.analysis.radar.driver import scan_window
 
     repo = tmp_path / "repo"
@@ -162,14 +167,61 @@ def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
     base = inputs[0].parent
     assert base is not None
     stream = radar_scan.RadarStream(repo, base, len(inputs))
-    assert len(stream._workers) == 3
-    assert len(spawned) == 1  # one process: it forks the other two (imports made once)
+    assert len(stream._workers) == 3  # two processes, and this one's thread after the read
+    assert len(_radar_processes(spawned)) == 1  # one process: it forks the other (imports
+    # made once)
     for c in reversed(inputs):
         stream.add(c)
     assert stream.finish(inputs) == serial
     assert "PKG_B" in {i.name for items in serial.values() for i in items}
     with pytest.raises(ProcessLookupError):  # the process and those it forked are gone
         os.killpg(stream._workers[0].proc.pid, 0)
+
+
+def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On two cores one worker process scans the window as it is read (``git log`` and the
+    read take the other core); this process takes nothing before the read is over, then
+    the oldest commits the worker has not taken, and the items are the same."""
+    import time
+
+    from commitdigest.analysis.radar.driver import scan_window
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    with BlobReader(repo) as reader:
+        serial = scan_window(reader, inputs)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(radar_scan, "CHUNK", 1)  # (a few commits at a time: some are left)
+    monkeypatch.setattr(radar_scan, "AHEAD", 1)
+    spawned = _spawns(monkeypatch)
+    answered: list[tuple[str, str]] = []
+    base = inputs[0].parent
+    assert base is not None
+    stream = radar_scan.RadarStream(
+        repo,
+        base,
+        len(inputs),
+        lambda sha, items: answered.append((threading.current_thread().name, sha)),
+    )
+    worker, here = stream._workers
+    assert len(_radar_processes(spawned)) == 1 and here.late and not worker.late
+    for c in reversed(inputs):  # newest first, as git log reads them
+        stream.add(c)
+    deadline = time.monotonic() + 60
+    while not answered and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.2)
+    assert answered and all(name == "radar-reader" for name, _ in answered)  # the process
+    assert stream.finish(inputs) == serial  # (close() ends the read: this process helps)
+    assert {sha for _, sha in answered} == {c.sha for c in inputs}
+    here_took = [sha for name, sha in answered if name == "radar-here"]
+    if here_took:  # it takes the oldest that were left
+        order = [c.sha for c in inputs]  # oldest first
+        assert max(order.index(s) for s in here_took) < len(order) - 1
 
 
 def test_a_short_window_is_scanned_on_a_thread_here_as_its_commits_come(
@@ -371,9 +423,10 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
 
     @dataclass
     class Busy:
-        part: int
+        part: int | None
         unanswered: int = 0
         gone: bool = False
+        late: bool = False
 
     chunk = radar_scan.CHUNK
     commits = [CommitInput(f"{n:040x}", None, f"c{n}", "", ()) for n in range(4 * chunk)]
@@ -402,6 +455,19 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     stream._closed = False
     stream.add(commits[0])
     assert stream.take(second) is None  # type: ignore[arg-type]  # a worker that ended takes nothing
+    # this process's helper (no part of its own) takes nothing until the read is over, then
+    # the last commits of the part with the most left
+    helper = Busy(None, late=True)
+    stream._parts = [deque(commits[:chunk]), deque(commits[chunk:])]
+    stream._closed = False
+    later: list[object] = []
+    waiting = threading.Thread(target=lambda: later.append(stream.take(helper)))  # type: ignore[arg-type]
+    waiting.start()
+    waiting.join(0.3)
+    assert waiting.is_alive() and not later  # the read goes on: it waits
+    stream.close()
+    waiting.join(5)
+    assert later == [commits[-chunk:]]
 
 
 def test_a_window_given_newest_first_starts_at_its_oldest_commits_parent(tmp_path: Path) -> None:
