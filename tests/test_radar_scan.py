@@ -224,6 +224,71 @@ def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
         assert max(order.index(s) for s in here_took) < len(order) - 1
 
 
+def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``prestart`` starts the worker process while the run starts up: the long window's
+    stream takes it (no second start) and finds the same; one no window takes ends."""
+    from commitdigest.analysis.radar.driver import scan_window
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    with BlobReader(repo) as reader:
+        serial = scan_window(reader, inputs)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 2)
+    spawned = _spawns(monkeypatch)
+    radar_scan.prestart()
+    radar_scan.prestart()  # (one is enough)
+    assert len(_radar_processes(spawned)) == 1 and len(radar_scan._SPARES) == 1
+    spare = radar_scan._SPARES[0][0]
+    base = inputs[0].parent
+    assert base is not None
+    stream = radar_scan.RadarStream(repo, base, len(inputs))
+    assert len(_radar_processes(spawned)) == 1 and not radar_scan._SPARES  # taken
+    assert stream._workers[0].proc is spare  # type: ignore[union-attr]
+    for c in reversed(inputs):
+        stream.add(c)
+    assert stream.finish(inputs) == serial
+    radar_scan.prestart()  # a window that turns out short takes none: it is ended
+    unused = radar_scan._SPARES[0][0]
+    radar_scan.discard()
+    assert unused.poll() is not None and not radar_scan._SPARES
+
+
+@pytest.mark.parametrize(
+    ("argv", "long"),
+    [
+        (["--since", "2026-05-20", "--until", "2026-08-12"], True),
+        (["--since", "2026-07-10", "--until", "2026-07-11"], False),
+        (["--date", "2026-07-10"], False),
+        (["--days", "30"], True),
+        (["--last", "20"], False),
+        (["--last", "500"], True),
+        (["--since", "2026-05-20", "--until", "2026-08-12", "--no-radar"], False),
+    ],
+)
+def test_the_worker_starts_early_only_for_a_window_that_may_be_long(
+    tmp_path: Path, argv: list[str], long: bool
+) -> None:
+    from commitdigest.cli.report import ReportArgs, _long_local_window
+
+    fields = dict.fromkeys(ReportArgs.__dataclass_fields__)
+    fields["repositories"] = [str(tmp_path)]
+    flags = iter(argv)
+    for flag in flags:
+        name = flag.lstrip("-").replace("-", "_")
+        if name == "no_radar":
+            fields["radar"] = False
+        else:
+            value = next(flags)
+            fields[name] = int(value) if name in ("days", "last") else value
+    assert _long_local_window(ReportArgs(**fields)) is long  # type: ignore[arg-type]
+    fields["repositories"] = ["owner/name"]  # no local repository: no radar workers
+    assert _long_local_window(ReportArgs(**fields)) is False  # type: ignore[arg-type]
+
+
 def test_a_short_window_is_scanned_on_a_thread_here_as_its_commits_come(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -31,6 +31,7 @@ that fresh process, which runs no thread, never in the caller (whose threads may
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import gc
 import os
@@ -58,6 +59,8 @@ __all__ = [
     "SCANNING",
     "OnItems",
     "RadarStream",
+    "discard",
+    "prestart",
     "scan_repository",
     "workers_for",
 ]
@@ -306,31 +309,12 @@ class _Worker:
     ) -> list[_Worker]:
         """Workers for ``parts``: one process that serves the first and forks one more for
         each other part (so they share its imports and the window's public surface, read
-        once), each on a pipe pair of its own; [] if it cannot start."""
-        pipes: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (requests, answers)
-        try:
-            for _ in parts:
-                pipes.append((os.pipe(), os.pipe()))
-        except OSError:  # out of file descriptors: this process scans it all
-            _close([fd for requests, answers in pipes for fd in (*requests, *answers)])
+        once), each on a pipe pair of its own (the process :func:`prestart` started, if it
+        did); [] if it cannot start."""
+        started = _spare(len(parts)) or _spawn(len(parts))
+        if started is None:
             return []
-        theirs = [fd for requests, answers in pipes for fd in (requests[0], answers[1])]
-        ours = [fd for requests, answers in pipes for fd in (requests[1], answers[0])]
-        try:
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "commitdigest.pipeline.radar_scan", *map(str, theirs)],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                pass_fds=theirs,
-                start_new_session=True,  # the forked ones are killed with it
-            )
-        except (OSError, ValueError):
-            _close(ours)
-            return []
-        finally:
-            _close(theirs)
-        ends = [(os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes]
+        proc, ends = started
         header = (str(root), base)
         return [
             cls(proc, end, header, stream, part, on_items)
@@ -396,6 +380,78 @@ class _Worker:
         for pipe in (self._to, self._from):
             with contextlib.suppress(OSError, ValueError):
                 pipe.close()
+
+
+_Started = tuple[subprocess.Popen[bytes], list[tuple[IO[bytes], IO[bytes]]]]
+
+
+def _spawn(parts: int) -> _Started | None:
+    """The worker process for ``parts`` parts and our ends of their pipe pairs (requests,
+    answers); None if it cannot start. It waits for the repository and the window's start
+    on the first part's pipe."""
+    pipes: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (requests, answers)
+    try:
+        for _ in range(parts):
+            pipes.append((os.pipe(), os.pipe()))
+    except OSError:  # out of file descriptors: this process scans it all
+        _close([fd for requests, answers in pipes for fd in (*requests, *answers)])
+        return None
+    theirs = [fd for requests, answers in pipes for fd in (requests[0], answers[1])]
+    ours = [fd for requests, answers in pipes for fd in (requests[1], answers[0])]
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "commitdigest.pipeline.radar_scan", *map(str, theirs)],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=theirs,
+            start_new_session=True,  # the forked ones are killed with it
+        )
+    except (OSError, ValueError):
+        _close(ours)
+        return None
+    finally:
+        _close(theirs)
+    return proc, [(os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes]
+
+
+_SPARES: list[_Started] = []  # started by prestart(), not yet taken by a window
+_spares_lock = threading.Lock()
+
+
+def prestart() -> None:
+    """Start a long window's worker process now, before the window is listed: its
+    interpreter and the radar's imports (about a quarter second of CPU) then run while this
+    process is still starting up, on the core that leaves idle, instead of beside ``git log``
+    and the read. The first long window's stream takes it; :func:`discard` ends it when none
+    does (a short window is scanned on a thread here)."""
+    parts = workers_for(PARALLEL_FROM)
+    with _spares_lock:
+        if not parts or _SPARES:
+            return
+        started = _spawn(parts)
+        if started is not None:
+            _SPARES.append(started)
+
+
+def _spare(parts: int) -> _Started | None:
+    with _spares_lock:
+        return _SPARES.pop() if _SPARES and len(_SPARES[-1][1]) == parts else None
+
+
+def discard() -> None:
+    """End the worker process :func:`prestart` started that no window took."""
+    with _spares_lock:
+        spares = _SPARES[:]
+        _SPARES.clear()
+    for proc, ends in spares:
+        for pipe in (p for end in ends for p in end):
+            with contextlib.suppress(OSError):
+                pipe.close()
+        _kill(proc)
+
+
+atexit.register(discard)
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:

@@ -247,6 +247,10 @@ async def generate_reports(
         await run.close()
         if own_setup:
             await setup.aclose()
+        if options.radar:
+            from commitdigest.pipeline.radar_scan import discard
+
+            discard()  # a worker process started for a long window that none took
     if setup.llm is not None:  # what the LLM did, the overviews included
         outcome.llm = setup.record(outcome.analysed, outcome.fallback)
     if outcome.failures:
@@ -413,13 +417,16 @@ class ReportRun:
         commit's items, or some of a short window's (then :meth:`scan_radar` reads them and
         scans the others after the read)."""
         from commitdigest.analysis.radar.models import cache_key
-        from commitdigest.pipeline.radar_scan import RadarStream, workers_for
+        from commitdigest.pipeline.radar_scan import RadarStream, discard, workers_for
 
         listed = await asyncio.to_thread(repo.window_commits, start, end)
+        if not workers_for(len(listed)):
+            discard()  # a short window: no worker process (one was started, just in case)
         if not listed:
             return None
         cached = self.store.count_radar(cache_key(sha) for sha, _ in listed)
         if cached == len(listed) or (cached and not workers_for(len(listed))):
+            discard()
             return None  # a re-run: the items are read from the store once, after the read
             # (an entry of an older radar counts here and is scanned then, in this process)
         loop = asyncio.get_running_loop()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -81,6 +81,7 @@ API_LINES = re.compile(
 )
 
 
+@lru_cache(maxsize=64)  # asked by the driver (which files to read), then by detect()
 def wants(view_changed: str | None, path: str) -> bool:
     """Whether the radar's API kind needs ``path``'s text for a commit whose changed lines
     of it are ``view_changed`` (None: not known)."""
