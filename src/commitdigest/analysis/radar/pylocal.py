@@ -387,9 +387,18 @@ class _Side:
         return bisect.bisect_right(self.starts, pos) - 1
 
 
-_SIDES: OrderedDict[str, _Side] = OrderedDict()  # the last versions read, by text
+# the last versions read, by the text object itself (its id, the text kept with it), not by
+# its value: the radar hands each version on as one object, and hashing every version of a
+# 240 KB module cost more than the lookups it made
+_SIDES: OrderedDict[int, tuple[str, _Side]] = OrderedDict()
 _CACHED = 256
 _sides_lock = threading.Lock()  # the radar may run on a thread beside a downstream search
+
+
+def _known(text: str) -> _Side | None:
+    """The reading of this very text, if it is kept (call with the lock held)."""
+    found = _SIDES.get(id(text))
+    return found[1] if found is not None and found[0] is text else None
 
 
 def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None = None) -> _Side:
@@ -398,13 +407,14 @@ def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None =
     removes and the lines of this one it adds, so that only the lines around the edit are
     split again."""
     with _sides_lock:
-        side = _SIDES.get(text)
+        side = _known(text)
         if side is not None:
-            _SIDES.move_to_end(text)
+            _SIDES.move_to_end(id(text))
             return side
     side = (_edited(*edit, text) if edit is not None else None) or _Side(text)
     with _sides_lock:
-        _SIDES[text] = side
+        _SIDES[id(text)] = (text, side)
+        _SIDES.move_to_end(id(text))
         if len(_SIDES) > _CACHED:
             _SIDES.popitem(last=False)
     return side
@@ -417,7 +427,7 @@ def _sides(
     edit: the new one from the old, or, when only the new one was read (a window scanned
     newest first, as ``git log`` gives it), the old one from the new."""
     with _sides_lock:
-        known_old, known_new = _SIDES.get(before), _SIDES.get(after)
+        known_old, known_new = _known(before), _known(after)
     if known_new is not None and known_old is None:
         return _side(before, (known_new, added, removed)), _side(after)
     old = _side(before)
