@@ -301,11 +301,13 @@ class _Side:
 
         previous = -2
         open_until = -1  # the covering header's signature runs up to this line
+        count = len(lines)
         for n in sorted(numbers):
             i = n - 1
-            if not 0 <= i < len(lines):
+            if not 0 <= i < count:
                 continue
-            if i != previous + 1 or lines[i].lstrip().startswith("@"):
+            line = lines[i]
+            if i != previous + 1 or ("@" in line and line.lstrip().startswith("@")):
                 j = self.header_covering(i)
                 open_until = -1
                 if j is not None:
@@ -314,7 +316,6 @@ class _Side:
             previous = i
             if i <= open_until:
                 continue
-            line = lines[i]
             if (
                 line[:1] in (" ", "\t")
                 and ":" not in line
