@@ -106,3 +106,29 @@ def test_a_window_scanned_newest_first_makes_each_old_reading_from_the_new_one()
     assert (made.lines, made.heads) == (read.lines, read.heads)
     assert [s.title for s in old_sections] == ["2.0.0 (both)", "1.0.0"]
     assert [e.text for e in old_sections[0].entries] == ["Fix `z`."]
+
+
+def test_an_object_is_found_by_its_name_def_then_class_then_assignment() -> None:
+    """``find`` looks for a name once and keeps the order it always had: a ``def`` (not a
+    longer name, not one in a docstring, not another class's), then a ``class``, then an
+    assignment at a line's start."""
+    text = (
+        '"""Docs.\n\ndef run(x): an example\n"""\n'
+        "def run_all(): ...\n"
+        "class Other:\n    def run(self): ...\n"
+        "class Job:\n    retries: int = 3\n    x = run(1)\n\n    async def run(self, n): ...\n"
+        "run = Job.run\n"
+        "class run_config: ...\n"
+    )
+    side = _Side(text)
+    job_run = side.find("Job.run")
+    assert job_run is not None and (job_run.kind, job_run.line) == ("function", 12)
+    other = side.find("Other.run")
+    assert other is not None and other.line == 7
+    top = side.find("run")
+    assert top is not None and (top.kind, top.line) == ("attribute", 13)
+    retries = side.find("Job.retries")
+    assert retries is not None and (retries.kind, retries.line) == ("attribute", 9)
+    config = side.find("run_config")
+    assert config is not None and (config.kind, config.line) == ("class", 14)
+    assert side.find("Job.missing") is None and side.find("Nope.run") is None

@@ -334,29 +334,36 @@ class _Side:
         return found
 
     def find(self, qual: str) -> Obj | None:
-        """``qual`` anywhere in this version (looked up by its last name)."""
+        """``qual`` anywhere in this version (looked up by its last name): a ``def``, then a
+        ``class``, then an assignment of that name, each in the order written. One search
+        for the name finds all three (three searches of the module before)."""
         name = qual.rsplit(".", 1)[-1]
         text = self.text
-        for word in ("def ", "class "):
-            needle = word + name
-            start = 0
-            while (pos := text.find(needle, start)) >= 0:
-                start = end = pos + len(needle)
-                if end < len(text) and (text[end].isalnum() or text[end] == "_"):
-                    continue
-                i = self.line_index(pos)
-                if _DEF.match(self.lines[i]) and self.qualname(i) == qual:
-                    obj = self.obj_at(i)
-                    if obj is not None:
-                        return obj
-        start = 0
+        defs: list[int] = []  # where "def name" / "class name" starts
+        classes: list[int] = []
+        names: list[int] = []  # the name where a line's code may start
+        start, size = 0, len(text)
         while (pos := text.find(name, start)) >= 0:
-            start = pos + len(name)
-            if pos and text[pos - 1] not in " \t\n":
-                continue  # not where a line's code starts (an earlier one on its line was)
+            start = end = pos + len(name)
+            head = text[max(0, pos - 6) : pos]
+            if head.endswith(("def ", "class ")):
+                if end < size and (text[end].isalnum() or text[end] == "_"):
+                    pass  # a longer name
+                elif head.endswith("def "):
+                    defs.append(pos - 4)
+                else:
+                    classes.append(pos - 6)
+            elif not pos or text[pos - 1] in " \t\n":  # (an earlier one on its line was)
+                names.append(pos)
+        for pos in (*defs, *classes):
             i = self.line_index(pos)
-            line = self.lines[i]
-            if line.lstrip().startswith(name):
+            if _DEF.match(self.lines[i]) and self.qualname(i) == qual:
+                obj = self.obj_at(i)
+                if obj is not None:
+                    return obj
+        for pos in names:
+            i = self.line_index(pos)
+            if self.lines[i].lstrip().startswith(name):
                 attr = self.attribute_at(i)
                 if attr is not None and attr.qualname == qual:
                     return attr
