@@ -46,17 +46,30 @@ def test_the_command_line_collects_garbage_in_larger_steps() -> None:
     """``commitdigest`` (the script and ``python -m``) runs the cycle collector every
     20,000 new objects, not every 700: a report makes millions of short-lived objects."""
     code = (
-        "import gc, sys; from commitdigest.cli import app; "
-        "sys.argv = ['commitdigest', '--version']\n"
-        "try:\n    app()\nexcept SystemExit:\n    pass\n"
-        "print(gc.get_threshold()[0])"
+        "import atexit, gc, sys; from commitdigest.cli import {0}; "
+        "atexit.register(lambda: print(gc.get_threshold()[0])); "
+        "sys.argv = ['commitdigest', '--version']; {0}()"
     )
-    default = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    code = code.replace("from commitdigest.cli import app", "from commitdigest.cli import main")
-    code = code.replace("app()", "main()")
-    ours = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert default.stdout.split()[-1] == "700"  # (the app alone, in another program)
-    assert ours.stdout.split()[-1] == "20000", ours.stderr
+    default = subprocess.run([sys.executable, "-c", code.format("app")], capture_output=True)
+    ours = subprocess.run([sys.executable, "-c", code.format("main")], capture_output=True)
+    assert default.stdout.split()[-1] == b"700"  # (the app alone, in another program)
+    assert ours.stdout.split()[-1] == b"20000", ours.stderr
+
+
+def test_the_command_line_ends_with_its_output_written_and_its_exit_code() -> None:
+    """The process ends without the interpreter's teardown, but after the exit handlers
+    ran and what the command wrote was flushed, with the command's exit code."""
+    code = (
+        "import atexit, sys; from commitdigest.cli import main; "
+        "atexit.register(lambda: print('handler ran', file=sys.stderr)); "
+        "sys.argv = ['commitdigest', *sys.argv[1:]]; main()"
+    )
+    shown = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True)
+    assert shown.returncode == 0 and shown.stdout.startswith(b"commitdigest ")
+    assert shown.stderr == b"handler ran\n"
+    wrong = subprocess.run([sys.executable, "-c", code, "no-such-command"], capture_output=True)
+    assert wrong.returncode == 2 and b"No such command" in wrong.stderr
+    assert wrong.stderr.endswith(b"handler ran\n")
 
 
 def test_help_lists_every_command() -> None:

@@ -6,10 +6,13 @@ each imports its stage inside the command function, so ``--help`` stays fast.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gc
 import logging
+import os
 import sys
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -76,7 +79,28 @@ GC_THRESHOLD = (20_000, 20, 20)
 
 def main() -> None:
     gc.set_threshold(*GC_THRESHOLD)
-    app()
+    try:
+        app()
+    except SystemExit as exc:  # (how typer ends every command)
+        _leave(exc.code)
+
+
+def _leave(code: object) -> NoReturn:
+    """End the process once the command is over: what it wrote is flushed and the exit
+    handlers have run, but the interpreter does not free the run's objects one by one (a
+    12-week report with the radar spent 0.1-0.2 s on that after its work was done)."""
+    if code is None:
+        status = 0
+    elif isinstance(code, int):
+        status = code
+    else:  # SystemExit("message"): printed, status 1 (as Python does)
+        print(code, file=sys.stderr)
+        status = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
 
 
 if __name__ == "__main__":
