@@ -14,6 +14,7 @@ from radarscan import scan_log
 
 from commitdigest.analysis.radar.driver import CommitInput
 from commitdigest.analysis.radar.models import NOT_SHIPPED_PATHSPECS, is_test_or_docs
+from commitdigest.models import ApiChange
 from commitdigest.pipeline import radar_scan
 from commitdigest.sources.blobs import REQUEST_CHUNK, BlobReader
 
@@ -112,6 +113,23 @@ def _radar_processes(spawned: list[list[str]]) -> list[list[str]]:
     return [a for a in spawned if "commitdigest.pipeline.radar_scan" in a]
 
 
+def _parallel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, cores: int
+) -> tuple[Path, list[CommitInput], dict[str, list[ApiChange]], list[list[str]]]:
+    """The fixture history's window, its items scanned in one process, and the processes
+    started from now on, on a machine of ``cores`` cores where the window is long."""
+    from commitdigest.analysis.radar.driver import scan_window
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    with BlobReader(repo) as reader:
+        serial = scan_window(reader, inputs)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
+    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: cores)
+    return repo, inputs, serial, _spawns(monkeypatch)
+
+
 def test_two_processes_find_what_one_finds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = tmp_path / "repo"
     shas = _history(repo)
@@ -154,18 +172,8 @@ def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
     """The report feeds the radar newest first while it reads; each worker process scans its
     part as the commits arrive, this process what they left once the read is over, and the
     environment variable kind needs no order."""
-    from commitdigest.analysis.radar.driver import scan_window
-
-    repo = tmp_path / "repo"
-    _history(repo)
-    inputs = _inputs(repo)
-    with BlobReader(repo) as reader:
-        serial = scan_window(reader, inputs)
-    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 3)
-    spawned = _spawns(monkeypatch)
-    base = inputs[0].parent
-    assert base is not None
+    repo, inputs, serial, spawned = _parallel(tmp_path, monkeypatch, cores=3)
+    base = inputs[0].parent or ""
     stream = radar_scan.RadarStream(repo, base, len(inputs))
     assert len(stream._workers) == 3  # two processes, and this one's thread after the read
     assert len(_radar_processes(spawned)) == 1  # one process: it forks the other (imports
@@ -186,24 +194,13 @@ def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
     the oldest commits the worker has not taken, and the items are the same."""
     import time
 
-    from commitdigest.analysis.radar.driver import scan_window
-
-    repo = tmp_path / "repo"
-    _history(repo)
-    inputs = _inputs(repo)
-    with BlobReader(repo) as reader:
-        serial = scan_window(reader, inputs)
-    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 2)
+    repo, inputs, serial, spawned = _parallel(tmp_path, monkeypatch, cores=2)
     monkeypatch.setattr(radar_scan, "CHUNK", 1)  # (a few commits at a time: some are left)
     monkeypatch.setattr(radar_scan, "AHEAD", 1)
-    spawned = _spawns(monkeypatch)
     answered: list[tuple[str, str]] = []
-    base = inputs[0].parent
-    assert base is not None
     stream = radar_scan.RadarStream(
         repo,
-        base,
+        inputs[0].parent or "",
         len(inputs),
         lambda sha, items: answered.append((threading.current_thread().name, sha)),
     )
@@ -229,23 +226,12 @@ def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
 ) -> None:
     """``prestart`` starts the worker process while the run starts up: the long window's
     stream takes it (no second start) and finds the same; one no window takes ends."""
-    from commitdigest.analysis.radar.driver import scan_window
-
-    repo = tmp_path / "repo"
-    _history(repo)
-    inputs = _inputs(repo)
-    with BlobReader(repo) as reader:
-        serial = scan_window(reader, inputs)
-    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 2)
-    spawned = _spawns(monkeypatch)
+    repo, inputs, serial, spawned = _parallel(tmp_path, monkeypatch, cores=2)
     radar_scan.prestart()
     radar_scan.prestart()  # (one is enough)
     assert len(_radar_processes(spawned)) == 1 and len(radar_scan._SPARES) == 1
     spare = radar_scan._SPARES[0][0]
-    base = inputs[0].parent
-    assert base is not None
-    stream = radar_scan.RadarStream(repo, base, len(inputs))
+    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
     assert len(_radar_processes(spawned)) == 1 and not radar_scan._SPARES  # taken
     assert stream._workers[0].proc is spare  # type: ignore[union-attr]
     for c in reversed(inputs):
