@@ -4,8 +4,10 @@ long window scanned on two processes gives exactly what one process gives."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -206,19 +208,31 @@ def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
     )
     worker, here = stream._workers
     assert len(_radar_processes(spawned)) == 1 and here.late and not worker.late
-    for c in reversed(inputs):  # newest first, as git log reads them
-        stream.add(c)
-    deadline = time.monotonic() + 60
-    while not answered and time.monotonic() < deadline:
-        time.sleep(0.01)
-    time.sleep(0.2)
-    assert answered and all(name == "radar-reader" for name, _ in answered)  # the process
-    assert stream.finish(inputs) == serial  # (close() ends the read: this process helps)
-    assert {sha for _, sha in answered} == {c.sha for c in inputs}
+    assert isinstance(worker, radar_scan._Worker)
+
+    def wait_for(done: Callable[[], bool]) -> None:
+        deadline = time.monotonic() + 60
+        while not done() and time.monotonic() < deadline:
+            time.sleep(0.01)
+
+    newest, *older = reversed(inputs)  # newest first, as git log reads them
+    stream.add(newest)
+    wait_for(lambda: bool(answered))
+    os.kill(worker.proc.pid, signal.SIGSTOP)  # the worker stalls, the read goes on
+    try:
+        for c in older:
+            stream.add(c)
+        time.sleep(0.2)
+        assert answered and all(name == "radar-reader" for name, _ in answered)  # no help
+        # yet: the read goes on
+        stream.close()  # the read is over: this process takes what is left
+        wait_for(lambda: any(name == "radar-here" for name, _ in answered))
+    finally:
+        os.kill(worker.proc.pid, signal.SIGCONT)
+    assert stream.finish(inputs) == serial
+    assert sorted(sha for _, sha in answered) == sorted(c.sha for c in inputs)  # each once
     here_took = [sha for name, sha in answered if name == "radar-here"]
-    if here_took:  # it takes the oldest that were left
-        order = [c.sha for c in inputs]  # oldest first
-        assert max(order.index(s) for s in here_took) < len(order) - 1
+    assert here_took and inputs[0].sha in here_took  # from the oldest on
 
 
 def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
@@ -227,20 +241,23 @@ def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
     """``prestart`` starts the worker process while the run starts up: the long window's
     stream takes it (no second start) and finds the same; one no window takes ends."""
     repo, inputs, serial, spawned = _parallel(tmp_path, monkeypatch, cores=2)
-    radar_scan.prestart()
-    radar_scan.prestart()  # (one is enough)
-    assert len(_radar_processes(spawned)) == 1 and len(radar_scan._SPARES) == 1
-    spare = radar_scan._SPARES[0][0]
-    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
-    assert len(_radar_processes(spawned)) == 1 and not radar_scan._SPARES  # taken
-    assert stream._workers[0].proc is spare  # type: ignore[union-attr]
-    for c in reversed(inputs):
-        stream.add(c)
-    assert stream.finish(inputs) == serial
-    radar_scan.prestart()  # a window that turns out short takes none: it is ended
-    unused = radar_scan._SPARES[0][0]
-    radar_scan.discard()
-    assert unused.poll() is not None and not radar_scan._SPARES
+    try:
+        radar_scan.prestart()
+        radar_scan.prestart()  # (one is enough)
+        assert len(_radar_processes(spawned)) == 1 and len(radar_scan._SPARES) == 1
+        spare = radar_scan._SPARES[0][0]
+        stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+        assert len(_radar_processes(spawned)) == 1 and not radar_scan._SPARES  # taken
+        assert stream._workers[0].proc is spare  # type: ignore[union-attr]
+        for c in reversed(inputs):
+            stream.add(c)
+        assert stream.finish(inputs) == serial
+        radar_scan.prestart()  # a window that turns out short takes none: it is ended
+        unused = radar_scan._SPARES[0][0]
+        radar_scan.discard()
+        assert unused.poll() is not None and not radar_scan._SPARES
+    finally:
+        radar_scan.discard()  # (none left for another test's stream to take)
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """The command line (typer + rich live here only)."""
 
-from commitdigest.cli.app import app, main
+from commitdigest.cli.app import app, main, script
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "script"]

@@ -3,7 +3,7 @@ while the source is still reading it.
 
 A short window is scanned on a thread of this process as its commits are read (``git log``
 leaves the process idle while it works). A long window is scanned by one worker process per
-core but one (at most :data:`MAX_WORKERS` cores), and by a thread of this process once its
+core but one (at most :data:`MAX_WORKERS`), and by a thread of this process once its
 read is over (the read and ``git log`` take a core until then): one
 ``python -m commitdigest.pipeline.radar_scan`` reads the window's start, reads the public
 surface there, and forks one process for each other part (POSIX; without ``fork``, the
@@ -84,7 +84,7 @@ def workers_for(total: int) -> int:
     cores = os.cpu_count() or 1
     if total < PARALLEL_FROM or cores < 2 or not hasattr(os, "fork"):
         return 0  # a short window, one core, or no fork (then this process scans it all)
-    return min(cores, MAX_WORKERS) - 1
+    return min(cores - 1, MAX_WORKERS)
 
 
 class RadarStream:
@@ -225,12 +225,13 @@ class _Here:
     process idle). A scan that raises leaves the rest to :meth:`RadarStream.finish`, which
     raises it again there.
 
-    ``late``: the helper of a long window's worker processes, which takes nothing before the
-    read is over: then it scans the last commits of the part with the most left (the worker
-    processes scan from the newest on, it from the oldest), on the core ``git log`` and the
-    read leave free. (A second process during the read made four busy processes on two
-    cores: the same work cost 0.35 s more CPU on vllm-ascend's 12 weeks, and the one process
-    left scanned alone for a second after the read.)"""
+    ``late``: the helper of a long window's worker processes, which does nothing before the
+    read is over (it starts its blob reader and reads the public surface then, if the
+    workers left it anything): then it scans the last commits of the part with the most left
+    (the worker processes scan from the newest on, it from the oldest), on the core ``git
+    log`` and the read leave free. (A second process during the read made four busy
+    processes on two cores: the same work cost 0.35 s more CPU on vllm-ascend's 12 weeks,
+    and the one process left scanned alone for a second after the read.)"""
 
     unanswered = 0  # it answers each commit it takes before it takes more
 
@@ -250,11 +251,15 @@ class _Here:
 
         stream = self._stream
         try:
+            first = stream.take(self) if self.late else []  # (after the read, for the helper)
+            if first is None:
+                return  # the workers left nothing
             with BlobReader(stream.root) as reader:
                 scanner = WindowScanner(reader, stream.base)
                 with SCANNING:
                     public_surface(scanner.repo)  # what every kind asks first
-                while not self.gone and (commits := stream.take(self)) is not None:
+                while not self.gone and (commits := first or stream.take(self)) is not None:
+                    first = []
                     for commit in commits:
                         if self.gone:
                             return

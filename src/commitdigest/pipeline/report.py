@@ -247,10 +247,9 @@ async def generate_reports(
         await run.close()
         if own_setup:
             await setup.aclose()
-        if options.radar:
-            from commitdigest.pipeline.radar_scan import discard
+        from commitdigest.pipeline.radar_scan import discard
 
-            discard()  # a worker process started for a long window that none took
+        discard()  # a worker process started for a long window that none took
     if setup.llm is not None:  # what the LLM did, the overviews included
         outcome.llm = setup.record(outcome.analysed, outcome.fallback)
     if outcome.failures:

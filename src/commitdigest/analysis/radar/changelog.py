@@ -294,7 +294,8 @@ def _known(text: str) -> tuple[_Reading, list[Section]] | None:
 
 
 def numbered_as_git(text: str) -> bool:
-    """Whether a changelog that :func:`sections` read breaks its lines only where git does
+    """Whether a changelog that :func:`sections` read — this very text object, as the radar
+    hands it on (False for an equal copy not read) — breaks its lines only where git does
     (no ``\f``, ``\v``, ``\r``, U+2028 …): then a diff's line numbers are its lines'."""
     with _lock:
         found = _known(text)
@@ -308,8 +309,8 @@ def sections(text: str, edit: tuple[str, Edit] | None = None) -> list[Section]:
 
     ``edit``: a neighbouring version's text and the edit from it to this one (the lines of
     it removed and of this one added, as a diff numbers them), so that a long changelog a
-    commit changes in a few lines is not read whole again. Each text is read once while it
-    is among the last :data:`_CACHED`."""
+    commit changes in a few lines is not read whole again. Each text object is read once
+    while it is among the last :data:`_CACHED` (an equal copy is read again)."""
     with _lock:
         if (known := _known(text)) is not None:
             _readings.move_to_end(id(text))
