@@ -13,7 +13,7 @@ import typer
 _Args = TypeVar("_Args")
 
 LANG_HELP = (
-    "Report language: zh or en (default: the config's lang, else the locale: "
+    "Report language: zh or en (default: the config's language, else the locale: "
     "LC_ALL/LC_MESSAGES/LANG starting with zh gives zh, anything else en)."
 )
 

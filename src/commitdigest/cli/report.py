@@ -170,7 +170,7 @@ def register(app: typer.Typer) -> None:
         Without --date, --since/--until, --days or --last the window is yesterday in --tz;
         when it holds no commits, a hint names the latest day that has some. Options
         given here override the config file; OPENAI_API_KEY / OPENAI_BASE_URL configure the
-        LLM. The language follows --lang, else the config's lang, else the locale.
+        LLM. The language follows --lang, else the config's language, else the locale.
         """
 
         def action() -> int:
