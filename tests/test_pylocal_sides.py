@@ -77,7 +77,7 @@ def test_a_window_scanned_newest_first_makes_each_old_reading_from_the_new_one()
     """The report scans a window as ``git log`` reads it, newest first: a module's old
     version is then made from the new one already read (it shares the new one's lines),
     and a changelog's too; each equals the whole reading."""
-    from commitdigest.analysis.radar.changelog import _known, _read, both, sections
+    from commitdigest.analysis.radar.changelog import _read, _readings, both, sections
     from commitdigest.analysis.radar.pylocal import _side, _sides
 
     body = "".join(f"def f{n}(a, b):\n    return a\n" for n in range(30))
@@ -101,8 +101,8 @@ def test_a_window_scanned_newest_first_makes_each_old_reading_from_the_new_one()
     sections(log_after)  # the edit: line 5 removed, lines 5 and 6 added
     old_sections, new_sections = both(log_before, log_after, (frozenset({5}), frozenset({5, 6})))
     assert new_sections is sections(log_after)
-    made, read = _known(log_before)[0], _read(log_before)  # type: ignore[index]
-    assert made.lines[-1] is _known(log_after)[0].lines[-1]  # type: ignore[index]  # entry 39
+    made, read = _readings.get(log_before)[0], _read(log_before)  # type: ignore[index]
+    assert made.lines[-1] is _readings.get(log_after)[0].lines[-1]  # type: ignore[index]  # entry 39
     assert (made.lines, made.heads) == (read.lines, read.heads)
     assert [s.title for s in old_sections] == ["2.0.0 (both)", "1.0.0"]
     assert [e.text for e in old_sections[0].entries] == ["Fix `z`."]
@@ -132,3 +132,19 @@ def test_an_object_is_found_by_its_name_def_then_class_then_assignment() -> None
     config = side.find("run_config")
     assert config is not None and (config.kind, config.line) == ("class", 14)
     assert side.find("Job.missing") is None and side.find("Nope.run") is None
+
+
+def test_what_is_kept_by_text_is_found_by_that_text_object_only() -> None:
+    """The radar's readings are kept by the text object (never hashed): an equal copy is
+    another text, and the least recently used goes first once ``size`` are kept."""
+    from commitdigest.analysis.radar.kept import ByText
+
+    kept: ByText[int] = ByText(2)
+    a, b, c = "x = 1\n" * 3, "y = 2\n" * 3, "z = 3\n" * 3
+    kept.put(a, 1)
+    kept.put(b, 2)
+    assert kept.get(a) == 1 and kept.get("".join(["x = 1\n"] * 3)) is None  # (a is used)
+    kept.put(c, 3)  # b was used least recently: it goes
+    assert (kept.get(a), kept.get(b), kept.get(c)) == (1, None, 3)
+    kept.clear()
+    assert kept.get(a) is None

@@ -10,13 +10,12 @@ deprecated, in English or Chinese) or, under any other heading, from its own wor
 from __future__ import annotations
 
 import re
-import threading
 from bisect import bisect_right
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from commitdigest.analysis.radar.kept import ByText
 from commitdigest.models import ApiChangeType
 
 __all__ = [
@@ -280,25 +279,14 @@ Edit = tuple[frozenset[int], frozenset[int]]
 """A commit's edit of a file: the lines it removes (old numbers) and adds (new numbers)."""
 
 _CACHED = 64  # changelog versions kept: a file touched by neighbouring commits is read once
-# by the text object itself (its id, the text kept with it), not by its value: hashing a
-# changelog's text costs as much as reading it (fastapi's 700 KB release notes, 2.2 ms a
-# version, a third of a month's radar); the radar hands each version on as one object
-_readings: OrderedDict[int, tuple[str, _Reading, list[Section]]] = OrderedDict()
-_lock = threading.Lock()  # the radar may run in a thread beside another
-
-
-def _known(text: str) -> tuple[_Reading, list[Section]] | None:
-    """The reading of this very text, if it is kept (call with the lock held)."""
-    found = _readings.get(id(text))
-    return (found[1], found[2]) if found is not None and found[0] is text else None
+_readings: ByText[tuple[_Reading, list[Section]]] = ByText(_CACHED)  # by text object
 
 
 def numbered_as_git(text: str) -> bool:
     """Whether a changelog that :func:`sections` read — this very text object, as the radar
     hands it on (False for an equal copy not read) — breaks its lines only where git does
     (no ``\f``, ``\v``, ``\r``, U+2028 …): then a diff's line numbers are its lines'."""
-    with _lock:
-        found = _known(text)
+    found = _readings.get(text)
     return found is not None and found[0].local
 
 
@@ -311,26 +299,19 @@ def sections(text: str, edit: tuple[str, Edit] | None = None) -> list[Section]:
     it removed and of this one added, as a diff numbers them), so that a long changelog a
     commit changes in a few lines is not read whole again. Each text object is read once
     while it is among the last :data:`_CACHED` (an equal copy is read again)."""
-    with _lock:
-        if (known := _known(text)) is not None:
-            _readings.move_to_end(id(text))
-            return known[1]
+    if (known := _readings.get(text)) is not None:
+        return known[1]
     reading = None
     if edit is not None:
         before, numbers = edit
         sections(before)
-        with _lock:
-            old = _known(before)
+        old = _readings.get(before)
         if old is not None:
             reading = _edited(old[0], before, text, numbers)
     if reading is None:
         reading = _read(text)
     found = _sections_of(reading)
-    with _lock:
-        _readings[id(text)] = (text, reading, found)
-        _readings.move_to_end(id(text))
-        if len(_readings) > _CACHED:
-            _readings.popitem(last=False)
+    _readings.put(text, (reading, found))
     return found
 
 
@@ -341,9 +322,7 @@ def both(before: str, after: str, edit: Edit | None) -> tuple[list[Section], lis
     it), the old one from the new."""
     if edit is None:
         return sections(before), sections(after)
-    with _lock:
-        backwards = _known(after) is not None and _known(before) is None
-    if backwards:
+    if _readings.get(after) is not None and _readings.get(before) is None:
         removed, added = edit
         return sections(before, (after, (added, removed))), sections(after)
     return sections(before), sections(after, (before, edit))

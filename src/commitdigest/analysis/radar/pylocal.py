@@ -21,13 +21,12 @@ from __future__ import annotations
 import bisect
 import keyword
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import accumulate, repeat
 from operator import add
 
+from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.pyapi import (
     MODULE_BLOCK,
     NOT_CODE,
@@ -395,18 +394,8 @@ class _Side:
         return bisect.bisect_right(self.starts, pos) - 1
 
 
-# the last versions read, by the text object itself (its id, the text kept with it), not by
-# its value: the radar hands each version on as one object, and hashing every version of a
-# 240 KB module cost more than the lookups it made
-_SIDES: OrderedDict[int, tuple[str, _Side]] = OrderedDict()
 _CACHED = 256
-_sides_lock = threading.Lock()  # the radar may run on a thread beside a downstream search
-
-
-def _known(text: str) -> _Side | None:
-    """The reading of this very text, if it is kept (call with the lock held)."""
-    found = _SIDES.get(id(text))
-    return found[1] if found is not None and found[0] is text else None
+_SIDES: ByText[_Side] = ByText(_CACHED)  # the last versions read, by text object
 
 
 def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None = None) -> _Side:
@@ -414,17 +403,10 @@ def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None =
     ``edit``: the reading of a neighbouring version, the lines of it the edit to this one
     removes and the lines of this one it adds, so that only the lines around the edit are
     split again."""
-    with _sides_lock:
-        side = _known(text)
-        if side is not None:
-            _SIDES.move_to_end(id(text))
-            return side
-    side = (_edited(*edit, text) if edit is not None else None) or _Side(text)
-    with _sides_lock:
-        _SIDES[id(text)] = (text, side)
-        _SIDES.move_to_end(id(text))
-        if len(_SIDES) > _CACHED:
-            _SIDES.popitem(last=False)
+    side = _SIDES.get(text)
+    if side is None:
+        side = (_edited(*edit, text) if edit is not None else None) or _Side(text)
+        _SIDES.put(text, side)
     return side
 
 
@@ -434,8 +416,7 @@ def _sides(
     """The readings of a commit's two versions of a module, one made from the other by the
     edit: the new one from the old, or, when only the new one was read (a window scanned
     newest first, as ``git log`` gives it), the old one from the new."""
-    with _sides_lock:
-        known_old, known_new = _known(before), _known(after)
+    known_old, known_new = _SIDES.get(before), _SIDES.get(after)
     if known_new is not None and known_old is None:
         return _side(before, (known_new, added, removed)), _side(after)
     old = _side(before)

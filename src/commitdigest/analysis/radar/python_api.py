@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
+from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
@@ -142,15 +143,7 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     return changed is not None and _EXPORTS.search(changed) is None
 
 
-# whether a module version has an export hook, by the text object (its id, the text kept
-# with it: no version's text is hashed)
-_HOOKS: dict[int, tuple[str, bool]] = {}
-_HOOKS_KEPT = 256
-
-
-def _hook_known(text: str) -> bool | None:
-    found = _HOOKS.get(id(text))
-    return found[1] if found is not None and found[0] is text else None
+_HOOKS: ByText[bool] = ByText(256)  # whether a module version has an export hook
 
 
 def _hooked(before: str, after: str, changed: str | None) -> bool:
@@ -158,7 +151,7 @@ def _hooked(before: str, after: str, changed: str | None) -> bool:
     ``__getattr__``. Each version is searched once: when the commit's changed lines
     (``changed``) name neither, both versions have the same answer, so the one known (the
     neighbouring commit's version) gives the other's too."""
-    old, new = _hook_known(before), _hook_known(after)
+    old, new = _HOOKS.get(before), _HOOKS.get(after)
     if changed is not None and "__all__" not in changed and "__getattr__" not in changed:
         # a line that says neither is the same in both versions: so is the answer
         known = old if old is not None else new if new is not None else _export_hook(before)
@@ -166,9 +159,8 @@ def _hooked(before: str, after: str, changed: str | None) -> bool:
     else:
         old = _export_hook(before) if old is None else old
         new = _export_hook(after) if new is None else new
-    if len(_HOOKS) > _HOOKS_KEPT:
-        _HOOKS.clear()  # (the versions of a window come in runs: the last ones matter)
-    _HOOKS[id(before)], _HOOKS[id(after)] = (before, old), (after, new)
+    _HOOKS.put(before, old)
+    _HOOKS.put(after, new)
     return old or new
 
 
