@@ -16,13 +16,16 @@ formatters of ``deliver/``).
   middle of a character sequence;
 * :func:`safe_url`: an http(s) URL fit for a link, or None;
 * :func:`slugify` / :func:`is_anchor`: anchor ids and file names (ASCII lowercase,
-  digits, hyphens).
+  digits, hyphens);
+* :class:`Sieved`: a regex over commit messages tried only where its key words are.
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
+from functools import lru_cache
 from urllib.parse import quote, urlsplit
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "BIDI_CONTROLS",
     "TITLE_KEEP",
     "TITLE_LIMIT",
+    "Sieved",
     "clean_line",
     "clean_lines",
     "has_cjk",
@@ -161,3 +165,42 @@ def without_stop(text: str) -> str:
     """``text`` without its closing punctuation (a full stop, semicolon or comma, in either
     language), to be joined with others into one sentence."""
     return text.rstrip("。．.；;，, ")
+
+
+# the characters besides an ASCII letter's two cases that a case-insensitive regex matches
+# it with (found by trying every code point): İ and ı (i), ſ (s), the Kelvin sign (k)
+_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+
+
+@lru_cache(maxsize=64)  # one message is sieved by several regexes in a row
+def _folded(text: str) -> str:
+    return (text if text.isascii() else text.translate(_FOLD)).lower()  # (isascii: O(1))
+
+
+class Sieved:
+    """A regex over commit messages, tried only on a text that holds one of its ``keys``:
+    words every match contains (lower case, ASCII, for a case-insensitive regex). A long
+    alternation of ``\\b``-anchored words costs Python's engine about 0.3 µs a character (0.11 s
+    for the security words of vllm-ascend's 1,339 messages); the keys' search, a
+    hundredth of that, spares it on all the texts that cannot match. Same answers as the
+    regex (a test draws matches of each one and checks its keys find them)."""
+
+    __slots__ = ("_folds", "keys", "regex")
+
+    def __init__(self, pattern: str, keys: tuple[str, ...], flags: int = 0) -> None:
+        self.regex = re.compile(pattern, flags)
+        self.keys = keys
+        self._folds = bool(flags & re.IGNORECASE)
+        if self._folds and any(k != k.lower() or not k.isascii() for k in keys):
+            raise ValueError("the keys of a case-insensitive regex are lower-case ASCII")
+
+    def may_match(self, text: str) -> bool:
+        """False only where the regex cannot match."""
+        seen = _folded(text) if self._folds else text
+        return any(key in seen for key in self.keys)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self.regex.search(text) if self.may_match(text) else None
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(text) if self.may_match(text) else iter(())

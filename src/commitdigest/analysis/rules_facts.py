@@ -44,23 +44,30 @@ from commitdigest.models import (
     FileStatus,
     RadarKind,
 )
+from commitdigest.text import Sieved
 
 _DEF_RE = re.compile(r"^([+-])(?:async[ \t]+def|def|class)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
-_BREAKING_RE = re.compile(r"\bBREAKING[ -]CHANGES?\b")
+_BREAKING_RE = Sieved(r"\bBREAKING[ -]CHANGES?\b", ("BREAKING",))
 _VERSION_TITLE = re.compile(
     r"^(?:release(?: version)?|version|bump(?:ing)? (?:the )?version(?: to)?"
     r"|prepare(?: for)?(?: release)?|merge release)[\s:_/-]*v?\d+\.\d+"
     r"|^v?\d+\.\d+(?:\.\d+)?(?:\s|$)",
     re.IGNORECASE,
 )
-_USER_FACING_Q = re.compile(r"user[- ]facing change", re.IGNORECASE)
+_USER_FACING_Q = Sieved(r"user[- ]facing change", ("facing change",), re.IGNORECASE)
 _NO_ANSWER = re.compile(r"^(?:no|none|n/?a|nope|not? applicable)\b", re.IGNORECASE)
-_FIXES_RE = re.compile(r"\b(?:fix(?:es|ed)?|closes|resolves)\s*:?\s*(?:[\w.-]+/[\w.-]+)?#\d+", re.I)
-_BUG_RE = re.compile(
+_FIXES_RE = Sieved(
+    r"\b(?:fix(?:es|ed)?|closes|resolves)\s*:?\s*(?:[\w.-]+/[\w.-]+)?#\d+",
+    ("fix", "closes", "resolves"),
+    re.I,
+)
+_BUG_RE = Sieved(
     r"\b(?:crash(?:es|ed)?|panic(?:s|ked)?|segfaults?|deadlocks?|regression|traceback"
     r"|data race|(?:a|the|this) bug|incorrect(?:ly)?|wrong(?:ly)?)\b",
+    ("crash", "panic", "segfault", "deadlock", "regression", "traceback", "data race", " bug",
+     "incorrect", "wrong"),
     re.IGNORECASE,
-)
+)  # fmt: skip
 
 
 @dataclass
@@ -164,9 +171,12 @@ def user_facing_answer(body: str) -> bool | None:
     """The answer a pull request template gives to "Does this PR introduce any user-facing
     change?": ``False`` for no / none / N/A, ``True`` for anything else written there,
     ``None`` when the body has no such question (or leaves it unanswered)."""
-    lines = rt.strip_html_comments(body).splitlines()
+    text = rt.strip_html_comments(body)
+    if not _USER_FACING_Q.may_match(text):
+        return None
+    lines = text.splitlines()
     for i, line in enumerate(lines):
-        if not _USER_FACING_Q.search(line):
+        if not _USER_FACING_Q.regex.search(line):
             continue
         for answer in lines[i + 1 :]:
             text = answer.strip().strip("*_>").strip()

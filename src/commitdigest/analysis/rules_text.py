@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from string import Formatter
 
 from commitdigest.i18n import ANALYSIS_STRINGS, RULE_TEXT, pick
@@ -71,6 +72,8 @@ def plural(template: str, values: Mapping[str, str]) -> str:
     def settle(m: re.Match[str]) -> str:
         return "{" + m.group(1) + "}" + m.group(2) + ("" if one(m) else "s")
 
+    if "(s)" not in template and " lines" not in template:
+        return template  # (most templates: nothing to settle)
     template = _COUNTED.sub(settle, template)
     return _COUNTED_LINES.sub(lambda m: m.group(0)[:-1] if one(m) else m.group(0), template)
 
@@ -78,11 +81,16 @@ def plural(template: str, values: Mapping[str, str]) -> str:
 _LATIN_EDGE = re.compile(r"[A-Za-z0-9`]")
 
 
+@lru_cache(maxsize=512)  # the templates of RULE_TEXT, each parsed once
+def _fields(template: str) -> tuple[tuple[str, str | None], ...]:
+    return tuple((literal, field) for literal, field, _, _ in Formatter().parse(template))
+
+
 def spaced_format(template: str, values: dict[str, str]) -> str:
     """``template.format(**values)``, a space between Chinese template text and a value's
     Latin edge."""
     out: list[str] = []
-    for literal, field, _spec, _conv in Formatter().parse(template):
+    for literal, field in _fields(template):
         if literal:
             if out and _LATIN_EDGE.match(out[-1][-1:]) and has_cjk(literal[0]):
                 literal = " " + literal

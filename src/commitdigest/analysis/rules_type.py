@@ -44,6 +44,7 @@ from commitdigest.analysis.tags import (
 )
 from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import ChangeType
+from commitdigest.text import Sieved
 
 _AREA_TYPES: dict[Area, ChangeType] = {
     Area.DOCS: ChangeType.DOCUMENTATION,
@@ -260,11 +261,13 @@ _BODY_REFACTOR = re.compile(
     re.IGNORECASE,
 )
 """What a message says when the change restructures code and nothing else."""
-_BODY_SECURITY = re.compile(
+_BODY_SECURITY = Sieved(
     r"\battacker\w*|\bexploit\w*|\bvulnerab\w*|\bXSS\b|\bCSRF\b|\bSSRF\b|\bRCE\b"
     r"|\bpath traversal\b|\b(?:auth\w*|access[- ]control) bypass\w*|\bprivilege escalation\b",
+    ("attacker", "exploit", "vulnerab", "xss", "csrf", "ssrf", "rce", "path traversal",
+     " bypass", "privilege escalation"),
     re.IGNORECASE,
-)
+)  # fmt: skip
 """What a message says when it fixes a vulnerability (not "security" or "injection" alone:
 release notes and dependency injection say them too)."""
 

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 
 from commitdigest.models import ChangeType
+from commitdigest.text import Sieved
 
 # highest first; see the module docstring
 PRECEDENCE: tuple[ChangeType, ...] = (
@@ -100,14 +101,17 @@ CONVENTIONAL_TYPES: dict[str, ChangeType] = {
     "security": ChangeType.SECURITY,
 }
 
-SECURITY_RE = re.compile(
+SECURITY_RE = Sieved(
     r"\bCVE-\d{4}-\d+|\bvulnerab\w*|(?<![\w-])security(?![\w-])|\binjection\b|\bRCE\b|\bXSS\b|\bCSRF\b"
     r"|\bSSRF\b|\b(?:buffer|heap|stack|integer)[ -]overflow\b|\bpath traversal\b"
     r"|\barbitrary (?:code|file)\b|\bremote code execution\b|\bprivilege escalation\b"
     r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+|\bslowloris\b"
     r"|\bdenial[- ]of[- ]service\b",
+    ("cve-", "vulnerab", "security", "injection", "rce", "xss", "csrf", "ssrf", "overflow",
+     "path traversal", "arbitrary ", "remote code execution", "privilege escalation",
+     " bypass", "ghsa-", "slowloris", "denial"),
     re.IGNORECASE,
-)
+)  # fmt: skip
 
 # (pattern, type) in priority order; matched against the clean title, case-insensitively
 KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
