@@ -20,6 +20,7 @@ httpx gives ``httpx.*(proxies)`` (a keyword at any call of the package), "Remove
 
 from __future__ import annotations
 
+import keyword
 import re
 from bisect import bisect_left
 from functools import lru_cache
@@ -373,6 +374,8 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
                 out.extend(f"{p}.{dotted}" for p in packages)
         elif _IDENT.fullmatch(span.removesuffix("()")) and not span.isdigit():
             name = span.removesuffix("()")
+            if keyword.iskeyword(name) or name in packages:
+                continue  # a value (``False``, ``None``) or the package itself: no name of it
             if _PARAM_WORDS.search(near):
                 out.extend(f"{p}.*({name})" for p in packages)
             else:
