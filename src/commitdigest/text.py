@@ -26,6 +26,7 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 from urllib.parse import quote, urlsplit
 
 __all__ = [
@@ -204,3 +205,6 @@ class Sieved:
 
     def finditer(self, text: str) -> Iterator[re.Match[str]]:
         return self.regex.finditer(text) if self.may_match(text) else iter(())
+
+    def findall(self, text: str) -> list[Any]:
+        return self.regex.findall(text) if self.may_match(text) else []

@@ -36,6 +36,7 @@ from commitdigest.analysis.classify import (
 )
 from commitdigest.analysis.tags import SECURITY_RE
 from commitdigest.models import Analysis, ApiChange, Commit, Importance, VersionBump
+from commitdigest.text import Sieved
 
 __all__ = [
     "ADVISORY_RE",
@@ -59,7 +60,7 @@ _FROM_TO = re.compile(
     r"(?:\s+from\s+(?P<old>v?[\w.+-]+))?\s+to\s+(?P<new>v?[\w.+-]+)",
     re.I,
 )
-ADVISORY_RE = re.compile(r"\bCVE-\d{4}-\d+|\bGHSA(?:-[0-9a-z]{4}){3}\b", re.I)
+ADVISORY_RE = Sieved(r"\bCVE-\d{4}-\d+|\bGHSA(?:-[0-9a-z]{4}){3}\b", ("cve-", "ghsa-"), re.I)
 """A security advisory's id: ``CVE-2026-1234``, ``GHSA-f59h-q822-g45g``."""
 _AUTOMATION_AREAS = frozenset({Area.DEPENDENCY, Area.CI_BUILD, Area.GENERATED})
 

@@ -50,6 +50,7 @@ from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.analysis.rules_type import leading_verb
 from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import ChangeType, Importance
+from commitdigest.text import Sieved
 
 _USER_FACING_TYPES = frozenset(
     {ChangeType.FEATURE, ChangeType.BUGFIX, ChangeType.PERFORMANCE, ChangeType.REMOVAL,
@@ -64,8 +65,10 @@ _TIGHTENING = re.compile(
     re.IGNORECASE,
 )
 """A clause that tightens what the code accepts: a behaviour change users meet."""
-_TIGHTENING_BODY = re.compile(
-    r"\bfails? closed\b|\bno longer (?:accepts?|trusts?|follows?)\b", re.IGNORECASE
+_TIGHTENING_BODY = Sieved(
+    r"\bfails? closed\b|\bno longer (?:accepts?|trusts?|follows?)\b",
+    ("closed", "no longer "),
+    re.IGNORECASE,
 )
 _DEFAULT_CHANGE = re.compile(
     r"\b(?:switch|change|changed|new|make|use|set)\b[^.]{0,40}\bdefaults?\b"
