@@ -171,11 +171,14 @@ def without_stop(text: str) -> str:
 # the characters besides an ASCII letter's two cases that a case-insensitive regex matches
 # it with (found by trying every code point): İ and ı (i), ſ (s), the Kelvin sign (k)
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_ODD_CASES = re.compile("[\u0130\u0131\u017f\u212a]")
 
 
 @lru_cache(maxsize=64)  # one message is sieved by several regexes in a row
 def _folded(text: str) -> str:
-    return (text if text.isascii() else text.translate(_FOLD)).lower()  # (isascii: O(1))
+    if not text.isascii() and _ODD_CASES.search(text):  # (isascii: O(1); translate: slow)
+        text = text.translate(_FOLD)
+    return text.lower()
 
 
 class Sieved:

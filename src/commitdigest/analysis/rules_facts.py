@@ -171,10 +171,9 @@ def user_facing_answer(body: str) -> bool | None:
     """The answer a pull request template gives to "Does this PR introduce any user-facing
     change?": ``False`` for no / none / N/A, ``True`` for anything else written there,
     ``None`` when the body has no such question (or leaves it unanswered)."""
-    text = rt.strip_html_comments(body)
-    if not _USER_FACING_Q.may_match(text):
-        return None
-    lines = text.splitlines()
+    if not _USER_FACING_Q.may_match(body):
+        return None  # (a comment is a line break once stripped: it never joins the words)
+    lines = rt.strip_html_comments(body).splitlines()
     for i, line in enumerate(lines):
         if not _USER_FACING_Q.regex.search(line):
             continue
