@@ -257,6 +257,7 @@ _CHANGELOG_RE = re.compile(
 )
 
 
+@lru_cache(maxsize=16384)  # (as classify_path: the same paths, commit after commit)
 def is_changelog(path: str) -> bool:
     """A changelog or release-notes file (``CHANGELOG.md``, ``NEWS.rst``,
     ``docs/release-notes.md``)."""
