@@ -8,7 +8,11 @@ import asyncio
 import json
 import os
 import subprocess
+import threading
+from collections.abc import AsyncIterator
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from gitfixture import CommitSpec, build_repo
@@ -22,6 +26,7 @@ from commitdigest.models import Analysis, Commit
 from commitdigest.pipeline import radar_scan, report
 from commitdigest.pipeline.factory import AnalysisSetup
 from commitdigest.pipeline.report import ReportOptions, generate_reports
+from commitdigest.sources.open import LocalGitRepository
 from commitdigest.store import Store
 from commitdigest.window import DayWindow, plan_windows
 
@@ -269,3 +274,53 @@ def test_a_radar_scanned_while_git_reads_gives_the_same_report(
         for i in c["api_changes"]
     }
     assert {"HTTPX_OLD_CACHE", "httpx.api.get(proxies)"} <= names
+
+
+@pytest.mark.parametrize("parallel_from", [2, 1000])  # worker processes / a thread here
+def test_commits_read_before_the_radar_is_planned_go_to_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parallel_from: int
+) -> None:
+    """The radar's plan (a quick listing of the window) runs beside ``git log``: git's read
+    does not wait for it. A listing that ends after the read handed over what was read
+    meanwhile, and the report is the one of the radar run after the read."""
+    repo = tmp_path / "httpx"
+    specs = [CommitSpec("init", "2026-03-01T10:00:00+00:00", files=dict(UPSTREAM_V1))]
+    for n, (path, text) in enumerate(UPSTREAM_V2.items()):
+        specs.append(CommitSpec(f"Change {path}", f"2026-03-0{2 + n}T10:00:00+00:00",
+                                files={path: text, "NOTES.md": f"{n}\n"}))  # fmt: skip
+    build_repo(repo, specs)
+    argv = ["report", str(repo), "--since", "2026-03-02", "--until", "2026-03-07", "--tz", "UTC",
+            "--format", "json"]  # fmt: skip
+    with monkeypatch.context() as m:
+        after_the_read(m)
+        after_read = json_reports(tmp_path, argv, "after")
+
+    read_first: list[int] = []
+    waited: list[bool] = []
+    real_listing = LocalGitRepository.window_commits
+    real_read = LocalGitRepository.stream_commits
+
+    def slow_listing(
+        self: LocalGitRepository, start: datetime, end: datetime
+    ) -> list[tuple[str, str | None]]:
+        listed = real_listing(self, start, end)
+        waited.append(read.wait(timeout=5))  # (on the plan's thread) until git's read is over
+        return listed
+
+    async def reading(self: LocalGitRepository, *args: Any, **kwargs: Any) -> AsyncIterator[Commit]:
+        async for commit in real_read(self, *args, **kwargs):
+            yield commit
+        read_first.append(1)
+        read.set()
+
+    read = threading.Event()
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", parallel_from)
+    monkeypatch.setattr(LocalGitRepository, "window_commits", slow_listing)
+    monkeypatch.setattr(LocalGitRepository, "stream_commits", reading)
+    planned_late = json_reports(tmp_path, argv, "late")
+    assert read_first == [1]
+    assert waited == [True]  # the read ended while the plan still listed the window
+    assert planned_late == after_read
+    changes = [i["name"] for day in planned_late for r in day for c in r["commits"]  # type: ignore[attr-defined]
+               for i in c["api_changes"]]  # fmt: skip
+    assert changes  # the radar's items are in the report

@@ -386,27 +386,53 @@ class ReportRun:
         options = self.options
         if not isinstance(repo, LocalGitRepository) or options.last is not None:
             return await repo.read_commits(start, end, limits=options.limits)
-        radar = await self._radar_stream(repo, start, end) if options.radar else None
-        if radar is not None:
-            from commitdigest.analysis.radar.driver import CommitInput
+        # the radar's workers are planned beside the read (the plan lists the window with a
+        # quick git log of its own: git's read of the diffs need not wait for it); the commits
+        # read before they are there go to them then
+        planned = (
+            asyncio.ensure_future(self._radar_stream(repo, start, end)) if options.radar else None
+        )
+        radar: RadarStream | None = None
         early = not options.radar  # the analysis needs no radar facts: start it now
         commits: list[Commit] = []
         batch: list[Commit] = []
-        async for commit in repo.stream_commits(start, end, limits=options.limits):
-            commits.append(commit)
-            if radar is not None:
-                self._awaiting[(repo.identity, commit.sha)] = commit
-                radar.add(CommitInput.from_commit(commit))
-            elif early:
-                batch.append(commit)
-                if len(batch) >= EARLY_BATCH:
-                    self._analyse_early(repo, batch)
-                    batch = []
+        fed = 0  # the commits handed to the radar
+        try:
+            async for commit in repo.stream_commits(start, end, limits=options.limits):
+                commits.append(commit)
+                if planned is not None and planned.done():
+                    radar, planned = planned.result(), None
+                if radar is not None:
+                    fed = self._to_radar(repo, radar, commits, fed)
+                elif early:
+                    batch.append(commit)
+                    if len(batch) >= EARLY_BATCH:
+                        self._analyse_early(repo, batch)
+                        batch = []
+            if planned is not None:
+                radar, planned = await planned, None
+        finally:
+            if planned is not None:  # the read failed: the plan stops (a stream it made is
+                planned.cancel()  # in _streams, where the failure stops it)
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await planned  # (the read's own error is the one to raise)
         if batch:
             self._analyse_early(repo, batch)
         if radar is not None:
+            self._to_radar(repo, radar, commits, fed)
             radar.close()  # its workers end once they have scanned what they took
         return commits
+
+    def _to_radar(
+        self, repo: SourceRepository, radar: RadarStream, commits: list[Commit], fed: int
+    ) -> int:
+        """Hand ``commits[fed:]`` to the radar's workers; how many were handed in all."""
+        from commitdigest.analysis.radar.driver import CommitInput
+
+        for commit in commits[fed:]:
+            self._awaiting[(repo.identity, commit.sha)] = commit
+            radar.add(CommitInput.from_commit(commit))
+        return len(commits)
 
     async def _radar_stream(
         self, repo: LocalGitRepository, start: datetime, end: datetime
