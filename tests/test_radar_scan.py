@@ -196,9 +196,19 @@ def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
     the oldest commits the worker has not taken, and the items are the same."""
     import time
 
+    from commitdigest.analysis.radar import public
+
     repo, inputs, serial, spawned = _parallel(tmp_path, monkeypatch, cores=2)
     monkeypatch.setattr(radar_scan, "CHUNK", 1)  # (a few commits at a time: some are left)
     monkeypatch.setattr(radar_scan, "AHEAD", 1)
+    read_here: list[str | None] = []  # public surfaces read in this process
+    real_at = public.PublicSurface.at.__func__  # type: ignore[attr-defined]
+
+    def spy_at(cls: type[public.PublicSurface], repo: object, rev: str | None) -> object:
+        read_here.append(rev)
+        return real_at(cls, repo, rev)
+
+    monkeypatch.setattr(public.PublicSurface, "at", classmethod(spy_at))
     answered: list[tuple[str, str]] = []
     stream = radar_scan.RadarStream(
         repo,
@@ -233,6 +243,8 @@ def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
     assert sorted(sha for _, sha in answered) == sorted(c.sha for c in inputs)  # each once
     here_took = [sha for name, sha in answered if name == "radar-here"]
     assert here_took and inputs[0].sha in here_took  # from the oldest on
+    assert stream.surface is not None and stream.surface.packages == {"pkg": "pkg"}
+    assert read_here == []  # the worker process's surface, not read again here
 
 
 def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(

@@ -6,8 +6,9 @@ leaves the process idle while it works). A long window is scanned by one worker 
 core but one (at most :data:`MAX_WORKERS`), and by a thread of this process once its
 read is over (the read and ``git log`` take a core until then): one
 ``python -m commitdigest.pipeline.radar_scan`` reads the window's start, reads the public
-surface there, and forks one process for each other part (POSIX; without ``fork``, the
-thread scans the window), so the imports and the surface are paid once, not once per core.
+surface there (and sends it first, for the thread of this process), and forks one process
+for each other part (POSIX; without ``fork``, the thread scans the window), so the imports
+and the surface are paid once, not once per core.
 Each worker gets commits pickled on a pipe of its own and sends each commit's items back on
 another as soon as they are found; each has a blob reader of its own. So the scan runs
 beside ``git log`` instead of after it, and what waits for a commit's items can start on it
@@ -49,6 +50,7 @@ from commitdigest.sources.blobs import BlobReader
 
 if TYPE_CHECKING:  # the radar's kinds are imported when a window is scanned, not to plan it
     from commitdigest.analysis.radar.driver import CommitInput, WindowScanner
+    from commitdigest.analysis.radar.public import PublicSurface
     from commitdigest.models import ApiChange
 
 __all__ = [
@@ -106,6 +108,8 @@ class RadarStream:
         self._changed = threading.Condition()  # a commit came, one was answered, or the end
         self._closed = False  # every commit was added
         self._aborted = False
+        # the window's public surface as the first worker process read it (for the helper)
+        self.surface: PublicSurface | None = None
         self._workers: list[_Worker | _Here] = []
         # each worker's part of the window, not yet taken
         self._parts: list[deque[CommitInput]] = [deque() for _ in range(workers_for(total))]
@@ -226,12 +230,13 @@ class _Here:
     raises it again there.
 
     ``late``: the helper of a long window's worker processes, which does nothing before the
-    read is over (it starts its blob reader and reads the public surface then, if the
-    workers left it anything): then it scans the last commits of the part with the most left
-    (the worker processes scan from the newest on, it from the oldest), on the core ``git
-    log`` and the read leave free. (A second process during the read made four busy
-    processes on two cores: the same work cost 0.35 s more CPU on vllm-ascend's 12 weeks,
-    and the one process left scanned alone for a second after the read.)"""
+    read is over (it starts its blob reader then, if the workers left it anything, and takes
+    the public surface the first worker process sent): then it scans the last commits of the
+    part with the most left (the worker processes scan from the newest on, it from the
+    oldest), on the core ``git log`` and the read leave free. (A second process during the
+    read made four busy processes on two cores: the same work cost 0.35 s more CPU on
+    vllm-ascend's 12 weeks, and the one process left scanned alone for a second after the
+    read.)"""
 
     unanswered = 0  # it answers each commit it takes before it takes more
 
@@ -247,7 +252,7 @@ class _Here:
 
     def _run(self) -> None:
         from commitdigest.analysis.radar.driver import WindowScanner
-        from commitdigest.analysis.radar.public import public_surface
+        from commitdigest.analysis.radar.public import public_surface, share_surface
 
         stream = self._stream
         try:
@@ -256,6 +261,8 @@ class _Here:
                 return  # the workers left nothing
             with BlobReader(stream.root) as reader:
                 scanner = WindowScanner(reader, stream.base)
+                if stream.surface is not None:  # read by the worker process: not again
+                    share_surface(scanner.repo, stream.surface)
                 with SCANNING:
                     public_surface(scanner.repo)  # what every kind asks first
                 while not self.gone and (commits := first or stream.take(self)) is not None:
@@ -354,6 +361,8 @@ class _Worker:
         """Each commit's items as the worker writes them, up to its end mark."""
         stdout = self._from
         try:
+            if self.part == 0:  # the first part's process sends the window's public surface
+                self._stream.surface = pickle.load(stdout)  # first (before forking the others)
             while (message := pickle.load(stdout)) is not _END:
                 sha, items = message
                 self._found[sha] = items
@@ -474,17 +483,19 @@ def _close(fds: list[int]) -> None:
 
 def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
     """The worker process: the repository and the window's start, from the first part's
-    requests; with more than one part, the window's public surface is read and a process is
-    forked for each other part (each starts its own blob reader); then each process serves
-    its part (:func:`_serve`), and the first waits for those it forked."""
+    requests; the window's public surface is read (and sent first on the first part's
+    answers) and a process is forked for each other part (each starts its own blob reader);
+    then each process serves its part (:func:`_serve`), and the first waits for those it
+    forked."""
     from commitdigest.analysis.radar.driver import WindowScanner
     from commitdigest.analysis.radar.public import public_surface
 
     root, base = pickle.load(pipes[0][0])
     reader = BlobReader(Path(root))
     scanner = WindowScanner(reader, base)
-    if len(pipes) > 1:
-        public_surface(scanner.repo)  # once, for every part
+    # once, for every part, and for the helper of the process that started it
+    pickle.dump(public_surface(scanner.repo), pipes[0][1], pickle.HIGHEST_PROTOCOL)
+    pipes[0][1].flush()
     reader.close()  # no git process is shared across a fork: each starts its own
     gc.freeze()  # what is read so far stays shared: no collection copies its pages
     forked: list[int] = []

@@ -28,7 +28,7 @@ from commitdigest.analysis.radar.models import is_test_or_docs
 from commitdigest.analysis.radar.pyapi import ModuleApi, module_api
 from commitdigest.analysis.radar.repo import RepoView
 
-__all__ = ["PublicSurface", "module_name", "public_surface"]
+__all__ = ["PublicSurface", "module_name", "public_surface", "share_surface"]
 
 _DOC_GLOBS = ("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", ":!tests/**", ":!**/tests/**")
 _ENTRY = re.compile(r"""=\s*["']?\s*([A-Za-z_][\w.]*)\s*:\s*([A-Za-z_][\w.]*)""")
@@ -63,6 +63,12 @@ def public_surface(repo: RepoView) -> PublicSurface:
     if surface is None:
         surface = _SURFACES[repo] = PublicSurface.at(repo, repo.base)
     return surface
+
+
+def share_surface(repo: RepoView, surface: PublicSurface) -> None:
+    """Give ``repo`` the public surface another view of the same window's start read (a
+    radar worker process's, sent to the process that scans beside it): not read again."""
+    _SURFACES.setdefault(repo, surface)
 
 
 @dataclass
