@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["HUNK", "Hunk", "PatchReading", "hunk_lines", "patch_changes", "patched"]
+__all__ = ["HUNK", "Hunk", "PatchReading", "hunk_lines", "patch_changes", "patched", "skip_lines"]
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 
@@ -119,7 +119,7 @@ def hunk_lines(headers: str) -> tuple[frozenset[int], frozenset[int]]:
     return frozenset(old), frozenset(new)
 
 
-def _skip(text: str, pos: int, lines: int) -> int:
+def skip_lines(text: str, pos: int, lines: int) -> int:
     """The offset ``lines`` line breaks past ``pos`` in ``text`` (-1: it has fewer): counted
     a block at a time, then line by line."""
     step = 4096
@@ -153,7 +153,7 @@ def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> s
         )
         if start < line:
             return None
-        pos = _skip(text, pos, start - line)
+        pos = skip_lines(text, pos, start - line)
         if pos < 0 or not text.startswith(old, pos):
             return None
         if old and old[-1] != "\n" and pos + len(old) != len(text):
