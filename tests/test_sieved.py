@@ -103,3 +103,38 @@ def test_the_user_facing_question_is_read_past_html_comments() -> None:
         is True
     )
     assert user_facing_answer("Just a fix") is None
+
+
+def _answer_line_by_line(body: str) -> bool | None:
+    """The user-facing answer as it was read before: the stripped body's lines, one by one."""
+    from commitdigest.analysis import rules_text as rt
+    from commitdigest.analysis.rules_facts import _NO_ANSWER, _USER_FACING_Q
+
+    lines = rt.strip_html_comments(body).splitlines()
+    for i, line in enumerate(lines):
+        if not _USER_FACING_Q.regex.search(line):
+            continue
+        for answer in lines[i + 1 :]:
+            text = answer.strip().strip("*_>").strip()
+            if not text:
+                continue
+            if text.startswith("#"):
+                return None
+            return _NO_ANSWER.match(text) is None
+    return None
+
+
+_PIECES = st.sampled_from(
+    ["Does this PR introduce _any_ user-facing change?", "user facing change", "USER-FACING CHANGE",
+     "No", "N/A", "yes, a flag", "### Tests", "> **no**", "", " ", "<!-- x -->", "<!--", "-->",
+     "\n", "\r\n", "\r", "\u2028", "\x0c", "*", "facing change"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(_PIECES, max_size=12))
+def test_the_user_facing_answer_is_the_one_read_line_by_line(pieces: list[str]) -> None:
+    """The question is found in the stripped body at once, then its following lines are read:
+    the answer a line-by-line reading gives, whatever the line breaks and comments."""
+    body = "".join(pieces)
+    assert user_facing_answer(body) == _answer_line_by_line(body)

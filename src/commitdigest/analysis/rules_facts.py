@@ -173,17 +173,17 @@ def user_facing_answer(body: str) -> bool | None:
     ``None`` when the body has no such question (or leaves it unanswered)."""
     if not _USER_FACING_Q.may_match(body):
         return None  # (a comment is a line break once stripped: it never joins the words)
-    lines = rt.strip_html_comments(body).splitlines()
-    for i, line in enumerate(lines):
-        if not _USER_FACING_Q.regex.search(line):
+    stripped = rt.strip_html_comments(body)
+    question = _USER_FACING_Q.search(stripped)
+    if question is None:
+        return None
+    for answer in stripped[question.end() :].splitlines()[1:]:  # the lines after the question's
+        text = answer.strip().strip("*_>").strip()
+        if not text:
             continue
-        for answer in lines[i + 1 :]:
-            text = answer.strip().strip("*_>").strip()
-            if not text:
-                continue
-            if text.startswith("#"):  # the next heading: left unanswered
-                return None
-            return _NO_ANSWER.match(text) is None
+        if text.startswith("#"):  # the next heading: left unanswered
+            return None
+        return _NO_ANSWER.match(text) is None
     return None
 
 
