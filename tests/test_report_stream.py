@@ -205,20 +205,26 @@ def test_a_window_read_wider_than_listed_gets_the_radar_of_a_whole_read(
     assert ("c20", "pkg.mod.foo", "public") in items
 
 
-def test_a_radar_scanned_while_git_reads_gives_the_same_report(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A long window's radar runs in worker processes fed as ``git log`` is read, a short
-    one's on a thread of the run; either report is the report of the radar run after the
-    read."""
+def _upstream_history(tmp_path: Path) -> list[str]:
+    """An upstream whose commits each change one module of its API (a day apart), and the
+    report command of their window."""
     repo = tmp_path / "httpx"
     specs = [CommitSpec("init", "2026-03-01T10:00:00+00:00", files=dict(UPSTREAM_V1))]
     for n, (path, text) in enumerate(UPSTREAM_V2.items()):
         specs.append(CommitSpec(f"Change {path}", f"2026-03-0{2 + n}T10:00:00+00:00",
                                 files={path: text, "NOTES.md": f"{n}\n"}))  # fmt: skip
     build_repo(repo, specs)
-    argv = ["report", str(repo), "--since", "2026-03-02", "--until", "2026-03-07", "--tz", "UTC",
+    return ["report", str(repo), "--since", "2026-03-02", "--until", "2026-03-07", "--tz", "UTC",
             "--format", "json"]  # fmt: skip
+
+
+def test_a_radar_scanned_while_git_reads_gives_the_same_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long window's radar runs in worker processes fed as ``git log`` is read, a short
+    one's on a thread of the run; either report is the report of the radar run after the
+    read."""
+    argv = _upstream_history(tmp_path)
 
     with monkeypatch.context() as m:
         after_the_read(m)
@@ -283,14 +289,7 @@ def test_commits_read_before_the_radar_is_planned_go_to_it(
     """The radar's plan (a quick listing of the window) runs beside ``git log``: git's read
     does not wait for it. A listing that ends after the read handed over what was read
     meanwhile, and the report is the one of the radar run after the read."""
-    repo = tmp_path / "httpx"
-    specs = [CommitSpec("init", "2026-03-01T10:00:00+00:00", files=dict(UPSTREAM_V1))]
-    for n, (path, text) in enumerate(UPSTREAM_V2.items()):
-        specs.append(CommitSpec(f"Change {path}", f"2026-03-0{2 + n}T10:00:00+00:00",
-                                files={path: text, "NOTES.md": f"{n}\n"}))  # fmt: skip
-    build_repo(repo, specs)
-    argv = ["report", str(repo), "--since", "2026-03-02", "--until", "2026-03-07", "--tz", "UTC",
-            "--format", "json"]  # fmt: skip
+    argv = _upstream_history(tmp_path)
     with monkeypatch.context() as m:
         after_the_read(m)
         after_read = json_reports(tmp_path, argv, "after")
