@@ -706,16 +706,18 @@ def test_changelog_sentences_and_nested_entries() -> None:
     assert symbols_of(entry, ["click"]) == ["click.BaseCommand"]  # not what to use instead
 
 
-def test_an_entry_s_values_and_package_name_are_no_symbols() -> None:
+def test_an_entry_s_values_are_no_symbols() -> None:
     """click 8.2.0: "``Option.flag_value`` will no longer have a default value set based on
-    ``default`` … ``False``"; flask 2.3.0: "Importing ``escape`` and ``Markup`` from
-    ``flask`` is deprecated": ``False`` and ``flask`` are no names of the package."""
+    ``default`` … ``False``": ``False`` is no name of the package. A name that is the
+    package's own stays one (``tqdm.tqdm``: the package's main class)."""
     from commitdigest.analysis.radar.announced import symbols_of
 
     entry = "``Option.flag_value`` will no longer be set to ``False`` when ``is_flag`` is set."
     assert symbols_of(entry, ["click"]) == ["click.Option.flag_value", "click.is_flag"]
-    entry = "Importing ``escape`` and ``Markup`` from ``flask`` is deprecated."
-    assert symbols_of(entry, ["flask"]) == ["flask.escape", "flask.Markup"]
+    assert symbols_of("``tqdm`` no longer accepts ``nested``.", ["tqdm"]) == [
+        "tqdm.tqdm",
+        "tqdm.nested",
+    ]
 
 
 def test_a_message_that_says_a_setting_is_gone_announces_it() -> None:

@@ -19,6 +19,7 @@ from gitfixture import CommitSpec, build_repo
 from test_radar_report import UPSTREAM_V1, UPSTREAM_V2
 from typer.testing import CliRunner
 
+from commitdigest.analysis.radar.driver import CommitInput
 from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.cli import app
@@ -303,7 +304,7 @@ def test_commits_read_before_the_radar_is_planned_go_to_it(
         self: LocalGitRepository, start: datetime, end: datetime
     ) -> list[tuple[str, str | None]]:
         listed = real_listing(self, start, end)
-        waited.append(read.wait(timeout=5))  # (on the plan's thread) until git's read is over
+        waited.append(read.wait(timeout=30))  # (on the plan's thread) until git's read is over
         return listed
 
     async def reading(self: LocalGitRepository, *args: Any, **kwargs: Any) -> AsyncIterator[Commit]:
@@ -313,12 +314,21 @@ def test_commits_read_before_the_radar_is_planned_go_to_it(
         read.set()
 
     read = threading.Event()
+    handed: list[str] = []  # the commits the radar's stream was given
+    real_add = radar_scan.RadarStream.add
+
+    def add(self: radar_scan.RadarStream, commit: CommitInput) -> None:
+        handed.append(commit.sha)
+        real_add(self, commit)
+
+    monkeypatch.setattr(radar_scan.RadarStream, "add", add)
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", parallel_from)
     monkeypatch.setattr(LocalGitRepository, "window_commits", slow_listing)
     monkeypatch.setattr(LocalGitRepository, "stream_commits", reading)
     planned_late = json_reports(tmp_path, argv, "late")
     assert read_first == [1]
     assert waited == [True]  # the read ended while the plan still listed the window
+    assert len(handed) == len(set(handed)) == len(UPSTREAM_V2)  # each handed over, once
     assert planned_late == after_read
     changes = [i["name"] for day in planned_late for r in day for c in r["commits"]  # type: ignore[attr-defined]
                for i in c["api_changes"]]  # fmt: skip

@@ -138,3 +138,19 @@ def test_the_user_facing_answer_is_the_one_read_line_by_line(pieces: list[str]) 
     the answer a line-by-line reading gives, whatever the line breaks and comments."""
     body = "".join(pieces)
     assert user_facing_answer(body) == _answer_line_by_line(body)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Fix CVE-2026-1234", "A vulnerability in the parser", "security fix", "SQL injection",
+        "an RCE in the loader", "Stored XSS", "CSRF token check", "SSRF via redirects",
+        "heap overflow in decode", "path traversal in unpack", "arbitrary code execution",
+        "remote code execution", "privilege escalation", "authentication bypass",
+        "GHSA-abcd-efgh-ijkl", "Slowloris protection", "denial-of-service on large input",
+    ],
+)  # fmt: skip
+def test_each_security_alternative_passes_its_keys(text: str) -> None:
+    """One text for each alternative of the security words (the drawn ones may miss one)."""
+    assert SECURITY_RE.regex.search(text) is not None
+    assert SECURITY_RE.search(text) is not None

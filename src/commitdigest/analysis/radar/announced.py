@@ -374,8 +374,8 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
                 out.extend(f"{p}.{dotted}" for p in packages)
         elif _IDENT.fullmatch(span.removesuffix("()")) and not span.isdigit():
             name = span.removesuffix("()")
-            if keyword.iskeyword(name) or name in packages:
-                continue  # a value (``False``, ``None``) or the package itself: no name of it
+            if keyword.iskeyword(name):
+                continue  # a value (``False``, ``None``): no name downstream code can use
             if _PARAM_WORDS.search(near):
                 out.extend(f"{p}.*({name})" for p in packages)
             else:
