@@ -174,7 +174,7 @@ def user_facing_answer(body: str) -> bool | None:
     if not _USER_FACING_Q.may_match(body):
         return None  # (a comment is a line break once stripped: it never joins the words)
     stripped = rt.strip_html_comments(body)
-    question = _USER_FACING_Q.search(stripped)
+    question = _USER_FACING_Q.regex.search(stripped)  # (its key was found above)
     if question is None:
         return None
     for answer in stripped[question.end() :].splitlines()[1:]:  # the lines after the question's
