@@ -107,6 +107,9 @@ class RadarStream:
         self.inputs: dict[str, CommitInput] = {}  # what was added, by SHA
         self._changed = threading.Condition()  # a commit came, one was answered, or the end
         self._closed = False  # every commit was added
+        self._over = threading.Event()  # the same, or the run failed: for the late helper,
+        # which waits for it alone (woken by each commit added and answered, it cost this
+        # process a switch of threads each time)
         self._aborted = False
         # the window's public surface as the first worker process read it (for the helper)
         self.surface: PublicSurface | None = None
@@ -125,8 +128,12 @@ class RadarStream:
         """Queue ``commit`` in its worker's part (never blocks)."""
         k = min(len(self.inputs) * len(self._parts) // max(self.total, 1), len(self._parts) - 1)
         with self._changed:
+            # a worker waits for commits only when every part is empty (else it takes from
+            # the longest, or waits for its answers): no other commit wakes the waiters
+            starved = not any(self._parts)
             self._parts[k].append(commit)
-            self._changed.notify_all()
+            if starved:
+                self._changed.notify_all()
         self.inputs[commit.sha] = commit
 
     def take(self, worker: _Worker | _Here) -> list[CommitInput] | None:
@@ -157,6 +164,11 @@ class RadarStream:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
+        self._over.set()
+
+    def wait_read(self) -> None:
+        """Block until every commit was added, or the run failed."""
+        self._over.wait()
 
     def changed(self) -> None:
         """A worker answered a commit or ended: the others may take more."""
@@ -189,6 +201,7 @@ class RadarStream:
         with self._changed:
             self._aborted = True
             self._changed.notify_all()
+        self._over.set()
         for worker in self._workers:
             if isinstance(worker, _Worker):
                 _kill(worker.proc)  # the one process, and those it forked
@@ -256,6 +269,8 @@ class _Here:
 
         stream = self._stream
         try:
+            if self.late:
+                stream.wait_read()
             first = stream.take(self) if self.late else []  # (after the read, for the helper)
             if first is None:
                 return  # the workers left nothing
@@ -367,7 +382,8 @@ class _Worker:
                 sha, items = message
                 self._found[sha] = items
                 self._on_items(sha, items)
-                self._stream.changed()
+                if self.unanswered < AHEAD:  # its writer may take more now (no other waiter
+                    self._stream.changed()  # waits for its answers)
         except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.PickleError):
             pass  # the worker failed: its answers so far stand, the rest is scanned here
         finally:
