@@ -83,6 +83,10 @@ def test_which_commits_are_automated() -> None:
     assert is_automated(commit("📝 Update release notes", notes, author="github-actions[bot]"))
     assert not is_automated(commit("Release 0.139.2", notes, author="github-actions[bot]"))
     assert not is_automated(commit("📝 Update release notes", notes))
+    # code named like a changelog is code: a bot's change to it is no release notes
+    assert not is_automated(
+        commit("Record each run in the history", "src/pkg/history.py", author="ci-bot[bot]")
+    )
     # the config names more accounts
     mine = commit("Refresh data", "data/fixtures/a.lock", author="Acme Updater")
     assert not is_automated(mine) and is_automated(mine, ["acme updater"])

@@ -1978,9 +1978,14 @@ def test_deprecation_messages_read_the_lines_around_each_marker_as_the_whole_mod
 def test_a_translation_of_the_release_notes_is_no_changelog() -> None:
     """A file named like a changelog that is a translation catalog, code or data is not read
     as one (vllm-ascend's 700 KB ``release_notes.po`` was read at each commit to it)."""
+    from commitdigest.analysis import classify
     from commitdigest.analysis.radar.changelog import is_changelog
 
-    for path in ("CHANGELOG.md", "NEWS.rst", "CHANGES", "doc/en/changelog.rst", "HISTORY"):
+    assert is_changelog is classify.is_changelog  # one test of a path, for the rules too
+    for path in (
+        "CHANGELOG.md", "NEWS.rst", "CHANGES", "doc/en/changelog.rst", "HISTORY",
+        "docs/release notes.md",
+    ):  # fmt: skip
         assert is_changelog(path)
     for path in (
         "docs/source/locale/zh_CN/LC_MESSAGES/user_guide/release_notes.po",

@@ -255,13 +255,21 @@ _DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
 _CHANGELOG_RE = re.compile(
     r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.IGNORECASE
 )
+# what a file named like a changelog is when it is not one: a translation catalog of the
+# release notes (vllm-ascend's ``release_notes.po``, 700 KB), code (``history.py``), data or
+# an image
+_NOT_PROSE_RE = re.compile(
+    r"\.(?:po|pot|mo|py|pyi|js|mjs|cjs|ts|tsx|go|rs|rb|java|sh|json|ya?ml|toml|cfg|ini|xml"
+    r"|html?|css|csv|lock|png|jpe?g|gif|svg|ico|pdf|gz|zip)$",
+    re.IGNORECASE,
+)
 
 
 @lru_cache(maxsize=16384)  # (as classify_path: the same paths, commit after commit)
 def is_changelog(path: str) -> bool:
-    """A changelog or release-notes file (``CHANGELOG.md``, ``NEWS.rst``,
-    ``docs/release-notes.md``)."""
-    return _CHANGELOG_RE.search(path) is not None
+    """A changelog or release-notes file written for people (``CHANGELOG.md``, ``NEWS.rst``,
+    ``CHANGES``, ``docs/release-notes.md``), not code or data named like one."""
+    return _CHANGELOG_RE.search(path) is not None and _NOT_PROSE_RE.search(path) is None
 
 
 def area_by_role(path: str, area: Area) -> Area:

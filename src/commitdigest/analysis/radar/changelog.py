@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.kept import ByText
 from commitdigest.models import ApiChangeType
 
@@ -32,9 +33,6 @@ __all__ = [
     "sections",
 ]
 
-_CHANGELOG = re.compile(
-    r"(^|/)(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[_-]?NOTES)[^/]*$|(^|/)changelog[^/]*$", re.I
-)
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _BOLD_HEADING = re.compile(r"^\s*(?:\*\*|__)([^*_].*?)(?:\*\*|__)\s*:?\s*$")
 _RST_UNDERLINE = re.compile(r"^([=\-~^*+#\"'`:.])\1{2,}\s*$")
@@ -124,20 +122,6 @@ def _role(m: re.Match[str], tick: str) -> str:
 
 
 _CODE = re.compile(r"``([^`]+)``|`([^`]+)`")
-
-
-# what a file named like a changelog is when it is not one to read: a translation catalog of
-# the release notes (vllm-ascend's ``release_notes.po``, 700 KB), code, data or an image
-_NOT_PROSE = re.compile(
-    r"\.(?:po|pot|mo|py|pyi|js|mjs|cjs|ts|tsx|go|rs|rb|java|sh|json|ya?ml|toml|cfg|ini|xml"
-    r"|html?|css|csv|lock|png|jpe?g|gif|svg|ico|pdf|gz|zip)$",
-    re.I,
-)
-
-
-@lru_cache(maxsize=8192)  # the same paths, commit after commit
-def is_changelog(path: str) -> bool:
-    return bool(_CHANGELOG.search(path)) and _NOT_PROSE.search(path) is None
 
 
 @dataclass(frozen=True)
