@@ -535,19 +535,41 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     stream._closed = False
     stream.add(commits[0])
     assert stream.take(second) is None  # type: ignore[arg-type]  # a worker that ended takes nothing
-    # this process's helper (no part of its own) takes nothing until the read is over, then
+    # this process's helper (no part of its own) waits until the read is over, then takes
     # the last commits of the part with the most left
     helper = Busy(None, late=True)
     stream._parts = [deque(commits[:chunk]), deque(commits[chunk:])]
     stream._closed = False
     later: list[object] = []
-    waiting = threading.Thread(target=lambda: later.append(stream.take(helper)))  # type: ignore[arg-type]
+
+    def helps() -> None:
+        stream.wait_read()
+        later.append(stream.take(helper))  # type: ignore[arg-type]
+
+    waiting = threading.Thread(target=helps)
     waiting.start()
     waiting.join(0.3)
     assert waiting.is_alive() and not later  # the read goes on: it waits
     stream.close()
     waiting.join(5)
     assert later == [commits[-chunk:]]
+
+
+def test_a_late_helper_waits_for_the_read_and_ends_when_stopped(tmp_path: Path) -> None:
+    """The helper of a long window's workers waits for the read's end alone (no commit added
+    wakes it), and ends once stopped, the read over or not."""
+    from collections import deque
+
+    stream = radar_scan.RadarStream(tmp_path, "base", 3)  # no processes: the queue
+    stream._workers[0].stop()
+    stream._parts = [deque()]
+    helper = radar_scan._Here(stream, lambda sha, items: None, late=True)
+    stream.add(CommitInput("a" * 40, None, "c", "", ()))
+    helper._thread.join(0.3)
+    assert helper._thread.is_alive() and stream._parts[0]  # the read goes on: nothing taken
+    helper.stop()
+    helper._thread.join(5)
+    assert not helper._thread.is_alive() and stream._parts[0]
 
 
 def test_a_window_given_newest_first_starts_at_its_oldest_commits_parent(tmp_path: Path) -> None:

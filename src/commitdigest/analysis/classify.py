@@ -259,7 +259,8 @@ _CHANGELOG_RE = re.compile(
 # release notes (vllm-ascend's ``release_notes.po``, 700 KB), code (``history.py``), data or
 # an image
 _NOT_PROSE_RE = re.compile(
-    r"\.(?:po|pot|mo|py|pyi|js|mjs|cjs|ts|tsx|go|rs|rb|java|sh|json|ya?ml|toml|cfg|ini|xml"
+    r"\.(?:po|pot|mo|py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|vue|svelte|go|rs|rb|java|kt|kts|scala"
+    r"|swift|c|cc|cpp|cxx|h|hh|hpp|cs|php|pl|lua|sql|sh|json|ya?ml|toml|cfg|ini|xml"
     r"|html?|css|csv|lock|png|jpe?g|gif|svg|ico|pdf|gz|zip)$",
     re.IGNORECASE,
 )

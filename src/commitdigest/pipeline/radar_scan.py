@@ -107,9 +107,10 @@ class RadarStream:
         self.inputs: dict[str, CommitInput] = {}  # what was added, by SHA
         self._changed = threading.Condition()  # a commit came, one was answered, or the end
         self._closed = False  # every commit was added
-        self._over = threading.Event()  # the same, or the run failed: for the late helper,
-        # which waits for it alone (woken by each commit added and answered, it cost this
-        # process a switch of threads each time)
+        # for the late helper, which waits for it alone (woken by each commit added and
+        # answered, it cost this process a switch of threads each time): the read is over,
+        # the run failed, or the helper was stopped
+        self._over = threading.Event()
         self._aborted = False
         # the window's public surface as the first worker process read it (for the helper)
         self.surface: PublicSurface | None = None
@@ -139,15 +140,13 @@ class RadarStream:
     def take(self, worker: _Worker | _Here) -> list[CommitInput] | None:
         """The next commits for ``worker``, once it has fewer than :data:`AHEAD`
         unanswered (blocks until then); None when there are no more for it (all were taken
-        after the last one came, the worker is gone, or the run is over)."""
+        after the last one came, the worker is gone, or the run is over). The late helper
+        asks only once :meth:`wait_read` returned."""
         with self._changed:
             own = self._parts[worker.part] if worker.part is not None else deque()
             while True:
                 if worker.gone or self._aborted:
                     return None
-                if worker.late and not self._closed:
-                    self._changed.wait()  # this process reads the window (git log) first
-                    continue
                 other = max(self._parts, key=len)
                 if other and worker.unanswered < AHEAD:
                     if own:
@@ -164,11 +163,16 @@ class RadarStream:
         with self._changed:
             self._closed = True
             self._changed.notify_all()
-        self._over.set()
+        self.release()
 
     def wait_read(self) -> None:
-        """Block until every commit was added, or the run failed."""
+        """Block until every commit was added, the run failed or :meth:`release` was
+        called (the late helper's wait: it scans nothing while this process reads)."""
         self._over.wait()
+
+    def release(self) -> None:
+        """End :meth:`wait_read`."""
+        self._over.set()
 
     def changed(self) -> None:
         """A worker answered a commit or ended: the others may take more."""
@@ -201,7 +205,7 @@ class RadarStream:
         with self._changed:
             self._aborted = True
             self._changed.notify_all()
-        self._over.set()
+        self.release()
         for worker in self._workers:
             if isinstance(worker, _Worker):
                 _kill(worker.proc)  # the one process, and those it forked
@@ -304,6 +308,8 @@ class _Here:
         wait for a scan; the thread closes its blob reader as it ends)."""
         self.gone = True
         self._stream.changed()
+        if self.late:  # (it may wait for the read's end)
+            self._stream.release()
 
 
 class _Worker:
