@@ -273,9 +273,10 @@ class _Here:
 
         stream = self._stream
         try:
-            if self.late:
+            first: list[CommitInput] | None = []
+            if self.late:  # the helper: after the read, what the workers left
                 stream.wait_read()
-            first = stream.take(self) if self.late else []  # (after the read, for the helper)
+                first = stream.take(self)
             if first is None:
                 return  # the workers left nothing
             with BlobReader(stream.root) as reader:
@@ -315,8 +316,6 @@ class _Here:
 class _Worker:
     """One worker (a process, or a process forked by it), the thread that writes it the
     commits it takes from the stream and the one that reads their items."""
-
-    late = False  # it takes commits as soon as they are read
 
     def __init__(
         self, proc: subprocess.Popen[bytes], pipes: tuple[IO[bytes], IO[bytes]],
