@@ -88,13 +88,23 @@ def wants(view_changed: str | None, path: str) -> bool:
     of it are ``view_changed`` (None: not known)."""
     if not is_own_python(path):
         return False
-    if view_changed is None or path.endswith("__init__.py"):
+    if view_changed is None:
+        return True
+    if _comments_only(view_changed):
+        return False  # comments and blank lines: no version's API can differ
+    if path.endswith("__init__.py"):
         return True
     return (
         "__all__" in view_changed
         or "__getattr__" in view_changed
         or API_LINES.search("\n" + view_changed) is not None
     )
+
+
+def _comments_only(changed: str) -> bool:
+    """Whether every changed line is blank or a comment (vllm-ascend's
+    ``patch/__init__.py``, 60 KB of comments, is edited by a commit a day)."""
+    return all(not (code := line.lstrip()) or code[0] == "#" for line in changed.split("\n"))
 
 
 def init_paths(paths: tuple[str, ...]) -> list[str]:
