@@ -3,6 +3,7 @@ whole text, for any edit (and for the wider line sets a cut patch's hunks give).
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -132,6 +133,31 @@ def test_an_object_is_found_by_its_name_def_then_class_then_assignment() -> None
     config = side.find("run_config")
     assert config is not None and (config.kind, config.line) == ("class", 14)
     assert side.find("Job.missing") is None and side.find("Nope.run") is None
+
+
+def test_the_objects_at_changed_lines_are_the_public_ones_and_no_private_one_is_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A private name (``_helper``, ``Job._step``, anything in ``_Cache``) is never reported,
+    so the lines it covers give nothing and its header is not read; ``find`` still finds
+    one (a base class's private method is looked up by name)."""
+    text = (
+        "LIMIT = 3\n_cache = {}\n\n\ndef _helper(a):\n    return a\n\n\n"
+        "class Job:\n    RETRIES = 3\n    _STEP = 1\n\n    def _step(self, n):\n        return n\n\n"
+        "    def run(self, n, fast=False):\n        return n\n\n\n"
+        "class _Cache:\n    SIZE = 4\n\n    def get(self, key):\n        return key\n"
+    )
+    side = _Side(text)
+    read: list[int] = []
+    obj_at = _Side.obj_at
+    monkeypatch.setattr(_Side, "obj_at", lambda self, j: read.append(j + 1) or obj_at(self, j))
+    found = side.objects_at(range(1, text.count("\n") + 1))
+    assert sorted(found) == ["Job", "Job.RETRIES", "Job.run", "LIMIT"]
+    assert read == [9, 16]  # class Job, Job.run: no private header
+    helper = side.find("_helper")
+    assert helper is not None and helper.line == 5
+    step = side.find("Job._step")
+    assert step is not None and step.line == 13
 
 
 def test_what_is_kept_by_text_is_found_by_that_text_object_only() -> None:

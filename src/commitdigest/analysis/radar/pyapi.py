@@ -752,7 +752,9 @@ class Breakage:
     more: int = 0  # "moved": the later parameters that shift with it (one item for them all)
 
 
-def _private(qualname: str) -> bool:
+def private_name(qualname: str) -> bool:
+    """Whether a dotted name has a private part (``_helper``, ``Cls._method``,
+    ``_Cls.method``; a dunder is not private): never reported."""
     return any(
         p.startswith("_") and not (p.startswith("__") and p.endswith("__"))
         for p in qualname.split(".")
@@ -830,7 +832,7 @@ def compare_objects(
     ``__getattr__``); ``parent_kept(qualname)``: the class holding a member still exists."""
     out: list[Breakage] = []
     for qual, (before, after) in pairs.items():
-        if before is None or _private(qual) or before.typing_only:
+        if before is None or private_name(qual) or before.typing_only:
             continue
         parent = qual.rpartition(".")[0]
         if parent and not parent_kept(parent):

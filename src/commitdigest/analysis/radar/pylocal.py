@@ -39,6 +39,7 @@ from commitdigest.analysis.radar.pyapi import (
     header_text,
     imports_in,
     in_spans,
+    private_name,
     string_spans,
 )
 
@@ -243,8 +244,9 @@ class _Side:
         lines = self.lines
         return decorators_above((lines[k] for k in range(j - 1, -1, -1)), _indent(lines[j]))
 
-    def attribute_at(self, i: int) -> Obj | None:
-        """A module-level name or a class-level attribute assigned at line index ``i``."""
+    def attribute_at(self, i: int, public: bool = False) -> Obj | None:
+        """A module-level name or a class-level attribute assigned at line index ``i``;
+        ``public``: None for a private one (no more is asked of it)."""
         line = self.lines[i]
         head = line[:1]
         if head in (" ", "\t"):  # in a class body: only upper-case names and fields count
@@ -261,6 +263,8 @@ class _Side:
         constant = name[0].isupper() and name.upper() == name
         if indent and not constant and ":" not in line.split("=")[0]:
             return None  # in a class body: upper-case constants and annotated fields only
+        if public and private_name(name):
+            return None
         if self._in_string(i):
             return None  # a docstring's "Name: text" (the dearer test after the cheap ones)
         if indent == 0:
@@ -271,10 +275,13 @@ class _Side:
         if parent is None or parent[0] != "class":
             return None
         outer = self.qualname(parent[1])
-        return Obj(f"{outer}.{name}", "attribute", i + 1) if outer else None
+        if not outer or (public and private_name(outer)):
+            return None
+        return Obj(f"{outer}.{name}", "attribute", i + 1)
 
     def objects_at(self, numbers: Iterable[int]) -> dict[str, Obj]:
-        """The objects the 1-based lines ``numbers`` fall in (headers and attributes).
+        """The public objects the 1-based lines ``numbers`` fall in (headers and
+        attributes): a private one is never reported, so none is read.
 
         A run of consecutive lines needs one look up the file (the header covering its
         first line); inside the run only its own def/class lines and assignments count."""
@@ -285,6 +292,9 @@ class _Side:
         def header(j: int) -> None:
             if j not in seen:
                 seen.add(j)
+                qual = self.qualname(j)
+                if qual is None or private_name(qual):
+                    return
                 obj = self.obj_at(j)
                 if obj is not None:
                     found.setdefault(obj.qualname, obj)
@@ -318,7 +328,7 @@ class _Side:
                 header(i)
                 open_until = self.signature_end(i)
                 continue
-            attr = self.attribute_at(i)
+            attr = self.attribute_at(i, public=True)
             if attr is not None:
                 found.setdefault(attr.qualname, attr)
         return found
