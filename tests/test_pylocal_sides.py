@@ -143,7 +143,8 @@ def test_the_objects_at_changed_lines_are_the_public_ones_and_no_private_one_is_
     one (a base class's private method is looked up by name)."""
     text = (
         "LIMIT = 3\n_cache = {}\n\n\ndef _helper(a):\n    return a\n\n\n"
-        "class Job:\n    RETRIES = 3\n    _STEP = 1\n\n    def _step(self, n):\n        return n\n\n"
+        "class Job:\n    RETRIES = 3\n    _STEP = 1\n\n"
+        "    def _step(self, n):\n        return n\n\n"
         "    def run(self, n, fast=False):\n        return n\n\n\n"
         "class _Cache:\n    SIZE = 4\n\n    def get(self, key):\n        return key\n"
     )
