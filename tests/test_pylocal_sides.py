@@ -161,6 +161,30 @@ def test_the_objects_at_changed_lines_are_the_public_ones_and_no_private_one_is_
     assert step is not None and step.line == 13
 
 
+HEADERS = st.sampled_from(["def f(a):", "class C:", "    async def g(self,", "  # def", "x = 1"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    blocks=st.lists(st.tuples(HEADERS, st.integers(0, 150)), max_size=8),
+    asked=st.lists(st.integers(0, 1200), max_size=12),
+)
+def test_the_nearest_header_above_a_line_is_the_walk_ups_whatever_was_asked_before(
+    blocks: list[tuple[str, int]], asked: list[int]
+) -> None:
+    """Each walk up stops where the last one started (its answer holds below it): any
+    sequence of lines asked gives what a whole walk of at most 120 lines gives."""
+    side = _Side("\n".join(line for head, body in blocks for line in [head] + ["    y"] * body))
+    headers = [
+        i
+        for i, line in enumerate(side.lines)
+        if line.lstrip().startswith(("def", "class", "async"))
+    ]
+    for i in (i for i in asked if i < len(side.lines)):
+        whole = max((j for j in headers if i - 120 <= j <= i), default=-1)
+        assert side.nearest_def(i) == whole
+
+
 def test_what_is_kept_by_text_is_found_by_that_text_object_only() -> None:
     """The radar's readings are kept by the text object (never hashed): an equal copy is
     another text, and the least recently used goes first once ``size`` are kept."""

@@ -106,21 +106,29 @@ class _Side:
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] = []  # lines of top-level code
         self._strings: list[tuple[int, int]] | None = None
+        self._walked = (-1, -1)  # the last nearest_def(): its line, its answer
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
         return ("def " in line or "class " in line) and _DEF.match(line) is not None
 
-    def nearest_def(self, i: int, within: int = _LOOKBACK) -> int:
-        """The def/class line at or above line index ``i``, at most ``within`` lines above
-        it (-1: none): a walk up the lines (52 on average on vllm-ascend), which needs no
-        line offsets."""
+    def nearest_def(self, i: int) -> int:
+        """The def/class line at or above line index ``i``, at most :data:`_LOOKBACK` lines
+        above it (-1: none): a walk up the lines (52 on average on vllm-ascend), which needs
+        no line offsets. It stops at the line the last walk started from, whose answer holds
+        below it: a commit's changed lines are asked in order, often several in a function."""
         lines = self.lines
-        for j in range(i, max(-1, i - within - 1), -1):
+        last, found = self._walked
+        floor = last if last < i else -1  # the lines up to it were walked: found is theirs
+        stop = i - _LOOKBACK  # the first line the header may start on
+        for j in range(i, max(-1, stop - 1, floor), -1):
             line = lines[j]
             if ("def " in line or "class " in line) and _DEF.match(line) is not None:
-                return j
-        return -1
+                break
+        else:  # none down to the last walk's start: its answer, if near enough
+            j = found if floor >= 0 and found >= stop else -1
+        self._walked = (i, j)
+        return j
 
     def header_covering(self, i: int) -> int | None:
         """The def/class header whose decorators or signature hold line index ``i``."""
