@@ -1,5 +1,5 @@
-"""A module version's reading made from its neighbour's and an edit is the reading of the
-whole text, for any edit (and for the wider line sets a cut patch's hunks give)."""
+"""A module version's reading: made from the lines a patch made (never split again), the
+public objects at its changed lines, the nearest header above a line."""
 
 from __future__ import annotations
 
@@ -7,89 +7,31 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from commitdigest.analysis.radar.pylocal import _edited, _Side
-
-LINE = st.sampled_from(["", "x = 1", "def f(a, b):", "    return a", "class C(B):", "  # é"])
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    old=st.lists(LINE, max_size=12),
-    new=st.lists(LINE, max_size=5),
-    at=st.integers(0, 12),
-    drop=st.integers(0, 4),
-    context=st.integers(0, 3),
-    end_newline=st.booleans(),
-)
-def test_a_reading_made_from_the_old_one_is_the_whole_texts(
-    old: list[str], new: list[str], at: int, drop: int, context: int, end_newline: bool
-) -> None:
-    at = min(at, len(old))
-    drop = min(drop, len(old) - at)
-    lines = old[:at] + new + old[at + drop :]
-    before = "\n".join(old) + ("\n" if end_newline else "")
-    after = "\n".join(lines) + ("\n" if end_newline else "")
-    removed = frozenset(range(at + 1, at + drop + 1))
-    added = frozenset(range(at + 1, at + len(new) + 1))
-    if context and (removed or added):  # a hunk's lines: the changed ones and some around
-        first = max(1, at + 1 - context)
-        removed |= frozenset(range(first, min(len(old), at + drop + context) + 1))
-        added |= frozenset(range(first, min(len(lines), at + len(new) + context) + 1))
-    made = _edited(_Side(before), removed, added, after)
-    whole = _Side(after)
-    if made is not None:  # None: read whole
-        assert (made.text, made.lines, made.starts) == (whole.text, whole.lines, whole.starts)
-    numbered_as_git = end_newline and old and lines  # every line ends with "\n", as git's
-    assert made is not None or not numbered_as_git or not (removed or added)
-
-
-def test_numbers_that_are_not_the_edits_read_the_text_whole() -> None:
-    before = "a = 1\nb = 2\nc = 3\n"
-    assert _edited(_Side(before), frozenset({3}), frozenset({3}), "a = 1\nB = 2\nc = 3\n") is None
-    assert _edited(_Side(before), frozenset(), frozenset(), before) is None
-    assert _edited(_Side("a\r\nb\r\n"), frozenset({1}), frozenset({1}), "x\r\nb\r\n") is None
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    old=st.lists(LINE, max_size=8),
-    new=st.lists(LINE, max_size=8),
-    removed=st.frozensets(st.integers(1, 10), max_size=4),
-    added=st.frozensets(st.integers(1, 10), max_size=4),
-    end_newline=st.booleans(),
-)
-def test_numbers_of_another_edit_never_give_a_wrong_reading(
-    old: list[str],
-    new: list[str],
-    removed: frozenset[int],
-    added: frozenset[int],
-    end_newline: bool,
-) -> None:
-    """Whatever numbers come with a text, the reading is the whole text's or none."""
-    before = "\n".join(old) + ("\n" if end_newline else "")
-    after = "\n".join(new) + ("\n" if end_newline else "")
-    made = _edited(_Side(before), removed, added, after)
-    if made is not None:
-        whole = _Side(after)
-        assert (made.text, made.lines, made.starts) == (whole.text, whole.lines, whole.starts)
+from commitdigest.analysis.radar.patch import patch_changes, patched
+from commitdigest.analysis.radar.pylocal import _Side
 
 
 def test_a_window_scanned_newest_first_makes_each_old_reading_from_the_new_one() -> None:
     """The report scans a window as ``git log`` reads it, newest first: a module's old
-    version is then made from the new one already read (it shares the new one's lines),
-    and a changelog's too; each equals the whole reading."""
+    version is then made from the new one already read by the patch (it shares the new
+    one's lines, and its reading splits nothing), and a changelog's too; each equals the
+    whole reading."""
     from commitdigest.analysis.radar.changelog import _read, _readings, both, sections
-    from commitdigest.analysis.radar.pylocal import _side, _sides
+    from commitdigest.analysis.radar.pylocal import _side
 
     body = "".join(f"def f{n}(a, b):\n    return a\n" for n in range(30))
     before = body + "def tail_sides():\n    pass\n"
     three = "def f20(a):\n    # one line became three\n    return a\n"
     after = body.replace("def f20(a, b):\n    return a\n", three) + "def tail_sides():\n    pass\n"
-    new = _side(after)  # the edit: line 41 removed, lines 41 and 42 added (uneven, so a
-    # reading made with the numbers the wrong way round is not the text's and is refused)
-    old, again = _sides(before, after, frozenset({41}), frozenset({41, 42}))
-    assert again is new
-    assert old.lines[0] is new.lines[0]  # made from the new reading, not split again
+    patch = (
+        "@@ -41,2 +41,3 @@\n-def f20(a, b):\n+def f20(a):\n"
+        "+    # one line became three\n     return a\n"
+    )
+    new = _side(after)
+    made = patched(after, patch_changes(patch).hunks, backwards=True)
+    assert made == before
+    old = _side(made)
+    assert old.lines[0] is new.lines[0]  # made from the new lines, not split again
     assert old.lines[-2] is new.lines[-2]
     whole = _Side(before)
     assert (old.text, old.lines, old.starts) == (whole.text, whole.lines, whole.starts)

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from commitdigest.analysis.radar.driver import CommitInput, WindowScanner
-from commitdigest.analysis.radar.patch import Hunk, hunk_lines, patch_changes, patched
+from commitdigest.analysis.radar.patch import LINES, Hunk, hunk_lines, patch_changes, patched
 from commitdigest.sources.blobs import BlobReader
 from commitdigest.sources.git import read_commits
 from commitdigest.sources.repo_info import resolve_repository_sync
@@ -69,8 +69,8 @@ def test_hunks_that_do_not_fit_the_old_text_make_nothing() -> None:
     assert patched("a\nb\n", overlapping) is None
 
 
-def test_far_lines_are_found_by_blocks() -> None:
-    """A hunk far down a long text (counted in blocks of lines, then line by line)."""
+def test_far_lines_are_found_by_their_numbers() -> None:
+    """A hunk far down a long text, and one past its end."""
     old = "".join(f"line {n}\n" for n in range(1, 20_001))
     patch = "@@ -15000 +15000,2 @@\n-line 15000\n+fifteen thousand\n+and one\n"
     new = patched(old, patch_changes(patch).hunks)
@@ -130,8 +130,12 @@ def test_a_version_made_from_the_old_one_and_gits_patch_is_the_new_blob(
                 assert old_text is not None
                 new_text = texts[new]
                 assert new_text is not None
-                assert patched(old_text, hunks) == new_text
-                assert patched(new_text, hunks, backwards=True) == old_text
+                forwards = patched(old_text, hunks)
+                assert forwards == new_text
+                backwards = patched(new_text, hunks, backwards=True)
+                assert backwards == old_text
+                for text in (forwards, backwards):  # its lines, made from the other's
+                    assert LINES.get(text) == text.split("\n")
                 made += 1
     changed = sum(_text(a) != _text(b) for a, b in itertools.pairwise(versions))
     assert made == 2 * changed  # every changed version of both files was made

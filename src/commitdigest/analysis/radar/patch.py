@@ -12,7 +12,18 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["HUNK", "Hunk", "PatchReading", "hunk_lines", "patch_changes", "patched", "skip_lines"]
+from commitdigest.analysis.radar.kept import ByText
+
+__all__ = [
+    "HUNK",
+    "LINES",
+    "Hunk",
+    "PatchReading",
+    "hunk_lines",
+    "lines_of",
+    "patch_changes",
+    "patched",
+]
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
 
@@ -119,48 +130,56 @@ def hunk_lines(headers: str) -> tuple[frozenset[int], frozenset[int]]:
     return frozenset(old), frozenset(new)
 
 
-def skip_lines(text: str, pos: int, lines: int) -> int:
-    """The offset ``lines`` line breaks past ``pos`` in ``text`` (-1: it has fewer): counted
-    a block at a time, then line by line."""
-    step = 4096
-    while lines > 32 and step >= 64:
-        end = min(pos + step, len(text))
-        n = text.count("\n", pos, end)
-        if n < lines:
-            if end == len(text):
-                return -1
-            pos, lines = end, lines - n
-        else:
-            step //= 2
-    while lines:
-        at = text.find("\n", pos)
-        if at < 0:
-            return -1
-        pos, lines = at + 1, lines - 1
-    return pos
+LINES: ByText[list[str]] = ByText(512)  # the lines of the versions read or made, by text
+
+
+def lines_of(text: str) -> list[str]:
+    """``text.split("\\n")``: kept for the text object, so that a version made by a patch
+    is not split again (its lines are its neighbour's and the hunks'), nor one read twice."""
+    lines = LINES.get(text)
+    if lines is None:
+        lines = text.split("\n")
+        LINES.put(text, lines)
+    return lines
 
 
 def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> str | None:
     """The new version of a file: its old ``text`` with ``hunks`` (a whole patch's, from
     :func:`patch_changes`) applied; ``backwards``: the old version, from the new ``text``.
     None when the hunks do not fit ``text`` (the lines they replace are not its lines
-    there), so that the file is read instead."""
+    there), so that the file is read instead. The result's lines are made from the old
+    text's (:func:`lines_of`): the lines before, between and after the hunks are the same
+    string objects, and nothing is counted or split but the hunks."""
+    lines = lines_of(text)
     out: list[str] = []
-    pos = kept = line = 0  # where line ``line`` starts in ``text``; copied up to ``kept``
+    at = 0  # lines[:at] are in out (copied or replaced)
     for hunk in hunks:
         start, old, new = (
             (hunk.new_start, hunk.new, hunk.old) if backwards else (hunk.start, hunk.old, hunk.new)
         )
-        if start < line:
+        replaced = old.split("\n")  # (after a last "\n": "")
+        open_end = old[-1:] not in ("\n", "")  # git said its last line has no newline
+        count = len(replaced) - (0 if open_end else 1)
+        end = start + count
+        if start < at or end > len(lines) - (0 if open_end else 1):
+            return None  # overlapping, or past the end (a terminated line is followed by one)
+        if open_end and end != len(lines):
+            return None  # an unterminated last line is the file's last
+        if lines[start:end] != replaced[:count]:
             return None
-        pos = skip_lines(text, pos, start - line)
-        if pos < 0 or not text.startswith(old, pos):
-            return None
-        if old and old[-1] != "\n" and pos + len(old) != len(text):
-            return None  # the replaced side's unterminated last line is not the file's last
-        out.append(text[kept:pos])
-        out.append(new)
-        pos = kept = pos + len(old)
-        line = start + old.count("\n") + (old[-1:] not in ("\n", ""))
-    out.append(text[kept:])
-    return "".join(out)
+        out += lines[at:start]
+        made = new.split("\n")
+        if open_end:  # the file's last lines: the new ones, as they end
+            out += made
+        elif made[-1] == "":  # terminated (or none): the lines after the hunk follow
+            out += made[:-1]
+        elif end == len(lines) - 1 and not lines[end]:  # unterminated, at the file's end
+            out += made
+            end += 1  # (the "" after the old last newline goes)
+        else:
+            return None  # an unterminated new line before others
+        at = end
+    out += lines[at:]
+    result = "\n".join(out)
+    LINES.put(result, out)
+    return result

@@ -6,8 +6,8 @@ class-level or module-level names that a removed line (before) or an added line 
 in, names each by its enclosing classes (a scan up the indentation), and compares them; an
 object found on one side only is looked up on the other side by its name. Lines are the
 diff's own numbers (``@@ -a,b +c,d @@``), so nothing else of the module is scanned; a
-version's lines are split once, and a version a commit made from the one before is split
-only between its first and last change (:func:`_edited`).
+version's lines are split once, and a version a patch made from its neighbour is not split
+at all (:func:`~.patch.patched` made its lines from the neighbour's).
 
 Used for ordinary modules (not a package ``__init__.py``, no ``__all__``, no module
 ``__getattr__``: what they export matters, ``pyapi`` reads them whole) whose changed lines
@@ -27,7 +27,7 @@ from itertools import accumulate, repeat
 from operator import add
 
 from commitdigest.analysis.radar.kept import ByText
-from commitdigest.analysis.radar.patch import skip_lines
+from commitdigest.analysis.radar.patch import lines_of
 from commitdigest.analysis.radar.pyapi import (
     MODULE_BLOCK,
     NOT_CODE,
@@ -95,13 +95,17 @@ def _end_in_code(lines: list[str], start: int, stop: int) -> int:
 class _Side:
     """One version of the module, read around given lines only."""
 
-    def __init__(self, text: str, lines: list[str] | None = None) -> None:
-        """``lines``: the text's, already known (:func:`_edited`). Their offsets
-        (:attr:`starts`) are counted only if a question needs them."""
+    def __init__(self, text: str) -> None:
+        """Its lines are the text's (:func:`~.patch.lines_of`: a version made by a patch
+        has them already); their offsets (:attr:`starts`) are counted only if a question
+        needs them."""
         # CRLF lines read as LF lines (the same lines, as git numbers them): a blank "\r"
         # line is no top-level statement, and a CRLF -> LF conversion changes nothing
-        self.text = text = text.replace("\r\n", "\n") if "\r" in text else text
-        self.lines = text.split("\n") if lines is None else lines
+        if "\r" in text:
+            self.text = text = text.replace("\r\n", "\n")
+            self.lines = text.split("\n")
+        else:
+            self.text, self.lines = text, lines_of(text)
         self._qual: dict[int, str | None] = {}
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] = []  # lines of top-level code
@@ -407,72 +411,13 @@ _CACHED = 256
 _SIDES: ByText[_Side] = ByText(_CACHED)  # the last versions read, by text object
 
 
-def _side(text: str, edit: tuple[_Side, frozenset[int], frozenset[int]] | None = None) -> _Side:
-    """One reading of a version (a file touched by neighbouring commits is read once);
-    ``edit``: the reading of a neighbouring version, the lines of it the edit to this one
-    removes and the lines of this one it adds, so that only the lines around the edit are
-    split again."""
+def _side(text: str) -> _Side:
+    """One reading of a version (a file touched by neighbouring commits is read once)."""
     side = _SIDES.get(text)
     if side is None:
-        side = (_edited(*edit, text) if edit is not None else None) or _Side(text)
+        side = _Side(text)
         _SIDES.put(text, side)
     return side
-
-
-def _sides(
-    before: str, after: str, removed: frozenset[int], added: frozenset[int]
-) -> tuple[_Side, _Side]:
-    """The readings of a commit's two versions of a module, one made from the other by the
-    edit: the new one from the old, or, when only the new one was read (a window scanned
-    newest first, as ``git log`` gives it), the old one from the new."""
-    known_old, known_new = _SIDES.get(before), _SIDES.get(after)
-    if known_new is not None and known_old is None:
-        return _side(before, (known_new, added, removed)), _side(after)
-    old = _side(before)
-    return old, _side(after, (old, removed, added))
-
-
-def _edited(old: _Side, removed: frozenset[int], added: frozenset[int], text: str) -> _Side | None:
-    """The reading of ``text`` made from ``old`` and an edit's removed (old numbers) and
-    added (new numbers) lines: the lines before its first change and after its last are
-    the old ones (their offsets moved), only those between are split; None when that
-    cannot be done exactly (then the text is read whole). A 240 KB module changed in a few
-    lines was split whole at each of its versions."""
-    if not (removed or added) or "\r" in text or "\r" in old.text:
-        return None
-    n_old = len(old.lines)
-    n_new = n_old - len(removed) + len(added)  # (a hunk's context is on both sides alike)
-    head = min(min(removed, default=n_old + n_new), min(added, default=n_old + n_new)) - 1
-    tail = min(n_old - max(removed, default=0), n_new - max(added, default=0))
-    if head < 0 or tail < 0 or head >= n_old or head + tail > min(n_old, n_new):
-        return None  # (the head is made of whole lines: each ends with "\n")
-    known = old.__dict__.get("starts")  # the old lines' offsets, if they were counted
-    start = known[head] if known is not None else skip_lines(old.text, 0, head)
-    cut = len(old.text)  # where the kept tail starts
-    if tail:
-        cut = (
-            known[n_old - tail]
-            if known is not None
-            else skip_lines(old.text, start, n_old - tail - head)
-        )
-    if start < 0 or cut < 0:
-        return None
-    kept = old.text[cut:]
-    if not (text.startswith(old.text[:start]) and text.endswith(kept)):
-        return None  # the numbers are not this edit's
-    end = len(text) - len(kept)
-    if end < start:
-        return None
-    if not tail:
-        mid = text[start:].split("\n")  # the edit runs to the end: its last line is here
-    elif end == start:
-        mid = []  # lines removed only
-    elif text[end - 1] == "\n":
-        mid = text[start : end - 1].split("\n")  # the lines up to the kept tail's first
-    else:
-        return None
-    # the text's lines: its head and tail are the old text's, the middle is split from it
-    return _Side(text, old.lines[:head] + mid + old.lines[n_old - tail :])
 
 
 def local_breakages(
@@ -480,7 +425,7 @@ def local_breakages(
 ) -> list[Breakage]:
     """The API changes of one module between ``before`` and ``after``, read only around the
     changed lines (see the module)."""
-    old, new = _sides(before, after, removed, added)
+    old, new = _side(before), _side(after)
     old_local = old.objects_at(removed)
     new_local = new.objects_at(added)
     pairs: dict[str, tuple[Obj | None, Obj | None]] = {}
