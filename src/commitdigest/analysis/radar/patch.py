@@ -147,12 +147,14 @@ def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> s
     """The new version of a file: its old ``text`` with ``hunks`` (a whole patch's, from
     :func:`patch_changes`) applied; ``backwards``: the old version, from the new ``text``.
     None when the hunks do not fit ``text`` (the lines they replace are not its lines
-    there), so that the file is read instead. The result's lines are made from the old
-    text's (:func:`lines_of`): the lines before, between and after the hunks are the same
-    string objects, and nothing is counted or split but the hunks."""
+    there), so that the file is read instead. Its lines are made with it
+    (:func:`lines_of`): the old text's lines before, between and after the hunks (the same
+    string objects) and the hunks' own; its text is the old text's pieces between the
+    hunks and theirs (nothing is counted or split but the hunks)."""
     lines = lines_of(text)
     out: list[str] = []
-    at = 0  # lines[:at] are in out (copied or replaced)
+    pieces: list[str] = []
+    at = pos = 0  # lines[:at] are in out, text[:pos] in pieces (copied or replaced)
     for hunk in hunks:
         start, old, new = (
             (hunk.new_start, hunk.new, hunk.old) if backwards else (hunk.start, hunk.old, hunk.new)
@@ -167,7 +169,9 @@ def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> s
             return None  # an unterminated last line is the file's last
         if lines[start:end] != replaced[:count]:
             return None
-        out += lines[at:start]
+        kept = lines[at:start]
+        out += kept
+        here = pos + sum(map(len, kept)) + len(kept)  # where the hunk's lines start
         made = new.split("\n")
         if open_end:  # the file's last lines: the new ones, as they end
             out += made
@@ -178,8 +182,10 @@ def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> s
             end += 1  # (the "" after the old last newline goes)
         else:
             return None  # an unterminated new line before others
-        at = end
+        pieces += (text[pos:here], new)
+        at, pos = end, here + len(old)
     out += lines[at:]
-    result = "\n".join(out)
+    pieces.append(text[pos:])
+    result = "".join(pieces)
     LINES.put(result, out)
     return result
