@@ -434,7 +434,11 @@ def announcing(entry: str) -> str:
 
 def plain_text(entry: str) -> str:
     """An entry's words: links as their text, no emphasis, roles as their content."""
-    text = _ROLE.sub(lambda m: _role(m, "`"), _RST_LINK.sub(r"\1", _LINK.sub(r"\1", entry)))
+    text = _LINK.sub(r"\1", entry) if "](" in entry else entry  # (each regex only where
+    if ">`_" in text:  # what it matches can be: a changelog's whole text is asked too)
+        text = _RST_LINK.sub(r"\1", text)
+    if ":`" in text:
+        text = _ROLE.sub(lambda m: _role(m, "`"), text)
     parts = re.split(r"(``[^`]+``|`[^`]+`)", text)  # emphasis marks, never inside code
     text = "".join(p if i % 2 else _EMPHASIS.sub("", p) for i, p in enumerate(parts))
     return " ".join(text.split())
