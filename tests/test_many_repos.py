@@ -90,8 +90,6 @@ def test_many_repositories_get_a_report_each_and_an_index(tmp_path: Path) -> Non
 
 
 def test_shards_together_equal_the_unsharded_run(tmp_path: Path) -> None:
-    from commitdigest.pipeline.daily import Shard
-
     # a repository's shard is a hash of its name, here a temporary path: enough of them that
     # each shard holds one (six fall in one shard in one run of 32)
     repos = 6

@@ -876,18 +876,22 @@ def test_a_commit_that_changes_only_comments_reads_no_module(
 ) -> None:
     """Comments and blank lines cannot change a module's API: a commit that changes only
     those (vllm-ascend edits the 60 KB of comments of ``patch/__init__.py`` a commit a day)
-    is not read for it, in a package ``__init__`` or a module; a commit that changes a
-    comment and a signature still is."""
+    is not compared, in a package ``__init__`` or a module; a commit that changes a comment
+    and a signature still is, and so is a line that only looks like a comment, in a string
+    of several lines (a default value's)."""
     from commitdigest.analysis.radar import python_api
 
-    init = '"""The patches."""\n# ** 1. File: worker/a.py **\n#   Why: ...\n\nfrom .mod import f\n'
+    init = "# The patches.\n# ** 1. File: worker/a.py **\n#   Why: ...\n\nfrom .mod import f\n"
     module = "# helpers\n\n\ndef f(a, strict=False):\n    # the check\n    return a\n"
+    template = 'def render(text, template="""\n# Title\n"""):\n    return template\n'
     read: list[str] = []
     local, surface = python_api.local_breakages, python_api.surface
     monkeypatch.setattr(python_api, "surface", lambda t, *a: read.append(t) or surface(t, *a))
     monkeypatch.setattr(python_api, "local_breakages", lambda b, *a: read.append(b) or local(b, *a))
-    comments, both = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/mod.py": module}),
+    comments, both, string = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": init, "pkg/mod.py": module, "pkg/tmpl/__init__.py": template,
+        }),
         CommitSpec("docs: the patches", D[1], files={
             "pkg/__init__.py": init.replace("#   Why: ...\n", "#   Why: ...\n#   How: ...\n#\n"),
             "pkg/mod.py": module.replace("# the check", "# the check, once").replace(
@@ -897,13 +901,19 @@ def test_a_commit_that_changes_only_comments_reads_no_module(
             "pkg/mod.py": module.replace("# helpers", "# the helpers").replace(
                 ", strict=False)", ")"),
         }),
+        CommitSpec("a heading", D[3], files={
+            "pkg/tmpl/__init__.py": template.replace("# Title", "# Heading"),
+        }),
     ], mode)  # fmt: skip
     assert comments == []
     assert [(i.name, i.change) for i in both if i.kind is RadarKind.PYTHON_API] == [
         ("pkg.mod.f(strict)", ApiChangeType.REMOVED)
     ]
+    assert [(i.name, i.change) for i in string if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.tmpl.render(template)", ApiChangeType.DEFAULT_CHANGED)
+    ]
     if mode == "patches":  # (a cut patch's changed lines are not known: it is read)
-        assert len(read) == 1  # the second commit's module, not the first's two files
+        assert len(read) == 3  # the modules of the last two commits, not the first's two
 
 
 def test_the_variables_a_commit_stops_reading_are_searched_for_at_once(

@@ -130,7 +130,7 @@ def hunk_lines(headers: str) -> tuple[frozenset[int], frozenset[int]]:
     return frozenset(old), frozenset(new)
 
 
-LINES: ByText[list[str]] = ByText(512)  # the lines of the versions read or made, by text
+LINES: ByText[list[str]] = ByText(256)  # the lines of the last versions read or made
 
 
 def lines_of(text: str) -> list[str]:

@@ -7,7 +7,8 @@ in, names each by its enclosing classes (a scan up the indentation), and compare
 object found on one side only is looked up on the other side by its name. Lines are the
 diff's own numbers (``@@ -a,b +c,d @@``), so nothing else of the module is scanned; a
 version's lines are split once, and a version a patch made from its neighbour is not split
-at all (:func:`~.patch.patched` made its lines from the neighbour's).
+at all (:func:`~.patch.patched` made its lines from the neighbour's; a CRLF text is read
+as LF lines, split again).
 
 Used for ordinary modules (not a package ``__init__.py``, no ``__all__``, no module
 ``__getattr__``: what they export matters, ``pyapi`` reads them whole) whose changed lines

@@ -88,11 +88,7 @@ def wants(view_changed: str | None, path: str) -> bool:
     of it are ``view_changed`` (None: not known)."""
     if not is_own_python(path):
         return False
-    if view_changed is None:
-        return True
-    if _comments_only(view_changed):
-        return False  # comments and blank lines: no version's API can differ
-    if path.endswith("__init__.py"):
+    if view_changed is None or path.endswith("__init__.py"):
         return True
     return (
         "__all__" in view_changed
@@ -101,10 +97,18 @@ def wants(view_changed: str | None, path: str) -> bool:
     )
 
 
-def _comments_only(changed: str) -> bool:
-    """Whether every changed line is blank or a comment (vllm-ascend's
-    ``patch/__init__.py``, 60 KB of comments, is edited by a commit a day)."""
-    return all(not (code := line.lstrip()) or code[0] == "#" for line in changed.split("\n"))
+def _comments_only(changed: str | None, before: str, after: str | None) -> bool:
+    """Whether a commit changed only comments and blank lines of a module, which no API
+    holds (vllm-ascend's ``patch/__init__.py``, 60 KB of comments, is edited by a commit a
+    day): every changed line is blank or starts with ``#``, and neither version has a
+    string that can span lines (triple-quoted, or continued by a backslash), where such a
+    line would be the string's own text (a default value's)."""
+    if changed is None or after is None:
+        return False
+    if not all(not (code := line.lstrip()) or code[0] == "#" for line in changed.split("\n")):
+        return False
+    spanning = ('"""', "'''", "\\\n", "\\\r")
+    return not any(mark in text for text in (before, after) for mark in spanning)
 
 
 def init_paths(paths: tuple[str, ...]) -> list[str]:
@@ -194,6 +198,8 @@ def detect(view: CommitView) -> list[ApiChange]:
         before, after = view.before.get(path), view.after.get(path)
         if before is None:
             continue  # a new module: nothing was there to break
+        if _comments_only(view.changed.get(path), before, after):
+            continue
         is_init = path.endswith("/__init__.py") or path == "__init__.py"
         module = public.module_of(path) if public is not None else module_name(path)
         models = _Models(before, after, module, is_init)
