@@ -148,8 +148,8 @@ class _Side:
                 if code and j > i and _indent(lines[j]) <= _indent(lines[i]):
                     return None
             return None
-        j = self.nearest_def(i)
-        if j < 0 or i - j > _LOOKBACK:
+        j = self.nearest_def(i)  # (at most _LOOKBACK lines above)
+        if j < 0:
             return None
         return j if self.signature_end(j) >= i else None
 
