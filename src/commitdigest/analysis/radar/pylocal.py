@@ -23,9 +23,7 @@ import bisect
 import keyword
 import re
 from collections.abc import Iterable
-from functools import cached_property, lru_cache
-from itertools import accumulate, repeat
-from operator import add
+from functools import lru_cache
 
 from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.patch import lines_of
@@ -39,7 +37,6 @@ from commitdigest.analysis.radar.pyapi import (
     decorators_above,
     header_text,
     imports_in,
-    in_spans,
     private_name,
     string_spans,
 )
@@ -98,8 +95,8 @@ class _Side:
 
     def __init__(self, text: str) -> None:
         """Its lines are the text's (:func:`~.patch.lines_of`: a version made by a patch
-        has them already); their offsets (:attr:`starts`) are counted only if a question
-        needs them."""
+        has them already); no line's offset is counted (:meth:`_line_of` counts the line
+        breaks up to an offset a search found)."""
         # CRLF lines read as LF lines (the same lines, as git numbers them): a blank "\r"
         # line is no top-level statement, and a CRLF -> LF conversion changes nothing
         if "\r" in text:
@@ -110,8 +107,10 @@ class _Side:
         self._qual: dict[int, str | None] = {}
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] = []  # lines of top-level code
+        # the lines inside each triple-quoted string (first, last), in order
         self._strings: list[tuple[int, int]] | None = None
         self._walked = (-1, -1)  # the last nearest_def(): its line, its answer
+        self._counted = (0, 0)  # the last offset _line_of() was asked, and its line
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
@@ -214,11 +213,14 @@ class _Side:
     def _top_above(self, i: int) -> int:
         """The last line above line index ``i`` that starts with code (-1: none)."""
         if not self._tops:  # the lines that start with code, found by one search
-            starts = self.starts
-            first = [0] if self.lines[0][:1] not in ("", " ", "\t", "#") else []
-            self._tops = first + [
-                bisect.bisect_left(starts, m.end() - 1) for m in TOP_LINE.finditer(self.text)
-            ]
+            text = self.text
+            tops = [0] if self.lines[0][:1] not in ("", " ", "\t", "#") else []
+            at = line = 0  # the line breaks in text[:at]
+            for m in TOP_LINE.finditer(text):  # (each match starts with a line break)
+                line += text.count("\n", at, m.start()) + 1
+                at = m.start() + 1
+                tops.append(line)
+            self._tops = tops
         t = bisect.bisect_left(self._tops, i) - 1
         return self._tops[t] if t >= 0 else -1
 
@@ -369,13 +371,13 @@ class _Side:
             elif not pos or text[pos - 1] in " \t\n":  # (an earlier one on its line was)
                 names.append(pos)
         for pos in (*defs, *classes):
-            i = self.line_index(pos)
+            i = self._line_of(pos)
             if _DEF.match(self.lines[i]) and self.qualname(i) == qual:
                 obj = self.obj_at(i)
                 if obj is not None:
                     return obj
         for pos in names:
-            i = self.line_index(pos)
+            i = self._line_of(pos)
             if self.lines[i].lstrip().startswith(name):
                 attr = self.attribute_at(i)
                 if attr is not None and attr.qualname == qual:
@@ -390,22 +392,31 @@ class _Side:
         return t >= 0 and MODULE_BLOCK.match(self.lines[t]) is not None
 
     def _in_string(self, i: int) -> bool:
-        """Whether line index ``i`` lies inside a triple-quoted string."""
+        """Whether line index ``i`` starts inside a triple-quoted string (after its opening
+        quotes, before its closing ones)."""
         if self._strings is None:
-            self._strings = string_spans(self.text)
+            # a string at offsets [a, b) holds the lines that start after a and before b:
+            # the one after a's line, up to b - 1's
+            spans = (
+                (self._line_of(a) + 1, self._line_of(b - 1)) for a, b in string_spans(self.text)
+            )
+            self._strings = [(first, last) for first, last in spans if first <= last]
         if not self._strings:
             return False
-        return in_spans(self._strings, self.starts[i])
+        k = bisect.bisect_right(self._strings, (i, 1 << 62)) - 1
+        return k >= 0 and i <= self._strings[k][1]
 
-    @cached_property
-    def starts(self) -> list[int]:
-        """The character offset of each line."""
-        lengths = map(add, map(len, self.lines[:-1]), repeat(1))  # each line and its \n
-        return [0, *accumulate(lengths)]
-
-    def line_index(self, pos: int) -> int:
-        """The 0-based line of character offset ``pos``."""
-        return bisect.bisect_right(self.starts, pos) - 1
+    def _line_of(self, pos: int) -> int:
+        """The 0-based line of character offset ``pos``: the line breaks before it, counted
+        on from the offset asked last when ``pos`` is past it (a search's hits and the
+        strings come in order), else from the start. (A list of every line's offset cost
+        a pass over the lines, for a few offsets asked.)"""
+        at, line = self._counted
+        if pos < at:
+            at = line = 0
+        line += self.text.count("\n", at, pos)
+        self._counted = (pos, line)
+        return line
 
 
 _CACHED = 256
