@@ -127,6 +127,29 @@ def test_the_nearest_header_above_a_line_is_the_walk_ups_whatever_was_asked_befo
         assert side.nearest_def(i) == whole
 
 
+# ("\r\r" + "\n" reads as a line "\r": CRLF is read as LF)
+LINES = st.sampled_from(["class C:", "x = 1", "    y = 2", "", "# note", "\tz", "\r\r", "@wrap"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.tuples(LINES, st.integers(0, 300)), min_size=1, max_size=10),
+    asked=st.lists(st.integers(0, 1500), max_size=15),
+)
+def test_the_top_level_line_above_is_found_by_a_walk_whatever_was_asked_before(
+    lines: list[tuple[str, int]], asked: list[int]
+) -> None:
+    """The last line above a line that starts with code (a method's class) is found by a
+    walk up that stops where the last one started, or, past 400 lines, from the list of
+    all such lines: any sequence of lines asked, in order or not, gives what the list
+    gives (a line ``\\r`` starts no code, but the first one)."""
+    text = "\n".join(line for head, body in lines for line in [head] + ["    body"] * body)
+    side, listed = _Side(text), _Side(text)
+    n = len(side.lines)
+    for i in [*sorted(a for a in asked if a <= n), *(a for a in asked if a <= n)]:
+        assert side._top_above(i) == listed._top_listed(i)
+
+
 def test_what_is_kept_by_text_is_found_by_that_text_object_only() -> None:
     """The radar's readings are kept by the text object (never hashed): an equal copy is
     another text, and the least recently used goes first once ``size`` are kept."""

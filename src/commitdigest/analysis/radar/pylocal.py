@@ -52,6 +52,8 @@ __all__ = [
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
+_TOP_WALK = 400  # lines walked up to a line of top-level code before all are listed
+_NOT_TOP = ("", " ", "\t", "#")  # how a line that does not start with code starts
 
 
 def _indent(line: str) -> int:
@@ -106,7 +108,8 @@ class _Side:
             self.text, self.lines = text, lines_of(text)
         self._qual: dict[int, str | None] = {}
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
-        self._tops: list[int] = []  # lines of top-level code
+        self._tops: list[int] | None = None  # the lines that start with code, once listed
+        self._top_walked = (-1, -1)  # the last walk up to such a line: its start, its answer
         # the lines inside each triple-quoted string (first, last), in order
         self._strings: list[tuple[int, int]] | None = None
         self._walked = (-1, -1)  # the last nearest_def(): its line, its answer
@@ -211,10 +214,35 @@ class _Side:
         return None
 
     def _top_above(self, i: int) -> int:
-        """The last line above line index ``i`` that starts with code (-1: none)."""
-        if not self._tops:  # the lines that start with code, found by one search
+        """The last line above line index ``i`` that starts with code (-1: none): a walk up
+        the lines, down to the line the last walk started from (whose answer holds below
+        it: the lines are asked in order); past :data:`_TOP_WALK` lines, every such line of
+        the module, found by one search."""
+        if self._tops is None:
+            lines = self.lines
+            last, found = self._top_walked
+            floor = last if last < i else -1  # the lines up to it were walked: found is theirs
+            lowest = max(floor, i - _TOP_WALK, 0)
+            for j in range(i - 1, lowest - 1, -1):
+                head = lines[j][:1]
+                if head not in _NOT_TOP and (head != "\r" or not j):
+                    break
+            else:
+                if floor >= 0 and lowest == floor:
+                    j = found
+                elif lowest == 0:
+                    j = -1  # the module's first line reached
+                else:  # a long way up: every such line, listed once
+                    return self._top_listed(i)
+            self._top_walked = (i, j)
+            return j
+        return self._top_listed(i)
+
+    def _top_listed(self, i: int) -> int:
+        """:meth:`_top_above` from the list of every line that starts with code."""
+        if self._tops is None:  # found by one search
             text = self.text
-            tops = [0] if self.lines[0][:1] not in ("", " ", "\t", "#") else []
+            tops = [0] if self.lines[0][:1] not in _NOT_TOP else []
             at = line = 0  # the line breaks in text[:at]
             for m in TOP_LINE.finditer(text):  # (each match starts with a line break)
                 line += text.count("\n", at, m.start()) + 1
