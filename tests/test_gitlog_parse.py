@@ -249,6 +249,55 @@ def test_a_cut_patch_keeps_every_hunks_numbers_the_cut_part_too() -> None:
     assert spent.files[0].hunks == "@@ -1 +1 @@"
 
 
+def test_the_files_a_reader_keeps_whole_keep_their_cut_patches_whole_too() -> None:
+    """``PatchLimits.whole`` names the files whose cut patch is kept whole beside the cut one
+    (the radar makes a module's version from its neighbour and the diff): cut by the file's
+    budget, or with no budget left at all; the cut patch, the counts and the other files
+    are what they are without it; a patch that was not cut, a renamed file and a file past
+    the commit's allowance for whole patches have none (the last keeps its hunk headers)."""
+    body = b"".join(
+        b"@@ -%d,2 +%d,2 @@\n x\n-old %d\n+new %d\n" % (k, k, k, k) for k in range(1, 90)
+    )
+    files = [
+        (raw("M", b"small.py"), section("small.py")),
+        (raw("M", b"cut.py"), section("cut.py", body)),  # cut at 400 bytes: the budget is spent
+        (raw("M", b"notes.txt"), section("notes.txt", body)),
+        (raw("R090", b"moved.py", old=b"old.py"), section("old.py", body)),
+        (raw("M", b"late.py"), section("late.py", body)),
+        (raw("M", b"tail.py"), section("tail.py")),
+    ]
+    data = commit_bytes(files)
+    budget = PatchLimits(max_patch_bytes_per_file=400, max_patch_bytes_per_commit=451)
+    [plain] = parse_log(data, budget)
+    [unlimited] = parse_log(data, PatchLimits(10**9, 10**9))
+    keep = PatchLimits(400, 451, whole=lambda path: path.endswith(".py"))
+    [kept] = parse_log(data, keep)
+    assert [f.whole_patch for f in plain.files] == [""] * 6
+    small, cut, notes, moved, late, tail = kept.files
+    full = {f.path: f.patch for f in unlimited.files}
+    assert len(small.patch) + len(cut.patch) == 451  # (the budget is spent after cut.py)
+    assert small.whole_patch == "" and not small.patch_truncated  # whole already
+    assert cut.patch_truncated and cut.whole_patch == full["cut.py"] and cut.hunks == ""
+    assert late.patch == "" and late.patch_truncated and late.whole_patch == full["late.py"]
+    assert tail.patch == "" and tail.whole_patch == full["tail.py"]
+    assert notes.whole_patch == "" and notes.hunks  # not asked for: its hunk headers
+    assert moved.whole_patch == ""  # a rename's patch is no edit of one file
+    without = [f.model_copy(update={"whole_patch": "", "hunks": ""}) for f in kept.files]
+    assert without == [f.model_copy(update={"hunks": ""}) for f in plain.files]
+    assert kept.patch_truncated and plain.patch_truncated
+    # the commit's allowance for whole patches: the first fits, the second does not (the
+    # bytes it took are given back), the third does
+    size = len((full["cut.py"] + full["tail.py"]).encode())
+    tight = PatchLimits(400, 451, whole=keep.whole, max_whole_bytes_per_commit=size)
+    [few] = parse_log(data, tight)
+    assert few.files[1].whole_patch == full["cut.py"]
+    assert few.files[4].whole_patch == "" and few.files[4].hunks == plain.files[4].hunks
+    assert few.files[5].whole_patch == full["tail.py"]
+    assert _feed_in(data, list(range(0, len(data), 7)), tight) == [few]  # (in small pieces)
+    # fed in any pieces, the same
+    assert _feed_in(data, list(range(0, len(data), 7)), keep) == [kept]
+
+
 def _stream() -> bytes:
     big = b"".join(
         b"@@ -%d,30 +%d,30 @@\n" % (1000 * k + 1, 1000 * k + 1)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from commitdigest.analysis.radar.driver import CommitInput, WindowScanner
 from commitdigest.analysis.radar.patch import LINES, Hunk, hunk_lines, patch_changes, patched
 from commitdigest.sources.blobs import BlobReader
-from commitdigest.sources.git import read_commits
+from commitdigest.sources.git import DEFAULT_LIMITS, PatchLimits, read_commits
 from commitdigest.sources.repo_info import resolve_repository_sync
 
 
@@ -90,11 +90,10 @@ def _text(version: tuple[list[str], bool]) -> str:
     return "\n".join(lines) + ("\n" if ended and lines else "")
 
 
-def _log(repo: Path) -> list[CommitInput]:
+def _log(repo: Path, limits: PatchLimits = DEFAULT_LIMITS) -> list[CommitInput]:
     info = resolve_repository_sync(repo)
-    commits = asyncio.run(
-        read_commits(info, datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))
-    )
+    start, end = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
+    commits = asyncio.run(read_commits(info, start, end, limits=limits))
     return [CommitInput.from_commit(c) for c in reversed(commits)]
 
 
@@ -197,3 +196,39 @@ def test_the_scanner_reads_a_patched_file_once_and_finds_the_same(
     assert [i.name for i in found[inputs[1].sha]] == ["m.f7"]
     assert found[inputs[2].sha] == []  # the body only
     assert "m.f3" in [i.name for i in found[inputs[3].sha]]  # (and f30..f39: "def f3" too)
+
+
+def test_a_patch_the_budget_cut_is_kept_whole_for_the_radar_and_read_as_if_whole(
+    tmp_path: Path,
+) -> None:
+    """The report's budget cuts a big module's patches (16 KiB a file by default); with the
+    radar, the source keeps them whole beside the cut ones (``PatchLimits.whole``): each
+    version is made from its neighbour, as with a small budget never reached, and the items
+    are the same as with the cut patches' hunk spans and both versions read from git."""
+    from commitdigest.pipeline.report import _radar_reads
+
+    repo = init_repo(tmp_path / "r")
+    body = "".join(f"def f{n}(a, b):\n    return a + {n}\n\n\n" for n in range(300))
+    versions = [
+        body,
+        body.replace("def f3(a, b)", "def f3(a)").replace("a + 1", "a - 1"),
+        body.replace("def f3(a, b)", "def f3(a)").replace("def f250", "def g250"),
+    ]
+    for n, text in enumerate(versions):
+        commit(repo, CommitSpec(f"v{n}", f"2026-01-0{n + 1}T00:00:00+00:00", files={"m.py": text}))
+    budget = PatchLimits(max_patch_bytes_per_file=200, max_patch_bytes_per_commit=200)
+    cut = _log(repo, budget)[1:]
+    whole = _log(repo, dataclasses.replace(budget, whole=_radar_reads))[1:]
+    assert all(c.hunks and not c.edits for c in cut)  # cut: hunk spans, no edit
+    assert all(c.edits and not c.hunks for c in whole)  # whole: the edits
+    found = {}
+    for inputs in (cut, whole):
+        with BlobReader(repo) as reader:
+            counting = _Counting(reader)
+            scanner = WindowScanner(counting, inputs[0].parent or "")  # type: ignore[arg-type]
+            found[len(found)] = [scanner.scan(c) for c in inputs]
+        # whole: one version read, the other two made from it; cut: all three read
+        assert len(counting.asked) == (1 if inputs is whole else 3)
+    assert found[0] == found[1]
+    assert [i.name for i in found[1][0]] == ["m.f3(b)"]
+    assert [i.name for i in found[1][1]] == ["m.f250"]

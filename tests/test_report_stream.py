@@ -333,3 +333,31 @@ def test_commits_read_before_the_radar_is_planned_go_to_it(
     changes = [i["name"] for day in planned_late for r in day for c in r["commits"]  # type: ignore[attr-defined]
                for i in c["api_changes"]]  # fmt: skip
     assert changes  # the radar's items are in the report
+
+
+def test_with_the_radar_the_read_keeps_the_patches_it_reads_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the radar, the read asks the source to keep the cut patches of the files a kind
+    reads whole (modules, changelogs, configuration), and of no other; without it, none.
+    The budget of the report's own patches is the same."""
+    asked: list[Any] = []
+    real_read = LocalGitRepository.stream_commits
+
+    def reading(self: LocalGitRepository, *args: Any, **kwargs: Any) -> AsyncIterator[Commit]:
+        asked.append(kwargs["limits"])
+        return real_read(self, *args, **kwargs)
+
+    monkeypatch.setattr(LocalGitRepository, "stream_commits", reading)
+    argv = _upstream_history(tmp_path)
+    json_reports(tmp_path, [*argv, "--no-radar"], "plain")
+    assert [limits.whole for limits in asked] == [None]
+    json_reports(tmp_path, argv, "radar")
+    whole = asked[1].whole
+    assert whole("httpx/_client.py") and whole("CHANGELOG.md") and whole("pyproject.toml")
+    assert not whole("tests/test_client.py") and not whole("docs/index.txt")
+    assert not whole("NOTES.txt") and not whole("assets/logo.png")
+    assert (asked[1].max_patch_bytes_per_file, asked[1].max_patch_bytes_per_commit) == (
+        asked[0].max_patch_bytes_per_file,
+        asked[0].max_patch_bytes_per_commit,
+    )

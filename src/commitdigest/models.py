@@ -80,8 +80,11 @@ class FileChange(_Frozen):
     patch: str = ""
     patch_truncated: bool = False
     # a cut patch's hunk headers (``@@ -a,b +c,d @@``, one a line), the cut part's too: the
-    # lines it changes are known without its text
+    # lines it changes are known without its text ("" where ``whole_patch`` has them)
     hunks: str = ""
+    # a cut patch whole, for a file the reader asked to keep whole (``PatchLimits.whole``: the
+    # radar's modules and changelogs); "" otherwise
+    whole_patch: str = ""
     # the blob ids before/after (git sources: ``--raw --no-abbrev``; None where absent or
     # unknown): the radar reads and parses each blob once per window by its id
     old_blob: str | None = None

@@ -318,6 +318,16 @@ class ReportRun:
     _ready: dict[str, dict[str, tuple[Commit, list[ApiChange]]]] = field(default_factory=dict)
     _days: dict[str, dict[DayWindow, list[Commit]]] = field(default_factory=dict)  # _of_day
 
+    @property
+    def limits(self) -> PatchLimits:
+        """The read's patch budget; with the radar, the files it reads keep a cut patch
+        whole too (``FileChange.whole_patch``): a version of a module is then made from its
+        neighbour and the diff, not read from git whole and split again (vllm-ascend's 12
+        weeks: 500 cut patches of modules, 7.8 MB, whose two versions were 30 MB of blobs)."""
+        if not self.options.radar:
+            return self.options.limits
+        return dataclasses.replace(self.options.limits, whole=_radar_reads)
+
     async def open(self, opener: Opener) -> None:
         """Open every repository once (the same one named twice is read once)."""
         seen: set[str] = set()
@@ -385,7 +395,7 @@ class ReportRun:
     ) -> list[Commit]:
         options = self.options
         if not isinstance(repo, LocalGitRepository) or options.last is not None:
-            return await repo.read_commits(start, end, limits=options.limits)
+            return await repo.read_commits(start, end, limits=self.limits)
         # the radar's workers are planned beside the read (the plan lists the window with a
         # quick git log of its own: git's read of the diffs need not wait for it); the commits
         # read before they are there go to them then
@@ -398,7 +408,7 @@ class ReportRun:
         batch: list[Commit] = []
         fed = 0  # the commits handed to the radar
         try:
-            async for commit in repo.stream_commits(start, end, limits=options.limits):
+            async for commit in repo.stream_commits(start, end, limits=self.limits):
                 commits.append(commit)
                 if planned is not None and planned.done():
                     radar, planned = planned.result(), None
@@ -653,6 +663,13 @@ class ReportRun:
             api_changes=radar,
             automated=automated,
         )
+
+
+def _radar_reads(path: str) -> bool:
+    """Whether some kind of the radar reads ``path`` (whatever its diff says)."""
+    from commitdigest.analysis.radar.driver import read_by_a_kind
+
+    return read_by_a_kind(path, None)
 
 
 def _by_day(

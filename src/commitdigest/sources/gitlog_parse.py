@@ -28,7 +28,9 @@ Paths come unquoted thanks to ``-z``; every text field is decoded as UTF-8 with
 (``bytes.find``, ``bytes.count``, one regex for hunk headers): no Python string is built for
 their lines, and memory stays bounded by the budget plus one read chunk, however large a diff
 is, plus a cut file's hunk headers (at most 52 bytes each; ``FileChange.hunks``: the lines
-a cut patch changes are known without its text).
+a cut patch changes are known without its text), plus the whole patches a reader asked for
+(``PatchLimits.whole``, ``FileChange.whole_patch``: the radar's modules and changelogs, at
+most ``max_whole_bytes_per_commit`` a commit).
 
 Can ``MARKER`` be forged? Commit messages and paths cannot contain NUL bytes, and a patch
 line never starts with one; only a text file that git did not consider binary (a NUL after
@@ -267,7 +269,9 @@ class GitLogParser:
                 raise _Incomplete
             raise GitLogFormatError(f"unexpected bytes after commit header: {b[i : i + 40]!r}")
         i, files = self._parse_file_list(b, i + 1, eof)
-        budget = PatchBudget([f.sections for f in files], self._limits)
+        keep = self._limits.whole
+        whole = [not f.old_path and keep(f.path) for f in files] if keep is not None else []
+        budget = PatchBudget([f.sections for f in files], self._limits, whole)
         self._pending = _Pending(fields=fields, files=files, budget=budget, counts=_LineCounts())
         return i, None
 
@@ -334,13 +338,12 @@ class GitLogParser:
             d = b.find(_DIFF, pos, search_end)
             stop = d + 1 if 0 <= d < end else end
             counts.count(b, pos, stop)
-            if not budget.exhausted:  # once spent, the bytes are only counted
+            if budget.taking:  # once spent, the bytes are only counted (but a whole file's)
                 budget.append(b, pos, stop)
             pos = stop
             if stop == d + 1:
                 counts.next_section()
-                if not budget.exhausted:
-                    budget.next_section()
+                budget.next_section()
         return pos, mpos >= 0 or eof
 
     def _finish(self) -> Commit:
@@ -358,7 +361,7 @@ class GitLogParser:
         self,
         fields: list[bytes],
         files: list[_FileMeta],
-        patches: list[tuple[str, bool]],
+        patches: list[tuple[str, bool, str]],
         *,
         commit_cut: bool,
     ) -> Commit:
@@ -383,11 +386,12 @@ class GitLogParser:
                 binary=f.binary,
                 patch=patch,
                 patch_truncated=cut,
-                hunks=b"\n".join(f.headers).decode("ascii") if cut else "",
+                hunks=b"\n".join(f.headers).decode("ascii") if cut and not whole else "",
+                whole_patch=whole,
                 old_blob=f.old_blob,
                 new_blob=f.new_blob,
             )
-            for f, (patch, cut) in zip(files, patches, strict=True)
+            for f, (patch, cut, whole) in zip(files, patches, strict=True)
         )
         return Commit(
             sha=sha,

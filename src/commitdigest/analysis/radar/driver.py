@@ -108,9 +108,9 @@ class CommitInput:
                 after[f.path] = f.new_blob
             if f.status is FileStatus.DELETED:
                 deleted.add(f.path)
-            whole = f.patch and not f.patch_truncated and not f.binary and not f.old_path
-            if whole and read_by_a_kind(f.path, None):  # no kind reads the others at all
-                reading = patch_changes(f.patch)
+            patch = f.whole_patch or (f.patch if not f.patch_truncated else "")
+            if patch and not f.binary and not f.old_path and read_by_a_kind(f.path, None):
+                reading = patch_changes(patch)  # (no kind reads the others at all)
                 changed[f.path] = reading.changed
                 if f.path.endswith(".py") or announced.is_changelog(f.path):  # read around
                     numbers[f.path] = reading.removed, reading.added  # them (the same pass)
