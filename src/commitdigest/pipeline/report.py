@@ -318,13 +318,13 @@ class ReportRun:
     _ready: dict[str, dict[str, tuple[Commit, list[ApiChange]]]] = field(default_factory=dict)
     _days: dict[str, dict[DayWindow, list[Commit]]] = field(default_factory=dict)  # _of_day
 
-    @property
-    def limits(self) -> PatchLimits:
-        """The read's patch budget; with the radar, the files it reads keep a cut patch
-        whole too (``FileChange.whole_patch``): a version of a module is then made from its
-        neighbour and the diff, not read from git whole and split again (vllm-ascend's 12
-        weeks: 500 cut patches of modules, 7.8 MB, whose two versions were 30 MB of blobs)."""
-        if not self.options.radar:
+    def limits(self, repo: SourceRepository) -> PatchLimits:
+        """The patch budget of ``repo``'s read; with the radar (a local repository's), the
+        files it reads keep a cut patch whole too (``FileChange.whole_patch``): a version of
+        a module is then made from its neighbour and the diff, not read from git whole and
+        split again (vllm-ascend's 12 weeks: 500 cut patches of modules, 7.8 MB, whose two
+        versions were 30 MB of blobs)."""
+        if not self.options.radar or not isinstance(repo, LocalGitRepository):
             return self.options.limits
         return dataclasses.replace(self.options.limits, whole=_radar_reads)
 
@@ -395,7 +395,7 @@ class ReportRun:
     ) -> list[Commit]:
         options = self.options
         if not isinstance(repo, LocalGitRepository) or options.last is not None:
-            return await repo.read_commits(start, end, limits=self.limits)
+            return await repo.read_commits(start, end, limits=self.limits(repo))
         # the radar's workers are planned beside the read (the plan lists the window with a
         # quick git log of its own: git's read of the diffs need not wait for it); the commits
         # read before they are there go to them then
@@ -408,7 +408,7 @@ class ReportRun:
         batch: list[Commit] = []
         fed = 0  # the commits handed to the radar
         try:
-            async for commit in repo.stream_commits(start, end, limits=self.limits):
+            async for commit in repo.stream_commits(start, end, limits=self.limits(repo)):
                 commits.append(commit)
                 if planned is not None and planned.done():
                     radar, planned = planned.result(), None
