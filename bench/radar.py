@@ -1,7 +1,7 @@
 """Benchmark the breaking-change radar's cost on real repositories.
 
     python bench/radar.py REPO:SINCE:UNTIL[:TZ] ... [--runs 1] [--target 1.5]
-                          [--warm-target 1.1] [--git-target 2.0]
+                          [--warm-target 1.1] [--git-target 2.0] [--git-from 1.0]
 
 For each real clone and window (``~/src/vllm-ascend:2026-05-20:2026-08-12:Asia/Shanghai``)
 it times, as a user waits for them (``commitdigest report … --format json``, the rule
@@ -16,8 +16,11 @@ and prints the radar's cost (with / without, cold and warm) and the report with 
 against raw git, then the CPU seconds of the cold runs (the run, its radar workers and the
 git it waits for: steadier than the wall clock on a shared machine) and their ratio. It
 exits 1 when a cold ratio is above ``--target``, a warm one above ``--warm-target`` or a
-report with the radar above ``--git-target`` times raw git. The figures only mean
-something on an otherwise idle machine (the radar uses both cores).
+report with the radar above ``--git-target`` times raw git on a window whose raw git takes
+``--git-from`` seconds or more (the issue's long window: below that the report's start-up,
+about half a second of Python, is most of it, and the plain report alone is 3x raw git);
+the last column names the targets a window misses. The figures only mean something on an
+otherwise idle machine (the radar uses both cores).
 """
 
 from __future__ import annotations
@@ -112,10 +115,11 @@ def main() -> int:
     ap.add_argument("--target", type=float, default=1.5, help="max radar/plain, cold store")
     ap.add_argument("--warm-target", type=float, default=1.1, help="max radar/plain, warm")
     ap.add_argument("--git-target", type=float, default=2.0, help="max radar report/raw git")
+    ap.add_argument("--git-from", type=float, default=1.0, help="raw git seconds from which")
     args = ap.parse_args()
     head = ("window", "commits", "git s", "plain s", "radar s", "cold x", "warm x", "vs git",
-            "cpu plain", "cpu radar", "cpu x")  # fmt: skip
-    print("{:<44} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>6}".format(*head))
+            "cpu plain", "cpu radar", "cpu x", "missed")  # fmt: skip
+    print("{:<44} {:>7} {:>7} {:>8} {:>8} {:>7} {:>7} {:>7} {:>9} {:>9} {:>6}  {}".format(*head))
     ok = True
     for spec in args.windows:
         repo, since, until, tz = _parse(spec)
@@ -126,16 +130,26 @@ def main() -> int:
         name = f"{repo.name} {since}..{until}"
         n = _commits(repo, since, until, tz)
         cpu = t["radar cold cpu"] / t["plain cold cpu"]
+        missed = [
+            label
+            for label, bad in (
+                ("cold", cold > args.target),
+                ("warm", warm > args.warm_target),
+                ("git", t["git"] >= args.git_from and vs_git > args.git_target),
+            )
+            if bad
+        ]
         print(
             f"{name:<44} {n:>7} {t['git']:>7.2f} {t['plain cold']:>8.2f} {t['radar cold']:>8.2f}"
             f" {cold:>7.2f} {warm:>7.2f} {vs_git:>7.2f} {t['plain cold cpu']:>9.2f}"
-            f" {t['radar cold cpu']:>9.2f} {cpu:>6.2f}",
+            f" {t['radar cold cpu']:>9.2f} {cpu:>6.2f}  {' '.join(missed) or '-'}",
             flush=True,
         )
-        ok &= cold <= args.target and warm <= args.warm_target and vs_git <= args.git_target
+        ok &= not missed
     print(
         f"targets: radar/plain cold <= {args.target}, warm <= {args.warm_target}, "
-        f"radar report/raw git <= {args.git_target}: {'OK' if ok else 'MISSED'}"
+        f"radar report/raw git <= {args.git_target} (where raw git takes {args.git_from} s or "
+        f"more): {'OK' if ok else 'MISSED'}"
     )
     return 0 if ok else 1
 
