@@ -29,11 +29,14 @@ class PatchLimits:
     max_whole_bytes_per_commit: int = 4 * 1024 * 1024
 
     def __post_init__(self) -> None:
-        if min(
-            self.max_patch_bytes_per_file,
-            self.max_patch_bytes_per_commit,
-            self.max_whole_bytes_per_commit,
-        ) < 0:
+        if (
+            min(
+                self.max_patch_bytes_per_file,
+                self.max_patch_bytes_per_commit,
+                self.max_whole_bytes_per_commit,
+            )
+            < 0
+        ):
             raise ValueError("patch limits must be >= 0")
 
 
