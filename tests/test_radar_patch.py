@@ -221,12 +221,12 @@ def test_a_patch_the_budget_cut_is_kept_whole_for_the_radar_and_read_as_if_whole
     whole = _log(repo, dataclasses.replace(budget, whole=_radar_reads))[1:]
     assert all(c.hunks and not c.edits for c in cut)  # cut: hunk spans, no edit
     assert all(c.edits and not c.hunks for c in whole)  # whole: the edits
-    found = {}
+    found = []
     for inputs in (cut, whole):
         with BlobReader(repo) as reader:
             counting = _Counting(reader)
             scanner = WindowScanner(counting, inputs[0].parent or "")  # type: ignore[arg-type]
-            found[len(found)] = [scanner.scan(c) for c in inputs]
+            found.append([scanner.scan(c) for c in inputs])
         # whole: one version read, the other two made from it; cut: all three read
         assert len(counting.asked) == (1 if inputs is whole else 3)
     assert found[0] == found[1]
