@@ -283,6 +283,63 @@ def test_security_from_the_message_and_not_from_a_repository_name() -> None:
     assert RULES.analyse(advisory, lang="en").change_type is ChangeType.SECURITY
 
 
+def test_a_merge_from_a_security_advisorys_private_fork_is_a_security_fix() -> None:
+    """caddy eec32a0bb: GitHub's advisory merge button writes "Merge commit from fork"; the
+    message names no advisory and no security word ("fast path" once made it performance).
+    A pull request merged from any other fork is "Merge pull request #N from …"."""
+    body = (
+        "Normalize exact hosts at provisioning and reqHost in the fast path so case-different "
+        "Host variants can’t bypass host-gated routes.\n\nCo-authored-by: A <a@example.com>"
+    )
+    fix = commit("Merge commit from fork", fc("modules/caddyhttp/routes.go", 10, 5), body=body)
+    a = RULES.analyse(fix, lang="en")
+    assert a.change_type is ChangeType.SECURITY and a.importance is Importance.HIGH
+    assert "Merge commit from fork" in a.notes[0]
+    assert any("security advisory" in n for n in a.notes[1:])  # the evidence says why
+    zh = RULES.analyse(fix, lang="zh")
+    assert zh.change_type is ChangeType.SECURITY and "安全公告" in zh.notes[0]
+    # the same message merged as a pull request from a fork: what the words say
+    routes = fc("modules/caddyhttp/routes.go", 10, 5)
+    pr = commit("Merge pull request #7 from someone/hosts", routes, body=body)
+    assert RULES.analyse(pr, lang="en").change_type is ChangeType.PERFORMANCE
+    # an advisory fork that changes only the project's CI ships nothing to users
+    ci = commit("Merge commit from fork", fc(".github/workflows/release.yml", 3, 3), body="Pin.")
+    assert RULES.analyse(ci, lang="en").change_type is not ChangeType.SECURITY
+
+
+def test_a_removal_word_is_no_removal_when_no_source_is_removed() -> None:
+    """prometheus 6f81b2271 ("delete last_update_timestamp metric on config reload", +2/−0)
+    opened the report's "Act on" as a high-importance removal; uv 049c73d09 ("Remove
+    dangling archives in `uv cache clean`", +52/−0) was one too. Neither removes a line."""
+    title = "Merge pull request #19131 from someone/fix/discovery-last-update-metric-leak"
+    body = "discovery: delete last_update_timestamp metric on config reload"
+    files = (fc("discovery/manager.go", 2, 0), fc("discovery/manager_test.go", 8, 0))
+    a = RULES.analyse(commit(title, *files, body=body), lang="en")
+    assert a.change_type is ChangeType.BUGFIX and a.importance is Importance.MEDIUM
+    assert "removes no line or file of source code" in a.notes[0] and "`delete`" in a.notes[0]
+    assert "merged branch, `someone/fix/discovery-last-update-metric-leak`" in a.notes[0]
+    nameless = RULES.analyse(commit("Merge pull request #19131 from someone/patch-1", *files,
+                                    body=body), lang="en")  # fmt: skip
+    assert nameless.change_type is ChangeType.OTHER and nameless.importance is Importance.LOW
+    assert nameless.notes[0].startswith("The title says `delete`, but the commit removes no")
+    cache = RULES.analyse(commit("Remove dangling archives in `uv cache clean`",
+                                 fc("crates/uv-cache/src/lib.rs", 52, 0)), lang="en")  # fmt: skip
+    assert cache.change_type is not ChangeType.REMOVAL and cache.importance is not Importance.HIGH
+    fixed = commit("Remove tool.uv.sources table if it is empty",
+                   fc("crates/uv/src/edit.rs", 14, 0), body="Resolves #8362")  # fmt: skip
+    assert RULES.analyse(fixed, lang="en").change_type is ChangeType.BUGFIX
+    # the look-alikes that stay removals: lines removed, a file deleted, a deprecation
+    gone = commit(title, fc("discovery/manager.go", 2, 5), body=body)
+    assert RULES.analyse(gone, lang="en").change_type is ChangeType.REMOVAL
+    empty = commit("Remove the legacy module", fc("src/pkg/legacy.py", 0, 0, status="deleted"))
+    assert RULES.analyse(empty, lang="en").change_type is ChangeType.REMOVAL
+    warned = commit("Deprecate `--project` arg for init", fc("crates/uv-cli/src/lib.rs", 30, 0))
+    assert RULES.analyse(warned, lang="en").change_type is ChangeType.REMOVAL
+    # a tag the project chose is its own word, whatever the line counts
+    stated = commit("[Removal] Drop the v1 endpoint", fc("src/pkg/api.py", 3, 0))
+    assert RULES.analyse(stated, lang="en").change_type is ChangeType.REMOVAL
+
+
 @pytest.mark.parametrize(
     ("title", "expected"),
     [

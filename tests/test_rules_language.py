@@ -23,7 +23,7 @@ from commitdigest.models import Analysis
 ROOT = Path(__file__).resolve().parent.parent
 RULES = RuleAnalyser()
 # our own words that stay Latin in Chinese text: an acronym and Python's exception names
-LATIN_WORDS = frozenset({"CI", "ImportError", "AttributeError", "ModuleNotFoundError"})
+LATIN_WORDS = frozenset({"CI", "GitHub", "ImportError", "AttributeError", "ModuleNotFoundError"})
 QUOTED = re.compile(r"`[^`]*`|「[^」]*」|“[^”]*”")
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from commitdigest.analysis.tags import change_type_from_title, normalise_tag, parse_title
+from commitdigest.analysis.tags import (
+    change_type_from_title,
+    merged_branch_type,
+    normalise_tag,
+    parse_title,
+)
 from commitdigest.models import ChangeType
 
 B, F, R, D = ChangeType.BUGFIX, ChangeType.FEATURE, ChangeType.REFACTOR, ChangeType.DOCUMENTATION
@@ -241,3 +246,21 @@ def test_parse_title_edge_cases() -> None:
     assert parse_title("first line\nsecond line").title == "first line"
     assert normalise_tag("Model Runner V2") == "modelrunnerv2"
     assert normalise_tag("CI/Build") == "cibuild"
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Merge pull request #19131 from someone/fix/discovery-metric-leak", ChangeType.BUGFIX),
+        ("Merge pull request #19399 from owner/owner/fix-uds-conn-reuse", ChangeType.BUGFIX),
+        ("Merge pull request #7 from someone/feature_tracing", ChangeType.FEATURE),
+        ("Merge pull request #8 from someone/perf/postings", ChangeType.PERFORMANCE),
+        ("Merge pull request #9 from fix/patch-1", None),  # the owner "fix" is no branch
+        ("Merge pull request #10 from someone/prefix-cache", None),  # "prefix" is no "fix"
+        ("Merge pull request #11 from someone/patch-1", None),
+        ("fix/discovery: delete a metric", None),  # not a merge's title
+    ],
+)
+def test_a_merged_branch_name_says_its_type(title: str, expected: ChangeType | None) -> None:
+    found = merged_branch_type(title)
+    assert (found[0] if found else None) is expected

@@ -33,7 +33,7 @@ from commitdigest.models import (
     Risk,
 )
 
-RULES_VERSION = "8"
+RULES_VERSION = "9"
 
 
 class RuleAnalyser:

@@ -35,10 +35,18 @@ from commitdigest.analysis.classify import (
 )
 from commitdigest.analysis.classify import is_python_source as _is_py
 from commitdigest.analysis.radar.models import is_private_module
-from commitdigest.analysis.tags import SECURITY_RE, TitleInfo, effective_title, parse_title
+from commitdigest.analysis.tags import (
+    SECURITY_RE,
+    TitleInfo,
+    advisory_merge,
+    effective_title,
+    merged_branch_type,
+    parse_title,
+)
 from commitdigest.models import (
     ApiChange,
     ApiChangeType,
+    ChangeType,
     Commit,
     FileChange,
     FileStatus,
@@ -79,9 +87,12 @@ class FileGroup:
     deletions: int = 0
     known: bool = False  # some file had known line counts
     components: dict[str, None] = field(default_factory=dict)  # ordered set
+    deleted: int = 0  # files deleted
 
     def add(self, f: FileChange, component: str) -> None:
         self.files += 1
+        if f.status is FileStatus.DELETED:
+            self.deleted += 1
         self.components[component] = None
         if f.additions is not None and f.deletions is not None:
             self.additions += f.additions
@@ -121,6 +132,9 @@ class CommitFacts:
     body: str = ""  # the message's body (a merge's without the title it is named by)
     radar_ran: bool = False  # the radar's items were given (even none)
     vendored_lines: int = 0  # lines of vendored copies of dependencies (src/pip/_vendor/…)
+    advisory_fork: bool = False  # merged from a security advisory's private fork
+    # the type a merged pull request's branch names ("someone/fix/…"), and the branch
+    branch_type: tuple[ChangeType, str] | None = None
 
     @property
     def installs_dependencies(self) -> bool:
@@ -284,6 +298,8 @@ def gather_facts(commit: Commit, radar: Sequence[ApiChange] | None = None) -> Co
         body=body,
         radar_ran=radar is not None,
         vendored_lines=vendored,
+        advisory_fork=advisory_merge(commit.title),
+        branch_type=merged_branch_type(commit.title),
         release=_VERSION_TITLE.search(re.sub(r"^[\W_]+", "", info.clean_title)) is not None
         and any(is_changelog(f.path) for f in commit.files),
     )

@@ -191,8 +191,11 @@ def score_importance(
     if facts.moved_modules and not facts.radar_ran:
         evidence(1, "ev_removed_files", paths=rt.code_list(facts.moved_modules, lang))
     if change_type is ChangeType.SECURITY and shipped:
-        words = facts.security_words or facts.advisories or [subject]
-        evidence(3, "ev_security", words=rt.code_list(words, lang))
+        if facts.advisory_fork and not (facts.security_words or facts.advisories):
+            evidence(3, "ev_advisory_fork")
+        else:
+            words = facts.security_words or facts.advisories or [subject]
+            evidence(3, "ev_security", words=rt.code_list(words, lang))
     elif facts.security_words and change_type is not ChangeType.SECURITY:
         key = "ev_security_dependency" if installed else "ev_security_tooling"
         notes.append(rt.tr(lang, key, words=rt.code_list(facts.security_words, lang)))

@@ -236,6 +236,9 @@ def change_type(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
         return _non_source(facts, areas, lang)
     if (shipped or not areas) and (security := _security_words(facts)):
         return ChangeType.SECURITY, rt.tr(lang, "type_security", word=rt.code_span(security))
+    if (shipped or not areas) and facts.advisory_fork:
+        return ChangeType.SECURITY, rt.tr(lang, "type_advisory_fork")
+    not_removal = ""  # why the title's removal word is not taken for one
     if stated := _from_title(facts):
         kind, key, words = stated
         verb = leading_verb(info.subject)
@@ -246,13 +249,54 @@ def change_type(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
             and verb[0] is ChangeType.REMOVAL
         ):  # "[Refactor] remove FlashComm v1" whose template answers "Delete flashcomm1."
             return ChangeType.REMOVAL, rt.tr(lang, "type_user_facing", words=rt.code_span(verb[1]))
-        return kind, rt.tr(lang, key, words=rt.code_span(words))
+        if not (kind is ChangeType.REMOVAL and _removes_no_code(facts, key, words)):
+            return kind, rt.tr(lang, key, words=rt.code_span(words))
+        # "delete … metric on config reload" (+2/−0): what the code now does, no removal
+        not_removal = rt.tr(lang, "type_removes_nothing", words=rt.code_span(words))
+    kind, note = _from_message(facts, lang)
+    if not not_removal:
+        return kind, note
+    if kind is ChangeType.OTHER:
+        return kind, not_removal
+    return kind, rt.join_sentences([not_removal, note], lang)
+
+
+def _from_message(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
+    """The type of a commit whose title states none: what its message or the name of its
+    merged branch says, else none (other)."""
     if facts.body_statement:
         return ChangeType.BUGFIX, rt.tr(lang, "type_body", words=rt.code_span(facts.body_statement))
     if m := _BODY_REFACTOR.search(facts.excerpt):
         words = rt.code_span(m.group(0))
         return ChangeType.REFACTOR, rt.tr(lang, "type_body_refactor", words=words)
+    if facts.branch_type is not None:  # "Merge pull request #N from someone/fix/…"
+        kind, branch = facts.branch_type
+        return kind, rt.tr(lang, "type_branch", branch=rt.code_span(branch))
     return ChangeType.OTHER, rt.tr(lang, "type_unknown")
+
+
+_TAKES_AWAY = frozenset(
+    ("remove", "removes", "removed", "drop", "drops", "dropped", "delete", "deletes")
+)
+"""The words of a removal that take code away (to deprecate, retire or sunset something
+adds a warning, and removes nothing)."""
+
+
+def _removes_no_code(facts: CommitFacts, key: str, words: str) -> bool:
+    """Whether the title's removal word (a verb or keyword, not a tag or prefix the project
+    chose) cannot name a removal: the commit removes no line and no file of source code. The
+    word then says what the code now does at run time (prometheus' "delete
+    last_update_timestamp metric on config reload", uv's "Remove dangling archives in `uv
+    cache clean`")."""
+    src = facts.areas.get(Area.SOURCE)
+    return (
+        key in ("type_verb", "type_keyword")
+        and words.lower() in _TAKES_AWAY
+        and src is not None
+        and src.known
+        and src.deletions == 0
+        and src.deleted == 0
+    )
 
 
 _BODY_REFACTOR = re.compile(

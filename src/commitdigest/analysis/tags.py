@@ -277,6 +277,40 @@ def _topic_and_subject(clean: str) -> tuple[str | None, str]:
     return None, clean
 
 
+def advisory_merge(title: str) -> bool:
+    """Whether a commit is GitHub's merge of a security advisory's temporary private fork:
+    its title is ``Merge commit from fork`` (what the advisory's merge button writes; a pull
+    request from any other fork is ``Merge pull request #N from …``)."""
+    first = title.strip().splitlines()[0] if title.strip() else ""
+    return _MERGE_FORK_RE.match(first.strip()) is not None
+
+
+_BRANCH_TYPES = {
+    "fix": ChangeType.BUGFIX,
+    "bugfix": ChangeType.BUGFIX,
+    "hotfix": ChangeType.BUGFIX,
+    "feat": ChangeType.FEATURE,
+    "feature": ChangeType.FEATURE,
+    "perf": ChangeType.PERFORMANCE,
+}
+
+
+def merged_branch_type(title: str) -> tuple[ChangeType, str] | None:
+    """The type the branch of a pull request's merge commit names, and the branch:
+    ``Merge pull request #19131 from someone/fix/discovery-metric-leak`` -> a bug fix (a
+    part of the branch's name after its owner whose first word is ``fix``, ``bugfix``,
+    ``hotfix``, ``feat``, ``feature`` or ``perf``)."""
+    first = title.strip().splitlines()[0].strip() if title.strip() else ""
+    if _MERGE_PR_RE.match(first) is None:
+        return None
+    branch = first.split(" from ", 1)[1].strip()
+    for part in branch.split("/")[1:]:
+        word = re.split(r"[-_.]", part, maxsplit=1)[0].lower()
+        if word in _BRANCH_TYPES:
+            return _BRANCH_TYPES[word], branch
+    return None
+
+
 def effective_title(title: str, body: str) -> str:
     """The title a commit stands for: a pull request's merge commit is named by its body's
     first line (the pull request's title, ``Merge pull request #19461 from …`` ->

@@ -82,10 +82,17 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "type_user_facing": "标题以 {words} 开头，且提交说明写明有面向用户的变化：归为移除。",
         "type_body": "标题未表明类型，提交说明提到 {words}：归为缺陷修复。",
         "type_body_refactor": "标题未表明类型，提交说明提到 {words}：归为代码重构。",
+        "type_branch": "标题与提交说明未表明类型，类型取自合并的分支名 {branch}。",
         "type_release": "标题带有版本号且改动了更新日志：这是一次版本发布提交。",
         "type_vendored": "主要改动的是随项目分发的第三方依赖副本：归为依赖更新。",
         "type_revert": "标题表明这是一次回退（revert）。",
         "type_security": "标题或提交说明含安全相关词 {word}，归为安全修复。",
+        "type_advisory_fork": (
+            "这是 GitHub 安全公告临时私有分支的合并提交（`Merge commit from fork`），归为安全修复。"
+        ),
+        "type_removes_nothing": (
+            "标题用了 {words}，但这次提交没有删去任何源码行或源码文件：不是移除功能。"
+        ),
         "type_files": "只改动了{area}，按所改文件归类。",
         "type_unknown": "标题、提交说明与所改文件都没有表明变更类型。",
         # notes: importance evidence
@@ -111,6 +118,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "ev_announced_docs": "更新日志提到 {n} 项破坏性变更，但这次提交只改了文档：不加分。",
         "ev_removed_files": "删除或重命名了源码文件 {paths}。",
         "ev_security": "标题或提交说明提到安全问题：{words}。",
+        "ev_advisory_fork": "合并自 GitHub 安全公告的临时私有分支（`Merge commit from fork`）。",
         "ev_breaking": "提交声明了破坏性变更（{marker}）。",
         "ev_removal": "标题以 {words} 开头，移除的是使用者用到的功能。",
         "ev_bot": (
@@ -217,11 +225,21 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         ),
         "type_body": "The title states no type; the message says {words}: a bug fix.",
         "type_body_refactor": "The title states no type; the message says {words}: a refactor.",
+        "type_branch": "Neither the title nor the message states a type: typed by the name of "
+        "the merged branch, {branch}.",
         "type_release": "A version in the title and a changelog changed: a release commit.",
         "type_vendored": "Mostly a vendored copy of a dependency changed: a dependency update.",
         "type_revert": "The title says this is a revert.",
         "type_security": (
             "The title or message has the security word {word}: classed as a security fix."
+        ),
+        "type_advisory_fork": (
+            "Merged from a GitHub security advisory's temporary private fork "
+            "(`Merge commit from fork`): classed as a security fix."
+        ),
+        "type_removes_nothing": (
+            "The title says {words}, but the commit removes no line or file of source code: "
+            "not a removal."
         ),
         "type_files": "Only {area} changed: typed by the files.",
         "type_unknown": "Neither the title, the message nor the files state a change type.",
@@ -257,6 +275,10 @@ RULE_TEXT: dict[str, dict[str, str]] = {
         "edits documentation: no points.",
         "ev_removed_files": "Deletes or renames the source files {paths}.",
         "ev_security": "The title or message names a security problem: {words}.",
+        "ev_advisory_fork": (
+            "Merged from a GitHub security advisory's temporary private fork "
+            "(`Merge commit from fork`)."
+        ),
         "ev_breaking": "Declares a breaking change ({marker}).",
         "ev_removal": "The title opens with {words}: it removes something users had.",
         "ev_bot": (
