@@ -357,6 +357,141 @@ def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> No
     assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
 
 
+TOWNCRIER_RST = """\
+pytest 9.1.0 (2026-06-13)
+=========================
+
+Deprecations (removal in next major release)
+--------------------------------------------
+
+- `#12882 <https://github.com/pytest-dev/pytest/issues/12882>`_: Calling
+  :meth:`request.getfixturevalue() <pytest.FixtureRequest.getfixturevalue>` during teardown
+  is now deprecated.
+
+
+- `#13409 <https://github.com/pytest-dev/pytest/issues/13409>`_: Using
+  non-`~collections.abc.Collection` iterables for ``argvalues`` is now deprecated. See
+  :ref:`parametrize-iterators`.
+"""
+
+
+def test_a_rest_entry_reads_as_the_docs_show_it(tmp_path: Path, mode: str) -> None:
+    """pytest 9.1.0's deprecations: a role's explicit title is shown without its target, a
+    ``~`` name by its last part; the target is what downstream code is searched for."""
+    [entries] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/pytest/__init__.py": "",
+                                        "doc/en/changelog.rst": ""}),
+        CommitSpec("prepare release 9.1.0", D[1], files={"doc/en/changelog.rst": TOWNCRIER_RST}),
+    ], mode)  # fmt: skip
+    by_name = {i.name: i for i in entries}
+    assert set(by_name) == {
+        "#12882: Calling `request.getfixturevalue()` during teardown is now deprecated.",
+        "#13409: Using non-`Collection` iterables for ``argvalues`` is now deprecated. See "
+        "`parametrize-iterators`.",
+    }
+    assert all(i.change is ApiChangeType.DEPRECATED and i.release == "9.1.0" for i in entries)
+    assert by_name[min(by_name)].symbols == ["pytest.FixtureRequest.getfixturevalue"]
+
+
+FLASK_APP = """\
+import warnings
+
+
+class Flask:
+    @property
+    def session_cookie_name(self) -> str:
+        warnings.warn(
+            "'session_cookie_name' is deprecated and will be removed in Flask 2.3. Use"
+            " 'SESSION_COOKIE_NAME' in 'app.config' instead.",
+            DeprecationWarning,
+        )
+        return self.config["SESSION_COOKIE_NAME"]
+
+    def run(self) -> None:
+        pass
+"""
+FLASK_JSON = """\
+import warnings
+
+
+def dumps(obj, *, app=None, **kwargs):
+    if app is not None:
+        warnings.warn(
+            "The 'app' parameter is deprecated and will be removed in"
+            " Flask 2.3. Call 'app.json.dumps' directly instead.",
+            DeprecationWarning,
+        )
+    return str(obj)
+
+
+def loads(s, *, app=None, **kwargs):
+    if app is not None:
+        warnings.warn(
+            "The 'app' parameter is deprecated and will be removed in"
+            " Flask 2.3. Call 'app.json.loads' directly instead.",
+            DeprecationWarning,
+        )
+    return s
+
+
+def load(fp, *, app=None, **kwargs):
+    return fp.read()
+"""
+
+
+def test_what_the_project_says_instead_is_said_of_the_item(tmp_path: Path, mode: str) -> None:
+    """flask 1ee22e1 removes the ``app`` parameter of ``json.dumps``, ``loads``, …: each
+    one's own warning says what to call instead, and ``Flask.session_cookie_name``'s
+    message in ``app.py`` ("Use 'SESSION_COOKIE_NAME' in 'app.config' instead") is about
+    none of them, though it writes ``app``."""
+    after_app = FLASK_APP[: FLASK_APP.index("    @property")] + "    def run(self) -> None:\n"
+    after_app += "        pass\n"
+    after_json = (
+        "import warnings\n\n\ndef dumps(obj, **kwargs):\n    return str(obj)\n\n\n"
+        "def loads(s, **kwargs):\n    return s\n\n\n"
+        "def load(fp, **kwargs):\n    return fp.read()\n"
+    )
+    app_py, json_py = "src/flask/app.py", "src/flask/json/__init__.py"
+    [found] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/flask/__init__.py": "", app_py: FLASK_APP,
+                                        json_py: FLASK_JSON}),
+        CommitSpec("remove deprecated code", D[1], files={app_py: after_app, json_py: after_json}),
+    ], mode)  # fmt: skip
+    said = {i.name: i.replacement for i in found}
+    assert said == {
+        "flask.app.Flask.session_cookie_name": "Use 'SESSION_COOKIE_NAME' in 'app.config' instead.",
+        "flask.json.dumps(app)": "Call 'app.json.dumps' directly instead.",
+        "flask.json.loads(app)": "Call 'app.json.loads' directly instead.",
+        "flask.json.load(app)": "",  # it never warned: nothing another one said is its
+    }
+
+
+def test_a_message_names_an_item_by_its_own_name_only() -> None:
+    from commitdigest.analysis.radar.instead import replacement_for
+
+    gone = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="pkg.web.app")
+    config = (
+        "'session_cookie_name' is deprecated. Use 'SESSION_COOKIE_NAME' in 'app.config' instead."
+    )
+    assert replacement_for(gone, [config]) == ""  # ``app.config`` names ``config``
+    own = "'app' is deprecated and will be removed. Use 'create_app()' instead."
+    assert replacement_for(gone, [config, own]) == "Use 'create_app()' instead."
+
+
+def test_an_item_that_names_no_definition_is_looked_up_nowhere() -> None:
+    """``upgrade`` asks for every item's replacement: a changelog's words ("… 2.5.1. …")
+    or a flag are no definition, and an empty name once searched a module forever."""
+    from commitdigest.analysis.radar.instead import own_first
+    from commitdigest.analysis.radar.pylocal import find
+
+    module = "def get(url):\n    return url\n"
+    assert find(module, "") is None and find(module, "mod.") is None
+    for name in ("Upgrade PyTorch to 2.5.1. Users no longer install it.", "--legacy", "A.."):
+        item = ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name=name,
+                         path="mod.py")  # fmt: skip
+        assert own_first(item, {"mod.py": ["x"]}, {"mod.py": module}) == ["x"]
+
+
 def test_a_development_tag_is_no_release(tmp_path: Path, mode: str) -> None:
     """pytest merges its release branch, whose head is tagged ``9.2.0.dev0`` (where 9.2
     starts), and the merge dates "pytest 9.1.0 (2026-06-13)": the release is 9.1.0."""
@@ -435,6 +570,32 @@ def test_a_changelog_fix_that_mentions_removal_is_not_an_announcement(
         CommitSpec("fix", D[1], files={"CHANGELOG.md": text}),
     ], mode)  # fmt: skip
     assert items == []
+
+
+def test_an_entry_reworded_in_place_announces_nothing_new(tmp_path: Path, mode: str) -> None:
+    """vllm-ascend 7760996 ("Standardize TorchNPU capitalization") re-worded entries of
+    releases long out ("… no longer relies on the dev version of torch-npu …"): its report
+    opened with them as breaking news. An entry amended with what else goes is news."""
+    old = (
+        "# Release notes\n\n## v0.7.3\n\n- Add a fix.\n\n## v0.7.1rc1\n\n"
+        "- Upgrade PyTorch to 2.5.1. vLLM Ascend no longer relies on the dev version of "
+        "torch-npu now. Users don't need to install the torch-npu by hand. #662\n"
+        "- Remove `old_api`.\n"
+    )
+    reworded = old.replace("torch-npu", "TorchNPU")
+    amended = reworded.replace("- Remove `old_api`.", "- Remove `old_api` and `older_api`.")
+    dropped = amended.replace(
+        "- Add a fix.", "- Add a fix.\n- Drop the `--legacy` flag, which no longer works."
+    )
+    words, more, new = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"docs/release_notes.md": old}),
+        CommitSpec("TorchNPU capitalization", D[1], files={"docs/release_notes.md": reworded}),
+        CommitSpec("name one more", D[2], files={"docs/release_notes.md": amended}),
+        CommitSpec("note a removal", D[3], files={"docs/release_notes.md": dropped}),
+    ], mode)  # fmt: skip
+    assert words == []
+    assert names(more) == {"Remove `old_api` and `older_api`."}
+    assert names(new) == {"Drop the `--legacy` flag, which no longer works."}
 
 
 # ---- downstream as Python is really written --------------------------------------------------

@@ -38,6 +38,7 @@ from commitdigest.analysis.radar.changelog import (
     numbered_as_git,
     plain_entry,
     plain_text,
+    shown_text,
 )
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_vendored
 from commitdigest.analysis.radar.public import public_surface
@@ -120,7 +121,9 @@ def detect(view: CommitView) -> list[ApiChange]:
                 if not key or key in seen:
                     continue
                 if not in_release and (
-                    key in _keys(written) or (len(key) >= 20 and key in _text_key(before))
+                    key in _keys(written)
+                    or (len(key) >= 20 and key in _text_key(before))
+                    or _reworded(key, _keys(written))
                 ):
                     continue  # re-worded or re-wrapped, or moved from another section
                 seen.add(key)
@@ -173,6 +176,24 @@ def _keys(written: frozenset[str]) -> frozenset[str]:
     return frozenset(_key(plain_entry(text)) for text in written)
 
 
+REWORDED = 0.75  # the share of its words an entry keeps when it is only re-worded
+
+
+def _reworded(key: str, keys: frozenset[str]) -> bool:
+    """Whether the entry of ``key`` is one of ``keys`` (its section's entries before the
+    commit) re-worded: most of its words are that entry's (vllm-ascend's "torch-npu" ->
+    "TorchNPU" across old release notes announced nothing new). An entry of fewer than
+    five words must be the same ("Remove `foo`" is not "Remove `bar`")."""
+    words = set(key.split())
+    if len(words) < 5:
+        return False
+    for old in keys:
+        before = set(old.split())
+        if len(before) >= 5 and len(words & before) >= REWORDED * len(words | before):
+            return True
+    return False
+
+
 @lru_cache(maxsize=32)
 def _text_key(text: str) -> str:
     """A changelog's whole text as a key: an entry re-wrapped into new lines, or moved from
@@ -191,7 +212,7 @@ def entry_item(
     release: str,
 ) -> ApiChange:
     change, breaking = found
-    name = plain_entry(entry.text)
+    name = shown_text(plain_entry(entry.text))
     return ApiChange(
         kind=RadarKind.ANNOUNCED,
         change=change or change_named(entry.text),

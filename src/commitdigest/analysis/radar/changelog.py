@@ -31,6 +31,7 @@ __all__ = [
     "numbered_as_git",
     "plain_entry",
     "sections",
+    "shown_text",
 ]
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -444,6 +445,30 @@ def plain_text(entry: str) -> str:
     return " ".join(text.split())
 
 
+_TITLED = re.compile(r"^(.*?\S)\s*<[^<>]+>$")  # a role's explicit title: `title <target>`
+
+
+def _shown_span(m: re.Match[str]) -> str:
+    """A code span as the docs show it: a reST explicit title without its target
+    (```getfixturevalue() <pytest.FixtureRequest.getfixturevalue>``` -> ``getfixturevalue()``),
+    ``~a.b.C`` as ``C``, ``!x`` as ``x``."""
+    tick = "``" if m.group(1) is not None else "`"
+    code = m.group(1) if m.group(1) is not None else m.group(2)
+    if (titled := _TITLED.match(code)) is not None:
+        code = titled.group(1)
+    elif code.startswith("~"):
+        code = code[1:].rsplit(".", 1)[-1] if "." in code.split("(", 1)[0] else code[1:]
+    elif code.startswith("!"):
+        code = code[1:]
+    return f"{tick}{code}{tick}"
+
+
+def shown_text(text: str) -> str:
+    """:func:`plain_text`'s words as a reader sees them in the rendered docs: each code
+    span without the reST markup of its target (see :func:`_shown_span`)."""
+    return _CODE.sub(_shown_span, text) if "<" in text or "~" in text or "!" in text else text
+
+
 def plain_entry(entry: str) -> str:
     """An entry's name: its bold lead if any, else the whole entry; links as their text.
     A one-word lead that holds its colon is the entry's scope, not its name (``**css:**
@@ -459,5 +484,14 @@ def plain_entry(entry: str) -> str:
 def code_spans(entry: str) -> list[str]:
     """What an entry writes as code: ```proxies```, ````soft_unicode````, ``:func:`x```."""
     text = _ROLE.sub(lambda m: _role(m, "``"), entry)
-    spans = [(a or b).strip().lstrip("~!") for a, b in _CODE.findall(text)]
+    spans = [_target((a or b).strip()) for a, b in _CODE.findall(text)]
     return [s for s in dict.fromkeys(spans) if s]
+
+
+def _target(code: str) -> str:
+    """What a code span names: a reST explicit title's target (```getfixturevalue() <pytest.
+    FixtureRequest.getfixturevalue>``` -> ``pytest.FixtureRequest.getfixturevalue``), without
+    the ``~``/``!`` marks that change only how the docs show it."""
+    if code.endswith(">") and (m := re.fullmatch(r".*?\S\s*<([^<>]+)>", code)) is not None:
+        code = m.group(1).strip()
+    return code.lstrip("~!")

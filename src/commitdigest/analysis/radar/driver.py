@@ -25,7 +25,12 @@ from commitdigest.analysis.radar import (
     env_var,
     python_api,
 )
-from commitdigest.analysis.radar.instead import REPLACED, replacement_for, said_in
+from commitdigest.analysis.radar.instead import (
+    REPLACED,
+    own_first,
+    replacement_for,
+    said_by_path,
+)
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 from commitdigest.analysis.radar.patch import Hunk, hunk_lines, patch_changes, patched
 from commitdigest.analysis.radar.repo import Blobs, RepoView
@@ -260,7 +265,7 @@ def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChan
     ]
     if not wanted:
         return items
-    sides: dict[bool, list[str]] = {}
+    sides: dict[bool, dict[str, list[str]]] = {}
     out = []
     for item in items:
         if any(item is w for w in wanted):
@@ -270,8 +275,9 @@ def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChan
                 if new and view.repo is not None:  # and the package __init__ files beside
                     extra = [p for p in python_api.init_paths(view.paths) if p not in side]
                     side.update(view.repo.texts(view.sha, extra))
-                sides[new] = said_in(t for t in side.values() if t)
-            found = replacement_for(item, sides[new])
+                sides[new] = said_by_path(side)
+            texts = view.after if new else view.before
+            found = replacement_for(item, own_first(item, sides[new], texts))
             item = item.model_copy(update={"replacement": found}) if found else item
         out.append(item)
     return out

@@ -30,7 +30,7 @@ from commitdigest.analysis.radar.changelog import (
     sections,
 )
 from commitdigest.analysis.radar.driver import dedupe, read_by_a_kind
-from commitdigest.analysis.radar.instead import replacement_for, said_in
+from commitdigest.analysis.radar.instead import own_first, replacement_for, said_by_path
 from commitdigest.analysis.radar.models import ApiChange, CommitView
 from commitdigest.analysis.radar.public import public_surface
 from commitdigest.analysis.radar.repo import Blobs, RepoView
@@ -109,8 +109,8 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
     logs = _changelogs(repo, tip)
     found.releases = _releases(blobs, repo, base, tip, logs)
     released = [i for r in found.releases for i in r.items]
-    old_said = said_in(t for t in before.values() if t)
-    new_said = said_in(t for t in after.values() if t)
+    old_said = said_by_path(before)
+    new_said = said_by_path(after)
     # what any release said of a name ("``_request_ctx_stack.top`` is deprecated. Store
     # data on ``g`` instead"), also one before the range: the removal comes later
     notes = [
@@ -121,9 +121,10 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
         if announces(e) is not None
     ]
 
-    def instead(item: ApiChange, said: list[str]) -> str:
+    def instead(item: ApiChange, said: dict[str, list[str]]) -> str:
         deprecated = item.change is ApiChangeType.DEPRECATED  # its message is in the new code
-        return replacement_for(item, new_said if deprecated else said, notes)
+        texts, said = (after, new_said) if deprecated else (before, said)
+        return replacement_for(item, own_first(item, said, texts), notes)
 
     changes = [
         i.model_copy(update={"replacement": i.replacement or instead(i, old_said)})
@@ -133,9 +134,11 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
     quiet = {id(i) for i in changes if not i.replacement and i.breaking and i.path.endswith(".py")}
     if quiet and found.releases:
         paths = sorted({i.path for i in changes if id(i) in quiet})
-        between = said_in(
-            t for r in found.releases[:-1] if r.sha for t in repo.texts(r.sha, paths).values() if t
-        )
+        between: dict[str, list[str]] = {}
+        for r in found.releases[:-1]:
+            if r.sha:
+                for path, said in said_by_path(repo.texts(r.sha, paths)).items():
+                    between[path] = list(dict.fromkeys([*between.get(path, []), *said]))
         changes = [
             i.model_copy(update={"replacement": instead(i, between)})
             if id(i) in quiet and between

@@ -5,14 +5,16 @@ names it and says "use … instead", or a changelog entry that does. Used by the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from commitdigest.analysis.radar import deprecation
 from commitdigest.analysis.radar.changelog import code_spans
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
+from commitdigest.analysis.radar.pyapi import indent_of
+from commitdigest.analysis.radar.pylocal import find
 from commitdigest.models import ApiChangeType
 
-__all__ = ["REPLACED", "replacement_for", "said_in"]
+__all__ = ["REPLACED", "own_first", "replacement_for", "said_at", "said_by_path", "said_in"]
 
 _HINT = re.compile(
     r"\b(?:use|instead|replaced (?:by|with)|in favou?r of|migrate to|switch to)\b"
@@ -43,6 +45,69 @@ def said_in(texts: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def said_at(text: str, line: int) -> list[str]:
+    """The deprecation messages of the definition at 1-based ``line`` of a module: its
+    decorators, its header and its indented body (a removed parameter's function warns
+    about it there; another function's message that names the same word is about that
+    function)."""
+    lines = text.split("\n")
+    if not 0 < line <= len(lines):
+        return []
+    start = line - 1
+    while start > 0 and lines[start - 1].lstrip().startswith("@"):
+        start -= 1
+    head = line - 1
+    while head < len(lines) - 1 and lines[head].lstrip().startswith("@"):
+        head += 1  # (the item's line may be a decorator's)
+    indent = indent_of(lines[head])
+    end = head + 1
+    while end < len(lines):
+        code = lines[end].lstrip()
+        if code and indent_of(lines[end]) <= indent and not code.startswith((")", "]", "}")):
+            break
+        end += 1
+    return list(deprecation.messages("\n".join(lines[start:end])))
+
+
+def _defined_at(text: str, name: str) -> int:
+    """The 1-based line where the module ``text`` defines the item ``name``
+    (``pkg.mod.Cls.meth(param)``: ``meth`` of ``Cls``), 0 if nowhere: the shortest end of
+    the dotted name that the module defines (the item's own line may be the other
+    version's)."""
+    parts = name.split("(", 1)[0].split(".")
+    if not all(part.isidentifier() for part in parts):
+        return 0  # a flag, a variable, a changelog's words: no definition
+    for k in range(1, len(parts)):
+        obj = find(text, ".".join(parts[-k:]))
+        if obj is not None:
+            return obj.line
+    return 0
+
+
+def said_by_path(texts: Mapping[str, str | None]) -> dict[str, list[str]]:
+    """The deprecation messages of each module of ``texts``, by its path."""
+    return {path: said_in([text]) for path, text in texts.items() if text}
+
+
+def own_first(
+    item: ApiChange, said: Mapping[str, list[str]], texts: Mapping[str, str | None]
+) -> list[str]:
+    """The messages of :func:`said_by_path` (of the modules ``texts``), nearest to the
+    item first: those of its own definition (:func:`said_at` its line), then of its own
+    module, then the others; of a parameter, its function's only. A message elsewhere that
+    names the same word is about something else more often than not (flask's
+    ``json.load(app)`` is not what ``json.dumps`` says of its ``app`` parameter, nor "Use
+    'SESSION_COOKIE_NAME' in 'app.config' instead", in ``app.py``)."""
+    text = texts.get(item.path)
+    line = _defined_at(text, item.name) if text else 0
+    near = said_at(text, line) if text and line else []
+    if "(" in item.name:  # a parameter: what its own function says (another's message
+        return near  # names the same parameter of that function)
+    own = said.get(item.path, [])
+    others = (m for path, found in said.items() if path != item.path for m in found)
+    return list(dict.fromkeys([*near, *own, *others]))
+
+
 def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[str] = ()) -> str:
     """What the project says to write instead of ``item``: one of the deprecation
     ``messages`` (:func:`said_in` the old code for what is gone, the new code for a new
@@ -60,7 +125,9 @@ def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[st
     said += [n for n in notes if any(short in _parts(span) for span in code_spans(n))]
     if not said:
         return ""
-    word = re.compile(rf"(?<![\w.]){re.escape(short)}\b")
+    # the name itself: not a part of another's (``x.app``), nor an object of which a part is
+    # named (``app.config`` names ``config``)
+    word = re.compile(rf"(?<![\w.]){re.escape(short)}\b(?!\.\w)")
     for strong in (True, False):  # "… instead" before a bare "use …"
         for message in said:
             if word.search(message) and (hint := _hint_sentence(message, strong)):

@@ -41,6 +41,7 @@ __all__ = [
     "header_text",
     "imports_in",
     "in_spans",
+    "indent_of",
     "light_api",
     "module_api",
     "not_code_at_end",
@@ -692,6 +693,11 @@ def _decorators(text: str, start: int) -> tuple[str, ...]:
 _LITERALS = re.compile(r"""[rbfuRBFU]{0,2}(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
 _DROP_OPENING = str.maketrans("", "", "([{")
 _DROP_CLOSING = str.maketrans("", "", ")]}")
+
+
+def indent_of(line: str) -> int:
+    """The characters a line is indented by."""
+    return len(line) - len(line.lstrip())
 
 
 def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:

@@ -37,6 +37,7 @@ from commitdigest.analysis.radar.pyapi import (
     decorators_above,
     header_text,
     imports_in,
+    indent_of,
     private_name,
     string_spans,
 )
@@ -54,10 +55,6 @@ _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines a signature may span
 _TOP_WALK = 400  # lines walked up to a line of top-level code before all are listed
 _NOT_TOP = ("", " ", "\t", "#")  # how a line that does not start with code starts
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
 
 
 def _signature_end(lines: list[str], start: int) -> int:
@@ -147,7 +144,7 @@ class _Side:
                 if _DEF.match(lines[j]):
                     return j
                 code = lines[j].strip() and not lines[j].lstrip().startswith(("@", "#"))
-                if code and j > i and _indent(lines[j]) <= _indent(lines[i]):
+                if code and j > i and indent_of(lines[j]) <= indent_of(lines[i]):
                     return None
             return None
         j = self.nearest_def(i)  # (at most _LOOKBACK lines above)
@@ -170,7 +167,7 @@ class _Side:
         m = _DEF.match(self.lines[i])
         if m is None:
             return None
-        parent = self._enclosing(i, _indent(self.lines[i]))
+        parent = self._enclosing(i, indent_of(self.lines[i]))
         if parent is None:
             qual: str | None = m.group(2)
         else:
@@ -204,7 +201,7 @@ class _Side:
             if stripped.startswith("#") or stripped[:1] in (")", "]", "}"):
                 continue  # a comment, or the line that closes a bracket (the ") -> X:" of a
                 # signature): no statement of an enclosing block
-            ind = _indent(line)
+            ind = indent_of(line)
             m = _DEF.match(line) if ("def " in line or "class " in line) else None
             if m is not None:
                 return m.group(1), j
@@ -285,7 +282,7 @@ class _Side:
 
     def _decorators(self, j: int) -> tuple[str, ...]:
         lines = self.lines
-        return decorators_above((lines[k] for k in range(j - 1, -1, -1)), _indent(lines[j]))
+        return decorators_above((lines[k] for k in range(j - 1, -1, -1)), indent_of(lines[j]))
 
     def attribute_at(self, i: int, public: bool = False) -> Obj | None:
         """A module-level name or a class-level attribute assigned at line index ``i``;
@@ -381,6 +378,8 @@ class _Side:
         ``class``, then an assignment of that name, each in the order written. One search
         for the name finds all three (three searches of the module before)."""
         name = qual.rsplit(".", 1)[-1]
+        if not name.isidentifier():
+            return None  # (an empty name is found everywhere)
         text = self.text
         defs: list[int] = []  # where "def name" / "class name" starts
         classes: list[int] = []
