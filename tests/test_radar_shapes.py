@@ -432,24 +432,19 @@ def loads(s, *, app=None, **kwargs):
             DeprecationWarning,
         )
     return s
-
-
-def load(fp, *, app=None, **kwargs):
-    return fp.read()
 """
 
 
 def test_what_the_project_says_instead_is_said_of_the_item(tmp_path: Path, mode: str) -> None:
     """flask 1ee22e1 removes the ``app`` parameter of ``json.dumps``, ``loads``, …: each
-    one's own warning says what to call instead, and ``Flask.session_cookie_name``'s
-    message in ``app.py`` ("Use 'SESSION_COOKIE_NAME' in 'app.config' instead") is about
-    none of them, though it writes ``app``."""
+    one's own warning says what to call instead (the module's first message is dumps'), and
+    ``Flask.session_cookie_name``'s message in ``app.py`` ("Use 'SESSION_COOKIE_NAME' in
+    'app.config' instead"), which every one of them got, is about none of them."""
     after_app = FLASK_APP[: FLASK_APP.index("    @property")] + "    def run(self) -> None:\n"
     after_app += "        pass\n"
     after_json = (
         "import warnings\n\n\ndef dumps(obj, **kwargs):\n    return str(obj)\n\n\n"
-        "def loads(s, **kwargs):\n    return s\n\n\n"
-        "def load(fp, **kwargs):\n    return fp.read()\n"
+        "def loads(s, **kwargs):\n    return s\n"
     )
     app_py, json_py = "src/flask/app.py", "src/flask/json/__init__.py"
     [found] = scan(tmp_path, [
@@ -461,8 +456,7 @@ def test_what_the_project_says_instead_is_said_of_the_item(tmp_path: Path, mode:
     assert said == {
         "flask.app.Flask.session_cookie_name": "Use 'SESSION_COOKIE_NAME' in 'app.config' instead.",
         "flask.json.dumps(app)": "Call 'app.json.dumps' directly instead.",
-        "flask.json.loads(app)": "Call 'app.json.loads' directly instead.",
-        "flask.json.load(app)": "",  # it never warned: nothing another one said is its
+        "flask.json.loads(app)": "Call 'app.json.loads' directly instead.",  # not dumps'
     }
 
 

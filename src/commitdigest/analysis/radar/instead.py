@@ -94,15 +94,13 @@ def own_first(
 ) -> list[str]:
     """The messages of :func:`said_by_path` (of the modules ``texts``), nearest to the
     item first: those of its own definition (:func:`said_at` its line), then of its own
-    module, then the others; of a parameter, its function's only. A message elsewhere that
-    names the same word is about something else more often than not (flask's
-    ``json.load(app)`` is not what ``json.dumps`` says of its ``app`` parameter, nor "Use
-    'SESSION_COOKIE_NAME' in 'app.config' instead", in ``app.py``)."""
+    module, then the others (httpx's ``get(proxies)`` passes them on to ``Client``, which
+    warns). A message that names the same word elsewhere is often about something else:
+    flask's ``json.loads(app)`` is not what ``json.dumps`` says of its own ``app``, nor
+    "Use 'SESSION_COOKIE_NAME' in 'app.config' instead", in ``app.py``."""
     text = texts.get(item.path)
     line = _defined_at(text, item.name) if text else 0
     near = said_at(text, line) if text and line else []
-    if "(" in item.name:  # a parameter: what its own function says (another's message
-        return near  # names the same parameter of that function)
     own = said.get(item.path, [])
     others = (m for path, found in said.items() if path != item.path for m in found)
     return list(dict.fromkeys([*near, *own, *others]))
