@@ -575,20 +575,31 @@ def test_an_entry_reworded_in_place_announces_nothing_new(tmp_path: Path, mode: 
         "- Upgrade PyTorch to 2.5.1. vLLM Ascend no longer relies on the dev version of "
         "torch-npu now. Users don't need to install the torch-npu by hand. #662\n"
         "- Remove `old_api`.\n"
+        "- `DENSE_OPTIMIZE` is removed and `PREFETCH_MLP` is recommend to replace as they "
+        "always be enabled together. [#5272](https://github.com/o/r/pull/5272)\n"
     )
     reworded = old.replace("torch-npu", "TorchNPU")
-    amended = reworded.replace("- Remove `old_api`.", "- Remove `old_api` and `older_api`.")
-    dropped = amended.replace(
+    grammar = reworded.replace(
+        "is removed and `PREFETCH_MLP` is recommend to replace as they always be enabled",
+        "has been removed. `PREFETCH_MLP` is recommended as a replacement, since they are "
+        "always enabled",
+    )
+    amended = grammar.replace("- Remove `old_api`.", "- Remove `old_api` and `older_api`.")
+    spans = amended.replace("`PREFETCH_MLP` is", "`PREFETCH_MLP` (and `FUSED_MLP`) is")
+    dropped = spans.replace(
         "- Add a fix.", "- Add a fix.\n- Drop the `--legacy` flag, which no longer works."
     )
-    words, more, new = scan(tmp_path, [
+    words, fixed, more, other, new = scan(tmp_path, [
         CommitSpec("init", D[0], files={"docs/release_notes.md": old}),
         CommitSpec("TorchNPU capitalization", D[1], files={"docs/release_notes.md": reworded}),
-        CommitSpec("name one more", D[2], files={"docs/release_notes.md": amended}),
-        CommitSpec("note a removal", D[3], files={"docs/release_notes.md": dropped}),
+        CommitSpec("grammar", D[2], files={"docs/release_notes.md": grammar}),
+        CommitSpec("name one more", D[3], files={"docs/release_notes.md": amended}),
+        CommitSpec("name one more, same PR", D[4], files={"docs/release_notes.md": spans}),
+        CommitSpec("note a removal", D[5], files={"docs/release_notes.md": dropped}),
     ], mode)  # fmt: skip
-    assert words == []
+    assert words == [] and fixed == []
     assert names(more) == {"Remove `old_api` and `older_api`."}
+    assert len(other) == 1 and "(and `FUSED_MLP`)" in other[0].name  # new code: news
     assert names(new) == {"Drop the `--legacy` flag, which no longer works."}
 
 

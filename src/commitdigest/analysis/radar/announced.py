@@ -123,7 +123,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 if not in_release and (
                     key in _keys(written)
                     or (len(key) >= 20 and key in _text_key(before))
-                    or _reworded(key, _keys(written))
+                    or _edited(entry.text, key, written)
                 ):
                     continue  # re-worded or re-wrapped, or moved from another section
                 seen.add(key)
@@ -177,19 +177,33 @@ def _keys(written: frozenset[str]) -> frozenset[str]:
 
 
 REWORDED = 0.75  # the share of its words an entry keeps when it is only re-worded
+_REFERENCE = re.compile(r"(?<![\w&])#\d+\b")  # an issue or pull request: #5272
 
 
-def _reworded(key: str, keys: frozenset[str]) -> bool:
-    """Whether the entry of ``key`` is one of ``keys`` (its section's entries before the
-    commit) re-worded: most of its words are that entry's (vllm-ascend's "torch-npu" ->
-    "TorchNPU" across old release notes announced nothing new). An entry of fewer than
-    five words must be the same ("Remove `foo`" is not "Remove `bar`")."""
+def _edited(text: str, key: str, written: frozenset[str]) -> bool:
+    """Whether the entry ``text`` (its words ``key``) is one of ``written`` (its section's
+    entries before the commit) edited, not news: it writes the same code, and either most
+    of its words are that entry's or it names the same issues or pull requests. In
+    vllm-ascend's release notes long out, "torch-npu" became "TorchNPU", "quantinized"
+    "quantized", and "`VLLM_ASCEND_ENABLE_DENSE_OPTIMIZE` is removed and … is recommend to
+    replace … #5272" "… has been removed. … is recommended as a replacement … #5272": each
+    opened a report as breaking news. An entry that writes more code ("Remove `old_api`
+    and `older_api`") is news; so is a short one re-worded ("Remove `foo`", five words or
+    fewer, must be the same)."""
     words = set(key.split())
-    if len(words) < 5:
-        return False
-    for old in keys:
-        before = set(old.split())
-        if len(before) >= 5 and len(words & before) >= REWORDED * len(words | before):
+    refs = frozenset(_REFERENCE.findall(text))
+    spans: frozenset[str] | None = None
+    for old in written:
+        old_refs = frozenset(_REFERENCE.findall(old)) if "#" in old else frozenset()
+        same_refs = bool(refs) and old_refs == refs
+        if not same_refs:
+            before = set(_key(plain_entry(old)).split())
+            if len(words) < 5 or len(before) < 5:
+                continue
+            if len(words & before) < REWORDED * len(words | before):
+                continue
+        spans = frozenset(code_spans(text)) if spans is None else spans
+        if frozenset(code_spans(old)) == spans:
             return True
     return False
 
