@@ -279,6 +279,13 @@ def test_numeric_overflow_is_not_a_security_word() -> None:
     a = RULES.analyse(commit("[Quantization] fix: overflow with scaling", fc("pkg/q/a.py", 2, 1)))
     assert a.change_type is ChangeType.BUGFIX
     assert a.importance is Importance.MEDIUM  # a real fix, no security fix
+    # vite 709eb8e: a recursion that overflows the stack is a crash (a stack *buffer*
+    # overflow is a buffer overflow, still a security word)
+    title = "fix(bundled-dev): avoid stack overflow on `import.meta.hot.invalidate()`"
+    deep = RULES.analyse(commit(title, fc("packages/vite/src/hmr.ts", 9, 2)))
+    assert deep.change_type is ChangeType.BUGFIX and deep.importance is not Importance.HIGH
+    smash = RULES.analyse(commit("Fix stack buffer overflow in the parser", fc("src/p.c", 3, 1)))
+    assert smash.change_type is ChangeType.SECURITY
 
 
 def test_breaking_markers_are_high() -> None:

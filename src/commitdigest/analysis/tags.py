@@ -103,7 +103,7 @@ CONVENTIONAL_TYPES: dict[str, ChangeType] = {
 
 SECURITY_RE = Sieved(
     r"\bCVE-\d{4}-\d+|\bvulnerab\w*|(?<![\w-])security(?![\w-])|\binjection\b|\bRCE\b|\bXSS\b|\bCSRF\b"
-    r"|\bSSRF\b|\b(?:buffer|heap|stack|integer)[ -]overflow\b|\bpath traversal\b"
+    r"|\bSSRF\b|\b(?:buffer|heap|integer)[ -]overflow\b|\bpath traversal\b"
     r"|\barbitrary (?:code|file)\b|\bremote code execution\b|\bprivilege escalation\b"
     r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+|\bslowloris\b"
     r"|\bdenial[- ]of[- ]service\b",

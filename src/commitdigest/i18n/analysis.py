@@ -91,7 +91,7 @@ RULE_TEXT: dict[str, dict[str, str]] = {
             "这是 GitHub 安全公告临时私有分支的合并提交（`Merge commit from fork`），归为安全修复。"
         ),
         "type_removes_nothing": (
-            "标题用了 {words}，但这次提交没有删去任何源码行或源码文件：不是移除功能。"
+            "标题用了 {words}，但这次提交没有删除任何源码行或源码文件，不算移除功能。"
         ),
         "type_files": "只改动了{area}，按所改文件归类。",
         "type_unknown": "标题、提交说明与所改文件都没有表明变更类型。",
