@@ -283,6 +283,49 @@ def test_security_from_the_message_and_not_from_a_repository_name() -> None:
     assert RULES.analyse(advisory, lang="en").change_type is ChangeType.SECURITY
 
 
+@pytest.mark.parametrize(
+    ("title", "path", "body"),
+    [  # each typed a security fix, and opened "Act on"
+        ("✏️ Fix typo in `fastapi/security/oauth2.py`", "fastapi/security/oauth2.py", ""),
+        ("🐛 Fix OpenAPI security scheme OAuth2 scopes declaration", "fastapi/openapi/utils.py",
+         ""),
+        ("♻️ Make the result of `Depends()` and `Security()` hashable", "fastapi/params.py", ""),
+        ("provide OSSF security insight", "SECURITY-INSIGHTS.yml", ""),
+        ("fix: CSS injection point error with nested name IIFE output",
+         "packages/vite/src/node/plugins/css.ts", ""),
+        ("uv audit: add context/warnings for ignored vulnerabilities",
+         "crates/uv/src/commands/audit.rs", ""),
+        ("Add audit malware-check configuration settings", "crates/uv-settings/src/settings.rs",
+         "Enable automatic malware checks and select a vulnerability service."),
+    ],
+)  # fmt: skip
+def test_security_words_that_name_no_fix(title: str, path: str, body: str) -> None:
+    """fastapi's ``fastapi.security`` module and its "security schemes", a bundler that
+    injects code, and uv's ``uv audit`` (a feature about vulnerabilities) fix none."""
+    a = RULES.analyse(commit(title, fc(path, 6, 2), body=body), lang="en")
+    assert a.change_type is not ChangeType.SECURITY
+
+
+@pytest.mark.parametrize(
+    ("title", "body"),
+    [
+        ("Update module golang.org/x/crypto to v0.52.0 [SECURITY]", ""),
+        ("[Security] Harden the session cookie", ""),
+        ("Security: reject oversized headers", ""),
+        ("Security enhancements for client IP parsing", ""),
+        ("Fix security issue in the proxy", ""),
+        ("Prevent SQL injection in the admin query", ""),
+        ("fastcgi: fix HTTPoxy vulnerability", ""),
+        ("【main】【bugfix】Resolved memory deallocation failure in the pooling layer",
+         "Resolved a double-free memory vulnerability in the pooling layer."),
+        ("Fix stack buffer overflow in the parser", ""),
+    ],
+)  # fmt: skip
+def test_security_words_that_name_a_fix(title: str, body: str) -> None:
+    a = RULES.analyse(commit(title, fc("pkg/mod/a.go", 6, 2), body=body), lang="en")
+    assert a.change_type is ChangeType.SECURITY
+
+
 def test_a_merge_from_a_security_advisorys_private_fork_is_a_security_fix() -> None:
     """caddy eec32a0bb: GitHub's advisory merge button writes "Merge commit from fork"; the
     message names no advisory and no security word ("fast path" once made it performance).

@@ -61,8 +61,8 @@ def test_the_keys_let_every_match_through(name: str, data: st.DataObject) -> Non
     "text",
     [
         "Fix a \u017fecurity hole",  # ſ: a case-insensitive "s"
-        "\u0130njection in the parser",  # İ: a case-insensitive "i"
-        "Path \u0131njection",  # ı
+        "SQL \u0130njection in the parser",  # İ: a case-insensitive "i"
+        "Header \u0131njection",  # ı
         "\u212aEEP: remote code execution",  # the Kelvin sign, around a match
         "SECURITY: bump",
     ],

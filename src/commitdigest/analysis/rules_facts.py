@@ -36,12 +36,12 @@ from commitdigest.analysis.classify import (
 from commitdigest.analysis.classify import is_python_source as _is_py
 from commitdigest.analysis.radar.models import is_private_module
 from commitdigest.analysis.tags import (
-    SECURITY_RE,
     TitleInfo,
     advisory_merge,
     effective_title,
     merged_branch_type,
     parse_title,
+    security_words,
 )
 from commitdigest.models import (
     ApiChange,
@@ -254,7 +254,7 @@ def gather_facts(commit: Commit, radar: Sequence[ApiChange] | None = None) -> Co
         ):
             moved.append(old)
     excerpt = rt.first_paragraph(body)
-    words = dict.fromkeys(m.group(0) for m in SECURITY_RE.finditer(f"{info.title}\n{excerpt}"))
+    words = security_words(f"{info.title}\n{excerpt}")
     marker: str | None = None
     if info.breaking:
         marker = "!:"

@@ -37,9 +37,9 @@ from commitdigest.analysis.rules_facts import CommitFacts
 from commitdigest.analysis.tags import (
     CONVENTIONAL_TYPES,
     PRECEDENCE,
-    SECURITY_RE,
     TAG_TYPES,
     keyword_match,
+    security_words,
     tag_change_types,
 )
 from commitdigest.i18n import AREA_NAMES
@@ -316,10 +316,31 @@ _BODY_SECURITY = Sieved(
 release notes and dependency injection say them too)."""
 
 
+_NOT_A_FIX = frozenset(
+    {
+        ChangeType.FEATURE,
+        ChangeType.REFACTOR,
+        ChangeType.PERFORMANCE,
+        ChangeType.DOCUMENTATION,
+        ChangeType.TEST,
+        ChangeType.CI_BUILD,
+    }
+)
+
+
 def _security_words(facts: CommitFacts) -> str:
     """The words that make it a security fix: the title's, a ``[Security]`` tag, an
     advisory id; ``""`` for none."""
-    if m := SECURITY_RE.search(facts.info.title) or _BODY_SECURITY.search(facts.excerpt):
+    stated = _from_title(facts)  # (its tags, its prefix, its verb)
+    # "vulnerabilities" where the title says it adds or reworks something is news of a
+    # feature about them (uv's "uv audit: add context/warnings for ignored
+    # vulnerabilities", "Add audit malware-check configuration settings"), no fix of one
+    other = stated is not None and stated[0] in _NOT_A_FIX
+    for word in security_words(facts.info.title):
+        if not (other and word.lower().startswith("vulnerab")):
+            return word
+    m = _BODY_SECURITY.search(facts.excerpt)
+    if m and not (other and m.group(0).lower().startswith("vulnerab")):
         return m.group(0)
     if any(TAG_TYPES.get(k) is ChangeType.SECURITY for k in facts.info.tag_keys):
         return next(f"[{t}]" for t, k in zip(facts.info.tags, facts.info.tag_keys, strict=True)

@@ -102,7 +102,9 @@ CONVENTIONAL_TYPES: dict[str, ChangeType] = {
 }
 
 SECURITY_RE = Sieved(
-    r"\bCVE-\d{4}-\d+|\bvulnerab\w*|(?<![\w-])security(?![\w-])|\binjection\b|\bRCE\b|\bXSS\b|\bCSRF\b"
+    r"\bCVE-\d{4}-\d+|\bvulnerab\w*|(?<![\w-])security(?![\w-])|\bRCE\b|\bXSS\b|\bCSRF\b"
+    r"|\b(?:sql|command|shell|os|header|crlf|template|html|script|ldap|xml|xpath|code|prompt"
+    r"|argument|log)[ -]injection\b"
     r"|\bSSRF\b|\b(?:buffer|heap|integer)[ -]overflow\b|\bpath traversal\b"
     r"|\barbitrary (?:code|file)\b|\bremote code execution\b|\bprivilege escalation\b"
     r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+|\bslowloris\b"
@@ -112,6 +114,40 @@ SECURITY_RE = Sieved(
      " bypass", "ghsa-", "slowloris", "denial"),
     re.IGNORECASE,
 )  # fmt: skip
+
+_CODE_OR_PATH = re.compile(r"`[^`]*`|\S*/\S*")
+# what makes the bare word "security" news of a fix (not fastapi's "security scheme", uv's
+# "security review", prometheus' "OSSF security insight")
+_SECURITY_NEWS = re.compile(
+    r"security[ -](?:fix|fixes|fixed|issues?|vulnerabilit\w*|bugs?|flaws?|holes?|advisor\w*"
+    r"|patch\w*|release|updates?|problems?|risks?|harden\w*|enhancements?|improvements?"
+    r"|concerns?|exposures?|hotfix\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def security_words(text: str) -> list[str]:
+    """The words of ``text`` that say it fixes a vulnerability (:data:`SECURITY_RE`), each
+    once, without what it writes as code or as a path (fastapi's `fastapi/security/
+    oauth2.py`, `Security()`); the bare word "security" only as a tag or prefix, in capitals
+    (a bot's "[SECURITY]") or as news of a fix ("security fix", "security issue", "security
+    hardening": not "security scheme")."""
+    if not SECURITY_RE.may_match(text):
+        return []
+    bare = _CODE_OR_PATH.sub(" ", text)
+    found: list[str] = []
+    for m in SECURITY_RE.finditer(bare):
+        word = m.group(0)
+        if word.lower() == "security" and not (
+            word.isupper()
+            or _SECURITY_NEWS.match(bare, m.start())
+            or not bare[: m.start()].strip(" [(")
+            or bare[m.start() - 1 : m.start()] == "["
+        ):
+            continue
+        found.append(word)
+    return list(dict.fromkeys(found))
+
 
 # (pattern, type) in priority order; matched against the clean title, case-insensitively
 KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
@@ -379,7 +415,7 @@ def change_type_from_title(title: str) -> ChangeType | None:
     info = parse_title(title)
     if info.is_revert:
         return ChangeType.REVERT
-    if SECURITY_RE.search(info.title):
+    if security_words(info.title):
         return ChangeType.SECURITY
     tagged = _highest(tag_change_types(info))
     if tagged is not None:
