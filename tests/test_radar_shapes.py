@@ -479,11 +479,68 @@ def test_an_item_that_names_no_definition_is_looked_up_nowhere() -> None:
     from commitdigest.analysis.radar.pylocal import find
 
     module = "def get(url):\n    return url\n"
-    assert find(module, "") is None and find(module, "mod.") is None
+    done: list[bool] = []  # (a regression hangs: the search runs on a thread, waited for)
+    searching = threading.Thread(
+        target=lambda: done.append(find(module, "") is None and find(module, "mod.") is None),
+        daemon=True,
+    )
+    searching.start()
+    searching.join(timeout=10)
+    assert done == [True]
     for name in ("Upgrade PyTorch to 2.5.1. Users no longer install it.", "--legacy", "A.."):
         item = ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name=name,
                          path="mod.py")  # fmt: skip
         assert own_first(item, {"mod.py": ["x"]}, {"mod.py": module}) == ["x"]
+
+
+def test_a_definitions_own_message_is_found_where_it_is_written() -> None:
+    """A method's message, not a same-named function's; a decorator call over lines."""
+    from commitdigest.analysis.radar.instead import own_first
+
+    module = (
+        "import warnings\n\n\ndef get(url, proxies=None):\n"
+        "    warnings.warn(\"'proxies' is deprecated. Use 'mounts' instead.\")\n\n\n"
+        "class Client:\n    def get(self, url, proxies=None):\n"
+        "        warnings.warn(\"'proxies' is deprecated. Use 'proxy' instead.\")\n\n\n"
+        "@deprecated(\n    \"'f' is deprecated. Use 'k' instead.\"\n)\ndef f():\n    pass\n"
+    )
+    said = {"mod.py": ["x"]}
+
+    def first(name: str) -> str:
+        item = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name=name,
+                         path="mod.py")  # fmt: skip
+        return own_first(item, said, {"mod.py": module})[0]
+
+    assert first("pkg.mod.Client.get(proxies)") == "'proxies' is deprecated. Use 'proxy' instead."
+    assert first("pkg.mod.get(proxies)") == "'proxies' is deprecated. Use 'mounts' instead."
+    assert first("pkg.mod.f") == "'f' is deprecated. Use 'k' instead."
+
+
+def test_generics_are_code_and_a_short_name_keeps_its_call() -> None:
+    from commitdigest.analysis.radar.changelog import code_spans, shown_text
+
+    assert code_spans("- `Vec<T>` and ``List<int>`` are removed") == ["Vec<T>", "List<int>"]
+    assert shown_text("`Vec<T>`, `~pkg.f(1.5)`, `~a.b.C(x.y)`") == "`Vec<T>`, `f(1.5)`, `C(x.y)`"
+
+
+def test_a_new_entry_like_one_still_there_is_news(tmp_path: Path, mode: str) -> None:
+    """An entry compared with the section's entries edited away, not with those that stay:
+    "Removed the `--foo` flag" beside "Deprecated the `--foo` flag" is news."""
+    old = (
+        "# Changelog\n\n## Unreleased\n\n- Deprecated the `--foo` flag of the build command.\n"
+        "- Fix crash on startup with Python 3.8 #5\n"
+    )
+    new = (
+        old + "- Removed the `--foo` flag of the build command.\n- Drop support for Python 3.8 #5\n"
+    )
+    [found] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/pkg/__init__.py": "", "CHANGELOG.md": old}),
+        CommitSpec("note removals", D[1], files={"CHANGELOG.md": new}),
+    ], mode)  # fmt: skip
+    assert names(found) == {
+        "Removed the `--foo` flag of the build command.",
+        "Drop support for Python 3.8 #5",
+    }
 
 
 def test_a_development_tag_is_no_release(tmp_path: Path, mode: str) -> None:

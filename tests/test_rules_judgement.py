@@ -297,6 +297,8 @@ def test_security_from_the_message_and_not_from_a_repository_name() -> None:
          "crates/uv/src/commands/audit.rs", ""),
         ("Add audit malware-check configuration settings", "crates/uv-settings/src/settings.rs",
          "Enable automatic malware checks and select a vulnerability service."),
+        ("[security scheme] docs", "fastapi/openapi/models.py", ""),
+        ("Security scheme docs", "fastapi/openapi/models.py", ""),
     ],
 )  # fmt: skip
 def test_security_words_that_name_no_fix(title: str, path: str, body: str) -> None:
@@ -319,6 +321,13 @@ def test_security_words_that_name_no_fix(title: str, path: str, body: str) -> No
         ("【main】【bugfix】Resolved memory deallocation failure in the pooling layer",
          "Resolved a double-free memory vulnerability in the pooling layer."),
         ("Fix stack buffer overflow in the parser", ""),
+        ("fix(security): escape user input", ""),
+        ("Fix XSS/CSRF in login form", ""),
+        ("Fix SQL-injection/XSS", ""),
+        ("Fix NoSQL injection", ""),
+        ("Add input validation to fix vulnerability in upload handler", ""),
+        ("🔒 Security: reject oversized headers", ""),
+        ("Bump lodash (security)", ""),
     ],
 )  # fmt: skip
 def test_security_words_that_name_a_fix(title: str, body: str) -> None:
@@ -376,6 +385,8 @@ def test_a_removal_word_is_no_removal_when_no_source_is_removed() -> None:
     assert RULES.analyse(gone, lang="en").change_type is ChangeType.REMOVAL
     empty = commit("Remove the legacy module", fc("src/pkg/legacy.py", 0, 0, status="deleted"))
     assert RULES.analyse(empty, lang="en").change_type is ChangeType.REMOVAL
+    going = commit("Removing dangling archives in `uv cache clean`", fc("crates/c/src/l.rs", 6, 0))
+    assert RULES.analyse(going, lang="en").change_type is not ChangeType.REMOVAL
     warned = commit("Deprecate `--project` arg for init", fc("crates/uv-cli/src/lib.rs", 30, 0))
     assert RULES.analyse(warned, lang="en").change_type is ChangeType.REMOVAL
     # a tag the project chose is its own word, whatever the line counts

@@ -255,6 +255,7 @@ def test_parse_title_edge_cases() -> None:
         ("Merge pull request #19399 from owner/owner/fix-uds-conn-reuse", ChangeType.BUGFIX),
         ("Merge pull request #7 from someone/feature_tracing", ChangeType.FEATURE),
         ("Merge pull request #8 from someone/perf/postings", ChangeType.PERFORMANCE),
+        ("Merge pull request #7 From someone/fix-x", ChangeType.BUGFIX),  # (once an IndexError)
         ("Merge pull request #9 from fix/patch-1", None),  # the owner "fix" is no branch
         ("Merge pull request #10 from someone/prefix-cache", None),  # "prefix" is no "fix"
         ("Merge pull request #11 from someone/patch-1", None),

@@ -196,7 +196,8 @@ def score_importance(
         else:
             words = facts.security_words or facts.advisories or [subject]
             evidence(3, "ev_security", words=rt.code_list(words, lang))
-    elif facts.security_words and change_type is not ChangeType.SECURITY:
+    elif facts.security_words and change_type is not ChangeType.SECURITY and src is None:
+        # (source code whose words were judged no fix, uv's `uv audit` features: no note)
         key = "ev_security_dependency" if installed else "ev_security_tooling"
         notes.append(rt.tr(lang, key, words=rt.code_list(facts.security_words, lang)))
     if facts.breaking_marker and not facts.radar:

@@ -38,6 +38,7 @@ from commitdigest.analysis.tags import (
     CONVENTIONAL_TYPES,
     PRECEDENCE,
     TAG_TYPES,
+    about_vulnerabilities,
     keyword_match,
     security_words,
     tag_change_types,
@@ -276,7 +277,11 @@ def _from_message(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
 
 
 _TAKES_AWAY = frozenset(
-    ("remove", "removes", "removed", "drop", "drops", "dropped", "delete", "deletes")
+    (
+        *("remove", "removes", "removed", "removing"),
+        *("drop", "drops", "dropped", "dropping"),
+        *("delete", "deletes", "deleted", "deleting"),
+    )
 )
 """The words of a removal that take code away (to deprecate, retire or sunset something
 adds a warning, and removes nothing)."""
@@ -316,31 +321,18 @@ _BODY_SECURITY = Sieved(
 release notes and dependency injection say them too)."""
 
 
-_NOT_A_FIX = frozenset(
-    {
-        ChangeType.FEATURE,
-        ChangeType.REFACTOR,
-        ChangeType.PERFORMANCE,
-        ChangeType.DOCUMENTATION,
-        ChangeType.TEST,
-        ChangeType.CI_BUILD,
-    }
-)
-
-
 def _security_words(facts: CommitFacts) -> str:
     """The words that make it a security fix: the title's, a ``[Security]`` tag, an
     advisory id; ``""`` for none."""
     stated = _from_title(facts)  # (its tags, its prefix, its verb)
-    # "vulnerabilities" where the title says it adds or reworks something is news of a
-    # feature about them (uv's "uv audit: add context/warnings for ignored
-    # vulnerabilities", "Add audit malware-check configuration settings"), no fix of one
-    other = stated is not None and stated[0] in _NOT_A_FIX
-    for word in security_words(facts.info.title):
-        if not (other and word.lower().startswith("vulnerab")):
-            return word
+    kind = stated[0] if stated is not None else None
+    if words := security_words(facts.info.title, kind):
+        return words[0]
     m = _BODY_SECURITY.search(facts.excerpt)
-    if m and not (other and m.group(0).lower().startswith("vulnerab")):
+    if m and not (
+        m.group(0).lower().startswith("vulnerab")
+        and about_vulnerabilities(f"{facts.info.title}\n{facts.excerpt}", kind)
+    ):
         return m.group(0)
     if any(TAG_TYPES.get(k) is ChangeType.SECURITY for k in facts.info.tag_keys):
         return next(f"[{t}]" for t, k in zip(facts.info.tags, facts.info.tag_keys, strict=True)

@@ -103,8 +103,8 @@ CONVENTIONAL_TYPES: dict[str, ChangeType] = {
 
 SECURITY_RE = Sieved(
     r"\bCVE-\d{4}-\d+|\bvulnerab\w*|(?<![\w-])security(?![\w-])|\bRCE\b|\bXSS\b|\bCSRF\b"
-    r"|\b(?:sql|command|shell|os|header|crlf|template|html|script|ldap|xml|xpath|code|prompt"
-    r"|argument|log)[ -]injection\b"
+    r"|(?:\b|(?<=no))(?:sql|command|shell|os|header|crlf|template|html|script|ldap|xml|xpath"
+    r"|code|prompt|argument|log|jndi|csv|formula|expression|object)[ -]injection\b"
     r"|\bSSRF\b|\b(?:buffer|heap|integer)[ -]overflow\b|\bpath traversal\b"
     r"|\barbitrary (?:code|file)\b|\bremote code execution\b|\bprivilege escalation\b"
     r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+|\bslowloris\b"
@@ -115,7 +115,8 @@ SECURITY_RE = Sieved(
     re.IGNORECASE,
 )  # fmt: skip
 
-_CODE_OR_PATH = re.compile(r"`[^`]*`|\S*/\S*")
+# code, and a path (``fastapi/security/oauth2.py``, ``security/``, ``./x``; not "XSS/CSRF")
+_CODE_OR_PATH = re.compile(r"`[^`]*`|\S*/\S*\.\w{1,5}\b\S*|\S+/(?=\s|$)|(?<!\S)\.{0,2}/\S+")
 # what makes the bare word "security" news of a fix (not fastapi's "security scheme", uv's
 # "security review", prometheus' "OSSF security insight")
 _SECURITY_NEWS = re.compile(
@@ -124,29 +125,60 @@ _SECURITY_NEWS = re.compile(
     r"|concerns?|exposures?|hotfix\w*)\b",
     re.IGNORECASE,
 )
+_SECURITY_PREFIX = re.compile(r"\W*security\s*:", re.IGNORECASE)  # "🔒 Security: …"
+_WORD = re.compile(r"\w")
+_FIX_WORDS = re.compile(r"\b(?:fix\w*|prevent\w*|patch\w*|mitigat\w*|address\w*|resolv\w*)\b", re.I)
+NOT_A_FIX = frozenset(
+    {
+        ChangeType.FEATURE,
+        ChangeType.REFACTOR,
+        ChangeType.PERFORMANCE,
+        ChangeType.DOCUMENTATION,
+        ChangeType.TEST,
+        ChangeType.CI_BUILD,
+    }
+)
+"""What a title states when its "vulnerabilities" are what a feature is about (uv's ``uv
+audit``: "add context/warnings for ignored vulnerabilities"), not what it fixes."""
 
 
-def security_words(text: str) -> list[str]:
+def security_words(text: str, stated: ChangeType | None = None) -> list[str]:
     """The words of ``text`` that say it fixes a vulnerability (:data:`SECURITY_RE`), each
     once, without what it writes as code or as a path (fastapi's `fastapi/security/
-    oauth2.py`, `Security()`); the bare word "security" only as a tag or prefix, in capitals
-    (a bot's "[SECURITY]") or as news of a fix ("security fix", "security issue", "security
-    hardening": not "security scheme")."""
+    oauth2.py`, `Security()`). The bare word "security" counts as a tag, a scope or a
+    prefix (``[Security]``, ``fix(security):``, ``(security)``, "🔒 Security: …"), in
+    capitals (a bot's "[SECURITY]") or as news of a fix ("security fix", "security issue",
+    "security hardening": not "security scheme"). "vulnerability" does not where the title
+    states the ``stated`` type of no fix (:data:`NOT_A_FIX`: "add …") and says no "fix",
+    "prevent", "patch", "mitigate", "address" or "resolve"."""
     if not SECURITY_RE.may_match(text):
         return []
     bare = _CODE_OR_PATH.sub(" ", text)
+    about = about_vulnerabilities(bare, stated)
     found: list[str] = []
     for m in SECURITY_RE.finditer(bare):
         word = m.group(0)
+        if about and word.lower().startswith("vulnerab"):
+            continue
         if word.lower() == "security" and not (
             word.isupper()
             or _SECURITY_NEWS.match(bare, m.start())
-            or not bare[: m.start()].strip(" [(")
-            or bare[m.start() - 1 : m.start()] == "["
+            or (bare[m.start() - 1 : m.start()], bare[m.end() : m.end() + 1]) in _ENCLOSED
+            or (_SECURITY_PREFIX.match(bare) is not None and not _WORD.search(bare, 0, m.start()))
         ):
             continue
         found.append(word)
     return list(dict.fromkeys(found))
+
+
+_ENCLOSED = {("[", "]"), ("(", ")")}
+
+
+def about_vulnerabilities(text: str, stated: ChangeType | None) -> bool:
+    """Whether ``text`` (a title, a message) is about vulnerabilities, not a fix of one:
+    its title states a type of no fix (:data:`NOT_A_FIX`) and it says no "fix", "prevent",
+    "patch", "mitigate", "address" or "resolve"."""
+    return stated in NOT_A_FIX and not _FIX_WORDS.search(text)
 
 
 # (pattern, type) in priority order; matched against the clean title, case-insensitively
@@ -210,7 +242,7 @@ _COMPONENT_RE = re.compile(
 _PAREN_SCOPE_RE = re.compile(r"^\(([^()]{1,40})\)\s*:\s+(\S.*)$")
 _TOPIC_RE = re.compile(r"^([^:]{1,60}?):\s+(\S.*)$")
 """``Package by default: Update documentation``: a topic of a few words, then the action."""
-_MERGE_PR_RE = re.compile(r"^Merge (?:pull request|PR) #(\d+) from \S+\s*$", re.IGNORECASE)
+_MERGE_PR_RE = re.compile(r"^Merge (?:pull request|PR) #(\d+) from (\S+)\s*$", re.IGNORECASE)
 _MERGE_FORK_RE = re.compile(r"^Merge commit from fork\s*$", re.IGNORECASE)
 _SENTENCE_TITLE = 120
 _BULLET_RE = re.compile(r"^(?:[-*+]\s+|\d+[.)]\s+)")
@@ -313,12 +345,15 @@ def _topic_and_subject(clean: str) -> tuple[str | None, str]:
     return None, clean
 
 
+def _first_line(title: str) -> str:
+    return title.strip().splitlines()[0].strip() if title.strip() else ""
+
+
 def advisory_merge(title: str) -> bool:
     """Whether a commit is GitHub's merge of a security advisory's temporary private fork:
     its title is ``Merge commit from fork`` (what the advisory's merge button writes; a pull
     request from any other fork is ``Merge pull request #N from …``)."""
-    first = title.strip().splitlines()[0] if title.strip() else ""
-    return _MERGE_FORK_RE.match(first.strip()) is not None
+    return _MERGE_FORK_RE.match(_first_line(title)) is not None
 
 
 _BRANCH_TYPES = {
@@ -336,10 +371,10 @@ def merged_branch_type(title: str) -> tuple[ChangeType, str] | None:
     ``Merge pull request #19131 from someone/fix/discovery-metric-leak`` -> a bug fix (a
     part of the branch's name after its owner whose first word is ``fix``, ``bugfix``,
     ``hotfix``, ``feat``, ``feature`` or ``perf``)."""
-    first = title.strip().splitlines()[0].strip() if title.strip() else ""
-    if _MERGE_PR_RE.match(first) is None:
+    m = _MERGE_PR_RE.match(_first_line(title))
+    if m is None:
         return None
-    branch = first.split(" from ", 1)[1].strip()
+    branch = m.group(2)
     for part in branch.split("/")[1:]:
         word = re.split(r"[-_.]", part, maxsplit=1)[0].lower()
         if word in _BRANCH_TYPES:
@@ -353,7 +388,7 @@ def effective_title(title: str, body: str) -> str:
     ``tsdb: stabilize the XOR2 float chunk encoding (#19461)``); GitHub's ``Merge commit
     from fork`` (an advisory's private fork) by the first sentence of its message. Any other
     title as is."""
-    first = title.strip().splitlines()[0].strip() if title.strip() else ""
+    first = _first_line(title)
     pr = _MERGE_PR_RE.match(first)
     if pr is None and not _MERGE_FORK_RE.match(first):
         return title
@@ -415,7 +450,7 @@ def change_type_from_title(title: str) -> ChangeType | None:
     info = parse_title(title)
     if info.is_revert:
         return ChangeType.REVERT
-    if security_words(info.title):
+    if security_words(info.title, _highest(tag_change_types(info))):
         return ChangeType.SECURITY
     tagged = _highest(tag_change_types(info))
     if tagged is not None:

@@ -111,6 +111,7 @@ def detect(view: CommitView) -> list[ApiChange]:
             if not in_release and old_section is not None and old_section.body == section.body:
                 continue  # the section reads as before: nothing new in it
             written = _written(old_section) if old_section is not None else frozenset()
+            current = _written(section)  # (an entry still there was not edited into another)
             for entry in section.entries:
                 if entry.text in written and not in_release:
                     continue  # the same words as before: nothing new (the cheap test first)
@@ -123,7 +124,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 if not in_release and (
                     key in _keys(written)
                     or (len(key) >= 20 and key in _text_key(before))
-                    or _edited(entry.text, key, written)
+                    or _edited(entry.text, key, written - current)
                 ):
                     continue  # re-worded or re-wrapped, or moved from another section
                 seen.add(key)
@@ -180,32 +181,37 @@ REWORDED = 0.75  # the share of its words an entry keeps when it is only re-word
 _REFERENCE = re.compile(r"(?<![\w&])#\d+\b")  # an issue or pull request: #5272
 
 
-def _edited(text: str, key: str, written: frozenset[str]) -> bool:
-    """Whether the entry ``text`` (its words ``key``) is one of ``written`` (its section's
-    entries before the commit) edited, not news: it writes the same code, and either most
-    of its words are that entry's or it names the same issues or pull requests. In
-    vllm-ascend's release notes long out, "torch-npu" became "TorchNPU", "quantinized"
-    "quantized", and "`VLLM_ASCEND_ENABLE_DENSE_OPTIMIZE` is removed and … is recommend to
-    replace … #5272" "… has been removed. … is recommended as a replacement … #5272": each
-    opened a report as breaking news. An entry that writes more code ("Remove `old_api`
-    and `older_api`") is news; so is a short one re-worded ("Remove `foo`", five words or
-    fewer, must be the same)."""
-    words = set(key.split())
-    refs = frozenset(_REFERENCE.findall(text))
-    spans: frozenset[str] | None = None
-    for old in written:
-        old_refs = frozenset(_REFERENCE.findall(old)) if "#" in old else frozenset()
-        same_refs = bool(refs) and old_refs == refs
-        if not same_refs:
-            before = set(_key(plain_entry(old)).split())
-            if len(words) < 5 or len(before) < 5:
-                continue
-            if len(words & before) < REWORDED * len(words | before):
-                continue
-        spans = frozenset(code_spans(text)) if spans is None else spans
-        if frozenset(code_spans(old)) == spans:
+def _edited(text: str, key: str, gone: frozenset[str]) -> bool:
+    """Whether the entry ``text`` (its words ``key``) is one of ``gone`` (its section's
+    entries before the commit that are not there after it) edited, not news: it writes the
+    same code, and either most of its words are that entry's, or it names the same issues
+    or pull requests and half its words are that entry's or it writes code. In vllm-ascend's
+    release notes long out, "torch-npu" became "TorchNPU", "quantinized" "quantized", and
+    "`VLLM_ASCEND_ENABLE_DENSE_OPTIMIZE` is removed and … is recommend to replace … #5272"
+    "… has been removed. … is recommended as a replacement … #5272": each opened a report
+    as breaking news. An entry that writes more code ("Remove `old_api` and `older_api`")
+    is news; so is a short one re-worded (five words or fewer must be the same)."""
+    if not gone:
+        return False
+    words, refs, spans = _marks(text, key)
+    for old in gone:
+        old_words, old_refs, old_spans = _marks(old)
+        if old_spans != spans:
+            continue
+        shared = len(words & old_words) / max(len(words | old_words), 1)
+        if refs and old_refs == refs and (spans or shared >= 0.5):
+            return True
+        if len(words) >= 5 and len(old_words) >= 5 and shared >= REWORDED:
             return True
     return False
+
+
+@lru_cache(maxsize=1024)
+def _marks(text: str, key: str = "") -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """An entry's words, the issues and pull requests it names, and the code it writes."""
+    words = frozenset((key or _key(plain_entry(text))).split())
+    refs = frozenset(_REFERENCE.findall(text)) if "#" in text else frozenset()
+    return words, refs, frozenset(code_spans(text))
 
 
 @lru_cache(maxsize=32)

@@ -445,7 +445,8 @@ def plain_text(entry: str) -> str:
     return " ".join(text.split())
 
 
-_TITLED = re.compile(r"^(.*?\S)\s*<[^<>]+>$")  # a role's explicit title: `title <target>`
+# a reST explicit title: `title <target>` (a space before the target: ``Vec<T>`` is code)
+_TITLED = re.compile(r"^(.*?\S)\s+<([^<>\s][^<>]*)>$")
 
 
 def _shown_span(m: re.Match[str]) -> str:
@@ -456,8 +457,9 @@ def _shown_span(m: re.Match[str]) -> str:
     code = m.group(1) if m.group(1) is not None else m.group(2)
     if (titled := _TITLED.match(code)) is not None:
         code = titled.group(1)
-    elif code.startswith("~"):
-        code = code[1:].rsplit(".", 1)[-1] if "." in code.split("(", 1)[0] else code[1:]
+    elif code.startswith("~"):  # the last part of the name, then its call (``f(1.5)``)
+        head, paren, call = code[1:].partition("(")
+        code = head.rsplit(".", 1)[-1] + paren + call
     elif code.startswith("!"):
         code = code[1:]
     return f"{tick}{code}{tick}"
@@ -492,6 +494,6 @@ def _target(code: str) -> str:
     """What a code span names: a reST explicit title's target (```getfixturevalue() <pytest.
     FixtureRequest.getfixturevalue>``` -> ``pytest.FixtureRequest.getfixturevalue``), without
     the ``~``/``!`` marks that change only how the docs show it."""
-    if code.endswith(">") and (m := re.fullmatch(r".*?\S\s*<([^<>]+)>", code)) is not None:
-        code = m.group(1).strip()
+    if code.endswith(">") and (m := _TITLED.match(code)) is not None:
+        code = m.group(2).strip()
     return code.lstrip("~!")

@@ -53,13 +53,21 @@ def said_at(text: str, line: int) -> list[str]:
     lines = text.split("\n")
     if not 0 < line <= len(lines):
         return []
-    start = line - 1
-    while start > 0 and lines[start - 1].lstrip().startswith("@"):
-        start -= 1
     head = line - 1
     while head < len(lines) - 1 and lines[head].lstrip().startswith("@"):
         head += 1  # (the item's line may be a decorator's)
     indent = indent_of(lines[head])
+    start = above = head  # up over its decorators, a call over several lines included
+    while above > 0:
+        above -= 1
+        code = lines[above].lstrip()
+        if not code:
+            break
+        if indent_of(lines[above]) > indent or code.startswith((")", "]")):
+            continue  # (inside a decorator's call, if an "@" line comes above)
+        if not code.startswith("@"):
+            break
+        start = above
     end = head + 1
     while end < len(lines):
         code = lines[end].lstrip()
@@ -77,7 +85,7 @@ def _defined_at(text: str, name: str) -> int:
     parts = name.split("(", 1)[0].split(".")
     if not all(part.isidentifier() for part in parts):
         return 0  # a flag, a variable, a changelog's words: no definition
-    for k in range(1, len(parts)):
+    for k in range(len(parts) - 1, 0, -1):  # the longest first: ``Client.get``, not ``get``
         obj = find(text, ".".join(parts[-k:]))
         if obj is not None:
             return obj.line
