@@ -490,12 +490,13 @@ def test_an_item_that_names_no_definition_is_looked_up_nowhere() -> None:
     for name in ("Upgrade PyTorch to 2.5.1. Users no longer install it.", "--legacy", "A.."):
         item = ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name=name,
                          path="mod.py")  # fmt: skip
-        assert own_first(item, {"mod.py": ["x"]}, {"mod.py": module}) == ["x"]
+        said = [f"{name} is gone."]  # (a message that names it: its definition is looked up)
+        assert own_first(item, {"mod.py": said}, {"mod.py": module}) == said
 
 
 def test_a_definitions_own_message_is_found_where_it_is_written() -> None:
     """A method's message, not a same-named function's; a decorator call over lines."""
-    from commitdigest.analysis.radar.instead import own_first
+    from commitdigest.analysis.radar.instead import own_first, said_by_path
 
     module = (
         "import warnings\n\n\ndef get(url, proxies=None):\n"
@@ -504,7 +505,7 @@ def test_a_definitions_own_message_is_found_where_it_is_written() -> None:
         "        warnings.warn(\"'proxies' is deprecated. Use 'proxy' instead.\")\n\n\n"
         "@deprecated(\n    \"'f' is deprecated. Use 'k' instead.\"\n)\ndef f():\n    pass\n"
     )
-    said = {"mod.py": ["x"]}
+    said = said_by_path({"mod.py": module})  # (the module's first message is get's)
 
     def first(name: str) -> str:
         item = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name=name,

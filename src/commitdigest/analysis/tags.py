@@ -450,9 +450,9 @@ def change_type_from_title(title: str) -> ChangeType | None:
     info = parse_title(title)
     if info.is_revert:
         return ChangeType.REVERT
-    if security_words(info.title, _highest(tag_change_types(info))):
-        return ChangeType.SECURITY
     tagged = _highest(tag_change_types(info))
+    if security_words(info.title, tagged):
+        return ChangeType.SECURITY
     if tagged is not None:
         return tagged
     return keyword_change_type(info.clean_title)

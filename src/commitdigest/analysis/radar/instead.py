@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from commitdigest.analysis.radar import deprecation
 from commitdigest.analysis.radar.changelog import code_spans
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
+from commitdigest.analysis.radar.patch import lines_of
 from commitdigest.analysis.radar.pyapi import indent_of
 from commitdigest.analysis.radar.pylocal import find
 from commitdigest.models import ApiChangeType
@@ -50,7 +51,7 @@ def said_at(text: str, line: int) -> list[str]:
     decorators, its header and its indented body (a removed parameter's function warns
     about it there; another function's message that names the same word is about that
     function)."""
-    lines = text.split("\n")
+    lines = lines_of(text)  # (kept for the text: a module with many items is split once)
     if not 0 < line <= len(lines):
         return []
     head = line - 1
@@ -79,13 +80,15 @@ def said_at(text: str, line: int) -> list[str]:
 
 def _defined_at(text: str, name: str) -> int:
     """The 1-based line where the module ``text`` defines the item ``name``
-    (``pkg.mod.Cls.meth(param)``: ``meth`` of ``Cls``), 0 if nowhere: the shortest end of
+    (``pkg.mod.Cls.meth(param)``: ``meth`` of ``Cls``), 0 if nowhere: the longest end of
     the dotted name that the module defines (the item's own line may be the other
     version's)."""
     parts = name.split("(", 1)[0].split(".")
     if not all(part.isidentifier() for part in parts):
         return 0  # a flag, a variable, a changelog's words: no definition
     for k in range(len(parts) - 1, 0, -1):  # the longest first: ``Client.get``, not ``get``
+        if k > 1 and f"class {parts[-k]}" not in text:
+            continue  # (``pkg.mod`` of ``pkg.mod.fn`` is no class of the module)
         obj = find(text, ".".join(parts[-k:]))
         if obj is not None:
             return obj.line
@@ -106,12 +109,22 @@ def own_first(
     warns). A message that names the same word elsewhere is often about something else:
     flask's ``json.loads(app)`` is not what ``json.dumps`` says of its own ``app``, nor
     "Use 'SESSION_COOKIE_NAME' in 'app.config' instead", in ``app.py``."""
-    text = texts.get(item.path)
-    line = _defined_at(text, item.name) if text else 0
-    near = said_at(text, line) if text and line else []
     own = said.get(item.path, [])
-    others = (m for path, found in said.items() if path != item.path for m in found)
+    others = [m for path, found in said.items() if path != item.path for m in found]
+    short = _short_name(item)
+    text = texts.get(item.path)
+    if not text or not any(short in m for m in (*own, *others)):
+        return [*own, *others]  # no message names it: no definition is looked up
+    line = _defined_at(text, item.name)
+    near = said_at(text, line) if line else []
     return list(dict.fromkeys([*near, *own, *others]))
+
+
+def _short_name(item: ApiChange) -> str:
+    """The last name of what ``item`` names: a parameter's (``pkg.f(proxies)``), else the
+    object's (``pkg.mod.Cls.meth``)."""
+    name = item.name.split("(")[1].rstrip(")") if "(" in item.name else item.name
+    return name.rsplit(".", 1)[-1].lstrip("*")
 
 
 def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[str] = ()) -> str:
@@ -123,8 +136,7 @@ def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[st
         return _hint_sentence(item.name)
     if item.change not in REPLACED:
         return ""  # a changed base or default has nothing to write instead
-    name = item.name.split("(")[1].rstrip(")") if "(" in item.name else item.name
-    short = name.rsplit(".", 1)[-1].lstrip("*")
+    short = _short_name(item)
     if not short.isidentifier():
         return ""
     said = [m for m in messages if short in m]
