@@ -325,6 +325,7 @@ def test_security_words_that_name_no_fix(title: str, path: str, body: str) -> No
         ("Fix XSS/CSRF in login form", ""),
         ("Fix SQL-injection/XSS", ""),
         ("Fix NoSQL injection", ""),
+        ("Fix SQL\u00a0injection in the search box", ""),  # (a no-break space)
         ("Add input validation to fix vulnerability in upload handler", ""),
         ("🔒 Security: reject oversized headers", ""),
         ("Bump lodash (security)", ""),

@@ -104,7 +104,7 @@ CONVENTIONAL_TYPES: dict[str, ChangeType] = {
 SECURITY_RE = Sieved(
     r"\bCVE-\d{4}-\d+|\bvulnerab\w*|(?<![\w-])security(?![\w-])|\bRCE\b|\bXSS\b|\bCSRF\b"
     r"|(?:\b|(?<=no))(?:sql|command|shell|os|header|crlf|template|html|script|ldap|xml|xpath"
-    r"|code|prompt|argument|log|jndi|csv|formula|expression|object)[ -]injection\b"
+    r"|code|prompt|argument|log|jndi|csv|formula|expression|object)[\s-]injection\b"
     r"|\bSSRF\b|\b(?:buffer|heap|integer)[ -]overflow\b|\bpath traversal\b"
     r"|\barbitrary (?:code|file)\b|\bremote code execution\b|\bprivilege escalation\b"
     r"|\bauth(?:entication|orization)? bypass\b|\bGHSA-[\w-]+|\bslowloris\b"
@@ -120,7 +120,7 @@ _CODE_OR_PATH = re.compile(r"`[^`]*`|\S*/\S*\.\w{1,5}\b\S*|\S+/(?=\s|$)|(?<!\S)\
 # what makes the bare word "security" news of a fix (not fastapi's "security scheme", uv's
 # "security review", prometheus' "OSSF security insight")
 _SECURITY_NEWS = re.compile(
-    r"security[ -](?:fix|fixes|fixed|issues?|vulnerabilit\w*|bugs?|flaws?|holes?|advisor\w*"
+    r"security[\s-](?:fix|fixes|fixed|issues?|vulnerabilit\w*|bugs?|flaws?|holes?|advisor\w*"
     r"|patch\w*|release|updates?|problems?|risks?|harden\w*|enhancements?|improvements?"
     r"|concerns?|exposures?|hotfix\w*)\b",
     re.IGNORECASE,
