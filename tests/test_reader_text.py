@@ -17,7 +17,7 @@ from commitdigest.render.view import MarkdownView
 from tests.test_rules import commit
 
 
-def _release(announced: int, found: int) -> ActLine:
+def _release(announced: int, found: int, deprecated: int = 0) -> ActLine:
     items = [
         ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name=f"a{i}")
         for i in range(announced)
@@ -25,7 +25,8 @@ def _release(announced: int, found: int) -> ActLine:
         ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.SIGNATURE_CHANGED, name=f"f{i}")
         for i in range(found)
     ]
-    return ActLine(kind="release", repo="", commit=None, items=tuple(items), release="0.28.0")  # type: ignore[arg-type]
+    return ActLine(kind="release", repo="", commit=None, items=tuple(items), release="0.28.0",  # type: ignore[arg-type]
+                   deprecated=deprecated)  # fmt: skip
 
 
 def test_the_release_line_counts_the_announced_apart_from_the_code() -> None:
@@ -39,6 +40,43 @@ def test_the_release_line_counts_the_announced_apart_from_the_code() -> None:
     # all announced (or none): one count
     assert en.release_label(_release(3, 0)) == "🏷️ Release 0.28.0 announces breaking changes (3)"
     assert zh.release_label(_release(3, 0)) == "🏷️ 发布 0.28.0：声明了 3 项破坏性变更"
+    # and what it deprecates (pytest 9.1.0: one break, eleven deprecations), or that alone
+    assert en.release_label(_release(1, 0, 11)) == (
+        "🏷️ Release 0.28.0 announces breaking changes (1); deprecations (11)"
+    )
+    assert (
+        zh.release_label(_release(1, 0, 11))
+        == "🏷️ 发布 0.28.0：声明了 1 项破坏性变更；另声明弃用 11 项"
+    )
+    assert en.release_label(_release(0, 0, 2)) == "🏷️ Release 0.28.0 announces deprecations (2)"
+    assert zh.release_label(_release(0, 0, 2)) == "🏷️ 发布 0.28.0：声明弃用 2 项"
+
+
+def test_a_release_that_deprecates_is_a_line_of_act_on() -> None:
+    """pytest 9.1.0's eleven deprecations sat in its commit's section only; a release that
+    announces deprecations alone was not in Act on at all."""
+    from fake_receivers import busy_day
+
+    from commitdigest.render.act_on import act_on
+
+    entry = busy_day(1, lang="en").repositories[0].commits[0]
+
+    def announced(name: str, change: ApiChangeType, *, breaking: bool) -> ApiChange:
+        return ApiChange(kind=RadarKind.ANNOUNCED, change=change, name=name, release="9.1.0",
+                         breaking=breaking)  # fmt: skip
+
+    olds = [announced(f"`old_{i}` is deprecated.", ApiChangeType.DEPRECATED, breaking=False)
+            for i in range(3)]  # fmt: skip
+    gone = announced("`gone` is removed.", ApiChangeType.REMOVED, breaking=True)
+    both = entry.model_copy(update={"api_changes": [gone, *olds]})
+    only = entry.model_copy(update={"api_changes": olds})
+    daily = entry.model_copy(update={"api_changes": [o.model_copy(update={"release": ""})
+                                                     for o in olds]})  # fmt: skip
+    [line] = [ln for ln in act_on([("r", [both])]).lines if ln.kind == "release"]
+    assert (line.release, len(line.items), line.deprecated) == ("9.1.0", 1, 3)
+    [line] = act_on([("r", [only])]).lines
+    assert (line.kind, line.items, line.deprecated) == ("release", (), 3)
+    assert not [ln for ln in act_on([("r", [daily])]).lines if ln.kind == "release"]
 
 
 def test_a_quotation_is_not_cut_after_an_abbreviation() -> None:

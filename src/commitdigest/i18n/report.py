@@ -101,6 +101,8 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
         "act_release_mixed": (
             "🏷️ 发布 {version}：{n} 项破坏性变更（项目声明 {announced} 项，代码中发现 {found} 项）"
         ),
+        "act_release_also_deprecated": "；另声明弃用 {n} 项",
+        "act_release_deprecations": "🏷️ 发布 {version}：声明弃用 {n} 项",
         "act_security": "🔒 安全修复",
         "act_high": "🔴 高重要度",
         "act_more": "还有 {n} 项 ↓",
@@ -240,6 +242,8 @@ REPORT_STRINGS: dict[str, dict[str, str]] = {
             "🏷️ Release {version}: {n} breaking changes ({announced} announced, {found} found in"
             " the code)"
         ),
+        "act_release_also_deprecated": "; deprecations ({n})",
+        "act_release_deprecations": "🏷️ Release {version} announces deprecations ({n})",
         "act_security": "🔒 Security fix",
         "act_high": "🔴 High importance",
         "act_more": "{n} more ↓",

@@ -5,7 +5,8 @@ In this order, at most :data:`LIMIT` lines, then "N more ↓":
 
 1. what affects the reader's code (``--downstream``): one line per item, with its uses;
 2. public breaking changes, from the code and announced: one line per commit (a release
-   that announces 22 changes is one line pointing at its list);
+   that announces 22 changes is one line pointing at its list, which counts the
+   deprecations it announces too; a release that announces deprecations only is a line);
 3. security fixes;
 4. the other high-importance commits that users feel (not tests, CI or docs), each with a
    one-line reason.
@@ -20,7 +21,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from commitdigest.models import ApiChange, ChangeType, CommitEntry, Importance, RadarKind
+from commitdigest.models import (
+    ApiChange,
+    ApiChangeType,
+    ChangeType,
+    CommitEntry,
+    Importance,
+    RadarKind,
+)
 from commitdigest.render.headline import headline
 from commitdigest.text import clean_line, shorten_title
 
@@ -42,6 +50,7 @@ class ActLine:
     items: tuple[ApiChange, ...] = ()
     release: str = ""
     reason: str = ""  # plain text: why it is here (high, security)
+    deprecated: int = 0  # the deprecations the release announces
 
 
 @dataclass(frozen=True)
@@ -74,9 +83,13 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
             if items:
                 release = next((i.release for i in items if i.release), "")
                 breaking.append(ActLine("release" if release else "breaking", shown, c,
-                                        tuple(items), release=release))  # fmt: skip
+                                        tuple(items), release=release,
+                                        deprecated=_deprecations(c, release)))  # fmt: skip
             elif c.sha in listed:
                 continue
+            elif release := next((i.release for i in _deprecated(c)), ""):
+                breaking.append(ActLine("release", shown, c, release=release,
+                                        deprecated=_deprecations(c, release)))  # fmt: skip
             elif c.analysis.change_type is ChangeType.SECURITY:
                 security.append(ActLine("security", shown, c, reason=_reason(c)))
             elif c.analysis.importance is Importance.HIGH and (
@@ -85,6 +98,22 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
                 high.append(ActLine("high", shown, c, reason=_reason(c)))
     lines = [*affects, *breaking, *security, *high]
     return ActOn(lines[:limit], max(0, len(lines) - limit))
+
+
+def _deprecated(commit: CommitEntry) -> list[ApiChange]:
+    """What the commit's release announces as deprecated (pytest 9.1.0: eleven entries)."""
+    return [
+        i
+        for i in commit.api_changes
+        if i.release and i.kind is RadarKind.ANNOUNCED and i.change is ApiChangeType.DEPRECATED
+    ]
+
+
+def _deprecations(commit: CommitEntry, release: str) -> int:
+    """How many deprecations the commit's release ``release`` announces ("" : none)."""
+    if not release:
+        return 0
+    return len({i.name for i in _deprecated(commit) if i.release == release})
 
 
 def _reason(commit: CommitEntry) -> str:

@@ -153,14 +153,23 @@ class Labels:
     def release_label(self, line: ActLine) -> str:
         """A release's Act-on label: what the project announced, and apart from it what the
         code shows that no entry announced (``Release 0.28.0: 18 breaking changes (2
-        announced, 16 found in the code)``)."""
+        announced, 16 found in the code)``), and the deprecations it announces
+        (``…; deprecations (11)``)."""
         n = len(line.items)
+        if not n:  # a release that announces deprecations only
+            return self.s["act_release_deprecations"].format(
+                version=line.release, n=line.deprecated
+            )
         announced = sum(i.kind is RadarKind.ANNOUNCED for i in line.items)
         if announced in (0, n):
-            return self.s["act_release"].format(version=line.release, n=n)
-        return self.s["act_release_mixed"].format(
-            version=line.release, n=n, announced=announced, found=n - announced
-        )
+            label = self.s["act_release"].format(version=line.release, n=n)
+        else:
+            label = self.s["act_release_mixed"].format(
+                version=line.release, n=n, announced=announced, found=n - announced
+            )
+        if line.deprecated:
+            label += self.s["act_release_also_deprecated"].format(n=line.deprecated)
+        return label
 
     def dimension(self, dimension: str) -> str | None:
         """The label of a known insight dimension, else None (print the text itself)."""
