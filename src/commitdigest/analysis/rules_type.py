@@ -163,7 +163,11 @@ def leading_verb(text: str) -> tuple[ChangeType, str] | None:
     return found, words[0]
 
 
-def _stated(facts: CommitFacts) -> tuple[ChangeType, str, str] | None:
+_Stated = tuple[ChangeType, str, str]
+"""(type, note key, quoted words): what a title states of its type."""
+
+
+def _stated(facts: CommitFacts) -> _Stated | None:
     """(type, note key, quoted words) from the title's tags or conventional prefix."""
     info = facts.info
     tagged = tag_change_types(info)
@@ -189,7 +193,7 @@ def _stated(facts: CommitFacts) -> tuple[ChangeType, str, str] | None:
     return best, "type_conventional", prefix
 
 
-def _from_title(facts: CommitFacts) -> tuple[ChangeType, str, str] | None:
+def _from_title(facts: CommitFacts) -> _Stated | None:
     """(type, note key, quoted words) the title states or names."""
     if stated := _stated(facts):
         return stated
@@ -204,10 +208,12 @@ def _from_title(facts: CommitFacts) -> tuple[ChangeType, str, str] | None:
     return None
 
 
-def _non_source(facts: CommitFacts, areas: frozenset[Area], lang: str) -> tuple[ChangeType, str]:
+def _non_source(
+    facts: CommitFacts, areas: frozenset[Area], stated: _Stated | None, lang: str
+) -> tuple[ChangeType, str]:
     lines = {a: facts.areas[a].lines or facts.areas[a].files for a in areas}
     total = sum(lines.values()) or 1
-    if stated := _from_title(facts):
+    if stated:
         kind, key, words = stated
         carriers = _TYPE_AREAS.get(kind, frozenset()) & areas
         if carriers and sum(lines[a] for a in carriers) / total >= _AGREE_SHARE:
@@ -230,17 +236,18 @@ def change_type(facts: CommitFacts, lang: str) -> tuple[ChangeType, str]:
         other = sum(facts.areas[a].lines for a in areas)
         if facts.vendored_lines >= other:  # "Upgrade packaging to 26.3" in src/pip/_vendor
             return ChangeType.DEPENDENCY, rt.tr(lang, "type_vendored")
+    stated = _from_title(facts)  # (its tags, its prefix, its verb; asked once)
     if areas and Area.SOURCE not in areas:
-        security = _security_words(facts)
+        security = _security_words(facts, stated)
         if security and facts.installs_dependencies and not facts.bot:
             return ChangeType.SECURITY, rt.tr(lang, "type_security", word=rt.code_span(security))
-        return _non_source(facts, areas, lang)
-    if (shipped or not areas) and (security := _security_words(facts)):
+        return _non_source(facts, areas, stated, lang)
+    if (shipped or not areas) and (security := _security_words(facts, stated)):
         return ChangeType.SECURITY, rt.tr(lang, "type_security", word=rt.code_span(security))
     if (shipped or not areas) and facts.advisory_fork:
         return ChangeType.SECURITY, rt.tr(lang, "type_advisory_fork")
     not_removal = ""  # why the title's removal word is not taken for one
-    if stated := _from_title(facts):
+    if stated:
         kind, key, words = stated
         verb = leading_verb(info.subject)
         if (
@@ -321,10 +328,10 @@ _BODY_SECURITY = Sieved(
 release notes and dependency injection say them too)."""
 
 
-def _security_words(facts: CommitFacts) -> str:
+def _security_words(facts: CommitFacts, stated: _Stated | None) -> str:
     """The words that make it a security fix: the title's, a ``[Security]`` tag, an
-    advisory id; ``""`` for none."""
-    stated = _from_title(facts)  # (its tags, its prefix, its verb)
+    advisory id; ``""`` for none. ``stated``: what the title states (:func:`_from_title`):
+    "vulnerabilities" where it states a feature are what the feature is about."""
     kind = stated[0] if stated is not None else None
     if words := security_words(facts.info.title, kind):
         return words[0]

@@ -80,16 +80,18 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
         listed = {c.sha for c, _ in found.affecting} | set(by_commit)
         for c in commits:
             items = by_commit.get(c.sha)
+            deprecated = _deprecated(c)
             if items:
                 release = next((i.release for i in items if i.release), "")
                 breaking.append(ActLine("release" if release else "breaking", shown, c,
                                         tuple(items), release=release,
-                                        deprecated=_deprecations(c, release)))  # fmt: skip
+                                        deprecated=_count(deprecated, release)))  # fmt: skip
             elif c.sha in listed:
                 continue
-            elif release := next((i.release for i in _deprecated(c)), ""):
+            elif deprecated:  # a release that deprecates only
+                release = deprecated[0].release
                 breaking.append(ActLine("release", shown, c, release=release,
-                                        deprecated=_deprecations(c, release)))  # fmt: skip
+                                        deprecated=_count(deprecated, release)))  # fmt: skip
             elif c.analysis.change_type is ChangeType.SECURITY:
                 security.append(ActLine("security", shown, c, reason=_reason(c)))
             elif c.analysis.importance is Importance.HIGH and (
@@ -101,7 +103,7 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
 
 
 def _deprecated(commit: CommitEntry) -> list[ApiChange]:
-    """What the commit's release announces as deprecated (pytest 9.1.0: eleven entries)."""
+    """What the commit's release announces as deprecated (pytest 9.1.0: ten entries)."""
     return [
         i
         for i in commit.api_changes
@@ -109,11 +111,9 @@ def _deprecated(commit: CommitEntry) -> list[ApiChange]:
     ]
 
 
-def _deprecations(commit: CommitEntry, release: str) -> int:
-    """How many deprecations the commit's release ``release`` announces ("" : none)."""
-    if not release:
-        return 0
-    return len({i.name for i in _deprecated(commit) if i.release == release})
+def _count(deprecated: list[ApiChange], release: str) -> int:
+    """How many of ``deprecated`` (distinct names) the release ``release`` announces."""
+    return len({i.name for i in deprecated if i.release == release}) if release else 0
 
 
 def _reason(commit: CommitEntry) -> str:

@@ -111,7 +111,6 @@ def detect(view: CommitView) -> list[ApiChange]:
             if not in_release and old_section is not None and old_section.body == section.body:
                 continue  # the section reads as before: nothing new in it
             written = _written(old_section) if old_section is not None else frozenset()
-            current = _written(section)  # (an entry still there was not edited into another)
             for entry in section.entries:
                 if entry.text in written and not in_release:
                     continue  # the same words as before: nothing new (the cheap test first)
@@ -124,7 +123,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                 if not in_release and (
                     key in _keys(written)
                     or (len(key) >= 20 and key in _text_key(before))
-                    or _edited(entry.text, key, written - current)
+                    # (an entry still there was not edited into this one)
+                    or _edited(entry.text, key, written - _written(section))
                 ):
                     continue  # re-worded or re-wrapped, or moved from another section
                 seen.add(key)
