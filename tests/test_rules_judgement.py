@@ -299,6 +299,13 @@ def test_security_from_the_message_and_not_from_a_repository_name() -> None:
          "Enable automatic malware checks and select a vulnerability service."),
         ("[security scheme] docs", "fastapi/openapi/models.py", ""),
         ("Security scheme docs", "fastapi/openapi/models.py", ""),
+        # words in quotes are mentioned, not claimed (this project's own history, whose
+        # README first run opened "Act on" with five such "Security fix" lines)
+        ("Rules: a phrase across a no-break space ('SQL injection', 'security fix') reads "
+         "as across a space; test", "src/commitdigest/analysis/tags.py", ""),
+        ('Docs: explain the "security fix" label', "src/app/labels.py", ""),
+        ("Docs: explain the \u201csecurity fix\u201d label", "src/app/labels.py", ""),
+        ("文档：说明「SQL injection」标签", "src/app/labels.py", ""),
     ],
 )  # fmt: skip
 def test_security_words_that_name_no_fix(title: str, path: str, body: str) -> None:
@@ -329,6 +336,9 @@ def test_security_words_that_name_no_fix(title: str, path: str, body: str) -> No
         ("Add input validation to fix vulnerability in upload handler", ""),
         ("🔒 Security: reject oversized headers", ""),
         ("Bump lodash (security)", ""),
+        # an apostrophe opens no quote: the words between are still read
+        ("Don't allow SQL injection in the users' search", ""),
+        ("Fix the parser's heap overflow on 'long' names", ""),
     ],
 )  # fmt: skip
 def test_security_words_that_name_a_fix(title: str, body: str) -> None:

@@ -33,7 +33,7 @@ from commitdigest.models import (
     Risk,
 )
 
-RULES_VERSION = "9"
+RULES_VERSION = "10"
 
 
 class RuleAnalyser:

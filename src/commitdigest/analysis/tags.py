@@ -115,8 +115,14 @@ SECURITY_RE = Sieved(
     re.IGNORECASE,
 )  # fmt: skip
 
-# code, and a path (``fastapi/security/oauth2.py``, ``security/``, ``./x``; not "XSS/CSRF")
-_CODE_OR_PATH = re.compile(r"`[^`]*`|\S*/\S*\.\w{1,5}\b\S*|\S+/(?=\s|$)|(?<!\S)\.{0,2}/\S+")
+# code, a path (``fastapi/security/oauth2.py``, ``security/``, ``./x``; not "XSS/CSRF"), and
+# words in quotes: a mention ("… ('SQL injection', 'security fix') reads as …", "the
+# “security” label", 「SQL injection」), not a claim. A straight quote opens after no letter
+# or digit and closes before none ("don't", "users' …" open nothing).
+_MENTIONED = re.compile(
+    r"`[^`]*`|\S*/\S*\.\w{1,5}\b\S*|\S+/(?=\s|$)|(?<!\S)\.{0,2}/\S+"
+    r"|(?<!\w)(?:'[^'\n]+'|\"[^\"\n]+\")(?!\w)|‘[^’\n]+’|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』"
+)
 # what makes the bare word "security" news of a fix (not fastapi's "security scheme", uv's
 # "security review", prometheus' "OSSF security insight")
 _SECURITY_NEWS = re.compile(
@@ -144,16 +150,17 @@ audit``: "add context/warnings for ignored vulnerabilities"), not what it fixes.
 
 def security_words(text: str, stated: ChangeType | None = None) -> list[str]:
     """The words of ``text`` that say it fixes a vulnerability (:data:`SECURITY_RE`), each
-    once, without what it writes as code or as a path (fastapi's `fastapi/security/
-    oauth2.py`, `Security()`). The bare word "security" counts as a tag, a scope or a
-    prefix (``[Security]``, ``fix(security):``, ``(security)``, "🔒 Security: …"), in
-    capitals (a bot's "[SECURITY]") or as news of a fix ("security fix", "security issue",
-    "security hardening": not "security scheme"). "vulnerability" does not where the title
-    states the ``stated`` type of no fix (:data:`NOT_A_FIX`: "add …") and says no "fix",
-    "prevent", "patch", "mitigate", "address" or "resolve"."""
+    once, without what it writes as code, as a path (fastapi's `fastapi/security/
+    oauth2.py`, `Security()`) or in quotes (a mention: "'SQL injection' reads as …"). The
+    bare word "security" counts as a tag, a scope or a prefix (``[Security]``,
+    ``fix(security):``, ``(security)``, "🔒 Security: …"), in capitals (a bot's
+    "[SECURITY]") or as news of a fix ("security fix", "security issue", "security
+    hardening": not "security scheme"). "vulnerability" does not where the title states the
+    ``stated`` type of no fix (:data:`NOT_A_FIX`: "add …") and says no "fix", "prevent",
+    "patch", "mitigate", "address" or "resolve"."""
     if not SECURITY_RE.may_match(text):
         return []
-    bare = _CODE_OR_PATH.sub(" ", text)
+    bare = _MENTIONED.sub(" ", text)
     about = about_vulnerabilities(bare, stated)
     found: list[str] = []
     for m in SECURITY_RE.finditer(bare):
