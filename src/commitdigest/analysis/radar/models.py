@@ -147,7 +147,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     release dated again is not released again, a merge that brings a version tag releases it
 # 16: a module read whole names what a module-level if/try/with sets as the module's (also
 #     after a class) and no def of a docstring's example; CRLF patches' changed lines
-RADAR_VERSION = 17
+RADAR_VERSION = 18
 
 
 def cache_key(sha: str) -> str:

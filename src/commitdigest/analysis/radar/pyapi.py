@@ -45,6 +45,7 @@ __all__ = [
     "light_api",
     "module_api",
     "not_code_at_end",
+    "signature_end",
     "string_spans",
     "surface",
     "without_comments",
@@ -145,8 +146,10 @@ class Obj:
     typing_only: bool = False  # defined under ``if TYPE_CHECKING:``
     header: str = ""  # the light model's def/class header; params and bases read from it
 
-    def signature(self) -> tuple[tuple[Param, ...], tuple[str, ...]]:
-        """(params, bases): the model's own, or read from the header when light."""
+    def signature(self) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:
+        """(params, bases): the model's own, or read from the header when light; None when
+        the header does not read as one (cut off where its brackets never close): nothing
+        to compare, not a signature without parameters."""
         if not self.header:
             return self.params, self.bases
         return _header_signature(self.header, self.kind == "class")
@@ -475,6 +478,41 @@ NOT_CODE = re.compile(
 )
 
 
+def signature_end(lines: list[str], start: int) -> int:
+    """The index of the line that ends the header starting at ``start`` (its ``:``): where
+    its brackets close, counted in its code (a bracket in a string or a comment is text:
+    fastapi's ``Doc(\"\"\"… [docs](https://…#sub-dependencies) …\"\"\")`` parameters);
+    ``start`` itself where they never close (a header cut off: read as no signature)."""
+    depth = 0
+    for i in range(start, len(lines)):
+        text = lines[i]
+        if '"' in text or "'" in text or "#" in text:
+            return _end_in_code(lines, start)
+        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
+        if depth <= 0 and text.rstrip().endswith(":"):
+            return i
+    return start
+
+
+def _end_in_code(lines: list[str], start: int) -> int:
+    """:func:`signature_end` for a header with strings or comments: they are blanked out
+    first (their line breaks kept), over 20 lines, then 120 lines, then the rest of
+    the module (typer's ``Typer.__init__`` documents each parameter in an
+    ``Annotated[…, Doc(\"\"\"…\"\"\")]``: 700 lines of header)."""
+    size = len(lines)
+    for upto in (min(size, start + 20), min(size, start + 120), size):
+        text = "\n".join(lines[start:upto])
+        code = NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
+        depth = 0
+        for k, line in enumerate(code):
+            depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+            if depth <= 0 and line.rstrip().endswith(":"):
+                return start + k
+        if upto == size:
+            break
+    return start
+
+
 def not_code_at_end(head: str) -> bool:
     """Whether a line's text ``head`` ends inside a string literal or a comment."""
     code, open_quote = without_comments(head)
@@ -494,15 +532,18 @@ def without_comments(text: str) -> tuple[str, str]:
 
 
 @lru_cache(maxsize=8192)
-def _header_signature(header: str, is_class: bool) -> tuple[tuple[Param, ...], tuple[str, ...]]:
-    """(params, bases) of a def or class header (``def f(a, b=1) -> X:``)."""
+def _header_signature(
+    header: str, is_class: bool
+) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:
+    """(params, bases) of a def or class header (``def f(a, b=1) -> X:``); None if it does
+    not parse."""
     snippet = header.strip()
     if not snippet.endswith(":"):
         snippet += ":"
     try:
         tree = ast.parse(snippet + " ...")
     except (SyntaxError, ValueError, RecursionError):
-        return (), ()
+        return None
     node = tree.body[0] if tree.body else None
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         return _params(node.args), ()
@@ -537,8 +578,11 @@ def light_api(text: str) -> ModuleApi:
         headers.append((m.start(), indent, kind, qual))
         stack.append((indent, kind, qual))
         rest = _SIG_REST.match(text, m.end())
-        end = rest.end() if rest else text.find("\n", m.start())
-        header = header_text(text[m.start() : end if end >= 0 else None].split("\n"))
+        if rest is not None:
+            header = header_text(text[m.start() : rest.end()].split("\n"))
+        else:  # brackets the pattern does not follow (nested deeper, in strings): counted
+            lines = text[m.start() :].split("\n")
+            header = header_text(lines[: signature_end(lines, 0) + 1])
         decorators = _decorators(text, m.start())
         line = lines_before + 1
         if kind == "class":
@@ -856,8 +900,11 @@ def compare_objects(
             continue
         if before.header and before.header == after.header:
             continue  # the same signature, written the same way
+        old_sig, new_sig = before.signature(), after.signature()
+        if old_sig is None or new_sig is None:
+            continue  # a header that does not read: nothing known of its change
         if before.kind == "class":
-            old_bases, new_bases = before.signature()[1], after.signature()[1]
+            old_bases, new_bases = old_sig[1], new_sig[1]
             if _bases_dropped(old_bases, new_bases):
                 out.append(
                     Breakage(
@@ -896,7 +943,8 @@ def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[
 
 def _positions(obj: Obj) -> dict[str, int]:
     """Where each positional parameter is passed by a caller (self/cls not counted)."""
-    names = [p.name for p in obj.signature()[0] if p.positional]
+    signature = obj.signature()
+    names = [p.name for p in signature[0] if p.positional] if signature else []
     if names and names[0] in ("self", "cls"):
         names = names[1:]
     return {name: i for i, name in enumerate(names)}
@@ -910,7 +958,10 @@ _CALLED_BY_NAME = frozenset(
 
 def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
     out: list[Breakage] = []
-    old_params, new_params = before.signature()[0], after.signature()[0]
+    old_sig, new_sig = before.signature(), after.signature()
+    if old_sig is None or new_sig is None:
+        return out
+    old_params, new_params = old_sig[0], new_sig[0]
     old = {p.name: p for p in old_params}
     new = {p.name: p for p in new_params}
     at_old, at_new = _positions(before), _positions(after)

@@ -29,7 +29,6 @@ from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.patch import lines_of
 from commitdigest.analysis.radar.pyapi import (
     MODULE_BLOCK,
-    NOT_CODE,
     TOP_LINE,
     Breakage,
     Obj,
@@ -39,6 +38,7 @@ from commitdigest.analysis.radar.pyapi import (
     imports_in,
     indent_of,
     private_name,
+    signature_end,
     string_spans,
 )
 
@@ -52,41 +52,10 @@ __all__ = [
 
 _DEF = re.compile(r"[ \t]*(?:async[ \t]+)?(def|class)[ \t]+(\w+)")
 _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
-_LOOKBACK = 120  # lines a signature may span
+_LOOKBACK = 120  # lines above a changed line its header is looked for
+_FAR = 4000  # lines up a long header's def is looked for (see header_covering)
 _TOP_WALK = 400  # lines walked up to a line of top-level code before all are listed
 _NOT_TOP = ("", " ", "\t", "#")  # how a line that does not start with code starts
-
-
-def _signature_end(lines: list[str], start: int) -> int:
-    """The index of the line that ends the header starting at ``start`` (its ``:``): where
-    its brackets close, counted in its code (a bracket in a string or a comment is text:
-    fastapi's ``Doc(\"\"\"… [docs](https://…#sub-dependencies) …\"\"\")`` parameters)."""
-    depth = 0
-    stop = min(len(lines), start + _LOOKBACK)
-    for i in range(start, stop):
-        text = lines[i]
-        if '"' in text or "'" in text or "#" in text:
-            return _end_in_code(lines, start, stop)
-        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
-        if depth <= 0 and text.rstrip().endswith(":"):
-            return i
-    return start
-
-
-def _end_in_code(lines: list[str], start: int, stop: int) -> int:
-    """:func:`_signature_end` for a header with strings or comments: they are blanked out
-    first (their line breaks kept), over 20 lines, then over all ``stop - start``."""
-    for upto in (min(stop, start + 20), stop):
-        text = "\n".join(lines[start:upto])
-        code = NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
-        depth = 0
-        for k, line in enumerate(code):
-            depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
-            if depth <= 0 and line.rstrip().endswith(":"):
-                return start + k
-        if upto == stop:
-            break
-    return start
 
 
 class _Side:
@@ -148,16 +117,39 @@ class _Side:
                     return None
             return None
         j = self.nearest_def(i)  # (at most _LOOKBACK lines above)
+        if j >= 0 and self.signature_end(j) >= i:
+            return j
+        # not that header's: line i is in its body, or below it (None), or deep in a long
+        # header under the def of an example in its docstrings (typer documents each
+        # parameter in place, with examples: 700 lines of ``Typer.__init__``)
         if j < 0:
             return None
-        return j if self.signature_end(j) >= i else None
+        line, head = lines[i], lines[j]
+        deep = len(line) - len(line.lstrip())  # (spaces or tabs: compared as written)
+        if deep >= len(head) - len(head.lstrip()) or not deep or not self._in_string(j):
+            return None  # in j's body, or below it
+        k = self._outer_def(j, indent_of(line))  # j is an example's def (indented deeper)
+        return k if k is not None and self.signature_end(k) >= i else None
+
+    def _outer_def(self, i: int, indent: int) -> int | None:
+        """The def/class line above line index ``i`` indented less than ``indent`` and not
+        in a string, up to :data:`_FAR` lines up; None where top-level code comes first."""
+        lines = self.lines
+        for k in range(i - 1, max(-1, i - _FAR), -1):
+            line = lines[k]
+            if ("def " in line or "class " in line) and _DEF.match(line) is not None:
+                if indent_of(line) < indent and not self._in_string(k):
+                    return k
+            elif line[:1] not in _NOT_TOP and line[:1] != "@" and not self._in_string(k):
+                return None  # a top-level statement holds line i
+        return None
 
     def signature_end(self, j: int) -> int:
         """The line index where the header starting at line index ``j`` ends (its ``:``),
         found once per header."""
         end = self._ends.get(j)
         if end is None:
-            end = self._ends[j] = _signature_end(self.lines, j)
+            end = self._ends[j] = signature_end(self.lines, j)
         return end
 
     def qualname(self, i: int) -> str | None:
@@ -493,9 +485,10 @@ def find(text: str, qual: str) -> Obj | None:
 def bases_of(text: str, cls: str) -> tuple[str, ...] | None:
     """The base classes of class ``cls`` as written (None: no such class)."""
     obj = _side(text).find(cls)
-    if obj is None or obj.kind != "class":
+    signature = obj.signature() if obj is not None and obj.kind == "class" else None
+    if signature is None:
         return None
-    return tuple(re.sub(r"\[.*\]$", "", b).strip() for b in obj.signature()[1])
+    return tuple(re.sub(r"\[.*\]$", "", b).strip() for b in signature[1])
 
 
 @lru_cache(maxsize=256)
