@@ -199,14 +199,84 @@ def test_config_keys_only_from_configuration_shipped_to_users(tmp_path: Path, mo
         CommitSpec("init", D[0], files={".github/workflows/ci_config.yml": workflow,
                                         "pkg/config/defaults.yaml": shipped,
                                         "examples/example_config.yaml": shipped,
-                                        ".pre-commit-config.yaml": "repos:\n  old: 1\n"}),
+                                        ".pre-commit-config.yaml": "repos:\n  old: 1\n",
+                                        # a release tool's and a compiler's settings
+                                        # (openai-python 24b7cd19: "prerelease" removed)
+                                        "release-please-config.json":
+                                            '{"prerelease": true, "versioning": "x"}',
+                                        "tsconfig.json": '{"strict": true, "outDir": "d"}'}),
         CommitSpec("tidy", D[1], files={
             ".github/workflows/ci_config.yml": "jobs:\n  test:\n    runs-on: ubuntu\n",
             "pkg/config/defaults.yaml": "server:\n  port: 8000\n",
             "examples/example_config.yaml": "server:\n  port: 8000\n",
-            ".pre-commit-config.yaml": "repos: {}\n"}),
+            ".pre-commit-config.yaml": "repos: {}\n",
+            "release-please-config.json": "{}",
+            "tsconfig.json": '{"strict": true}'}),
     ], mode)  # fmt: skip
     assert [(i.kind, i.name) for i in items] == [(RadarKind.CONFIG_KEY, "server.legacy_mode")]
+
+
+def test_a_base_imported_another_way_is_the_same_base(tmp_path: Path, mode: str) -> None:
+    """starlette 2ff76532 ("improve type hints") wrote ``typing.NamedTuple`` as
+    ``NamedTuple`` and ``typing.Mapping[str, str]`` as ``Mapping[str, str]`` from
+    ``collections.abc``: the same bases, not seven classes that "changed" theirs. A base
+    really dropped is still found, and so is a base from a vendored copy (typer's
+    ``click.Context`` -> ``_click.Context``: another class). A finalizer removed (click's
+    ``StreamMixer.__del__``) breaks no caller; a method removed beside it does."""
+    before = (
+        "import typing\n\n\nclass Address(typing.NamedTuple):\n    host: str\n\n\n"
+        "class Headers(typing.Mapping[str, str]):\n    pass\n\n\n"
+        "class Mixin:\n    pass\n\n\nclass State(Mixin, typing.Mapping[str, int]):\n    pass\n"
+        "\n\nclass Stream:\n    def __del__(self):\n        pass\n\n    def close(self):\n"
+        "        pass\n\n\nclass Context(click.Context):\n    pass\n"
+    )
+    after = (
+        "from collections.abc import Mapping\nfrom typing import NamedTuple\n\n\n"
+        "class Address(NamedTuple):\n    host: str\n\n\n"
+        "class Headers(Mapping[str, str]):\n    pass\n\n\n"
+        "class Mixin:\n    pass\n\n\nclass State(Mapping[str, int]):\n    pass\n"
+        "\n\nclass Stream:\n    pass\n\n\nclass Context(_click.Context):\n    pass\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/data.py": before}),
+        CommitSpec("improve type hints", D[1], files={"pkg/data.py": after}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.data.Context", "bases (click.Context) → (_click.Context)"),
+        ("pkg.data.State", "bases (Mixin, typing.Mapping[str, int]) → (Mapping[str, int])"),
+        ("pkg.data.Stream.close", ""),
+    ]
+
+
+def test_a_class_renamed_and_kept_under_its_old_name_is_no_removal(
+    tmp_path: Path, mode: str
+) -> None:
+    """openai-python 0a4ca536 renamed ``WebsocketConnectionOptions`` to
+    ``WebSocketConnectionOptions`` and kept the old name (``WebsocketConnectionOptions:
+    TypeAlias = WebSocketConnectionOptions``, "Backward compatibility for pre-rename
+    imports"): the radar said the class became an attribute and six of its fields were
+    removed. A class replaced by a value that is no class still is a change."""
+    before = (
+        "from typing_extensions import TypedDict\n\n\n"
+        "class WebsocketConnectionOptions(TypedDict, total=False):\n"
+        "    max_size: int\n    max_queue: int\n\n\n"
+        "class Legacy:\n    limit: int = 1\n"
+    )
+    after = (
+        "from typing_extensions import TypeAlias, TypedDict\n\n\n"
+        "class WebSocketConnectionOptions(TypedDict, total=False):\n"
+        "    max_size: int\n    max_queue: int\n\n\n"
+        "# Backward compatibility for pre-rename imports.\n"
+        "WebsocketConnectionOptions: TypeAlias = WebSocketConnectionOptions\n\n"
+        "Legacy = None\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/options.py": before}),
+        CommitSpec("use proper capitalization", D[1], files={"pkg/options.py": after}),
+    ], mode)  # fmt: skip
+    found = [(i.name, i.detail) for i in items]
+    assert ("pkg.options.Legacy", "class → attribute") in found
+    assert not [name for name, _ in found if "WebsocketConnectionOptions" in name], found
 
 
 def test_words_are_for_people_never_python_reprs(tmp_path: Path, mode: str) -> None:
@@ -1883,6 +1953,74 @@ def test_a_name_removed_where_it_is_defined_and_re_exported_is_one_item(
     assert [(i.name, i.change) for i in items] == [
         ("pytest.PytestRemovedIn9Warning", ApiChangeType.REMOVED)
     ]
+
+
+CLI_MAIN = """\
+import argparse
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--api-key")
+    parser.add_argument("--api-base")
+    parser.add_argument("--verbose")
+"""
+CLI_SUB = (
+    'def register(parser):\n    parser.add_argument("--model")\n    parser.add_argument("--n")\n'
+)
+
+
+def test_a_command_no_longer_installed_is_one_item_with_its_options(
+    tmp_path: Path, mode: str
+) -> None:
+    """openai-python 2.35.0 (c5cb54141e) removed its command line: ``[project.scripts]
+    openai = "openai.cli:main"`` went, and with it 37 options, each a line of the Breaking
+    section. The command is one item, its options in it; an option removed elsewhere by the
+    same commit is still its own. A command moved from ``setup.cfg`` to ``pyproject.toml``
+    is still installed: no item."""
+    pyproject = (
+        '[project]\nname = "pkg"\nversion = "1.0"\n\n[project.scripts]\n'
+        'pkg = "pkg.cli:main"\npkg-admin = "pkg.admin:main"\n'
+    )
+    setup_cfg = "[options.entry_points]\nconsole_scripts =\n    pkg-serve = pkg.serve:main\n"
+    serve = (
+        'import click\n\n\n@click.command()\n@click.option("--port")\ndef main(port):\n    pass\n'
+    )
+    admin = 'import click\n\n\n@click.command()\n@click.option("--force")\n@click.option("--dry-run")\ndef main(force, dry_run):\n    pass\n'  # noqa: E501
+    moved = pyproject.replace('pkg = "pkg.cli:main"\n', 'pkg-serve = "pkg.serve:main"\n')
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "pyproject.toml": pyproject, "setup.cfg": setup_cfg,
+            "pkg/cli/__init__.py": CLI_MAIN, "pkg/cli/sub.py": CLI_SUB,
+            "pkg/serve.py": serve, "pkg/admin.py": admin}),
+        CommitSpec("chore: remove legacy python cli", D[1], files={
+            "pyproject.toml": moved, "setup.cfg": "[metadata]\nname = pkg\n",
+            "pkg/cli/__init__.py": None, "pkg/cli/sub.py": None,
+            "pkg/admin.py": admin.replace('@click.option("--dry-run")\n', "")}),
+    ], mode)  # fmt: skip
+    cli = [i for i in items if i.kind is not RadarKind.PYTHON_API]  # (pkg.cli.main: removed)
+    got = [(i.kind, i.name, i.detail, i.symbols) for i in cli]
+    assert got == [
+        (RadarKind.CLI_COMMAND, "pkg", "pkg.cli:main; --api-base, --api-key, --model (+2)",
+         ["--api-base", "--api-key", "--model", "--n", "--verbose"]),
+        (RadarKind.CLI_OPTION, "--dry-run", "", []),
+    ]  # fmt: skip
+    assert cli[0].path == "pyproject.toml" and cli[0].line == 6 and cli[0].public
+
+
+def test_a_removed_commands_options_are_found_downstream_not_its_name(tmp_path: Path) -> None:
+    """A downstream script that passes the removed command's options uses it; a Python
+    module that imports a package of the command's name (``import openai``) does not."""
+    from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
+
+    command = ApiChange(
+        kind=RadarKind.CLI_COMMAND, change=ApiChangeType.REMOVED, name="openai",
+        detail="openai.cli:main; --api-key, --model", symbols=["--api-key", "--model"],
+    )  # fmt: skip
+    (tmp_path / "run.sh").write_text("#!/bin/sh\nopenai api --api-key $K\n", encoding="utf-8")
+    (tmp_path / "app.py").write_text("import openai\n\nclient = openai.OpenAI()\n", "utf-8")
+    [found] = attach_affects({"x": [command]}, scan_downstream([tmp_path], [command])).values()
+    assert [(p.path, p.line) for p in found[0].affects] == [("run.sh", 2)]
 
 
 def test_a_commands_parameters_are_its_options_not_a_signature(tmp_path: Path, mode: str) -> None:

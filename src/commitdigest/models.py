@@ -181,6 +181,7 @@ class RadarKind(StrEnum):
     PYTHON_API = "python_api"
     ENV_VAR = "env_var"
     CLI_OPTION = "cli_option"
+    CLI_COMMAND = "cli_command"
     CONFIG_KEY = "config_key"
     DEPENDENCY = "dependency"
     DEPRECATION = "deprecation"

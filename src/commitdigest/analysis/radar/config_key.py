@@ -2,7 +2,8 @@
 INI): never CI (``.github/``, any dot-folder, ``ci/``), tests, docs, examples, benchmarks,
 scripts, tools or container files, and never a development tool's own settings
 (``pyproject.toml``, ``setup.cfg``, ``tox.ini``, ``.pre-commit-config.yaml``, mkdocs, codecov,
-readthedocs, renovate, dependabot)."""
+readthedocs, renovate, dependabot, release-please, ``tsconfig.json``, linters and test
+runners)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,11 @@ _NOT_SHIPPED_DIRS = frozenset(
 )  # fmt: skip
 _TOOL_FILES = re.compile(
     r"^(pyproject\.toml|setup\.cfg|tox\.ini|mkdocs\.ya?ml|codecov\.ya?ml|renovate\.json5?|"
-    r"dependabot\.ya?ml|readthedocs\.ya?ml|ruff\.toml|mypy\.ini|pytest\.ini|\..*)$",
+    r"dependabot\.ya?ml|readthedocs\.ya?ml|ruff\.toml|mypy\.ini|pytest\.ini|\..*"
+    # release, build and lint tools' settings (openai-python's release-please-config.json)
+    r"|(?:release-please|[jt]sconfig|eslint|prettier|babel|jest|vitest|commitlint"
+    r"|lint-staged|cspell|knip|stylelint|typedoc|api-extractor|biome|dprint|changeset)"
+    r"[\w.-]*)$",
     re.I,
 )
 

@@ -754,6 +754,8 @@ def _call_matches(targets: set[str], used: str, exports: Mapping[str, str]) -> b
 def _places(item: ApiChange, uses: Uses, exports: Mapping[str, str]) -> list[Place]:
     if item.kind in (RadarKind.ENV_VAR, RadarKind.CLI_OPTION):
         return list(uses.words.get(item.name, []))
+    if item.kind is RadarKind.CLI_COMMAND:  # its options (its name is any word: "openai")
+        return [place for option in item.symbols for place in uses.words.get(option, [])]
     if item.kind is RadarKind.CONFIG_KEY:
         return list(uses.keys.get(item.name.rsplit(".", 1)[-1], []))
     if item.kind not in (RadarKind.PYTHON_API, RadarKind.DEPRECATION, RadarKind.ANNOUNCED):

@@ -66,6 +66,7 @@ def read_by_a_kind(path: str, changed: str | None) -> bool:
         announced.is_changelog(path)
         or config_key.is_config(path)
         or dependency.is_dependency_file(path)
+        or cli_option.is_packaging(path)
     )
 
 

@@ -33,6 +33,7 @@ __all__ = [
     "ModuleApi",
     "Obj",
     "Param",
+    "aliases_in",
     "api_of",
     "calls_super",
     "compare",
@@ -811,12 +812,32 @@ def private_name(qualname: str) -> bool:
     )
 
 
-def compare(old: ModuleApi, new: ModuleApi) -> list[Breakage]:
-    """What a user of ``old`` can no longer do with ``new`` (private names left out)."""
+def compare(old: ModuleApi, new: ModuleApi, new_text: str = "") -> list[Breakage]:
+    """What a user of ``old`` can no longer do with ``new`` (private names left out);
+    ``new_text``: the new version's source (its aliases of renamed classes)."""
     pairs = {qual: (obj, new.objects.get(qual)) for qual, obj in old.objects.items()}
     return compare_objects(
-        pairs, new.provides, lambda parent: parent in new.objects or parent not in old.objects
+        pairs,
+        new.provides,
+        lambda parent: parent in new.objects or parent not in old.objects,
+        lambda name: name in aliases_in(new_text),
     )
+
+
+# ``Old = New`` / ``Old: TypeAlias = New``: a name kept for another (a renamed class)
+_ALIAS = re.compile(
+    r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing(?:_extensions)?\.)?TypeAlias[ \t]*)?="
+    r"[ \t]*(?!(?:None|True|False|NotImplemented)\b)[A-Za-z_][\w.]*[ \t]*(?:#[^\n]*)?$",
+    re.M,
+)
+
+
+@lru_cache(maxsize=64)
+def aliases_in(text: str) -> frozenset[str]:
+    """The module-level names ``text`` binds to another name (``Old = New``, ``Old:
+    TypeAlias = New``): openai-python kept ``WebsocketConnectionOptions`` for the class
+    renamed ``WebSocketConnectionOptions``, its fields and all."""
+    return frozenset(_ALIAS.findall(text)) if "=" in text else frozenset()
 
 
 _TYPING_BASES = frozenset({"Generic", "Protocol", "object"})
@@ -862,34 +883,50 @@ def _plain_base(base: str) -> str:
 
 def _base_classes(bases: tuple[str, ...]) -> set[str]:
     """The classes a class derives from, as its users meet them: without type arguments
-    (``ParamType[str]`` is ``ParamType``) and without ``Generic``/``Protocol``/``object``,
+    (``ParamType[str]`` is ``ParamType``), without ``Generic``/``Protocol``/``object``,
     which give instances nothing (``(ParamType, Generic[T])`` -> ``(ParamType[T])`` changes
-    nothing at run time)."""
+    nothing at run time), and without the modules that give the same classes under their
+    own names (starlette's ``typing.Mapping[str, str]`` -> ``Mapping[str, str]`` from
+    ``collections.abc``, ``typing.NamedTuple`` -> ``NamedTuple``: the same bases; typer's
+    ``click.Context`` -> ``_click.Context``, a vendored copy, is another class)."""
     return {
-        base.split("[", 1)[0].strip()
+        _TYPING_MODULE.sub("", base.split("[", 1)[0].strip())
         for base in bases
         if _plain_base(base) not in _TYPING_BASES and "=" not in base.split("[", 1)[0]
     }
+
+
+_TYPING_MODULE = re.compile(r"^(?:typing|typing_extensions|collections\.abc|collections)\.")
 
 
 def compare_objects(
     pairs: Mapping[str, tuple[Obj | None, Obj | None]],
     provides: Callable[[str], bool],
     parent_kept: Callable[[str], bool],
+    aliased: Callable[[str], bool] = lambda name: False,
 ) -> list[Breakage]:
     """The breakages of each object, given as (before, after) by qualname (None: absent);
     ``provides(name)``: the module still offers a top-level name another way (an import, a
-    ``__getattr__``); ``parent_kept(qualname)``: the class holding a member still exists."""
+    ``__getattr__``); ``parent_kept(qualname)``: the class holding a member still exists;
+    ``aliased(name)``: the new version binds a top-level name to another (``Old = New``)."""
     out: list[Breakage] = []
+    renamed = {  # a class renamed, its old name kept as an alias: the same class
+        qual
+        for qual, (before, after) in pairs.items()
+        if before is not None and after is not None and "." not in qual
+        and before.kind == "class" and after.kind == "attribute" and aliased(qual)
+    }  # fmt: skip
     for qual, (before, after) in pairs.items():
-        if before is None or private_name(qual) or before.typing_only:
+        if before is None or private_name(qual) or before.typing_only or qual in renamed:
             continue
         parent = qual.rpartition(".")[0]
-        if parent and not parent_kept(parent):
-            continue  # its class is gone: the class is the item
+        if parent and (not parent_kept(parent) or parent in renamed):
+            continue  # its class is gone (the class is the item), or kept under its old name
         if after is None:
             if not parent and provides(qual):
                 continue  # moved, and still imported here (a re-export) or served lazily
+            if parent and qual.rpartition(".")[2] == "__del__":
+                continue  # a finalizer: no user calls it (click's StreamMixer.__del__)
             out.append(Breakage(qual, "removed", line=before.line))
             continue
         if before.kind != after.kind and not (

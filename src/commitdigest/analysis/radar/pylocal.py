@@ -32,6 +32,7 @@ from commitdigest.analysis.radar.pyapi import (
     TOP_LINE,
     Breakage,
     Obj,
+    aliases_in,
     compare_objects,
     decorators_above,
     header_text,
@@ -474,7 +475,9 @@ def local_breakages(
             imports = imports_in(after)
         return name in imports
 
-    return compare_objects(pairs, provides, lambda parent: parent not in gone)
+    return compare_objects(
+        pairs, provides, lambda parent: parent not in gone, lambda name: name in aliases_in(after)
+    )
 
 
 def find(text: str, qual: str) -> Obj | None:

@@ -214,7 +214,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 view.unreadable.append(path)
                 continue  # a syntax error on either side: no facts
             found = [
-                *compare(old, new),
+                *compare(old, new, after or ""),
                 *dropped_exports(old, new, is_init),
                 *_unserved(old, new, before),
             ]
