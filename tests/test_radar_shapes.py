@@ -248,6 +248,30 @@ def test_a_base_imported_another_way_is_the_same_base(tmp_path: Path, mode: str)
     ]
 
 
+def test_a_package_drops_a_typing_import_not_an_export(tmp_path: Path, mode: str) -> None:
+    """starlette 6bfe9fea ("Use `__future__.annotations`") dropped ``Type`` from ``from
+    typing import Any, Iterator, Protocol, Type`` in ``starlette/middleware/__init__.py``:
+    the radar said ``starlette.middleware.Type`` was removed. What a package imports from
+    ``typing`` to annotate its code is no export (unless its ``__all__`` says so); a class
+    it re-exported is."""
+    before = (
+        "import sys\nfrom typing import Any, Iterator, Protocol, Type\n\n"
+        "from .core import Engine, Helper\n\n\ndef run(cls: Type[Any]) -> Any:\n"
+        "    return cls()\n"
+    )
+    after = (
+        "from __future__ import annotations\n\nimport sys\n"
+        "from typing import Any, Iterator, Protocol\n\nfrom .core import Engine\n\n\n"
+        "def run(cls: type[Any]) -> Any:\n    return cls()\n"
+    )
+    core = "class Engine:\n    pass\n\n\nclass Helper:\n    pass\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": before, "pkg/core.py": core}),
+        CommitSpec("Use `__future__.annotations`", D[1], files={"pkg/__init__.py": after}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change) for i in items] == [("pkg.Helper", ApiChangeType.REMOVED)]
+
+
 def test_a_class_renamed_and_kept_under_its_old_name_is_no_removal(
     tmp_path: Path, mode: str
 ) -> None:

@@ -962,11 +962,20 @@ def compare_objects(
     return out
 
 
+# what a package's __init__ imports to annotate its own code, not to offer it: starlette's
+# "Use `__future__.annotations`" dropped ``from typing import Type`` (starlette.middleware.Type)
+_TYPING_IMPORT = re.compile(r"(?:typing|typing_extensions|collections\.abc|__future__)(?:\.|$)")
+
+
 def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[Breakage]:
     """Imported names the module exported (``__all__``, or any public import of a package
-    ``__init__.py``) that it no longer provides: a dropped re-export, at its import line."""
+    ``__init__.py`` but the typing helpers it annotates with) that it no longer provides: a
+    dropped re-export, at its import line."""
     exported = old.all if old.all is not None else (
-        {n for n in old.imports if not n.startswith("_")} if package_init else set()
+        {
+            n for n, target in old.imports.items()
+            if not n.startswith("_") and not _TYPING_IMPORT.match(target)
+        } if package_init else set()
     )  # fmt: skip
     return [
         Breakage(name, "removed", line=old.import_lines.get(name))
