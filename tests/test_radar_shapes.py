@@ -451,6 +451,47 @@ def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> No
     assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
 
 
+MYST_CHANGES = """\
+# Version 2.1.0
+
+Unreleased
+
+-   Drop support for Python 3.6. {pr}`262`
+-   Remove `soft_unicode`, which was previously deprecated. Use
+    `soft_str` instead. {pr}`261`
+-   Raise error on missing single placeholder during string
+    interpolation. {issue}`225`
+
+# Version 2.0.1
+
+Released 2021-05-18
+
+-   Mark top-level names as exported. {issue}`215`
+"""
+
+
+def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
+    tmp_path: Path, mode: str
+) -> None:
+    """click's "Move changes to markdown" (4fc0e90e) deleted ``CHANGES.rst`` and wrote the
+    same history as ``CHANGES.md`` (MyST: ``{issue}`2355```): 40 entries back to Click 2.0
+    read as news. What the deleted changelog said is not news in the new one; an entry it
+    did not have still is, and a MyST role reads like a reST one (a reference is no name, a
+    ``{func}`` is code)."""
+    moved = MYST_CHANGES.replace(
+        "-   Raise error", "-   Remove {func}`legacy_escape`. {pr}`270`\n-   Raise error"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "",
+                                        "CHANGES.rst": RST_CHANGES}),
+        CommitSpec("Move changes to markdown", D[1], files={"CHANGES.rst": None,
+                                                            "CHANGES.md": moved}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.symbols) for i in items] == [
+        ("Remove `legacy_escape`.", ["markupsafe.legacy_escape"])  # as the docs show it
+    ]
+
+
 TOWNCRIER_RST = """\
 pytest 9.1.0 (2026-06-13)
 =========================
@@ -1493,6 +1534,32 @@ def test_changelog_words_that_only_look_like_a_break() -> None:
         "Add a test dependency to avoid a deprecation warning.": False,
         "Drop support for `pkg-slim`, use `pkg` instead.": True,
         "Docs: the `/docs` route is no longer served.": True,
+    }
+
+
+def test_what_a_fix_no_longer_does_is_the_bug_not_a_break() -> None:
+    """click's changelog, under no Fixed heading: "no longer silently drop", "no longer
+    gets replaced by", "no longer triggers a warning", "no longer close a borrowed stream"
+    say what a fix stops doing; "is no longer supported", "no longer accepts" and "is no
+    longer installed" still break."""
+    log = (
+        "## Version 8.4.0\n\nUnreleased\n\n"
+        "- `style()` no longer silently drops the color index `0`.\n"
+        "- An error raised while paging no longer gets replaced by `PermissionError`.\n"
+        "- `Path` no longer triggers a `BytesWarning` under `python -bb`.\n"
+        "- `echo_via_pager` no longer closes a borrowed stdout stream.\n"
+        "- Python 3.9 is no longer supported.\n"
+        "- `Option` no longer accepts a string for `type`.\n"
+        "- `colorama` is no longer installed automatically.\n"
+    )
+    assert announced(log) == {
+        "`style()` no longer silently drops the color index `0`.": False,
+        "An error raised while paging no longer gets replaced by `PermissionError`.": False,
+        "`Path` no longer triggers a `BytesWarning` under `python -bb`.": False,
+        "`echo_via_pager` no longer closes a borrowed stdout stream.": False,
+        "Python 3.9 is no longer supported.": True,
+        "`Option` no longer accepts a string for `type`.": True,
+        "`colorama` is no longer installed automatically.": True,
     }
 
 

@@ -94,7 +94,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             continue
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
-        before = before_texts.get(path) or ""
+        before = before_texts.get(path)
+        if before is None:  # a new changelog: what one the commit deletes said is not news
+            before = _replaced(view)
         edit = _edit(view, path)
         old_sections, new_sections = both(before, after, edit)
         prior = {s.title: s for s in old_sections}
@@ -132,6 +134,17 @@ def detect(view: CommitView) -> list[ApiChange]:
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
+
+
+def _replaced(view: CommitView) -> str:
+    """The changelogs the commit deletes (or renames), together: what a new one copies from
+    them announces nothing (click's "Move changes to markdown" rewrote ``CHANGES.rst`` as
+    ``CHANGES.md``, and 40 entries back to Click 2.0 read as news)."""
+    return "\n\n".join(
+        text
+        for path, text in view.before.items()
+        if text and view.after.get(path) is None and is_changelog(path)
+    )
 
 
 _TEXT_SUFFIXES = (".md", ".rst", ".txt", ".markdown")  # a changelog with a dot in its name

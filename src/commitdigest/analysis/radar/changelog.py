@@ -54,8 +54,15 @@ _BREAK_WORDS = re.compile(
     r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
     r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
     r"|\b(?:is|are|was|were)\s+(?:now\s+)?(?:removed|dropped|deleted)\b"
-    r"|\bno\s+longer\b"
-    r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need))"
+    r"|\bno\s+longer\b"  # what a fix stops doing is the bug: "no longer crashes", click's
+    # "no longer silently drop the 256-color index 0", "no longer gets replaced by
+    # PermissionError", "no longer triggers a BytesWarning", "no longer close a borrowed
+    # stdout stream"
+    r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need"
+    r"|trigger|corrupt|lose|loses|lost|overwrite|swallow|close|render|print|display"
+    r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
+    r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
+    r"|spuriously|mistakenly|needlessly)\b))"
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
     r"|\b(?<!-)(?:drop(?:ped|s)?|removed?|end(?:ed|s)?)\s+support\b"  # not "end-to-end"
     r"|移除|删除|不再|不兼容|破坏性",
@@ -112,14 +119,16 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 # a reStructuredText link, named or anonymous: `#8592 <https://…/issues/8592>`_
 _RST_LINK = re.compile(r"`([^`<]*?)\s*<[^<>`]+>`__?")
 _EMPHASIS = re.compile(r"\*\*|__")
-_ROLE = re.compile(r":([\w:.-]+):`([^`]+)`")
+# a role: reST's :func:`x`, and MyST's {func}`x` (click's CHANGES.md writes {issue}`2355`)
+_ROLE = re.compile(r"(?::([\w:.-]+):|\{([\w:.-]+)\})`([^`]+)`")
 _REFERENCE_ROLES = frozenset({"pr", "issue", "user", "gh", "ghissue", "commit", "ghsa", "cve"})
 
 
 def _role(m: re.Match[str], tick: str) -> str:
     """A reST role as code (``:func:`soft_str``` -> code), or nothing for a reference
     (``:pr:`261```, ``:issue:`12```)."""
-    return "" if m.group(1).lower() in _REFERENCE_ROLES else f"{tick}{m.group(2)}{tick}"
+    role = m.group(1) or m.group(2)
+    return "" if role.lower() in _REFERENCE_ROLES else f"{tick}{m.group(3)}{tick}"
 
 
 _CODE = re.compile(r"``([^`]+)``|`([^`]+)`")
@@ -438,7 +447,7 @@ def plain_text(entry: str) -> str:
     text = _LINK.sub(r"\1", entry) if "](" in entry else entry  # (each regex only where
     if ">`_" in text:  # what it matches can be: a changelog's whole text is asked too)
         text = _RST_LINK.sub(r"\1", text)
-    if ":`" in text:
+    if ":`" in text or "}`" in text:
         text = _ROLE.sub(lambda m: _role(m, "`"), text)
     parts = re.split(r"(``[^`]+``|`[^`]+`)", text)  # emphasis marks, never inside code
     text = "".join(p if i % 2 else _EMPHASIS.sub("", p) for i, p in enumerate(parts))
