@@ -409,6 +409,22 @@ def test_a_tagged_release_announces_what_was_written_weeks_before(
                                          "0.28.0")  # fmt: skip
 
 
+def test_a_release_date_written_as_words_dates_the_release(tmp_path: Path, mode: str) -> None:
+    """httpx writes "## 0.28.0 (28th November, 2024)": without a tag, the commit that gives
+    the section that date is the release (an ordinal day and a comma after the month read
+    as a date, as "2024-11-28" and "Nov 28, 2024" do)."""
+    dated = MD_CHANGELOG.replace("## 0.28.0 (...)", "## 0.28.0 (28th November, 2024)")
+    written, released = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"httpx/__init__.py": "", "CHANGELOG.md": "# Changelog\n"}),
+        CommitSpec("Drop proxies", D[1], files={"CHANGELOG.md": MD_CHANGELOG}),
+        CommitSpec("Version 0.28.0.", D[2], files={"CHANGELOG.md": dated}),
+    ], mode)  # fmt: skip
+    assert [(i.name[:30], i.release) for i in written] == [("The deprecated `proxies` argum", "")]
+    assert [(i.name[:30], i.release) for i in released] == [
+        ("The deprecated `proxies` argum", "0.28.0")
+    ]
+
+
 RST_CHANGES = """\
 Version 2.1.0
 -------------

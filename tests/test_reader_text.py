@@ -79,6 +79,40 @@ def test_a_release_that_deprecates_is_a_line_of_act_on() -> None:
     assert not [ln for ln in act_on([("r", [daily])]).lines if ln.kind == "release"]
 
 
+def test_a_version_released_by_two_commits_of_a_day_is_one_line() -> None:
+    """llm's "Draft release notes for 0.32" dated the version's section; the tag 0.32 is on
+    a later commit: both read as release 0.32, and Act on said so twice. The latest commit
+    keeps the line; the draft keeps one only for what else it breaks."""
+    from datetime import timedelta
+
+    from fake_receivers import busy_day
+
+    from commitdigest.render.act_on import act_on
+
+    entry = busy_day(1, lang="en").repositories[0].commits[0]
+    gone = ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED,
+                     name="`gone` is removed.", release="0.32")  # fmt: skip
+    other = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="pkg.f")
+    draft = entry.model_copy(update={"sha": "a" * 40, "api_changes": [gone]})
+    tagged = entry.model_copy(
+        update={
+            "sha": "b" * 40,
+            "api_changes": [gone],
+            "committed_at": entry.committed_at + timedelta(hours=9),
+        }
+    )
+    lines = act_on([("r", [tagged, draft])]).lines
+    assert [(ln.kind, ln.commit.sha[0], ln.release) for ln in lines] == [("release", "b", "0.32")]
+    lines = act_on([("r", [draft, tagged])]).lines  # in any order
+    assert [(ln.kind, ln.commit.sha[0]) for ln in lines] == [("release", "b")]
+    more = draft.model_copy(update={"api_changes": [gone, other]})
+    lines = act_on([("r", [tagged, more])]).lines
+    assert [(ln.kind, ln.commit.sha[0], [i.name for i in ln.items]) for ln in lines] == [
+        ("release", "b", ["`gone` is removed."]),
+        ("breaking", "a", ["pkg.f"]),
+    ]
+
+
 def test_a_quotation_is_not_cut_after_an_abbreviation() -> None:
     text = (
         "Models that use GELU (e.g. Gemma4) ran the tanh approximation instead of the exact "

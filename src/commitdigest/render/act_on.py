@@ -73,6 +73,7 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
     for name, commits in repos:
         shown = name if several else ""
         found = headline(commits, lambda c: c.api_changes)
+        start = len(breaking)
         affects += [ActLine("affects", shown, c, (item,)) for c, item in found.affecting]
         by_commit: dict[str, list[ApiChange]] = {}
         for c, item in found.breaking:
@@ -98,8 +99,30 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
                 c.analysis.change_type not in _NOT_FELT
             ):
                 high.append(ActLine("high", shown, c, reason=_reason(c)))
+        breaking[start:] = _once_per_release(breaking[start:])
     lines = [*affects, *breaking, *security, *high]
     return ActOn(lines[:limit], max(0, len(lines) - limit))
+
+
+def _once_per_release(lines: list[ActLine]) -> list[ActLine]:
+    """One line per version released, the latest commit's: llm's "Draft release notes for
+    0.32" dated the version's section a day before the tag 0.32, and both commits read as
+    release 0.32. The earlier keeps a line for what else it breaks, if anything."""
+    latest: dict[str, ActLine] = {}
+    for line in lines:
+        if line.kind == "release":
+            kept = latest.get(line.release)
+            if kept is None or line.commit.committed_at > kept.commit.committed_at:
+                latest[line.release] = line
+    out: list[ActLine] = []
+    for line in lines:
+        if line.kind != "release" or latest[line.release] is line:
+            out.append(line)
+            continue
+        rest = tuple(i for i in line.items if i.release != line.release)
+        if rest:
+            out.append(ActLine("breaking", line.repo, line.commit, rest))
+    return out
 
 
 def _deprecated(commit: CommitEntry) -> list[ApiChange]:

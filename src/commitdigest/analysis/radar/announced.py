@@ -53,8 +53,9 @@ _BODY = re.compile(
     re.I | re.M,
 )
 _DATE = re.compile(
-    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d"
-    r"|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\breleased\b",
+    r"\b\d{4}-\d{2}-\d{2}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d"
+    r"|\d(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\breleased\b",  # 2022-02-17, Feb 17 2022, 17 Feb 2022, httpx's "28th November, 2024"
     re.I,
 )
 _STAMP_LINES = re.compile(r"^#|^[=\-~^]{3,}|released|^[vV]?\d+\.\d+[^\n]*$", re.M | re.I)
