@@ -113,6 +113,28 @@ def test_a_version_released_by_two_commits_of_a_day_is_one_line() -> None:
     ]
 
 
+def test_an_announcement_named_by_the_title_is_not_said_twice() -> None:
+    """uv's "Remove bz/lzma/xz support from ZIP handling (#18927)" says in its message
+    "This is a breaking change": its announcement is named by the title, and Act on read
+    "Remove … (#18927): Remove … (#18927)"."""
+    from fake_receivers import busy_day
+
+    from commitdigest.render.act_on import act_on, item_names
+
+    entry = busy_day(1, lang="en").repositories[0].commits[0]
+    title = "Remove bz/lzma/xz support from ZIP handling (#18927)"
+    said = ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name=title)
+    code = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="pkg.zip_xz")
+    alone = entry.model_copy(update={"title": title, "api_changes": [said]})
+    [line] = act_on([("r", [alone])]).lines
+    assert item_names(line) == ([], 0)
+    assert get_labels("en").act_text(line) == f"💥 Breaking · {title}"
+    both = alone.model_copy(update={"api_changes": [said, code]})
+    [line] = act_on([("r", [both])]).lines
+    assert item_names(line) == ([("pkg.zip_xz", True)], 0)
+    assert get_labels("en").act_text(line) == f"💥 Breaking · {title}: pkg.zip_xz"
+
+
 def test_a_quotation_is_not_cut_after_an_abbreviation() -> None:
     text = (
         "Models that use GELU (e.g. Gemma4) ran the tanh approximation instead of the exact "

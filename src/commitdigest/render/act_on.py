@@ -162,7 +162,14 @@ def _words(text: str) -> str:
 
 def item_names(line: ActLine, shown: int = 2) -> tuple[list[tuple[str, bool]], int]:
     """The names a breaking line shows — (name, written as code?): code items first, an
-    announcement in its own words — and how many more it has."""
-    distinct = dict.fromkeys((i.name, i.kind is not RadarKind.ANNOUNCED) for i in line.items)
+    announcement in its own words — and how many more it has. An announcement named by the
+    commit's title (uv's "Remove bz/lzma/xz support from ZIP handling (#18927)", whose
+    message says "This is a breaking change") is the line's title already: not said twice."""
+    title = " ".join(line.commit.title.split()) if line.commit is not None else ""
+    distinct = dict.fromkeys(
+        (i.name, i.kind is not RadarKind.ANNOUNCED)
+        for i in line.items
+        if i.kind is not RadarKind.ANNOUNCED or " ".join(i.name.split()) != title
+    )
     names = sorted(distinct, key=lambda n: not n[1])  # the same name twice is said once
     return names[:shown], max(0, len(names) - shown)

@@ -131,7 +131,8 @@ class Labels:
             names, more = item_names(line)
             listed = ", ".join(shorten_title(n, NAME_CHARS, NAME_CHARS - 3) for n, _ in names)
             extra = f" {self.s['and_more'].format(n=more)}" if more else ""
-            return f"{head}{self.s['act_breaking']} · {title}: {listed}{extra}"
+            said = f": {listed}{extra}" if names else ""
+            return f"{head}{self.s['act_breaking']} · {title}{said}"
         label = self.s["act_security"] if line.kind == "security" else self.s["act_high"]
         reason = f" — {line.reason}" if line.reason else ""
         return f"{head}{label} · {title}{reason}"
