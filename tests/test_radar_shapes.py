@@ -204,16 +204,21 @@ def test_config_keys_only_from_configuration_shipped_to_users(tmp_path: Path, mo
                                         # (openai-python 24b7cd19: "prerelease" removed)
                                         "release-please-config.json":
                                             '{"prerelease": true, "versioning": "x"}',
-                                        "tsconfig.json": '{"strict": true, "outDir": "d"}'}),
+                                        "tsconfig.json": '{"strict": true, "outDir": "d"}',
+                                        "pkg/biomes_config.json": '{"forest": 1, "desert": 2}'}),
         CommitSpec("tidy", D[1], files={
             ".github/workflows/ci_config.yml": "jobs:\n  test:\n    runs-on: ubuntu\n",
             "pkg/config/defaults.yaml": "server:\n  port: 8000\n",
             "examples/example_config.yaml": "server:\n  port: 8000\n",
             ".pre-commit-config.yaml": "repos: {}\n",
             "release-please-config.json": "{}",
-            "tsconfig.json": '{"strict": true}'}),
+            "tsconfig.json": '{"strict": true}',
+            "pkg/biomes_config.json": '{"forest": 1}'}),
     ], mode)  # fmt: skip
-    assert [(i.kind, i.name) for i in items] == [(RadarKind.CONFIG_KEY, "server.legacy_mode")]
+    assert sorted((i.kind, i.name) for i in items) == [
+        (RadarKind.CONFIG_KEY, "desert"),  # a file named like a tool's is not one
+        (RadarKind.CONFIG_KEY, "server.legacy_mode"),
+    ]
 
 
 def test_a_base_imported_another_way_is_the_same_base(tmp_path: Path, mode: str) -> None:
@@ -279,12 +284,15 @@ def test_a_class_renamed_and_kept_under_its_old_name_is_no_removal(
     ``WebSocketConnectionOptions`` and kept the old name (``WebsocketConnectionOptions:
     TypeAlias = WebSocketConnectionOptions``, "Backward compatibility for pre-rename
     imports"): the radar said the class became an attribute and six of its fields were
-    removed. A class replaced by a value that is no class still is a change."""
+    removed. A class replaced by a value that is no class (``None``, a function) still is a
+    change, and so is a member the new class lacks."""
     before = (
         "from typing_extensions import TypedDict\n\n\n"
         "class WebsocketConnectionOptions(TypedDict, total=False):\n"
         "    max_size: int\n    max_queue: int\n\n\n"
-        "class Legacy:\n    limit: int = 1\n"
+        "class Legacy:\n    limit: int = 1\n\n\n"
+        "class Config:\n    timeout: int = 1\n    retries: int = 3\n\n    def reload(self, path):\n"
+        "        pass\n\n\nclass Maker:\n    pass\n"
     )
     after = (
         "from typing_extensions import TypeAlias, TypedDict\n\n\n"
@@ -292,7 +300,8 @@ def test_a_class_renamed_and_kept_under_its_old_name_is_no_removal(
         "    max_size: int\n    max_queue: int\n\n\n"
         "# Backward compatibility for pre-rename imports.\n"
         "WebsocketConnectionOptions: TypeAlias = WebSocketConnectionOptions\n\n"
-        "Legacy = None\n"
+        "Legacy = None\n\n\nclass Settings:\n    timeout: int = 1\n\n\nConfig = Settings\n\n\n"
+        "def make():\n    pass\n\n\nMaker = make\n"
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/options.py": before}),
@@ -300,6 +309,11 @@ def test_a_class_renamed_and_kept_under_its_old_name_is_no_removal(
     ], mode)  # fmt: skip
     found = [(i.name, i.detail) for i in items]
     assert ("pkg.options.Legacy", "class → attribute") in found
+    assert ("pkg.options.Maker", "class → attribute") in found  # a function is no class
+    # renamed, but Settings has no retries nor reload
+    assert {"pkg.options.Config.retries", "pkg.options.Config.reload"} <= {n for n, _ in found}
+    assert "pkg.options.Config" not in {n for n, _ in found}
+    assert "pkg.options.Config.timeout" not in {n for n, _ in found}
     assert not [name for name, _ in found if "WebsocketConnectionOptions" in name], found
 
 
@@ -486,6 +500,16 @@ Released 2021-05-18
 """
 
 
+def test_a_myst_role_is_no_code_span_holding_braces() -> None:
+    """A MyST role (``{func}`x```) never follows a backtick: the code span ```{version}```
+    stays code, and the span after it too."""
+    from commitdigest.analysis.radar.changelog import code_spans, plain_text
+
+    entry = "Remove the `{version}` placeholder from the `--template` option. {issue}`9`"
+    assert code_spans(entry) == ["{version}", "--template"]
+    assert plain_text(entry) == "Remove the `{version}` placeholder from the `--template` option."
+
+
 def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
     tmp_path: Path, mode: str
 ) -> None:
@@ -506,6 +530,15 @@ def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
     assert [(i.name, i.symbols) for i in items] == [
         ("Remove `legacy_escape`.", ["markupsafe.legacy_escape"])  # as the docs show it
     ]
+    # the history's newest version dated already: moving it releases nothing
+    dated = RST_CHANGES.replace("Unreleased", "Released 2022-02-17")
+    [items] = scan(tmp_path / "dated", [
+        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "", "CHANGES.rst": dated}),
+        CommitSpec("Move changes to markdown", D[1], files={
+            "CHANGES.rst": None,
+            "CHANGES.md": MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")}),
+    ], mode)  # fmt: skip
+    assert items == []
 
 
 TOWNCRIER_RST = """\
@@ -1555,27 +1588,30 @@ def test_changelog_words_that_only_look_like_a_break() -> None:
 
 def test_what_a_fix_no_longer_does_is_the_bug_not_a_break() -> None:
     """click's changelog, under no Fixed heading: "no longer silently drop", "no longer
-    gets replaced by", "no longer triggers a warning", "no longer close a borrowed stream"
-    say what a fix stops doing; "is no longer supported", "no longer accepts" and "is no
-    longer installed" still break."""
+    gets replaced by", "no longer triggers a warning" say what a fix stops doing; "is no
+    longer supported", "no longer accepts", "is no longer installed", and what a thing no
+    longer does that users may rely on ("renders raw HTML", "closes the transport") still
+    break."""
     log = (
         "## Version 8.4.0\n\nUnreleased\n\n"
         "- `style()` no longer silently drops the color index `0`.\n"
         "- An error raised while paging no longer gets replaced by `PermissionError`.\n"
         "- `Path` no longer triggers a `BytesWarning` under `python -bb`.\n"
-        "- `echo_via_pager` no longer closes a borrowed stdout stream.\n"
         "- Python 3.9 is no longer supported.\n"
         "- `Option` no longer accepts a string for `type`.\n"
         "- `colorama` is no longer installed automatically.\n"
+        "- `Markdown()` no longer renders raw HTML by default.\n"
+        "- `Client` no longer closes the transport it was given.\n"
     )
     assert announced(log) == {
         "`style()` no longer silently drops the color index `0`.": False,
         "An error raised while paging no longer gets replaced by `PermissionError`.": False,
         "`Path` no longer triggers a `BytesWarning` under `python -bb`.": False,
-        "`echo_via_pager` no longer closes a borrowed stdout stream.": False,
         "Python 3.9 is no longer supported.": True,
         "`Option` no longer accepts a string for `type`.": True,
         "`colorama` is no longer installed automatically.": True,
+        "`Markdown()` no longer renders raw HTML by default.": True,  # what it did is used
+        "`Client` no longer closes the transport it was given.": True,
     }
 
 
@@ -1830,7 +1866,7 @@ def test_a_header_of_hundreds_of_lines_is_read_whole(tmp_path: Path, mode: str) 
         if mode == "cut patches" and path == "pkg/params.py":
             # numbered by the hunks' spans, the run starts on a docstring's line, under an
             # example's def indented like it: no header is found (missed, not invented)
-            assert found in ([], [(f"{module}.Option(hidden)", ApiChangeType.REMOVED)])
+            assert found == []
         else:
             assert found == [(f"{module}.Option(hidden)", ApiChangeType.REMOVED)], path
         assert broken == [], (path, broken)
@@ -2113,6 +2149,33 @@ def test_a_command_no_longer_installed_is_one_item_with_its_options(
         (RadarKind.CLI_OPTION, "--dry-run", "", []),
     ]  # fmt: skip
     assert cli[0].path == "pyproject.toml" and cli[0].line == 6 and cli[0].public
+
+
+def test_setup_py_commands_and_a_package_wide_entry_point(tmp_path: Path, mode: str) -> None:
+    """``setup.py``'s ``console_scripts`` are commands; its other entry point groups (a
+    flake8 plugin) are not. A command whose entry point is the package itself
+    (``pkg:main``) takes only the options of modules no installed command still runs."""
+    setup = (
+        "from setuptools import setup\n\nsetup(\n    name='pkg',\n    entry_points={\n"
+        "        'console_scripts': ['pkg = pkg:main', 'pkg-admin = pkg.admin:main'],\n"
+        "        'flake8.extension': ['PKG = pkg.checker:Checker'],\n    },\n)\n"
+    )
+    admin = 'import click\n\n\n@click.command()\n@click.option("--force")\n@click.option("--dry-run")\ndef main(force, dry_run):\n    pass\n'  # noqa: E501
+    main = 'import argparse\n\n\ndef main():\n    p = argparse.ArgumentParser()\n    p.add_argument("--quiet")\n'  # noqa: E501
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"setup.py": setup, "pkg/__init__.py": main,
+                                        "pkg/admin.py": admin, "pkg/checker.py": "X = 1\n"}),
+        CommitSpec("Drop the pkg command", D[1], files={
+            "setup.py": setup.replace("'pkg = pkg:main', ", "").replace(
+                "        'flake8.extension': ['PKG = pkg.checker:Checker'],\n", ""),
+            "pkg/__init__.py": "",
+            "pkg/admin.py": admin.replace('@click.option("--dry-run")\n', "")}),
+    ], mode)  # fmt: skip
+    cli = [(i.kind, i.name, i.detail) for i in items if i.kind is not RadarKind.PYTHON_API]
+    assert cli == [
+        (RadarKind.CLI_COMMAND, "pkg", "pkg:main; --quiet"),
+        (RadarKind.CLI_OPTION, "--dry-run", ""),  # pkg-admin still runs pkg.admin
+    ]
 
 
 def test_a_removed_commands_options_are_found_downstream_not_its_name(tmp_path: Path) -> None:

@@ -105,6 +105,10 @@ def test_a_version_released_by_two_commits_of_a_day_is_one_line() -> None:
     assert [(ln.kind, ln.commit.sha[0], ln.release) for ln in lines] == [("release", "b", "0.32")]
     lines = act_on([("r", [draft, tagged])]).lines  # in any order
     assert [(ln.kind, ln.commit.sha[0]) for ln in lines] == [("release", "b")]
+    other_package = gone.model_copy(update={"path": "packages/b/CHANGELOG.md"})
+    elsewhere = tagged.model_copy(update={"sha": "c" * 40, "api_changes": [other_package]})
+    lines = act_on([("r", [tagged, draft, elsewhere])]).lines  # a monorepo's other package
+    assert sorted(ln.commit.sha[0] for ln in lines) == ["b", "c"]
     more = draft.model_copy(update={"api_changes": [gone, other]})
     lines = act_on([("r", [tagged, more])]).lines
     assert [(ln.kind, ln.commit.sha[0], [i.name for i in ln.items]) for ln in lines] == [

@@ -123,6 +123,8 @@ _MENTIONED = re.compile(
     r"`[^`]*`|\S*/\S*\.\w{1,5}\b\S*|\S+/(?=\s|$)|(?<!\S)\.{0,2}/\S+"
     r"|(?<!\w)(?:'[^'\n]+'|\"[^\"\n]+\")(?!\w)|‘[^’\n]+’|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』"
 )
+# git's own titles around another commit's title (Revert "…", Reapply "…"): its claim
+_REWRAPPED = re.compile(r'^(?:Revert|Reapply|Reland)\s+"(.+)"', re.M)
 # what makes the bare word "security" news of a fix (not fastapi's "security scheme", uv's
 # "security review", prometheus' "OSSF security insight")
 _SECURITY_NEWS = re.compile(
@@ -160,7 +162,7 @@ def security_words(text: str, stated: ChangeType | None = None) -> list[str]:
     "patch", "mitigate", "address" or "resolve"."""
     if not SECURITY_RE.may_match(text):
         return []
-    bare = _MENTIONED.sub(" ", text)
+    bare = _MENTIONED.sub(" ", _REWRAPPED.sub(r"\1", text))
     about = about_vulnerabilities(bare, stated)
     found: list[str] = []
     for m in SECURITY_RE.finditer(bare):

@@ -360,7 +360,7 @@ RADAR_KINDS: dict[str, dict[str, str]] = {
         "python_api": "Python API",
         "env_var": "环境变量",
         "cli_option": "命令行参数",
-        "cli_command": "命令行命令",
+        "cli_command": "命令行工具",
         "config_key": "配置项",
         "dependency": "依赖",
         "deprecation": "弃用",

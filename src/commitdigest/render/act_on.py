@@ -108,21 +108,28 @@ def _once_per_release(lines: list[ActLine]) -> list[ActLine]:
     """One line per version released, the latest commit's: llm's "Draft release notes for
     0.32" dated the version's section a day before the tag 0.32, and both commits read as
     release 0.32. The earlier keeps a line for what else it breaks, if anything."""
-    latest: dict[str, ActLine] = {}
+    latest: dict[tuple[str, frozenset[str]], ActLine] = {}
     for line in lines:
         if line.kind == "release":
-            kept = latest.get(line.release)
+            kept = latest.get(_released(line))
             if kept is None or line.commit.committed_at > kept.commit.committed_at:
-                latest[line.release] = line
+                latest[_released(line)] = line
     out: list[ActLine] = []
     for line in lines:
-        if line.kind != "release" or latest[line.release] is line:
+        if line.kind != "release" or latest[_released(line)] is line:
             out.append(line)
             continue
         rest = tuple(i for i in line.items if i.release != line.release)
         if rest:
             out.append(ActLine("breaking", line.repo, line.commit, rest))
     return out
+
+
+def _released(line: ActLine) -> tuple[str, frozenset[str]]:
+    """A release line's version and the changelogs that say it (in a monorepo, two
+    packages may release the same version number the same day)."""
+    paths = frozenset(i.path for i in line.commit.api_changes if i.release == line.release)
+    return line.release, paths
 
 
 def _deprecated(commit: CommitEntry) -> list[ApiChange]:

@@ -372,7 +372,9 @@ def _dated_here(view: CommitView) -> str | None:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
-        before = view.before.get(path) or ""
+        before = view.before.get(path)
+        if before is None:  # a new changelog: dated as the one the commit deletes, not news
+            before = _replaced(view)
         old_sections, new_sections = both(before, after, _edit(view, path))
         newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}

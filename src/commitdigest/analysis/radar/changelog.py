@@ -56,10 +56,12 @@ _BREAK_WORDS = re.compile(
     r"|\b(?:is|are|was|were)\s+(?:now\s+)?(?:removed|dropped|deleted)\b"
     r"|\bno\s+longer\b"  # what a fix stops doing is the bug: "no longer crashes", click's
     # "no longer silently drop the 256-color index 0", "no longer gets replaced by
-    # PermissionError", "no longer triggers a BytesWarning", "no longer close a borrowed
-    # stdout stream"
+    # PermissionError", "no longer triggers a `BytesWarning`" (not "no longer renders raw
+    # HTML by default", "no longer closes the transport": what it stops doing may be used);
+    # read with code as " x ": "triggers a `BytesWarning`" reads "triggers a x"
     r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need"
-    r"|trigger|corrupt|lose|loses|lost|overwrite|swallow|close|render|print|display"
+    r"|corrupt|lose|loses|lost|overwrite|swallow"
+    r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
     r"|spuriously|mistakenly|needlessly)\b))"
@@ -120,7 +122,7 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _RST_LINK = re.compile(r"`([^`<]*?)\s*<[^<>`]+>`__?")
 _EMPHASIS = re.compile(r"\*\*|__")
 # a role: reST's :func:`x`, and MyST's {func}`x` (click's CHANGES.md writes {issue}`2355`)
-_ROLE = re.compile(r"(?::([\w:.-]+):|\{([\w:.-]+)\})`([^`]+)`")
+_ROLE = re.compile(r"(?::([\w:.-]+):|(?<![`\w])\{([\w:.-]+)\})`([^`]+)`")  # (not `{version}`)
 _REFERENCE_ROLES = frozenset({"pr", "issue", "user", "gh", "ghissue", "commit", "ghsa", "cve"})
 
 

@@ -8,6 +8,7 @@ command's (openai-python 2.35.0 removed its CLI: 37 options, one line)."""
 
 from __future__ import annotations
 
+import ast
 import configparser
 import re
 import tomllib
@@ -20,6 +21,7 @@ from commitdigest.analysis.radar.models import (
     RadarKind,
     is_own_python,
     is_test_or_docs,
+    is_vendored,
     removed_from,
 )
 
@@ -27,8 +29,7 @@ _DECL = re.compile(
     r"""(?:add_argument|option|Option)\(\s*(?:["']-[A-Za-z]["']\s*,\s*)?["'](--[A-Za-z0-9][A-Za-z0-9-]*)["']"""
 )
 _PACKAGING = frozenset({"pyproject.toml", "setup.cfg", "setup.py"})
-# "name = module:attr" in setup.py's console_scripts list
-_SETUP_PY_SCRIPT = re.compile(r"""["']\s*([\w.-]+)\s*=\s*([A-Za-z_][\w.]*\s*:\s*[\w.]+)""")
+_SCRIPT_GROUPS = ("console_scripts", "gui_scripts")  # setup.cfg's and setup.py's
 OPTIONS_SHOWN = 3  # a command's options named in its item's detail, the rest counted
 
 
@@ -51,11 +52,17 @@ def wants(changed: str | None, path: str) -> bool:
 
 
 def is_packaging(path: str) -> bool:
-    """A file that declares the commands a package installs (not a test's or an example's)."""
-    return path.rpartition("/")[2] in _PACKAGING and not is_test_or_docs(path)
+    """A file that declares the commands a package installs (not a test's, an example's or
+    a vendored project's)."""
+    return (
+        path.rpartition("/")[2] in _PACKAGING
+        and not is_test_or_docs(path)
+        and not is_vendored(path)
+    )
 
 
-def _wants_packaging(changed: str | None, path: str) -> bool:
+def wants_packaging(changed: str | None, path: str) -> bool:
+    """Whether a commit's changed lines of ``path`` may add or remove a command."""
     return is_packaging(path) and (changed is None or ":" in changed or "script" in changed)
 
 
@@ -69,39 +76,87 @@ def commands(path: str, text: str | None) -> dict[str, str]:
 
 @lru_cache(maxsize=256)
 def _cached_commands(name: str, text: str) -> tuple[tuple[str, str], ...]:
-    found: dict[str, str] = {}
     if name == "pyproject.toml":
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError:
-            return ()
-        for table in (("project", "scripts"), ("project", "gui-scripts"),
-                      ("tool", "poetry", "scripts")):  # fmt: skip
-            node: Any = data
-            for key in table:
-                node = node.get(key) if isinstance(node, dict) else None
-            if isinstance(node, dict):
-                for command, target in node.items():
-                    if isinstance(target, dict):  # Poetry: {reference = "…", type = "console"}
-                        target = target.get("reference")
-                    if isinstance(target, str):
-                        found[str(command)] = target.strip()
-    elif name == "setup.cfg":
+        return tuple(_pyproject_commands(text).items())
+    if name == "setup.cfg":
         parser = configparser.ConfigParser(interpolation=None)
         try:
             parser.read_string(text)
-            value = parser.get("options.entry_points", "console_scripts", fallback="")
+            values = [
+                parser.get("options.entry_points", group, fallback="") for group in _SCRIPT_GROUPS
+            ]
         except configparser.Error:
             return ()
-        for line in value.splitlines():
-            command, _, target = line.partition("=")
-            if command.strip() and target.strip():
-                found[command.strip()] = target.strip()
-    elif "console_scripts" in text:  # setup.py
-        found.update(
-            (m.group(1), m.group(2).replace(" ", "")) for m in _SETUP_PY_SCRIPT.finditer(text)
-        )
-    return tuple(found.items())
+        return tuple(_ini_commands("\n".join(values)).items())
+    return tuple(_setup_py_commands(text).items())
+
+
+def _pyproject_commands(text: str) -> dict[str, str]:
+    """``[project.scripts]``, ``[project.gui-scripts]``, Poetry's ``[tool.poetry.scripts]``
+    (a string, or a table with ``reference`` or ``callable``)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+    found: dict[str, str] = {}
+    for table in (("project", "scripts"), ("project", "gui-scripts"),
+                  ("tool", "poetry", "scripts")):  # fmt: skip
+        node: Any = data
+        for key in table:
+            node = node.get(key) if isinstance(node, dict) else None
+        if not isinstance(node, dict):
+            continue
+        for command, target in node.items():
+            if isinstance(target, dict):  # Poetry: {reference = "…"} or {callable = "…"}
+                target = target.get("reference") or target.get("callable")
+            if isinstance(target, str):
+                found[str(command)] = target.strip()
+    return found
+
+
+def _ini_commands(value: str) -> dict[str, str]:
+    """``name = module:attr`` lines (a ``console_scripts`` value)."""
+    found: dict[str, str] = {}
+    for line in value.splitlines():
+        command, _, target = line.partition("=")
+        if command.strip() and target.strip():
+            found[command.strip()] = target.strip()
+    return found
+
+
+def _setup_py_commands(text: str) -> dict[str, str]:
+    """The ``console_scripts`` and ``gui_scripts`` of a ``setup.py``'s ``entry_points``
+    (a dict of lists of ``"name = module:attr"``, or an INI string): not its other entry
+    point groups (a flake8 plugin's ``"flake8.extension"`` is no command)."""
+    if "console_scripts" not in text and "gui_scripts" not in text:
+        return {}
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value in _SCRIPT_GROUPS:
+                    entries = value.elts if isinstance(value, ast.List | ast.Tuple) else []
+                    for entry in entries:
+                        if isinstance(entry, ast.Constant) and isinstance(entry.value, str):
+                            found.update(_ini_commands(entry.value))
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and ("[console_scripts]" in node.value or "[gui_scripts]" in node.value)
+        ):
+            parser = configparser.ConfigParser(interpolation=None)
+            try:
+                parser.read_string(node.value)
+                for group in _SCRIPT_GROUPS:
+                    if parser.has_section(group):
+                        found.update((k, v.strip()) for k, v in parser.items(group))
+            except configparser.Error:
+                continue
+    return found
 
 
 def detect(view: CommitView) -> list[ApiChange]:
@@ -124,19 +179,24 @@ def detect(view: CommitView) -> list[ApiChange]:
 def _commands(view: CommitView, removed: dict[str, str]) -> list[ApiChange]:
     """The commands the commit stops installing, each with the options of ``removed``
     (option -> path, taken out of it) that lived in the modules of its entry point."""
-    packaging = [p for p in view.paths if _wants_packaging(view.changed.get(p), p)]
+    packaging = [p for p in view.paths if wants_packaging(view.changed.get(p), p)]
     if not packaging:
         return []
     old: dict[str, tuple[str, str]] = {}  # command -> (entry point, where it was declared)
-    new: set[str] = set()
+    new: dict[str, str] = {}
     for p in packaging:
         old.update((c, (t, p)) for c, t in commands(p, view.before.get(p)).items())
         new.update(commands(p, view.after.get(p)))
+    kept = [_module(target) for target in new.values()]  # what still-installed ones run
     items = []
-    for command in sorted(old.keys() - new):
+    for command in sorted(old.keys() - new.keys()):
         target, path = old[command]
-        module = target.partition(":")[0].strip().replace(".", "/")
-        own = sorted(o for o, p in removed.items() if _in_module(p, module))
+        module = _module(target)
+        own = sorted(
+            o
+            for o, p in removed.items()
+            if _in_module(p, module) and not any(_in_module(p, k) for k in kept)
+        )
         for option in own:
             del removed[option]
         shown = ", ".join(own[:OPTIONS_SHOWN]) + (
@@ -151,6 +211,11 @@ def _commands(view: CommitView, removed: dict[str, str]) -> list[ApiChange]:
                                     "symbols": own})
         )  # fmt: skip
     return items
+
+
+def _module(target: str) -> str:
+    """``openai.cli:main`` -> ``openai/cli``."""
+    return target.partition(":")[0].strip().replace(".", "/")
 
 
 def _in_module(path: str, module: str) -> bool:

@@ -34,7 +34,7 @@ _TOOL_FILES = re.compile(
     # release, build and lint tools' settings (openai-python's release-please-config.json)
     r"|(?:release-please|[jt]sconfig|eslint|prettier|babel|jest|vitest|commitlint"
     r"|lint-staged|cspell|knip|stylelint|typedoc|api-extractor|biome|dprint|changeset)"
-    r"[\w.-]*)$",
+    r"(?:[.-][\w.-]*)?)$",  # (tsconfig.build.json, eslint.config.json; not biomes_config)
     re.I,
 )
 

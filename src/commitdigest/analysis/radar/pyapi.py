@@ -497,11 +497,11 @@ def signature_end(lines: list[str], start: int) -> int:
 
 def _end_in_code(lines: list[str], start: int) -> int:
     """:func:`signature_end` for a header with strings or comments: they are blanked out
-    first (their line breaks kept), over 20 lines, then 120 lines, then the rest of
+    first (their line breaks kept), over 20 lines, then 120, 1,000, 8,000 and the rest of
     the module (typer's ``Typer.__init__`` documents each parameter in an
     ``Annotated[…, Doc(\"\"\"…\"\"\")]``: 700 lines of header)."""
     size = len(lines)
-    for upto in (min(size, start + 20), min(size, start + 120), size):
+    for upto in (*(min(size, start + n) for n in (20, 120, 1000, 8000)), size):
         text = "\n".join(lines[start:upto])
         code = NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
         depth = 0
@@ -561,6 +561,7 @@ def light_api(text: str) -> ModuleApi:
     stack: list[tuple[int, str, str]] = []  # (indent, "def"/"class", qualname)
     headers: list[tuple[int, int, str, str]] = []  # (position, indent, kind, qualname or "")
     strings = string_spans(text)
+    all_lines: list[str] | None = None
     for m in _DEF_START.finditer(text):
         lines_before += text.count("\n", last, m.start())
         last = m.start()
@@ -582,8 +583,10 @@ def light_api(text: str) -> ModuleApi:
         if rest is not None:
             header = header_text(text[m.start() : rest.end()].split("\n"))
         else:  # brackets the pattern does not follow (nested deeper, in strings): counted
-            lines = text[m.start() :].split("\n")
-            header = header_text(lines[: signature_end(lines, 0) + 1])
+            if all_lines is None:  # (split once: not the rest of the text at each header)
+                all_lines = text.split("\n")
+            start = lines_before
+            header = header_text(all_lines[start : signature_end(all_lines, start) + 1])
         decorators = _decorators(text, m.start())
         line = lines_before + 1
         if kind == "class":
@@ -820,24 +823,25 @@ def compare(old: ModuleApi, new: ModuleApi, new_text: str = "") -> list[Breakage
         pairs,
         new.provides,
         lambda parent: parent in new.objects or parent not in old.objects,
-        lambda name: name in aliases_in(new_text),
+        aliases_in(new_text).get,
+        new.objects.get,
     )
 
 
 # ``Old = New`` / ``Old: TypeAlias = New``: a name kept for another (a renamed class)
 _ALIAS = re.compile(
     r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing(?:_extensions)?\.)?TypeAlias[ \t]*)?="
-    r"[ \t]*(?!(?:None|True|False|NotImplemented)\b)[A-Za-z_][\w.]*[ \t]*(?:#[^\n]*)?$",
+    r"[ \t]*([A-Za-z_]\w*)[ \t]*(?:#[^\n]*)?$",
     re.M,
 )
 
 
 @lru_cache(maxsize=64)
-def aliases_in(text: str) -> frozenset[str]:
-    """The module-level names ``text`` binds to another name (``Old = New``, ``Old:
-    TypeAlias = New``): openai-python kept ``WebsocketConnectionOptions`` for the class
-    renamed ``WebSocketConnectionOptions``, its fields and all."""
-    return frozenset(_ALIAS.findall(text)) if "=" in text else frozenset()
+def aliases_in(text: str) -> dict[str, str]:
+    """The module-level names ``text`` binds to another name of it (``Old = New``, ``Old:
+    TypeAlias = New``), with that name: openai-python kept ``WebsocketConnectionOptions``
+    for the class renamed ``WebSocketConnectionOptions``."""
+    return dict(_ALIAS.findall(text)) if "=" in text else {}
 
 
 _TYPING_BASES = frozenset({"Generic", "Protocol", "object"})
@@ -903,25 +907,32 @@ def compare_objects(
     pairs: Mapping[str, tuple[Obj | None, Obj | None]],
     provides: Callable[[str], bool],
     parent_kept: Callable[[str], bool],
-    aliased: Callable[[str], bool] = lambda name: False,
+    alias_of: Callable[[str], str | None] = lambda name: None,
+    find_new: Callable[[str], Obj | None] = lambda qual: None,
 ) -> list[Breakage]:
     """The breakages of each object, given as (before, after) by qualname (None: absent);
     ``provides(name)``: the module still offers a top-level name another way (an import, a
     ``__getattr__``); ``parent_kept(qualname)``: the class holding a member still exists;
-    ``aliased(name)``: the new version binds a top-level name to another (``Old = New``)."""
+    ``alias_of(name)``: the name the new version binds a top-level name to (``Old = New``);
+    ``find_new(qualname)``: an object of the new version."""
     out: list[Breakage] = []
-    renamed = {  # a class renamed, its old name kept as an alias: the same class
-        qual
-        for qual, (before, after) in pairs.items()
-        if before is not None and after is not None and "." not in qual
-        and before.kind == "class" and after.kind == "attribute" and aliased(qual)
-    }  # fmt: skip
+    renamed: dict[str, str] = {}  # a class renamed, its old name kept as an alias of it
+    for qual, (before, after) in pairs.items():
+        if (
+            before is not None and after is not None and "." not in qual
+            and before.kind == "class" and after.kind == "attribute"
+            and (target := alias_of(qual)) is not None
+            and (cls := find_new(target)) is not None and cls.kind == "class"
+        ):  # fmt: skip
+            renamed[qual] = target
     for qual, (before, after) in pairs.items():
         if before is None or private_name(qual) or before.typing_only or qual in renamed:
             continue
         parent = qual.rpartition(".")[0]
-        if parent and (not parent_kept(parent) or parent in renamed):
-            continue  # its class is gone (the class is the item), or kept under its old name
+        if parent in renamed:  # a member of the class under its new name
+            after = find_new(renamed[parent] + qual[len(parent) :])
+        elif parent and not parent_kept(parent):
+            continue  # its class is gone: the class is the item
         if after is None:
             if not parent and provides(qual):
                 continue  # moved, and still imported here (a re-export) or served lazily

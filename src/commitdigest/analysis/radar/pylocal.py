@@ -476,7 +476,7 @@ def local_breakages(
         return name in imports
 
     return compare_objects(
-        pairs, provides, lambda parent: parent not in gone, lambda name: name in aliases_in(after)
+        pairs, provides, lambda parent: parent not in gone, aliases_in(after).get, new.find
     )
 
 
@@ -488,10 +488,10 @@ def find(text: str, qual: str) -> Obj | None:
 def bases_of(text: str, cls: str) -> tuple[str, ...] | None:
     """The base classes of class ``cls`` as written (None: no such class)."""
     obj = _side(text).find(cls)
-    signature = obj.signature() if obj is not None and obj.kind == "class" else None
-    if signature is None:
+    if obj is None or obj.kind != "class":
         return None
-    return tuple(re.sub(r"\[.*\]$", "", b).strip() for b in signature[1])
+    signature = obj.signature()  # (None: a header that does not read, no bases known)
+    return tuple(re.sub(r"\[.*\]$", "", b).strip() for b in signature[1]) if signature else ()
 
 
 @lru_cache(maxsize=256)
