@@ -282,6 +282,28 @@ def test_dependency_major_bump_and_python(tmp_path: Path) -> None:
     ]
 
 
+def test_a_dependency_item_points_at_its_requirement_line(tmp_path: Path) -> None:
+    """pytest 849fbda3c raised ``iniconfig>=2`` and ``tomli>=2``: both items pointed at line
+    5, ``setuptools-scm[toml]>=6.2.3``, the first "2" of the file."""
+
+    def project(ini: str, tomli: str, py: str) -> str:
+        return (
+            '[build-system]\nrequires = [\n    "setuptools>=77",\n'
+            '    "setuptools-scm[toml]>=6.2.3",\n]\n\n[project]\nname = "x"\n'
+            f'requires-python = ">={py}"\ndependencies = [\n    "iniconfig>={ini}",\n'
+            f"    \"tomli>={tomli}; python_version<'3.11'\",\n]\n"
+        )
+
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pyproject.toml": project("1.0.1", "1", "3.9")}),
+            CommitSpec("bump", D2, files={"pyproject.toml": project("2", "2", "3.10")}),
+        ],
+    )
+    assert [(i.name, i.line) for i in items] == [("iniconfig", 11), ("python", 9), ("tomli", 12)]
+
+
 def test_only_dependencies_users_install_count(tmp_path: Path) -> None:
     """A requirements file is for work on the project when the root pyproject.toml lists
     the dependencies itself; examples, dev/test/docs requirement files never count.

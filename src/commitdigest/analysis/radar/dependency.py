@@ -121,7 +121,20 @@ def detect(view: CommitView) -> list[ApiChange]:
                         name=name,
                         detail=f">={was} → >={now}",
                         path=path,
-                        line=line_of(view.after.get(path) or "", now),
+                        line=_line(view.after.get(path) or "", name, now),
                     )
                 )
     return items
+
+
+def _line(text: str, name: str, version: str) -> int | None:
+    """The line that requires ``name`` at ``version`` (``requires-python`` for Python): not
+    the first place the version's digits appear (pytest's ``"iniconfig>=2"`` was pointed at
+    line 5, ``setuptools-scm[toml]>=6.2.3``)."""
+    key = "requires-python" if name == "python" else name
+    spelled = "[-_.]".join(re.escape(part) for part in re.split(r"[-_.]", key))
+    wanted = re.compile(rf"(?<![\w.-]){spelled}(?![\w.-])", re.I)
+    for number, line in enumerate(text.splitlines(), 1):
+        if version in line and wanted.search(line):
+            return number
+    return line_of(text, key)
