@@ -654,6 +654,17 @@ def test_a_message_names_an_item_by_its_own_name_only() -> None:
     assert replacement_for(gone, [config]) == ""  # ``app.config`` names ``config``
     own = "'app' is deprecated and will be removed. Use 'create_app()' instead."
     assert replacement_for(gone, [config, own]) == "Use 'create_app()' instead."
+    # a name no sentence uses as a word: what is said of its attribute is said of it
+    # (flask 2.2's changelog: extensions had to store data on g, as flask-login then did)
+    stack = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED,
+                      name="flask._request_ctx_stack")  # fmt: skip
+    note = (
+        "Extension maintainers, be aware that ``_app_ctx_stack.top`` and "
+        "``_request_ctx_stack.top`` are deprecated. Store data on ``g`` instead using a "
+        "unique prefix, like ``g._extension_name_attr``."
+    )
+    assert replacement_for(stack, [], [note]).startswith("Store data on ``g`` instead")
+    assert replacement_for(gone, [], ["``app.config`` is deprecated. Use X instead."]) == ""
 
 
 def test_an_item_that_names_no_definition_is_looked_up_nowhere() -> None:

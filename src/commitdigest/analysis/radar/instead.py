@@ -150,6 +150,13 @@ def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[st
         for message in said:
             if word.search(message) and (hint := _hint_sentence(message, strong)):
                 return hint
+    if "_" in short.strip("_") or len(short) >= 10:  # a name no sentence uses as a word:
+        # what is said of its attribute is said of it (flask's "``_request_ctx_stack.top``
+        # is deprecated. Store data on ``g`` instead")
+        member = re.compile(rf"(?<![\w.]){re.escape(short)}\.\w")
+        for message in said:
+            if member.search(message) and (hint := _hint_sentence(message, True)):
+                return hint
     return ""
 
 
