@@ -530,6 +530,13 @@ def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
     assert [(i.name, i.symbols) for i in items] == [
         ("Remove `legacy_escape`.", ["markupsafe.legacy_escape"])  # as the docs show it
     ]
+    # a copy beside the one kept (docs/changelog.md from CHANGES.rst) is no news either
+    [items] = scan(tmp_path / "copied", [
+        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "",
+                                        "CHANGES.rst": RST_CHANGES}),
+        CommitSpec("Add the changelog to the docs", D[1], files={"docs/changelog.md": moved}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == ["Remove `legacy_escape`."]
     # the history's newest version dated already: moving it releases nothing
     dated = RST_CHANGES.replace("Unreleased", "Released 2022-02-17")
     [items] = scan(tmp_path / "dated", [

@@ -138,14 +138,32 @@ def detect(view: CommitView) -> list[ApiChange]:
 
 
 def _replaced(view: CommitView) -> str:
-    """The changelogs the commit deletes (or renames), together: what a new one copies from
-    them announces nothing (click's "Move changes to markdown" rewrote ``CHANGES.rst`` as
-    ``CHANGES.md``, and 40 entries back to Click 2.0 read as news)."""
-    return "\n\n".join(
+    """The changelogs there were before the commit, together (those it deletes or renames,
+    then a few it keeps): what a new one copies from them announces nothing (click's "Move
+    changes to markdown" rewrote ``CHANGES.rst`` as ``CHANGES.md``, and 40 entries back to
+    Click 2.0 read as news). Read once per commit (the dates and the entries ask)."""
+    if (known := _REPLACED.get(view.sha)) is not None:
+        return known
+    if len(_REPLACED) > 16:
+        _REPLACED.clear()
+    texts = [
         text
         for path, text in view.before.items()
         if text and view.after.get(path) is None and is_changelog(path)
-    )
+    ]
+    if view.repo is not None and view.parent:
+        kept = [
+            p
+            for p in view.repo.blobs.paths(view.parent)
+            if p not in view.paths and is_changelog(p) and not is_vendored(p)
+        ]
+        texts += [t for t in view.repo.texts(view.parent, kept[:_KEPT_READ]).values() if t]
+    _REPLACED[view.sha] = "\n\n".join(texts)
+    return _REPLACED[view.sha]
+
+
+_REPLACED: dict[str, str] = {}  # by commit
+_KEPT_READ = 8  # changelogs the commit keeps, read beside a new one (a monorepo has many)
 
 
 _TEXT_SUFFIXES = (".md", ".rst", ".txt", ".markdown")  # a changelog with a dot in its name
