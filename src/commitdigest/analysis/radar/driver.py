@@ -60,11 +60,8 @@ def read_by_a_kind(path: str, changed: str | None) -> bool:
     if path.endswith(".py"):
         return any(
             wants(changed, path)
-            for wants in (
-                python_api.wants, deprecation.wants, env_var.wants, cli_option.wants,
-                cli_option.wants_packaging,  # setup.py's console_scripts
-            )
-        )  # fmt: skip
+            for wants in (python_api.wants, deprecation.wants, env_var.wants, cli_option.wants)
+        ) or (path.endswith("setup.py") and cli_option.wants_packaging(changed, path))
     return (
         announced.is_changelog(path)
         or config_key.is_config(path)

@@ -823,7 +823,7 @@ def compare(old: ModuleApi, new: ModuleApi, new_text: str = "") -> list[Breakage
         pairs,
         new.provides,
         lambda parent: parent in new.objects or parent not in old.objects,
-        aliases_in(new_text).get,
+        lambda name: aliases_in(new_text).get(name),  # (read only for a class turned a name)
         new.objects.get,
     )
 

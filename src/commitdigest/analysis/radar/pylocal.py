@@ -476,7 +476,11 @@ def local_breakages(
         return name in imports
 
     return compare_objects(
-        pairs, provides, lambda parent: parent not in gone, aliases_in(after).get, new.find
+        pairs,
+        provides,
+        lambda parent: parent not in gone,
+        lambda name: aliases_in(after).get(name),  # (read only for a class turned a name)
+        new.find,
     )
 
 
