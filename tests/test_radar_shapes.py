@@ -2194,6 +2194,7 @@ def test_setup_py_commands_and_a_package_wide_entry_point(tmp_path: Path, mode: 
         (RadarKind.CLI_COMMAND, "pkg", "pkg:main; --quiet"),
         (RadarKind.CLI_OPTION, "--dry-run", ""),  # pkg-admin still runs pkg.admin
     ]
+    assert [i.line for i in items if i.kind is RadarKind.CLI_COMMAND] == [6]  # its entry
 
 
 def test_a_removed_commands_options_are_found_downstream_not_its_name(tmp_path: Path) -> None:

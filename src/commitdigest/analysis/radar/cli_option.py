@@ -1,6 +1,7 @@
 """The command line: options (argparse, click, typer) that the touched files stop declaring,
-and commands (console scripts: ``[project.scripts]``, Poetry's ``[tool.poetry.scripts]``,
-``console_scripts`` in ``setup.cfg`` or ``setup.py``) that the packaging stops installing.
+and commands (``[project.scripts]``/``gui-scripts``, Poetry's ``[tool.poetry.scripts]``,
+``console_scripts``/``gui_scripts`` in ``setup.cfg`` or ``setup.py``) that the packaging
+stops installing.
 
 A command's own options go with it: those removed by the same commit from the modules of
 its entry point (``openai = "openai.cli:main"``: ``openai/cli/…``) are one item, the
@@ -203,7 +204,7 @@ def _commands(view: CommitView, removed: dict[str, str]) -> list[ApiChange]:
             f" (+{len(own) - OPTIONS_SHOWN})" if len(own) > OPTIONS_SHOWN else ""
         )
         text = view.before.get(path) or ""
-        at = re.search(rf"""^[ \t]*["']?{re.escape(command)}["']?[ \t]*=""", text, re.M)
+        at = re.search(rf"""(?:^|["'])[ \t]*{re.escape(command)}["']?[ \t]*=""", text, re.M)
         needle = text[at.start() : at.end()] if at else None  # its declaration's line
         item = removed_from(RadarKind.CLI_COMMAND, command, path, text, needle)
         items.append(
