@@ -2197,6 +2197,30 @@ def test_setup_py_commands_and_a_package_wide_entry_point(tmp_path: Path, mode: 
     assert [i.line for i in items if i.kind is RadarKind.CLI_COMMAND] == [6]  # its entry
 
 
+def test_a_documented_member_does_not_rename_its_class(tmp_path: Path, mode: str) -> None:
+    """starlette's docs name ``starlette.testclient.TestClient.async_backend``: the public
+    surface took that for the name users reach ``TestClient`` by, and the deprecation of
+    ``TestClient.request``'s timeout read "TestClient.async_backend.request"."""
+    client = (
+        "class Client:\n    def __init__(self):\n        self.backend = {}\n\n"
+        "    def request(self, url, timeout=None):\n        return url\n"
+    )
+    warned = client.replace(
+        "        return url\n",
+        "        if timeout is not None:\n            import warnings\n\n"
+        "            warnings.warn(\"You should not use 'timeout' here.\", DeprecationWarning)\n"
+        "        return url\n",
+    )
+    docs = "# Testing\n\nSet `pkg.client.Client.backend` to pick the event loop.\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/client.py": client,
+                                        "docs/testing.md": docs}),
+        CommitSpec("Deprecate timeout", D[1], files={"pkg/client.py": warned}),
+    ], mode)  # fmt: skip
+    [item] = [i for i in items if i.kind is RadarKind.DEPRECATION]
+    assert item.name.startswith("pkg.client.Client.request"), item.name
+
+
 def test_a_removed_commands_options_are_found_downstream_not_its_name(tmp_path: Path) -> None:
     """A downstream script that passes the removed command's options uses it; a Python
     module that imports a package of the command's name (``import openai``) does not."""

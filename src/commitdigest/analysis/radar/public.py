@@ -254,9 +254,14 @@ class _Walker:
         first = name.split(".")[0]
         here = f"{module}.{first}"
         self.s.objects.add(here)
+        # the name users reach the object by, not one of its members (the docs' mention of
+        # ``starlette.testclient.TestClient.async_backend`` names ``TestClient`` so)
+        member = name[len(first) :]
+        reached = public[: len(public) - len(member)] if public.endswith(member) else ""
         known = self.s.aliases.get(here)
-        if known is None or len(public) < len(known):
-            self.s.aliases[here] = public
+        if reached and (known is None or len(reached) < len(known)):
+            self.s.aliases[here] = reached
+        public = reached or public  # (followed on as the object's own name)
         api = self.api(module)
         if api is None or first in api.objects:
             return
