@@ -2197,6 +2197,31 @@ def test_setup_py_commands_and_a_package_wide_entry_point(tmp_path: Path, mode: 
     assert [i.line for i in items if i.kind is RadarKind.CLI_COMMAND] == [6]  # its entry
 
 
+def test_a_name_deprecated_in_two_modules_is_one_item(tmp_path: Path, mode: str) -> None:
+    """click deprecated ``get_text_stream`` in its package's ``__getattr__`` and in
+    ``utils.py`` at once: the Deprecations section listed it twice."""
+    init = "from .utils import get_text_stream\n"
+    shim = (
+        "import warnings\n\n\ndef __getattr__(name):\n    if name == 'get_text_stream':\n"
+        "        warnings.warn(\"'get_text_stream' is deprecated.\", DeprecationWarning)\n"
+        "        from .utils import get_text_stream\n\n        return get_text_stream\n"
+        "    raise AttributeError(name)\n"
+    )
+    utils = "def get_text_stream(name):\n    return name\n"
+    warned = (
+        "import warnings\n\n\ndef get_text_stream(name):\n"
+        "    warnings.warn(\"'get_text_stream' is deprecated.\", DeprecationWarning)\n"
+        "    return name\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/utils.py": utils}),
+        CommitSpec("Deprecate get_text_stream", D[1], files={"pkg/__init__.py": shim,
+                                                             "pkg/utils.py": warned}),
+    ], mode)  # fmt: skip
+    names = [i.name for i in items if i.kind is RadarKind.DEPRECATION]
+    assert names == ["pkg.get_text_stream"], names
+
+
 def test_a_documented_member_does_not_rename_its_class(tmp_path: Path, mode: str) -> None:
     """starlette's docs name ``starlette.testclient.TestClient.async_backend``: the public
     surface took that for the name users reach ``TestClient`` by, and the deprecation of

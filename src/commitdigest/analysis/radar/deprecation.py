@@ -345,6 +345,8 @@ def detect(view: CommitView) -> list[ApiChange]:
     """Deprecations the ``after`` side says that the ``before`` side did not: compared by
     message and by subject, so a reformatted call or a new ``stacklevel`` is no news."""
     items: list[ApiChange] = []
+    named: set[str] = set()  # the names already deprecated by the commit (in any module:
+    # click's get_text_stream both in its package's __getattr__ and in utils.py)
     for path in view.paths:
         after_text = view.after.get(path) or ""
         if not wants(view.changed.get(path), path) or not _maybe_marked(after_text):
@@ -362,6 +364,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             if told.setdefault(message, lineno) != lineno and not subject:
                 continue  # the same message at another marker (a decorator's category=)
             subject, visibility = _as_users_see(public, module, path, subject)
+            if subject and subject in named:
+                continue
+            named.add(subject)
             seen.add(subject or message)
             items.append(
                 ApiChange(
