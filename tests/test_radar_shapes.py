@@ -2222,6 +2222,27 @@ def test_a_name_deprecated_in_two_modules_is_one_item(tmp_path: Path, mode: str)
     assert names == ["pkg.get_text_stream"], names
 
 
+def test_a_class_that_warns_of_itself_in_its_init_is_named_with_its_module(
+    tmp_path: Path, mode: str
+) -> None:
+    """flask's ``locked_cached_property.__init__`` warns "'locked_cached_property' is
+    deprecated": the item read ``locked_cached_property``, no module, and so public."""
+    before = (
+        "class locked_cached_property:\n    def __init__(self, fget):\n        self.fget = fget\n"
+    )
+    after = before.replace(
+        "        self.fget = fget\n",
+        "        import warnings\n\n        warnings.warn(\n"
+        "            \"'locked_cached_property' is deprecated and will be removed.\",\n"
+        "            DeprecationWarning,\n        )\n        self.fget = fget\n",
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/helpers.py": before}),
+        CommitSpec("Deprecate locked_cached_property", D[1], files={"pkg/helpers.py": after}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == ["pkg.helpers.locked_cached_property"]
+
+
 def test_a_documented_member_does_not_rename_its_class(tmp_path: Path, mode: str) -> None:
     """starlette's docs name ``starlette.testclient.TestClient.async_backend``: the public
     surface took that for the name users reach ``TestClient`` by, and the deprecation of

@@ -233,8 +233,9 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
         return [".".join([module, *chain])] if chain else []
     if "." in name:
         return [name]
-    if chain and name == chain[-1]:
-        return [".".join([module, *chain])]
+    if chain and name in chain:  # the def it sits in, or one around it (flask's
+        # ``locked_cached_property.__init__`` warns of ``'locked_cached_property'``)
+        return [".".join([module, *chain[: chain.index(name) + 1]])]
     if chain and name in params:
         return [f"{'.'.join([module, *chain])}({name})"]
     return [name]
