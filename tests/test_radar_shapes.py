@@ -242,10 +242,9 @@ def test_a_base_imported_another_way_is_the_same_base(tmp_path: Path, mode: str)
         "class Mixin:\n    pass\n\n\nclass State(Mapping[str, int]):\n    pass\n"
         "\n\nclass Stream:\n    pass\n\n\nclass Context(_click.Context):\n    pass\n"
     )
-    [items] = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/data.py": before}),
-        CommitSpec("improve type hints", D[1], files={"pkg/data.py": after}),
-    ], mode)  # fmt: skip
+    [items] = module_items(
+        tmp_path, mode, "pkg/data.py", [("init", before), ("improve type hints", after)]
+    )
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.data.Context", "bases (click.Context) → (_click.Context)"),
         ("pkg.data.State", "bases (Mixin, typing.Mapping[str, int]) → (Mapping[str, int])"),
@@ -303,10 +302,9 @@ def test_a_class_renamed_and_kept_under_its_old_name_is_no_removal(
         "Legacy = None\n\n\nclass Settings:\n    timeout: int = 1\n\n\nConfig = Settings\n\n\n"
         "def make():\n    pass\n\n\nMaker = make\n"
     )
-    [items] = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/options.py": before}),
-        CommitSpec("use proper capitalization", D[1], files={"pkg/options.py": after}),
-    ], mode)  # fmt: skip
+    [items] = module_items(
+        tmp_path, mode, "pkg/options.py", [("init", before), ("use proper capitalization", after)]
+    )
     found = [(i.name, i.detail) for i in items]
     assert ("pkg.options.Legacy", "class → attribute") in found
     assert ("pkg.options.Maker", "class → attribute") in found  # a function is no class
@@ -1427,16 +1425,20 @@ def test_a_changelog_edit_is_read_around_its_lines_as_a_whole_reading_would(
     ]
 
 
-def api_items(
-    tmp_path: Path, mode: str, path: str, versions: list[tuple[str, str]]
+def module_items(
+    tmp_path: Path,
+    mode: str,
+    path: str,
+    versions: list[tuple[str, str]],
+    kind: RadarKind | None = RadarKind.PYTHON_API,
 ) -> list[list[ApiChange]]:
-    """The Python API items of each commit after the first, for ``versions`` (title, text)
-    of one module of the package ``pkg``."""
+    """The items of ``kind`` (None: of every kind) of each commit after the first, for
+    ``versions`` (title, text) of one module of the package ``pkg``."""
     first_title, first_text = versions[0]
     specs = [CommitSpec(first_title, D[0], files={"pkg/__init__.py": "", path: first_text})]
     specs += [CommitSpec(t, D[k], files={path: text}) for k, (t, text) in enumerate(versions) if k]
     found = scan(tmp_path, specs, mode)
-    return [[i for i in items if i.kind is RadarKind.PYTHON_API] for items in found]
+    return [[i for i in items if kind is None or i.kind is kind] for items in found]
 
 
 RUNNER = """\
@@ -1483,7 +1485,7 @@ def test_body_lines_of_a_method_with_a_signature_over_lines_are_no_class_names(
     )
     assert locals_gone.count("\n") == RUNNER.count("\n") - 5
     field_gone = locals_gone.replace("    quant_stream: torch.Stream | None = None\n\n", "")
-    quiet, removed = api_items(tmp_path, mode, "pkg/runner.py", [
+    quiet, removed = module_items(tmp_path, mode, "pkg/runner.py", [
         ("init", RUNNER), ("style: simplify execute", locals_gone),
         ("drop the quant stream", field_gone),
     ])  # fmt: skip
@@ -1563,7 +1565,7 @@ def test_type_arguments_of_a_base_are_no_change_of_bases(tmp_path: Path, mode: s
         .replace("class Path(ParamType, Mixin):", "class Path(ParamType[str], Mixin):")
     )
     no_mixin = typed.replace("class Path(ParamType[str], Mixin):", "class Path(ParamType[str]):")
-    quiet, dropped = api_items(tmp_path, mode, "pkg/types.py", [
+    quiet, dropped = module_items(tmp_path, mode, "pkg/types.py", [
         ("init", old), ("typing: ParamType is generic", typed), ("Path is no Mixin", no_mixin),
     ])  # fmt: skip
     assert quiet == []
@@ -2236,10 +2238,10 @@ def test_a_class_that_warns_of_itself_in_its_init_is_named_with_its_module(
         "            \"'locked_cached_property' is deprecated and will be removed.\",\n"
         "            DeprecationWarning,\n        )\n        self.fget = fget\n",
     )
-    [items] = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/helpers.py": before}),
-        CommitSpec("Deprecate locked_cached_property", D[1], files={"pkg/helpers.py": after}),
-    ], mode)  # fmt: skip
+    [items] = module_items(
+        tmp_path, mode, "pkg/helpers.py",
+        [("init", before), ("Deprecate locked_cached_property", after)], kind=None,
+    )  # fmt: skip
     assert [i.name for i in items] == ["pkg.helpers.locked_cached_property"]
 
 
@@ -2584,7 +2586,7 @@ def test_a_removed_override_that_called_super_over_a_long_signature(
     no_forward = no_init.replace(
         "    def forward_impl(\n        self,\n        x,\n    ):\n        return x\n\n", ""
     )
-    inherited, removed = api_items(tmp_path, mode, "pkg/runner.py", [
+    inherited, removed = module_items(tmp_path, mode, "pkg/runner.py", [
         ("init", runner), ("use the upstream __init__", no_init),
         ("drop forward_impl", no_forward),
     ])  # fmt: skip

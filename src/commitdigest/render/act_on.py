@@ -108,15 +108,16 @@ def _once_per_release(lines: list[ActLine]) -> list[ActLine]:
     """One line per version released, the latest commit's: llm's "Draft release notes for
     0.32" dated the version's section a day before the tag 0.32, and both commits read as
     release 0.32. The earlier keeps a line for what else it breaks, if anything."""
+    keys = {id(line): _released(line) for line in lines if line.kind == "release"}
     latest: dict[tuple[str, frozenset[str]], ActLine] = {}
     for line in lines:
-        if line.kind == "release":
-            kept = latest.get(_released(line))
+        if (key := keys.get(id(line))) is not None:
+            kept = latest.get(key)
             if kept is None or line.commit.committed_at > kept.commit.committed_at:
-                latest[_released(line)] = line
+                latest[key] = line
     out: list[ActLine] = []
     for line in lines:
-        if line.kind != "release" or latest[_released(line)] is line:
+        if line.kind != "release" or latest[keys[id(line)]] is line:
             out.append(line)
             continue
         rest = tuple(i for i in line.items if i.release != line.release)

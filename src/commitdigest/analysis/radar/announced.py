@@ -23,7 +23,8 @@ from __future__ import annotations
 import keyword
 import re
 from bisect import bisect_left
-from functools import lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache
 
 from commitdigest.analysis.radar.changelog import (
     Edit,
@@ -75,7 +76,8 @@ def detect(view: CommitView) -> list[ApiChange]:
     items = [*_message_items(view), *_body_removals(view.body, packages)]
     # the version a date in its changelog gives (pydantic's release commits also carry a
     # "core-v2.43.0" tag of its Rust core), else a tag on it, else a tag it merges
-    dated = _dated_here(view)
+    replaced = cache(lambda: _replaced(view))  # (read once, if a changelog is new)
+    dated = _dated_here(view, replaced)
     tags = [] if dated else _release_tags(view, (view.sha,)) or _release_tags(view, view.merged)
     release = dated or (normalise_version(tags[0]) if tags else None)
     after_texts, before_texts = view.after, view.before
@@ -97,7 +99,7 @@ def detect(view: CommitView) -> list[ApiChange]:
             continue  # no entry and no heading changed: nothing new to announce
         before = before_texts.get(path)
         if before is None:  # a new changelog: what one the commit deletes said is not news
-            before = _replaced(view)
+            before = replaced()
         edit = _edit(view, path)
         old_sections, new_sections = both(before, after, edit)
         prior = {s.title: s for s in old_sections}
@@ -141,11 +143,7 @@ def _replaced(view: CommitView) -> str:
     """The changelogs there were before the commit, together (those it deletes or renames,
     then a few it keeps): what a new one copies from them announces nothing (click's "Move
     changes to markdown" rewrote ``CHANGES.rst`` as ``CHANGES.md``, and 40 entries back to
-    Click 2.0 read as news). Read once per commit (the dates and the entries ask)."""
-    if (known := _REPLACED.get(view.sha)) is not None:
-        return known
-    if len(_REPLACED) > 16:
-        _REPLACED.clear()
+    Click 2.0 read as news)."""
     texts = [
         text
         for path, text in view.before.items()
@@ -158,11 +156,9 @@ def _replaced(view: CommitView) -> str:
             if p not in view.paths and is_changelog(p) and not is_vendored(p)
         ]
         texts += [t for t in view.repo.texts(view.parent, kept[:_KEPT_READ]).values() if t]
-    _REPLACED[view.sha] = "\n\n".join(texts)
-    return _REPLACED[view.sha]
+    return "\n\n".join(texts)
 
 
-_REPLACED: dict[str, str] = {}  # by commit
 _KEPT_READ = 8  # changelogs the commit keeps, read beside a new one (a monorepo has many)
 
 
@@ -381,18 +377,19 @@ def _release_tags(view: CommitView, commits: tuple[str, ...]) -> list[str]:
     ]
 
 
-def _dated_here(view: CommitView) -> str | None:
+def _dated_here(view: CommitView, replaced: Callable[[], str]) -> str | None:
     """The version a commit releases by its changelog: a version section that gets its
     release date (or "Released" line) in it; not one that had a date before (pydantic's
     "Fix CI release job" moved "v2.13.0b1 (2026-02-21)" to "(2026-02-23)" after "Prepare
-    release" had dated it)."""
+    release" had dated it). ``replaced()``: the changelogs before the commit
+    (:func:`_replaced`), what a new one is compared with."""
     for path in view.paths:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
         before = view.before.get(path)
         if before is None:  # a new changelog: dated as the one the commit deletes, not news
-            before = _replaced(view)
+            before = replaced()
         old_sections, new_sections = both(before, after, _edit(view, path))
         newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}

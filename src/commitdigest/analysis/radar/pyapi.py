@@ -900,7 +900,9 @@ def _base_classes(bases: tuple[str, ...]) -> set[str]:
     }
 
 
-_TYPING_MODULE = re.compile(r"^(?:typing|typing_extensions|collections\.abc|collections)\.")
+# modules that give classes of the standard library under their own names
+_TYPING_MODULES = r"typing|typing_extensions|collections\.abc"
+_TYPING_MODULE = re.compile(rf"^(?:{_TYPING_MODULES}|collections)\.")
 
 
 def compare_objects(
@@ -962,7 +964,7 @@ def compare_objects(
                 )  # fmt: skip
         elif before.kind == "function":
             if not (_cli_command(before) or _cli_command(after)):
-                out.extend(_param_changes(qual, before, after))
+                out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line))
         elif (
             before.field and after.field and not _same_value(before.value or "", after.value or "")
         ):
@@ -975,7 +977,7 @@ def compare_objects(
 
 # what a package's __init__ imports to annotate its own code, not to offer it: starlette's
 # "Use `__future__.annotations`" dropped ``from typing import Type`` (starlette.middleware.Type)
-_TYPING_IMPORT = re.compile(r"(?:typing|typing_extensions|collections\.abc|__future__)(?:\.|$)")
+_TYPING_IMPORT = re.compile(rf"(?:{_TYPING_MODULES}|__future__)(?:\.|$)")
 
 
 def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[Breakage]:
@@ -998,10 +1000,9 @@ def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[
     ]
 
 
-def _positions(obj: Obj) -> dict[str, int]:
+def _positions(params: tuple[Param, ...]) -> dict[str, int]:
     """Where each positional parameter is passed by a caller (self/cls not counted)."""
-    signature = obj.signature()
-    names = [p.name for p in signature[0] if p.positional] if signature else []
+    names = [p.name for p in params if p.positional]
     if names and names[0] in ("self", "cls"):
         names = names[1:]
     return {name: i for i, name in enumerate(names)}
@@ -1013,17 +1014,16 @@ _CALLED_BY_NAME = frozenset(
 )
 
 
-def _param_changes(qual: str, before: Obj, after: Obj) -> list[Breakage]:
+def _param_changes(
+    qual: str, old_params: tuple[Param, ...], new_params: tuple[Param, ...], line: int
+) -> list[Breakage]:
+    """The parameter changes of ``qual`` between its two signatures (the new one's header
+    at ``line``)."""
     out: list[Breakage] = []
-    old_sig, new_sig = before.signature(), after.signature()
-    if old_sig is None or new_sig is None:
-        return out
-    old_params, new_params = old_sig[0], new_sig[0]
     old = {p.name: p for p in old_params}
     new = {p.name: p for p in new_params}
-    at_old, at_new = _positions(before), _positions(after)
+    at_old, at_new = _positions(old_params), _positions(new_params)
     removed = False
-    line = after.line
     for name in [n for n in (*old, *new) if n.startswith("_") or n in ("self", "cls")]:
         old.pop(name, None)  # private by convention (``__self``) or the instance itself
         new.pop(name, None)

@@ -125,11 +125,10 @@ class _Side:
         # parameter in place, with examples: 700 lines of ``Typer.__init__``)
         if j < 0:
             return None
-        line, head = lines[i], lines[j]
-        deep = len(line) - len(line.lstrip())  # (spaces or tabs: compared as written)
-        if deep >= len(head) - len(head.lstrip()) or not deep or not self._in_string(j):
+        deep = indent_of(lines[i])  # (spaces or tabs: compared as written)
+        if not deep or deep >= indent_of(lines[j]) or not self._in_string(j):
             return None  # in j's body, or below it
-        k = self._outer_def(j, indent_of(line))  # j is an example's def (indented deeper)
+        k = self._outer_def(j, deep)  # j is an example's def (indented deeper)
         return k if k is not None and self.signature_end(k) >= i else None
 
     def _outer_def(self, i: int, indent: int) -> int | None:
