@@ -252,6 +252,102 @@ def test_a_base_imported_another_way_is_the_same_base(tmp_path: Path, mode: str)
     ]
 
 
+def test_a_base_kept_through_a_module_alias_or_a_new_base_is_the_same(
+    tmp_path: Path, mode: str
+) -> None:
+    """werkzeug 37b9423d ("inline annotations for datastructures") wrote ``Collection`` as
+    ``cabc.Collection[str]`` (``import collections.abc as cabc``) and replaced
+    ``ContentSecurityPolicy(UpdateDictMixin, dict)`` by ``(CallbackDict[str, str])``, a
+    class of the package that derives from both: no base was dropped. A new base that
+    derives from only one of them still drops the other."""
+    structures = (
+        "class UpdateDictMixin:\n    pass\n\n\n"
+        "class CallbackDict(UpdateDictMixin, dict):\n    pass\n\n\n"
+        "class OnlyDict(dict):\n    pass\n"
+    )
+    before = (
+        "from collections.abc import Collection\nfrom typing import Generic, TypeVar\n\n"
+        "T = TypeVar('T')\n\n"
+        "from .structures import UpdateDictMixin\n\n\n"
+        "class ETags(Collection):\n    pass\n\n\n"
+        "class Policy(UpdateDictMixin, dict):\n    pass\n\n\n"
+        "class Other(UpdateDictMixin, dict):\n    pass\n\n\n"
+        "class Box(Generic[T]):\n    pass\n"
+    )
+    after = (
+        "import collections.abc as cabc\nfrom typing import TypeVar\n\n"
+        "from .structures import CallbackDict, OnlyDict, UpdateDictMixin\n\nT = TypeVar('T')\n\n\n"
+        "class ETags(cabc.Collection[str]):\n    pass\n\n\n"
+        "class Policy(CallbackDict[str, str]):\n    pass\n\n\n"
+        "class Other(OnlyDict):\n    pass\n\n\n"
+        "class Box(UpdateDictMixin):\n    pass\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/structures.py": structures,
+                                        "pkg/etag.py": before}),
+        CommitSpec("inline annotations", D[1], files={"pkg/etag.py": after}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.etag.Box", "bases (Generic[T]) → (UpdateDictMixin)"),  # no longer generic
+        ("pkg.etag.Other", "bases (UpdateDictMixin, dict) → (OnlyDict)"),
+    ]
+
+
+def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one(
+    tmp_path: Path, mode: str
+) -> None:
+    """werkzeug 37b9423d: ``Headers.add(self, _key, _value, **kw)`` became ``add(self,
+    key, value, /, **kwargs)`` and ``update(self, *args, **kwargs)`` became ``update(self,
+    arg=None, /, **kwargs)``: callers passed them by position and still do (two "now
+    required" parameters and a "removed ``*args``" each, before). A public parameter
+    renamed, and a ``*args`` replaced by a parameter callers may name, still count."""
+    before = (
+        "class Headers:\n"
+        "    def add(self, _key, _value, **kw):\n        pass\n\n"
+        "    def update(self, *args, **kwargs):\n        pass\n\n"
+        "    def extend(self, *args, **kwargs):\n        pass\n\n"
+        "    def get(self, key, default=None):\n        pass\n"
+    )
+    after = (
+        "class Headers:\n"
+        "    def add(self, key, value, /, **kwargs):\n        pass\n\n"
+        "    def update(self, arg=None, /, **kwargs):\n        pass\n\n"
+        "    def extend(self, arg, **kwargs):\n        pass\n\n"
+        "    def get(self, name, default=None):\n        pass\n"
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/headers.py", [("init", before), ("inline annotations", after)]
+    )
+    assert sorted((i.name, i.change.value) for i in items) == [
+        ("pkg.headers.Headers.extend(*args)", "removed"),
+        ("pkg.headers.Headers.extend(arg)", "now_required"),
+        ("pkg.headers.Headers.get(key)", "renamed"),
+    ]
+
+
+def test_a_documented_package_re_exports_its_modules_names(tmp_path: Path, mode: str) -> None:
+    """werkzeug's top package imports no ``werkzeug.datastructures``; its docs name the
+    package, whose ``__init__`` re-exports ``Headers`` from ``.headers``: a change of
+    ``Headers`` is public (it read as internal, collapsed in one line)."""
+    init = "from .headers import Headers as Headers\n"
+    headers = "class Headers:\n    def get(self, key, default=None):\n        pass\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "src/pkg/__init__.py": "from .app import run as run\n",
+            "src/pkg/app.py": "def run():\n    pass\n",
+            "src/pkg/data/__init__.py": init, "src/pkg/data/headers.py": headers,
+            "src/pkg/data/cache.py": "def helper(x):\n    pass\n",
+            "docs/data.rst": ".. module:: pkg.data\n\n.. autoclass:: Headers\n"}),
+        CommitSpec("change", D[1], files={
+            "src/pkg/data/headers.py": headers.replace(", default=None", ""),
+            "src/pkg/data/cache.py": "def helper():\n    pass\n"}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.visibility) for i in items) == [
+        ("pkg.data.cache.helper(x)", Visibility.INTERNAL),
+        ("pkg.data.headers.Headers.get(default)", Visibility.PUBLIC),
+    ]
+
+
 def test_a_package_drops_a_typing_import_not_an_export(tmp_path: Path, mode: str) -> None:
     """starlette 6bfe9fea ("Use `__future__.annotations`") dropped ``Type`` from ``from
     typing import Any, Iterator, Protocol, Type`` in ``starlette/middleware/__init__.py``:
@@ -2243,6 +2339,70 @@ def test_a_class_that_warns_of_itself_in_its_init_is_named_with_its_module(
         [("init", before), ("Deprecate locked_cached_property", after)], kind=None,
     )  # fmt: skip
     assert [i.name for i in items] == ["pkg.helpers.locked_cached_property"]
+
+
+def test_a_class_made_private_that_warns_under_its_old_name(tmp_path: Path, mode: str) -> None:
+    """werkzeug 1db190ba renamed ``OrderedMultiDict`` to ``_OrderedMultiDict``, which warns
+    "'OrderedMultiDict' is deprecated" in its ``__init__``, and served the old name from
+    the module's and the package's ``__getattr__``: one item, by its public name (the
+    class's own warning read ``OrderedMultiDict``, no module, beside two more)."""
+    cls = "class {name}:\n    def __init__(self):\n{warn}        self.items = []\n"
+    warn = (
+        "        import warnings\n\n        warnings.warn(\n"
+        "            \"'OrderedMultiDict' is deprecated. Use 'MultiDict'.\",\n"
+        "            DeprecationWarning,\n        )\n"
+    )
+    shim = (
+        "\n\ndef __getattr__(name):\n    import warnings\n\n"
+        "    if name == 'OrderedMultiDict':\n        warnings.warn(\n"
+        "            \"'OrderedMultiDict' is deprecated. Use 'MultiDict'.\",\n"
+        "            DeprecationWarning,\n        )\n"
+        "        return _OrderedMultiDict\n    raise AttributeError(name)\n"
+    )
+    init = "from .structures import OrderedMultiDict as OrderedMultiDict\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": init,
+            "pkg/structures.py": cls.format(name="OrderedMultiDict", warn="")}),
+        CommitSpec("deprecate OrderedMultiDict", D[1], files={
+            "pkg/__init__.py": "from .structures import _OrderedMultiDict\n" + shim,
+            "pkg/structures.py": cls.format(name="_OrderedMultiDict", warn=warn) + shim}),
+    ], mode)  # fmt: skip
+    assert [(i.kind, i.name) for i in items if i.kind is RadarKind.DEPRECATION] == [
+        (RadarKind.DEPRECATION, "pkg.OrderedMultiDict"),
+    ]
+
+
+def test_a_deprecated_argument_taken_by_kwargs_is_named_as_a_parameter(
+    tmp_path: Path, mode: str
+) -> None:
+    """attrs bde3f58c: ``make_class(name, attrs, **attributes_arguments)`` pops ``hash``
+    and warns "The `hash` argument is deprecated": the item read ``hash`` (no module, no
+    function). A quoted name the message does not call an argument stays as it is."""
+    before = (
+        "def make_class(name, attrs, **attributes_arguments):\n"
+        "    return name\n\n\n"
+        "def helper(**options):\n    return options\n"
+    )
+    after = (
+        "import warnings\n\n\n"
+        "def make_class(name, attrs, **attributes_arguments):\n"
+        "    hash = attributes_arguments.pop('hash', None)\n"
+        "    if hash is not None:\n"
+        "        warnings.warn(\n"
+        '            DeprecationWarning("The `hash` argument is deprecated in favor of '
+        '`unsafe_hash`."),\n'
+        "            stacklevel=2,\n        )\n"
+        "    return name\n\n\n"
+        "def helper(**options):\n"
+        '    warnings.warn("`old_helper` is deprecated.", DeprecationWarning)\n'
+        "    return options\n"
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/make.py", [("init", before), ("deprecate hash", after)],
+        kind=RadarKind.DEPRECATION,
+    )  # fmt: skip
+    assert [i.name for i in items] == ["pkg.make.make_class(hash)", "old_helper"]
 
 
 def test_a_documented_member_does_not_rename_its_class(tmp_path: Path, mode: str) -> None:

@@ -32,7 +32,8 @@ _NAME = re.compile(
 # an unquoted ``name=`` or ``name()`` in a message ("per-request cookies=<...> is deprecated")
 _BARE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)(?:=|\(\))")
 _DEF = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)\s*([(:]?)")
-_PARAM = re.compile(r"[(,]\s*\**([A-Za-z_]\w*)")
+_PARAM = re.compile(r"[(,]\s*(\*?\*?)([A-Za-z_]\w*)")
+_CALLED = re.compile(r"\s+(?:argument|parameter|keyword)\b")  # after a quoted name
 _IMPORT = re.compile(r"\s*(?:from\s+\S+\s+)?import\s")
 _STRING = re.compile(r"""[rbfuRBFU]{0,2}("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')""")
 
@@ -233,12 +234,26 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
         return [".".join([module, *chain])] if chain else []
     if "." in name:
         return [name]
-    if chain and name in chain:  # the def it sits in, or one around it (flask's
-        # ``locked_cached_property.__init__`` warns of ``'locked_cached_property'``)
-        return [".".join([module, *chain[: chain.index(name) + 1]])]
-    if chain and name in params:
+    if chain and (name in chain or f"_{name}" in chain):  # the def it sits in, or one
+        # around it (flask's ``locked_cached_property.__init__`` warns of
+        # ``'locked_cached_property'``), or a class made private under that name
+        # (werkzeug's ``_OrderedMultiDict.__init__`` warns of ``'OrderedMultiDict'``)
+        at = chain.index(name) if name in chain else chain.index(f"_{name}")
+        return [".".join([module, *chain[:at], name])]
+    if chain and (name in params or _passed_on(message, name, params)):
         return [f"{'.'.join([module, *chain])}({name})"]
     return [name]
+
+
+def _passed_on(message: str, name: str, params: list[str]) -> bool:
+    """Whether the message calls ``name`` an argument of a def that takes ``**kwargs``
+    (attrs' ``make_class(name, attrs, bases=(object,), class_body=None,
+    **attributes_arguments)`` warns "The `hash` argument is deprecated": its item read
+    ``hash``, no module)."""
+    if not name.isidentifier() or not any(p.startswith("**") for p in params):
+        return False
+    at = message.find(name)
+    return at >= 0 and _CALLED.match(message, at + len(name) + 1) is not None
 
 
 def _served(lines: list[str], i: int) -> list[str]:
@@ -303,13 +318,19 @@ def _enclosing(lines: list[str], i: int, decorator: bool) -> tuple[list[str], li
 
 
 def _params(lines: list[str], j: int) -> list[str]:
-    """The parameter names of the def starting at line ``j`` (its header up to ``:``)."""
+    """The parameter names of the def starting at line ``j`` (its header up to ``:``), a
+    ``**kwargs`` one with its stars."""
     header = ""
     for line in lines[j : j + 30]:
         header += line.split("#", 1)[0] + " "
         if re.search(r"\)\s*(?:->[^:]*)?:\s*$", line.split("#", 1)[0]):
             break
-    return _PARAM.findall(header[header.index("(") :]) if "(" in header else []
+    if "(" not in header:
+        return []
+    return [
+        ("**" if stars == "**" else "") + name
+        for stars, name in _PARAM.findall(header[header.index("(") :])
+    ]
 
 
 def _keyed(text: str | None, module: str) -> list[tuple[int, str, str]]:

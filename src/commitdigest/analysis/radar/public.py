@@ -186,9 +186,28 @@ class _Walker:
         return (self.by_module.get(module) or "").endswith("__init__.py")
 
     def walk(self) -> None:
-        declared = False
         seen: set[str] = set()
-        todo = list(self.s.packages)
+        declared = self.walk_packages(list(self.s.packages), seen)
+        mentioned = self.docs() + self.entry_points()
+        declared = declared or bool(mentioned)
+        documented: list[str] = []  # packages the docs name: their namespace is public too
+        for dotted in mentioned:
+            if dotted in self.by_module:
+                self.s.modules.add(dotted)
+                if self.is_package(dotted):
+                    documented.append(dotted)
+            else:
+                self.resolve_object(dotted, dotted)
+        # (werkzeug's top package imports no ``werkzeug.datastructures``, which its docs
+        # name and whose ``__init__`` re-exports ``Headers`` from ``.headers``)
+        self.walk_packages(documented, seen)
+        if not declared:
+            self.s.convention = True
+
+    def walk_packages(self, todo: list[str], seen: set[str]) -> bool:
+        """Expose what the packages ``todo`` (and the subpackages they expose) re-export;
+        whether any exposes a name."""
+        declared = False
         while todo:
             module = todo.pop()
             if module in seen:
@@ -200,15 +219,7 @@ class _Walker:
             for name in self.exposed_names(api):
                 declared = True
                 todo.extend(self.expose(module, name, api))
-        mentioned = self.docs() + self.entry_points()
-        declared = declared or bool(mentioned)
-        for dotted in mentioned:
-            if dotted in self.by_module:
-                self.s.modules.add(dotted)
-            else:
-                self.resolve_object(dotted, dotted)
-        if not declared:
-            self.s.convention = True
+        return declared
 
     def exposed_names(self, api: ModuleApi) -> set[str]:
         names = set(api.getattr_names)

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 __all__ = [
     "MODULE_BLOCK",
@@ -825,6 +826,7 @@ def compare(old: ModuleApi, new: ModuleApi, new_text: str = "") -> list[Breakage
         lambda parent: parent in new.objects or parent not in old.objects,
         lambda name: aliases_in(new_text).get(name),  # (read only for a class turned a name)
         new.objects.get,
+        lambda: (old.imports, new.imports),
     )
 
 
@@ -871,11 +873,18 @@ def _same_value(old: str, new: str) -> bool:
     return type(a) is type(b) and type(a) in (int, float, complex) and a == b
 
 
-def _bases_dropped(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+def _bases_dropped(
+    old: tuple[str, ...],
+    new: tuple[str, ...],
+    old_imports: Mapping[str, str] | None = None,
+    new_imports: Mapping[str, str] | None = None,
+) -> bool:
     """Whether a class no longer derives from one of its bases: a class users meet, or
     ``Generic``/``Protocol`` when no subscripted base keeps it generic (``Box[int]`` would
-    raise)."""
-    if _base_classes(old) - _base_classes(new):
+    raise). ``old_imports``/``new_imports``: the names each version's imports bind, where a
+    base spelled through a module alias is read (werkzeug's ``Collection`` ->
+    ``cabc.Collection[str]``, ``import collections.abc as cabc``)."""
+    if _base_classes(old, old_imports) - _base_classes(new, new_imports):
         return True
     typing_base = [b for b in old if _plain_base(b) in ("Generic", "Protocol")]
     return bool(typing_base) and not any("[" in b or _plain_base(b) in _TYPING_BASES for b in new)
@@ -885,19 +894,30 @@ def _plain_base(base: str) -> str:
     return base.split("[", 1)[0].strip().rsplit(".", 1)[-1]
 
 
-def _base_classes(bases: tuple[str, ...]) -> set[str]:
+def _base_classes(bases: tuple[str, ...], imports: Mapping[str, str] | None = None) -> set[str]:
     """The classes a class derives from, as its users meet them: without type arguments
     (``ParamType[str]`` is ``ParamType``), without ``Generic``/``Protocol``/``object``,
     which give instances nothing (``(ParamType, Generic[T])`` -> ``(ParamType[T])`` changes
     nothing at run time), and without the modules that give the same classes under their
     own names (starlette's ``typing.Mapping[str, str]`` -> ``Mapping[str, str]`` from
     ``collections.abc``, ``typing.NamedTuple`` -> ``NamedTuple``: the same bases; typer's
-    ``click.Context`` -> ``_click.Context``, a vendored copy, is another class)."""
+    ``click.Context`` -> ``_click.Context``, a vendored copy, is another class); a name
+    ``imports`` binds to one of those modules is read as it (``cabc.Mapping``)."""
     return {
-        _TYPING_MODULE.sub("", base.split("[", 1)[0].strip())
+        _TYPING_MODULE.sub("", _unaliased(base.split("[", 1)[0].strip(), imports or {}))
         for base in bases
         if _plain_base(base) not in _TYPING_BASES and "=" not in base.split("[", 1)[0]
     }
+
+
+def _unaliased(base: str, imports: Mapping[str, str]) -> str:
+    """``base`` with its first name spelled out where an import binds it to a module of
+    the standard library's classes (``cabc.Mapping`` -> ``collections.abc.Mapping``)."""
+    head, dot, rest = base.partition(".")
+    target = imports.get(head)
+    if target is None or not _TYPING_MODULE.match(target + "."):
+        return base
+    return f"{target}{dot}{rest}"
 
 
 # modules that give classes of the standard library under their own names
@@ -911,12 +931,14 @@ def compare_objects(
     parent_kept: Callable[[str], bool],
     alias_of: Callable[[str], str | None] = lambda name: None,
     find_new: Callable[[str], Obj | None] = lambda qual: None,
+    imports: Callable[[], tuple[Mapping[str, str], Mapping[str, str]]] = lambda: ({}, {}),
 ) -> list[Breakage]:
     """The breakages of each object, given as (before, after) by qualname (None: absent);
     ``provides(name)``: the module still offers a top-level name another way (an import, a
     ``__getattr__``); ``parent_kept(qualname)``: the class holding a member still exists;
     ``alias_of(name)``: the name the new version binds a top-level name to (``Old = New``);
-    ``find_new(qualname)``: an object of the new version."""
+    ``find_new(qualname)``: an object of the new version; ``imports()``: the names each
+    version's imports bind (before, after; asked only of bases spelled otherwise)."""
     out: list[Breakage] = []
     renamed: dict[str, str] = {}  # a class renamed, its old name kept as an alias of it
     for qual, (before, after) in pairs.items():
@@ -955,7 +977,9 @@ def compare_objects(
             continue  # a header that does not read: nothing known of its change
         if before.kind == "class":
             old_bases, new_bases = old_sig[1], new_sig[1]
-            if _bases_dropped(old_bases, new_bases):
+            if _bases_dropped(old_bases, new_bases) and _bases_dropped(
+                old_bases, new_bases, *imports()
+            ):
                 out.append(
                     Breakage(
                         qual, "bases", old=f"({', '.join(old_bases)})",
@@ -1000,6 +1024,41 @@ def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[
     ]
 
 
+class _Taken(NamedTuple):
+    positions: frozenset[int]  # where a new positional parameter takes an old one's place
+    star: bool  # the old ``*args`` is such a place: it was replaced by named parameters
+
+
+def _taken_positions(old: tuple[Param, ...], new: tuple[Param, ...]) -> _Taken:
+    """The positions (self/cls not counted) where a new positional parameter is what
+    callers passed before: a private-named parameter's (werkzeug's ``add(self, _key,
+    _value)`` -> ``add(self, key, value, /)``: no caller names ``_key``), or where a removed
+    ``*args`` took them, when positional-only parameters stand there now (``update(self,
+    *args)`` -> ``update(self, arg=None, /)``: the calls that passed an argument still
+    do)."""
+    old_names = [p.name for p in old if p.positional]
+    new_params = [p for p in new if p.positional]
+    if old_names[:1] in (["self"], ["cls"]):
+        old_names = old_names[1:]
+    if new_params[:1] and new_params[0].name in ("self", "cls"):
+        new_params = new_params[1:]
+    olds = {p.name for p in old}
+    positions = {
+        k for k, name in enumerate(old_names[: len(new_params)])
+        if name.startswith("_") and not name.startswith("__")
+        and new_params[k].name not in olds
+    }  # fmt: skip
+    star = (
+        any(p.kind == "varargs" for p in old)
+        and not any(p.kind == "varargs" for p in new)
+        and len(new_params) > len(old_names)
+        and all(p.kind == "posonly" for p in new_params[len(old_names) :])
+    )
+    if star:
+        positions |= set(range(len(old_names), len(new_params)))
+    return _Taken(frozenset(positions), star)
+
+
 def _positions(params: tuple[Param, ...]) -> dict[str, int]:
     """Where each positional parameter is passed by a caller (self/cls not counted)."""
     names = [p.name for p in params if p.positional]
@@ -1036,8 +1095,11 @@ def _param_changes(
         and method not in _CALLED_BY_NAME
         and any(q.kind == "varargs" for q in new_params)
     )
+    taken = _taken_positions(old_params, new_params)
     for name, p in old.items():
         if p.kind in ("varargs", "varkw"):
+            if p.kind == "varargs" and taken.star:
+                continue  # named now (werkzeug's ``update(*args)`` -> ``update(arg=None, /)``)
             if name not in new and not any(q.kind == p.kind for q in new_params):
                 stars = "*" if p.kind == "varargs" else "**"
                 out.append(Breakage(qual, "param_removed", param=f"{stars}{name}", line=line))
@@ -1075,6 +1137,8 @@ def _param_changes(
                              position=at_old.get(name))
                 )  # fmt: skip
     for name, q in new.items():
+        if name not in old and at_new.get(name) in taken.positions:
+            continue  # where a private parameter or ``*args`` was: callers pass it there
         if name not in old and q.default is None and q.kind in ("pos", "kwonly", "posonly"):
             out.append(
                 Breakage(qual, "now_required", param=name, line=line, position=at_new.get(name))

@@ -480,6 +480,7 @@ def local_breakages(
         lambda parent: parent not in gone,
         lambda name: aliases_in(after).get(name),  # (read only for a class turned a name)
         new.find,
+        lambda: (imports_of(before), imports_of(after)),
     )
 
 

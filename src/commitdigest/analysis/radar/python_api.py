@@ -276,6 +276,14 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         return None
     if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
         return None
+    if (
+        brk.change == "bases"
+        and models.after is not None
+        and _still_derived(
+            view, public, module, models, brk.old, brk.new, path.endswith("__init__.py")
+        )
+    ):
+        return None  # a base replaced by a class of the repository that derives from it
     if brk.change == "removed" and not rest and _star_provided(view, public, path, module, qual):
         return None  # moved, and the module star-imports it from its new home
     visibility = Visibility.INTERNAL
@@ -477,25 +485,100 @@ class _MethodSearch:
         for base in bases:
             if not re.fullmatch(r"[A-Za-z_][\w.]*", base) or base in _NO_BASES:
                 continue
-            head, _, tail = base.partition(".")
             found: bool | None = None
-            if not tail and bases_of(text, head) is not None:
-                found = self.defines(module, text, head, package, depth + 1)
-            elif (target := imports_of(text).get(head)) is not None and public and view.repo:
-                level = len(target) - len(target.lstrip("."))
-                target = absolute_module(module, level, target.lstrip("."), package)
-                dotted = f"{target}.{tail}" if tail else target
-                where, _, name = dotted.rpartition(".")
-                for path in public.candidate_paths(where):
-                    other = view.repo.text(view.sha, path)
-                    if other is not None:
-                        is_init = path.endswith("__init__.py")
-                        found = self.defines(where, other, name, is_init, depth + 1)
-                        break
+            source = _class_source(view, public, module, text, base, package)
+            if source is not None:
+                found = self.defines(*source, depth + 1)
             if found is True:
                 return True
             unknown = unknown or found is None
         return None if unknown else False
+
+
+def _class_source(
+    view: CommitView, public: PublicSurface | None, module: str, text: str, base: str,
+    package: bool,
+) -> tuple[str, str, str, bool] | None:  # fmt: skip
+    """Where the class a base of a class of ``module`` (source ``text``) names is defined
+    after the commit: (its module, that module's source, its name there, whether that
+    is a package ``__init__``); None outside the repository."""
+    head, _, tail = base.partition(".")
+    if not tail and bases_of(text, head) is not None:
+        return module, text, head, package
+    target = imports_of(text).get(head)
+    if target is None or public is None or view.repo is None:
+        return None
+    level = len(target) - len(target.lstrip("."))
+    target = absolute_module(module, level, target.lstrip("."), package)
+    where, _, name = (f"{target}.{tail}" if tail else target).rpartition(".")
+    for path in public.candidate_paths(where):
+        other = view.repo.text(view.sha, path)
+        if other is not None:
+            return where, other, name, path.endswith("__init__.py")
+    return None
+
+
+def _still_derived(
+    view: CommitView, public: PublicSurface | None, module: str, models: _Models, old: str,
+    new: str, package: bool,
+) -> bool:  # fmt: skip
+    """Whether the old bases (written ``(A, B)``) of a class of ``module`` are still its
+    ancestors through its ``new`` bases, defined in the repository (werkzeug's
+    ``ContentSecurityPolicy(UpdateDictMixin, dict)`` -> ``(CallbackDict[str, str])``, and
+    ``class CallbackDict(UpdateDictMixin[K, V], dict[K, V])``). Each class is known by the
+    module that defines it (a base outside the repository by its spelling: typer's
+    ``click.Context`` -> ``_click.Context`` is another class)."""
+    before, after = models.before, models.after or ""
+    wanted = {
+        _class_key(view, public, module, before, b, package)
+        for b in _split_bases(old)
+        if _plain(b) not in _NO_BASES
+    }
+    if not wanted:
+        return False  # a typing base dropped (``Generic[T]``, none left): still a change
+    found: set[str] = set()
+    todo = [(module, after, b, package) for b in _split_bases(new)]
+    while todo and not wanted <= found and len(found) < 32:
+        where, text, base, is_init = todo.pop()
+        key = _class_key(view, public, where, text, base, is_init)
+        if key in found:
+            continue
+        found.add(key)
+        origin = _class_source(view, public, where, text, base.split("[", 1)[0].strip(), is_init)
+        if origin is not None:
+            todo += [
+                (origin[0], origin[1], b, origin[3]) for b in bases_of(origin[1], origin[2]) or ()
+            ]
+    return wanted <= found
+
+
+def _class_key(
+    view: CommitView, public: PublicSurface | None, module: str, text: str, base: str,
+    package: bool,
+) -> str:  # fmt: skip
+    """A base class as one name: ``module.Class`` where the repository defines it, else as
+    written (without type arguments)."""
+    spelled = base.split("[", 1)[0].strip()
+    origin = _class_source(view, public, module, text, spelled, package)
+    return f"{origin[0]}.{origin[2]}" if origin is not None else spelled
+
+
+def _split_bases(written: str) -> list[str]:
+    """The bases of a ``(A, mod.B[K, V])`` as written, split at the top-level commas."""
+    parts: list[str] = []
+    depth, start, inner = 0, 0, written.strip()[1:-1]
+    for k, ch in enumerate(inner):
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "," and not depth:
+            parts.append(inner[start:k].strip())
+            start = k + 1
+    parts.append(inner[start:].strip())
+    return [p for p in parts if p and "=" not in p.split("[", 1)[0]]
+
+
+def _plain(base: str) -> str:
+    """A base's class name: without its module and type arguments."""
+    return base.split("[", 1)[0].strip().rsplit(".", 1)[-1]
 
 
 _DEPRECAT = re.compile("deprecat", re.I)
