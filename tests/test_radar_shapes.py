@@ -266,13 +266,16 @@ def test_a_base_kept_through_a_module_alias_or_a_new_base_is_the_same(
         "class OnlyDict(dict):\n    pass\n"
     )
     before = (
-        "from collections.abc import Collection\nfrom typing import Generic, TypeVar\n\n"
+        "import collections.abc\nfrom collections.abc import Collection\n"
+        "from typing import Generic, TypeVar\n\n"
         "T = TypeVar('T')\n\n"
         "from .structures import UpdateDictMixin\n\n\n"
         "class ETags(Collection):\n    pass\n\n\n"
         "class Policy(UpdateDictMixin, dict):\n    pass\n\n\n"
         "class Other(UpdateDictMixin, dict):\n    pass\n\n\n"
-        "class Box(Generic[T]):\n    pass\n"
+        "class Box(Generic[T]):\n    pass\n\n\n"
+        "class Pair(dict, Generic[T]):\n    pass\n\n\n"
+        "class Seq(collections.abc.Sequence):\n    pass\n"
     )
     after = (
         "import collections.abc as cabc\nfrom typing import TypeVar\n\n"
@@ -280,7 +283,9 @@ def test_a_base_kept_through_a_module_alias_or_a_new_base_is_the_same(
         "class ETags(cabc.Collection[str]):\n    pass\n\n\n"
         "class Policy(CallbackDict[str, str]):\n    pass\n\n\n"
         "class Other(OnlyDict):\n    pass\n\n\n"
-        "class Box(UpdateDictMixin):\n    pass\n"
+        "class Box(UpdateDictMixin):\n    pass\n\n\n"
+        "class Pair(dict):\n    pass\n\n\n"
+        "class Seq(cabc.Sequence):\n    pass\n"
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/structures.py": structures,
@@ -290,6 +295,7 @@ def test_a_base_kept_through_a_module_alias_or_a_new_base_is_the_same(
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.etag.Box", "bases (Generic[T]) → (UpdateDictMixin)"),  # no longer generic
         ("pkg.etag.Other", "bases (UpdateDictMixin, dict) → (OnlyDict)"),
+        ("pkg.etag.Pair", "bases (dict, Generic[T]) → (dict)"),  # Pair[int] raises
     ]
 
 
@@ -306,14 +312,18 @@ def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one
         "    def add(self, _key, _value, **kw):\n        pass\n\n"
         "    def update(self, *args, **kwargs):\n        pass\n\n"
         "    def extend(self, *args, **kwargs):\n        pass\n\n"
-        "    def get(self, key, default=None):\n        pass\n"
+        "    def get(self, key, default=None):\n        pass\n\n"
+        "    def load(self, _cache=None):\n        pass\n\n"
+        "    def pair(self, *args):\n        pass\n"
     )
     after = (
         "class Headers:\n"
         "    def add(self, key, value, /, **kwargs):\n        pass\n\n"
         "    def update(self, arg=None, /, **kwargs):\n        pass\n\n"
         "    def extend(self, arg, **kwargs):\n        pass\n\n"
-        "    def get(self, name, default=None):\n        pass\n"
+        "    def get(self, name, default=None):\n        pass\n\n"
+        "    def load(self, cache):\n        pass\n\n"
+        "    def pair(self, a, b, /):\n        pass\n"
     )
     [items] = module_items(
         tmp_path, mode, "pkg/headers.py", [("init", before), ("inline annotations", after)]
@@ -322,6 +332,10 @@ def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one
         ("pkg.headers.Headers.extend(*args)", "removed"),
         ("pkg.headers.Headers.extend(arg)", "now_required"),
         ("pkg.headers.Headers.get(key)", "renamed"),
+        ("pkg.headers.Headers.load(cache)", "now_required"),  # load() breaks
+        ("pkg.headers.Headers.pair(*args)", "removed"),  # pair() and pair(x) break
+        ("pkg.headers.Headers.pair(a)", "now_required"),
+        ("pkg.headers.Headers.pair(b)", "now_required"),
     ]
 
 

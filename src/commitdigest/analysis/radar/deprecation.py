@@ -240,7 +240,7 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
         # (werkzeug's ``_OrderedMultiDict.__init__`` warns of ``'OrderedMultiDict'``)
         at = chain.index(name) if name in chain else chain.index(f"_{name}")
         return [".".join([module, *chain[:at], name])]
-    if chain and (name in params or _passed_on(message, name, params)):
+    if chain and (name in params or f"**{name}" in params or _passed_on(message, name, params)):
         return [f"{'.'.join([module, *chain])}({name})"]
     return [name]
 
@@ -252,8 +252,8 @@ def _passed_on(message: str, name: str, params: list[str]) -> bool:
     ``hash``, no module)."""
     if not name.isidentifier() or not any(p.startswith("**") for p in params):
         return False
-    at = message.find(name)
-    return at >= 0 and _CALLED.match(message, at + len(name) + 1) is not None
+    quoted = rf"""["'`]+{re.escape(name)}["'`]+{_CALLED.pattern}"""
+    return re.search(quoted, message) is not None
 
 
 def _served(lines: list[str], i: int) -> list[str]:

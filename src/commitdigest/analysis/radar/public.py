@@ -194,8 +194,8 @@ class _Walker:
         for dotted in mentioned:
             if dotted in self.by_module:
                 self.s.modules.add(dotted)
-                if self.is_package(dotted):
-                    documented.append(dotted)
+                if self.is_package(dotted) and not _private_path(dotted):
+                    documented.append(dotted)  # (docs that warn off ``pip._internal``: not)
             else:
                 self.resolve_object(dotted, dotted)
         # (werkzeug's top package imports no ``werkzeug.datastructures``, which its docs

@@ -40,6 +40,7 @@ __all__ = [
     "compare",
     "compare_objects",
     "dropped_exports",
+    "generic_dropped",
     "header_text",
     "imports_in",
     "in_spans",
@@ -886,6 +887,12 @@ def _bases_dropped(
     ``cabc.Collection[str]``, ``import collections.abc as cabc``)."""
     if _base_classes(old, old_imports) - _base_classes(new, new_imports):
         return True
+    return generic_dropped(old, new)
+
+
+def generic_dropped(old: Iterable[str], new: Iterable[str]) -> bool:
+    """Whether a class drops ``Generic``/``Protocol`` with no subscripted base left to keep
+    it generic (``Box[int]`` would raise)."""
     typing_base = [b for b in old if _plain_base(b) in ("Generic", "Protocol")]
     return bool(typing_base) and not any("[" in b or _plain_base(b) in _TYPING_BASES for b in new)
 
@@ -915,8 +922,8 @@ def _unaliased(base: str, imports: Mapping[str, str]) -> str:
     the standard library's classes (``cabc.Mapping`` -> ``collections.abc.Mapping``)."""
     head, dot, rest = base.partition(".")
     target = imports.get(head)
-    if target is None or not _TYPING_MODULE.match(target + "."):
-        return base
+    if target is None or not _TYPING_MODULE.match(target + ".") or target.split(".")[0] == head:
+        return base  # (``import collections.abc`` binds ``collections``: spelled out already)
     return f"{target}{dot}{rest}"
 
 
@@ -1032,27 +1039,32 @@ class _Taken(NamedTuple):
 def _taken_positions(old: tuple[Param, ...], new: tuple[Param, ...]) -> _Taken:
     """The positions (self/cls not counted) where a new positional parameter is what
     callers passed before: a private-named parameter's (werkzeug's ``add(self, _key,
-    _value)`` -> ``add(self, key, value, /)``: no caller names ``_key``), or where a removed
-    ``*args`` took them, when positional-only parameters stand there now (``update(self,
-    *args)`` -> ``update(self, arg=None, /)``: the calls that passed an argument still
-    do)."""
+    _value)`` -> ``add(self, key, value, /)``: no caller names ``_key``; not an optional one
+    made required), or where a removed ``*args`` took them, when new positional-only
+    parameters with defaults stand there now (``update(self, *args)`` -> ``update(self,
+    arg=None, /)``: the calls that passed no argument or one still work; those that passed
+    more break, and are not told)."""
     old_names = [p.name for p in old if p.positional]
     new_params = [p for p in new if p.positional]
     if old_names[:1] in (["self"], ["cls"]):
         old_names = old_names[1:]
     if new_params[:1] and new_params[0].name in ("self", "cls"):
         new_params = new_params[1:]
-    olds = {p.name for p in old}
+    olds = {p.name: p for p in old}
     positions = {
         k for k, name in enumerate(old_names[: len(new_params)])
         if name.startswith("_") and not name.startswith("__")
         and new_params[k].name not in olds
+        and (olds[name].default is None or new_params[k].default is not None)
     }  # fmt: skip
     star = (
         any(p.kind == "varargs" for p in old)
         and not any(p.kind == "varargs" for p in new)
         and len(new_params) > len(old_names)
-        and all(p.kind == "posonly" for p in new_params[len(old_names) :])
+        and all(
+            p.kind == "posonly" and p.default is not None and p.name not in olds
+            for p in new_params[len(old_names) :]
+        )
     )
     if star:
         positions |= set(range(len(old_names), len(new_params)))

@@ -44,6 +44,7 @@ from commitdigest.analysis.radar.pyapi import (
     calls_super,
     compare,
     dropped_exports,
+    generic_dropped,
     module_api,
     surface,
 )
@@ -528,6 +529,8 @@ def _still_derived(
     ``class CallbackDict(UpdateDictMixin[K, V], dict[K, V])``). Each class is known by the
     module that defines it (a base outside the repository by its spelling: typer's
     ``click.Context`` -> ``_click.Context`` is another class)."""
+    if generic_dropped(_split_bases(old), _split_bases(new)):
+        return False  # no longer generic (``Box(dict, Generic[T])`` -> ``Box(dict)``)
     before, after = models.before, models.after or ""
     wanted = {
         _class_key(view, public, module, before, b, package)
