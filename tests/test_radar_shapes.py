@@ -884,7 +884,7 @@ def test_a_release_dated_again_is_not_released_again(tmp_path: Path, mode: str) 
     head = "# History\n\n"
     section = (
         "## v2.13.0b1 ({date})\n\n### Changes\n\n"
-        "* Remove redundant serialization attempts in nested unions by @dev in #126\n\n"
+        "* Remove deprecated serialization helpers of nested unions by @dev in #126\n\n"
     )
     old = "## v2.12.5 (2026-01-10)\n\n### Fixes\n\n* Fix a thing by @dev in #100\n"
     items = scan(tmp_path, [
@@ -895,7 +895,7 @@ def test_a_release_dated_again_is_not_released_again(tmp_path: Path, mode: str) 
             "HISTORY.md": head + section.format(date="2026-02-23") + old}),
     ], mode)  # fmt: skip
     assert [[(i.name[:26], i.release) for i in commit] for commit in items] == [
-        [("Remove redundant serializa", "2.13.0b1")],
+        [("Remove deprecated serializ", "2.13.0b1")],
         [],
     ]
 
@@ -1742,6 +1742,32 @@ def test_what_a_fix_no_longer_does_is_the_bug_not_a_break() -> None:
         "`colorama` is no longer installed automatically.": True,
         "`Markdown()` no longer renders raw HTML by default.": True,  # what it did is used
         "`Client` no longer closes the transport it was given.": True,
+    }
+
+
+def test_a_fix_of_something_breaking_and_a_tidied_output_are_no_break() -> None:
+    """rich 13.8.0: "Fixed control codes breaking in `append_tokens`" (under Fixed) read as
+    a fix that says it breaks, and "Removed the empty line printed in jupyter while using
+    `Progress`" (under Changed) as a removal; both are fixes of output. A fix that says it
+    is breaking, and a removal of something users have (even an unused argument), still
+    announce."""
+    log = (
+        "## [13.8.0] - 2024-08-26\n\n### Fixed\n\n"
+        "- Fixed control codes breaking in `append_tokens`\n"
+        "- Fixed `Table` footers (breaking: the footer style changed)\n\n"
+        "### Changed\n\n"
+        "- Removed the empty line printed in jupyter while using `Progress`\n"
+        "- Removed redundant checks in `Console.print`\n"
+        "- Removed the unused `legacy` argument of `Progress`\n"
+        "- Remove previously deprecated code.\n"
+    )
+    assert announced(log) == {
+        "Fixed control codes breaking in `append_tokens`": False,
+        "Removed the empty line printed in jupyter while using `Progress`": False,
+        "Removed redundant checks in `Console.print`": False,
+        "Fixed `Table` footers (breaking: the footer style changed)": True,
+        "Removed the unused `legacy` argument of `Progress`": True,
+        "Remove previously deprecated code.": True,
     }
 
 

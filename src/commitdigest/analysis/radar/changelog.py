@@ -408,8 +408,8 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         return None
     fix_heading = bool(entry.heading and _FIX_HEADING.match(entry.heading.strip()))
     fix = _FIX_LEAD.match(words) is not None or _FIX_LEAD.match(said) is not None
-    if (_BREAK_WORDS.search(words) or _BREAK_WORDS.match(said)) and not (
-        (fix or fix_heading) and not re.search(r"breaking|incompatib", words, re.I)
+    if _says_break(words, said) and not (
+        (fix or fix_heading) and not _SAYS_IT_BREAKS.search(words)
     ):
         return None, True
     deprecates = _DEPRECATION_WORDS.search(_WARNING_AVOIDED.sub(" ", words))
@@ -417,6 +417,38 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         return ApiChangeType.DEPRECATED, False  # (a warning it avoids deprecates nothing; a
         # fix that mentions a deprecated name deprecates nothing, one that deprecates does)
     return None
+
+
+# a fix that says it breaks something ("breaking change", "**Breaking**:"), not one whose bug
+# was something breaking (rich's "Fixed control codes breaking in `append_tokens`")
+_SAYS_IT_BREAKS = re.compile(
+    r"\bbreaking\b(?!\s+(?:in|on|at|when|while|with|for|of|the|a|an|x|if|after|under|during"
+    r"|because|some|other|its|their|your|our|existing)\b)|incompatib",
+    re.I,
+)
+# what a leading "Removed" takes away when it is no API: a line of output, a redundancy
+# (rich's "Removed the empty line printed in jupyter while using `Progress`")
+_TIDIED = re.compile(
+    r"^\W*(?:(?:the|an?|some|any|all)\s+)?(?:\w+\s+)?"
+    r"(?:empty|blank|extra|trailing|leading|duplicated?|redundant|unnecessary|unneeded"
+    r"|unused|superfluous|spurious|stray)\s+(?!x\b)\w+",
+    re.I,
+)
+
+
+def _says_break(words: str, said: str) -> bool:
+    """Whether an entry's words (``said``: after its tag and scope) say something breaks or
+    goes: a leading "Remove" / "Drop" of something users have, not of a redundancy."""
+    lead = _BREAK_WORDS.match(said)
+    if lead and not _tidies(said, lead):
+        return True
+    return any(m.start() or not _tidies(words, m) for m in _BREAK_WORDS.finditer(words))
+
+
+def _tidies(text: str, lead: re.Match[str]) -> bool:
+    """Whether the leading verb ``lead`` of ``text`` removes a redundancy (a blank line of
+    output, a duplicate), not something users have."""
+    return lead.group(0)[:1].lower() in "rd" and _TIDIED.match(text[lead.end() :]) is not None
 
 
 def _says_what(text: str, words: str) -> bool:
