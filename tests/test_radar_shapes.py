@@ -362,6 +362,39 @@ def test_a_documented_package_re_exports_its_modules_names(tmp_path: Path, mode:
     ]
 
 
+def test_a_member_a_builtin_base_has_and_a_module_no_import_reaches(
+    tmp_path: Path, mode: str
+) -> None:
+    """attrs ce89f5d1 dropped ``FrozenError(AttributeError)``'s ``args`` override: every
+    exception has ``args`` (it read as removed). A member the built-in base lacks is still
+    removed, and so is one of a class whose base only shares a built-in's name. attrs
+    8a781168 moved ``typing-examples/*.py``: no import reaches a module there (46 removals
+    of ``typing-examples.mypy_examples``)."""
+    errors = (
+        "from .compat import TimeoutError\n\n\n"
+        "class FrozenError(AttributeError):\n    msg = 'frozen'\n"
+        "    args: ClassVar[tuple[str]] = (msg,)\n    hint: str = 'x'\n\n\n"
+        "class Late(TimeoutError):\n    args: tuple[str, ...] = ()\n"
+    )
+    after = (
+        "from .compat import TimeoutError\n\n\n"
+        "class FrozenError(AttributeError):\n    msg = 'frozen'\n\n\n"
+        "class Late(TimeoutError):\n    pass\n"
+    )
+    example = "class C:\n    x: int = 1\n\n\ndef check(c):\n    return c\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/compat.py": "",
+                                        "pkg/exceptions.py": errors,
+                                        "typing-examples/mypy_examples.py": example}),
+        CommitSpec("Fix message passing in frozen errors", D[1], files={
+            "pkg/exceptions.py": after, "typing-examples/mypy_examples.py": None}),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items) == [
+        "pkg.exceptions.FrozenError.hint",
+        "pkg.exceptions.Late.args",  # its TimeoutError is the package's own
+    ]
+
+
 def test_a_package_drops_a_typing_import_not_an_export(tmp_path: Path, mode: str) -> None:
     """starlette 6bfe9fea ("Use `__future__.annotations`") dropped ``Type`` from ``from
     typing import Any, Iterator, Protocol, Type`` in ``starlette/middleware/__init__.py``:

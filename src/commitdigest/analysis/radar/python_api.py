@@ -22,6 +22,7 @@ Names a module ``__getattr__`` served before and no longer serves are removed (F
 
 from __future__ import annotations
 
+import builtins
 import re
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -203,6 +204,8 @@ def detect(view: CommitView) -> list[ApiChange]:
             continue
         is_init = path.endswith("/__init__.py") or path == "__init__.py"
         module = public.module_of(path) if public is not None else module_name(path)
+        if not all(part.isidentifier() for part in module.split(".")):
+            continue  # no import reaches it (attrs' ``typing-examples/mypy_examples.py``)
         models = _Models(before, after, module, is_init)
         if after is not None and _local(view, path, before, after):
             removed, added = view.numbers[path]
@@ -490,10 +493,22 @@ class _MethodSearch:
             source = _class_source(view, public, module, text, base, package)
             if source is not None:
                 found = self.defines(*source, depth + 1)
+            elif (builtin := _builtin_class(text, base)) is not None:
+                found = hasattr(builtin, meth)  # attrs' ``FrozenError(AttributeError)``
+                # dropped its ``args`` override: every exception has ``args``
             if found is True:
                 return True
             unknown = unknown or found is None
         return None if unknown else False
+
+
+def _builtin_class(text: str, base: str) -> type | None:
+    """The built-in class a base names (``AttributeError``, ``dict``), unless the module
+    defines or imports a class of that name itself."""
+    found = getattr(builtins, base, None) if base.isidentifier() else None
+    if not isinstance(found, type) or base in imports_of(text) or bases_of(text, base) is not None:
+        return None
+    return found
 
 
 def _class_source(
