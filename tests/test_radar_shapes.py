@@ -299,6 +299,42 @@ def test_a_base_kept_through_a_module_alias_or_a_new_base_is_the_same(
     ]
 
 
+def test_a_base_imported_through_a_compat_module_and_a_build_script(
+    tmp_path: Path, mode: str
+) -> None:
+    """requests 561e4b68: ``RequestsCookieJar(cookielib.CookieJar, MutableMapping)``, both
+    from ``.compat`` (``from http import cookiejar as cookielib``, ``from collections.abc
+    import MutableMapping``), became ``(CookieJar, MutableMapping[str, str | None])``
+    imported directly: the same bases. A base that really changes module still counts.
+    requests cb2c8005 emptied its ``setup.py``: six "removed" names, which no one imports."""
+    compat = (
+        "from collections.abc import MutableMapping\nfrom http import cookiejar as cookielib\n"
+        "from .legacy import Jar as OldJar\n"
+    )
+    before = (
+        "from .compat import MutableMapping, OldJar, cookielib\n\n\n"
+        "class CookieJar(cookielib.CookieJar, MutableMapping):\n    pass\n\n\n"
+        "class Legacy(OldJar):\n    pass\n"
+    )
+    after = (
+        "from collections.abc import MutableMapping\nfrom http.cookiejar import CookieJar as Jar\n"
+        "from http.cookiejar import FileCookieJar\n\n\n"
+        "class CookieJar(Jar, MutableMapping[str, str]):\n    pass\n\n\n"
+        "class Legacy(FileCookieJar):\n    pass\n"
+    )
+    setup = "import os\n\nhere = os.path.dirname(__file__)\nrequires = ['x']\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/compat.py": compat,
+                                        "pkg/legacy.py": "class Jar:\n    pass\n",
+                                        "pkg/cookies.py": before, "setup.py": setup}),
+        CommitSpec("typing", D[1], files={"pkg/cookies.py": after,
+                                          "setup.py": "import setuptools\n"}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.detail) for i in items] == [
+        ("pkg.cookies.Legacy", "bases (OldJar) → (FileCookieJar)"),
+    ]
+
+
 def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one(
     tmp_path: Path, mode: str
 ) -> None:
@@ -337,6 +373,46 @@ def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one
         ("pkg.headers.Headers.pair(a)", "now_required"),
         ("pkg.headers.Headers.pair(b)", "now_required"),
     ]
+
+
+def test_a_member_users_reach_through_a_public_subclass_is_public(
+    tmp_path: Path, mode: str
+) -> None:
+    """werkzeug ea77ffd6 removed ``charset`` from ``werkzeug.sansio.request.Request``, which
+    no one imports; ``werkzeug.Request`` derives from it (``wrappers.request``): the item
+    read as internal. httpx's ``Client`` derives from ``_client.BaseClient``, a private
+    module's class: its members were no one's API. Both are named as users reach them; a
+    member of an internal class no public class derives from stays internal."""
+    files = {
+        "pkg/__init__.py": "from .wrappers import Request as Request\n"
+        "from ._client import AsyncClient as AsyncClient\nfrom ._client import Client as Client\n",
+        "pkg/sansio/__init__.py": "",
+        "pkg/sansio/request.py": "class Request:\n    charset: str = 'utf-8'\n\n"
+        "    def get_data(self, cache=True):\n        return b''\n",
+        "pkg/sansio/helpers.py": "class Helper:\n    def run(self, fast=True):\n        pass\n",
+        "pkg/wrappers.py": "from .sansio.request import Request as _SansIORequest\n\n\n"
+        "class Request(_SansIORequest):\n    pass\n",
+        "pkg/_client.py": "class BaseClient:\n    def close(self, wait=True):\n        pass\n\n\n"
+        "class Client(BaseClient):\n    pass\n\n\n"
+        "class AsyncClient(BaseClient):\n    def close(self):\n        pass\n",
+    }
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files=files),
+        CommitSpec("remove previously deprecated code", D[1], files={
+            "pkg/sansio/request.py": (
+                "class Request:\n    def get_data(self):\n        return b''\n"
+            ),
+            "pkg/sansio/helpers.py": "class Helper:\n    def run(self):\n        pass\n",
+            "pkg/_client.py": files["pkg/_client.py"].replace(", wait=True", "")}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.visibility) for i in items) == [
+        ("pkg.Client.close(wait)", Visibility.PUBLIC),
+        ("pkg.Request.charset", Visibility.PUBLIC),
+        ("pkg.Request.get_data(cache)", Visibility.PUBLIC),
+        ("pkg.sansio.helpers.Helper.run(fast)", Visibility.INTERNAL),
+    ]
+    # AsyncClient defines its own close(): what BaseClient.close takes is not its API
+    assert [i.symbols for i in items if i.name.startswith("pkg.Client")] == [[]]
 
 
 def test_a_documented_package_re_exports_its_modules_names(tmp_path: Path, mode: str) -> None:
@@ -685,6 +761,16 @@ def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
         CommitSpec("Move changes to markdown", D[1], files={
             "CHANGES.rst": None,
             "CHANGES.md": MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")}),
+    ], mode)  # fmt: skip
+    assert items == []
+    # uvicorn's "Move changelog to release notes" (80c07640): the docs page that included
+    # the changelog (``--8<-- "CHANGELOG.md"``) now holds its text, dated sections too
+    [items] = scan(tmp_path / "included", [
+        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "", "CHANGES.rst": dated,
+                                        "docs/release-notes.md": '--8<-- "CHANGES.rst"\n'}),
+        CommitSpec("Move changelog to release notes", D[1], files={
+            "CHANGES.rst": None,
+            "docs/release-notes.md": MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")}),
     ], mode)  # fmt: skip
     assert items == []
 

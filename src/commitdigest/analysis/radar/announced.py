@@ -39,6 +39,7 @@ from commitdigest.analysis.radar.changelog import (
     numbered_as_git,
     plain_entry,
     plain_text,
+    sections,
     shown_text,
 )
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_vendored
@@ -98,8 +99,10 @@ def detect(view: CommitView) -> list[ApiChange]:
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
         before = before_texts.get(path)
-        if before is None:  # a new changelog: what one the commit deletes said is not news
-            before = replaced()
+        if before is None or _no_entries(before):  # a new changelog (or one that only
+            # included another: uvicorn's ``--8<-- "CHANGELOG.md"``): what one the commit
+            # deletes said is not news
+            before = f"{before or ''}\n\n{replaced()}"
         edit = _edit(view, path)
         old_sections, new_sections = both(before, after, edit)
         prior = {s.title: s for s in old_sections}
@@ -137,6 +140,11 @@ def detect(view: CommitView) -> list[ApiChange]:
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
+
+
+def _no_entries(text: str) -> bool:
+    """Whether a short changelog text holds no entry (a title, an include line)."""
+    return len(text) < 2000 and not any(s.entries for s in sections(text))
 
 
 def _replaced(view: CommitView) -> str:
@@ -388,8 +396,9 @@ def _dated_here(view: CommitView, replaced: Callable[[], str]) -> str | None:
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
         before = view.before.get(path)
-        if before is None:  # a new changelog: dated as the one the commit deletes, not news
-            before = replaced()
+        if before is None or _no_entries(before):  # a new changelog (or an include of
+            # another): dated as the one the commit deletes, not news
+            before = f"{before or ''}\n\n{replaced()}"
         old_sections, new_sections = both(before, after, _edit(view, path))
         newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}

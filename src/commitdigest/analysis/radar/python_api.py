@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import builtins
 import re
+import weakref
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.models import (
@@ -56,6 +58,7 @@ from commitdigest.analysis.radar.pylocal import (
     local_breakages,
     subclasses,
 )
+from commitdigest.analysis.radar.repo import RepoView
 from commitdigest.models import ApiChangeType, Visibility
 
 __all__ = ["detect", "init_paths"]
@@ -84,11 +87,18 @@ API_LINES = re.compile(
 )
 
 
+# the scripts at a repository's root that build, test or run it: no one imports them
+# (requests' ``setup.py`` "removed" ``CURRENT_PYTHON``, ``requires`` and ``here``)
+_BUILD_SCRIPTS = frozenset(
+    {"setup.py", "noxfile.py", "conftest.py", "fabfile.py", "manage.py", "hatch_build.py"}
+)
+
+
 @lru_cache(maxsize=64)  # asked by the driver (which files to read), then by detect()
 def wants(view_changed: str | None, path: str) -> bool:
     """Whether the radar's API kind needs ``path``'s text for a commit whose changed lines
     of it are ``view_changed`` (None: not known)."""
-    if not is_own_python(path):
+    if not is_own_python(path) or path in _BUILD_SCRIPTS:
         return False
     if view_changed is None or path.endswith("__init__.py"):
         return True
@@ -305,19 +315,26 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         and _still_exported(view, public, alias)
     ):
         return None  # moved: users reach it where they always did
+    heirs: list[str] = []
+    if alias is None and rest and public is not None and not public.is_public(module, qual):
+        heirs = _public_heirs(view, public, f"{module}.{first}", rest.split(".")[0])
     if alias is not None:
         public_dotted = alias + (f".{rest}" if rest else "")
         dotted = public_dotted if private else dotted
         visibility = Visibility.PUBLIC
+    elif heirs:  # a member users reach through a public class that derives from its class
+        dotted, visibility = f"{heirs[0]}.{rest}", Visibility.PUBLIC
     elif private:
         return None  # a private module's own names are no one's API
     elif served or public is None or public.is_public(module, qual, models.all):
         visibility = Visibility.PUBLIC
     name = f"{dotted}({brk.param})" if brk.param else dotted
+    param = f"({brk.param})" if brk.param else ""
     symbols = (
-        [
-            f"{dotted.rsplit('.', 2)[0]}.{sub}.{rest.rsplit('.', 1)[-1]}"
-            + (f"({brk.param})" if brk.param else "")
+        [f"{heir}.{rest}{param}" for heir in heirs[1:]]  # the other public heirs
+        if heirs
+        else [
+            f"{dotted.rsplit('.', 2)[0]}.{sub}.{rest.rsplit('.', 1)[-1]}{param}"
             for sub in _inheritors(models.after, first, rest)
         ]
         if rest and "." not in rest
@@ -502,6 +519,65 @@ class _MethodSearch:
         return None if unknown else False
 
 
+# the public classes that derive from each class of the repository, per window (read at its
+# start, once a member of a class that is not public itself changes)
+class _Heir(NamedTuple):
+    public: str  # how users reach it ("werkzeug.Request")
+    path: str  # the file of the module that defines it
+    name: str  # its name there
+
+
+_HEIRS: weakref.WeakKeyDictionary[RepoView, dict[str, list[_Heir]]] = weakref.WeakKeyDictionary()
+_HEIR_MODULES = 400  # modules of public objects read at most for it (openai-python: 1,500)
+
+
+def _public_heirs(view: CommitView, public: PublicSurface, cls: str, member: str) -> list[str]:
+    """How users reach the public classes that derive directly from the class ``cls``
+    (``module.Name``) of the repository and do not define ``member`` themselves
+    (werkzeug's ``wrappers.request.Request`` derives from ``sansio.request.Request``, which
+    no one imports; httpx's ``Client`` from ``_client.BaseClient``): the member is theirs.
+    (openai-python's ``OpenAI`` defines its own ``__init__``: what ``SyncAPIClient.__init__``
+    takes is not what ``OpenAI()`` takes.)"""
+    if view.repo is None:
+        return []
+    index = _HEIRS.get(view.repo)
+    if index is None:
+        index = _HEIRS[view.repo] = _heir_index(view, public)
+    rev = view.repo.base or view.sha
+    return [
+        heir.public
+        for heir in index.get(cls, [])
+        if find(view.repo.text(rev, heir.path) or "", f"{heir.name}.{member}") is None
+    ]
+
+
+def _heir_index(view: CommitView, public: PublicSurface) -> dict[str, list[_Heir]]:
+    """Public classes by the classes they derive from, at the window's start (none when
+    its public objects lie in more than :data:`_HEIR_MODULES` modules)."""
+    by_module: dict[str, list[str]] = {}
+    for dotted in sorted(public.objects):
+        module, _, name = dotted.rpartition(".")
+        by_module.setdefault(module, []).append(name)
+    if view.repo is None or len(by_module) > _HEIR_MODULES:
+        return {}
+    rev = view.repo.base or view.sha
+    paths = {m: p for m in by_module if (p := public.path_of(m)) is not None}
+    texts = view.repo.texts(rev, paths.values())
+    index: dict[str, list[_Heir]] = {}
+    for module, path in paths.items():
+        text = texts.get(path)
+        if not text:
+            continue
+        package = path.endswith("__init__.py")
+        for name in by_module[module]:
+            heir = _Heir(public.aliases.get(f"{module}.{name}") or f"{module}.{name}", path, name)
+            for base in bases_of(text, name) or ():
+                key = _class_key(view, public, module, text, base, package, rev)
+                if key != f"{module}.{name}" and heir not in index.setdefault(key, []):
+                    index[key].append(heir)
+    return index
+
+
 def _builtin_class(text: str, base: str) -> type | None:
     """The built-in class a base names (``AttributeError``, ``dict``), unless the module
     defines or imports a class of that name itself."""
@@ -513,11 +589,11 @@ def _builtin_class(text: str, base: str) -> type | None:
 
 def _class_source(
     view: CommitView, public: PublicSurface | None, module: str, text: str, base: str,
-    package: bool,
+    package: bool, rev: str | None = None,
 ) -> tuple[str, str, str, bool] | None:  # fmt: skip
     """Where the class a base of a class of ``module`` (source ``text``) names is defined
-    after the commit: (its module, that module's source, its name there, whether that
-    is a package ``__init__``); None outside the repository."""
+    after the commit (at ``rev``, when given): (its module, that module's source, its name
+    there, whether that is a package ``__init__``); None outside the repository."""
     head, _, tail = base.partition(".")
     if not tail and bases_of(text, head) is not None:
         return module, text, head, package
@@ -528,7 +604,7 @@ def _class_source(
     target = absolute_module(module, level, target.lstrip("."), package)
     where, _, name = (f"{target}.{tail}" if tail else target).rpartition(".")
     for path in public.candidate_paths(where):
-        other = view.repo.text(view.sha, path)
+        other = view.repo.text(rev or view.sha, path)
         if other is not None:
             return where, other, name, path.endswith("__init__.py")
     return None
@@ -547,8 +623,8 @@ def _still_derived(
     if generic_dropped(_split_bases(old), _split_bases(new)):
         return False  # no longer generic (``Box(dict, Generic[T])`` -> ``Box(dict)``)
     before, after = models.before, models.after or ""
-    wanted = {
-        _class_key(view, public, module, before, b, package)
+    wanted = {  # the old bases, as the tree before the commit had them
+        _class_key(view, public, module, before, b, package, view.parent)
         for b in _split_bases(old)
         if _plain(b) not in _NO_BASES
     }
@@ -572,13 +648,41 @@ def _still_derived(
 
 def _class_key(
     view: CommitView, public: PublicSurface | None, module: str, text: str, base: str,
-    package: bool,
+    package: bool, rev: str | None = None,
 ) -> str:  # fmt: skip
     """A base class as one name: ``module.Class`` where the repository defines it, else as
     written (without type arguments)."""
     spelled = base.split("[", 1)[0].strip()
-    origin = _class_source(view, public, module, text, spelled, package)
-    return f"{origin[0]}.{origin[2]}" if origin is not None else spelled
+    origin = _class_source(view, public, module, text, spelled, package, rev)
+    if origin is not None and bases_of(origin[1], origin[2]) is not None:
+        return f"{origin[0]}.{origin[2]}"  # (a module that imports it in turn: followed)
+    return _imported_as(view, public, module, text, spelled, package, rev=rev) or spelled
+
+
+def _imported_as(
+    view: CommitView, public: PublicSurface | None, module: str, text: str, spelled: str,
+    package: bool, depth: int = 0, rev: str | None = None,
+) -> str | None:  # fmt: skip
+    """The dotted name the imports of ``module`` (source ``text``) give ``spelled``,
+    followed through the repository's modules (requests' ``cookielib.CookieJar``, with
+    ``from .compat import cookielib`` and, in ``compat``, ``import http.cookiejar as
+    cookielib``: ``http.cookiejar.CookieJar``); None where no import binds it."""
+    head, dot, tail = spelled.partition(".")
+    target = imports_of(text).get(head)
+    if target is None:
+        return f"{module}.{spelled}" if depth else None
+    level = len(target) - len(target.lstrip("."))
+    parts = f"{absolute_module(module, level, target.lstrip('.'), package)}{dot}{tail}".split(".")
+    if public is None or view.repo is None or depth > 4:
+        return ".".join(parts)
+    for k in range(len(parts) - 1, 0, -1):  # the longest module of the repository it names
+        where = ".".join(parts[:k])
+        for path in public.candidate_paths(where):
+            other = view.repo.text(rev or view.sha, path)
+            if other is not None:
+                rest, is_init = ".".join(parts[k:]), path.endswith("__init__.py")
+                return _imported_as(view, public, where, other, rest, is_init, depth + 1, rev)
+    return ".".join(parts)
 
 
 def _split_bases(written: str) -> list[str]:
