@@ -45,6 +45,7 @@ from commitdigest.analysis.radar.pyapi import (
 
 __all__ = [
     "bases_of",
+    "derived_classes",
     "find",
     "imports_of",
     "local_breakages",
@@ -516,6 +517,11 @@ def _top_classes(text: str) -> list[tuple[str, frozenset[str]]]:
         (m.group(1), frozenset(re.findall(r"\w+", m.group(2))))
         for m in _CLASS_BASES.finditer("\n" + text)
     ]
+
+
+def derived_classes(text: str) -> set[str]:
+    """The top-level classes of a module that name bases (one regex pass, cached)."""
+    return {name for name, _ in _top_classes(text)}
 
 
 def subclasses(text: str, cls: str) -> list[str]:

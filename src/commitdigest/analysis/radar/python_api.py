@@ -53,6 +53,7 @@ from commitdigest.analysis.radar.pyapi import (
 )
 from commitdigest.analysis.radar.pylocal import (
     bases_of,
+    derived_classes,
     find,
     imports_of,
     local_breakages,
@@ -569,7 +570,10 @@ def _heir_index(view: CommitView, public: PublicSurface) -> dict[str, list[_Heir
         if not text:
             continue
         package = path.endswith("__init__.py")
+        derived = derived_classes(text)  # (most public objects are no class with bases)
         for name in by_module[module]:
+            if name not in derived:
+                continue
             heir = _Heir(public.aliases.get(f"{module}.{name}") or f"{module}.{name}", path, name)
             for base in bases_of(text, name) or ():
                 key = _class_key(view, public, module, text, base, package, rev)
