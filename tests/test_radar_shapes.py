@@ -392,10 +392,18 @@ def test_a_member_users_reach_through_a_public_subclass_is_public(
         "pkg/sansio/helpers.py": "class Helper:\n    def run(self, fast=True):\n        pass\n",
         "pkg/wrappers.py": "from .sansio.request import Request as _SansIORequest\n\n\n"
         "class Request(_SansIORequest):\n    pass\n",
-        "pkg/_client.py": "class BaseClient:\n    def close(self, wait=True):\n        pass\n\n\n"
+        "pkg/_client.py": "class BaseClient:\n    def close(self, wait=True):\n        pass\n\n"
+        "    def send(self, retries=1):\n        pass\n\n\n"
         "class Client(BaseClient):\n    pass\n\n\n"
-        "class AsyncClient(BaseClient):\n    def close(self):\n        pass\n",
+        "class AsyncClient(BaseClient):\n    def close(self):\n        pass\n\n"
+        "    def send(self, retries=1):\n        pass\n",
     }
+    moved = (  # close() loses wait; send() moves from the base into Client
+        "class BaseClient:\n    def close(self):\n        pass\n\n\n"
+        "class Client(BaseClient):\n    def send(self, retries=1):\n        pass\n\n\n"
+        "class AsyncClient(BaseClient):\n    def close(self):\n        pass\n\n"
+        "    def send(self, retries=1):\n        pass\n"
+    )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files=files),
         CommitSpec("remove previously deprecated code", D[1], files={
@@ -403,7 +411,7 @@ def test_a_member_users_reach_through_a_public_subclass_is_public(
                 "class Request:\n    def get_data(self):\n        return b''\n"
             ),
             "pkg/sansio/helpers.py": "class Helper:\n    def run(self):\n        pass\n",
-            "pkg/_client.py": files["pkg/_client.py"].replace(", wait=True", "")}),
+            "pkg/_client.py": moved}),
     ], mode)  # fmt: skip
     assert sorted((i.name, i.visibility) for i in items) == [
         ("pkg.Client.close(wait)", Visibility.PUBLIC),
@@ -450,12 +458,17 @@ def test_a_member_a_builtin_base_has_and_a_module_no_import_reaches(
         "from .compat import TimeoutError\n\n\n"
         "class FrozenError(AttributeError):\n    msg = 'frozen'\n"
         "    args: ClassVar[tuple[str]] = (msg,)\n    hint: str = 'x'\n\n\n"
-        "class Late(TimeoutError):\n    args: tuple[str, ...] = ()\n"
+        "class Late(TimeoutError):\n    args: tuple[str, ...] = ()\n\n\n"
+        "class ConfigError(ValueError):\n    def __init__(self, msg, key):\n"
+        "        self.key = key\n\n\nclass Strict(dict):\n"
+        "    def get(self, key, default=None, type=None):\n"
+        "        return default\n"
     )
     after = (
         "from .compat import TimeoutError\n\n\n"
         "class FrozenError(AttributeError):\n    msg = 'frozen'\n\n\n"
-        "class Late(TimeoutError):\n    pass\n"
+        "class Late(TimeoutError):\n    pass\n\n\n"
+        "class ConfigError(ValueError):\n    pass\n\n\nclass Strict(dict):\n    pass\n"
     )
     example = "class C:\n    x: int = 1\n\n\ndef check(c):\n    return c\n"
     [items] = scan(tmp_path, [
@@ -466,8 +479,10 @@ def test_a_member_a_builtin_base_has_and_a_module_no_import_reaches(
             "pkg/exceptions.py": after, "typing-examples/mypy_examples.py": None}),
     ], mode)  # fmt: skip
     assert sorted(i.name for i in items) == [
+        "pkg.exceptions.ConfigError.__init__",  # ConfigError("x", key=…) breaks
         "pkg.exceptions.FrozenError.hint",
         "pkg.exceptions.Late.args",  # its TimeoutError is the package's own
+        "pkg.exceptions.Strict.get",  # .get("k", type=int) breaks
     ]
 
 
@@ -770,6 +785,15 @@ def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
                                         "docs/release-notes.md": '--8<-- "CHANGES.rst"\n'}),
         CommitSpec("Move changelog to release notes", D[1], files={
             "CHANGES.rst": None,
+            "docs/release-notes.md": MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")}),
+    ], mode)  # fmt: skip
+    assert items == []
+    # ... or the changelog is edited down to a pointer to the new one
+    [items] = scan(tmp_path / "pointer", [
+        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "", "CHANGES.rst": dated,
+                                        "docs/release-notes.md": '--8<-- "CHANGES.rst"\n'}),
+        CommitSpec("Move changelog to release notes", D[1], files={
+            "CHANGES.rst": "See docs/release-notes.md.\n",
             "docs/release-notes.md": MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")}),
     ], mode)  # fmt: skip
     assert items == []
@@ -1873,20 +1897,30 @@ def test_a_fix_of_something_breaking_and_a_tidied_output_are_no_break() -> None:
     log = (
         "## [13.8.0] - 2024-08-26\n\n### Fixed\n\n"
         "- Fixed control codes breaking in `append_tokens`\n"
-        "- Fixed `Table` footers (breaking: the footer style changed)\n\n"
+        "- Fixed `Table` footers (breaking: the footer style changed)\n"
+        "- Fixed `Console` breaking pickling\n"
+        "- Fix a breaking change introduced in 2.1\n\n"
         "### Changed\n\n"
         "- Removed the empty line printed in jupyter while using `Progress`\n"
         "- Removed redundant checks in `Console.print`\n"
         "- Removed the unused `legacy` argument of `Progress`\n"
         "- Remove previously deprecated code.\n"
+        "- Removed unused arguments from `Client.__init__`\n"
+        "- Drop redundant support for Python 3.7\n"
+        "- Removed unused imports\n"
     )
     assert announced(log) == {
         "Fixed control codes breaking in `append_tokens`": False,
         "Removed the empty line printed in jupyter while using `Progress`": False,
         "Removed redundant checks in `Console.print`": False,
         "Fixed `Table` footers (breaking: the footer style changed)": True,
+        "Fixed `Console` breaking pickling": False,
+        "Fix a breaking change introduced in 2.1": False,  # a regression fixed
         "Removed the unused `legacy` argument of `Progress`": True,
         "Remove previously deprecated code.": True,
+        "Removed unused arguments from `Client.__init__`": True,  # arguments: API
+        "Drop redundant support for Python 3.7": True,
+        "Removed unused imports": False,
     }
 
 

@@ -102,7 +102,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         if before is None or _no_entries(before):  # a new changelog (or one that only
             # included another: uvicorn's ``--8<-- "CHANGELOG.md"``): what one the commit
             # deletes said is not news
-            before = f"{before or ''}\n\n{replaced()}"
+            before = f"{replaced()}\n\n{before or ''}"  # (its own sections last: they win)
         edit = _edit(view, path)
         old_sections, new_sections = both(before, after, edit)
         prior = {s.title: s for s in old_sections}
@@ -143,8 +143,9 @@ def detect(view: CommitView) -> list[ApiChange]:
 
 
 def _no_entries(text: str) -> bool:
-    """Whether a short changelog text holds no entry (a title, an include line)."""
-    return len(text) < 2000 and not any(s.entries for s in sections(text))
+    """Whether a short changelog text holds no version and no entry (a title, an include
+    line, a pointer to another file)."""
+    return len(text) < 2000 and not any(s.entries or s.version for s in sections(text))
 
 
 def _replaced(view: CommitView) -> str:
@@ -152,10 +153,10 @@ def _replaced(view: CommitView) -> str:
     then a few it keeps): what a new one copies from them announces nothing (click's "Move
     changes to markdown" rewrote ``CHANGES.rst`` as ``CHANGES.md``, and 40 entries back to
     Click 2.0 read as news)."""
-    texts = [
+    texts = [  # (one it edits down to a pointer, "See docs/release-notes.md", too)
         text
         for path, text in view.before.items()
-        if text and view.after.get(path) is None and is_changelog(path)
+        if text and is_changelog(path) and _no_entries(view.after.get(path) or "")
     ]
     if view.repo is not None and view.parent:
         kept = [
@@ -398,7 +399,7 @@ def _dated_here(view: CommitView, replaced: Callable[[], str]) -> str | None:
         before = view.before.get(path)
         if before is None or _no_entries(before):  # a new changelog (or an include of
             # another): dated as the one the commit deletes, not news
-            before = f"{before or ''}\n\n{replaced()}"
+            before = f"{replaced()}\n\n{before or ''}"  # (its own sections last: they win)
         old_sections, new_sections = both(before, after, _edit(view, path))
         newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}

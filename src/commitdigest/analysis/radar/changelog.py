@@ -422,16 +422,25 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
 # a fix that says it breaks something ("breaking change", "**Breaking**:"), not one whose bug
 # was something breaking (rich's "Fixed control codes breaking in `append_tokens`")
 _SAYS_IT_BREAKS = re.compile(
-    r"\bbreaking\b(?!\s+(?:in|on|at|when|while|with|for|of|the|a|an|x|if|after|under|during"
-    r"|because|some|other|its|their|your|our|existing)\b)|incompatib",
+    r"^\W*breaking\b|\bbreaking\s*[:)!\]*]"
+    r"|\bbreaking\s+(?:changes?|fix|fixes|update|release|behaviou?r)\b(?!\s+(?:introduced|in|from|of)\b)"
+    r"|\bbackwards?[- ]incompatib|\bincompatible\s+change",
     re.I,
 )
 # what a leading "Removed" takes away when it is no API: a line of output, a redundancy
-# (rich's "Removed the empty line printed in jupyter while using `Progress`")
+# (rich's "Removed the empty line printed in jupyter while using `Progress`"); not an
+# argument, an option or support, even unused ones ("Removed unused arguments from `x`")
 _TIDIED = re.compile(
-    r"^\W*(?:(?:the|an?|some|any|all)\s+)?(?:\w+\s+)?"
+    r"^\W*(?:(?:the|an?|some|any|all)\s+)?"
     r"(?:empty|blank|extra|trailing|leading|duplicated?|redundant|unnecessary|unneeded"
-    r"|unused|superfluous|spurious|stray)\s+(?!x\b)\w+",
+    r"|unused|superfluous|spurious|stray)\s+(?!x\b)((?:[\w.()]+\s*){1,3})",
+    re.I,
+)
+_API_NOUNS = re.compile(
+    r"\b(?:arg(?:ument)?s?|param(?:eter)?s?|kwargs?|keywords?|options?|flags?|methods?"
+    r"|functions?|class(?:es)?|attributes?|propert(?:y|ies)|alias(?:es)?|modules?|support"
+    r"|exceptions?|fields?|settings?|keys?|commands?|hooks?|types?|constants?|exports?"
+    r"|apis?|endpoints?|extras?|dependenc(?:y|ies)|variables?|decorators?)\b|[._(]",
     re.I,
 )
 
@@ -448,7 +457,8 @@ def _says_break(words: str, said: str) -> bool:
 def _tidies(text: str, lead: re.Match[str]) -> bool:
     """Whether the leading verb ``lead`` of ``text`` removes a redundancy (a blank line of
     output, a duplicate), not something users have."""
-    return lead.group(0)[:1].lower() in "rd" and _TIDIED.match(text[lead.end() :]) is not None
+    tidied = _TIDIED.match(text[lead.end() :]) if lead.group(0)[:1].lower() in "rd" else None
+    return tidied is not None and not _API_NOUNS.search(tidied.group(1))
 
 
 def _says_what(text: str, words: str) -> bool:

@@ -512,8 +512,10 @@ class _MethodSearch:
             if source is not None:
                 found = self.defines(*source, depth + 1)
             elif (builtin := _builtin_class(text, base)) is not None:
-                found = hasattr(builtin, meth)  # attrs' ``FrozenError(AttributeError)``
-                # dropped its ``args`` override: every exception has ``args``
+                # attrs' ``FrozenError(AttributeError)`` dropped its ``args`` override:
+                # every exception has ``args``; a method the override took other arguments
+                # for (``__init__(self, msg, key)``, ``get(self, key, type=None)``) is gone
+                found = hasattr(builtin, meth) and not callable(getattr(builtin, meth))
             if found is True:
                 return True
             unknown = unknown or found is None
@@ -548,7 +550,13 @@ def _public_heirs(view: CommitView, public: PublicSurface, cls: str, member: str
     return [
         heir.public
         for heir in index.get(cls, [])
-        if find(view.repo.text(rev, heir.path) or "", f"{heir.name}.{member}") is None
+        if all(  # not its own at the window's start, nor after the commit (moved into it)
+            find(text or "", f"{heir.name}.{member}") is None
+            for text in (
+                view.repo.text(rev, heir.path),
+                view.after.get(heir.path) or view.repo.text(view.sha, heir.path),
+            )
+        )
     ]
 
 
@@ -559,9 +567,9 @@ def _heir_index(view: CommitView, public: PublicSurface) -> dict[str, list[_Heir
     for dotted in sorted(public.objects):
         module, _, name = dotted.rpartition(".")
         by_module.setdefault(module, []).append(name)
-    if view.repo is None or len(by_module) > _HEIR_MODULES:
+    if view.repo is None or view.repo.base is None or len(by_module) > _HEIR_MODULES:
         return {}
-    rev = view.repo.base or view.sha
+    rev = view.repo.base
     paths = {m: p for m in by_module if (p := public.path_of(m)) is not None}
     texts = view.repo.texts(rev, paths.values())
     index: dict[str, list[_Heir]] = {}
@@ -627,27 +635,28 @@ def _still_derived(
     if generic_dropped(_split_bases(old), _split_bases(new)):
         return False  # no longer generic (``Box(dict, Generic[T])`` -> ``Box(dict)``)
     before, after = models.before, models.after or ""
-    wanted = {  # the old bases, as the tree before the commit had them
-        _class_key(view, public, module, before, b, package, view.parent)
+    wanted = [  # each old base, as the tree before the commit had it, or as it is now
+        # (moved, and still imported where it was)
+        {_class_key(view, public, module, before, b, package, rev) for rev in (view.parent, None)}
         for b in _split_bases(old)
         if _plain(b) not in _NO_BASES
-    }
+    ]
     if not wanted:
         return False  # a typing base dropped (``Generic[T]``, none left): still a change
     found: set[str] = set()
     todo = [(module, after, b, package) for b in _split_bases(new)]
-    while todo and not wanted <= found and len(found) < 32:
+    while todo and not all(w & found for w in wanted) and len(found) < 32:
         where, text, base, is_init = todo.pop()
         key = _class_key(view, public, where, text, base, is_init)
         if key in found:
             continue
         found.add(key)
-        origin = _class_source(view, public, where, text, base.split("[", 1)[0].strip(), is_init)
+        origin = _class_origin(view, public, where, text, base.split("[", 1)[0].strip(), is_init)
         if origin is not None:
             todo += [
                 (origin[0], origin[1], b, origin[3]) for b in bases_of(origin[1], origin[2]) or ()
             ]
-    return wanted <= found
+    return all(w & found for w in wanted)
 
 
 def _class_key(
@@ -657,10 +666,31 @@ def _class_key(
     """A base class as one name: ``module.Class`` where the repository defines it, else as
     written (without type arguments)."""
     spelled = base.split("[", 1)[0].strip()
-    origin = _class_source(view, public, module, text, spelled, package, rev)
-    if origin is not None and bases_of(origin[1], origin[2]) is not None:
-        return f"{origin[0]}.{origin[2]}"  # (a module that imports it in turn: followed)
+    origin = _class_origin(view, public, module, text, spelled, package, rev)
+    if origin is not None:
+        return f"{origin[0]}.{origin[2]}"
     return _imported_as(view, public, module, text, spelled, package, rev=rev) or spelled
+
+
+def _class_origin(
+    view: CommitView, public: PublicSurface | None, module: str, text: str, base: str,
+    package: bool, rev: str | None = None,
+) -> tuple[str, str, str, bool] | None:  # fmt: skip
+    """:func:`_class_source`, followed through the modules that import the class in turn
+    (a package ``__init__`` that re-exports it, a compat module) to the one that defines
+    it; None where no module of the repository does."""
+    origin = _class_source(view, public, module, text, base, package, rev)
+    if origin is None or bases_of(origin[1], origin[2]) is not None:
+        return origin
+    dotted = _imported_as(view, public, module, text, base, package, rev=rev)
+    if dotted is None or public is None or view.repo is None:
+        return None
+    where, _, name = dotted.rpartition(".")
+    for path in public.candidate_paths(where):
+        other = view.repo.text(rev or view.sha, path)
+        if other is not None and bases_of(other, name) is not None:
+            return where, other, name, path.endswith("__init__.py")
+    return None
 
 
 def _imported_as(
