@@ -1924,6 +1924,77 @@ def test_a_fix_of_something_breaking_and_a_tidied_output_are_no_break() -> None:
     }
 
 
+def test_towncrier_headings_users_need_not_act_on_and_entry_credits() -> None:
+    """aiohttp 3.14.0 (towncrier): "Improved documentation" ("Replaced the deprecated
+    ``ujson`` library … in the quickstart"), "Contributor-facing changes" and
+    "Miscellaneous internal changes" ("… benchmarks so they no longer dominate CI
+    runtime") announce nothing; an entry is named without its credit (":user:" gone, "--
+    by ." was left)."""
+    from commitdigest.analysis.radar.changelog import plain_entry, sections
+
+    log = (
+        "3.14.0 (2026-06-01)\n===================\n\n"
+        "Removals and backward incompatible breaking changes\n"
+        "---------------------------------------------------\n\n"
+        "- Dropped support for Python 3.9 -- by :user:`Dreamsorcerer`.\n\n"
+        "Improved documentation\n----------------------\n\n"
+        "- Replaced the deprecated ``ujson`` library with ``orjson`` in the client quickstart.\n"
+        "- Removed archived and deprecated repositories from third party list.\n\n"
+        "Contributor-facing changes\n--------------------------\n\n"
+        "- Dropped the old ``make`` targets -- by :user:`bdraco`.\n\n"
+        "Miscellaneous internal changes\n------------------------------\n\n"
+        "- Reduced payload sizes in the benchmarks so they no longer dominate CI runtime.\n"
+    )
+    said = announced(log)
+    assert [text for text, yes in said.items() if yes] == [
+        "Dropped support for Python 3.9 -- by :user:`Dreamsorcerer`."
+    ]
+    [section] = sections(log)
+    assert plain_entry(section.entries[0].text) == "Dropped support for Python 3.9"
+
+
+def test_a_deprecation_named_by_its_class_not_its_private_helpers(
+    tmp_path: Path, mode: str
+) -> None:
+    """aiohttp 5cde279c: ``BasicAuth.__new__`` warns "BasicAuth is deprecated …" (the item
+    read ``BasicAuth.__new__``), and ``ClientSession._request`` / ``_ws_connect`` warn of
+    ``auth`` beside the public ``__init__``: a private method's item is internal (it read
+    ``pkg.ClientSession._request(auth)``, public). A constructor whose message names
+    neither its class nor a name is still its own def."""
+    before = (
+        "class BasicAuth(tuple):\n    def __new__(cls, login):\n"
+        "        return tuple.__new__(cls, (login,))\n\n\n"
+        "class ClientSession:\n    def __init__(self, auth=None):\n        self.auth = auth\n\n"
+        "    def _request(self, auth=None):\n        return auth\n"
+    )
+    warn = "        warnings.warn({!r}, DeprecationWarning, stacklevel=2)\n"
+    after = (
+        "import warnings\n\n\n"
+        "class BasicAuth(tuple):\n    def __new__(cls, login):\n"
+        + warn.format("BasicAuth is deprecated and will be removed in 4.0")
+        + "        return tuple.__new__(cls, (login,))\n\n\n"
+        "class ClientSession:\n    def __init__(self, auth=None):\n"
+        "        if auth is not None:\n"
+        + warn.replace("        ", "            ", 1).format("`auth` is deprecated")
+        + "        self.auth = auth\n"
+        + warn.format("the default encoding is deprecated")
+        + "\n"
+        "    def _request(self, auth=None):\n        if auth is not None:\n"
+        + warn.replace("        ", "            ", 1).format("`auth` is deprecated in _request")
+        + "        return auth\n"
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/client.py", [("init", before), ("Deprecate auth", after)],
+        kind=RadarKind.DEPRECATION,
+    )  # fmt: skip
+    assert [(i.name, i.visibility) for i in items] == [
+        ("pkg.client.BasicAuth", Visibility.PUBLIC),
+        ("pkg.client.ClientSession.__init__(auth)", Visibility.PUBLIC),
+        ("pkg.client.ClientSession.__init__", Visibility.PUBLIC),  # no name: its def
+        ("pkg.client.ClientSession._request(auth)", Visibility.INTERNAL),
+    ]
+
+
 def test_a_default_written_otherwise_is_the_same_default(tmp_path: Path, mode: str) -> None:
     """``1000`` -> ``1_000`` or ``0.5`` -> ``.5`` is the same default; ``1`` -> ``1.0``
     (``range(n)`` breaks), ``True`` -> ``1`` and ``302`` -> ``303`` are not."""

@@ -75,10 +75,13 @@ _BREAK_WORDS = re.compile(
 # "Miscellaneous Chores", the build system, CI); not "Internal" (fastapi files dropping a
 # package there) nor "Testing" (a library's test helpers are its API)
 _QUIET_HEADING = re.compile(
-    r"^\W*(?:docs?|documentation|translations?|ci|continuous\s+integration|build\s+system"
-    r"|(?:code\s+)?refactor\w*|(?:miscellaneous\s+)?chores?|code\s+style)\b",
+    r"^\W*(?:(?:improved|updated?)\s+)?(?:docs?|documentation|translations?|ci"
+    r"|continuous\s+integration|build\s+system|(?:code\s+)?refactor\w*"
+    r"|(?:miscellaneous\s+)?chores?|code\s+style|contributor[-\s]facing"
+    r"|miscellaneous\s+internal)\b",
     re.I,
-)
+)  # (towncrier's "Improved documentation" and "Miscellaneous internal changes", aiohttp's
+# "Contributor-facing changes"; fastapi's plain "Internal" is not quiet)
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
 # it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
 # ("css:", "TSDB:", "Discovery/AWS:")
@@ -533,7 +536,11 @@ def plain_entry(entry: str) -> str:
     text = (lead.group(1) or lead.group(2)) if lead else entry
     if lead and len(text.split()) == 1 and text.endswith(":"):
         text = entry
-    return plain_text(text).rstrip(":：").strip()
+    return _CREDIT.sub("", plain_text(text)).rstrip(":：").strip()
+
+
+# the credit a towncrier entry ends with, its ``:user:`` reference gone ("-- by .")
+_CREDIT = re.compile(r"\s*(?:--|—|–)\s*by\s*[.,]?\s*$")
 
 
 def code_spans(entry: str) -> list[str]:

@@ -15,7 +15,7 @@ from commitdigest.analysis.radar.models import (
     is_private_module,
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
-from commitdigest.analysis.radar.pyapi import NOT_CODE, not_code_at_end
+from commitdigest.analysis.radar.pyapi import NOT_CODE, not_code_at_end, private_name
 from commitdigest.models import ApiChangeType, Visibility
 
 _MARK = re.compile(
@@ -230,6 +230,11 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
         return [f"{module}.{name}"] if name else []
     if decorator and chain:
         return [".".join([module, *chain])]
+    if (
+        not name and len(chain) > 1 and chain[-1] in ("__init__", "__new__")
+        and re.search(rf"\b{re.escape(chain[-2])}\b", message[: len(head)])
+    ):  # fmt: skip
+        return [".".join([module, *chain[:-1]])]  # a constructor that warns of its class
     if not name:
         return [".".join([module, *chain])] if chain else []
     if "." in name:
@@ -355,6 +360,8 @@ def _as_users_see(
     if not subject.startswith(module + "."):
         return subject, Visibility.INTERNAL if is_private_module(path) else Visibility.PUBLIC
     qual, _, param = subject[len(module) + 1 :].partition("(")
+    if private_name(qual):  # a private helper's (aiohttp's ``ClientSession._request(auth)``,
+        return subject, Visibility.INTERNAL  # beside the public ``__init__(auth)``)
     alias = public.public_name(module, qual) if public is not None else None
     if alias is not None:
         return alias + (f"({param}" if param else ""), Visibility.PUBLIC
