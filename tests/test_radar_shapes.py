@@ -779,24 +779,18 @@ def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
     ], mode)  # fmt: skip
     assert items == []
     # uvicorn's "Move changelog to release notes" (80c07640): the docs page that included
-    # the changelog (``--8<-- "CHANGELOG.md"``) now holds its text, dated sections too
-    [items] = scan(tmp_path / "included", [
-        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "", "CHANGES.rst": dated,
-                                        "docs/release-notes.md": '--8<-- "CHANGES.rst"\n'}),
-        CommitSpec("Move changelog to release notes", D[1], files={
-            "CHANGES.rst": None,
-            "docs/release-notes.md": MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")}),
-    ], mode)  # fmt: skip
-    assert items == []
-    # ... or the changelog is edited down to a pointer to the new one
-    [items] = scan(tmp_path / "pointer", [
-        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "", "CHANGES.rst": dated,
-                                        "docs/release-notes.md": '--8<-- "CHANGES.rst"\n'}),
-        CommitSpec("Move changelog to release notes", D[1], files={
-            "CHANGES.rst": "See docs/release-notes.md.\n",
-            "docs/release-notes.md": MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")}),
-    ], mode)  # fmt: skip
-    assert items == []
+    # the changelog (``--8<-- "CHANGELOG.md"``) now holds its text, dated sections too; the
+    # changelog is deleted, or edited down to a pointer to the new one
+    moved_dated = MYST_CHANGES.replace("Unreleased", "Released 2022-02-17")
+    for folder, left in (("included", None), ("pointer", "See docs/release-notes.md.\n")):
+        [items] = scan(tmp_path / folder, [
+            CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "",
+                                            "CHANGES.rst": dated,
+                                            "docs/release-notes.md": '--8<-- "CHANGES.rst"\n'}),
+            CommitSpec("Move changelog to release notes", D[1], files={
+                "CHANGES.rst": left, "docs/release-notes.md": moved_dated}),
+        ], mode)  # fmt: skip
+        assert items == [], folder
 
 
 TOWNCRIER_RST = """\
