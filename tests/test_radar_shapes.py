@@ -335,6 +335,26 @@ def test_a_base_imported_through_a_compat_module_and_a_build_script(
     ]
 
 
+def test_a_comment_in_a_parenthesised_import_hides_no_name(tmp_path: Path, mode: str) -> None:
+    """vllm-ascend 73998d1d89: ``from … import (  # type: ignore[…]`` then ``Decode…Manager
+    as DecodeEagleCudaGraphManager,`` on the next line: the comment hid the name, so the
+    base written by its alias read as dropped when the commit wrote it by its own name
+    (the same class); the same import without the comment was understood."""
+    old = (
+        "from up.graphs import (  # type: ignore[import-not-found]\n"
+        "    DecodeManager as DecodeEagleManager,  # an alias\n"
+        ")\nfrom up.graphs import (\n    PrefillManager as PrefillEagleManager,\n)\n\n\n"
+        "class Decode(DecodeEagleManager):\n    pass\n\n\n"
+        "class Prefill(PrefillEagleManager):\n    pass\n"
+    )
+    new = (
+        "from up.graphs import DecodeManager, PrefillManager\n\n\n"
+        "class Decode(DecodeManager):\n    pass\n\n\nclass Prefill(PrefillManager):\n    pass\n"
+    )
+    [items] = module_items(tmp_path, mode, "pkg/graphs.py", [("init", old), ("rename", new)])
+    assert items == []
+
+
 def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one(
     tmp_path: Path, mode: str
 ) -> None:

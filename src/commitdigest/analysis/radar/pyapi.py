@@ -645,6 +645,9 @@ def imports_in(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for m in _import_statements(text):
         module, names = m.group(1), m.group(2).strip("() \t")
+        if "#" in names:  # a comment in a parenthesised list (vllm-ascend's mypy marker
+            # after ``import (``) hid the name on the line after it
+            names = re.sub(r"#[^\n]*", "", names)
         for part in names.replace("\n", " ").split(","):
             words = part.split()
             if not words or words[0] == "*":
