@@ -480,9 +480,10 @@ def test_a_member_a_builtin_base_has_and_a_module_no_import_reaches(
         "    args: ClassVar[tuple[str]] = (msg,)\n    hint: str = 'x'\n\n\n"
         "class Late(TimeoutError):\n    args: tuple[str, ...] = ()\n\n\n"
         "class ConfigError(ValueError):\n    def __init__(self, msg, key):\n"
-        "        self.key = key\n\n\nclass Strict(dict):\n"
+        "        self.key = key\n\n    def __str__(self):\n        return self.key\n\n\n"
+        "class Strict(dict):\n"
         "    def get(self, key, default=None, type=None):\n"
-        "        return default\n"
+        "        return default\n\n    def keys(self):\n        return []\n"
     )
     after = (
         "from .compat import TimeoutError\n\n\n"
@@ -498,7 +499,7 @@ def test_a_member_a_builtin_base_has_and_a_module_no_import_reaches(
         CommitSpec("Fix message passing in frozen errors", D[1], files={
             "pkg/exceptions.py": after, "typing-examples/mypy_examples.py": None}),
     ], mode)  # fmt: skip
-    assert sorted(i.name for i in items) == [
+    assert sorted(i.name for i in items) == [  # (__str__ and keys() took nothing more)
         "pkg.exceptions.ConfigError.__init__",  # ConfigError("x", key=…) breaks
         "pkg.exceptions.FrozenError.hint",
         "pkg.exceptions.Late.args",  # its TimeoutError is the package's own
@@ -1922,6 +1923,11 @@ def test_a_fix_of_something_breaking_and_a_tidied_output_are_no_break() -> None:
         "- Removed unused arguments from `Client.__init__`\n"
         "- Drop redundant support for Python 3.7\n"
         "- Removed unused imports\n"
+        "- Removed redundant checks.\n"
+        "- Removed two redundant checks in `Console.print`.\n"
+        "- Removed unused private methods from `Console`.\n"
+        "- Fixed cookie parsing; this is a breaking change in behaviour for some callers.\n"
+        "- Fixed the default timeout (non-breaking).\n"
     )
     assert announced(log) == {
         "Fixed control codes breaking in `append_tokens`": False,
@@ -1935,6 +1941,11 @@ def test_a_fix_of_something_breaking_and_a_tidied_output_are_no_break() -> None:
         "Removed unused arguments from `Client.__init__`": True,  # arguments: API
         "Drop redundant support for Python 3.7": True,
         "Removed unused imports": False,
+        "Removed redundant checks.": False,  # (its full stop is no name)
+        "Removed two redundant checks in `Console.print`.": False,
+        "Removed unused private methods from `Console`.": False,
+        "Fixed cookie parsing; this is a breaking change in behaviour for some callers.": True,
+        "Fixed the default timeout (non-breaking).": False,
     }
 
 
@@ -1965,6 +1976,9 @@ def test_towncrier_headings_users_need_not_act_on_and_entry_credits() -> None:
     ]
     [section] = sections(log)
     assert plain_entry(section.entries[0].text) == "Dropped support for Python 3.9"
+    assert [
+        plain_entry(e) for e in ("Fixed x -- by :user:`a` and :user:`b`.", "Added the option --by")
+    ] == ["Fixed x", "Added the option --by"]
 
 
 def test_a_deprecation_named_by_its_class_not_its_private_helpers(
@@ -2006,6 +2020,34 @@ def test_a_deprecation_named_by_its_class_not_its_private_helpers(
         ("pkg.client.ClientSession.__init__(auth)", Visibility.PUBLIC),
         ("pkg.client.ClientSession.__init__", Visibility.PUBLIC),  # no name: its def
         ("pkg.client.ClientSession._request(auth)", Visibility.INTERNAL),
+    ]
+
+
+def test_a_private_class_exported_publicly_and_a_message_about_its_arguments(
+    tmp_path: Path, mode: str
+) -> None:
+    """A private class the package exports under a public name (``from .m import _Impl as
+    Impl``) deprecates publicly; "Passing text to Response is deprecated" in
+    ``Response.__init__`` deprecates a way to call it, not the class."""
+    module = (
+        "class _Impl:\n    def __init__(self, x=None):\n        self.x = x\n\n\n"
+        "class Response:\n    def __init__(self, body=None, text=None):\n        self.body = body\n"
+    )
+    warn = "        warnings.warn({!r}, DeprecationWarning)\n"
+    after = "import warnings\n\n\n" + module.replace(
+        "        self.x = x\n", warn.format("`x` is deprecated") + "        self.x = x\n"
+    ).replace(
+        "        self.body = body\n",
+        "        self.body = body\n" + warn.format("Passing text to Response is deprecated"),
+    )
+    init = "from .m import _Impl as Impl\nfrom .m import Response as Response\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/m.py": module}),
+        CommitSpec("deprecate", D[1], files={"pkg/m.py": after}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.visibility) for i in items] == [
+        ("pkg.Impl.__init__(x)", Visibility.PUBLIC),
+        ("pkg.Response.__init__", Visibility.PUBLIC),
     ]
 
 

@@ -425,8 +425,9 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
 # a fix that says it breaks something ("breaking change", "**Breaking**:"), not one whose bug
 # was something breaking (rich's "Fixed control codes breaking in `append_tokens`")
 _SAYS_IT_BREAKS = re.compile(
-    r"^\W*breaking\b|\bbreaking\s*[:)!\]*]"
-    r"|\bbreaking\s+(?:changes?|fix|fixes|update|release|behaviou?r)\b(?!\s+(?:introduced|in|from|of)\b)"
+    r"^\W*breaking\b|(?<!non-)(?<!no\s)\bbreaking\s*[:)!\]*]"
+    r"|(?<!non-)(?<!no\s)\bbreaking\s+(?:changes?|fix|fixes|update|release|behaviou?r)\b"
+    r"(?!\s+(?:introduced|(?:in|from|of)\s+(?:v?\d|version|release)))"
     r"|\bbackwards?[- ]incompatib|\bincompatible\s+change",
     re.I,
 )
@@ -434,7 +435,7 @@ _SAYS_IT_BREAKS = re.compile(
 # (rich's "Removed the empty line printed in jupyter while using `Progress`"); not an
 # argument, an option or support, even unused ones ("Removed unused arguments from `x`")
 _TIDIED = re.compile(
-    r"^\W*(?:(?:the|an?|some|any|all)\s+)?"
+    r"^\W*(?:(?:the|an?|some|any|all)\s+)?(?:(?!x\b)\w+\s+)?"
     r"(?:empty|blank|extra|trailing|leading|duplicated?|redundant|unnecessary|unneeded"
     r"|unused|superfluous|spurious|stray)\s+(?!x\b)((?:[\w.()]+\s*){1,3})",
     re.I,
@@ -443,9 +444,11 @@ _API_NOUNS = re.compile(
     r"\b(?:arg(?:ument)?s?|param(?:eter)?s?|kwargs?|keywords?|options?|flags?|methods?"
     r"|functions?|class(?:es)?|attributes?|propert(?:y|ies)|alias(?:es)?|modules?|support"
     r"|exceptions?|fields?|settings?|keys?|commands?|hooks?|types?|constants?|exports?"
-    r"|apis?|endpoints?|extras?|dependenc(?:y|ies)|variables?|decorators?)\b|[._(]",
+    r"|apis?|endpoints?|extras?|dependenc(?:y|ies)|variables?|decorators?)\b"
+    r"|\w\.\w|\w\(|\w_\w|(?<!\w)_\w",  # a name written as one (not a full stop)
     re.I,
 )
+_PRIVATE_WORDS = re.compile(r"\b(?:private|internal)\b", re.I)  # ("unused private methods")
 
 
 def _says_break(words: str, said: str) -> bool:
@@ -461,7 +464,10 @@ def _tidies(text: str, lead: re.Match[str]) -> bool:
     """Whether the leading verb ``lead`` of ``text`` removes a redundancy (a blank line of
     output, a duplicate), not something users have."""
     tidied = _TIDIED.match(text[lead.end() :]) if lead.group(0)[:1].lower() in "rd" else None
-    return tidied is not None and not _API_NOUNS.search(tidied.group(1))
+    if tidied is None:
+        return False
+    said = tidied.group(1)
+    return not _API_NOUNS.search(said) or _PRIVATE_WORDS.search(said) is not None
 
 
 def _says_what(text: str, words: str) -> bool:
@@ -540,7 +546,9 @@ def plain_entry(entry: str) -> str:
 
 
 # the credit a towncrier entry ends with, its ``:user:`` reference gone ("-- by .")
-_CREDIT = re.compile(r"\s*(?:--|—|–)\s*by\s*[.,]?\s*$")
+_CREDIT = re.compile(
+    r"\s+(?:--|—|–)\s+by(?:\s*(?:,|and|&))*\s*[.,]?\s*$|\s*\(\s*by\s*\)\s*[.,]?\s*$"
+)  # ("-- by :user:`a` and :user:`b`." reads "-- by and ."; not the option "--by")
 
 
 def code_spans(entry: str) -> list[str]:

@@ -231,9 +231,16 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
     if decorator and chain:
         return [".".join([module, *chain])]
     if (
-        not name and len(chain) > 1 and chain[-1] in ("__init__", "__new__")
-        and re.search(rf"\b{re.escape(chain[-2])}\b", message[: len(head)])
-    ):  # fmt: skip
+        not name
+        and len(chain) > 1
+        and chain[-1] in ("__init__", "__new__")
+        and re.match(
+            rf"\W*(?:the\s+)?{re.escape(chain[-2])}\W*\s+(?:class\s+)?(?:is|are|has\s+been|will\s+be"
+            r"|was)\b",
+            message,
+        )
+    ):  # fmt: skip  (its class the subject: "BasicAuth is deprecated", not "Passing text to
+        # Response is deprecated")
         return [".".join([module, *chain[:-1]])]  # a constructor that warns of its class
     if not name:
         return [".".join([module, *chain])] if chain else []
@@ -360,9 +367,11 @@ def _as_users_see(
     if not subject.startswith(module + "."):
         return subject, Visibility.INTERNAL if is_private_module(path) else Visibility.PUBLIC
     qual, _, param = subject[len(module) + 1 :].partition("(")
-    if private_name(qual):  # a private helper's (aiohttp's ``ClientSession._request(auth)``,
-        return subject, Visibility.INTERNAL  # beside the public ``__init__(auth)``)
     alias = public.public_name(module, qual) if public is not None else None
+    member = qual.partition(".")[2] if alias is not None else qual  # (a private class
+    # exported under a public name is public: ``from .m import _Impl as Impl``)
+    if private_name(member):  # a private helper's (aiohttp's ``ClientSession._request(auth)``,
+        return subject, Visibility.INTERNAL  # beside the public ``__init__(auth)``)
     if alias is not None:
         return alias + (f"({param}" if param else ""), Visibility.PUBLIC
     if public is None or public.is_public(module, qual):

@@ -473,7 +473,18 @@ def _still_inherited(
     before = find(models.before, qual)
     if before is not None and (before.overrides or calls_super(models.before, before)):
         return True
-    search = _MethodSearch(view, public, meth)
+    signature = before.signature() if before is not None and before.kind == "function" else None
+    plain = (
+        before is not None
+        and (  # an attribute, or a method called with nothing more
+            before.kind != "function"
+            or (
+                signature is not None
+                and all(p.kind in ("varargs", "varkw") for p in signature[0][1:])
+            )
+        )
+    )
+    search = _MethodSearch(view, public, meth, plain)
     return search.defines(module, models.after, cls, path.endswith("__init__.py"), 0) is True
 
 
@@ -489,6 +500,7 @@ class _MethodSearch:
     view: CommitView
     public: PublicSurface | None
     meth: str
+    plain: bool = False  # the removed override took nothing but ``self`` (or an attribute)
     seen: set[str] = field(default_factory=set)
 
     def defines(self, module: str, text: str, cls: str, package: bool, depth: int) -> bool | None:
@@ -508,14 +520,17 @@ class _MethodSearch:
             if not re.fullmatch(r"[A-Za-z_][\w.]*", base) or base in _NO_BASES:
                 continue
             found: bool | None = None
-            source = _class_source(view, public, module, text, base, package)
+            source = _class_origin(view, public, module, text, base, package)
             if source is not None:
                 found = self.defines(*source, depth + 1)
             elif (builtin := _builtin_class(text, base)) is not None:
                 # attrs' ``FrozenError(AttributeError)`` dropped its ``args`` override:
-                # every exception has ``args``; a method the override took other arguments
-                # for (``__init__(self, msg, key)``, ``get(self, key, type=None)``) is gone
-                found = hasattr(builtin, meth) and not callable(getattr(builtin, meth))
+                # every exception has ``args``, and every dict ``keys()``; a method the
+                # override took arguments for (``__init__(self, msg, key)``, ``get(self,
+                # key, type=None)``) is gone
+                found = hasattr(builtin, meth) and (
+                    not callable(getattr(builtin, meth)) or self.plain
+                )
             if found is True:
                 return True
             unknown = unknown or found is None
