@@ -60,7 +60,7 @@ _BREAK_WORDS = re.compile(
     # HTML by default", "no longer closes the transport": what it stops doing may be used);
     # read with code as " x ": "triggers a `BytesWarning`" reads "triggers a x"
     r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need"
-    r"|corrupt|lose|loses|lost|overwrite|swallow|depends?\s+on|rel(?:y|ies)\s+on"
+    r"|corrupt|lose|loses|lost|overwrite|swallow"
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
