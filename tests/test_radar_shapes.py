@@ -2764,6 +2764,47 @@ def test_a_removed_commands_options_are_found_downstream_not_its_name(tmp_path: 
     assert [(p.path, p.line) for p in found[0].affects] == [("run.sh", 2)]
 
 
+def test_a_deleted_package_is_one_item_that_downstream_uses_are_found_for(
+    tmp_path: Path, mode: str
+) -> None:
+    """setuptools 530d1149 deleted ``pkg_resources``: 61 public names, 61 lines of the
+    Breaking section. Five or more public names of a deleted module are one item, the
+    module, with every name in its symbols: a checkout that imports the module, or one of
+    the names, uses it. Its internal names stay apart (collapsed), and a module of fewer
+    public names lists them."""
+    from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
+
+    names = ["WorkingSet", "Environment", "get_distribution", "parse_version", "safe_name"]
+    big = "".join(f"def {n}():\n    pass\n\n\n" for n in names) + "def _cache():\n    pass\n"
+    small = "def one():\n    pass\n\n\ndef two():\n    pass\n"
+    [items] = scan(tmp_path / "repo", [
+        CommitSpec("init", D[0], files={"pkg_resources/__init__.py": big, "pkg/__init__.py": "",
+                                        "pkg/small.py": small}),
+        CommitSpec("Remove pkg_resources", D[1], files={"pkg_resources/__init__.py": None,
+                                                        "pkg/small.py": None}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.small.one", ""),
+        ("pkg.small.two", ""),
+        ("pkg_resources", "WorkingSet, Environment, get_distribution (+2)"),
+    ]
+    [module] = [i for i in items if i.name == "pkg_resources"]
+    assert module.symbols == [f"pkg_resources.{n}" for n in names]
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "a.py").write_text("import pkg_resources\n\npkg_resources.get_distribution('x')\n")
+    (checkout / "b.py").write_text(
+        "from pkg_resources import parse_version\n\nparse_version('1')\n"
+    )
+    (checkout / "c.py").write_text("import os\n\nos.getcwd()\n")
+    [found] = attach_affects({"x": [module]}, scan_downstream([checkout], [module])).values()
+    assert sorted((p.path, p.line) for p in found[0].affects) == [
+        ("a.py", 3),
+        ("b.py", 1),
+        ("b.py", 3),
+    ]
+
+
 def test_a_commands_parameters_are_its_options_not_a_signature(tmp_path: Path, mode: str) -> None:
     """A click or typer command's parameters are filled by the framework from its options:
     a new option in the middle or without a default changes no Python signature anyone

@@ -242,11 +242,40 @@ def detect(view: CommitView) -> list[ApiChange]:
             if not reexports and public is None:
                 continue
         where = _Where(view, path, module, models, public, reexports, private)
-        for brk in found:
-            item = _item(where, brk)
-            if item is not None:
-                items.append(item)
+        found_items = [item for brk in found if (item := _item(where, brk)) is not None]
+        items += _module_gone(found_items, module) if after is None else found_items
     return items
+
+
+MODULE_GROUPED_FROM = 5  # public names of a deleted module read as one item from this many
+
+
+def _module_gone(items: list[ApiChange], module: str) -> list[ApiChange]:
+    """A deleted module's public top-level names as one item, the module, when there are
+    :data:`MODULE_GROUPED_FROM` or more (setuptools 530d1149 deleted ``pkg_resources``: 61
+    lines of the Breaking section): its detail names the first three, its ``symbols`` all
+    of them (a downstream checkout is searched for each, and for the module)."""
+    names = [
+        i for i in items
+        if i.visibility is Visibility.PUBLIC and i.change is ApiChangeType.REMOVED
+        and i.name.rpartition(".")[0] in (module, module.rpartition(".")[0]) and "(" not in i.name
+    ]  # fmt: skip
+    if len(names) < MODULE_GROUPED_FROM:
+        return items
+    shown = ", ".join(i.name.rpartition(".")[2] for i in names[:3])
+    first = names[0]
+    prefixes = {i.name.rpartition(".")[0] for i in names}  # (a private module's names as
+    # its package exported them: named by the package)
+    grouped = first.model_copy(
+        update={
+            "name": prefixes.pop() if len(prefixes) == 1 else module,
+            "detail": f"{shown} (+{len(names) - 3})",
+            "symbols": [i.name for i in names],
+            "replacement": "",
+        }
+    )
+    rest = [i for i in items if all(i is not n for n in names)]
+    return [grouped, *rest]
 
 
 def _unserved(old: ModuleApi, new: ModuleApi, before: str) -> list[Breakage]:
