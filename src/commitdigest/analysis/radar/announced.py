@@ -98,11 +98,7 @@ def detect(view: CommitView) -> list[ApiChange]:
             continue
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
-        before = before_texts.get(path)
-        if before is None or _no_entries(before):  # a new changelog (or one that only
-            # included another: uvicorn's ``--8<-- "CHANGELOG.md"``): what one the commit
-            # deletes said is not news
-            before = f"{replaced()}\n\n{before or ''}"  # (its own sections last: they win)
+        before = _compared_with(before_texts.get(path), replaced)
         edit = _edit(view, path)
         old_sections, new_sections = both(before, after, edit)
         prior = {s.title: s for s in old_sections}
@@ -140,6 +136,17 @@ def detect(view: CommitView) -> list[ApiChange]:
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
     return items
+
+
+def _compared_with(before: str | None, replaced: Callable[[], str]) -> str:
+    """What a changelog's new text is compared with, entries and dated sections: its text
+    before the commit; for a new changelog, or one that only included another (uvicorn's
+    ``--8<-- "CHANGELOG.md"``), also what the commit's changelogs said before
+    (``replaced()``, :func:`_replaced`): what one the commit deletes said is not news. Its
+    own sections come last, where they win."""
+    if before is None or _no_entries(before):
+        return f"{replaced()}\n\n{before or ''}"
+    return before
 
 
 def _no_entries(text: str) -> bool:
@@ -396,10 +403,7 @@ def _dated_here(view: CommitView, replaced: Callable[[], str]) -> str | None:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
-        before = view.before.get(path)
-        if before is None or _no_entries(before):  # a new changelog (or an include of
-            # another): dated as the one the commit deletes, not news
-            before = f"{replaced()}\n\n{before or ''}"  # (its own sections last: they win)
+        before = _compared_with(view.before.get(path), replaced)
         old_sections, new_sections = both(before, after, _edit(view, path))
         newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}

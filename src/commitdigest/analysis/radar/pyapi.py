@@ -1047,12 +1047,8 @@ def _taken_positions(old: tuple[Param, ...], new: tuple[Param, ...]) -> _Taken:
     parameters with defaults stand there now (``update(self, *args)`` -> ``update(self,
     arg=None, /)``: the calls that passed no argument or one still work; those that passed
     more break, and are not told)."""
-    old_names = [p.name for p in old if p.positional]
-    new_params = [p for p in new if p.positional]
-    if old_names[:1] in (["self"], ["cls"]):
-        old_names = old_names[1:]
-    if new_params[:1] and new_params[0].name in ("self", "cls"):
-        new_params = new_params[1:]
+    old_names = [p.name for p in _passed(old)]
+    new_params = _passed(new)
     olds = {p.name: p for p in old}
     positions = {
         k for k, name in enumerate(old_names[: len(new_params)])
@@ -1074,12 +1070,17 @@ def _taken_positions(old: tuple[Param, ...], new: tuple[Param, ...]) -> _Taken:
     return _Taken(frozenset(positions), star)
 
 
+def _passed(params: tuple[Param, ...]) -> list[Param]:
+    """The positional parameters a caller passes, in order (self/cls not counted)."""
+    positional = [p for p in params if p.positional]
+    return (
+        positional[1:] if positional[:1] and positional[0].name in ("self", "cls") else positional
+    )
+
+
 def _positions(params: tuple[Param, ...]) -> dict[str, int]:
     """Where each positional parameter is passed by a caller (self/cls not counted)."""
-    names = [p.name for p in params if p.positional]
-    if names and names[0] in ("self", "cls"):
-        names = names[1:]
-    return {name: i for i, name in enumerate(names)}
+    return {p.name: i for i, p in enumerate(_passed(params))}
 
 
 # dunders that users call with keywords too (``Reader(path=…)``): not called positionally

@@ -25,6 +25,7 @@ from __future__ import annotations
 import builtins
 import re
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import NamedTuple
@@ -274,8 +275,8 @@ def _module_gone(items: list[ApiChange], module: str) -> list[ApiChange]:
             "replacement": "",
         }
     )
-    rest = [i for i in items if all(i is not n for n in names)]
-    return [grouped, *rest]
+    grouped_ids = {id(i) for i in names}
+    return [grouped, *(i for i in items if id(i) not in grouped_ids)]
 
 
 def _unserved(old: ModuleApi, new: ModuleApi, before: str) -> list[Breakage]:
@@ -659,11 +660,22 @@ def _class_source(
     level = len(target) - len(target.lstrip("."))
     target = absolute_module(module, level, target.lstrip("."), package)
     where, _, name = (f"{target}.{tail}" if tail else target).rpartition(".")
-    for path in public.candidate_paths(where):
-        other = view.repo.text(rev or view.sha, path)
-        if other is not None:
-            return where, other, name, path.endswith("__init__.py")
+    for path, other in _module_sources(view, public, where, rev):
+        return where, other, name, path.endswith("__init__.py")
     return None
+
+
+def _module_sources(
+    view: CommitView, public: PublicSurface, module: str, rev: str | None
+) -> Iterator[tuple[str, str]]:
+    """(path, source) of each file of the repository that may be ``module`` (at ``rev``,
+    else after the commit), in the order :meth:`PublicSurface.candidate_paths` gives."""
+    if view.repo is None:
+        return
+    for path in public.candidate_paths(module):
+        text = view.repo.text(rev or view.sha, path)
+        if text is not None:
+            yield path, text
 
 
 def _still_derived(
@@ -691,11 +703,10 @@ def _still_derived(
     todo = [(module, after, b, package) for b in _split_bases(new)]
     while todo and not all(w & found for w in wanted) and len(found) < 32:
         where, text, base, is_init = todo.pop()
-        key = _class_key(view, public, where, text, base, is_init)
+        key, origin = _identified(view, public, where, text, base, is_init)
         if key in found:
             continue
         found.add(key)
-        origin = _class_origin(view, public, where, text, base.split("[", 1)[0].strip(), is_init)
         if origin is not None:
             todo += [
                 (origin[0], origin[1], b, origin[3]) for b in bases_of(origin[1], origin[2]) or ()
@@ -708,12 +719,20 @@ def _class_key(
     package: bool, rev: str | None = None,
 ) -> str:  # fmt: skip
     """A base class as one name: ``module.Class`` where the repository defines it, else as
-    written (without type arguments)."""
+    its imports give it, else as written (without type arguments)."""
+    return _identified(view, public, module, text, base, package, rev)[0]
+
+
+def _identified(
+    view: CommitView, public: PublicSurface | None, module: str, text: str, base: str,
+    package: bool, rev: str | None = None,
+) -> tuple[str, tuple[str, str, str, bool] | None]:  # fmt: skip
+    """(:func:`_class_key`, :func:`_class_origin`) of a base, found once."""
     spelled = base.split("[", 1)[0].strip()
     origin = _class_origin(view, public, module, text, spelled, package, rev)
     if origin is not None:
-        return f"{origin[0]}.{origin[2]}"
-    return _imported_as(view, public, module, text, spelled, package, rev=rev) or spelled
+        return f"{origin[0]}.{origin[2]}", origin
+    return _imported_as(view, public, module, text, spelled, package, rev=rev) or spelled, None
 
 
 def _class_origin(
@@ -730,9 +749,8 @@ def _class_origin(
     if dotted is None or public is None or view.repo is None:
         return None
     where, _, name = dotted.rpartition(".")
-    for path in public.candidate_paths(where):
-        other = view.repo.text(rev or view.sha, path)
-        if other is not None and bases_of(other, name) is not None:
+    for path, other in _module_sources(view, public, where, rev):
+        if bases_of(other, name) is not None:
             return where, other, name, path.endswith("__init__.py")
     return None
 
@@ -755,11 +773,9 @@ def _imported_as(
         return ".".join(parts)
     for k in range(len(parts) - 1, 0, -1):  # the longest module of the repository it names
         where = ".".join(parts[:k])
-        for path in public.candidate_paths(where):
-            other = view.repo.text(rev or view.sha, path)
-            if other is not None:
-                rest, is_init = ".".join(parts[k:]), path.endswith("__init__.py")
-                return _imported_as(view, public, where, other, rest, is_init, depth + 1, rev)
+        for path, other in _module_sources(view, public, where, rev):
+            rest, is_init = ".".join(parts[k:]), path.endswith("__init__.py")
+            return _imported_as(view, public, where, other, rest, is_init, depth + 1, rev)
     return ".".join(parts)
 
 
