@@ -43,12 +43,12 @@ def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, lis
     by_sha = {c.sha: c for c in commits}
     inputs = [CommitInput.from_commit(by_sha[sha]) for sha in wanted]
     if mode == "cut patches":  # no text, and the hunks of every module the commits change
-        assert all(not c.numbers and not c.changed for c in inputs)
+        assert all(not c.patches for c in inputs)
         modules = [f for sha in wanted for f in by_sha[sha].files if f.path.endswith(".py")]
         assert not modules or any(c.hunks for c in inputs)
     if mode == "whole files":
         inputs = [
-            dataclasses.replace(c, changed={}, numbers={}, hunks={}, edits={}) for c in inputs
+            dataclasses.replace(c, patches={}, hunks={}, edited=frozenset()) for c in inputs
         ]
     base = inputs[0].parent if inputs else None
     if mode == "patches":

@@ -122,7 +122,7 @@ def test_a_version_made_from_the_old_one_and_gits_patch_is_the_new_blob(
     made = 0
     with BlobReader(repo) as reader:
         for c in _log(repo):
-            for path, hunks in c.edits.items():
+            for path, hunks in c.read_patches().edits.items():
                 old, new = c.before_ids[path], c.after_ids[path]
                 texts = reader.read_text([old, new])
                 old_text = texts[old]
@@ -186,7 +186,7 @@ def test_the_scanner_reads_a_patched_file_once_and_finds_the_same(
         scanner = WindowScanner(counting, inputs[0].parent or "")  # type: ignore[arg-type]
         found = {c.sha: scanner.scan(c) for c in scanned}
         plain = WindowScanner(reader, inputs[0].parent or "")
-        read = {c.sha: plain.scan(dataclasses.replace(c, edits={})) for c in scanned}
+        read = {c.sha: plain.scan(dataclasses.replace(c, edited=frozenset())) for c in scanned}
     versions_read = {counting.asked.count(i) for c in inputs for i in c.after_ids.values()}
     versions_read |= {counting.asked.count(i) for c in inputs for i in c.before_ids.values()}
     assert sorted(versions_read) == [0, 1]
@@ -219,8 +219,8 @@ def test_a_patch_the_budget_cut_is_kept_whole_for_the_radar_and_read_as_if_whole
     budget = PatchLimits(max_patch_bytes_per_file=200, max_patch_bytes_per_commit=200)
     cut = _log(repo, budget)[1:]
     whole = _log(repo, dataclasses.replace(budget, whole=_radar_reads))[1:]
-    assert all(c.hunks and not c.edits for c in cut)  # cut: hunk spans, no edit
-    assert all(c.edits and not c.hunks for c in whole)  # whole: the edits
+    assert all(c.hunks and not c.edited for c in cut)  # cut: hunk spans, no edit
+    assert all(c.read_patches().edits and not c.hunks for c in whole)  # whole: the edits
     found = []
     for inputs in (cut, whole):
         with BlobReader(repo) as reader:

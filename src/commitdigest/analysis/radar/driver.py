@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from commitdigest.analysis.radar import (
     announced,
@@ -82,27 +82,40 @@ class CommitInput:
     # blob ids the source knows: path -> id before / after (absent: read by rev:path)
     before_ids: dict[str, str] = field(default_factory=dict)
     after_ids: dict[str, str] = field(default_factory=dict)
-    # the lines the commit adds or removes, per path whose whole patch the source has, and
-    # their numbers (removed from the old file, added to the new one)
-    changed: dict[str, str] = field(default_factory=dict)
+    # the whole patch of each path some kind reads, when the source has it whole: read (its
+    # changed lines, their numbers, its hunks) where the commit is scanned, not where the
+    # window is read; handed on as it is, half the bytes of its reading
+    patches: dict[str, str] = field(default_factory=dict)
     deleted: frozenset[str] = frozenset()
-    numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
     merged: tuple[str, ...] = ()  # the parents a merge brings in (all but the first)
     # the hunk headers of a cut patch (``FileChange.hunks``), per Python path the source cut
     hunks: dict[str, str] = field(default_factory=dict)
-    # a whole patch's hunks, per path read whose both blobs are known: its new version is
-    # made from the old one (:func:`~.patch.patched`), not read from git again
-    edits: dict[str, tuple[Hunk, ...]] = field(default_factory=dict)
+    # the paths of ``patches`` whose both blobs are known: the new version is made from the
+    # old one (:func:`~.patch.patched`), not read from git again
+    edited: frozenset[str] = frozenset()
+
+    def read_patches(self) -> PatchesRead:
+        """What ``patches`` change, read in one pass over each."""
+        changed: dict[str, str] = {}
+        numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
+        edits: dict[str, tuple[Hunk, ...]] = {}
+        for path, patch in self.patches.items():
+            reading = patch_changes(patch)
+            changed[path] = reading.changed
+            if path.endswith(".py") or announced.is_changelog(path):  # read around them
+                numbers[path] = reading.removed, reading.added
+            if path in self.edited:
+                edits[path] = reading.hunks
+        return PatchesRead(changed, numbers, edits)
 
     @classmethod
     def from_commit(cls, commit: Commit) -> CommitInput:
         paths: list[str] = []
         before: dict[str, str] = {}
         after: dict[str, str] = {}
-        changed: dict[str, str] = {}
-        numbers: dict[str, tuple[frozenset[int], frozenset[int]]] = {}
+        patches: dict[str, str] = {}
         hunks: dict[str, str] = {}
-        edits: dict[str, tuple[Hunk, ...]] = {}
+        edited: set[str] = set()
         deleted: set[str] = set()
         for f in commit.files:
             if f.old_path:
@@ -116,12 +129,9 @@ class CommitInput:
                 deleted.add(f.path)
             patch = f.whole_patch or (f.patch if not f.patch_truncated else "")
             if patch and not f.binary and not f.old_path and read_by_a_kind(f.path, None):
-                reading = patch_changes(patch)  # (no kind reads the others at all)
-                changed[f.path] = reading.changed
-                if f.path.endswith(".py") or announced.is_changelog(f.path):  # read around
-                    numbers[f.path] = reading.removed, reading.added  # them (the same pass)
+                patches[f.path] = patch  # (no kind reads the others at all)
                 if f.old_blob and f.new_blob and f.status is not FileStatus.TYPE_CHANGED:
-                    edits[f.path] = reading.hunks  # (a file <-> symlink patch is two diffs)
+                    edited.add(f.path)  # (a file <-> symlink patch is two diffs)
             elif f.hunks and not f.old_path and f.path.endswith(".py"):
                 hunks[f.path] = f.hunks
         return cls(
@@ -132,13 +142,22 @@ class CommitInput:
             tuple(dict.fromkeys(paths)),
             before,
             after,
-            changed,
+            patches,
             frozenset(deleted),
-            numbers,
             commit.parents[1:],
             hunks,
-            edits,
+            frozenset(edited),
         )
+
+
+class PatchesRead(NamedTuple):
+    """What a commit's whole patches change, per path (:meth:`CommitInput.read_patches`)."""
+
+    changed: dict[str, str]  # the lines added or removed, without their marks
+    # their numbers: removed from the old file, added to the new one (Python files and
+    # changelogs: what reads around changed lines)
+    numbers: dict[str, tuple[frozenset[int], frozenset[int]]]
+    edits: dict[str, tuple[Hunk, ...]]  # the hunks of the paths ``edited``
 
 
 def scan_window(
@@ -171,26 +190,28 @@ class WindowScanner:
 
     def scan(self, c: CommitInput) -> list[ApiChange]:
         """The commit's items."""
-        read = tuple(p for p in c.paths if read_by_a_kind(p, c.changed.get(p)) or p in c.deleted)
-        view = self._view(c, read)
+        patches = c.read_patches()
+        changed = patches.changed
+        read = tuple(p for p in c.paths if read_by_a_kind(p, changed.get(p)) or p in c.deleted)
+        view = self._view(c, patches, read)
         items: list[ApiChange] = []
         for kind in KINDS:
             items.extend(kind(view))
         return _with_replacements(dedupe(items), view)
 
-    def _view(self, c: CommitInput, read: tuple[str, ...]) -> CommitView:
+    def _view(self, c: CommitInput, patches: PatchesRead, read: tuple[str, ...]) -> CommitView:
         """What the kinds see of commit ``c``: the texts of ``read`` before and after, and
         its changed lines' numbers."""
         known = self._known
         first = [  # files read whose versions no neighbour gave: one version is read
             c.after_ids[p]
-            for p in c.edits
+            for p in patches.edits
             if p in read and c.before_ids[p] not in known and c.after_ids[p] not in known
         ]
         if first:
             for oid, text in self.repo.blobs.read_text(first).items():
                 self._remember(oid, text)
-        for p, hunks in c.edits.items():  # a whole patch: one version from the other, also
+        for p, hunks in patches.edits.items():  # a whole patch: one version from the other, also
             # where no kind reads the file at this commit (its body changed only), so that the
             # neighbouring commit that does finds its version made, not read from git again
             old, new = known.get(c.before_ids[p]), known.get(c.after_ids[p])
@@ -207,7 +228,7 @@ class WindowScanner:
             for ids, texts in ((c.before_ids, before), (c.after_ids, after)):
                 if p in ids and texts.get(p) is not None:
                     self._remember(ids[p], texts[p])
-        numbers = dict(c.numbers)
+        numbers = dict(patches.numbers)
         for p, headers in c.hunks.items():  # patches the source cut: the lines their hunks
             if p in read and before.get(p) and after.get(p):  # span (their context too)
                 numbers[p] = hunk_lines(headers)
@@ -221,7 +242,7 @@ class WindowScanner:
             parent=c.parent,
             merged=c.merged,
             repo=self.repo,
-            changed=c.changed,
+            changed=patches.changed,
             numbers=numbers,
         )
 
