@@ -734,6 +734,237 @@ def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> No
     assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
 
 
+SA_LOG = """\
+=============
+2.1 Changelog
+=============
+
+.. changelog::
+    :version: 2.1.0b3
+    :include_notes_from: unreleased_21
+
+.. changelog::
+    :version: 2.1.0b2
+    :released: April 16, 2026
+
+    .. change::
+        :tags: change, orm
+        :tickets: 10000
+
+        The ``Session.flush_all()`` method has been removed.
+"""
+SA_REMOVED = """\
+.. change::
+    :tags: engine, reflection
+    :tickets: 13350
+
+    Removed the legacy ``include_columns`` key from the dictionary returned
+    by the index reflection methods of some dialects.
+"""
+SA_FASTER = """\
+.. change::
+    :tags: performance, orm
+    :tickets: 13363
+
+    Improved performance of :func:`_orm.selectinload` and
+    :func:`_orm.subqueryload` result handling:
+
+    * removed use of ``groupby()`` + ``lambda`` against :class:`.Row` objects
+      in subqueryloader; rows are converted to plain tuples.
+
+    .. seealso::
+
+        :ref:`change_13363`
+
+.. change::
+    :tags: usecase, orm
+    :tickets: 13339
+
+    Optimized :func:`_orm.selectinload` to skip the ``.unique()`` call, since
+    ``.unique()`` is no longer called in that path.
+"""
+SA_MESSAGE = """\
+.. change::
+    :tags: usecase, orm
+    :tickets: 11297
+
+    Improved the error message, making it clearer why the transaction is no
+    longer active.
+"""
+
+
+def _sa_released(*fragments: str) -> str:
+    """The changelog as SQLAlchemy's release commit writes it: the pending version dated,
+    each fragment's directives under it."""
+    indented = "\n".join(
+        "\n".join("    " + line if line.strip() else "" for line in f.splitlines())
+        for f in fragments
+    )
+    return SA_LOG.replace(
+        "    :include_notes_from: unreleased_21\n",
+        "    :released: June 27, 2026\n\n" + indented + "\n",
+    )
+
+
+def test_a_changelog_extension_release_and_its_pending_entries(tmp_path: Path, mode: str) -> None:
+    """SQLAlchemy writes its changelog with the ``changelog`` Sphinx extension: a version is
+    ``.. changelog::`` with ``:version:``, dated by ``:released:`` at the release; an entry
+    is ``.. change::`` with ``:tags:``, first written as a file of ``unreleased_21/``. The
+    entry that removes something is announced the day its file is written and again at the
+    release, under the version the directive names; a speed-up whose bullets say "removed
+    use of ``groupby()``", a call "no longer called" on the way and a transaction "no longer
+    active" in an error message are no news, nor is the title "2.1 Changelog" a version."""
+    pending = "doc/build/changelog/unreleased_21/"
+    log = "doc/build/changelog/changelog_21.rst"
+    written, quiet, released = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"lib/sqlalchemy/__init__.py": "", log: SA_LOG}),
+        CommitSpec("remove include_columns", D[1], files={f"{pending}13350.rst": SA_REMOVED}),
+        CommitSpec("faster loads", D[2], files={
+            f"{pending}13363.rst": SA_FASTER, f"{pending}11297.rst": SA_MESSAGE
+        }),
+        CommitSpec("- 2.1.0b3", D[3], files={
+            log: _sa_released(SA_REMOVED, SA_FASTER, SA_MESSAGE),
+            f"{pending}13350.rst": None, f"{pending}13363.rst": None, f"{pending}11297.rst": None,
+        }),
+    ], mode)  # fmt: skip
+    words = "Removed the legacy ``include_columns`` key from the dictionary returned by the"
+    [item] = written
+    assert (item.kind, item.change, item.release) == (
+        RadarKind.ANNOUNCED,
+        ApiChangeType.REMOVED,
+        "",
+    )
+    assert item.name.startswith(words) and item.path == f"{pending}13350.rst"
+    assert quiet == []
+    [item] = released
+    assert (item.change, item.release, item.path) == (ApiChangeType.REMOVED, "2.1.0b3", log)
+    assert item.name.startswith(words)
+
+
+def test_the_changelog_extension_read_as_versions_and_entries() -> None:
+    """Each ``.. changelog::`` is a version section (the title above them all is none); each
+    ``.. change::`` one entry, its paragraphs joined (a nested ``.. seealso::`` left out),
+    under the heading its tags make."""
+    from commitdigest.analysis.radar.changelog import sections
+
+    found = sections(_sa_released(SA_REMOVED, SA_FASTER))
+    assert [(s.title, s.version) for s in found] == [("2.1.0b3", "2.1.0b3"), ("2.1.0b2", "2.1.0b2")]
+    assert [(e.heading, e.text[:40]) for e in found[0].entries] == [
+        ("engine, reflection", "Removed the legacy ``include_columns`` k"),
+        ("performance, orm", "Improved performance of :func:`_orm.sele"),
+        ("usecase, orm", "Optimized :func:`_orm.selectinload` to s"),
+    ]
+    assert (
+        "seealso" not in found[0].entries[1].text and "change_13363" not in found[0].entries[1].text
+    )
+    assert "* removed use of ``groupby()``" in found[0].entries[1].text  # (one entry: its list)
+    [entry] = found[1].entries
+    assert (entry.heading, entry.text) == (
+        "change, orm",
+        "The ``Session.flush_all()`` method has been removed.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("tags", "heading"),
+    [("removed, orm", "Removed"), ("deprecated", "Deprecated"), ("bug, sql", "Fixed"),
+     ("regression, orm", "Fixed"), ("usecase, orm", "usecase, orm")],
+)  # fmt: skip
+def test_an_entrys_tags_are_its_heading(tags: str, heading: str) -> None:
+    from commitdigest.analysis.radar.changelog import tags_heading
+
+    assert tags_heading(tags) == heading
+
+
+PASTEBIN = """\
+The :option:`--pastebin` option is now deprecated.
+The same functionality is now available in an external plugin, :pypi:`pytest-pastebin`
+-- by :user:`bluetech`.
+
+See :issue:`14434` and :issue:`14460`.
+"""
+
+
+def test_a_news_fragment_announces_on_the_day_it_is_written(tmp_path: Path, mode: str) -> None:
+    """towncrier projects (pytest, pip, aiohttp) write each entry as a fragment named for its
+    type (``changelog/14434.deprecation.rst``, ``news/12.removal.rst``) and gather them at
+    the release: the commit that writes one announces it as a changelog's new entry. A
+    fix's "no longer", a docs fragment's "Removed", the folder's README, a fragment linked
+    to another one and a fragment re-wrapped, or told more, are no news."""
+    written, quiet, rewrapped = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/pytest/__init__.py": "", "changelog/README.rst": "x"}),
+        CommitSpec("deprecate --pastebin", D[1], files={
+            "changelog/14434.deprecation.rst": PASTEBIN,
+            "news/12.removal.rst": "Remove the ``--legacy`` option.\n",
+            "changelog/9.breaking.md": "`Metafunc.parametrize()` arguments are now keyword-only.\n",
+            "changelog/10.breaking.md": "9.breaking.md",  # (a symlink's text: its target)
+        }),
+        CommitSpec("fix a crash", D[2], files={
+            "changelog/14000.bugfix.rst": "Fixed a crash: the runner no longer crashes on exit.\n",
+            "changelog/14001.doc.rst": "Removed the old tutorial.\n",
+            "changelog/README.rst": "Removed: fragments are removed at each release.\n",
+        }),
+        CommitSpec("rewrap", D[3], files={
+            "changelog/14434.deprecation.rst": PASTEBIN.replace(" is now", "\nis now")
+            + "Use ``--paste`` of ``pytest-pastebin``.\n"
+        }),
+    ], mode)  # fmt: skip
+    assert sorted((i.path, i.change, i.breaking, i.release) for i in written) == [
+        ("changelog/14434.deprecation.rst", ApiChangeType.DEPRECATED, False, ""),
+        ("changelog/9.breaking.md", ApiChangeType.SIGNATURE_CHANGED, True, ""),
+        ("news/12.removal.rst", ApiChangeType.REMOVED, True, ""),
+    ]
+    [pastebin] = [i for i in written if "pastebin" in i.name]
+    assert pastebin.name == (  # (without its credit and the pointers its roles leave)
+        "The `--pastebin` option is now deprecated. The same functionality is now available"
+        " in an external plugin, `pytest-pastebin`"
+    )
+    assert quiet == [] and rewrapped == []
+
+
+@pytest.mark.parametrize(
+    ("path", "heading"),
+    [("changelog/14434.deprecation.rst", "Deprecated"),
+     ("CHANGES/12.breaking.rst", "Breaking changes"), ("news/+a1b2.removal.rst", "Removed"),
+     ("changelog.d/3.change.md", "Changed"),
+     ("CHANGES/12.bugfix", "Fixed"), ("doc/release/upcoming_changes/7.expired.rst", "Removed"),
+     ("doc/build/changelog/unreleased_21/13350.rst", ""), ("news/5.trivial.rst", None),
+     ("changelog/README.rst", None), ("CHANGES/.TEMPLATE.rst", None),
+     ("src/changes/1.removal.py", None), ("docs/12.removal.rst", None)],
+)  # fmt: skip
+def test_which_files_are_news_fragments(path: str, heading: str | None) -> None:
+    from commitdigest.analysis.radar.changelog import fragment_heading
+
+    assert fragment_heading(path) == heading
+
+
+def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
+    """A call "no longer called" on the way, a state described in a clause of why or when,
+    and a warning no longer printed are no break; what is no longer supported or accepted,
+    a parameter named for warnings and a deprecation warning removed are."""
+    log = (
+        "## 2.0.0\n\n"
+        "- Optimized `load` since `.unique()` is no longer called in that path.\n"
+        "- Improved the message, making it clearer why the transaction is no longer active.\n"
+        "- Release connections once they are no longer used.\n"
+        "- Remove warning for SQL Server dialect when a new version is detected.\n"
+        "- Python 3.9 is no longer supported.\n"
+        "- When `strict` is set, `None` is no longer accepted.\n"
+        "- Removed the `warn` parameter.\n"
+        "- Removed the deprecation warning of `foo` along with `foo`.\n"
+    )
+    assert announced(log) == {
+        "Optimized `load` since `.unique()` is no longer called in that path.": False,
+        "Improved the message, making it clearer why the transaction is no longer active.": False,
+        "Release connections once they are no longer used.": False,
+        "Remove warning for SQL Server dialect when a new version is detected.": False,
+        "Python 3.9 is no longer supported.": True,
+        "When `strict` is set, `None` is no longer accepted.": True,
+        "Removed the `warn` parameter.": True,
+        "Removed the deprecation warning of `foo` along with `foo`.": True,
+    }
+
+
 MYST_CHANGES = """\
 # Version 2.1.0
 

@@ -34,7 +34,9 @@ from commitdigest.analysis.radar.changelog import (
     announcing,
     both,
     code_spans,
+    fragment_entries,
     is_changelog,
+    is_fragment,
     normalise_version,
     numbered_as_git,
     plain_entry,
@@ -46,7 +48,7 @@ from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind,
 from commitdigest.analysis.radar.public import public_surface
 from commitdigest.models import ApiChangeType
 
-__all__ = ["change_named", "detect", "entry_item", "is_changelog", "symbols_of"]
+__all__ = ["change_named", "detect", "entry_item", "is_changelog", "is_fragment", "symbols_of"]
 
 _TITLE_BANG = re.compile(r"^\w+(?:\([^)]*\))?!:\s*(.+)")
 _BODY = re.compile(
@@ -135,6 +137,37 @@ def detect(view: CommitView) -> list[ApiChange]:
                 items.append(
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
+    items += _fragment_items(view, packages)
+    return items
+
+
+def _fragment_items(view: CommitView, packages: list[str]) -> list[ApiChange]:
+    """What the news fragments the commit adds or edits announce (``changelog/14434.
+    deprecation.rst``: "The ``--pastebin`` option is now deprecated."): on the day they are
+    written, as a changelog's new entries are; the release that gathers them announces them
+    again from its changelog."""
+    items: list[ApiChange] = []
+    for path in view.paths:
+        after = view.after.get(path)
+        if after is None or not is_fragment(path) or is_vendored(path):
+            continue
+        if _NOT_THE_PROJECTS.intersection(path.split("/")[:-1]):
+            continue
+        before = view.before.get(path)
+        old = fragment_entries(path, before) if before else []
+        entries = fragment_entries(path, after)
+        if len(old) == len(entries) == 1 and announces(old[0]) is not None:
+            continue  # its one entry edited (pytest's 14004.deprecation.rst got a sentence
+            # and more code two days after it was written): announced when written
+        was = frozenset(e.text for e in old)
+        had = set(_keys(was))
+        for entry in entries:
+            found = announces(entry)
+            key = _key(plain_entry(entry.text))
+            if found is None or not key or key in had or _edited(entry.text, key, was):
+                continue  # no news, or the fragment only re-worded
+            had.add(key)
+            items.append(entry_item(path, entry, found, packages, ""))
     return items
 
 
@@ -428,9 +461,11 @@ def _stamp(section: Section) -> str:
     following = [
         line.strip()
         for line in lines[section.line : section.line + 4]
-        if line.strip() and not set(line.strip()) <= set("=-~^*+#")
-    ]
-    under = following[0] if following and re.match(r"(?:un)?released", following[0], re.I) else ""
+        if line.strip()
+        and not set(line.strip()) <= set("=-~^*+#")
+        and not line.lstrip().startswith(":version:")  # (a ``.. changelog::`` directive's
+    ]  # options: ``:released: June 27, 2026`` under its ``:version:``)
+    under = following[0] if following and re.match(r":?(?:un)?released", following[0], re.I) else ""
     return f"{section.title} {under}".strip()
 
 

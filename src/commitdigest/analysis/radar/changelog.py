@@ -1,7 +1,12 @@
 """A changelog read as data: its version sections and their entries, in Markdown
 (``## 0.28.0 (28th November, 2024)``, ``## [Unreleased]``, bold pseudo-headings such as
 ``**Backwards incompatible changes**:``) and reStructuredText (``Version 2.1.0`` over a line
-of ``-``, entries ``-   Remove ``soft_unicode``…`` with continuation lines).
+of ``-``, entries ``-   Remove ``soft_unicode``…`` with continuation lines), and the
+``changelog`` Sphinx extension's directives (SQLAlchemy, Alembic, Mako: a version is
+``.. changelog::`` with ``:version: 2.1.0b3`` and ``:released: June 27, 2026``, an entry is
+``.. change::`` with ``:tags: removed, orm`` over its paragraphs). A towncrier news fragment
+(``changelog/14434.deprecation.rst``, ``news/1234.removal.rst``, SQLAlchemy's
+``unreleased_21/13350.rst``) is one entry of its type, or the directives it holds.
 
 What an entry announces comes from the heading it sits under (breaking / removed /
 deprecated, in English or Chinese) or, under any other heading, from its own words
@@ -25,13 +30,18 @@ __all__ = [
     "Section",
     "announces",
     "both",
+    "change_entry",
     "code_spans",
+    "fragment_entries",
+    "fragment_heading",
     "is_changelog",
+    "is_fragment",
     "normalise_version",
     "numbered_as_git",
     "plain_entry",
     "sections",
     "shown_text",
+    "tags_heading",
 ]
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -40,6 +50,10 @@ _RST_UNDERLINE = re.compile(r"^([=\-~^*+#\"'`:.])\1{2,}\s*$")
 # what a Markdown heading or an rst underline opens with
 _HEADING_STARTS = frozenset("#=-~^*+\"'`:.")
 _BULLET = re.compile(r"^( *)[-*+]\s+(.*)$")
+_DIRECTIVE = ".. changelog::"  # a version of the changelog extension; its next line names it
+_VERSION_OPTION = re.compile(r"^\s+:version:\s*(\S.*?)\s*$")
+_CHANGE = ".. change::"  # an entry of the changelog extension
+_OPTION = re.compile(r"^\s*:([\w-]+):\s*(.*?)\s*$")
 _VERSION = re.compile(
     r"(?<![\w.])v?(\d+\.\d+(?:\.\d+)*(?:[-.]?(?:a|b|rc|alpha|beta|post|dev)\.?\d*)?)\b", re.I
 )
@@ -61,6 +75,9 @@ _BREAK_WORDS = re.compile(
     # read with code as " x ": "triggers a `BytesWarning`" reads "triggers a x"
     r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need"
     r"|corrupt|lose|loses|lost|overwrite|swallow"
+    # what is no longer needed, or no longer called on the way ("since ``.unique()`` is no
+    # longer called in that path": how a speed-up works)
+    r"|(?:be\s+)?(?:needed|necessary|called|invoked)\b"
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
@@ -182,8 +199,8 @@ def normalise_version(text: str) -> str | None:
 def _scan(lines: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, int, str, str]]:
     """The headings lines ``lo``..``hi`` make, as (the line that makes it, its line, its
     Markdown level or 0, title, rst marker): a Markdown heading is its own line, an rst one
-    is the line above its underline. Each depends only on the line that makes it and the
-    one above."""
+    is the line above its underline, a ``.. changelog::`` directive its own line. Each
+    depends only on the line that makes it and the ones next to it."""
     out: list[tuple[int, int, int, str, str]] = []
     for i in range(lo, hi):
         line = lines[i]
@@ -194,6 +211,11 @@ def _scan(lines: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, int, s
             if md:
                 out.append((i, i, len(md.group(1)), md.group(2), ""))
                 continue
+        if line.startswith(_DIRECTIVE) and i + 1 < len(lines):  # (a heading it makes reads
+            version = _VERSION_OPTION.match(lines[i + 1])  # the line below, not the one above)
+            if version and not line[len(_DIRECTIVE) :].strip():
+                out.append((i, i, 0, version.group(1), _DIRECTIVE))
+            continue
         if not line.startswith(line[0] * 3):
             continue  # a bullet ("- item"): an underline repeats its mark at least 3 times
         under = _RST_UNDERLINE.match(line)
@@ -264,8 +286,9 @@ def _edited(old: _Reading, before: str, after: str, edit: Edit) -> _Reading | No
     if len(lines) != n_new:
         return None  # another line break (\\v, \\x85, U+2028 …) in the new lines
     shift = n_new - n_old
-    found = [h for h in old.found if h[0] < keep_head]
-    found += _scan(lines, keep_head, min(n_new, n_new - keep_tail + 1))
+    lo = max(0, keep_head - 1)  # (a directive above the first change reads its line)
+    found = [h for h in old.found if h[0] < lo]
+    found += _scan(lines, lo, min(n_new, n_new - keep_tail + 1))
     found += [
         (p + shift, i + shift, md, title, marker)
         for p, i, md, title, marker in old.found
@@ -330,7 +353,11 @@ def both(before: str, after: str, edit: Edit | None) -> tuple[list[Section], lis
 def _sections_of(reading: _Reading) -> list[Section]:
     lines, heads = reading.lines, reading.heads
     version_level: int | None = None
-    for _, level, title in heads:
+    for found, (_, level, _title) in zip(reading.found, heads, strict=True):
+        if found[4] == _DIRECTIVE:  # the extension's versions, whatever titles the file
+            version_level = level  # ("2.1 Changelog" over them all)
+            break
+    for _, level, title in heads if version_level is None else ():
         if normalise_version(title) or _UNRELEASED.search(title):
             version_level = level
             break
@@ -360,6 +387,10 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
             heading = cats[i]
             i += 1
             continue
+        if line.lstrip().startswith(_CHANGE):
+            entry, i = change_entry(lines, i, end)
+            out.append(entry)
+            continue
         bold = _BOLD_HEADING.match(line)
         if bold and not _BULLET.match(line):
             heading = bold.group(1)
@@ -387,6 +418,128 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
         out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading, nested=indent > top))
         i = j
     return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
+    """The ``.. change::`` directive at line index ``i`` as an entry, and the index of the
+    line after it: its paragraphs (nested directives such as ``.. seealso::`` left out)
+    under the heading its ``:tags:`` make (:func:`tags_heading`)."""
+    indent = _indent(lines[i])
+    options: dict[str, str] = {}
+    j = i + 1
+    while j < end and (option := _OPTION.match(lines[j])) and _indent(lines[j]) > indent:
+        options[option.group(1)] = option.group(2)
+        j += 1
+    parts: list[str] = []
+    first: int | None = None
+    nested: int | None = None  # the indent of a nested directive being skipped
+    while j < end:
+        line = lines[j]
+        if line.strip():
+            deep = _indent(line)
+            if deep <= indent:
+                break  # the next entry, or the next version
+            if nested is not None and deep > nested:
+                j += 1
+                continue
+            nested = None
+            if line.lstrip().startswith(".. "):
+                nested = deep
+            else:
+                first = j if first is None else first
+                parts.append(line.strip())
+        j += 1
+    heading = tags_heading(options.get("tags", ""))
+    return Entry(line=(i if first is None else first) + 1, text=" ".join(parts), heading=heading), j
+
+
+def tags_heading(tags: str) -> str:
+    """The heading an entry's ``:tags:`` stand for: ``removed`` and ``deprecated`` are the
+    sections of those names, ``bug`` and ``regression`` a fix; others are the tags as
+    written ("usecase, orm"), under which the entry's own words say what it announces."""
+    words = {t.strip().lower() for t in tags.split(",")}
+    for tag, heading in (
+        ("removed", "Removed"),
+        ("deprecated", "Deprecated"),
+        ("bug", "Fixed"),
+        ("regression", "Fixed"),
+    ):
+        if tag in words:
+            return heading
+    return tags.strip()
+
+
+# a towncrier news fragment: ``<issue>.<type>[.<n>][.rst|.md|.txt]`` in a folder of them
+_FRAGMENT_FOLDER = re.compile(
+    r"^(?:changelog(?:\.d)?|changes(?:\.d)?|news|newsfragments|news[-_]fragments"
+    r"|upcoming[-_]changes|changelog[-_](?:fragments|entries)|fragments)$",
+    re.I,
+)
+_FRAGMENT_NAME = re.compile(r"^[^.\s]+\.([a-z_]+)(?:\.\d+)?(?:\.(?:rst|md|txt|markdown))?$", re.I)
+# the extension's pending entries: ``unreleased_21/13350.rst``, one ``.. change::`` each
+_PENDING_FOLDER = re.compile(r"^unreleased(?:[-_]\w+)?$", re.I)
+# type -> the heading its entries sit under (None: not news for users)
+_FRAGMENT_TYPES: tuple[tuple[re.Pattern[str], str | None], ...] = (
+    (re.compile(r"breaking|compatibility|incompatible|break"), "Breaking changes"),
+    (re.compile(r"removals?|removed?|expired"), "Removed"),
+    (re.compile(r"deprecat(?:ion|ions|ed|e)"), "Deprecated"),
+    (re.compile(r"bug|bugfix(?:es)?|fix(?:es|ed)?"), "Fixed"),
+    (
+        re.compile(
+            r"(?:new_)?features?|added|improvements?|enhancements?|change[sd]?|performance"
+            r"|highlight|security|packaging|c_api|other"
+        ),
+        "Changed",
+    ),
+    (
+        re.compile(
+            r"docs?|documentation|misc|trivial|process|contrib|vendor|internal|chores?|ci|tests?"
+        ),
+        None,
+    ),
+)
+
+
+@lru_cache(maxsize=16384)  # (the same paths, commit after commit)
+def fragment_heading(path: str) -> str | None:
+    """The heading a news fragment's entries sit under, from its type (its name), or ""
+    for one whose directives say it (``unreleased_21/13350.rst``); None for any other file
+    and for a fragment of a type users need not read (docs, misc, vendored code)."""
+    folders, _, name = path.rpartition("/")
+    folder = folders.rpartition("/")[2]
+    if _PENDING_FOLDER.match(folder) and name.endswith(".rst"):
+        return ""
+    if not _FRAGMENT_FOLDER.match(folder):
+        return None
+    m = _FRAGMENT_NAME.match(name)
+    kind = m.group(1).lower() if m else ""
+    return next((heading for words, heading in _FRAGMENT_TYPES if words.fullmatch(kind)), None)
+
+
+def is_fragment(path: str) -> bool:
+    """Whether ``path`` is a news fragment whose entries may announce something."""
+    return fragment_heading(path) is not None
+
+
+def fragment_entries(path: str, text: str) -> list[Entry]:
+    """A news fragment's entries: its ``.. change::`` directives, else its whole text, one
+    entry under its type's heading."""
+    heading = fragment_heading(path)
+    if heading is None:
+        return []
+    lines = text.splitlines()
+    if any(line.lstrip().startswith(_CHANGE) for line in lines):
+        return _entries(lines, 0, len(lines), {})
+    words = [line.strip() for line in lines if line.strip() and not line.startswith(".. ")]
+    if len(words) < 2 and " " not in "".join(words):
+        return []  # one word: a symlink's target (aiohttp links ``9308.breaking.rst`` to the
+        # fragment of the pull request that fixed it too), no entry
+    start = next((n for n, line in enumerate(lines) if line.strip()), 0)
+    return [Entry(line=start + 1, text=" ".join(words), heading=heading or "")]
 
 
 def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
@@ -434,6 +587,13 @@ _SAYS_IT_BREAKS = re.compile(
 # what a leading "Removed" takes away when it is no API: a line of output, a redundancy
 # (rich's "Removed the empty line printed in jupyter while using `Progress`"); not an
 # argument, an option or support, even unused ones ("Removed unused arguments from `x`")
+# a warning that is no longer printed ("Remove warning for SQL Server dialect when a new
+# version is detected"); not a deprecation warning, nor a parameter named for warnings
+_WARNING_GONE = re.compile(
+    r"^\s+(?:the\s+|an?\s+)?(?:(?!deprecation\b)[\w-]+\s+)?warnings?\b"
+    r"(?!\s+(?:parameter|argument|option|flag|class|categor|filter|setting))",
+    re.I,
+)
 _TIDIED = re.compile(
     r"^\W*(?:(?:the|an?|some|any|all)\s+)?(?:(?!x\b)\w+\s+)?"
     r"(?:empty|blank|extra|trailing|leading|duplicated?|redundant|unnecessary|unneeded"
@@ -457,12 +617,32 @@ def _says_break(words: str, said: str) -> bool:
     lead = _BREAK_WORDS.match(said)
     if lead and not _tidies(said, lead):
         return True
-    return any(m.start() or not _tidies(words, m) for m in _BREAK_WORDS.finditer(words))
+    return any(
+        (m.start() or not _tidies(words, m)) and not _subordinate(words, m)
+        for m in _BREAK_WORDS.finditer(words)
+    )
+
+
+# a clause that explains or sets a condition, not one that says what changes ("making it
+# clearer why the transaction is no longer active", "once the pool is no longer used")
+_CLAUSE_START = re.compile(r"[.;:!?,()]\s*")
+_SUBORDINATE = re.compile(r"\b(?:why|when|whenever|once|if|until|while|whether)\b", re.I)
+
+
+def _subordinate(words: str, m: re.Match[str]) -> bool:
+    """Whether the "no longer" of ``m`` is said in such a clause."""
+    if not m.group(0).lower().startswith("no"):
+        return False
+    starts = [c.end() for c in _CLAUSE_START.finditer(words, 0, m.start())]
+    clause = words[starts[-1] if starts else 0 : m.start()]
+    return _SUBORDINATE.search(clause) is not None
 
 
 def _tidies(text: str, lead: re.Match[str]) -> bool:
     """Whether the leading verb ``lead`` of ``text`` removes a redundancy (a blank line of
-    output, a duplicate), not something users have."""
+    output, a duplicate) or a warning it printed, not something users have."""
+    if lead.group(0)[:1].lower() in "rd" and _WARNING_GONE.match(text[lead.end() :]):
+        return True
     tidied = _TIDIED.match(text[lead.end() :]) if lead.group(0)[:1].lower() in "rd" else None
     if tidied is None:
         return False
@@ -542,13 +722,16 @@ def plain_entry(entry: str) -> str:
     text = (lead.group(1) or lead.group(2)) if lead else entry
     if lead and len(text.split()) == 1 and text.endswith(":"):
         text = entry
-    return _CREDIT.sub("", plain_text(text)).rstrip(":：").strip()
+    return _CREDIT.sub("", _SEE_NOTHING.sub("", plain_text(text))).rstrip(":：").strip()
 
 
 # the credit a towncrier entry ends with, its ``:user:`` reference gone ("-- by .")
 _CREDIT = re.compile(
     r"\s+(?:--|—|–)\s+by(?:\s*(?:,|and|&))*\s*[.,]?\s*$|\s*\(\s*by\s*\)\s*[.,]?\s*$"
 )  # ("-- by :user:`a` and :user:`b`." reads "-- by and ."; not the option "--by")
+# what is left of a last sentence that only pointed at issues ("See :issue:`1` and
+# :issue:`2`." reads "See and .")
+_SEE_NOTHING = re.compile(r"\s*\bSee(?:\s*(?:,|and|&))*\s*[.,]?\s*$")
 
 
 def code_spans(entry: str) -> list[str]:

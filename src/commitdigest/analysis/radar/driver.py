@@ -64,6 +64,7 @@ def read_by_a_kind(path: str, changed: str | None) -> bool:
         ) or (path.endswith("setup.py") and cli_option.wants_packaging(changed, path))
     return (
         announced.is_changelog(path)
+        or announced.is_fragment(path)
         or config_key.is_config(path)
         or dependency.is_dependency_file(path)
         or cli_option.is_packaging(path)
