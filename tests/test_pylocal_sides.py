@@ -103,6 +103,34 @@ def test_the_objects_at_changed_lines_are_the_public_ones_and_no_private_one_is_
     assert step is not None and step.line == 13
 
 
+def test_a_string_written_at_the_margin_does_not_end_its_class() -> None:
+    """SQLAlchemy's MSDialect writes a query's lines at the margin inside a method: the
+    method below is still the class's (``MSDialect.get_columns``, not a module function
+    ``get_columns`` its changes were reported as), and a nested class's attribute too; a
+    module-level statement still holds what it holds."""
+    text = (
+        "class MSDialect:\n"
+        "    def get_indexes(self, c):\n"
+        '        return c.execute("""\nselect ind.name\nfrom sys.indexes\norder by\n""")\n\n'
+        "    @cache\n"
+        "    def get_columns(self, connection, table_name, schema=None):\n"
+        "        return []\n\n"
+        "    class Options:\n"
+        '        """\nNotes at the margin.\n"""\n'
+        "        LIMIT: int = 3\n\n\n"
+        "if FAST:\n"
+        "    def speedup(x):\n"
+        "        return x\n"
+    )
+    side = _Side(text)
+    lines = text.split("\n")
+    at = [lines.index(line) + 1 for line in lines if "def get_columns" in line or "LIMIT" in line]
+    at += [lines.index("    def speedup(x):") + 1]
+    assert sorted(side.objects_at(at)) == [
+        "MSDialect.Options.LIMIT", "MSDialect.get_columns", "speedup",
+    ]  # fmt: skip
+
+
 HEADERS = st.sampled_from(["def f(a):", "class C:", "    async def g(self,", "  # def", "x = 1"])
 
 

@@ -181,8 +181,9 @@ class _Side:
                 m = _DEF.match(top) if ("def " in top or "class " in top) else None
                 if m is not None and not top[:1].isspace():
                     return m.group(1), t
-                if top.startswith(("@", ")", "]", "}")):
-                    pass  # a decorator or a closing bracket: look the slow way
+                if top.startswith(("@", ")", "]", "}")) or self._in_string(t):
+                    pass  # a decorator, a closing bracket, or a line of a string written
+                    # at the margin (SQLAlchemy's SQL in a method): look the slow way
                 else:
                     return None  # a module-level statement (if/try/with) holds it
         lines = self.lines
@@ -194,6 +195,8 @@ class _Side:
             if stripped.startswith("#") or stripped[:1] in (")", "]", "}"):
                 continue  # a comment, or the line that closes a bracket (the ") -> X:" of a
                 # signature): no statement of an enclosing block
+            if self._in_string(j):
+                continue  # a string's line, however it is indented
             ind = indent_of(line)
             m = _DEF.match(line) if ("def " in line or "class " in line) else None
             if m is not None:
