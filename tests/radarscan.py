@@ -47,9 +47,7 @@ def scan_log(repo: Path, rev_range: str, mode: str = "patches") -> dict[str, lis
         modules = [f for sha in wanted for f in by_sha[sha].files if f.path.endswith(".py")]
         assert not modules or any(c.hunks for c in inputs)
     if mode == "whole files":
-        inputs = [
-            dataclasses.replace(c, patches={}, hunks={}, edited=frozenset()) for c in inputs
-        ]
+        inputs = [dataclasses.replace(c, patches={}, hunks={}, edited=frozenset()) for c in inputs]
     base = inputs[0].parent if inputs else None
     if mode == "patches":
         inputs = inputs[::-1]

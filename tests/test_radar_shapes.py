@@ -734,6 +734,93 @@ def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> No
     assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
 
 
+SESSION = """\
+class Session:
+    def get(self, key, populate_existing=False, timeout=0, strict=True, limit=False, flag=True,
+            size=0):
+        return self._get(key, populate_existing)
+"""
+SESSION_NOW = """\
+class Session:
+    def get(self, key, populate_existing=None, timeout=None, strict=None, limit=None, flag=None,
+            size=None):
+        if populate_existing is not None:
+            self.options["populate_existing"] = populate_existing
+        else:
+            populate_existing = self.options.get("populate_existing", False)
+        if strict is None:
+            strict = True
+        if flag is None:
+            flag = False
+        if size is None:
+            size = len(key)
+        return self._get(key, populate_existing, timeout or 0, strict, limit, flag, size=size)
+"""
+PROXY = """\
+class ScopedSession:
+    def get(self, key, populate_existing=False):
+        return self.session.get(key, populate_existing=populate_existing)
+"""
+
+
+GALLERY = """\
+import argparse
+parser = argparse.ArgumentParser()
+parser.add_argument("--top-packages")
+parser.add_argument("--workers")
+"""
+
+
+def test_a_script_outside_a_src_layout_is_not_what_the_project_ships(
+    tmp_path: Path, mode: str
+) -> None:
+    """black keeps every package under ``src/``: its ``gallery/gallery.py`` (a maintainers'
+    script) lost seven options, reported as black's command line; only what lies under
+    ``src/`` (or at the root) is installed. The same options removed from the package's own
+    command line are reported."""
+    cli = GALLERY.replace("--top-packages", "--fast")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "src/black/__init__.py": "", "src/black/cli.py": cli, "gallery/gallery.py": GALLERY,
+        }),
+        CommitSpec("rework the gallery", D[1], files={
+            "gallery/gallery.py": "import sys\n", "src/black/cli.py": "import sys\n",
+        }),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.path) for i in items if i.kind is RadarKind.CLI_OPTION) == [
+        ("--fast", "src/black/cli.py"),
+        ("--workers", "src/black/cli.py"),
+    ]
+    assert all(i.path != "gallery/gallery.py" for i in items)
+
+
+def test_a_default_that_became_none_standing_for_the_old_one_is_no_change(
+    tmp_path: Path, mode: str
+) -> None:
+    """SQLAlchemy's ``Session.get(populate_existing=False)`` became ``None``, resolved to
+    the execution options, else ``False``; its proxies pass it on: a caller that passes
+    nothing gets what it got, no "Breaking" line (eight opened that day's report); so for
+    ``timeout=0`` read as ``timeout or 0`` and ``strict=True`` set to ``True`` when
+    ``None``. A default set to another value (``flag``: ``True`` -> ``False``; vllm-ascend's
+    ``num_input_tokens=0`` read as ``num_tokens``, here ``size``), and one the module never
+    resolves (``limit``, only passed on by position), still changed."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "from .orm import Session\nfrom .scoping import ScopedSession\n",
+            "pkg/orm.py": SESSION, "pkg/scoping.py": PROXY,
+        }),
+        CommitSpec("populate_existing from the options", D[1], files={
+            "pkg/orm.py": SESSION_NOW,
+            "pkg/scoping.py": PROXY.replace("populate_existing=False", "populate_existing=None"),
+        }),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.orm.Session.get(flag)", "True → None"),
+        ("pkg.orm.Session.get(limit)", "False → None"),
+        ("pkg.orm.Session.get(size)", "0 → None"),
+    ]
+
+
 SA_LOG = """\
 =============
 2.1 Changelog
@@ -938,15 +1025,77 @@ def test_which_files_are_news_fragments(path: str, heading: str | None) -> None:
     assert fragment_heading(path) == heading
 
 
+TOX_LOG = """\
+#################
+ Release History
+#################
+
+**********************
+ v4.57.2 (2026-07-21)
+**********************
+
+Bug fixes - 4.57.2
+==================
+
+- Fix state corruption in the environment creation machinery:
+
+  - a failed run environment build no longer removes shared package environments;
+
+Deprecations and Removals - 4.57.2
+==================================
+
+- Deprecate the ``--foo`` option.
+- Remove the ``--bar`` option.
+- pip no longer supports Python 3.8.
+
+Vendored Libraries - 4.57.2
+===========================
+
+- Remove vendored ``six``.
+
+Process - 4.57.2
+================
+
+- Remove the release checklist.
+
+Performance - 4.57.2
+====================
+
+- Faster startup: plugins are no longer imported eagerly.
+"""
+
+
+def test_towncrier_headings_as_projects_name_them() -> None:
+    """tox's template repeats the version in each heading ("Bug fixes - 4.57.2"): a fix's
+    "no longer" is still a fix's; pip's "Deprecations and Removals" deprecates what its
+    entry deprecates and removes the rest; pip's "Vendored Libraries" and "Process" and
+    black's "Performance" are no news for users."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    [section] = sections(TOX_LOG)
+    assert {e.text: announces(e) for e in section.entries} == {
+        "Fix state corruption in the environment creation machinery:": None,
+        "a failed run environment build no longer removes shared package environments;": None,
+        "Deprecate the ``--foo`` option.": (ApiChangeType.DEPRECATED, False),
+        "Remove the ``--bar`` option.": (None, True),
+        "pip no longer supports Python 3.8.": (None, True),
+        "Remove vendored ``six``.": None,
+        "Remove the release checklist.": None,
+        "Faster startup: plugins are no longer imported eagerly.": None,
+    }
+
+
 def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
     """A call "no longer called" on the way, a state described in a clause of why or when,
-    and a warning no longer printed are no break; what is no longer supported or accepted,
+    how a speed-up works (black's "by no longer scanning …") and a warning no longer
+    printed are no break; what is no longer supported or accepted,
     a parameter named for warnings and a deprecation warning removed are."""
     log = (
         "## 2.0.0\n\n"
         "- Optimized `load` since `.unique()` is no longer called in that path.\n"
         "- Improved the message, making it clearer why the transaction is no longer active.\n"
         "- Release connections once they are no longer used.\n"
+        "- Improve performance on long calls by no longer scanning the whole line (#5177)\n"
         "- Remove warning for SQL Server dialect when a new version is detected.\n"
         "- Python 3.9 is no longer supported.\n"
         "- When `strict` is set, `None` is no longer accepted.\n"
@@ -957,6 +1106,7 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "Optimized `load` since `.unique()` is no longer called in that path.": False,
         "Improved the message, making it clearer why the transaction is no longer active.": False,
         "Release connections once they are no longer used.": False,
+        "Improve performance on long calls by no longer scanning the whole line (#5177)": False,
         "Remove warning for SQL Server dialect when a new version is detected.": False,
         "Python 3.9 is no longer supported.": True,
         "When `strict` is set, `None` is no longer accepted.": True,

@@ -64,6 +64,7 @@ _SECTIONS = (  # heading words -> what its entries announce (None: a break, chan
     (re.compile(r"^\W*(?:removed|removals?|移除|删除)\W*$", re.I), ApiChangeType.REMOVED),
     (re.compile(r"^\W*(?:deprecated|deprecations?|弃用|废弃)\W*$", re.I), ApiChangeType.DEPRECATED),
 )
+_BOTH_HEADING = re.compile(r"^\W*deprecations?\s+(?:and|&)\s+removals?\W*$", re.I)
 _BREAK_WORDS = re.compile(
     r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
     r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
@@ -95,10 +96,11 @@ _QUIET_HEADING = re.compile(
     r"^\W*(?:(?:improved|updated?)\s+)?(?:docs?|documentation|translations?|ci"
     r"|continuous\s+integration|build\s+system|(?:code\s+)?refactor\w*"
     r"|(?:miscellaneous\s+)?chores?|code\s+style|contributor[-\s]facing"
-    r"|miscellaneous\s+internal)\b",
+    r"|miscellaneous\s+internal|vendored\s+libraries|(?:process|misc)(?=\W*$)|performance)\b",
     re.I,
 )  # (towncrier's "Improved documentation" and "Miscellaneous internal changes", aiohttp's
-# "Contributor-facing changes"; fastapi's plain "Internal" is not quiet)
+# "Contributor-facing changes"; pip's "Vendored Libraries" and "Process", towncrier's
+# "Misc", black's "Performance"; fastapi's plain "Internal" is not quiet)
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
 # it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
 # ("css:", "TSDB:", "Discovery/AWS:")
@@ -120,6 +122,8 @@ _LEADS_DEPRECATE = re.compile(r"^(?:deprecat|soft-deprecat)", re.I)
 # a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
 # prometheus writes it): what it removes or no longer does is the bug, unless it says that
 # it breaks
+# the version a category heading repeats (tox's towncrier template: "Bug fixes - 4.57.2")
+_OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+)+\S*\))\s*$")
 _FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
 # a deprecation warning that a change avoids or silences is no deprecation
 _WARNING_AVOIDED = re.compile(
@@ -546,15 +550,22 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     """``(fixed change, breaking)`` for an entry that announces a break, a removal or a
     deprecation (by its heading, else by its own words); ``None`` for any other entry."""
     words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
+    heading = _OF_VERSION.sub("", entry.heading).strip()
     for pattern, change in _SECTIONS:
-        if entry.heading and pattern.search(entry.heading.strip()):
+        if heading and pattern.search(heading):
             if _REFERENCE_ONLY.match(words):
                 return None  # "PR #1862.": a link, not an entry
             if entry.nested and not _says_what(entry.text, words) and len(words.split()) > 4:
                 return None  # a sentence explaining the entry above ("This simplifies …");
                 # a short item is one of a list the entry opens ("Python 3.8")
             return change, change is not ApiChangeType.DEPRECATED
-    if entry.heading and _QUIET_HEADING.search(entry.heading):
+    if heading and _BOTH_HEADING.match(heading):  # towncrier's "Deprecations and Removals"
+        if _REFERENCE_ONLY.match(words):
+            return None
+        if _DEPRECATION_WORDS.search(words) and not _BREAK_WORDS.search(words):
+            return ApiChangeType.DEPRECATED, False
+        return None, True
+    if heading and _QUIET_HEADING.search(heading):
         return None  # docs, translations, CI: nothing users act on
     # its words after a [TAG] and a scope ("css:"), unless they are housekeeping's ("[CI]
     # Remove the nightly job", "docs: drop a page": no leading "Remove" of users')
@@ -562,7 +573,7 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     said = words[scope.end() :] if scope and not _QUIET_SCOPE.search(scope.group(0)) else words
     if _BUMP.match(said) and not _BREAK_WORDS.search(words):
         return None
-    fix_heading = bool(entry.heading and _FIX_HEADING.match(entry.heading.strip()))
+    fix_heading = bool(heading and _FIX_HEADING.match(heading))
     fix = _FIX_LEAD.match(words) is not None or _FIX_LEAD.match(said) is not None
     if _says_break(words, said) and not (
         (fix or fix_heading) and not _SAYS_IT_BREAKS.search(words)
@@ -624,7 +635,8 @@ def _says_break(words: str, said: str) -> bool:
 
 
 # a clause that explains or sets a condition, not one that says what changes ("making it
-# clearer why the transaction is no longer active", "once the pool is no longer used")
+# clearer why the transaction is no longer active", "once the pool is no longer used"), and
+# the means of a change ("by no longer re-scanning the whole atom")
 _CLAUSE_START = re.compile(r"[.;:!?,()]\s*")
 _SUBORDINATE = re.compile(r"\b(?:why|when|whenever|once|if|until|while|whether)\b", re.I)
 
@@ -633,6 +645,8 @@ def _subordinate(words: str, m: re.Match[str]) -> bool:
     """Whether the "no longer" of ``m`` is said in such a clause."""
     if not m.group(0).lower().startswith("no"):
         return False
+    if words[: m.start()].rstrip().lower().endswith(" by"):
+        return True  # how it is done: black's "Improve performance … by no longer scanning"
     starts = [c.end() for c in _CLAUSE_START.finditer(words, 0, m.start())]
     clause = words[starts[-1] if starts else 0 : m.start()]
     return _SUBORDINATE.search(clause) is not None

@@ -116,6 +116,13 @@ class PublicSurface:
     def module_of(self, path: str) -> str:
         return module_name(path, self.roots)
 
+    def ships(self, path: str) -> bool:
+        """Whether a file is part of what the project installs, as far as its layout says:
+        in a ``src/`` layout (every package under ``src/``) a file in another folder is not
+        (black's ``gallery/gallery.py``, a maintainers' script whose options were reported
+        as the command line's); a file at the root (``setup.py``) still counts."""
+        return self.roots != {"src"} or path.startswith("src/") or "/" not in path
+
     def path_of(self, module: str) -> str | None:
         """The file of ``module`` in the tree (a package's ``__init__.py``), if any."""
         if not self._paths:

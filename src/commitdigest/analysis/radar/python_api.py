@@ -214,6 +214,8 @@ def detect(view: CommitView) -> list[ApiChange]:
             continue  # a new module: nothing was there to break
         if _comments_only(view.changed.get(path), before, after):
             continue
+        if public is not None and not public.ships(path):
+            continue  # a script beside a src/ layout's packages
         is_init = path.endswith("/__init__.py") or path == "__init__.py"
         module = public.module_of(path) if public is not None else module_name(path)
         if not all(part.isidentifier() for part in module.split(".")):
@@ -234,6 +236,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 *dropped_exports(old, new, is_init),
                 *_unserved(old, new, before),
             ]
+        found = [brk for brk in found if not _sentinel(brk, after)]
         if not found:
             continue
         private = is_private_module(path)
@@ -246,6 +249,35 @@ def detect(view: CommitView) -> list[ApiChange]:
         found_items = [item for brk in found if (item := _item(where, brk)) is not None]
         items += _module_gone(found_items, module) if after is None else found_items
     return items
+
+
+_FALSY = frozenset({"False", "0", "0.0", '""', "''", "()", "[]", "{}"})
+
+
+def _sentinel(brk: Breakage, after: str | None) -> bool:
+    """Whether a parameter's default became ``None`` standing for the old one: the new
+    module sets it to the old value when it is ``None`` (``if p is None: p = old``, ``old if
+    p is None else p``, ``p or old``, ``p = options.get("p", old)``), or, where the old
+    value was falsy, passes it on by name. A caller that passes nothing gets what it got
+    (SQLAlchemy's ``Session.get(populate_existing=False)`` -> ``None``, read from the
+    execution options, else ``False``; its proxies pass it on): no breaking change. One set
+    to something else (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then
+    ``num_tokens``, then passed on) changed."""
+    if brk.change != "default_changed" or brk.new != "None" or not brk.param or not after:
+        return False
+    name, old = re.escape(brk.param), re.escape(brk.old)
+    resolved = (
+        rf"^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*{old}\s*(?:#.*)?$"
+        rf"|\b{name}\s*=\s*{old}\s+if\s+{name}\s+is\s+None\b"
+        rf"|\b{name}\s+or\s+{old}\s*(?:[),#]|$)"
+        rf"|^\s*{name}\s*=\s*[^\n]*,\s*{old}\s*\)\s*(?:#.*)?$"
+    )
+    if re.search(resolved, after, re.M):
+        return True
+    if re.search(rf"^\s*{name}\s*=(?!=)", after, re.M):
+        return False  # set to something else, then maybe passed on
+    passed_on = rf"[(,\s]{name}\s*=\s*{name}\s*[,)]"
+    return brk.old in _FALSY and re.search(passed_on, after) is not None
 
 
 MODULE_GROUPED_FROM = 5  # public names of a deleted module read as one item from this many
