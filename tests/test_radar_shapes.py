@@ -747,7 +747,9 @@ class Session:
         if populate_existing is not None:
             self.options["populate_existing"] = populate_existing
         else:
-            populate_existing = self.options.get("populate_existing", False)
+            populate_existing = self.options.get(
+                "populate_existing", False
+            )
         if strict is None:
             strict = True
         if flag is None:
@@ -759,7 +761,10 @@ class Session:
 PROXY = """\
 class ScopedSession:
     def get(self, key, populate_existing=False):
-        return self.session.get(key, populate_existing=populate_existing)
+        return self.session.get(
+            key,
+            populate_existing=populate_existing,
+        )
 """
 
 

@@ -270,12 +270,12 @@ def _sentinel(brk: Breakage, after: str | None) -> bool:
         rf"^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*{old}\s*(?:#.*)?$"
         rf"|\b{name}\s*=\s*{old}\s+if\s+{name}\s+is\s+None\b"
         rf"|\b{name}\s+or\s+{old}\s*(?:[),#]|$)"
-        rf"|^\s*{name}\s*=\s*[^\n]*,\s*{old}\s*\)\s*(?:#.*)?$"
+        rf"|^\s*{name}\s*=\s*[\w.]+\([^()]*,\s*{old}\s*,?\s*\)"  # (over lines too)
     )
     if re.search(resolved, after, re.M):
         return True
-    if re.search(rf"^\s*{name}\s*=(?!=)", after, re.M):
-        return False  # set to something else, then maybe passed on
+    if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", after, re.M):
+        return False  # set to something else, then maybe passed on (not "p=p," alone)
     passed_on = rf"[(,\s]{name}\s*=\s*{name}\s*[,)]"
     return brk.old in _FALSY and re.search(passed_on, after) is not None
 
