@@ -1100,6 +1100,7 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "- Optimized `load` since `.unique()` is no longer called in that path.\n"
         "- Improved the message, making it clearer why the transaction is no longer active.\n"
         "- Release connections once they are no longer used.\n"
+        "- The `noload` option is deprecated: such patterns are no longer applicable.\n"
         "- Improve performance on long calls by no longer scanning the whole line (#5177)\n"
         "- Remove warning for SQL Server dialect when a new version is detected.\n"
         "- Python 3.9 is no longer supported.\n"
@@ -1111,6 +1112,7 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "Optimized `load` since `.unique()` is no longer called in that path.": False,
         "Improved the message, making it clearer why the transaction is no longer active.": False,
         "Release connections once they are no longer used.": False,
+        "The `noload` option is deprecated: such patterns are no longer applicable.": True,
         "Improve performance on long calls by no longer scanning the whole line (#5177)": False,
         "Remove warning for SQL Server dialect when a new version is detected.": False,
         "Python 3.9 is no longer supported.": True,

@@ -76,9 +76,9 @@ _BREAK_WORDS = re.compile(
     # read with code as " x ": "triggers a `BytesWarning`" reads "triggers a x"
     r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need"
     r"|corrupt|lose|loses|lost|overwrite|swallow"
-    # what is no longer needed, or no longer called on the way ("since ``.unique()`` is no
-    # longer called in that path": how a speed-up works)
-    r"|(?:be\s+)?(?:needed|necessary|called|invoked)\b"
+    # what is no longer needed (or applicable, relevant, useful), or no longer called on
+    # the way ("since ``.unique()`` is no longer called in that path": how a speed-up works)
+    r"|(?:be\s+)?(?:needed|necessary|called|invoked|applicable|relevant|useful)\b"
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
