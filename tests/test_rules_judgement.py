@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from test_rules import commit, fc
 
+from commitdigest.analysis.classify import Area, area_by_role, classify_path
 from commitdigest.analysis.overview import OverviewItem, rule_overview
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.analysis.rules_facts import gather_facts, user_facing_answer
@@ -252,6 +253,8 @@ def test_the_projects_tooling_and_harness_are_not_its_code() -> None:
     assert release_script.importance is Importance.LOW
     harness = RULES.analyse(commit("Fix flaky adapt test", fc("caddytest/integration/a.go")))
     assert harness.change_type is ChangeType.TEST and harness.importance is Importance.LOW
+    for path in ("src/_pytest/pastebin.py", "pytest_asyncio/plugin.py"):  # a test framework's
+        assert area_by_role(path, classify_path(path)) is Area.SOURCE  # own code is its code
     facts = gather_facts(commit("x", fc("internal/tools/go.mod"), fc("go.mod")))
     assert facts.installed == ["go.mod"]
 

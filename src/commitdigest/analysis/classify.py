@@ -244,7 +244,10 @@ _TOOLING_DIRS = frozenset(
      "build-support", "build-project", "release"}
 )  # fmt: skip
 _TEST_HARNESS_DIRS = frozenset({"playground", "e2e", "integration-tests", "test-utils"})
-_TEST_HARNESS_RE = re.compile(r"^(?!(?:la|con|at|pro)tests?$)(?:test[\w-]*|[\w-]+tests?)$")
+# (not a test framework's own package: pytest's ``src/_pytest/``, ``pytest_asyncio/``)
+_TEST_HARNESS_RE = re.compile(
+    r"^(?!(?:la|con|at|pro)tests?$)(?![\w-]*pytest)(?:test[\w-]*|[\w-]+tests?)$"
+)
 _SCRIPT_NAME_RE = re.compile(r"^[\w.]*-[\w.-]*\.py$")
 """A Python file no one can import (``fetch-download-metadata.py``): a script of the project's
 own tooling, not a module of its package."""
