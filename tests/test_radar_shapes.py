@@ -799,6 +799,66 @@ def test_a_script_outside_a_src_layout_is_not_what_the_project_ships(
     assert all(i.path != "gallery/gallery.py" for i in items)
 
 
+def test_a_private_modules_options_count_only_where_a_command_runs(
+    tmp_path: Path, mode: str
+) -> None:
+    """scipy's build helper ``scipy/_build_utils/tempita.py`` lost its ``--outfile``: no
+    command of scipy runs it. pip's options live in the private ``pip/_internal/cli/``, and
+    the ``pip`` command it installs runs ``pip._internal.cli.main``: they count."""
+    opts = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--outfile")\n'
+    pip_opts = opts.replace("--outfile", "--no-cache")
+    toml = '[project]\nname = "pip"\n\n[project.scripts]\npip = "pip._internal.cli.main:main"\n'
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pyproject.toml": toml, "scipy/__init__.py": "", "scipy/_build_utils/tempita.py": opts,
+            "src/pip/__init__.py": "", "src/pip/_internal/cli/cmdoptions.py": pip_opts,
+        }),
+        CommitSpec("refactor tools", D[1], files={
+            "scipy/_build_utils/tempita.py": "import sys\n",
+            "src/pip/_internal/cli/cmdoptions.py": "import sys\n",
+        }),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.path) for i in items if i.kind is RadarKind.CLI_OPTION] == [
+        ("--no-cache", "src/pip/_internal/cli/cmdoptions.py")
+    ]
+
+
+DISTANCE = (
+    "__all__ = ['pdist', 'cdist']\n\n\ndef pdist(x):\n    pass\n\n\ndef cdist(x, y):\n    pass\n"
+)
+
+
+def test_a_module_made_a_package_is_compared_with_the_package(tmp_path: Path, mode: str) -> None:
+    """scipy moved ``scipy/spatial/distance.py`` to ``distance/_distance.py`` and re-exports
+    it from ``distance/__init__.py``: the module ``scipy.spatial.distance`` is still there,
+    with its names (27 were "removed", as one deleted module). A name the package no
+    longer offers is still removed; a package made a module again is compared the same
+    way. And a plain ``import warnings`` in a deleted package's ``__init__`` is no name it
+    offered (scipy's ``scipy.misc``)."""
+    package = "from ._distance import pdist\n\n__all__ = ['pdist']\n"
+    [items, back, misc] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "scipy/__init__.py": "", "scipy/spatial/__init__.py": "",
+            "scipy/spatial/distance.py": DISTANCE,
+            "scipy/misc/__init__.py": "import warnings\nwarnings.warn('gone')\n",
+        }),
+        CommitSpec("move distance", D[1], files={
+            "scipy/spatial/distance.py": None, "scipy/spatial/distance/_distance.py": DISTANCE,
+            "scipy/spatial/distance/__init__.py": package,
+        }),
+        CommitSpec("back", D[2], files={
+            "scipy/spatial/distance/_distance.py": None, "scipy/spatial/distance/__init__.py": None,
+            "scipy/spatial/distance.py": DISTANCE,
+        }),
+        CommitSpec("banish scipy.misc", D[3], files={"scipy/misc/__init__.py": None}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("scipy.spatial.distance.cdist", ApiChangeType.REMOVED)
+    ]
+    assert [i.name for i in back if i.kind is RadarKind.PYTHON_API] == []
+    assert [i.name for i in misc if i.kind is RadarKind.PYTHON_API] == []
+
+
 def test_a_default_that_became_none_standing_for_the_old_one_is_no_change(
     tmp_path: Path, mode: str
 ) -> None:
@@ -1028,6 +1088,111 @@ def test_which_files_are_news_fragments(path: str, heading: str | None) -> None:
     from commitdigest.analysis.radar.changelog import fragment_heading
 
     assert fragment_heading(path) == heading
+
+
+SCIPY_NOTES = """\
+==========================
+SciPy 1.18.0 Release Notes
+==========================
+
+SciPy 1.18.0 is the culmination of 6 months of hard work.
+
+``scipy.fft`` improvements
+==========================
+- Plans are cached more cheaply.
+
+Deprecated features and future changes
+======================================
+- The unintentionally public ``scipy.cluster.vq.py_vq`` has been deprecated.
+
+Backwards incompatible changes
+==============================
+- The deprecated ``atol`` argument of `scipy.optimize.nnls` has been removed.
+
+Pull requests for 1.18.0
+========================
+* `#24091 <https://github.com/scipy/scipy/pull/24091>`__: MAINT: remove old numpy warning filters
+"""
+
+
+def test_a_versions_own_notes_file_is_a_changelog(tmp_path: Path, mode: str) -> None:
+    """scipy, numpy, Django and pandas write one file per version
+    (``doc/source/release/1.18.0-notes.rst``, ``docs/releases/5.1.txt``,
+    ``whatsnew/v2.2.0.rst``): its entries are announced the day they are written and again
+    at the release its tag marks. Its title, over- and underlined, is another heading style
+    than its "=" sections, so the whole file is the version's section; the pull requests it
+    lists are no entries."""
+    notes = "doc/source/release/1.18.0-notes.rst"
+    written, released = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"scipy/__init__.py": "", notes: SCIPY_NOTES[:180]}),
+        CommitSpec("DOC: update the release notes", D[1], files={notes: SCIPY_NOTES}),
+        CommitSpec("REL: set version to 1.18.0", D[2], files={"scipy/version.py": "v = 1\n"}),
+    ], mode)  # fmt: skip
+    assert sorted((i.change, i.breaking, i.release) for i in written) == [
+        (ApiChangeType.DEPRECATED, False, ""), (ApiChangeType.REMOVED, True, "")
+    ]  # fmt: skip
+    assert released == []  # (untagged: a version bump alone releases nothing)
+    shas = build_repo(tmp_path / "tagged", [
+        CommitSpec("init", D[0], files={"scipy/__init__.py": "", notes: SCIPY_NOTES[:180]}),
+        CommitSpec("DOC: update the release notes", D[1], files={notes: SCIPY_NOTES}),
+        CommitSpec("REL: set version to 1.18.0", D[2], files={"scipy/version.py": "v = 1\n"}),
+    ])  # fmt: skip
+    git(tmp_path / "tagged", "tag", "v1.18.0", shas[2])
+    found = scan_log(tmp_path / "tagged", f"{shas[0]}..{shas[-1]}", mode)
+    assert sorted((i.name[:30], i.release) for i in found[shas[2]]) == [
+        ("The deprecated ``atol`` argume", "1.18.0"),
+        ("The unintentionally public ``s", "1.18.0"),
+    ]
+
+
+UV_LOG = """\
+# Changelog
+
+## 0.12.0
+
+### Breaking changes
+
+- Reject `--project` when initializing a project
+
+## 0.11.1 (2026-01-02)
+
+### Breaking changes
+
+- Remove the `--old` flag
+"""
+
+
+def test_a_series_archived_into_its_own_file_is_no_news(tmp_path: Path, mode: str) -> None:
+    """uv moves a finished series out of ``CHANGELOG.md`` into ``changelogs/0.11.x.md`` (a
+    version's own notes file): its entries and dated sections were there before, no news
+    nor a release; the tag on that commit releases what ``CHANGELOG.md`` keeps."""
+    kept = UV_LOG.split("## 0.11.1")[0].replace("## 0.12.0", "## 0.12.0 (2026-02-01)")
+    archived = "## 0.11.1 (2026-01-02)\n\n### Breaking changes\n\n- Remove the `--old` flag\n"
+    shas = build_repo(tmp_path / "repo", [
+        CommitSpec("init", D[0], files={"python/uv/__init__.py": "", "CHANGELOG.md": "# x\n"}),
+        CommitSpec("Prepare 0.12.0", D[1], files={"CHANGELOG.md": UV_LOG}),
+        CommitSpec("Archive the 0.11.x changelog", D[2], files={
+            "CHANGELOG.md": kept, "changelogs/0.11.x.md": archived,
+        }),
+    ])  # fmt: skip
+    git(tmp_path / "repo", "tag", "0.12.0", shas[2])
+    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", mode)
+    assert [(i.name, i.release, i.path) for i in found[shas[2]]] == [
+        ("Reject `--project` when initializing a project", "0.12.0", "CHANGELOG.md")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "notes"),
+    [("doc/source/release/1.18.0-notes.rst", True), ("docs/releases/5.1.txt", True),
+     ("doc/source/whatsnew/v2.2.0.rst", True), ("doc/whats_new/v1.5.rst", True),
+     ("docs/releases/index.txt", False), ("news/1234.removal.rst", False),
+     ("src/pkg/release/v1.2.py", False), ("docs/release/1.2.0.json", False)],
+)  # fmt: skip
+def test_which_files_are_one_versions_notes(path: str, notes: bool) -> None:
+    from commitdigest.analysis.classify import is_changelog
+
+    assert is_changelog(path) is notes
 
 
 TOX_LOG = """\
@@ -2025,10 +2190,25 @@ def test_the_variables_a_commit_stops_reading_are_searched_for_at_once(
 _LOG_LINES = [
     "## 1.2.0", "## Unreleased", "# Changelog", "Version 2.0", "Title", "-----", "=====",
     "```", "~~~", "- Remove `x`.", "  continued", "", "### Removed", "**Breaking**:",
-    "text", "#### 0.9 (2024-01-02)", "* item", "---",
+    "text", "#### 0.9 (2024-01-02)", "* item", "---", ".. changelog::", "    :version: 2.1.0",
+    ".. change::", "    :tags: removed",
 ]  # fmt: skip
 
 
+@example(  # an overline edited alone: the title under it changes style
+    before=["Intro", "", "=====", "Title", "=====", "", "- Remove `x`."],
+    new=["text"],
+    cut=(2, 1),
+    ends=(True, True),
+    odd="",
+)
+@example(  # a directive's version line edited alone
+    before=[".. changelog::", "    :version: 2.1.0", "", ".. change::", "    :tags: removed"],
+    new=["text"],
+    cut=(1, 1),
+    ends=(True, True),
+    odd="",
+)
 @given(
     before=st.lists(st.sampled_from(_LOG_LINES), max_size=30),
     new=st.lists(st.sampled_from(_LOG_LINES), max_size=6),
@@ -2041,9 +2221,9 @@ def test_a_changelog_edit_is_read_around_its_lines_as_a_whole_reading_would(
     before: list[str], new: list[str], cut: tuple[int, int], ends: tuple[bool, bool], odd: str
 ) -> None:
     """A commit's edit of a changelog is read from its changed lines and the reading of the
-    text before (headings that depend on the line above included, rst levels by first
-    use); where it cannot be, the whole text is read. Either way: what a whole reading
-    gives."""
+    text before (headings that depend on the lines above or below included — an rst title,
+    overlined or not, a ``.. changelog::`` directive —, rst levels by first use); where it
+    cannot be, the whole text is read. Either way: what a whole reading gives."""
     import difflib
 
     from commitdigest.analysis.radar import changelog

@@ -189,14 +189,17 @@ def _no_entries(text: str) -> bool:
 
 
 def _replaced(view: CommitView) -> str:
-    """The changelogs there were before the commit, together (those it deletes or renames,
-    then a few it keeps): what a new one copies from them announces nothing (click's "Move
-    changes to markdown" rewrote ``CHANGES.rst`` as ``CHANGES.md``, and 40 entries back to
-    Click 2.0 read as news)."""
-    texts = [  # (one it edits down to a pointer, "See docs/release-notes.md", too)
+    """The changelogs there were before the commit, together (those it touches, deletes or
+    renames, then a few it keeps): what a new one copies from them announces nothing
+    (click's "Move changes to markdown" rewrote ``CHANGES.rst`` as ``CHANGES.md``, and 40
+    entries back to Click 2.0 read as news; uv's "Archive the 0.10.x changelog" moved them
+    to ``changelogs/0.10.x.md``: 16, and dated 0.10.x sections read as a release)."""
+    texts = [  # (every one it touches: one it edits down to a pointer, "See
+        # docs/release-notes.md", or moves a series out of, uv's "Archive the 0.10.x
+        # changelog" into changelogs/0.10.x.md)
         text
         for path, text in view.before.items()
-        if text and is_changelog(path) and _no_entries(view.after.get(path) or "")
+        if text and is_changelog(path)
     ]
     if view.repo is not None and view.parent:
         kept = [

@@ -61,8 +61,25 @@ _UNRELEASED = re.compile(r"unreleased|upcoming|未发布", re.I)
 
 _SECTIONS = (  # heading words -> what its entries announce (None: a break, change from words)
     (re.compile(r"breaking|incompatib|破坏性|不兼容|重大变更", re.I), None),
-    (re.compile(r"^\W*(?:removed|removals?|移除|删除)\W*$", re.I), ApiChangeType.REMOVED),
-    (re.compile(r"^\W*(?:deprecated|deprecations?|弃用|废弃)\W*$", re.I), ApiChangeType.DEPRECATED),
+    (
+        re.compile(
+            r"^\W*(?:removed|removals?|移除|删除|expired\s+deprecations?"
+            r"|(?:features?|apis?)\s+removed\b.*|removal\s+of\s+prior\s+version\s+deprecations\b.*)"
+            r"\W*$",
+            re.I,
+        ),
+        ApiChangeType.REMOVED,
+    ),  # (Django's "Features removed in 5.1", numpy's and scipy's "Expired deprecations",
+    # pandas' "Removal of prior version deprecations/changes")
+    (
+        re.compile(
+            r"^\W*(?:deprecated|deprecations?|弃用|废弃|(?:features?|apis?)\s+deprecated\b.*"
+            r"|deprecated\s+features\b.*)\W*$",
+            re.I,
+        ),
+        ApiChangeType.DEPRECATED,
+    ),  # (Django's "Features deprecated in 5.1", scipy's "Deprecated features and future
+    # changes")
 )
 _BOTH_HEADING = re.compile(r"^\W*deprecations?\s+(?:and|&)\s+removals?\W*$", re.I)
 _BREAK_WORDS = re.compile(
@@ -96,11 +113,14 @@ _QUIET_HEADING = re.compile(
     r"^\W*(?:(?:improved|updated?)\s+)?(?:docs?|documentation|translations?|ci"
     r"|continuous\s+integration|build\s+system|(?:code\s+)?refactor\w*"
     r"|(?:miscellaneous\s+)?chores?|code\s+style|contributor[-\s]facing"
-    r"|miscellaneous\s+internal|vendored\s+libraries|(?:process|misc)(?=\W*$)|performance)\b",
+    r"|miscellaneous\s+internal|vendored\s+libraries|(?:process|misc)(?=\W*$)|performance"
+    r"|issues\s+closed|pull\s+requests|authors|contributors|acknowledg\w*)\b",
     re.I,
 )  # (towncrier's "Improved documentation" and "Miscellaneous internal changes", aiohttp's
 # "Contributor-facing changes"; pip's "Vendored Libraries" and "Process", towncrier's
-# "Misc", black's "Performance"; fastapi's plain "Internal" is not quiet)
+# "Misc", black's "Performance"; the lists of a release's issues, pull requests and
+# authors — scipy's "Pull requests for 1.18.0": their titles are no entries; fastapi's
+# plain "Internal" is not quiet)
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
 # it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
 # ("css:", "TSDB:", "Discovery/AWS:")
@@ -203,8 +223,9 @@ def normalise_version(text: str) -> str | None:
 def _scan(lines: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, int, str, str]]:
     """The headings lines ``lo``..``hi`` make, as (the line that makes it, its line, its
     Markdown level or 0, title, rst marker): a Markdown heading is its own line, an rst one
-    is the line above its underline, a ``.. changelog::`` directive its own line. Each
-    depends only on the line that makes it and the ones next to it."""
+    is the line above its underline (its style the underline's character, doubled when the
+    title is overlined too), a ``.. changelog::`` directive its own line. Each depends only
+    on the line that makes it, the one below it and the two above it."""
     out: list[tuple[int, int, int, str, str]] = []
     for i in range(lo, hi):
         line = lines[i]
@@ -226,7 +247,11 @@ def _scan(lines: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, int, s
         if under and i > 0 and lines[i - 1].strip() and not _BULLET.match(lines[i - 1]):
             title = lines[i - 1].strip()
             if len(line.strip()) + 1 >= len(title) and not _RST_UNDERLINE.match(lines[i - 1]):
-                out.append((i, i - 1, 0, title, under.group(1)))
+                marker = under.group(1)
+                if i > 1 and lines[i - 2].strip() == line.strip():
+                    marker += marker  # over- and underlined: another style than underlined
+                    # (scipy's "SciPy 1.18.0 Release Notes" over its "=" sections)
+                out.append((i, i - 1, 0, title, marker))
     return out
 
 
@@ -292,11 +317,12 @@ def _edited(old: _Reading, before: str, after: str, edit: Edit) -> _Reading | No
     shift = n_new - n_old
     lo = max(0, keep_head - 1)  # (a directive above the first change reads its line)
     found = [h for h in old.found if h[0] < lo]
-    found += _scan(lines, lo, min(n_new, n_new - keep_tail + 1))
+    # (an underline reads the two lines above it: its title, and an overline)
+    found += _scan(lines, lo, min(n_new, n_new - keep_tail + 2))
     found += [
         (p + shift, i + shift, md, title, marker)
         for p, i, md, title, marker in old.found
-        if p > n_old - keep_tail
+        if p > n_old - keep_tail + 1
     ]
     return _Reading(lines, found, _levelled(found), True)
 

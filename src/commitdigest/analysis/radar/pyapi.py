@@ -1015,13 +1015,15 @@ _TYPING_IMPORT = re.compile(rf"(?:{_TYPING_MODULES}|__future__)(?:\.|$)")
 
 
 def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[Breakage]:
-    """Imported names the module exported (``__all__``, or any public import of a package
-    ``__init__.py`` but the typing helpers it annotates with) that it no longer provides: a
-    dropped re-export, at its import line."""
+    """Imported names the module exported (``__all__``, or any public name a package
+    ``__init__.py`` imports from a module, but the typing helpers it annotates with) that it
+    no longer provides: a dropped re-export, at its import line."""
+    # (a module bound by ``import warnings`` is no name the package offers: scipy's deleted
+    # ``scipy.misc`` "removed" ``scipy.misc.warnings``)
     exported = old.all if old.all is not None else (
         {
             n for n, target in old.imports.items()
-            if not n.startswith("_") and not _TYPING_IMPORT.match(target)
+            if not n.startswith("_") and not _TYPING_IMPORT.match(target) and "." in target
         } if package_init else set()
     )  # fmt: skip
     return [

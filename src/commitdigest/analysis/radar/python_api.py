@@ -125,6 +125,21 @@ def _comments_only(changed: str | None, before: str, after: str | None) -> bool:
     return not any(mark in text for text in (before, after) for mark in spanning)
 
 
+def _as_other_file(view: CommitView, path: str) -> str | None:
+    """The deleted module ``path`` in the other file a module may be, if the commit made it:
+    ``a/b.py`` <-> ``a/b/__init__.py`` (scipy made ``scipy/spatial/distance.py`` a package,
+    its code moved to ``distance/_distance.py`` and re-exported: 27 names were "removed")."""
+    if path.endswith("/__init__.py"):
+        other = path.removesuffix("/__init__.py") + ".py"
+    elif path.endswith(".py"):
+        other = path.removesuffix(".py") + "/__init__.py"
+    else:
+        return None
+    if other in view.after:
+        return view.after[other]
+    return view.repo.text(view.sha, other) if view.repo is not None else None
+
+
 def init_paths(paths: tuple[str, ...]) -> list[str]:
     """The package ``__init__.py`` files that may re-export the touched modules."""
     return [p.rsplit("/", 1)[0] + "/__init__.py" for p in paths if p.endswith(".py") and "/" in p]
@@ -212,6 +227,8 @@ def detect(view: CommitView) -> list[ApiChange]:
         before, after = view.before.get(path), view.after.get(path)
         if before is None:
             continue  # a new module: nothing was there to break
+        if after is None:
+            after = _as_other_file(view, path)
         if _comments_only(view.changed.get(path), before, after):
             continue
         if public is not None and not public.ships(path):
