@@ -739,6 +739,15 @@ class Session:
     def get(self, key, populate_existing=False, timeout=0, strict=True, limit=False, flag=True,
             size=0):
         return self._get(key, populate_existing)
+
+    def post(self, key, retries=3):
+        return key
+
+    def connect(self, addr, timeout=0):
+        return socket.create_connection(addr, timeout=timeout)
+
+    def close(self, wait=5):
+        return self.wait or 5
 """
 SESSION_NOW = """\
 class Session:
@@ -757,6 +766,20 @@ class Session:
         if size is None:
             size = len(key)
         return self._get(key, populate_existing, timeout or 0, strict, limit, flag, size=size)
+
+    def post(self, key, retries=None):
+        return key
+
+    def put(self, key, retries=None):
+        if retries is None:
+            retries = 3
+        return key
+
+    def connect(self, addr, timeout=None):
+        return socket.create_connection(addr, timeout=timeout)
+
+    def close(self, wait=None):
+        return self.wait or 5
 """
 PROXY = """\
 class ScopedSession:
@@ -867,8 +890,11 @@ def test_a_default_that_became_none_standing_for_the_old_one_is_no_change(
     nothing gets what it got, no "Breaking" line (eight opened that day's report); so for
     ``timeout=0`` read as ``timeout or 0`` and ``strict=True`` set to ``True`` when
     ``None``. A default set to another value (``flag``: ``True`` -> ``False``; vllm-ascend's
-    ``num_input_tokens=0`` read as ``num_tokens``, here ``size``), and one the module never
-    resolves (``limit``, only passed on by position), still changed."""
+    ``num_input_tokens=0`` read as ``num_tokens``, here ``size``), one the function never
+    resolves (``limit``, only passed on by position; ``post``'s ``retries``, which only
+    ``put`` sets back; ``close``'s ``wait``, where ``self.wait or 5`` is an attribute's),
+    and one passed on to a call the commit does not resolve it for (``connect``'s
+    ``timeout`` to ``socket.create_connection``, which blocks on ``None``) still changed."""
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={
             "pkg/__init__.py": "from .orm import Session\nfrom .scoping import ScopedSession\n",
@@ -880,9 +906,12 @@ def test_a_default_that_became_none_standing_for_the_old_one_is_no_change(
         }),
     ], mode)  # fmt: skip
     assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.orm.Session.close(wait)", "5 → None"),
+        ("pkg.orm.Session.connect(timeout)", "0 → None"),
         ("pkg.orm.Session.get(flag)", "True → None"),
         ("pkg.orm.Session.get(limit)", "False → None"),
         ("pkg.orm.Session.get(size)", "0 → None"),
+        ("pkg.orm.Session.post(retries)", "3 → None"),
     ]
 
 
@@ -1017,10 +1046,21 @@ def test_the_changelog_extension_read_as_versions_and_entries() -> None:
     )
 
 
+def test_an_empty_released_option_dates_nothing() -> None:
+    """SQLAlchemy's oldest changelogs leave ``:released:`` empty: no date, no release."""
+    from commitdigest.analysis.radar.announced import _dated, _stamp
+    from commitdigest.analysis.radar.changelog import sections
+
+    log = ".. changelog::\n    :version: 0.5.9\n    :released:\n\n.. changelog::\n"
+    log += "    :version: 0.5.8\n    :released: Sat Jan 24 2009\n"
+    found = sections(log)
+    assert [(s.version, _dated(_stamp(s))) for s in found] == [("0.5.9", False), ("0.5.8", True)]
+
+
 @pytest.mark.parametrize(
     ("tags", "heading"),
-    [("removed, orm", "Removed"), ("deprecated", "Deprecated"), ("bug, sql", "Fixed"),
-     ("regression, orm", "Fixed"), ("usecase, orm", "usecase, orm")],
+    [("removed, orm", "Removed"), ("deprecated", "Deprecated"), ("bug, sql", "bug, sql"),
+     ("regression, orm", "regression, orm"), ("usecase, orm", "usecase, orm")],
 )  # fmt: skip
 def test_an_entrys_tags_are_its_heading(tags: str, heading: str) -> None:
     from commitdigest.analysis.radar.changelog import tags_heading
@@ -1041,30 +1081,40 @@ def test_a_news_fragment_announces_on_the_day_it_is_written(tmp_path: Path, mode
     """towncrier projects (pytest, pip, aiohttp) write each entry as a fragment named for its
     type (``changelog/14434.deprecation.rst``, ``news/12.removal.rst``) and gather them at
     the release: the commit that writes one announces it as a changelog's new entry. A
-    fix's "no longer", a docs fragment's "Removed", the folder's README, a fragment linked
-    to another one and a fragment re-wrapped, or told more, are no news."""
+    fix's "no longer", a docs fragment's "Removed", the folder's README, a fragment that
+    links to one that says it already, a fragment renamed, and one re-wrapped or told more
+    are no news. towncrier's "removal" type is "Deprecations and Removals" (its words
+    decide); a link to a fragment of another type (aiohttp's ``7319.breaking.rst`` ->
+    ``7319.feature.rst``) says its target under its own type."""
     written, quiet, rewrapped = scan(tmp_path, [
         CommitSpec("init", D[0], files={"src/pytest/__init__.py": "", "changelog/README.rst": "x"}),
         CommitSpec("deprecate --pastebin", D[1], files={
             "changelog/14434.deprecation.rst": PASTEBIN,
             "news/12.removal.rst": "Remove the ``--legacy`` option.\n",
             "changelog/9.breaking.md": "`Metafunc.parametrize()` arguments are now keyword-only.\n",
-            "changelog/10.breaking.md": "9.breaking.md",  # (a symlink's text: its target)
+            "changelog/10.breaking.md": "9.breaking.md",  # (a link: said by its target)
+            "news/13.removal.rst": "Deprecate the ``PIP_CONSTRAINT`` environment variable.\n",
+            "CHANGES/7319.feature.rst": "Changed ``WSMessage`` to a tagged union.\n",
+            "CHANGES/7319.breaking.rst": "7319.feature.rst",  # (aiohttp's link to it)
         }),
         CommitSpec("fix a crash", D[2], files={
             "changelog/14000.bugfix.rst": "Fixed a crash: the runner no longer crashes on exit.\n",
             "changelog/14001.doc.rst": "Removed the old tutorial.\n",
             "changelog/README.rst": "Removed: fragments are removed at each release.\n",
         }),
-        CommitSpec("rewrap", D[3], files={
+        CommitSpec("rewrap, and backport", D[3], renames={
+            "news/12.removal.rst": "news/17.removal.rst"
+        }, files={
             "changelog/14434.deprecation.rst": PASTEBIN.replace(" is now", "\nis now")
             + "Use ``--paste`` of ``pytest-pastebin``.\n"
         }),
     ], mode)  # fmt: skip
     assert sorted((i.path, i.change, i.breaking, i.release) for i in written) == [
+        ("CHANGES/7319.breaking.rst", ApiChangeType.SIGNATURE_CHANGED, True, ""),
         ("changelog/14434.deprecation.rst", ApiChangeType.DEPRECATED, False, ""),
         ("changelog/9.breaking.md", ApiChangeType.SIGNATURE_CHANGED, True, ""),
         ("news/12.removal.rst", ApiChangeType.REMOVED, True, ""),
+        ("news/13.removal.rst", ApiChangeType.DEPRECATED, False, ""),
     ]
     [pastebin] = [i for i in written if "pastebin" in i.name]
     assert pastebin.name == (  # (without its credit and the pointers its roles leave)
@@ -1077,7 +1127,8 @@ def test_a_news_fragment_announces_on_the_day_it_is_written(tmp_path: Path, mode
 @pytest.mark.parametrize(
     ("path", "heading"),
     [("changelog/14434.deprecation.rst", "Deprecated"),
-     ("CHANGES/12.breaking.rst", "Breaking changes"), ("news/+a1b2.removal.rst", "Removed"),
+     ("CHANGES/12.breaking.rst", "Breaking changes"),
+     ("news/+a1b2.removal.rst", "Deprecations and Removals"),
      ("changelog.d/3.change.md", "Changed"),
      ("CHANGES/12.bugfix", "Fixed"), ("doc/release/upcoming_changes/7.expired.rst", "Removed"),
      ("doc/build/changelog/unreleased_21/13350.rst", ""), ("news/5.trivial.rst", None),
@@ -1217,6 +1268,7 @@ Deprecations and Removals - 4.57.2
 - Deprecate the ``--foo`` option.
 - Remove the ``--bar`` option.
 - pip no longer supports Python 3.8.
+- Document that Python versions are supported until PyPI usage falls below 5%.
 
 Vendored Libraries - 4.57.2
 ===========================
@@ -1226,7 +1278,7 @@ Vendored Libraries - 4.57.2
 Process - 4.57.2
 ================
 
-- Remove the release checklist.
+- Deprecate support for eggs for Python 3.11 or later.
 
 Performance - 4.57.2
 ====================
@@ -1237,9 +1289,9 @@ Performance - 4.57.2
 
 def test_towncrier_headings_as_projects_name_them() -> None:
     """tox's template repeats the version in each heading ("Bug fixes - 4.57.2"): a fix's
-    "no longer" is still a fix's; pip's "Deprecations and Removals" deprecates what its
-    entry deprecates and removes the rest; pip's "Vendored Libraries" and "Process" and
-    black's "Performance" are no news for users."""
+    "no longer" is still a fix's; under pip's "Deprecations and Removals" and "Process" the
+    entry's words say what it deprecates or removes (not every entry does); pip's
+    "Vendored Libraries" and black's "Performance" are no news for users."""
     from commitdigest.analysis.radar.changelog import announces, sections
 
     [section] = sections(TOX_LOG)
@@ -1249,8 +1301,9 @@ def test_towncrier_headings_as_projects_name_them() -> None:
         "Deprecate the ``--foo`` option.": (ApiChangeType.DEPRECATED, False),
         "Remove the ``--bar`` option.": (None, True),
         "pip no longer supports Python 3.8.": (None, True),
+        "Document that Python versions are supported until PyPI usage falls below 5%.": None,
         "Remove vendored ``six``.": None,
-        "Remove the release checklist.": None,
+        "Deprecate support for eggs for Python 3.11 or later.": (ApiChangeType.DEPRECATED, False),
         "Faster startup: plugins are no longer imported eagerly.": None,
     }
 
@@ -1268,6 +1321,12 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "- The `noload` option is deprecated: such patterns are no longer applicable.\n"
         "- Improve performance on long calls by no longer scanning the whole line (#5177)\n"
         "- Remove warning for SQL Server dialect when a new version is detected.\n"
+        "- `before_first_request` functions are no longer called. Use `setup`.\n"
+        "- If you used the old `logs` table it will stay but will no longer be written to.\n"
+        "- Handlers registered once are no longer removed.\n"
+        "- When `strict` is enabled `None` is no longer accepted for `int` fields.\n"
+        "- Removed warnings attribute from `Result`.\n"
+        "- Remove the PytestDeprecationWarning warning.\n"
         "- Python 3.9 is no longer supported.\n"
         "- When `strict` is set, `None` is no longer accepted.\n"
         "- Removed the `warn` parameter.\n"
@@ -1280,6 +1339,12 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "The `noload` option is deprecated: such patterns are no longer applicable.": True,
         "Improve performance on long calls by no longer scanning the whole line (#5177)": False,
         "Remove warning for SQL Server dialect when a new version is detected.": False,
+        "`before_first_request` functions are no longer called. Use `setup`.": True,
+        "If you used the old `logs` table it will stay but will no longer be written to.": True,
+        "Handlers registered once are no longer removed.": True,
+        "When `strict` is enabled `None` is no longer accepted for `int` fields.": True,
+        "Removed warnings attribute from `Result`.": True,
+        "Remove the PytestDeprecationWarning warning.": True,
         "Python 3.9 is no longer supported.": True,
         "When `strict` is set, `None` is no longer accepted.": True,
         "Removed the `warn` parameter.": True,

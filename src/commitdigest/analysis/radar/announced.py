@@ -147,13 +147,24 @@ def _fragment_items(view: CommitView, packages: list[str]) -> list[ApiChange]:
     written, as a changelog's new entries are; the release that gathers them announces them
     again from its changelog."""
     items: list[ApiChange] = []
-    for path in view.paths:
-        after = view.after.get(path)
+    # what the fragments it deletes said: a fragment moved or renamed is no news (SQLAlchemy
+    # moves unreleased_21/10662.rst to unreleased_20/ when it backports a change)
+    gone = {
+        _key(plain_entry(e.text))
+        for path in view.paths
+        if view.after.get(path) is None and is_fragment(path)
+        for e in fragment_entries(
+            path, _linked(view, path, view.before.get(path), view.parent) or ""
+        )
+    }
+    told: set[str] = set()  # what a fragment of the commit already announced (links last)
+    for path in sorted(view.paths, key=lambda p: _link_target(view.after.get(p)) is not None):
+        after = _linked(view, path, view.after.get(path), view.sha)
         if after is None or not is_fragment(path) or is_vendored(path):
             continue
         if _NOT_THE_PROJECTS.intersection(path.split("/")[:-1]):
             continue
-        before = view.before.get(path)
+        before = _linked(view, path, view.before.get(path), view.parent)
         old = fragment_entries(path, before) if before else []
         entries = fragment_entries(path, after)
         if len(old) == len(entries) == 1 and announces(old[0]) is not None:
@@ -164,11 +175,34 @@ def _fragment_items(view: CommitView, packages: list[str]) -> list[ApiChange]:
         for entry in entries:
             found = announces(entry)
             key = _key(plain_entry(entry.text))
-            if found is None or not key or key in had or _edited(entry.text, key, was):
-                continue  # no news, or the fragment only re-worded
+            if found is None or not key or key in had or key in gone or key in told:
+                continue  # no news, moved, or said by another fragment of the commit
+            if _edited(entry.text, key, was):
+                continue  # the fragment only re-worded
             had.add(key)
+            told.add(key)
             items.append(entry_item(path, entry, found, packages, ""))
     return items
+
+
+def _link_target(text: str | None) -> str | None:
+    """The file name a symbolic link's text is (one word, no folder), if it is one."""
+    target = (text or "").strip()
+    if not target or "/" in target or any(c.isspace() for c in target):
+        return None
+    return target
+
+
+def _linked(view: CommitView, path: str, text: str | None, rev: str | None) -> str | None:
+    """A fragment's text, or, for a link to a fragment beside it (its text is the target's
+    name: aiohttp links ``CHANGES/7319.breaking.rst`` to ``7319.feature.rst``), the
+    target's text, read under the link's own type."""
+    target = _link_target(text)
+    if text is None or target is None or view.repo is None or not rev:
+        return text
+    folder = path.rpartition("/")[0]
+    beside = f"{folder}/{target}" if folder else target
+    return (view.repo.text(rev, beside) or text) if is_fragment(beside) else text
 
 
 def _compared_with(before: str | None, replaced: Callable[[], str]) -> str:
@@ -469,6 +503,8 @@ def _stamp(section: Section) -> str:
         and not line.lstrip().startswith(":version:")  # (a ``.. changelog::`` directive's
     ]  # options: ``:released: June 27, 2026`` under its ``:version:``)
     under = following[0] if following and re.match(r":?(?:un)?released", following[0], re.I) else ""
+    if under.startswith(":") and not under.split(":", 2)[-1].strip():
+        under = ""  # an empty ``:released:`` (SQLAlchemy's old changelogs): no date
     return f"{section.title} {under}".strip()
 
 

@@ -81,7 +81,6 @@ _SECTIONS = (  # heading words -> what its entries announce (None: a break, chan
     ),  # (Django's "Features deprecated in 5.1", scipy's "Deprecated features and future
     # changes")
 )
-_BOTH_HEADING = re.compile(r"^\W*deprecations?\s+(?:and|&)\s+removals?\W*$", re.I)
 _BREAK_WORDS = re.compile(
     r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
     r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
@@ -93,9 +92,8 @@ _BREAK_WORDS = re.compile(
     # read with code as " x ": "triggers a `BytesWarning`" reads "triggers a x"
     r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need"
     r"|corrupt|lose|loses|lost|overwrite|swallow"
-    # what is no longer needed (or applicable, relevant, useful), or no longer called on
-    # the way ("since ``.unique()`` is no longer called in that path": how a speed-up works)
-    r"|(?:be\s+)?(?:needed|necessary|called|invoked|applicable|relevant|useful)\b"
+    # what is no longer needed (or applicable, relevant, useful)
+    r"|(?:be\s+)?(?:needed|applicable|relevant|useful)\b"
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
@@ -113,14 +111,14 @@ _QUIET_HEADING = re.compile(
     r"^\W*(?:(?:improved|updated?)\s+)?(?:docs?|documentation|translations?|ci"
     r"|continuous\s+integration|build\s+system|(?:code\s+)?refactor\w*"
     r"|(?:miscellaneous\s+)?chores?|code\s+style|contributor[-\s]facing"
-    r"|miscellaneous\s+internal|vendored\s+libraries|(?:process|misc)(?=\W*$)|performance"
+    r"|miscellaneous\s+internal|vendored\s+libraries|performance"
     r"|issues\s+closed|pull\s+requests|authors|contributors|acknowledg\w*)\b",
     re.I,
 )  # (towncrier's "Improved documentation" and "Miscellaneous internal changes", aiohttp's
-# "Contributor-facing changes"; pip's "Vendored Libraries" and "Process", towncrier's
-# "Misc", black's "Performance"; the lists of a release's issues, pull requests and
-# authors — scipy's "Pull requests for 1.18.0": their titles are no entries; fastapi's
-# plain "Internal" is not quiet)
+# "Contributor-facing changes"; pip's "Vendored Libraries", black's "Performance"; the
+# lists of a release's issues, pull requests and authors — scipy's "Pull requests for
+# 1.18.0": their titles are no entries; not pip's "Process" nor setuptools' "Misc", which
+# deprecate and remove, nor fastapi's plain "Internal")
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
 # it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
 # ("css:", "TSDB:", "Discovery/AWS:")
@@ -139,6 +137,13 @@ _QUIET_SCOPE = re.compile(
     re.I,
 )
 _LEADS_DEPRECATE = re.compile(r"^(?:deprecat|soft-deprecat)", re.I)
+# what ends support for a platform or a version breaks under any heading (tox's "drop
+# Python 3.5 support" under "Bugfixes - 4.0.0a2")
+_SUPPORT_DROPPED = re.compile(
+    r"\b(?<!-)(?:drop(?:ped|s)?|removed?)\s+(?:\S+\s+){0,3}?support\b|\bsupport\s+for\s+"
+    r"(?:\S+\s+){1,4}?(?:is|are|was|were|has\s+been)\s+(?:now\s+)?(?:dropped|removed)\b",
+    re.I,
+)
 # a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
 # prometheus writes it): what it removes or no longer does is the bug, unless it says that
 # it breaks
@@ -489,15 +494,11 @@ def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
 
 def tags_heading(tags: str) -> str:
     """The heading an entry's ``:tags:`` stand for: ``removed`` and ``deprecated`` are the
-    sections of those names, ``bug`` and ``regression`` a fix; others are the tags as
-    written ("usecase, orm"), under which the entry's own words say what it announces."""
+    sections of those names; others are the tags as written ("bug, orm"), under which the
+    entry's own words say what it announces (SQLAlchemy tags removals ``bug`` too: "The
+    "resurrect" ORM event has been removed.")."""
     words = {t.strip().lower() for t in tags.split(",")}
-    for tag, heading in (
-        ("removed", "Removed"),
-        ("deprecated", "Deprecated"),
-        ("bug", "Fixed"),
-        ("regression", "Fixed"),
-    ):
+    for tag, heading in (("removed", "Removed"), ("deprecated", "Deprecated")):
         if tag in words:
             return heading
     return tags.strip()
@@ -510,25 +511,31 @@ _FRAGMENT_FOLDER = re.compile(
     re.I,
 )
 _FRAGMENT_NAME = re.compile(r"^[^.\s]+\.([a-z_]+)(?:\.\d+)?(?:\.(?:rst|md|txt|markdown))?$", re.I)
+# the folder's own files: its README, its templates (``_template.rst``, ``TEMPLATE.breaking.md``)
+_NOT_A_FRAGMENT = re.compile(r"^[._]*(?:readme|template)\b", re.I)
 # the extension's pending entries: ``unreleased_21/13350.rst``, one ``.. change::`` each
 _PENDING_FOLDER = re.compile(r"^unreleased(?:[-_]\w+)?$", re.I)
 # type -> the heading its entries sit under (None: not news for users)
 _FRAGMENT_TYPES: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(r"breaking|compatibility|incompatible|break"), "Breaking changes"),
-    (re.compile(r"removals?|removed?|expired"), "Removed"),
+    # towncrier's "removal" is its "Deprecations and Removals": the words decide
+    (re.compile(r"removals?"), "Deprecations and Removals"),
+    (re.compile(r"removed?|expired"), "Removed"),
     (re.compile(r"deprecat(?:ion|ions|ed|e)"), "Deprecated"),
     (re.compile(r"bug|bugfix(?:es)?|fix(?:es|ed)?"), "Fixed"),
     (
         re.compile(
             r"(?:new_)?features?|added|improvements?|enhancements?|change[sd]?|performance"
-            r"|highlight|security|packaging|c_api|other"
+            r"|highlight|security|packaging|c_api"
         ),
         "Changed",
     ),
     (
-        re.compile(
-            r"docs?|documentation|misc|trivial|process|contrib|vendor|internal|chores?|ci|tests?"
-        ),
+        re.compile(r"misc|process|other"),
+        "Misc",  # (setuptools' misc fragments say what they remove: the words decide)
+    ),
+    (
+        re.compile(r"docs?|documentation|trivial|contrib|vendor|internal|chores?|ci|tests?"),
         None,
     ),
 )
@@ -541,6 +548,8 @@ def fragment_heading(path: str) -> str | None:
     and for a fragment of a type users need not read (docs, misc, vendored code)."""
     folders, _, name = path.rpartition("/")
     folder = folders.rpartition("/")[2]
+    if _NOT_A_FRAGMENT.match(name):
+        return None
     if _PENDING_FOLDER.match(folder) and name.endswith(".rst"):
         return ""
     if not _FRAGMENT_FOLDER.match(folder):
@@ -576,7 +585,9 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     """``(fixed change, breaking)`` for an entry that announces a break, a removal or a
     deprecation (by its heading, else by its own words); ``None`` for any other entry."""
     words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
-    heading = _OF_VERSION.sub("", entry.heading).strip()
+    heading = entry.heading.strip()
+    if len(heading) <= 200:  # (a heading, not a paragraph: the version it repeats)
+        heading = _OF_VERSION.sub("", heading).strip()
     for pattern, change in _SECTIONS:
         if heading and pattern.search(heading):
             if _REFERENCE_ONLY.match(words):
@@ -585,12 +596,6 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
                 return None  # a sentence explaining the entry above ("This simplifies …");
                 # a short item is one of a list the entry opens ("Python 3.8")
             return change, change is not ApiChangeType.DEPRECATED
-    if heading and _BOTH_HEADING.match(heading):  # towncrier's "Deprecations and Removals"
-        if _REFERENCE_ONLY.match(words):
-            return None
-        if _DEPRECATION_WORDS.search(words) and not _BREAK_WORDS.search(words):
-            return ApiChangeType.DEPRECATED, False
-        return None, True
     if heading and _QUIET_HEADING.search(heading):
         return None  # docs, translations, CI: nothing users act on
     # its words after a [TAG] and a scope ("css:"), unless they are housekeeping's ("[CI]
@@ -602,7 +607,9 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     fix_heading = bool(heading and _FIX_HEADING.match(heading))
     fix = _FIX_LEAD.match(words) is not None or _FIX_LEAD.match(said) is not None
     if _says_break(words, said) and not (
-        (fix or fix_heading) and not _SAYS_IT_BREAKS.search(words)
+        (fix or fix_heading)
+        and not _SAYS_IT_BREAKS.search(words)
+        and not _SUPPORT_DROPPED.search(words)
     ):
         return None, True
     deprecates = _DEPRECATION_WORDS.search(_WARNING_AVOIDED.sub(" ", words))
@@ -627,10 +634,10 @@ _SAYS_IT_BREAKS = re.compile(
 # a warning that is no longer printed ("Remove warning for SQL Server dialect when a new
 # version is detected"); not a deprecation warning, nor a parameter named for warnings
 _WARNING_GONE = re.compile(
-    r"^\s+(?:the\s+|an?\s+)?(?:(?!deprecation\b)[\w-]+\s+)?warnings?\b"
-    r"(?!\s+(?:parameter|argument|option|flag|class|categor|filter|setting))",
-    re.I,
-)
+    r"^\s+(?:the\s+|an?\s+)?(?:(?!deprecation\b)[a-z][a-z-]*\s+)?warnings?\b"
+    r"(?!\s+(?:parameter|argument|option|flag|class|subclass|categor|filter|setting"
+    r"|attribute|field|module|alias|type|function|method|helper)s?\b)",
+)  # (a lower-case word before it: "Remove the PytestDeprecationWarning warning" goes on)
 _TIDIED = re.compile(
     r"^\W*(?:(?:the|an?|some|any|all)\s+)?(?:(?!x\b)\w+\s+)?"
     r"(?:empty|blank|extra|trailing|leading|duplicated?|redundant|unnecessary|unneeded"
@@ -663,19 +670,23 @@ def _says_break(words: str, said: str) -> bool:
 # a clause that explains or sets a condition, not one that says what changes ("making it
 # clearer why the transaction is no longer active", "once the pool is no longer used"), and
 # the means of a change ("by no longer re-scanning the whole atom")
-_CLAUSE_START = re.compile(r"[.;:!?,()]\s*")
-_SUBORDINATE = re.compile(r"\b(?:why|when|whenever|once|if|until|while|whether)\b", re.I)
+# (its conjunction two to four words before "no longer": a subject and a verb between;
+# "Handlers registered once are no longer removed" says what changes)
+_SUBORDINATE = re.compile(
+    r"\b(?:why|when|whenever|once|if|until|while|whether|since|because)"
+    r"(?:\s+[^\s.;:!?,()]+){2,4}\s*$",
+    re.I,
+)
 
 
 def _subordinate(words: str, m: re.Match[str]) -> bool:
     """Whether the "no longer" of ``m`` is said in such a clause."""
     if not m.group(0).lower().startswith("no"):
         return False
-    if words[: m.start()].rstrip().lower().endswith(" by"):
+    before = words[max(0, m.start() - 120) : m.start()]
+    if before.rstrip().lower().endswith(" by"):
         return True  # how it is done: black's "Improve performance … by no longer scanning"
-    starts = [c.end() for c in _CLAUSE_START.finditer(words, 0, m.start())]
-    clause = words[starts[-1] if starts else 0 : m.start()]
-    return _SUBORDINATE.search(clause) is not None
+    return _SUBORDINATE.search(before) is not None
 
 
 def _tidies(text: str, lead: re.Match[str]) -> bool:

@@ -147,7 +147,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     release dated again is not released again, a merge that brings a version tag releases it
 # 16: a module read whole names what a module-level if/try/with sets as the module's (also
 #     after a class) and no def of a docstring's example; CRLF patches' changed lines
-RADAR_VERSION = 18
+# 19: news fragments and the changelog extension, one version's own notes files, a default
+#     made None standing for the old one, a module made a package, src/ layouts
+RADAR_VERSION = 19
 
 
 def cache_key(sha: str) -> str:

@@ -27,6 +27,7 @@ import re
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
@@ -221,6 +222,7 @@ def _module_getattr(text: str) -> bool:
 def detect(view: CommitView) -> list[ApiChange]:
     public = public_surface(view.repo) if view.repo is not None else None
     items: list[ApiChange] = []
+    passed: list[tuple[_Where, Breakage]] = []  # defaults made None and passed on by name
     for path in view.paths:
         if not wants(view.changed.get(path), path):
             continue
@@ -253,7 +255,6 @@ def detect(view: CommitView) -> list[ApiChange]:
                 *dropped_exports(old, new, is_init),
                 *_unserved(old, new, before),
             ]
-        found = [brk for brk in found if not _sentinel(brk, after)]
         if not found:
             continue
         private = is_private_module(path)
@@ -263,38 +264,141 @@ def detect(view: CommitView) -> list[ApiChange]:
             if not reexports and public is None:
                 continue
         where = _Where(view, path, module, models, public, reexports, private)
-        found_items = [item for brk in found if (item := _item(where, brk)) is not None]
+        kept: list[Breakage] = []
+        for brk in found:
+            how = _sentinel(brk, after)
+            if how is _Default.RESOLVED:
+                continue  # the old default, set back
+            if how is _Default.PASSED_ON:
+                passed.append((where, brk))
+            else:
+                kept.append(brk)
+        found_items = [item for brk in kept if (item := _item(where, brk)) is not None]
         items += _module_gone(found_items, module) if after is None else found_items
-    return items
+    # a default passed on stands for the old one where the function it is passed on to, in
+    # the commit's modules, reads it back (SQLAlchemy's scoped_session.get passes
+    # populate_existing on to Session.get, that to Session._get_impl, which reads it)
+    texts = [t for t in view.after.values() if t] if passed else []
+    return items + [
+        item
+        for where, brk in passed
+        if not _passed_to_resolver(texts, brk, _body(view.after.get(where.path) or "", brk.line))
+        and (item := _item(where, brk)) is not None
+    ]
 
 
 _FALSY = frozenset({"False", "0", "0.0", '""', "''", "()", "[]", "{}"})
 
 
-def _sentinel(brk: Breakage, after: str | None) -> bool:
-    """Whether a parameter's default became ``None`` standing for the old one: the new
-    module sets it to the old value when it is ``None`` (``if p is None: p = old``, ``old if
-    p is None else p``, ``p or old``, ``p = options.get("p", old)``), or, where the old
-    value was falsy, passes it on by name. A caller that passes nothing gets what it got
-    (SQLAlchemy's ``Session.get(populate_existing=False)`` -> ``None``, read from the
-    execution options, else ``False``; its proxies pass it on): no breaking change. One set
-    to something else (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then
-    ``num_tokens``, then passed on) changed."""
+class _Default(Enum):
+    """What a parameter's default that became ``None`` stands for (:func:`_sentinel`)."""
+
+    RESOLVED = "resolved"  # the old value, set back by the function
+    PASSED_ON = "passed on"  # whatever the callee it is passed on to makes of it
+
+
+def _sentinel(brk: Breakage, after: str | None) -> _Default | None:
+    """Whether a parameter's default became ``None`` standing for the old one: its
+    function sets it to the old value when it is ``None`` (``if p is None: p = old``, ``old
+    if p is None else p``, ``p or old``, ``p = options.get("p", old)``), or, where the old
+    value was falsy, passes it on by name, untouched (then it stands for the old one where
+    the commit resolves that parameter elsewhere: SQLAlchemy's proxies of ``Session.get``).
+    A caller that passes nothing gets what it got (``Session.get(populate_existing=False)``
+    -> ``None``, read from the execution options, else ``False``): no breaking change. One
+    set to something else (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then
+    ``num_tokens``) changed; so did one only another function resolves."""
     if brk.change != "default_changed" or brk.new != "None" or not brk.param or not after:
-        return False
-    name, old = re.escape(brk.param), re.escape(brk.old)
-    resolved = (
-        rf"^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*{old}\s*(?:#.*)?$"
-        rf"|\b{name}\s*=\s*{old}\s+if\s+{name}\s+is\s+None\b"
-        rf"|\b{name}\s+or\s+{old}\s*(?:[),#]|$)"
-        rf"|^\s*{name}\s*=\s*[\w.]+\([^()]*,\s*{old}\s*,?\s*\)"  # (over lines too)
-    )
-    if re.search(resolved, after, re.M):
-        return True
-    if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", after, re.M):
-        return False  # set to something else, then maybe passed on (not "p=p," alone)
+        return None
+    body = _body(after, brk.line)
+    if resolves(body, brk.param, brk.old):
+        return _Default.RESOLVED
+    name = re.escape(brk.param)
+    if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", body, re.M):
+        return None  # set to something else, then maybe passed on (not "p=p," alone)
     passed_on = rf"[(,\s]{name}\s*=\s*{name}\s*[,)]"
-    return brk.old in _FALSY and re.search(passed_on, after) is not None
+    if brk.old in _FALSY and re.search(passed_on, body):
+        return _Default.PASSED_ON
+    return None
+
+
+def resolves(text: str, param: str, old: str) -> bool:
+    """Whether ``text`` sets ``param`` to ``old`` when it is ``None``."""
+    name, value = re.escape(param), re.escape(old)
+    pattern = (
+        rf"^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
+        rf"|(?<![.\w]){name}\s*=\s*{value}\s+if\s+{name}\s+is\s+None\b"
+        rf"|(?<![.\w]){name}\s+or\s+{value}\s*(?:[),#]|$)"
+        rf"|^\s*{name}\s*=\s*[\w.]+\([^()]*,\s*{value}\s*,?\s*\)"  # (over lines too)
+    )
+    return re.search(pattern, text, re.M) is not None
+
+
+_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.M)
+
+
+def _passed_to_resolver(texts: list[str], brk: Breakage, body: str) -> bool:
+    """Whether the call that ``body`` passes ``brk.param`` on to names a function of
+    ``texts`` that sets it back to ``brk.old`` when it is ``None``, itself or through the
+    calls it passes it on to (a function named as an argument counts: ``greenlet_spawn(
+    self.sync_session.get, …, p=p)``)."""
+    param = brk.param or ""
+    bodies: dict[str, list[str]] = {}
+    for text in texts:
+        for m in _DEF.finditer(text):
+            line = text.count("\n", 0, m.start()) + 1
+            bodies.setdefault(m.group(1), []).append(_body(text, line))
+    good = {n for n, found in bodies.items() if any(resolves(b, param, brk.old) for b in found)}
+    grown = True
+    while grown:  # (through the functions that pass it on to one that does)
+        grown = False
+        for name, found in bodies.items():
+            if name not in good and any(_call_words(b, param) & good for b in found):
+                good.add(name)
+                grown = True
+    return bool(_call_words(body, param) & good)
+
+
+def _call_words(body: str, param: str) -> set[str]:
+    """The names in the calls of ``body`` that pass ``param`` on by name (``f(x, p=p)``)."""
+    words: set[str] = set()
+    name = re.escape(param)
+    for m in re.finditer(rf"[(,\s]{name}\s*=\s*{name}\s*[,)]", body):
+        depth, at = 0, m.start()
+        while at > 0:  # back to the bracket that opens the call
+            at -= 1
+            char = body[at]
+            if char == ")":
+                depth += 1
+            elif char == "(":
+                if not depth:
+                    break
+                depth -= 1
+        start = at
+        while start > 0 and (body[start - 1].isalnum() or body[start - 1] in "_."):
+            start -= 1
+        words.update(re.findall(r"\w+", body[start : m.start()]))
+    return words
+
+
+def _body(text: str, line: int | None) -> str:
+    """The function whose header starts at the 1-based ``line`` of ``text`` (decorators
+    above it, header and body): its lines up to the first one indented no deeper than it;
+    the whole text where the line is unknown."""
+    lines = text.split("\n")
+    if line is None or not 0 < line <= len(lines):
+        return text
+    i = line - 1
+    while i < len(lines) - 1 and lines[i].lstrip().startswith("@"):
+        i += 1  # (a decorator's line: the def below it)
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    end = i + 1
+    while end < len(lines):
+        here = lines[end]
+        code = here.lstrip()
+        if code and len(here) - len(code) <= indent and not code.startswith((")", "]", "}")):
+            break
+        end += 1
+    return "\n".join(lines[i:end])
 
 
 MODULE_GROUPED_FROM = 5  # public names of a deleted module read as one item from this many
