@@ -146,21 +146,24 @@ def _fragment_items(view: CommitView, packages: list[str]) -> list[ApiChange]:
     deprecation.rst``: "The ``--pastebin`` option is now deprecated."): on the day they are
     written, as a changelog's new entries are; the release that gathers them announces them
     again from its changelog."""
+    fragments = [p for p in view.paths if is_fragment(p)]
+    if not fragments:
+        return []
     items: list[ApiChange] = []
     # what the fragments it deletes said: a fragment moved or renamed is no news (SQLAlchemy
     # moves unreleased_21/10662.rst to unreleased_20/ when it backports a change)
     gone = {
         _key(plain_entry(e.text))
-        for path in view.paths
-        if view.after.get(path) is None and is_fragment(path)
+        for path in fragments
+        if view.after.get(path) is None
         for e in fragment_entries(
             path, _linked(view, path, view.before.get(path), view.parent) or ""
         )
     }
     told: set[str] = set()  # what a fragment of the commit already announced (links last)
-    for path in sorted(view.paths, key=lambda p: _link_target(view.after.get(p)) is not None):
+    for path in sorted(fragments, key=lambda p: _link_target(view.after.get(p)) is not None):
         after = _linked(view, path, view.after.get(path), view.sha)
-        if after is None or not is_fragment(path) or is_vendored(path):
+        if after is None or is_vendored(path):
             continue
         if _NOT_THE_PROJECTS.intersection(path.split("/")[:-1]):
             continue
