@@ -1233,6 +1233,44 @@ def test_a_series_archived_into_its_own_file_is_no_news(tmp_path: Path, mode: st
     ]
 
 
+DJANGO_NOTES = """\
+========================
+Django 5.1 release notes
+========================
+
+*Expected August 2024*
+
+Backwards incompatible changes in 5.1
+=====================================
+
+* Support for PostgreSQL 12 is removed.
+
+Features deprecated in 5.1
+==========================
+
+* ``django.utils.itercompat.is_iterable()`` is deprecated.
+"""
+
+
+def test_a_version_notes_file_dated_under_its_title_is_released(tmp_path: Path, mode: str) -> None:
+    """Django dates ``docs/releases/5.1.txt`` by the line under its title: "*Expected
+    August 2024*" becomes "*August 7, 2024*" on release day, which releases 5.1 (the tag is
+    on the stable branch)."""
+    notes = "docs/releases/5.1.txt"
+    written, released = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"django/__init__.py": "", notes: "x\n"}),
+        CommitSpec("Refs #1 -- Removed PostgreSQL 12 support.", D[1], files={notes: DJANGO_NOTES}),
+        CommitSpec("Added release date for 5.1.", D[2], files={
+            notes: DJANGO_NOTES.replace("*Expected August 2024*", "*August 7, 2024*")
+        }),
+    ], mode)  # fmt: skip
+    assert all(i.release == "" for i in written) and len(written) == 2
+    assert sorted((i.name, i.release) for i in released if i.kind is RadarKind.ANNOUNCED) == [
+        ("Support for PostgreSQL 12 is removed.", "5.1"),
+        ("``django.utils.itercompat.is_iterable()`` is deprecated.", "5.1"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("path", "notes"),
     [("doc/source/release/1.18.0-notes.rst", True), ("docs/releases/5.1.txt", True),

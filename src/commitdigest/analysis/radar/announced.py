@@ -62,7 +62,9 @@ _DATE = re.compile(
     r"|\breleased\b",  # 2022-02-17, Feb 17 2022, 17 Feb 2022, httpx's "28th November, 2024"
     re.I,
 )
-_STAMP_LINES = re.compile(r"^#|^[=\-~^]{3,}|released|^[vV]?\d+\.\d+[^\n]*$", re.M | re.I)
+_STAMP_LINES = re.compile(
+    r"^#|^[=\-~^]{3,}|released|^[vV]?\d+\.\d+[^\n]*$|^\*[^*\n]+\*$", re.M | re.I
+)
 _ENTRY_LINES = re.compile(r"^\s*[-*+]\s|^#|^[=\-~^]{3,}|^\S", re.M)
 _PARAM_WORDS = re.compile(r"\b(?:argument|parameter|keyword|kwarg|option)s?\b", re.I)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -492,7 +494,14 @@ def _dated_here(view: CommitView, replaced: Callable[[], str]) -> str | None:
 
 def _dated(stamp: str) -> bool:
     """Whether a version heading (and the line under it) gives a release date."""
-    return _DATE.search(stamp) is not None and not re.search(r"unreleased|未发布", stamp, re.I)
+    return _DATE.search(stamp) is not None and not re.search(
+        r"unreleased|未发布|expected|under\s+development|upcoming", stamp, re.I
+    )
+
+
+# the line under a version's title that says when: "Released 2022-02-17", "Unreleased",
+# ``:released: June 27, 2026``, Django's "*August 7, 2024*" (and "*Expected August 2024*")
+_UNDER_TITLE = re.compile(r":?(?:un)?released|\*[^*]+\*$", re.I)
 
 
 def _stamp(section: Section) -> str:
@@ -505,7 +514,7 @@ def _stamp(section: Section) -> str:
         and not set(line.strip()) <= set("=-~^*+#")
         and not line.lstrip().startswith(":version:")  # (a ``.. changelog::`` directive's
     ]  # options: ``:released: June 27, 2026`` under its ``:version:``)
-    under = following[0] if following and re.match(r":?(?:un)?released", following[0], re.I) else ""
+    under = following[0] if following and _UNDER_TITLE.match(following[0]) else ""
     if under.startswith(":") and not under.split(":", 2)[-1].strip():
         under = ""  # an empty ``:released:`` (SQLAlchemy's old changelogs): no date
     return f"{section.title} {under}".strip()
