@@ -791,6 +791,77 @@ class ScopedSession:
 """
 
 
+CODEC = 'def decode(data, encoding="utf-8", errors="strict", size=1_000):\n    return data\n'
+CODEC_NOW = """\
+def decode(data, encoding=None, errors=None, size=None):
+    if encoding is None:
+        encoding = "utf-8"
+    errors = errors or "strict"
+    if size is None:
+        size = 1_000
+    return data
+"""
+PASSING = """\
+class Client:
+    def get(
+        self,
+        key,
+        populate=False,
+    ):
+        return self._impl(key, populate=populate)
+
+    def _impl(self, key, populate=False):
+        return key
+
+    def connect(self, timeout=0):
+        return socket.create_connection(timeout=timeout)
+
+    def wait(self, timeout=0):
+        return timeout
+"""
+PASSING_NOW = """\
+class Client:
+    def get(
+        self,
+        key,
+        populate=None,
+    ):
+        return self._impl(key, populate=populate)
+
+    def _impl(self, key, populate=None):
+        if populate is None:
+            populate = False
+        return key
+
+    def connect(self, timeout=None):
+        return socket.create_connection(timeout=timeout)
+
+    def wait(self, timeout=None):
+        if timeout is None:
+            timeout = 0
+        return timeout
+"""
+
+
+def test_a_default_made_none_read_back_as_code_writes_it(tmp_path: Path, mode: str) -> None:
+    """The old default as the source writes it (``"utf-8"`` for ``'utf-8'``, ``1_000``
+    for 1000) is read back; a signature over several lines is the header, not a
+    reassignment; a parameter passed on as a call's first argument is passed to that call
+    (``socket.create_connection(timeout=timeout)``, which ``wait`` setting its own
+    ``timeout`` back does not resolve)."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "pkg/codec.py": CODEC, "pkg/client.py": PASSING,
+        }),
+        CommitSpec("defaults from settings", D[1], files={
+            "pkg/codec.py": CODEC_NOW, "pkg/client.py": PASSING_NOW,
+        }),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.detail) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.client.Client.connect(timeout)", "0 → None")
+    ]
+
+
 GALLERY = """\
 import argparse
 parser = argparse.ArgumentParser()
@@ -822,27 +893,28 @@ def test_a_script_outside_a_src_layout_is_not_what_the_project_ships(
     assert all(i.path != "gallery/gallery.py" for i in items)
 
 
-def test_a_private_modules_options_count_only_where_a_command_runs(
-    tmp_path: Path, mode: str
-) -> None:
-    """scipy's build helper ``scipy/_build_utils/tempita.py`` lost its ``--outfile``: no
-    command of scipy runs it. pip's options live in the private ``pip/_internal/cli/``, and
-    the ``pip`` command it installs runs ``pip._internal.cli.main``: they count."""
+def test_a_private_build_helpers_options_are_no_command_line(tmp_path: Path, mode: str) -> None:
+    """scipy's build helper ``scipy/_build_utils/tempita.py`` lost its ``--outfile``: no one
+    runs it. pip's options live in the private ``pip/_internal/cli/`` and pytest's in
+    ``_pytest/``: they are the command lines users run, and count."""
     opts = 'import argparse\np = argparse.ArgumentParser()\np.add_argument("--outfile")\n'
     pip_opts = opts.replace("--outfile", "--no-cache")
-    toml = '[project]\nname = "pip"\n\n[project.scripts]\npip = "pip._internal.cli.main:main"\n'
+    pytest_opts = 'def pytest_addoption(parser):\n    parser.addoption("--pastebin")\n'
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={
-            "pyproject.toml": toml, "scipy/__init__.py": "", "scipy/_build_utils/tempita.py": opts,
+            "scipy/__init__.py": "", "scipy/_build_utils/tempita.py": opts,
             "src/pip/__init__.py": "", "src/pip/_internal/cli/cmdoptions.py": pip_opts,
+            "src/_pytest/pastebin.py": pytest_opts,
         }),
         CommitSpec("refactor tools", D[1], files={
             "scipy/_build_utils/tempita.py": "import sys\n",
             "src/pip/_internal/cli/cmdoptions.py": "import sys\n",
+            "src/_pytest/pastebin.py": "import sys\n",
         }),
     ], mode)  # fmt: skip
-    assert [(i.name, i.path) for i in items if i.kind is RadarKind.CLI_OPTION] == [
-        ("--no-cache", "src/pip/_internal/cli/cmdoptions.py")
+    assert sorted((i.name, i.path) for i in items if i.kind is RadarKind.CLI_OPTION) == [
+        ("--no-cache", "src/pip/_internal/cli/cmdoptions.py"),
+        ("--pastebin", "src/_pytest/pastebin.py"),
     ]
 
 
@@ -1299,12 +1371,17 @@ Bug fixes - 4.57.2
 - Fix state corruption in the environment creation machinery:
 
   - a failed run environment build no longer removes shared package environments;
+- Fix dropped support of `-` in pip constraints.
+- Restore support for `pkg_resources` namespaces, which was removed in 68.0.
+- drop Python 3.5 support
 
 Deprecations and Removals - 4.57.2
 ==================================
 
 - Deprecate the ``--foo`` option.
 - Remove the ``--bar`` option.
+- Forbid inheritance from ``ClientSession``.
+- The --build-dir option has been restored as a no-op.
 - pip no longer supports Python 3.8.
 - Document that Python versions are supported until PyPI usage falls below 5%.
 
@@ -1327,21 +1404,28 @@ Performance - 4.57.2
 
 def test_towncrier_headings_as_projects_name_them() -> None:
     """tox's template repeats the version in each heading ("Bug fixes - 4.57.2"): a fix's
-    "no longer" is still a fix's; under pip's "Deprecations and Removals" and "Process" the
-    entry's words say what it deprecates or removes (not every entry does); pip's
-    "Vendored Libraries" and black's "Performance" are no news for users."""
+    "no longer" is still a fix's, but dropping support breaks under it (not a fix of a
+    dropped support, nor support restored); under pip's "Deprecations and Removals" an
+    entry deprecates what it says it deprecates and removes or forbids the rest (not what
+    documents or restores); pip's "Vendored Libraries" and "Process" and black's
+    "Performance" are no news for users."""
     from commitdigest.analysis.radar.changelog import announces, sections
 
     [section] = sections(TOX_LOG)
     assert {e.text: announces(e) for e in section.entries} == {
         "Fix state corruption in the environment creation machinery:": None,
         "a failed run environment build no longer removes shared package environments;": None,
+        "Fix dropped support of `-` in pip constraints.": None,
+        "Restore support for `pkg_resources` namespaces, which was removed in 68.0.": None,
+        "drop Python 3.5 support": (None, True),
+        "Forbid inheritance from ``ClientSession``.": (None, True),
+        "The --build-dir option has been restored as a no-op.": None,
         "Deprecate the ``--foo`` option.": (ApiChangeType.DEPRECATED, False),
         "Remove the ``--bar`` option.": (None, True),
         "pip no longer supports Python 3.8.": (None, True),
         "Document that Python versions are supported until PyPI usage falls below 5%.": None,
         "Remove vendored ``six``.": None,
-        "Deprecate support for eggs for Python 3.11 or later.": (ApiChangeType.DEPRECATED, False),
+        "Deprecate support for eggs for Python 3.11 or later.": None,
         "Faster startup: plugins are no longer imported eagerly.": None,
     }
 
@@ -1362,9 +1446,14 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "- `before_first_request` functions are no longer called. Use `setup`.\n"
         "- If you used the old `logs` table it will stay but will no longer be written to.\n"
         "- Handlers registered once are no longer removed.\n"
-        "- When `strict` is enabled `None` is no longer accepted for `int` fields.\n"
+        "- When `strict` is enabled, `None` is no longer accepted for `int` fields.\n"
         "- Removed warnings attribute from `Result`.\n"
         "- Remove the PytestDeprecationWarning warning.\n"
+        "- Remove Warning about missing config.\n"
+        "- Skip the cache if it no longer exists.\n"
+        "- Since v2 `Client` no longer accepts positional arguments.\n"
+        "- Passing `loop` is no longer necessary.\n"
+        "- If a file has both, the no longer supported `[pytest]` section is read.\n"
         "- Python 3.9 is no longer supported.\n"
         "- When `strict` is set, `None` is no longer accepted.\n"
         "- Removed the `warn` parameter.\n"
@@ -1380,9 +1469,14 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "`before_first_request` functions are no longer called. Use `setup`.": True,
         "If you used the old `logs` table it will stay but will no longer be written to.": True,
         "Handlers registered once are no longer removed.": True,
-        "When `strict` is enabled `None` is no longer accepted for `int` fields.": True,
+        "When `strict` is enabled, `None` is no longer accepted for `int` fields.": True,
         "Removed warnings attribute from `Result`.": True,
         "Remove the PytestDeprecationWarning warning.": True,
+        "Remove Warning about missing config.": False,
+        "Skip the cache if it no longer exists.": False,
+        "Since v2 `Client` no longer accepts positional arguments.": True,
+        "Passing `loop` is no longer necessary.": False,
+        "If a file has both, the no longer supported `[pytest]` section is read.": False,
         "Python 3.9 is no longer supported.": True,
         "When `strict` is set, `None` is no longer accepted.": True,
         "Removed the `warn` parameter.": True,

@@ -81,6 +81,14 @@ _SECTIONS = (  # heading words -> what its entries announce (None: a break, chan
     ),  # (Django's "Features deprecated in 5.1", scipy's "Deprecated features and future
     # changes")
 )
+_BOTH_HEADING = re.compile(r"^\W*deprecations?\s+(?:and|&)\s+removals?\W*$", re.I)
+# under it, what is no removal: pip's "Document that Python versions are supported until
+# …", "The --build-dir option has been restored as a no-op", "Revert building …"
+_NOT_A_REMOVAL = re.compile(
+    r"^\W*(?:document|restor|revert|suppress|fix|clarif|modernis|moderniz)"
+    r"|\bhas\s+been\s+restored\b",
+    re.I,
+)
 _BREAK_WORDS = re.compile(
     r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
     r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
@@ -92,8 +100,9 @@ _BREAK_WORDS = re.compile(
     # read with code as " x ": "triggers a `BytesWarning`" reads "triggers a x"
     r"(?!\s+(?:crash|hang|fail|raise|error|leak|throw|block|panic|warn|emit|require|need"
     r"|corrupt|lose|loses|lost|overwrite|swallow"
-    # what is no longer needed (or applicable, relevant, useful)
-    r"|(?:be\s+)?(?:needed|applicable|relevant|useful)\b"
+    # what is no longer needed (or necessary, applicable, relevant, useful), and bugs that
+    # hide input or print a traceback
+    r"|(?:be\s+)?(?:needed|necessary|applicable|relevant|useful)\b|hides?\b|tracebacks?\b"
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
@@ -111,14 +120,15 @@ _QUIET_HEADING = re.compile(
     r"^\W*(?:(?:improved|updated?)\s+)?(?:docs?|documentation|translations?|ci"
     r"|continuous\s+integration|build\s+system|(?:code\s+)?refactor\w*"
     r"|(?:miscellaneous\s+)?chores?|code\s+style|contributor[-\s]facing"
-    r"|miscellaneous\s+internal|vendored\s+libraries|performance"
+    r"|miscellaneous\s+internal|vendored\s+libraries|performance|(?:process|misc)(?=\W*$)"
     r"|issues\s+closed|pull\s+requests|authors|contributors|acknowledg\w*)\b",
     re.I,
 )  # (towncrier's "Improved documentation" and "Miscellaneous internal changes", aiohttp's
-# "Contributor-facing changes"; pip's "Vendored Libraries", black's "Performance"; the
-# lists of a release's issues, pull requests and authors — scipy's "Pull requests for
-# 1.18.0": their titles are no entries; not pip's "Process" nor setuptools' "Misc", which
-# deprecate and remove, nor fastapi's plain "Internal")
+# "Contributor-facing changes"; pip's "Vendored Libraries" and "Process", setuptools' and
+# towncrier's "Misc" (housekeeping mostly: of 20 setuptools entries there that remove or
+# deprecate, 3 are users'), black's "Performance"; the lists of a release's issues, pull
+# requests and authors — scipy's "Pull requests for 1.18.0": their titles are no entries;
+# not fastapi's plain "Internal")
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
 # it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
 # ("css:", "TSDB:", "Discovery/AWS:")
@@ -144,6 +154,7 @@ _SUPPORT_DROPPED = re.compile(
     r"(?:\S+\s+){1,4}?(?:is|are|was|were|has\s+been)\s+(?:now\s+)?(?:dropped|removed)\b",
     re.I,
 )
+_RESTORES = re.compile(r"^\W*(?:restor|revert|re-?add|bring\s+back)", re.I)
 # a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
 # prometheus writes it): what it removes or no longer does is the bug, unless it says that
 # it breaks
@@ -526,17 +537,15 @@ _FRAGMENT_TYPES: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (
         re.compile(
             r"(?:new_)?features?|added|improvements?|enhancements?|change[sd]?|performance"
-            r"|highlight|security|packaging|c_api"
+            r"|highlight|security|packaging|c_api|other"
         ),
         "Changed",
     ),
     (
-        re.compile(r"misc|process|other"),
-        "Misc",  # (setuptools' misc fragments say what they remove: the words decide)
-    ),
-    (
-        re.compile(r"docs?|documentation|trivial|contrib|vendor|internal|chores?|ci|tests?"),
-        None,
+        re.compile(
+            r"docs?|documentation|misc|trivial|process|contrib|vendor|internal|chores?|ci|tests?"
+        ),
+        None,  # (housekeeping mostly: aiohttp's misc fragments, pip's process ones)
     ),
 )
 
@@ -596,6 +605,12 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
                 return None  # a sentence explaining the entry above ("This simplifies …");
                 # a short item is one of a list the entry opens ("Python 3.8")
             return change, change is not ApiChangeType.DEPRECATED
+    if heading and _BOTH_HEADING.match(heading):  # towncrier's "Deprecations and Removals"
+        if _REFERENCE_ONLY.match(words) or _NOT_A_REMOVAL.search(words):
+            return None  # a link; what documents, restores, reverts or fixes
+        if _DEPRECATION_WORDS.search(words) and not _BREAK_WORDS.search(words):
+            return ApiChangeType.DEPRECATED, False
+        return None, True  # (its entries remove or forbid: "Forbid inheritance from …")
     if heading and _QUIET_HEADING.search(heading):
         return None  # docs, translations, CI: nothing users act on
     # its words after a [TAG] and a scope ("css:"), unless they are housekeeping's ("[CI]
@@ -606,10 +621,11 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         return None
     fix_heading = bool(heading and _FIX_HEADING.match(heading))
     fix = _FIX_LEAD.match(words) is not None or _FIX_LEAD.match(said) is not None
+    dropped = (
+        fix_heading and not fix and _SUPPORT_DROPPED.search(words) and not _RESTORES.match(words)
+    )
     if _says_break(words, said) and not (
-        (fix or fix_heading)
-        and not _SAYS_IT_BREAKS.search(words)
-        and not _SUPPORT_DROPPED.search(words)
+        (fix or fix_heading) and not _SAYS_IT_BREAKS.search(words) and not dropped
     ):
         return None, True
     deprecates = _DEPRECATION_WORDS.search(_WARNING_AVOIDED.sub(" ", words))
@@ -634,7 +650,7 @@ _SAYS_IT_BREAKS = re.compile(
 # a warning that is no longer printed ("Remove warning for SQL Server dialect when a new
 # version is detected"); not a deprecation warning, nor a parameter named for warnings
 _WARNING_GONE = re.compile(
-    r"^\s+(?:the\s+|an?\s+)?(?:(?!deprecation\b)[a-z][a-z-]*\s+)?warnings?\b"
+    r"^\s+(?:[Tt]he\s+|[Aa]n?\s+)?(?:(?![Dd]eprecation\b)[a-z][a-z-]*\s+)?[Ww]arnings?\b"
     r"(?!\s+(?:parameter|argument|option|flag|class|subclass|categor|filter|setting"
     r"|attribute|field|module|alias|type|function|method|helper)s?\b)",
 )  # (a lower-case word before it: "Remove the PytestDeprecationWarning warning" goes on)
@@ -670,11 +686,13 @@ def _says_break(words: str, said: str) -> bool:
 # a clause that explains or sets a condition, not one that says what changes ("making it
 # clearer why the transaction is no longer active", "once the pool is no longer used"), and
 # the means of a change ("by no longer re-scanning the whole atom")
-# (its conjunction two to four words before "no longer": a subject and a verb between;
-# "Handlers registered once are no longer removed" says what changes)
+# (its conjunction one to six words before "no longer", two for "once": "Handlers
+# registered once are no longer removed" says what changes; not "since" a version: "Since
+# v2 `Client` no longer accepts positional arguments")
 _SUBORDINATE = re.compile(
-    r"\b(?:why|when|whenever|once|if|until|while|whether|since|because)"
-    r"(?:\s+[^\s.;:!?,()]+){2,4}\s*$",
+    r"\b(?:(?:why|when|whenever|if|until|while|whether|because)(?:\s+[^\s.;:!?,()]+){1,6}"
+    r"|once(?:\s+[^\s.;:!?,()]+){2,6}|since(?!\s+(?:\w+\s+)?v?\d)(?:\s+[^\s.;:!?,()]+){1,6})"
+    r"\s*$",
     re.I,
 )
 
@@ -684,8 +702,9 @@ def _subordinate(words: str, m: re.Match[str]) -> bool:
     if not m.group(0).lower().startswith("no"):
         return False
     before = words[max(0, m.start() - 120) : m.start()]
-    if before.rstrip().lower().endswith(" by"):
-        return True  # how it is done: black's "Improve performance … by no longer scanning"
+    if before.rstrip().lower().endswith((" by", " the", " a")):
+        return True  # how it is done (black's "Improve performance … by no longer
+        # scanning"), or what it is ("the no longer supported [pytest] section")
     return _SUBORDINATE.search(before) is not None
 
 

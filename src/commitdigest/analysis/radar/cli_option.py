@@ -21,7 +21,6 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     is_own_python,
-    is_private_module,
     is_test_or_docs,
     is_vendored,
     removed_from,
@@ -164,6 +163,7 @@ def _setup_py_commands(text: str) -> dict[str, str]:
 
 def detect(view: CommitView) -> list[ApiChange]:
     touched = [p for p in view.paths if wants(view.changed.get(p), p)]
+    touched = [p for p in touched if not _a_helper(p)]
     if touched and view.repo is not None:
         surface = public_surface(view.repo)
         touched = [p for p in touched if surface.ships(p)]
@@ -177,42 +177,19 @@ def detect(view: CommitView) -> list[ApiChange]:
         for opt in sorted(before - after)
     }
     items = _commands(view, removed)
-    if any(is_private_module(p) for p in removed.values()):
-        runs = _run_packages(view)
-        removed = {
-            o: p
-            for o, p in removed.items()
-            if not is_private_module(p) or runs.intersection(p.split("/")[:-1])
-        }
     for opt, path in removed.items():
         items.append(removed_from(RadarKind.CLI_OPTION, opt, path, view.before.get(path)))
     return items
 
 
-_ROOT_PACKAGING = ("pyproject.toml", "setup.cfg", "setup.py")
+# a package's private build or development helpers (scipy's ``scipy/_build_utils/``, whose
+# ``tempita.py`` lost ``--outfile``): their options are no command line users run (not
+# openai's ``cli/_tools/``, subcommands of its ``openai`` command)
+_HELPERS = re.compile(r"^_+(?:build|dev)(?:[_-]\w+)?$", re.I)
 
 
-def _run_packages(view: CommitView) -> set[str]:
-    """The top packages a command of the project runs: those of the commands its packaging
-    installs, and those with a ``__main__`` (``python -m``). A private module's options are
-    a command line only in them (pip's ``pip/_internal/cli/cmdoptions.py``, which ``pip``
-    runs; not scipy's ``scipy/_build_utils/tempita.py``, a build helper, where no command
-    is)."""
-    if view.repo is None:
-        return set()
-    texts = view.repo.texts(view.sha, _ROOT_PACKAGING)
-    runs = {
-        _module(target).split("/")[0]
-        for path, text in texts.items()
-        for target in commands(path, text).values()
-    }
-    surface = public_surface(view.repo)
-    runs.update(
-        module.split(".")[0]
-        for path in surface.files
-        if path.endswith("/__main__.py") and (module := surface.module_of(path))
-    )
-    return runs
+def _a_helper(path: str) -> bool:
+    return any(_HELPERS.match(part) for part in path.split("/")[:-1])
 
 
 def _commands(view: CommitView, removed: dict[str, str]) -> list[ApiChange]:

@@ -22,6 +22,7 @@ Names a module ``__getattr__`` served before and no longer serves are removed (F
 
 from __future__ import annotations
 
+import ast
 import builtins
 import re
 import weakref
@@ -222,7 +223,7 @@ def _module_getattr(text: str) -> bool:
 def detect(view: CommitView) -> list[ApiChange]:
     public = public_surface(view.repo) if view.repo is not None else None
     items: list[ApiChange] = []
-    passed: list[tuple[_Where, Breakage]] = []  # defaults made None and passed on by name
+    passed: list[tuple[_Where, Breakage, str]] = []  # defaults made None, passed on by name
     for path in view.paths:
         if not wants(view.changed.get(path), path):
             continue
@@ -269,8 +270,8 @@ def detect(view: CommitView) -> list[ApiChange]:
             how = _sentinel(brk, after)
             if how is _Default.RESOLVED:
                 continue  # the old default, set back
-            if how is _Default.PASSED_ON:
-                passed.append((where, brk))
+            if how is _Default.PASSED_ON and after is not None:
+                passed.append((where, brk, after))
             else:
                 kept.append(brk)
         found_items = [item for brk in kept if (item := _item(where, brk)) is not None]
@@ -278,12 +279,11 @@ def detect(view: CommitView) -> list[ApiChange]:
     # a default passed on stands for the old one where the function it is passed on to, in
     # the commit's modules, reads it back (SQLAlchemy's scoped_session.get passes
     # populate_existing on to Session.get, that to Session._get_impl, which reads it)
-    texts = [t for t in view.after.values() if t] if passed else []
+    resolvers = _Resolvers(view)
     return items + [
         item
-        for where, brk in passed
-        if not _passed_to_resolver(texts, brk, _body(view.after.get(where.path) or "", brk.line))
-        and (item := _item(where, brk)) is not None
+        for where, brk, after in passed
+        if not resolvers.resolve(brk, after) and (item := _item(where, brk)) is not None
     ]
 
 
@@ -302,28 +302,43 @@ def _sentinel(brk: Breakage, after: str | None) -> _Default | None:
     function sets it to the old value when it is ``None`` (``if p is None: p = old``, ``old
     if p is None else p``, ``p or old``, ``p = options.get("p", old)``), or, where the old
     value was falsy, passes it on by name, untouched (then it stands for the old one where
-    the commit resolves that parameter elsewhere: SQLAlchemy's proxies of ``Session.get``).
-    A caller that passes nothing gets what it got (``Session.get(populate_existing=False)``
-    -> ``None``, read from the execution options, else ``False``): no breaking change. One
-    set to something else (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then
-    ``num_tokens``) changed; so did one only another function resolves."""
+    the commit's modules set it back in the function it is passed on to: SQLAlchemy's
+    proxies of ``Session.get``, :class:`_Resolvers`). A caller that passes nothing gets
+    what it got (``Session.get(populate_existing=False)`` -> ``None``, read from the
+    execution options, else ``False``): no breaking change. One set to something else
+    (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then ``num_tokens``) changed; so did
+    one only another function sets back."""
     if brk.change != "default_changed" or brk.new != "None" or not brk.param or not after:
         return None
-    body = _body(after, brk.line)
+    body = _body(after.split("\n"), (brk.line or 0) - 1)
     if resolves(body, brk.param, brk.old):
         return _Default.RESOLVED
     name = re.escape(brk.param)
     if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", body, re.M):
         return None  # set to something else, then maybe passed on (not "p=p," alone)
-    passed_on = rf"[(,\s]{name}\s*=\s*{name}\s*[,)]"
-    if brk.old in _FALSY and re.search(passed_on, body):
+    if brk.old in _FALSY and _call_words(body, brk.param):
         return _Default.PASSED_ON
     return None
 
 
+def _value(old: str) -> str:
+    """A pattern of the default ``old`` as the source may write it (``'utf-8'`` as
+    ``"utf-8"`` too, ``1000`` as ``1_000``)."""
+    try:
+        value = ast.literal_eval(old)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return re.escape(old)
+    if isinstance(value, str):
+        quoted = re.escape(value)
+        return rf"(?:'{quoted}'|\"{quoted}\")"
+    if isinstance(value, int) and not isinstance(value, bool) and old.lstrip("-").isdigit():
+        return "_?".join(re.escape(c) for c in old) + r"\b"  # (``1_000`` is 1000)
+    return re.escape(old)
+
+
 def resolves(text: str, param: str, old: str) -> bool:
     """Whether ``text`` sets ``param`` to ``old`` when it is ``None``."""
-    name, value = re.escape(param), re.escape(old)
+    name, value = re.escape(param), _value(old)
     pattern = (
         rf"^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
         rf"|(?<![.\w]){name}\s*=\s*{value}\s+if\s+{name}\s+is\s+None\b"
@@ -336,43 +351,77 @@ def resolves(text: str, param: str, old: str) -> bool:
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.M)
 
 
-def _passed_to_resolver(texts: list[str], brk: Breakage, body: str) -> bool:
-    """Whether the call that ``body`` passes ``brk.param`` on to names a function of
-    ``texts`` that sets it back to ``brk.old`` when it is ``None``, itself or through the
-    calls it passes it on to (a function named as an argument counts: ``greenlet_spawn(
-    self.sync_session.get, …, p=p)``)."""
-    param = brk.param or ""
-    bodies: dict[str, list[str]] = {}
-    for text in texts:
-        for m in _DEF.finditer(text):
-            line = text.count("\n", 0, m.start()) + 1
-            bodies.setdefault(m.group(1), []).append(_body(text, line))
-    good = {n for n, found in bodies.items() if any(resolves(b, param, brk.old) for b in found)}
-    grown = True
-    while grown:  # (through the functions that pass it on to one that does)
-        grown = False
-        for name, found in bodies.items():
-            if name not in good and any(_call_words(b, param) & good for b in found):
-                good.add(name)
-                grown = True
-    return bool(_call_words(body, param) & good)
+class _Resolvers:
+    """The functions of a commit's Python modules (their bodies, split once, only when a
+    default made ``None`` is passed on), and which of them set a parameter back to an old
+    default, themselves or through the functions they pass it on to."""
+
+    def __init__(self, view: CommitView) -> None:
+        self._view = view
+        self._bodies: dict[str, list[str]] | None = None
+        self._good: dict[tuple[str, str], set[str]] = {}
+
+    def bodies(self) -> dict[str, list[str]]:
+        if self._bodies is None:
+            self._bodies = {}
+            for path, text in self._view.after.items():
+                if not text or not path.endswith(".py"):
+                    continue
+                lines = text.split("\n")
+                at = line = 0
+                for m in _DEF.finditer(text):
+                    line += text.count("\n", at, m.start())
+                    at = m.start()
+                    self._bodies.setdefault(m.group(1), []).append(_body(lines, line))
+        return self._bodies
+
+    def good(self, param: str, old: str) -> set[str]:
+        key = (param, old)
+        if key not in self._good:
+            bodies = self.bodies()
+            good = {n for n, found in bodies.items() if any(resolves(b, param, old) for b in found)}
+            callers = {n: [_call_words(b, param) for b in found] for n, found in bodies.items()}
+            grown = True
+            while grown:  # (through the functions that pass it on to one that does)
+                grown = False
+                for name, words in callers.items():
+                    if name not in good and any(w & good for w in words):
+                        good.add(name)
+                        grown = True
+            self._good[key] = good
+        return self._good[key]
+
+    def resolve(self, brk: Breakage, after: str) -> bool:
+        """Whether the calls the function of ``brk`` passes its parameter on to name a
+        function that sets it back (a function named as an argument counts:
+        ``greenlet_spawn(self.sync_session.get, …, p=p)``)."""
+        body = _body(after.split("\n"), (brk.line or 0) - 1)
+        return bool(_call_words(body, brk.param or "") & self.good(brk.param or "", brk.old))
+
+
+_REACH = 2000  # characters a call's arguments are read back over, at most
 
 
 def _call_words(body: str, param: str) -> set[str]:
-    """The names in the calls of ``body`` that pass ``param`` on by name (``f(x, p=p)``)."""
+    """The names in the calls of ``body`` that pass ``param`` on by name (``f(x, p=p)``):
+    the callee's and its arguments' up to it."""
     words: set[str] = set()
     name = re.escape(param)
     for m in re.finditer(rf"[(,\s]{name}\s*=\s*{name}\s*[,)]", body):
-        depth, at = 0, m.start()
-        while at > 0:  # back to the bracket that opens the call
-            at -= 1
-            char = body[at]
-            if char == ")":
-                depth += 1
-            elif char == "(":
-                if not depth:
-                    break
-                depth -= 1
+        at = m.start()
+        if body[at] != "(":  # back to the bracket that opens the call
+            depth, floor = 0, max(0, at - _REACH)
+            while at > floor:
+                at -= 1
+                char = body[at]
+                if char == ")":
+                    depth += 1
+                elif char == "(":
+                    if not depth:
+                        break
+                    depth -= 1
+            if body[at] != "(":
+                continue  # (not found near enough: a string's bracket, or a long call)
         start = at
         while start > 0 and (body[start - 1].isalnum() or body[start - 1] in "_."):
             start -= 1
@@ -380,25 +429,31 @@ def _call_words(body: str, param: str) -> set[str]:
     return words
 
 
-def _body(text: str, line: int | None) -> str:
-    """The function whose header starts at the 1-based ``line`` of ``text`` (decorators
-    above it, header and body): its lines up to the first one indented no deeper than it;
-    the whole text where the line is unknown."""
-    lines = text.split("\n")
-    if line is None or not 0 < line <= len(lines):
-        return text
-    i = line - 1
+def _body(lines: list[str], i: int) -> str:
+    """The body of the function whose header starts at line index ``i`` of ``lines``
+    (decorators above it): its lines after the header up to the first code line indented
+    no deeper than the header (a comment at the margin ends nothing); all of ``lines``
+    where ``i`` is no line."""
+    if not 0 <= i < len(lines):
+        return "\n".join(lines)
     while i < len(lines) - 1 and lines[i].lstrip().startswith("@"):
         i += 1  # (a decorator's line: the def below it)
     indent = len(lines[i]) - len(lines[i].lstrip())
-    end = i + 1
+    depth, start = 0, i
+    while start < len(lines):  # past the header: brackets closed, and its colon
+        code = lines[start].split("#", 1)[0]
+        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+        start += 1
+        if depth <= 0 and code.rstrip().endswith(":"):
+            break
+    end = start
     while end < len(lines):
         here = lines[end]
         code = here.lstrip()
-        if code and len(here) - len(code) <= indent and not code.startswith((")", "]", "}")):
+        if code and not code.startswith("#") and len(here) - len(code) <= indent:
             break
         end += 1
-    return "\n".join(lines[i:end])
+    return "\n".join(lines[start:end])
 
 
 MODULE_GROUPED_FROM = 5  # public names of a deleted module read as one item from this many
