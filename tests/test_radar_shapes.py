@@ -1317,6 +1317,11 @@ Backwards incompatible changes in 5.1
 
 * Support for PostgreSQL 12 is removed.
 
+Miscellaneous
+-------------
+
+* The minimum supported version of ``asgiref`` is increased to 3.8.1.
+
 Features deprecated in 5.1
 ==========================
 
@@ -1327,7 +1332,8 @@ Features deprecated in 5.1
 def test_a_version_notes_file_dated_under_its_title_is_released(tmp_path: Path, mode: str) -> None:
     """Django dates ``docs/releases/5.1.txt`` by the line under its title: "*Expected
     August 2024*" becomes "*August 7, 2024*" on release day, which releases 5.1 (the tag is
-    on the stable branch)."""
+    on the stable branch). An entry under "Miscellaneous" inside "Backwards incompatible
+    changes in 5.1" is one of those."""
     notes = "docs/releases/5.1.txt"
     written, released = scan(tmp_path, [
         CommitSpec("init", D[0], files={"django/__init__.py": "", notes: "x\n"}),
@@ -1336,9 +1342,10 @@ def test_a_version_notes_file_dated_under_its_title_is_released(tmp_path: Path, 
             notes: DJANGO_NOTES.replace("*Expected August 2024*", "*August 7, 2024*")
         }),
     ], mode)  # fmt: skip
-    assert all(i.release == "" for i in written) and len(written) == 2
+    assert all(i.release == "" for i in written) and len(written) == 3
     assert sorted((i.name, i.release) for i in released if i.kind is RadarKind.ANNOUNCED) == [
         ("Support for PostgreSQL 12 is removed.", "5.1"),
+        ("The minimum supported version of ``asgiref`` is increased to 3.8.1.", "5.1"),
         ("``django.utils.itercompat.is_iterable()`` is deprecated.", "5.1"),
     ]
 

@@ -410,7 +410,17 @@ def _sections_of(reading: _Reading) -> list[Section]:
     if version_level is None:
         return []
     starts = [(i, title) for i, level, title in heads if level == version_level]
-    cats = {i: title for i, level, title in heads if level > version_level}
+    cats: dict[int, str] = {}  # a category under another one is both ("Backwards
+    # incompatible changes in 5.1" over Django's "Miscellaneous"), the nearest last
+    above: list[tuple[int, str]] = []
+    for i, level, title in heads:
+        if level <= version_level:
+            above = []
+            continue
+        while above and above[-1][0] >= level:
+            above.pop()
+        above.append((level, title))
+        cats[i] = "\n".join(t for _, t in above)
     bounds = [i for i, level, _ in heads if level <= version_level]
     out: list[Section] = []
     for start, title in starts:
@@ -594,11 +604,16 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     """``(fixed change, breaking)`` for an entry that announces a break, a removal or a
     deprecation (by its heading, else by its own words); ``None`` for any other entry."""
     words = _CODE.sub(" x ", plain_text(entry.text))  # a word written as code is a name
-    heading = entry.heading.strip()
-    if len(heading) <= 200:  # (a heading, not a paragraph: the version it repeats)
-        heading = _OF_VERSION.sub("", heading).strip()
+    # the categories it sits under, the nearest last, each read without the version it
+    # repeats; the nearest one is its heading, any one may say it breaks, removes or
+    # deprecates
+    headings = [
+        _OF_VERSION.sub("", h).strip() if len(h) <= 200 else h.strip()
+        for h in entry.heading.split("\n")
+    ]
+    heading = headings[-1] if headings else ""
     for pattern, change in _SECTIONS:
-        if heading and pattern.search(heading):
+        if any(h and pattern.search(h) for h in reversed(headings)):
             if _REFERENCE_ONLY.match(words):
                 return None  # "PR #1862.": a link, not an entry
             if entry.nested and not _says_what(entry.text, words) and len(words.split()) > 4:
