@@ -52,6 +52,7 @@ from commitdigest.analysis.radar.pyapi import (
     dropped_exports,
     generic_dropped,
     module_api,
+    signature_end,
     surface,
 )
 from commitdigest.analysis.radar.pylocal import (
@@ -439,13 +440,7 @@ def _body(lines: list[str], i: int) -> str:
     while i < len(lines) - 1 and lines[i].lstrip().startswith("@"):
         i += 1  # (a decorator's line: the def below it)
     indent = len(lines[i]) - len(lines[i].lstrip())
-    depth, start = 0, i
-    while start < len(lines):  # past the header: brackets closed, and its colon
-        code = lines[start].split("#", 1)[0]
-        depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
-        start += 1
-        if depth <= 0 and code.rstrip().endswith(":"):
-            break
+    start = signature_end(lines, i) + 1  # (past the header: its brackets closed, its colon)
     end = start
     while end < len(lines):
         here = lines[end]
