@@ -22,6 +22,7 @@ from functools import lru_cache
 
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.kept import ByText
+from commitdigest.analysis.radar.pyapi import indent_of
 from commitdigest.models import ApiChangeType
 
 __all__ = [
@@ -155,11 +156,11 @@ _SUPPORT_DROPPED = re.compile(
     re.I,
 )
 _RESTORES = re.compile(r"^\W*(?:restor|revert|re-?add|bring\s+back)", re.I)
+# the version a category heading repeats (tox's towncrier template: "Bug fixes - 4.57.2")
+_OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+)+\S*\))\s*$")
 # a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
 # prometheus writes it): what it removes or no longer does is the bug, unless it says that
 # it breaks
-# the version a category heading repeats (tox's towncrier template: "Bug fixes - 4.57.2")
-_OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+)+\S*\))\s*$")
 _FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
 # a deprecation warning that a change avoids or silences is no deprecation
 _WARNING_AVOIDED = re.compile(
@@ -476,18 +477,14 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
     return out
 
 
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip())
-
-
 def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
     """The ``.. change::`` directive at line index ``i`` as an entry, and the index of the
     line after it: its paragraphs (nested directives such as ``.. seealso::`` left out)
     under the heading its ``:tags:`` make (:func:`tags_heading`)."""
-    indent = _indent(lines[i])
+    indent = indent_of(lines[i])
     options: dict[str, str] = {}
     j = i + 1
-    while j < end and (option := _OPTION.match(lines[j])) and _indent(lines[j]) > indent:
+    while j < end and (option := _OPTION.match(lines[j])) and indent_of(lines[j]) > indent:
         options[option.group(1)] = option.group(2)
         j += 1
     parts: list[str] = []
@@ -496,7 +493,7 @@ def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
     while j < end:
         line = lines[j]
         if line.strip():
-            deep = _indent(line)
+            deep = indent_of(line)
             if deep <= indent:
                 break  # the next entry, or the next version
             if nested is not None and deep > nested:
@@ -659,9 +656,6 @@ _SAYS_IT_BREAKS = re.compile(
     r"|\bbackwards?[- ]incompatib|\bincompatible\s+change",
     re.I,
 )
-# what a leading "Removed" takes away when it is no API: a line of output, a redundancy
-# (rich's "Removed the empty line printed in jupyter while using `Progress`"); not an
-# argument, an option or support, even unused ones ("Removed unused arguments from `x`")
 # a warning that is no longer printed ("Remove warning for SQL Server dialect when a new
 # version is detected"); not a deprecation warning, nor a parameter named for warnings
 _WARNING_GONE = re.compile(
@@ -669,6 +663,9 @@ _WARNING_GONE = re.compile(
     r"(?!\s+(?:parameter|argument|option|flag|class|subclass|categor|filter|setting"
     r"|attribute|field|module|alias|type|function|method|helper)s?\b)",
 )  # (a lower-case word before it: "Remove the PytestDeprecationWarning warning" goes on)
+# what a leading "Removed" takes away when it is no API: a line of output, a redundancy
+# (rich's "Removed the empty line printed in jupyter while using `Progress`"); not an
+# argument, an option or support, even unused ones ("Removed unused arguments from `x`")
 _TIDIED = re.compile(
     r"^\W*(?:(?:the|an?|some|any|all)\s+)?(?:(?!x\b)\w+\s+)?"
     r"(?:empty|blank|extra|trailing|leading|duplicated?|redundant|unnecessary|unneeded"
@@ -699,11 +696,10 @@ def _says_break(words: str, said: str) -> bool:
 
 
 # a clause that explains or sets a condition, not one that says what changes ("making it
-# clearer why the transaction is no longer active", "once the pool is no longer used"), and
-# the means of a change ("by no longer re-scanning the whole atom")
-# (its conjunction one to six words before "no longer", two for "once": "Handlers
-# registered once are no longer removed" says what changes; not "since" a version: "Since
-# v2 `Client` no longer accepts positional arguments")
+# clearer why the transaction is no longer active", "once the pool is no longer used"): its
+# conjunction one to six words before "no longer", two for "once" ("Handlers registered
+# once are no longer removed" says what changes), and "since" not of a version ("Since v2
+# `Client` no longer accepts positional arguments" says it too)
 _SUBORDINATE = re.compile(
     r"\b(?:(?:why|when|whenever|if|until|while|whether|because)(?:\s+[^\s.;:!?,()]+){1,6}"
     r"|once(?:\s+[^\s.;:!?,()]+){2,6}|since(?!\s+(?:\w+\s+)?v?\d)(?:\s+[^\s.;:!?,()]+){1,6})"
@@ -713,7 +709,8 @@ _SUBORDINATE = re.compile(
 
 
 def _subordinate(words: str, m: re.Match[str]) -> bool:
-    """Whether the "no longer" of ``m`` is said in such a clause."""
+    """Whether the "no longer" of ``m`` is said in such a clause, or as the means of a
+    change ("by no longer re-scanning the whole atom") or an adjective."""
     if not m.group(0).lower().startswith("no"):
         return False
     before = words[max(0, m.start() - 120) : m.start()]
@@ -726,9 +723,12 @@ def _subordinate(words: str, m: re.Match[str]) -> bool:
 def _tidies(text: str, lead: re.Match[str]) -> bool:
     """Whether the leading verb ``lead`` of ``text`` removes a redundancy (a blank line of
     output, a duplicate) or a warning it printed, not something users have."""
-    if lead.group(0)[:1].lower() in "rd" and _WARNING_GONE.match(text[lead.end() :]):
+    if lead.group(0)[:1].lower() not in "rd":
+        return False  # (no "Remove" / "Drop")
+    gone = text[lead.end() :]
+    if _WARNING_GONE.match(gone):
         return True
-    tidied = _TIDIED.match(text[lead.end() :]) if lead.group(0)[:1].lower() in "rd" else None
+    tidied = _TIDIED.match(gone)
     if tidied is None:
         return False
     said = tidied.group(1)
