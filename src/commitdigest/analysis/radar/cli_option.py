@@ -25,7 +25,7 @@ from commitdigest.analysis.radar.models import (
     is_vendored,
     removed_from,
 )
-from commitdigest.analysis.radar.public import public_surface
+from commitdigest.analysis.radar.public import shipped
 
 _DECL = re.compile(
     r"""(?:add_argument|option|Option)\(\s*(?:["']-[A-Za-z]["']\s*,\s*)?["'](--[A-Za-z0-9][A-Za-z0-9-]*)["']"""
@@ -163,10 +163,7 @@ def _setup_py_commands(text: str) -> dict[str, str]:
 
 def detect(view: CommitView) -> list[ApiChange]:
     touched = [p for p in view.paths if wants(view.changed.get(p), p)]
-    touched = [p for p in touched if not _a_helper(p)]
-    if touched and view.repo is not None:
-        surface = public_surface(view.repo)
-        touched = [p for p in touched if surface.ships(p)]
+    touched = shipped(view.repo, [p for p in touched if not _a_helper(p)])
     before: set[str] = set()
     after: set[str] = set()
     for p in touched:

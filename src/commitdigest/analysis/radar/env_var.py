@@ -23,7 +23,7 @@ from commitdigest.analysis.radar.models import (
     is_test_or_docs,
     removed_from,
 )
-from commitdigest.analysis.radar.public import public_surface
+from commitdigest.analysis.radar.public import shipped
 
 _READ = re.compile(
     r"""(?:getenv|environ\.get|environ\[|environ\.setdefault|environ\.pop)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
@@ -85,9 +85,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         if wants(view.changed.get(p), p)
         or (relevant(p) and view.after.get(p) is None and names(view.before.get(p)))
     ]
-    if touched and view.repo is not None:
-        surface = public_surface(view.repo)
-        touched = [p for p in touched if surface.ships(p)]
+    touched = shipped(view.repo, touched)
     if not touched:
         return []
     still: set[str] = set()

@@ -28,7 +28,7 @@ from commitdigest.analysis.radar.models import is_test_or_docs
 from commitdigest.analysis.radar.pyapi import ModuleApi, module_api
 from commitdigest.analysis.radar.repo import RepoView
 
-__all__ = ["PublicSurface", "module_name", "public_surface", "share_surface"]
+__all__ = ["PublicSurface", "module_name", "public_surface", "share_surface", "shipped"]
 
 _DOC_GLOBS = ("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", ":!tests/**", ":!**/tests/**")
 _ENTRY = re.compile(r"""=\s*["']?\s*([A-Za-z_][\w.]*)\s*:\s*([A-Za-z_][\w.]*)""")
@@ -63,6 +63,15 @@ def public_surface(repo: RepoView) -> PublicSurface:
     if surface is None:
         surface = _SURFACES[repo] = PublicSurface.at(repo, repo.base)
     return surface
+
+
+def shipped(repo: RepoView | None, paths: list[str]) -> list[str]:
+    """The ``paths`` the project installs (:meth:`PublicSurface.ships`); all of them where
+    the repository is not known, and none is asked of it when there are none."""
+    if not paths or repo is None:
+        return paths
+    surface = public_surface(repo)
+    return [p for p in paths if surface.ships(p)]
 
 
 def share_surface(repo: RepoView, surface: PublicSurface) -> None:

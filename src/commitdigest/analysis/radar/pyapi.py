@@ -48,6 +48,7 @@ __all__ = [
     "light_api",
     "module_api",
     "not_code_at_end",
+    "plain_base",
     "signature_end",
     "string_spans",
     "surface",
@@ -896,11 +897,12 @@ def _bases_dropped(
 def generic_dropped(old: Iterable[str], new: Iterable[str]) -> bool:
     """Whether a class drops ``Generic``/``Protocol`` with no subscripted base left to keep
     it generic (``Box[int]`` would raise)."""
-    typing_base = [b for b in old if _plain_base(b) in ("Generic", "Protocol")]
-    return bool(typing_base) and not any("[" in b or _plain_base(b) in _TYPING_BASES for b in new)
+    typing_base = [b for b in old if plain_base(b) in ("Generic", "Protocol")]
+    return bool(typing_base) and not any("[" in b or plain_base(b) in _TYPING_BASES for b in new)
 
 
-def _plain_base(base: str) -> str:
+def plain_base(base: str) -> str:
+    """A base's class name: without its module and type arguments."""
     return base.split("[", 1)[0].strip().rsplit(".", 1)[-1]
 
 
@@ -916,7 +918,7 @@ def _base_classes(bases: tuple[str, ...], imports: Mapping[str, str] | None = No
     return {
         _TYPING_MODULE.sub("", _unaliased(base.split("[", 1)[0].strip(), imports or {}))
         for base in bases
-        if _plain_base(base) not in _TYPING_BASES and "=" not in base.split("[", 1)[0]
+        if plain_base(base) not in _TYPING_BASES and "=" not in base.split("[", 1)[0]
     }
 
 

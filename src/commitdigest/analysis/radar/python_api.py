@@ -28,7 +28,6 @@ import re
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property, lru_cache
 from typing import NamedTuple
 
@@ -52,6 +51,7 @@ from commitdigest.analysis.radar.pyapi import (
     dropped_exports,
     generic_dropped,
     module_api,
+    plain_base,
     signature_end,
     surface,
 )
@@ -224,7 +224,8 @@ def _module_getattr(text: str) -> bool:
 def detect(view: CommitView) -> list[ApiChange]:
     public = public_surface(view.repo) if view.repo is not None else None
     items: list[ApiChange] = []
-    passed: list[tuple[_Where, Breakage, str]] = []  # defaults made None, passed on by name
+    # defaults made None and passed on by name, with the names of the calls they go to
+    passed: list[tuple[_Where, Breakage, frozenset[str]]] = []
     for path in view.paths:
         if not wants(view.changed.get(path), path):
             continue
@@ -269,12 +270,10 @@ def detect(view: CommitView) -> list[ApiChange]:
         kept: list[Breakage] = []
         for brk in found:
             how = _sentinel(brk, after)
-            if how is _Default.RESOLVED:
-                continue  # the old default, set back
-            if how is _Default.PASSED_ON and after is not None:
-                passed.append((where, brk, after))
-            else:
+            if how is None:
                 kept.append(brk)
+            elif not how.set_back:  # passed on: the calls it goes to decide, below
+                passed.append((where, brk, how.calls))
         found_items = [item for brk in kept if (item := _item(where, brk)) is not None]
         items += _module_gone(found_items, module) if after is None else found_items
     # a default passed on stands for the old one where the function it is passed on to, in
@@ -283,22 +282,23 @@ def detect(view: CommitView) -> list[ApiChange]:
     resolvers = _Resolvers(view)
     return items + [
         item
-        for where, brk, after in passed
-        if not resolvers.resolve(brk, after) and (item := _item(where, brk)) is not None
+        for where, brk, words in passed
+        if not words & resolvers.good(brk.param or "", brk.old)
+        and (item := _item(where, brk)) is not None
     ]
 
 
 _FALSY = frozenset({"False", "0", "0.0", '""', "''", "()", "[]", "{}"})
 
 
-class _Default(Enum):
-    """What a parameter's default that became ``None`` stands for (:func:`_sentinel`)."""
+class _Stands(NamedTuple):
+    """How a default made ``None`` stands for the old one (:func:`_sentinel`)."""
 
-    RESOLVED = "resolved"  # the old value, set back by the function
-    PASSED_ON = "passed on"  # whatever the callee it is passed on to makes of it
+    set_back: bool  # its function sets it back to the old value
+    calls: frozenset[str] = frozenset()  # else the names of the calls it is passed on to
 
 
-def _sentinel(brk: Breakage, after: str | None) -> _Default | None:
+def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     """Whether a parameter's default became ``None`` standing for the old one: its
     function sets it to the old value when it is ``None`` (``if p is None: p = old``, ``old
     if p is None else p``, ``p or old``, ``p = options.get("p", old)``), or, where the old
@@ -313,13 +313,12 @@ def _sentinel(brk: Breakage, after: str | None) -> _Default | None:
         return None
     body = _body(after.split("\n"), (brk.line or 0) - 1)
     if resolves(body, brk.param, brk.old):
-        return _Default.RESOLVED
+        return _Stands(set_back=True)
     name = re.escape(brk.param)
     if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", body, re.M):
         return None  # set to something else, then maybe passed on (not "p=p," alone)
-    if brk.old in _FALSY and _call_words(body, brk.param):
-        return _Default.PASSED_ON
-    return None
+    calls = _call_words(body, brk.param) if brk.old in _FALSY else frozenset()
+    return _Stands(set_back=False, calls=calls) if calls else None
 
 
 def _value(old: str) -> str:
@@ -377,6 +376,9 @@ class _Resolvers:
         return self._bodies
 
     def good(self, param: str, old: str) -> set[str]:
+        """The functions that set ``param`` back to ``old`` (a call passing it on that names
+        one of them stands for the old default: a function named as an argument counts,
+        ``greenlet_spawn(self.sync_session.get, …, p=p)``)."""
         key = (param, old)
         if key not in self._good:
             bodies = self.bodies()
@@ -392,18 +394,11 @@ class _Resolvers:
             self._good[key] = good
         return self._good[key]
 
-    def resolve(self, brk: Breakage, after: str) -> bool:
-        """Whether the calls the function of ``brk`` passes its parameter on to name a
-        function that sets it back (a function named as an argument counts:
-        ``greenlet_spawn(self.sync_session.get, …, p=p)``)."""
-        body = _body(after.split("\n"), (brk.line or 0) - 1)
-        return bool(_call_words(body, brk.param or "") & self.good(brk.param or "", brk.old))
-
 
 _REACH = 2000  # characters a call's arguments are read back over, at most
 
 
-def _call_words(body: str, param: str) -> set[str]:
+def _call_words(body: str, param: str) -> frozenset[str]:
     """The names in the calls of ``body`` that pass ``param`` on by name (``f(x, p=p)``):
     the callee's and its arguments' up to it."""
     words: set[str] = set()
@@ -427,7 +422,7 @@ def _call_words(body: str, param: str) -> set[str]:
         while start > 0 and (body[start - 1].isalnum() or body[start - 1] in "_."):
             start -= 1
         words.update(re.findall(r"\w+", body[start : m.start()]))
-    return words
+    return frozenset(words)
 
 
 def _body(lines: list[str], i: int) -> str:
@@ -860,8 +855,7 @@ def _class_source(
     target = imports_of(text).get(head)
     if target is None or public is None or view.repo is None:
         return None
-    level = len(target) - len(target.lstrip("."))
-    target = absolute_module(module, level, target.lstrip("."), package)
+    target = _imported_module(module, target, package)
     where, _, name = (f"{target}.{tail}" if tail else target).rpartition(".")
     for path, other in _module_sources(view, public, where, rev):
         return where, other, name, path.endswith("__init__.py")
@@ -898,7 +892,7 @@ def _still_derived(
         # (moved, and still imported where it was)
         {_class_key(view, public, module, before, b, package, rev) for rev in (view.parent, None)}
         for b in _split_bases(old)
-        if _plain(b) not in _NO_BASES
+        if plain_base(b) not in _NO_BASES
     ]
     if not wanted:
         return False  # a typing base dropped (``Generic[T]``, none left): still a change
@@ -970,8 +964,7 @@ def _imported_as(
     target = imports_of(text).get(head)
     if target is None:
         return f"{module}.{spelled}" if depth else None
-    level = len(target) - len(target.lstrip("."))
-    parts = f"{absolute_module(module, level, target.lstrip('.'), package)}{dot}{tail}".split(".")
+    parts = f"{_imported_module(module, target, package)}{dot}{tail}".split(".")
     if public is None or view.repo is None or depth > 4:
         return ".".join(parts)
     for k in range(len(parts) - 1, 0, -1):  # the longest module of the repository it names
@@ -980,6 +973,13 @@ def _imported_as(
             rest, is_init = ".".join(parts[k:]), path.endswith("__init__.py")
             return _imported_as(view, public, where, other, rest, is_init, depth + 1, rev)
     return ".".join(parts)
+
+
+def _imported_module(module: str, target: str, package: bool) -> str:
+    """The module an import of ``module`` names, as ``imports_of`` gives it (``..b`` for a
+    relative one), absolute."""
+    name = target.lstrip(".")
+    return absolute_module(module, len(target) - len(name), name, package)
 
 
 def _split_bases(written: str) -> list[str]:
@@ -993,11 +993,6 @@ def _split_bases(written: str) -> list[str]:
             start = k + 1
     parts.append(inner[start:].strip())
     return [p for p in parts if p and "=" not in p.split("[", 1)[0]]
-
-
-def _plain(base: str) -> str:
-    """A base's class name: without its module and type arguments."""
-    return base.split("[", 1)[0].strip().rsplit(".", 1)[-1]
 
 
 _DEPRECAT = re.compile("deprecat", re.I)
