@@ -3577,6 +3577,45 @@ def test_a_deleted_package_is_one_item_that_downstream_uses_are_found_for(
     ]
 
 
+def test_a_deleted_module_without_names_is_removed_where_users_were_told_of_it(
+    tmp_path: Path, mode: str
+) -> None:
+    """scipy f29f562b19 deleted ``scipy.misc``, whose only code warned on import that it "is
+    deprecated and will be removed": ``import scipy.misc`` now fails, so the module is one
+    public item (its deleted submodule in its symbols, not a second line), and a checkout
+    that imports it uses it. A deleted module imported only for its side effects, or of
+    private helpers only, stays silent."""
+
+    warns = (
+        'import warnings\nwarnings.warn(\n    "{} is deprecated and will be removed in 2.0.0",\n'
+        "    DeprecationWarning,\n    stacklevel=2\n)\n"
+    )
+    side = "from pkg.registry import register\n\nregister('fast', lambda: None)\n"
+    [items] = scan(tmp_path / "repo", [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "def run():\n    pass\n",
+            "pkg/registry.py": "def register(*a):\n    pass\n",
+            "pkg/misc/__init__.py": warns.format("pkg.misc"),
+            "pkg/misc/common.py": warns.format("pkg.misc.common"),
+            "pkg/plugins.py": side, "pkg/helpers.py": "def _fmt():\n    pass\n",
+        }),
+        CommitSpec("DEP: banish pkg.misc", D[1], files={
+            "pkg/misc/__init__.py": None, "pkg/misc/common.py": None, "pkg/plugins.py": None,
+            "pkg/helpers.py": None,
+        }),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change, i.detail, i.visibility, i.symbols) for i in items] == [
+        ("pkg.misc", ApiChangeType.REMOVED, "module", Visibility.PUBLIC, ["pkg.misc.common"])
+    ]
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    (checkout / "a.py").write_text("import pkg.misc\n\nprint(pkg.misc)\n", encoding="utf-8")
+    (checkout / "b.py").write_text("from pkg import misc, run\n\nrun()\n", encoding="utf-8")
+    (checkout / "c.py").write_text("import pkg\n\npkg.run()\n", encoding="utf-8")
+    [found] = attach_affects({"x": items}, scan_downstream([checkout], items)).values()
+    assert sorted({p.path for p in found[0].affects}) == ["a.py", "b.py"]
+
+
 def test_a_commands_parameters_are_its_options_not_a_signature(tmp_path: Path, mode: str) -> None:
     """A click or typer command's parameters are filled by the framework from its options:
     a new option in the middle or without a default changes no Python signature anyone

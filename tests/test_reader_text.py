@@ -326,3 +326,15 @@ def test_the_email_text_part_folds_internal_removals_as_its_html_part_does() -> 
     breaking = text.split("\n⚠️ Breaking changes\n", 1)[1].split("\n\n", 1)[0]
     assert "pkg.api.fetch" in breaking and "helper_0" not in breaking
     assert f"internal names removed or changed in pkg.ops.gdn ({first.short_sha})" in text
+
+
+def test_a_deleted_module_says_it_is_a_module_in_both_languages() -> None:
+    """A deleted module without names (scipy's ``scipy.misc``) is named with the word
+    "module", in the report's language; a value written as code stays as it is."""
+    gone = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="scipy.misc",
+                     detail="module")  # fmt: skip
+    en, zh = get_labels("en"), get_labels("zh")
+    assert en.radar_text(gone) == "Python API scipy.misc — removed (module)"
+    assert zh.radar_text(gone).endswith("scipy.misc — 已移除 (模块)")
+    moved = gone.model_copy(update={"detail": "modules, paths (+2)"})
+    assert zh.radar_detail(moved) == "modules, paths (+2)"

@@ -34,7 +34,12 @@ NAME_CHARS = 100  # an item's name in an Act-on line of plain text (titles are n
 
 
 # the radar's words in an item's detail, as the Chinese report says them
-_DETAIL_WORDS_ZH = (("position", "参数位置"), ("keyword-only", "仅限关键字参数"), ("bases", "基类"))
+_DETAIL_WORDS_ZH = (
+    ("position", "参数位置"),
+    ("keyword-only", "仅限关键字参数"),
+    ("bases", "基类"),
+    ("module", "模块"),
+)
 
 
 @dataclass(frozen=True)

@@ -149,7 +149,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     after a class) and no def of a docstring's example; CRLF patches' changed lines
 # 19: news fragments and the changelog extension, one version's own notes files, a default
 #     made None standing for the old one, a module made a package, src/ layouts
-RADAR_VERSION = 19
+RADAR_VERSION = 20
 
 
 def cache_key(sha: str) -> str:

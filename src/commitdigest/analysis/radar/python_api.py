@@ -259,6 +259,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                 *_unserved(old, new, before),
             ]
         if not found:
+            if after is None and (gone := _empty_module_gone(path, module, before, public)):
+                items.append(gone)
             continue
         private = is_private_module(path)
         reexports: dict[str, str] = {}
@@ -280,7 +282,7 @@ def detect(view: CommitView) -> list[ApiChange]:
     # the commit's modules, reads it back (SQLAlchemy's scoped_session.get passes
     # populate_existing on to Session.get, that to Session._get_impl, which reads it)
     resolvers = _Resolvers(view)
-    return items + [
+    return _modules_gone(items) + [
         item
         for where, brk, words in passed
         if not words & resolvers.good(brk.param or "", brk.old)
@@ -475,6 +477,61 @@ def _module_gone(items: list[ApiChange], module: str) -> list[ApiChange]:
     )
     grouped_ids = {id(i) for i in names}
     return [grouped, *(i for i in items if id(i) not in grouped_ids)]
+
+
+# a module-level warning, when the module is imported, that it is deprecated or will go
+_WARNS_ON_IMPORT = re.compile(
+    r"^(?:warnings\.)?warn\((?:[^()]|\([^()]*\)){0,400}?"
+    r"(?:Deprecat|FutureWarning|will be removed|no longer)",
+    re.M | re.S,
+)
+
+
+def _empty_module_gone(
+    path: str, module: str, before: str, public: PublicSurface | None
+) -> ApiChange | None:
+    """A deleted module that defined no public name, as one item: ``import module`` breaks.
+    Only where users were meant to import it: the project names it as public, or its import
+    warned that it is deprecated (scipy f29f562b19 deleted ``scipy.misc``, whose only code
+    was "scipy.misc is deprecated and will be removed in 2.0.0"); a deleted internal module
+    of private helpers, or one imported for its side effects, stays silent."""
+    if is_private_module(path) or path.endswith("__main__.py"):
+        return None
+    if not (public is not None and module in public.modules) and not _WARNS_ON_IMPORT.search(
+        before
+    ):
+        return None
+    return ApiChange(
+        kind=RadarKind.PYTHON_API,
+        change=ApiChangeType.REMOVED,
+        name=module,
+        detail="module",
+        path=path,
+        line=1,
+        visibility=Visibility.PUBLIC,
+    )
+
+
+def _modules_gone(items: list[ApiChange]) -> list[ApiChange]:
+    """Deleted modules of a deleted package as the package's one item (its ``symbols``
+    name the modules): ``scipy.misc``, not also ``scipy.misc.common`` and ``…doccer``."""
+    modules = {i.name: i for i in items if i.detail == "module" and i.path.endswith(".py")}
+    packages = {name for name, i in modules.items() if i.path.endswith("__init__.py")}
+    inside = {
+        name: next(p for p in packages if name.startswith(p + "."))
+        for name in modules
+        if any(name.startswith(p + ".") for p in packages)
+    }
+    if not inside:
+        return items
+    kept: list[ApiChange] = []
+    for item in items:
+        if item.detail != "module" or item.name not in modules:
+            kept.append(item)
+        elif item.name in packages:
+            subs = sorted(n for n, p in inside.items() if p == item.name)
+            kept.append(item.model_copy(update={"symbols": [*item.symbols, *subs]}))
+    return kept
 
 
 def _unserved(old: ModuleApi, new: ModuleApi, before: str) -> list[Breakage]:
