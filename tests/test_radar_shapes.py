@@ -734,6 +734,95 @@ def test_a_rest_changelog_release_without_a_tag(tmp_path: Path, mode: str) -> No
     assert remove.symbols == ["markupsafe.soft_unicode"]  # not soft_str, the replacement
 
 
+WHATS_NEW = """\
+What's New
+==========
+
+.. _whats-new.2026.03.0:
+
+v2026.03.0 (unreleased)
+-----------------------
+
+Breaking Changes
+~~~~~~~~~~~~~~~~
+- The minimum versions of some dependencies were changed (see table below).
+  Notably, the minimum ``zarr`` version is now 3.0.
+  By `Joe Hamman <https://github.com/jhamman>`_.
+
+.. list-table::
+   :header-rows: 1
+
+   * - Dependency
+     - Old Version
+   * - boto3
+     - 1.34
+
+- Xarray will no longer by default decode a variable into a timedelta dtype based on
+  its ``"units"`` attribute alone. This finalizes the deprecation cycle initiated in
+  xarray version 2025.01.2 (:pull:`11173`). By `Spencer Clark
+  <https://github.com/spencerkclark>`_.
+
+- All remaining zarr-python 2.x compatibility code has been removed. The following
+  parameters have been removed from ``to_zarr``:
+
+  - ``zarr_version``: Use ``zarr_format`` instead (was deprecated since 2024.9.1).
+
+  By `Joe Hamman <https://github.com/jhamman>`_ (:pull:`11232`).
+
+Internal Changes
+~~~~~~~~~~~~~~~~
+
+- Remove ``setup.py`` file (:pull:`11261`).
+  By `Nick Hodgskin <https://github.com/VeckoTheGecko>`_.
+
+.. _whats-new.2026.02.0:
+
+v2026.02.0 (Feb 13, 2026)
+-------------------------
+
+Bug Fixes
+~~~~~~~~~
+
+- Fix ``open_dataset`` (:issue:`1`).
+"""
+
+
+def test_a_whats_new_page_release_with_a_table_and_credits(tmp_path: Path, mode: str) -> None:
+    """xarray's release notes are ``doc/whats-new.rst`` (not read at all: v2026.04.0 announced
+    nothing). The tagged commit that names and dates the unreleased section releases its
+    entries: not the cells of its ``.. list-table::`` of minimum versions, not "Internal
+    Changes"; a break that "finalizes the deprecation cycle" is no deprecation, nor is a
+    parameter in the list of those "removed" that was "deprecated since 2024.9.1"; names
+    go without their references and the credit xarray ends each with."""
+    released = WHATS_NEW.replace(".. _whats-new.2026.03.0:", ".. _whats-new.2026.04.0:").replace(
+        "v2026.03.0 (unreleased)\n-----------------------",
+        "v2026.04.0 (Apr 13, 2026)\n-------------------------",
+    )
+    repo = tmp_path / "repo"
+    shas = build_repo(repo, [
+        CommitSpec("init", D[0], files={"xarray/__init__.py": "", "doc/whats-new.rst": ""}),
+        CommitSpec("notes", D[1], files={"doc/whats-new.rst": WHATS_NEW}),
+        CommitSpec("Preparing Release v2026.04.0", D[2], files={"doc/whats-new.rst": released}),
+    ])  # fmt: skip
+    git(repo, "tag", "v2026.04.0", shas[2])
+    found = scan_log(repo, f"{shas[0]}..{shas[-1]}", mode)
+    expected = [
+        ("The minimum versions of some dependencies were changed (see table below). Notably, "
+         "the minimum ``zarr`` version is now 3.0.", ApiChangeType.VERSION_CHANGED, True),
+        ("Xarray will no longer by default decode a variable into a timedelta dtype based on "
+         'its ``"units"`` attribute alone. This finalizes the deprecation cycle initiated in '
+         "xarray version 2025.01.2.", ApiChangeType.DEFAULT_CHANGED, True),
+        ("All remaining zarr-python 2.x compatibility code has been removed. The following "
+         "parameters have been removed from ``to_zarr``", ApiChangeType.REMOVED, True),
+        ("``zarr_version``: Use ``zarr_format`` instead (was deprecated since 2024.9.1).",
+         ApiChangeType.REMOVED, True),
+    ]  # fmt: skip
+    for sha, release in ((shas[1], ""), (shas[2], "2026.04.0")):
+        items = [i for i in found[sha] if i.kind is RadarKind.ANNOUNCED]
+        assert [(i.name, i.change, i.breaking) for i in items] == expected
+        assert {i.release for i in items} == {release}
+
+
 SESSION = """\
 class Session:
     def get(self, key, populate_existing=False, timeout=0, strict=True, limit=False, flag=True,
@@ -4130,3 +4219,70 @@ def test_a_modules_export_hook_is_searched_once_per_version_and_follows_the_edit
     assert [python_api._HOOKS.get(v) for v in (v0, v1, v2, v3)] == [False, True, True, False]
     python_api._HOOKS.clear()
     assert python_api._hooked(v0, v0.replace("1", "3"), "    return 1\n    return 3") is False
+
+
+def test_a_default_made_none_that_reads_a_configured_value_of_the_old_default(
+    tmp_path: Path, mode: str
+) -> None:
+    """marshmallow 3.22 made ``Schema(many=False)`` ``many=None``, read as ``self.opts.many``,
+    the ``class Meta`` option whose own default is ``getattr(meta, "many", False)``: callers
+    that pass nothing get what they got. One whose option defaults to something else, or
+    whose body reads an attribute the module never sets, changed its default."""
+    before = (
+        "class Opts:\n    def __init__(self, meta):\n"
+        "        self.unknown = getattr(meta, 'u', 1)\n\n\n"
+        "class Schema:\n    def __init__(self, *, many=False, unknown=1, size=0):\n"
+        "        self.many = many\n        self.unknown = unknown\n        self.size = size\n"
+    )
+    after = (
+        "class Opts:\n    def __init__(self, meta):\n        self.unknown = getattr(meta, 'u', 2)\n"
+        '        self.many = getattr(meta, "many", False)\n\n\n'
+        "class Schema:\n    def __init__(self, *, many=None, unknown=None, size=None):\n"
+        "        self.many = self.opts.many if many is None else many\n"
+        "        self.unknown = self.opts.unknown if unknown is None else unknown\n"
+        "        self.size = self.opts.size if size is None else size\n"
+    )
+    versions = [("init", before), ("Meta many", after)]
+    [items] = module_items(tmp_path, mode, "pkg/schema.py", versions)
+    assert sorted(i.name for i in items) == [
+        "pkg.schema.Schema.__init__(size)",
+        "pkg.schema.Schema.__init__(unknown)",
+    ]
+
+
+def test_release_notes_words_of_a_changed_api_and_references_left_empty() -> None:
+    """urllib3 2.6.0's caution, "make sure to update them to respect the changed API of
+    ``urllib3.response.ContentDecoder``", is a break ("API changes" in a release's summary is
+    none); marshmallow's "Drop support for Python 3.8 (:pr:`2318`)." is named without the
+    "()" its reference left."""
+    from commitdigest.analysis.radar.changelog import plain_entry
+
+    log = (
+        "2.6.0 (2025-12-05)\n==================\n\nSecurity\n--------\n\n"
+        "- Fixed a security issue with decompression bombs.\n\n"
+        ".. caution::\n"
+        "  - If you use custom decompressors, please make sure to update them to\n"
+        "    respect the changed API of ``urllib3.response.ContentDecoder``.\n\n"
+        "Features\n--------\n\n"
+        "- Listed the API changes of 2.0 in the migration guide.\n"
+    )
+    assert announced(log) == {
+        "Fixed a security issue with decompression bombs.": False,
+        "If you use custom decompressors, please make sure to update them to respect the "
+        "changed API of ``urllib3.response.ContentDecoder``.": True,
+        "Listed the API changes of 2.0 in the migration guide.": False,
+    }
+    # click 8.4.2: what deprecated commands no longer do, a blemish, is neither a break nor
+    # a deprecation (it read as both); deprecating still is one
+    click = (
+        "## 8.4.2\n\n- Deprecated commands and options with empty or missing help text no "
+        "longer render a stray leading space before the `(DEPRECATED)` label.\n"
+        "- Deprecated the `--x` option.\n- The `--y` option no longer renders its help.\n"
+        "- Deprecated the ``declarative_mixin`` decorator since it was used only by the now "
+        "removed mypy plugin.\n"
+    )
+    assert list(announced(click).values()) == [False, True, True, True]
+    dropped = "Drop support for Python 3.8 (:pr:`2318`)."
+    assert plain_entry(dropped) == "Drop support for Python 3.8."
+    assert plain_entry("Fix `f()` (see :issue:`3`, :issue:`4`).") == "Fix `f()`."
+    assert plain_entry("Use x. By default, y.") == "Use x. By default, y."

@@ -256,7 +256,8 @@ _DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
 
 
 _CHANGELOG_RE = re.compile(
-    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes)[^/]*$", re.IGNORECASE
+    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes|what'?s[-_ ]?new)[^/]*$",
+    re.IGNORECASE,
 )
 # one version's notes: a text file named with its version in a folder of them
 _VERSION_NOTES_RE = re.compile(
@@ -278,9 +279,10 @@ _NOT_PROSE_RE = re.compile(
 @lru_cache(maxsize=16384)  # (as classify_path: the same paths, commit after commit)
 def is_changelog(path: str) -> bool:
     """A changelog or release-notes file written for people (``CHANGELOG.md``, ``NEWS.rst``,
-    ``CHANGES``, ``docs/release-notes.md``, and one version's notes in a folder of them:
-    scipy's ``doc/source/release/1.18.0-notes.rst``, Django's ``docs/releases/5.1.txt``,
-    pandas' ``doc/source/whatsnew/v2.2.0.rst``), not code or data named like one."""
+    ``CHANGES``, ``docs/release-notes.md``, xarray's ``doc/whats-new.rst``, and one
+    version's notes in a folder of them: scipy's ``doc/source/release/1.18.0-notes.rst``,
+    Django's ``docs/releases/5.1.txt``, pandas' ``doc/source/whatsnew/v2.2.0.rst``), not code
+    or data named like one."""
     return (
         _CHANGELOG_RE.search(path) is not None or _VERSION_NOTES_RE.search(path) is not None
     ) and _NOT_PROSE_RE.search(path) is None

@@ -354,7 +354,7 @@ def entry_item(
     name = shown_text(plain_entry(entry.text))
     return ApiChange(
         kind=RadarKind.ANNOUNCED,
-        change=change or change_named(entry.text),
+        change=change or change_named(entry.text, breaking=breaking, under=entry.under),
         name=name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1].rsplit(" ", 1)[0] + "…",
         breaking=breaking,
         path=path,
@@ -571,9 +571,17 @@ _CHANGE_WORDS = (
 )
 
 
-def change_named(text: str) -> ApiChangeType:
-    """How an announced change is described by its own words (else: a signature change)."""
-    for pattern, change in _CHANGE_WORDS:
-        if pattern.search(text):
-            return change
-    return ApiChangeType.SIGNATURE_CHANGED
+def change_named(text: str, *, breaking: bool = False, under: str = "") -> ApiChangeType:
+    """How an announced change is described by its own words (else: a signature change).
+    A breaking one is a deprecation only when its words say no other change (xarray's
+    "Xarray will no longer by default decode … This finalizes the deprecation cycle": a
+    default changed; marshmallow's "*Backwards-incompatible*: ``__version__`` … attributes
+    are deprecated" deprecates). An item of a list is what the words that open the list
+    say, where they say it ("The following parameters have been removed …:" over
+    "``zarr_version``: Use ``zarr_format`` instead (was deprecated since 2024.9.1).")."""
+    if under and any(pattern.search(under) for pattern, _ in _CHANGE_WORDS):
+        text = under
+    said = [change for pattern, change in _CHANGE_WORDS if pattern.search(text)]
+    if breaking and len(said) > 1 and said[0] is ApiChangeType.DEPRECATED:
+        return said[1]
+    return said[0] if said else ApiChangeType.SIGNATURE_CHANGED

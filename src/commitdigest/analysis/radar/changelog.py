@@ -107,8 +107,14 @@ _BREAK_WORDS = re.compile(
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
-    r"|spuriously|mistakenly|needlessly)\b))"
+    r"|spuriously|mistakenly|needlessly)\b"
+    # a blemish it stops making: click's "no longer render a stray leading space"
+    r"|\w+\s+(?:(?:an?|the|any)\s+)?(?:stray|spurious|extra|duplicated?|redundant"
+    r"|unnecessary|unneeded|superfluous)\b))"
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
+    # what users must update their code to ("respect the changed API of `ContentDecoder`",
+    # urllib3 2.6.0's caution); not "API changes", a release notes' word for its news
+    r"|\bchanged\s+API\b|\bAPI\s+(?:has\s+|have\s+)?changed\b"
     r"|\b(?<!-)(?:drop(?:ped|s)?|removed?|end(?:ed|s)?)\s+support\b"  # not "end-to-end"
     r"|移除|删除|不再|不兼容|破坏性",
     re.I,
@@ -121,7 +127,8 @@ _QUIET_HEADING = re.compile(
     r"^\W*(?:(?:improved|updated?)\s+)?(?:docs?|documentation|translations?|ci"
     r"|continuous\s+integration|build\s+system|(?:code\s+)?refactor\w*"
     r"|(?:miscellaneous\s+)?chores?|code\s+style|contributor[-\s]facing"
-    r"|miscellaneous\s+internal|vendored\s+libraries|performance|(?:process|misc)(?=\W*$)"
+    r"|miscellaneous\s+internal|internal\s+changes|vendored\s+libraries|performance"
+    r"|(?:process|misc)(?=\W*$)"
     r"|issues\s+closed|pull\s+requests|authors|contributors|acknowledg\w*)\b",
     re.I,
 )  # (towncrier's "Improved documentation" and "Miscellaneous internal changes", aiohttp's
@@ -129,7 +136,7 @@ _QUIET_HEADING = re.compile(
 # towncrier's "Misc" (housekeeping mostly: of 20 setuptools entries there that remove or
 # deprecate, 3 are users'), black's "Performance"; the lists of a release's issues, pull
 # requests and authors — scipy's "Pull requests for 1.18.0": their titles are no entries;
-# not fastapi's plain "Internal")
+# xarray's "Internal Changes" ("Remove ``setup.py`` file"); not fastapi's plain "Internal")
 # what an entry may open with before its words: a tag ("[CHANGE]", "[BUGFIX]"), the issues
 # it closes (pytest's towncrier entries: "#8592: …", "#12, #13: …") and a one-word scope
 # ("css:", "TSDB:", "Discovery/AWS:")
@@ -169,6 +176,15 @@ _WARNING_AVOIDED = re.compile(
     re.I,
 )
 _DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
+# "Deprecated" as the subject's adjective, what they now do or no longer do following: a
+# change to things deprecated before, no deprecation (click 8.4.2's "Deprecated commands and
+# options with empty or missing help text no longer render a stray leading space")
+_DEPRECATED_SUBJECT = re.compile(
+    r"^\W*deprecated(?=\s+(?!(?:the|an?|x|all|any|support|passing|using|calling)\b)"
+    r"(?:(?!(?:since|because|which|that|as|when|where|while|in|for)\b)[\w-]+\s+){1,10}?"
+    r"(?:no\s+longer|now)\b)",
+    re.I,
+)  # (not "Deprecated the ``declarative_mixin`` decorator since … the now removed plugin")
 _REFERENCE_ONLY = re.compile(r"^\W*(?:PR|pull request|issue)?\s*#\d+\W*$", re.I)  # "PR #1862."
 # a dependency bump ("⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1"): no news of the
 # project's own, whatever the package is called (unless it says what it breaks)
@@ -184,7 +200,10 @@ _RST_LINK = re.compile(r"`([^`<]*?)\s*<[^<>`]+>`__?")
 _EMPHASIS = re.compile(r"\*\*|__")
 # a role: reST's :func:`x`, and MyST's {func}`x` (click's CHANGES.md writes {issue}`2355`)
 _ROLE = re.compile(r"(?::([\w:.-]+):|(?<![`\w])\{([\w:.-]+)\})`([^`]+)`")  # (not `{version}`)
-_REFERENCE_ROLES = frozenset({"pr", "issue", "user", "gh", "ghissue", "commit", "ghsa", "cve"})
+_REFERENCE_ROLES = frozenset(
+    {"pr", "pull", "ghpull", "issue", "ghissue", "gh", "user", "ghuser", "commit", "ghsa",
+     "cve", "bpo", "discussion"}
+)  # fmt: skip
 
 
 def _role(m: re.Match[str], tick: str) -> str:
@@ -203,6 +222,9 @@ class Entry:
     text: str  # as written, continuation lines joined with a space
     heading: str = ""  # the category heading it sits under inside its version section
     nested: bool = False  # a bullet under another bullet
+    # a nested one's: the words of the entry whose list it is in, when they open it with a
+    # colon ("The following parameters have been removed from ``to_zarr``:")
+    under: str = ""
 
 
 @dataclass
@@ -432,11 +454,33 @@ def _sections_of(reading: _Reading) -> list[Section]:
     return out
 
 
+# a reST directive whose body is a table, code or a picture, never entries (xarray's
+# ``.. list-table::`` of minimum versions under "Breaking Changes": each cell, ``* - boto3``
+# and ``- 1.34``, read as an entry); an admonition's body (``.. caution::``) is read
+_NOT_PROSE_DIRECTIVE = re.compile(
+    r"[ \t]*\.\.[ \t]+(?:list-table|csv-table|table|code-block|code|sourcecode|literalinclude"
+    r"|parsed-literal|image|figure|math|raw|toctree|graphviz|plot|include|highlight)::"
+)
+
+
+def _block_end(lines: Sequence[str], i: int, end: int) -> int:
+    """The index of the first line after the directive at line index ``i`` and its body
+    (the lines indented deeper than it, and blank lines among them)."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    j = i + 1
+    while j < end and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > indent):
+        j += 1
+    while j > i + 1 and not lines[j - 1].strip():
+        j -= 1  # (the blank lines after it are no part of it)
+    return j
+
+
 def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]) -> list[Entry]:
     out: list[Entry] = []
     heading = ""
     top: int | None = None  # the indent of the list's first level, under this heading
     top_heading = ""
+    opening = ""  # the last first-level entry's words, when it opens a list with a colon
     i = start
     while i < end:
         line = lines[i]
@@ -447,6 +491,9 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
         if line.lstrip().startswith(_CHANGE):
             entry, i = change_entry(lines, i, end)
             out.append(entry)
+            continue
+        if _NOT_PROSE_DIRECTIVE.match(line):
+            i = _block_end(lines, i, end)
             continue
         bold = _BOLD_HEADING.match(line)
         if bold and not _BULLET.match(line):
@@ -472,7 +519,12 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
                 break  # a nested bullet: an entry of its own
             parts.append(nxt.strip())
             j += 1
-        out.append(Entry(line=i + 1, text=" ".join(parts), heading=heading, nested=indent > top))
+        text = " ".join(parts)
+        if indent > top:
+            out.append(Entry(i + 1, text, heading, nested=True, under=opening))
+        else:
+            out.append(Entry(i + 1, text, heading))
+            opening = text if text.endswith(":") else ""
         i = j
     return out
 
@@ -640,7 +692,9 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         (fix or fix_heading) and not _SAYS_IT_BREAKS.search(words) and not dropped
     ):
         return None, True
-    deprecates = _DEPRECATION_WORDS.search(_WARNING_AVOIDED.sub(" ", words))
+    deprecates = _DEPRECATION_WORDS.search(
+        _WARNING_AVOIDED.sub(" ", _DEPRECATED_SUBJECT.sub(" ", words))
+    )
     if deprecates and not fix and (not fix_heading or _LEADS_DEPRECATE.match(said)):
         return ApiChangeType.DEPRECATED, False  # (a warning it avoids deprecates nothing; a
         # fix that mentions a deprecated name deprecates nothing, one that deprecates does)
@@ -767,9 +821,16 @@ def plain_text(entry: str) -> str:
         text = _RST_LINK.sub(r"\1", text)
     if ":`" in text or "}`" in text:
         text = _ROLE.sub(lambda m: _role(m, "`"), text)
+        if "(" in text:  # what held only references: "(:issue:`6528`, :pull:`10987`)"
+            text = _EMPTY_PARENS.sub("", text)
     parts = re.split(r"(``[^`]+``|`[^`]+`)", text)  # emphasis marks, never inside code
     text = "".join(p if i % 2 else _EMPHASIS.sub("", p) for i, p in enumerate(parts))
     return " ".join(text.split())
+
+
+# parentheses left empty by the references taken out of them, "(see :issue:`3`)" too (not
+# a call's: ``f()``)
+_EMPTY_PARENS = re.compile(r"(?:^|\s+)\((?:\s|[,;&]|\b(?:and|see|also)\b)*\)", re.I)
 
 
 # a reST explicit title: `title <target>` (a space before the target: ``Vec<T>`` is code)
@@ -813,6 +874,10 @@ def plain_entry(entry: str) -> str:
 # the credit a towncrier entry ends with, its ``:user:`` reference gone ("-- by .")
 _CREDIT = re.compile(
     r"\s+(?:--|—|–)\s+by(?:\s*(?:,|and|&))*\s*[.,]?\s*$|\s*\(\s*by\s*\)\s*[.,]?\s*$"
+    # xarray's last sentence, "By `Nick Hodgskin <https://github.com/…>`_." (a name or a
+    # handle, up to four words each, not "By default.")
+    r"|(?<=[.)!?])\s+By\s+(?!(?:default|design|now|then|contrast|itself)\b)[^\s.,;:]+"
+    r"(?:\s+[^\s.,;:]+){0,3}(?:\s*(?:,|and|&)\s*[^\s.,;:]+(?:\s+[^\s.,;:]+){0,3})*\.?\s*$"
 )  # ("-- by :user:`a` and :user:`b`." reads "-- by and ."; not the option "--by")
 # what is left of a last sentence that only pointed at issues ("See :issue:`1` and
 # :issue:`2`." reads "See and .")

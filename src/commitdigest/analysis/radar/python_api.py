@@ -314,13 +314,30 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     if brk.change != "default_changed" or brk.new != "None" or not brk.param or not after:
         return None
     body = _body(after.split("\n"), (brk.line or 0) - 1)
-    if resolves(body, brk.param, brk.old):
+    if resolves(body, brk.param, brk.old) or _configured(body, brk.param, brk.old, after):
         return _Stands(set_back=True)
     name = re.escape(brk.param)
     if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", body, re.M):
         return None  # set to something else, then maybe passed on (not "p=p," alone)
     calls = _call_words(body, brk.param) if brk.old in _FALSY else frozenset()
     return _Stands(set_back=False, calls=calls) if calls else None
+
+
+def _configured(body: str, param: str, old: str, module: str) -> bool:
+    """Whether ``body`` takes a configured value when ``param`` is ``None`` (``self.opts.many
+    if many is None else many``) whose own default, where the module sets it, is the old one
+    (``self.many = getattr(meta, "many", False)``): marshmallow 3.22's ``Schema(many=None)``
+    reads ``class Meta: many``, ``False`` unless a schema sets it."""
+    name = re.escape(param)
+    m = re.search(rf"(?<![\w.])[\w.]+\.(\w+)\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b", body)
+    if m is None:
+        return False
+    attr, value = re.escape(m.group(1)), _value(old)
+    default = (
+        rf"(?:\.{attr}|^[ \t]+{attr})[ \t]*(?::[^=\n]*)?=[ \t]*"
+        rf"(?:getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*{value}\s*\)|{value})[ \t]*(?:#.*)?$"
+    )
+    return re.search(default, module, re.M) is not None
 
 
 def _value(old: str) -> str:
@@ -344,6 +361,7 @@ def resolves(text: str, param: str, old: str) -> bool:
     pattern = (
         rf"^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
         rf"|(?<![.\w]){name}\s*=\s*{value}\s+if\s+{name}\s+is\s+None\b"
+        rf"|(?<![.\w]){value}\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b"
         rf"|(?<![.\w]){name}\s+or\s+{value}\s*(?:[),#]|$)"
         rf"|^\s*{name}\s*=\s*[\w.]+\([^()]*,\s*{value}\s*,?\s*\)"  # (over lines too)
     )
