@@ -4282,6 +4282,25 @@ def test_release_notes_words_of_a_changed_api_and_references_left_empty() -> Non
         "removed mypy plugin.\n"
     )
     assert list(announced(click).values()) == [False, True, True, True]
+    # what an entry's first words say it does comes first (xarray's "Change the default
+    # value for ``chunk`` … and remove special mapping …" read as a removal; llm's "The
+    # default model … is now GPT-5.6 Luna, replacing GPT-4o mini" too)
+    from commitdigest.analysis.radar.announced import change_named
+
+    assert [
+        change_named(text, breaking=True)
+        for text in (
+            "Change the default value for ``chunk`` and remove special mapping of ``auto``.",
+            "The default model is now Luna; `gpt-4o-mini` was removed from the list.",
+            "The deprecated `proxies` argument has now been removed.",
+            "Drop `x`, which changed its default in 2.0.",
+        )
+    ] == [
+        ApiChangeType.DEFAULT_CHANGED,
+        ApiChangeType.DEFAULT_CHANGED,
+        ApiChangeType.REMOVED,
+        ApiChangeType.REMOVED,
+    ]
     dropped = "Drop support for Python 3.8 (:pr:`2318`)."
     assert plain_entry(dropped) == "Drop support for Python 3.8."
     assert plain_entry("Fix `f()` (see :issue:`3`, :issue:`4`).") == "Fix `f()`."

@@ -213,6 +213,22 @@ def test_a_removal_of_something_users_had_is_high_a_cleanup_is_not() -> None:
     assert gone.change_type is ChangeType.REMOVAL and gone.importance is Importance.HIGH
     tidy = RULES.analyse(commit("Remove unused helpers", fc("src/pkg/util.py", 0, 40)))
     assert tidy.change_type is ChangeType.REFACTOR and tidy.importance is Importance.LOW
+    # xarray 78707f5 handles NumPy's deprecation warnings: it was "High: removes or
+    # deprecates a feature"; deprecating one of its own still counts
+    handled = commit(
+        "Address additional upstream deprecation warnings (#11296)",
+        fc("xarray/coding/times.py", 1, 1),
+        fc("xarray/core/variable.py", 1, 1),
+    )
+    upkeep = RULES.analyse(handled, lang="en")
+    assert upkeep.change_type is ChangeType.REFACTOR and upkeep.importance is Importance.LOW
+    warned = commit(
+        "Deprecate the `decode_times` argument (#11296)",
+        fc("xarray/coding/times.py", 6, 1),
+        fc("xarray/core/variable.py", 1, 1),
+    )
+    own = RULES.analyse(warned, lang="en")
+    assert own.change_type is ChangeType.REMOVAL and own.importance is not Importance.LOW
 
 
 def test_a_template_that_says_no_user_facing_change_is_believed() -> None:

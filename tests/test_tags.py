@@ -198,6 +198,10 @@ def test_conventional_commits_and_reverts(title: str, expected: ChangeType) -> N
         ("Remove the legacy engine", ChangeType.REMOVAL),
         ("Deprecate the old flag", ChangeType.REMOVAL),
         ("Remove unused helpers", R),  # removing dead code is a cleanup, not a removal
+        # deprecation warnings handled, NumPy's (xarray 78707f5): no deprecation of its own
+        ("Address additional upstream deprecation warnings", R),
+        ("Silence the pandas deprecation warning in io", R),
+        ("Deprecate the decode_times argument", ChangeType.REMOVAL),
         ("Patch for CVE-2024-0001", ChangeType.SECURITY),
         ("Harden against a path traversal vulnerability", ChangeType.SECURITY),
         ("Bump torch from 2.4 to 2.5", ChangeType.DEPENDENCY),

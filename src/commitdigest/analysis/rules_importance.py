@@ -48,6 +48,7 @@ from commitdigest.analysis.automation import parse_bump
 from commitdigest.analysis.classify import AREA_ORDER, Area
 from commitdigest.analysis.rules_facts import CommitFacts, FileGroup
 from commitdigest.analysis.rules_type import leading_verb
+from commitdigest.analysis.tags import WARNINGS_HANDLED
 from commitdigest.i18n import AREA_NAMES
 from commitdigest.models import ChangeType, Importance
 from commitdigest.text import Sieved
@@ -217,7 +218,7 @@ def score_importance(
             said = f"{verb[1]} … {thing.group(0)}" if thing is not None else verb[1]
             evidence(2, "ev_removal", words=rt.code_span(said))
     if src is not None:  # what the clause says the code now does differently
-        if m := _DEPRECATES.search(subject):
+        if m := _DEPRECATES.search(WARNINGS_HANDLED.sub(" ", subject)):
             evidence(2, "ev_deprecates", word=rt.code_span(m.group(0)))
         if m := _TIGHTENING.search(subject) or _TIGHTENING_BODY.search(facts.body):
             evidence(2, "ev_hardening", word=rt.code_span(m.group(0)))

@@ -190,6 +190,16 @@ def about_vulnerabilities(text: str, stated: ChangeType | None) -> bool:
     return stated in NOT_A_FIX and not _FIX_WORDS.search(text)
 
 
+# deprecation warnings a change handles, whoever raised them (xarray's "Address additional
+# upstream deprecation warnings": NumPy's; "Fix a DeprecationWarning" reads "fix a x"),
+# no deprecation of its own
+WARNINGS_HANDLED = re.compile(
+    r"\b(?:avoid\w*|fix(?:e[sd]|ing)?|silenc\w*|suppress\w*|hid(?:es?|ing)?|ignor\w*"
+    r"|address\w*|handl\w*|resolv\w*|filter\w*|squash\w*|quiet\w*)"
+    r"\s+(?:an?\s+|the\s+|all\s+|some\s+)?(?:[\w.-]+\s+){0,3}deprecation\s+warnings?\b",
+    re.IGNORECASE,
+)
+
 # (pattern, type) in priority order; matched against the clean title, case-insensitively
 KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
     (re.compile(p, re.IGNORECASE), t)
@@ -206,6 +216,7 @@ KEYWORD_RULES: tuple[tuple[re.Pattern[str], ChangeType], ...] = tuple(
             r"|usages? of)\b",
             ChangeType.REFACTOR,
         ),
+        (WARNINGS_HANDLED.pattern, ChangeType.REFACTOR),
         (
             r"\bremov(?:e|es|ed|ing)\b|\bdeprecat\w*|\bdrop(?:s|ped)? support\b|\bdelete\b"
             r"|移除|弃用|下线",

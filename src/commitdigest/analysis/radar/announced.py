@@ -571,6 +571,10 @@ _CHANGE_WORDS = (
 )
 
 
+_LEAD = re.compile(r"^\W*(?:[\w-]+\W+){0,3}")  # an entry's first four words
+_DEPRECATED = ApiChangeType.DEPRECATED
+
+
 def change_named(text: str, *, breaking: bool = False, under: str = "") -> ApiChangeType:
     """How an announced change is described by its own words (else: a signature change).
     A breaking one is a deprecation only when its words say no other change (xarray's
@@ -581,7 +585,12 @@ def change_named(text: str, *, breaking: bool = False, under: str = "") -> ApiCh
     "``zarr_version``: Use ``zarr_format`` instead (was deprecated since 2024.9.1).")."""
     if under and any(pattern.search(under) for pattern, _ in _CHANGE_WORDS):
         text = under
+    lead = _LEAD.match(text)  # what its first words say it does comes first ("Change the
+    if lead is not None:  # default value for ``chunk`` … and remove special mapping …")
+        for pattern, change in _CHANGE_WORDS:
+            if pattern.search(lead.group(0)) and not (breaking and change is _DEPRECATED):
+                return change
     said = [change for pattern, change in _CHANGE_WORDS if pattern.search(text)]
-    if breaking and len(said) > 1 and said[0] is ApiChangeType.DEPRECATED:
+    if breaking and len(said) > 1 and said[0] is _DEPRECATED:
         return said[1]
     return said[0] if said else ApiChangeType.SIGNATURE_CHANGED

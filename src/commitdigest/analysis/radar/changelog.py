@@ -23,6 +23,7 @@ from functools import lru_cache
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.pyapi import indent_of
+from commitdigest.analysis.tags import WARNINGS_HANDLED
 from commitdigest.models import ApiChangeType
 
 __all__ = [
@@ -169,12 +170,6 @@ _OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+
 # prometheus writes it): what it removes or no longer does is the bug, unless it says that
 # it breaks
 _FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
-# a deprecation warning that a change avoids or silences is no deprecation
-_WARNING_AVOIDED = re.compile(
-    r"\b(?:avoid|fix|fixe[sd]|silenc\w*|suppress\w*|hide|hides|hid|ignor\w*)\s+(?:an?\s+|the\s+)?"
-    r"(?:\w+\s+){0,2}deprecation\s+warnings?\b",
-    re.I,
-)
 _DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
 # "Deprecated" as the subject's adjective, what they now do or no longer do following: a
 # change to things deprecated before, no deprecation (click 8.4.2's "Deprecated commands and
@@ -693,7 +688,7 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     ):
         return None, True
     deprecates = _DEPRECATION_WORDS.search(
-        _WARNING_AVOIDED.sub(" ", _DEPRECATED_SUBJECT.sub(" ", words))
+        WARNINGS_HANDLED.sub(" ", _DEPRECATED_SUBJECT.sub(" ", words))
     )
     if deprecates and not fix and (not fix_heading or _LEADS_DEPRECATE.match(said)):
         return ApiChangeType.DEPRECATED, False  # (a warning it avoids deprecates nothing; a
