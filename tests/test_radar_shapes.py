@@ -1443,6 +1443,8 @@ def test_a_version_notes_file_dated_under_its_title_is_released(tmp_path: Path, 
     ("path", "notes"),
     [("doc/source/release/1.18.0-notes.rst", True), ("docs/releases/5.1.txt", True),
      ("doc/source/whatsnew/v2.2.0.rst", True), ("doc/whats_new/v1.5.rst", True),
+     ("docs/source/whatsnew/version8.rst", True), ("changes/version2.md", True),
+     ("changes/1234.bugfix.rst", False),
      ("docs/releases/index.txt", False), ("news/1234.removal.rst", False),
      ("src/pkg/release/v1.2.py", False), ("docs/release/1.2.0.json", False)],
 )  # fmt: skip
@@ -1552,6 +1554,7 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "- If a file has both, the no longer supported `[pytest]` section is read.\n"
         "- Python 3.9 is no longer supported.\n"
         "- When `strict` is set, `None` is no longer accepted.\n"
+        "- When `strict` is on `None` is no longer accepted.\n"
         "- Removed the `warn` parameter.\n"
         "- Removed the deprecation warning of `foo` along with `foo`.\n"
     )
@@ -1575,6 +1578,7 @@ def test_changelog_words_of_how_a_change_works_are_no_break() -> None:
         "If a file has both, the no longer supported `[pytest]` section is read.": False,
         "Python 3.9 is no longer supported.": True,
         "When `strict` is set, `None` is no longer accepted.": True,
+        "When `strict` is on `None` is no longer accepted.": True,  # (its comma left out)
         "Removed the `warn` parameter.": True,
         "Removed the deprecation warning of `foo` along with `foo`.": True,
     }
@@ -4132,7 +4136,7 @@ def test_a_translation_of_the_release_notes_is_no_changelog() -> None:
     assert is_changelog is classify.is_changelog  # one test of a path, for the rules too
     for path in (
         "CHANGELOG.md", "NEWS.rst", "CHANGES", "doc/en/changelog.rst", "HISTORY",
-        "docs/release notes.md",
+        "docs/release notes.md", "doc/whats-new.rst", "RELEASES.md", "docs/whatsnew.md",
     ):  # fmt: skip
         assert is_changelog(path)
     for path in (
@@ -4140,6 +4144,8 @@ def test_a_translation_of_the_release_notes_is_no_changelog() -> None:
         "scripts/changelog.py",
         "changelog.json",
         "docs/RELEASE_NOTES.html",
+        "docs/release.md",  # how to make one
+        "src/pkg/releases.py",
     ):
         assert not is_changelog(path)
 

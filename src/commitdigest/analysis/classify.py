@@ -256,13 +256,15 @@ _DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
 
 
 _CHANGELOG_RE = re.compile(
-    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes|what'?s[-_ ]?new)[^/]*$",
+    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes|releases\.|what'?s[-_ ]?new)"
+    r"[^/]*$",
     re.IGNORECASE,
 )
-# one version's notes: a text file named with its version in a folder of them
+# one version's notes: a text file named with its version in a folder of them (IPython's
+# ``whatsnew/version8.rst`` too)
 _VERSION_NOTES_RE = re.compile(
     r"(?:^|/)(?:releases?|release[-_]notes|whatsnew|whats_new|changelogs?|changes|news)/"
-    r"[\w-]*?v?\d+(?:\.\d+)+[\w.-]*\.(?:rst|md|txt|markdown)$",
+    r"[\w-]*?(?:v?\d+(?:\.\d+)+|version[-_]?\d+)[\w.-]*\.(?:rst|md|txt|markdown)$",
     re.IGNORECASE,
 )
 # what a file named like a changelog is when it is not one: a translation catalog of the
@@ -279,7 +281,8 @@ _NOT_PROSE_RE = re.compile(
 @lru_cache(maxsize=16384)  # (as classify_path: the same paths, commit after commit)
 def is_changelog(path: str) -> bool:
     """A changelog or release-notes file written for people (``CHANGELOG.md``, ``NEWS.rst``,
-    ``CHANGES``, ``docs/release-notes.md``, xarray's ``doc/whats-new.rst``, and one
+    ``CHANGES``, ``docs/release-notes.md``, Rust's ``RELEASES.md``, xarray's
+    ``doc/whats-new.rst``, and one
     version's notes in a folder of them: scipy's ``doc/source/release/1.18.0-notes.rst``,
     Django's ``docs/releases/5.1.txt``, pandas' ``doc/source/whatsnew/v2.2.0.rst``), not code
     or data named like one."""

@@ -766,7 +766,13 @@ def _subordinate(words: str, m: re.Match[str]) -> bool:
     if before.rstrip().lower().endswith((" by", " the", " a")):
         return True  # how it is done (black's "Improve performance … by no longer
         # scanning"), or what it is ("the no longer supported [pytest] section")
-    return _SUBORDINATE.search(before) is not None
+    clause = _SUBORDINATE.search(before)
+    # (a clause with a verb of its own before the one of "no longer" ends before it: "When
+    # `strict` is enabled `None` is no longer accepted" says what changes, its comma left out)
+    return clause is not None and len(_FINITE.findall(clause.group(0))) < 2
+
+
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.I)
 
 
 def _tidies(text: str, lead: re.Match[str]) -> bool:
