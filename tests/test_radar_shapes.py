@@ -4311,3 +4311,33 @@ def test_release_notes_words_of_a_changed_api_and_references_left_empty() -> Non
     assert plain_entry(dropped) == "Drop support for Python 3.8."
     assert plain_entry("Fix `f()` (see :issue:`3`, :issue:`4`).") == "Fix `f()`."
     assert plain_entry("Use x. By default, y.") == "Use x. By default, y."
+
+
+def test_a_class_constant_renamed_keeps_its_value(tmp_path: Path, mode: str) -> None:
+    """vllm-ascend 7d953ad renamed ``QuantType.MXFP8 = 3`` to ``W8A8MXFP = 3`` (four
+    members): each read as removed, with nothing said of its new name. A constant whose
+    value a single new constant now has is renamed; one whose value another old constant
+    shares, an ``auto()`` one, or one two new constants could take, is removed."""
+    before = (
+        "from enum import Enum, auto\n\n\nclass QuantType(Enum):\n"
+        '    """Quantization types."""\n\n'
+        "    NONE = 0\n    MXFP8 = 3\n    MXFP4 = 5\n    OLD = 9\n    LEGACY = 9\n"
+        "    DYNAMIC = auto()\n    PAIR = 7\n\n"
+        "    def label(self):\n        X = 3\n        return X\n"
+    )
+    after = (
+        "from enum import Enum, auto\n\n\nclass QuantType(Enum):\n"
+        '    """Quantization types."""\n\n'
+        "    NONE = 0  # no quantization\n    W8A8MXFP = 3  # W and A are MXFP8\n"
+        "    W4A4MXFP = 5\n    LEGACY = 9\n    NEW = 9\n    STATIC = auto()\n"
+        "    PAIR_A = 7\n    PAIR_B = 7\n\n    def label(self):\n        X = 3\n        return X\n"
+    )
+    [items] = module_items(tmp_path, mode, "pkg/quant.py", [("init", before), ("rename", after)])
+    assert sorted((i.name, i.change, i.detail) for i in items) == [
+        ("pkg.quant.QuantType.DYNAMIC", ApiChangeType.REMOVED, ""),
+        ("pkg.quant.QuantType.MXFP4", ApiChangeType.RENAMED, "MXFP4 → W4A4MXFP"),
+        ("pkg.quant.QuantType.MXFP8", ApiChangeType.RENAMED, "MXFP8 → W8A8MXFP"),
+        ("pkg.quant.QuantType.OLD", ApiChangeType.REMOVED, ""),
+        ("pkg.quant.QuantType.PAIR", ApiChangeType.REMOVED, ""),
+    ]
+    assert all(i.breaking for i in items)

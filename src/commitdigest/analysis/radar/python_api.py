@@ -258,6 +258,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                 *dropped_exports(old, new, is_init),
                 *_unserved(old, new, before),
             ]
+        if found and after is not None:
+            found = _renamed_members(found, before, after)
         if not found:
             if after is None and (gone := _empty_module_gone(path, module, before, public)):
                 items.append(gone)
@@ -464,6 +466,56 @@ def _body(lines: list[str], i: int) -> str:
             break
         end += 1
     return "\n".join(lines[start:end])
+
+
+# a class-level constant: ``    MXFP8 = 3  # W and A are MXFP8``
+_MEMBER = re.compile(
+    r"^([ \t]+)([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*([^#\n]*?)[ \t]*(?:#.*)?$", re.M
+)
+
+
+def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Breakage]:
+    """A removed class constant whose value a new constant of the class now has, alone:
+    renamed (vllm-ascend 7d953ad renamed ``QuantType.MXFP8 = 3`` to ``W8A8MXFP = 3``: four
+    "removed" members, now four renames that say their new names). A value written as a
+    literal only (not ``auto()``), held by no other constant of the old class."""
+    members: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
+    out: list[Breakage] = []
+    for brk in found:
+        cls, _, name = brk.qualname.rpartition(".")
+        if brk.change != "removed" or not cls or "." in cls:
+            out.append(brk)
+            continue
+        if cls not in members:
+            members[cls] = (_constants(before, cls), _constants(after, cls))
+        old, new = members[cls]
+        value = old.get(name)
+        fresh = [n for n, v in new.items() if v == value and n not in old]
+        if value is None or list(old.values()).count(value) != 1 or len(fresh) != 1:
+            out.append(brk)
+        else:
+            out.append(Breakage(brk.qualname, "renamed", old=name, new=fresh[0], line=brk.line))
+    return out
+
+
+def _constants(text: str, cls: str) -> dict[str, str]:
+    """The constants of top-level class ``cls``, name -> value as written (literals only:
+    numbers, strings, tuples of them)."""
+    obj = find(text, cls)
+    if obj is None or obj.kind != "class":
+        return {}
+    found: dict[str, str] = {}
+    indent: str | None = None
+    for m in _MEMBER.finditer(_body(text.split("\n"), obj.line - 1)):
+        indent = m.group(1) if indent is None else indent
+        if m.group(1) != indent or m.group(2) in found:
+            continue  # (deeper: a method's; once: a name assigned again keeps its first)
+        try:
+            ast.literal_eval(m.group(3))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            continue
+        found[m.group(2)] = m.group(3)
+    return found
 
 
 MODULE_GROUPED_FROM = 5  # public names of a deleted module read as one item from this many
