@@ -4341,3 +4341,34 @@ def test_a_class_constant_renamed_keeps_its_value(tmp_path: Path, mode: str) -> 
         ("pkg.quant.QuantType.PAIR", ApiChangeType.REMOVED, ""),
     ]
     assert all(i.breaking for i in items)
+
+
+def test_a_default_written_as_a_constant_or_a_sentinel_is_the_same_default(
+    tmp_path: Path, mode: str
+) -> None:
+    """urllib3 ae1f7da020 wrote ``amt=2 ** 16`` as ``amt=_READ_CHUNK_SIZE`` (``= 2**16``), and
+    click 81a482fbfd ``flag_value=None`` as ``flag_value=UNSET``, tested with ``is UNSET``:
+    no default changed. A constant of another value, a sentinel the function never tests,
+    or one for a truthy default (SQLAlchemy's ``isolate_from_table=True`` -> ``NO_ARG``,
+    which now acts as False) still changes it."""
+    before = (
+        "class Response:\n    def stream(self, amt=2 ** 16, size=1024):\n        return amt\n\n"
+        "    def eval(self, expr, parser=None, engine='numexpr', isolate=True):\n"
+        "        return parser\n"
+    )
+    after = (
+        "_READ_CHUNK_SIZE = 2**16\n_SIZE = 4096\n_default = object()\n\n\n"
+        "class Response:\n    def stream(self, amt=_READ_CHUNK_SIZE, size=_SIZE):\n"
+        "        return amt\n\n"
+        "    def eval(self, expr, parser=_default, engine=_default, isolate=_default):\n"
+        "        if parser is _default:\n            parser = None\n"
+        "        if isolate is not _default:\n            warn('isolate is deprecated')\n"
+        "        return parser, engine\n"
+    )
+    versions = [("init", before), ("constants", after)]
+    [items] = module_items(tmp_path, mode, "pkg/response.py", versions)
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.response.Response.eval(engine)", "'numexpr' → _default"),
+        ("pkg.response.Response.eval(isolate)", "True → _default"),
+        ("pkg.response.Response.stream(size)", "1024 → _SIZE"),
+    ]

@@ -273,6 +273,8 @@ def detect(view: CommitView) -> list[ApiChange]:
         where = _Where(view, path, module, models, public, reexports, private)
         kept: list[Breakage] = []
         for brk in found:
+            if brk.change == "default_changed" and _same_default(brk, before, after):
+                continue
             how = _sentinel(brk, after)
             if how is None:
                 kept.append(brk)
@@ -323,6 +325,38 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
         return None  # set to something else, then maybe passed on (not "p=p," alone)
     calls = _call_words(body, brk.param) if brk.old in _FALSY else frozenset()
     return _Stands(set_back=False, calls=calls) if calls else None
+
+
+def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
+    """Whether a default written otherwise is the same: a module constant of the old value
+    (urllib3's ``amt=2 ** 16`` -> ``amt=_READ_CHUNK_SIZE``, and ``_READ_CHUNK_SIZE = 2**16``),
+    or the other way round; or, for ``None`` or a falsy default, a sentinel the function
+    tests for ``is`` (click's ``flag_value=None`` -> ``UNSET``, pytest's ``node=None`` ->
+    ``NOTSET``): a caller that passes nothing is told apart as before. A sentinel for a
+    truthy default may stand for another value (SQLAlchemy's ``isolate_from_table=True`` ->
+    ``NO_ARG``, which now acts as False): still reported."""
+    if not after or not brk.param:
+        return False
+    old, new = _constant(before, brk.old) or brk.old, _constant(after, brk.new) or brk.new
+    if "".join(old.split()) == "".join(new.split()):
+        return True
+    if brk.old not in _FALSY and brk.old != "None":
+        return False  # (SQLAlchemy's ``isolate_from_table=True`` -> ``NO_ARG``: not passed,
+        # it now acts as False; its changelog says so)
+    if brk.new in ("None", "True", "False") or not re.fullmatch(r"[A-Za-z_][\w.]*", brk.new):
+        return False  # (None as a default has its own rules: _sentinel)
+    body = _body(after.split("\n"), (brk.line or 0) - 1)
+    name, value = re.escape(brk.param), re.escape(brk.new)
+    return re.search(rf"\b{name}\s+is\s+(?:not\s+)?{value}\b", body) is not None
+
+
+def _constant(text: str, name: str) -> str | None:
+    """The value a module-level constant ``name`` is assigned, as written (None: no such
+    constant, or no plain name)."""
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        return None
+    m = re.search(rf"^{name}[ \t]*(?::[^=\n]*)?=[ \t]*([^#\n]+?)[ \t]*(?:#.*)?$", text, re.M)
+    return m.group(1) if m else None
 
 
 def _configured(body: str, param: str, old: str, module: str) -> bool:
