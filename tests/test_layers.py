@@ -47,9 +47,11 @@ BASE_ORDER: tuple[frozenset[str], ...] = (
 BASE_MODULES = frozenset().union(*BASE_ORDER)
 # The rooms of analysis/, tier by tier: the radar and the rules never import the LLM room.
 ANALYSIS_ORDER: tuple[frozenset[str], ...] = (
-    frozenset({"classify"}),  # what a file is (by its path), which every fact reads
-    # the facts (API changes, a commit's tags) and the rules' sentences
-    frozenset({"radar", "tags", "rules_text"}),
+    # what a file is (by its path) and what a title's words say (its tags and keywords, the
+    # deprecation warnings it handles), which every fact reads
+    frozenset({"classify", "tags"}),
+    # the facts (API changes) and the rules' sentences
+    frozenset({"radar", "rules_text"}),
     frozenset({"automation", "focus", "grounding", "overview"}),
     frozenset({"rules"}),  # the rule analyser: rules.py and the modules of ANALYSIS_ROOMS
     frozenset({"llm"}),  # llm/: the LLM analyser, which falls back to the rules

@@ -201,6 +201,9 @@ def test_conventional_commits_and_reverts(title: str, expected: ChangeType) -> N
         # deprecation warnings handled, NumPy's (xarray 78707f5): no deprecation of its own
         ("Address additional upstream deprecation warnings", R),
         ("Silence the pandas deprecation warning in io", R),
+        # a noun before them ("filter", "resolver") is no handling: werkzeug adb0cd74
+        ("default filter add changelog add deprecation warning", ChangeType.REMOVAL),
+        ("The legacy resolver now shows a deprecation warning", ChangeType.REMOVAL),
         ("Deprecate the decode_times argument", ChangeType.REMOVAL),
         ("Patch for CVE-2024-0001", ChangeType.SECURITY),
         ("Harden against a path traversal vulnerability", ChangeType.SECURITY),

@@ -255,8 +255,10 @@ _MAKE_NAME_RE = re.compile(r"^(?:makefile\.[\w.-]+|[\w.-]+\.mk)$", re.IGNORECASE
 _DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
 
 
+# (What's New as the file's whole name: not SQLAlchemy's ``whatsnew_20.rst``, a migration
+# guide whose sections repeat its changelog's entries)
 _CHANGELOG_RE = re.compile(
-    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes|releases\.|what'?s[-_ ]?new)"
+    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes|releases\.|what'?s[-_ ]?new\.)"
     r"[^/]*$",
     re.IGNORECASE,
 )

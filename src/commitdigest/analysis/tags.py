@@ -194,9 +194,14 @@ def about_vulnerabilities(text: str, stated: ChangeType | None) -> bool:
 # upstream deprecation warnings": NumPy's; "Fix a DeprecationWarning" reads "fix a x"),
 # no deprecation of its own
 WARNINGS_HANDLED = re.compile(
-    r"\b(?:avoid\w*|fix(?:e[sd]|ing)?|silenc\w*|suppress\w*|hid(?:es?|ing)?|ignor\w*"
-    r"|address\w*|handl\w*|resolv\w*|filter\w*|squash\w*|quiet\w*)"
-    r"\s+(?:an?\s+|the\s+|all\s+|some\s+)?(?:[\w.-]+\s+){0,3}deprecation\s+warnings?\b",
+    r"\b(?:avoid(?:s|ed|ing)?|fix(?:es|ed|ing)?|silenc(?:e|es|ed|ing)|suppress(?:es|ed|ing)?"
+    r"|hid(?:e|es|ing)|ignor(?:e|es|ed|ing)|address(?:es|ed|ing)?|handl(?:e|es|ed|ing)"
+    r"|resolv(?:e|es|ed|ing)|filter(?:s|ed|ing)?|squash(?:es|ed|ing)?|quiet(?:s|ed|ing)?)"
+    # (up to three words between, none a verb of its own: "The ``tojson`` filter now emits
+    # a deprecation warning", "the legacy resolver now shows …" are a noun's)
+    r"\s+(?:(?!(?:now|emits?|raises?|shows?|triggers?|gives?|issues?|adds?|added|is|are|was"
+    r"|were|will|would|may|might|can|to|when|if)\b)[\w.-]+\s+){0,3}"
+    r"deprecation\s+warnings?\b",
     re.IGNORECASE,
 )
 

@@ -572,25 +572,53 @@ _CHANGE_WORDS = (
 
 
 _LEAD = re.compile(r"^\W*(?:[\w-]+\W+){0,3}")  # an entry's first four words
+# what is a name, not a word: code, snake_case, CamelCase ("DefaultRunner and subclasses
+# have been removed", "``default_factory`` has been removed": no default changed)
+_NAMES = re.compile(r"`[^`]*`|\b\w*_\w*\b|\b[A-Za-z][a-z0-9]*[A-Z]\w*\b")
+# words that say a default changes, not only that there is one ("the default limit of 128")
+_DEFAULT_CHANGE = re.compile(
+    r"\bby\s+default\b|\bdefault\s+(?:value|behaviou?r)s?\b"
+    r"|\bdefaults?\s+(?:is|are|was|were|has|have|to|changed|now)\b"
+    r"|\bchang\w*\s+(?:the\s+|its\s+)?default|默认",
+    re.I,
+)
 _DEPRECATED = ApiChangeType.DEPRECATED
 
 
 def change_named(text: str, *, breaking: bool = False, under: str = "") -> ApiChangeType:
-    """How an announced change is described by its own words (else: a signature change).
-    A breaking one is a deprecation only when its words say no other change (xarray's
-    "Xarray will no longer by default decode … This finalizes the deprecation cycle": a
-    default changed; marshmallow's "*Backwards-incompatible*: ``__version__`` … attributes
-    are deprecated" deprecates). An item of a list is what the words that open the list
-    say, where they say it ("The following parameters have been removed …:" over
-    "``zarr_version``: Use ``zarr_format`` instead (was deprecated since 2024.9.1).")."""
-    if under and any(pattern.search(under) for pattern, _ in _CHANGE_WORDS):
-        text = under
-    lead = _LEAD.match(text)  # what its first words say it does comes first ("Change the
-    if lead is not None:  # default value for ``chunk`` … and remove special mapping …")
+    """How an announced change is described by its own words (else: a signature change):
+    what its first words say it does first ("Change the default value for ``chunk`` … and
+    remove special mapping …"). A breaking one is a deprecation only when its words say no
+    other change (xarray's "Xarray will no longer by default decode … This finalizes the
+    deprecation cycle": a default changed; marshmallow's "*Backwards-incompatible*:
+    ``__version__`` … attributes are deprecated" deprecates). An item of a list that says
+    no change, or only that it was deprecated, is what the words that open the list say
+    ("The following parameters have been removed …:" over "``zarr_version``: Use
+    ``zarr_format`` instead (was deprecated since 2024.9.1)."), unless they only say
+    deprecated of a breaking one (xarray's "Finished deprecations (changed behavior with
+    this release):")."""
+    own = _said(text, breaking)
+    if own is not None and not (own is _DEPRECATED and breaking and under):
+        return own
+    opened = _said(under, breaking) if under else None
+    if opened is not None and not (breaking and opened is _DEPRECATED):
+        return opened
+    return own or ApiChangeType.SIGNATURE_CHANGED
+
+
+def _said(text: str, breaking: bool) -> ApiChangeType | None:
+    """The change ``text``'s own words name (see :func:`change_named`); None: none."""
+    words = _NAMES.sub(" ", text) if "_" in text or "`" in text or not text.islower() else text
+    lead = _LEAD.match(words)
+    if lead is not None:
         for pattern, change in _CHANGE_WORDS:
             if pattern.search(lead.group(0)) and not (breaking and change is _DEPRECATED):
                 return change
-    said = [change for pattern, change in _CHANGE_WORDS if pattern.search(text)]
-    if breaking and len(said) > 1 and said[0] is _DEPRECATED:
-        return said[1]
-    return said[0] if said else ApiChangeType.SIGNATURE_CHANGED
+    said = [change for pattern, change in _CHANGE_WORDS if pattern.search(words)]
+    if breaking and said and said[0] is _DEPRECATED:
+        rest = [
+            c for c in said[1:]
+            if c is not ApiChangeType.DEFAULT_CHANGED or _DEFAULT_CHANGE.search(words)
+        ]  # fmt: skip
+        return rest[0] if rest else _DEPRECATED
+    return said[0] if said else None

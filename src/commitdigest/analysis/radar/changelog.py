@@ -109,9 +109,11 @@ _BREAK_WORDS = re.compile(
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
     r"|spuriously|mistakenly|needlessly)\b"
-    # a blemish it stops making: click's "no longer render a stray leading space"
-    r"|\w+\s+(?:(?:an?|the|any)\s+)?(?:stray|spurious|extra|duplicated?|redundant"
-    r"|unnecessary|unneeded|superfluous)\b))"
+    # a blemish of its output it stops making: click's "no longer render a stray leading
+    # space" (not "no longer ships extra dependencies", "accepts the redundant flag")
+    r"|(?:render|print|show|emit|add|insert|write|output|display|produce|generate|log"
+    r"|leave|append|prepend)s?\s+(?:(?:an?|the|any)\s+)?(?:stray|spurious|extra"
+    r"|duplicated?|redundant|unnecessary|unneeded|superfluous)\b))"
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
     # what users must update their code to ("respect the changed API of `ContentDecoder`",
     # urllib3 2.6.0's caution); not "API changes", a release notes' word for its news
@@ -171,15 +173,16 @@ _OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+
 # it breaks
 _FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
 _DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
-# "Deprecated" as the subject's adjective, what they now do or no longer do following: a
-# change to things deprecated before, no deprecation (click 8.4.2's "Deprecated commands and
+# "Deprecated" as the subject's adjective, what they no longer do following: a change to
+# things deprecated before, no deprecation (click 8.4.2's "Deprecated commands and
 # options with empty or missing help text no longer render a stray leading space")
 _DEPRECATED_SUBJECT = re.compile(
     r"^\W*deprecated(?=\s+(?!(?:the|an?|x|all|any|support|passing|using|calling)\b)"
     r"(?:(?!(?:since|because|which|that|as|when|where|while|in|for)\b)[\w-]+\s+){1,10}?"
-    r"(?:no\s+longer|now)\b)",
+    r"no\s+longer\b)",
     re.I,
-)  # (not "Deprecated the ``declarative_mixin`` decorator since … the now removed plugin")
+)  # (not "Deprecated the ``declarative_mixin`` decorator since … the now removed plugin",
+# nor "Deprecated aliases now raise an error")
 _REFERENCE_ONLY = re.compile(r"^\W*(?:PR|pull request|issue)?\s*#\d+\W*$", re.I)  # "PR #1862."
 # a dependency bump ("⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1"): no news of the
 # project's own, whatever the package is called (unless it says what it breaks)
@@ -497,6 +500,9 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
             continue
         b = _BULLET.match(line)
         if b is None:
+            if line.strip():
+                opening = ""  # a paragraph or code between: a list below is not opened by
+                # that entry (xarray's "This has a number of implications:" after an example)
             i += 1
             continue
         indent = len(b.group(1))
@@ -767,12 +773,16 @@ def _subordinate(words: str, m: re.Match[str]) -> bool:
         return True  # how it is done (black's "Improve performance … by no longer
         # scanning"), or what it is ("the no longer supported [pytest] section")
     clause = _SUBORDINATE.search(before)
-    # (a clause with a verb of its own before the one of "no longer" ends before it: "When
-    # `strict` is enabled `None` is no longer accepted" says what changes, its comma left out)
-    return clause is not None and len(_FINITE.findall(clause.group(0))) < 2
+    # (a clause with a verb of its own ends before a name written as code and the verb of
+    # "no longer": "When `strict` is enabled `None` is no longer accepted" says what
+    # changes, its comma left out; not "since the one we were using is no longer available")
+    return clause is not None and not (
+        len(_FINITE.findall(clause.group(0))) >= 2 and _CODE_SUBJECT.search(clause.group(0))
+    )
 
 
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.I)
+_CODE_SUBJECT = re.compile(r"\bx\s+(?:is|are|was|were|has|have|had)\s*$")  # (code reads " x ")
 
 
 def _tidies(text: str, lead: re.Match[str]) -> bool:
@@ -831,7 +841,9 @@ def plain_text(entry: str) -> str:
 
 # parentheses left empty by the references taken out of them, "(see :issue:`3`)" too (not
 # a call's: ``f()``)
-_EMPTY_PARENS = re.compile(r"(?:^|\s+)\((?:\s|[,;&]|\b(?:and|see|also)\b)*\)", re.I)
+_EMPTY_PARENS = re.compile(
+    r"(?:^\s*|(?<!\s)\s+)\((?:\s|[,;&]|\b(?:and|see|also)\b)*\)", re.I
+)  # (matched from a run's first space only: linear in a long run of them)
 
 
 # a reST explicit title: `title <target>` (a space before the target: ``Vec<T>`` is code)
@@ -875,10 +887,10 @@ def plain_entry(entry: str) -> str:
 # the credit a towncrier entry ends with, its ``:user:`` reference gone ("-- by .")
 _CREDIT = re.compile(
     r"\s+(?:--|—|–)\s+by(?:\s*(?:,|and|&))*\s*[.,]?\s*$|\s*\(\s*by\s*\)\s*[.,]?\s*$"
-    # xarray's last sentence, "By `Nick Hodgskin <https://github.com/…>`_." (a name or a
-    # handle, up to four words each, not "By default.")
+    # xarray's last sentence, "By `Nick Hodgskin <https://github.com/…>`_." (names or
+    # handles, twelve words at most, split by spaces or commas: one way to read them)
     r"|(?<=[.)!?])\s+By\s+(?!(?:default|design|now|then|contrast|itself)\b)[^\s.,;:]+"
-    r"(?:\s+[^\s.,;:]+){0,3}(?:\s*(?:,|and|&)\s*[^\s.,;:]+(?:\s+[^\s.,;:]+){0,3})*\.?\s*$"
+    r"(?:(?:\s+|\s*,\s*)[^\s.,;:]+){0,11}\.?\s*$"
 )  # ("-- by :user:`a` and :user:`b`." reads "-- by and ."; not the option "--by")
 # what is left of a last sentence that only pointed at issues ("See :issue:`1` and
 # :issue:`2`." reads "See and .")

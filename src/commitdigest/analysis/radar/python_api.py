@@ -261,7 +261,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         if found and after is not None:
             found = _renamed_members(found, before, after)
         if not found:
-            if after is None and (gone := _empty_module_gone(path, module, before, public)):
+            if after is None and (gone := _empty_module_gone(view, path, module, before, public)):
                 items.append(gone)
             continue
         private = is_private_module(path)
@@ -361,19 +361,22 @@ def _constant(text: str, name: str) -> str | None:
 
 def _configured(body: str, param: str, old: str, module: str) -> bool:
     """Whether ``body`` takes a configured value when ``param`` is ``None`` (``self.opts.many
-    if many is None else many``) whose own default, where the module sets it, is the old one
-    (``self.many = getattr(meta, "many", False)``): marshmallow 3.22's ``Schema(many=None)``
-    reads ``class Meta: many``, ``False`` unless a schema sets it."""
+    if many is None else many``) whose own default, where the module reads the option by its
+    name, is the old one (``self.many = getattr(meta, "many", False)``): marshmallow 3.22's
+    ``Schema(many=None)`` reads ``class Meta: many``, ``False`` unless a schema sets it. Any
+    other assignment of the old value (another class's ``self.timeout = 30``, a local) is
+    no default of the option."""
     name = re.escape(param)
     m = re.search(rf"(?<![\w.])[\w.]+\.(\w+)\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b", body)
     if m is None:
         return False
-    attr, value = re.escape(m.group(1)), _value(old)
-    default = (
-        rf"(?:\.{attr}|^[ \t]+{attr})[ \t]*(?::[^=\n]*)?=[ \t]*"
-        rf"(?:getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*{value}\s*\)|{value})[ \t]*(?:#.*)?$"
+    attr = re.escape(m.group(1))
+    # the option read by its own name, with its fallback (every such read of it, one value)
+    reads = re.findall(
+        rf"\.{attr}[ \t]*=[ \t]*getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*([^()\n]+?)\s*\)",
+        module,
     )
-    return re.search(default, module, re.M) is not None
+    return bool(reads) and all(re.fullmatch(_value(old), r.strip()) for r in reads)
 
 
 def _value(old: str) -> str:
@@ -591,15 +594,30 @@ _WARNS_ON_IMPORT = re.compile(
 )
 
 
+def _aliased(view: CommitView, module: str) -> bool:
+    """Whether a module of the commit puts ``module`` (or a package above it) in
+    ``sys.modules`` by name: still importable (requests 28666e5d3a replaced the package
+    ``requests/packages/`` by ``requests/packages.py``, which fills
+    ``sys.modules[f"requests.packages.{mod}"]``)."""
+    parts = module.split(".")
+    prefixes = {".".join(parts[:k]) for k in range(2, len(parts) + 1)}
+    for text in view.after.values():
+        if text and "sys.modules[" in text:
+            for m in re.finditer(r"""[fFrRbBuU]{0,2}["']([\w.]+?)\.?(?:\{|["'])""", text):
+                if m.group(1) in prefixes:
+                    return True
+    return False
+
+
 def _empty_module_gone(
-    path: str, module: str, before: str, public: PublicSurface | None
+    view: CommitView, path: str, module: str, before: str, public: PublicSurface | None
 ) -> ApiChange | None:
     """A deleted module that defined no public name, as one item: ``import module`` breaks.
     Only where users were meant to import it: the project names it as public, or its import
     warned that it is deprecated (scipy f29f562b19 deleted ``scipy.misc``, whose only code
     was "scipy.misc is deprecated and will be removed in 2.0.0"); a deleted internal module
     of private helpers, or one imported for its side effects, stays silent."""
-    if is_private_module(path) or path.endswith("__main__.py"):
+    if is_private_module(path) or path.endswith("__main__.py") or _aliased(view, module):
         return None
     if not (public is not None and module in public.modules) and not _WARNS_ON_IMPORT.search(
         before
@@ -618,23 +636,20 @@ def _empty_module_gone(
 
 def _modules_gone(items: list[ApiChange]) -> list[ApiChange]:
     """Deleted modules of a deleted package as the package's one item (its ``symbols``
-    name the modules): ``scipy.misc``, not also ``scipy.misc.common`` and ``…doccer``."""
-    modules = {i.name: i for i in items if i.detail == "module" and i.path.endswith(".py")}
-    packages = {name for name, i in modules.items() if i.path.endswith("__init__.py")}
-    inside = {
-        name: next(p for p in packages if name.startswith(p + "."))
-        for name in modules
-        if any(name.startswith(p + ".") for p in packages)
-    }
-    if not inside:
-        return items
+    name the modules): ``scipy.misc``, not also ``scipy.misc.common`` and ``…doccer``. A
+    module in nested deleted packages is the outermost one's."""
+    modules = {i.name for i in items if i.detail == "module" and i.kind is RadarKind.PYTHON_API}
+    packages = sorted(
+        (i.name for i in items if i.name in modules and i.path.endswith("__init__.py")), key=len
+    )
+    outer = {m: next((p for p in packages if m.startswith(p + ".")), None) for m in modules}
     kept: list[ApiChange] = []
     for item in items:
-        if item.detail != "module" or item.name not in modules:
+        if item.name not in modules or item.detail != "module":
             kept.append(item)
-        elif item.name in packages:
-            subs = sorted(n for n, p in inside.items() if p == item.name)
-            kept.append(item.model_copy(update={"symbols": [*item.symbols, *subs]}))
+        elif outer[item.name] is None:  # (else: in its package's symbols)
+            inside = sorted(m for m, p in outer.items() if p == item.name)
+            kept.append(item.model_copy(update={"symbols": [*item.symbols, *inside]}))
     return kept
 
 
