@@ -490,7 +490,7 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
             entry, i = change_entry(lines, i, end)
             out.append(entry)
             continue
-        if _NOT_PROSE_DIRECTIVE.match(line):
+        if "::" in line and _NOT_PROSE_DIRECTIVE.match(line):
             i = _block_end(lines, i, end)
             continue
         bold = _BOLD_HEADING.match(line)
@@ -831,8 +831,16 @@ def plain_text(entry: str) -> str:
     if ">`_" in text:  # what it matches can be: a changelog's whole text is asked too)
         text = _RST_LINK.sub(r"\1", text)
     if ":`" in text or "}`" in text:
-        text = _ROLE.sub(lambda m: _role(m, "`"), text)
-        if "(" in text:  # what held only references: "(:issue:`6528`, :pull:`10987`)"
+        gone: list[bool] = []  # a reference was taken out
+
+        def role(m: re.Match[str]) -> str:
+            shown = _role(m, "`")
+            if not shown:
+                gone.append(True)
+            return shown
+
+        text = _ROLE.sub(role, text)
+        if gone and "(" in text:  # what held only references: "(:issue:`6528`, :pull:`1`)"
             text = _EMPTY_PARENS.sub("", text)
     parts = re.split(r"(``[^`]+``|`[^`]+`)", text)  # emphasis marks, never inside code
     text = "".join(p if i % 2 else _EMPHASIS.sub("", p) for i, p in enumerate(parts))

@@ -40,6 +40,7 @@ from commitdigest.analysis.radar.models import (
     is_private_module,
     line_of,
 )
+from commitdigest.analysis.radar.patch import lines_of
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
 from commitdigest.analysis.radar.pyapi import (
     Breakage,
@@ -317,7 +318,7 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     one only another function sets back."""
     if brk.change != "default_changed" or brk.new != "None" or not brk.param or not after:
         return None
-    body = _body(after.split("\n"), (brk.line or 0) - 1)
+    body = _body(lines_of(after), (brk.line or 0) - 1)
     if resolves(body, brk.param, brk.old) or _configured(body, brk.param, brk.old, after):
         return _Stands(set_back=True)
     name = re.escape(brk.param)
@@ -345,7 +346,7 @@ def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
         # it now acts as False; its changelog says so)
     if brk.new in ("None", "True", "False") or not re.fullmatch(r"[A-Za-z_][\w.]*", brk.new):
         return False  # (None as a default has its own rules: _sentinel)
-    body = _body(after.split("\n"), (brk.line or 0) - 1)
+    body = _body(lines_of(after), (brk.line or 0) - 1)
     name, value = re.escape(brk.param), re.escape(brk.new)
     return re.search(rf"\b{name}\s+is\s+(?:not\s+)?{value}\b", body) is not None
 
@@ -518,10 +519,12 @@ def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Bre
     literal only (not ``auto()``), held by no other constant of the old class."""
     members: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
     out: list[Breakage] = []
+    old_lines = lines_of(before)
     for brk in found:
         cls, _, name = brk.qualname.rpartition(".")
-        if brk.change != "removed" or not cls or "." in cls:
-            out.append(brk)
+        line = old_lines[brk.line - 1] if brk.line and 0 < brk.line <= len(old_lines) else ""
+        if brk.change != "removed" or not cls or "." in cls or not _literal_member(line, name):
+            out.append(brk)  # (most removed members are methods: their class is not read)
             continue
         if cls not in members:
             members[cls] = (_constants(before, cls), _constants(after, cls))
@@ -535,6 +538,20 @@ def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Bre
     return out
 
 
+def _literal_member(line: str, name: str) -> bool:
+    """Whether ``line`` assigns the class constant ``name`` a literal."""
+    m = _MEMBER.match(line)
+    return m is not None and m.group(2) == name and _is_literal(m.group(3))
+
+
+def _is_literal(value: str) -> bool:
+    try:
+        ast.literal_eval(value)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+    return True
+
+
 def _constants(text: str, cls: str) -> dict[str, str]:
     """The constants of top-level class ``cls``, name -> value as written (literals only:
     numbers, strings, tuples of them)."""
@@ -543,15 +560,12 @@ def _constants(text: str, cls: str) -> dict[str, str]:
         return {}
     found: dict[str, str] = {}
     indent: str | None = None
-    for m in _MEMBER.finditer(_body(text.split("\n"), obj.line - 1)):
+    for m in _MEMBER.finditer(_body(lines_of(text), obj.line - 1)):
         indent = m.group(1) if indent is None else indent
         if m.group(1) != indent or m.group(2) in found:
             continue  # (deeper: a method's; once: a name assigned again keeps its first)
-        try:
-            ast.literal_eval(m.group(3))
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            continue
-        found[m.group(2)] = m.group(3)
+        if _is_literal(m.group(3)):
+            found[m.group(2)] = m.group(3)
     return found
 
 
