@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from gitfixture import CommitSpec, build_repo
-from radarscan import scan_log
+from radarscan import MODES, scan_log
+from test_radar_shapes import module_items
 
 from commitdigest.analysis.classify import is_changelog
+from commitdigest.analysis.radar import python_api
 from commitdigest.analysis.radar.announced import change_named
 from commitdigest.analysis.radar.changelog import Entry, announces, plain_entry, sections
 from commitdigest.analysis.radar.python_api import _configured
@@ -309,3 +311,283 @@ def test_long_runs_of_spaces_and_references_read_in_linear_time() -> None:
     start = time.perf_counter()
     plain_text(":pr:`1` (" + " " * 40_000 + "x")
     assert time.perf_counter() - start < 0.5
+
+
+# ---- a second review: renamed constants, defaults written otherwise, more release notes ----
+
+
+@pytest.fixture(params=MODES)
+def mode(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def _items(tmp_path: Path, mode: str, before: str, after: str) -> list[tuple[str, str, str]]:
+    [items] = module_items(tmp_path, mode, "pkg/mod.py", [("init", before), ("change", after)])
+    return sorted((i.name, i.change.value, i.detail) for i in items)
+
+
+# --- 4146da0 renamed class members --------------------------------------------------------
+
+
+def test_rename_target_must_be_new_to_the_class(tmp_path: Path, mode: str) -> None:
+    """vllm-ascend 0fbe0831ec: RecomputeSchedulerOutput had ``recomputed_reqs: list[...]``
+    (no default) and ``kv_connector_metadata: Optional[...] = None``; the commit dropped
+    kv_connector_metadata and gave recomputed_reqs ``= None``. Reported "renamed
+    kv_connector_metadata → recomputed_reqs": recomputed_reqs is no new name, it was a field
+    already (only ``_constants`` of literal members are checked as 'old')."""
+    before = (
+        "class Output:\n    recomputed_reqs: list[int]\n"
+        "    kv_connector_metadata: object | None = None\n"
+    )
+    after = "class Output:\n    recomputed_reqs: list[int] | None = None\n"
+    assert _items(tmp_path, mode, before, after) == [
+        ("pkg.mod.Output.kv_connector_metadata", "removed", "")
+    ]
+
+
+def test_unrelated_fields_sharing_none_are_no_rename(tmp_path: Path, mode: str) -> None:
+    """A removed optional field and an unrelated new one, both ``= None`` (or False, 0, "")
+    read as a rename: "proxy → cert_file". The same None/False values are what most fields
+    default to (pydantic c452a500a5: ``json_return_type: JsonReturnTypes | None = None`` ->
+    ``return_type: Any = None``, a new parameter of another meaning, read as a rename)."""
+    before = (
+        "from dataclasses import dataclass\n\n@dataclass\nclass Options:\n"
+        '    name: str = "x"\n    proxy: str | None = None\n    retries: int = 3\n'
+    )
+    after = (
+        "from dataclasses import dataclass\n\n@dataclass\nclass Options:\n"
+        '    name: str = "x"\n    retries: int = 3\n    cert_file: str | None = None\n'
+    )
+    assert _items(tmp_path, mode, before, after) == [("pkg.mod.Options.proxy", "removed", "")]
+
+
+def test_renamed_member_still_inherited_is_silent(tmp_path: Path, mode: str) -> None:
+    """Child drops its override TIMEOUT = 30 (Base still defines it: silent before 4146da0,
+    _still_inherited) and adds RETRY_DELAY = 30: now "renamed TIMEOUT → RETRY_DELAY" —
+    _item's _still_inherited check only runs for change == "removed"."""
+    before = "class Base:\n    TIMEOUT = 30\n\n\nclass Child(Base):\n    TIMEOUT = 30\n"
+    after = "class Base:\n    TIMEOUT = 30\n\n\nclass Child(Base):\n    RETRY_DELAY = 30\n"
+    assert _items(tmp_path, mode, before, after) == []
+
+
+def test_member_regex_is_linear_on_a_long_line() -> None:
+    """_MEMBER (and _constant's pattern): ``([^#\\n]*?)[ \\t]*(?:#.*)?$`` is quadratic in a
+    run of spaces inside a value (a string literal). 40,000 spaces in one class-level string
+    took ~23 s per version in a radar scan (old code: 0.08 s)."""
+    line = '    BANNER = "a' + " " * 20000 + 'b"'
+    t = time.perf_counter()
+    python_api._MEMBER.match(line)
+    python_api._constant(line.strip() + "\n", "BANNER")
+    assert time.perf_counter() - t < 0.5
+
+
+# --- f963a49 same default ---------------------------------------------------------------
+
+
+def test_whitespace_inside_a_string_default_counts(tmp_path: Path, mode: str) -> None:
+    """_same_default compares ``"".join(old.split())``: ``sep=" "`` -> ``sep=""`` and
+    ``sep=", "`` -> ``sep=","`` read as the same default (reported before f963a49)."""
+    before = (
+        'def join(parts, sep=" "):\n    return sep.join(parts)\n\n\n'
+        'def csv(parts, sep=", "):\n    return sep.join(parts)\n'
+    )
+    after = (
+        'def join(parts, sep=""):\n    return sep.join(parts)\n\n\n'
+        'def csv(parts, sep=","):\n    return sep.join(parts)\n'
+    )
+    assert [name for name, _, _ in _items(tmp_path, mode, before, after)] == [
+        "pkg.mod.csv(sep)",
+        "pkg.mod.join(sep)",
+    ]
+
+
+def test_sentinel_that_stands_for_another_value_changes_the_default(
+    tmp_path: Path, mode: str
+) -> None:
+    """A falsy/None default replaced by a sentinel the function tests with ``is`` is taken
+    as unchanged, whatever the function then does with it: here not passing ``check`` now
+    means True, not passing ``timeout`` 30 (was None: no timeout). Both silent since f963a49.
+    (Real: jinja 6aeab5d1da ``Environment.overlay(enable_async=False)`` -> ``missing``: the old
+    code always set ``rv.is_async = enable_async`` (False), the new only when passed —
+    an overlay of an async environment stays async now.)"""
+    before = (
+        "def run(cmd, check=False):\n    return go(cmd, check)\n\n\n"
+        "def get(url, timeout=None):\n    return send(url, timeout=timeout)\n"
+    )
+    after = (
+        "_UNSET = object()\n\n\n"
+        "def run(cmd, check=_UNSET):\n    if check is _UNSET:\n        check = True\n"
+        "    return go(cmd, check)\n\n\n"
+        "def get(url, timeout=_UNSET):\n    if timeout is _UNSET:\n        timeout = 30\n"
+        "    return send(url, timeout=timeout)\n"
+    )
+    assert [name for name, _, _ in _items(tmp_path, mode, before, after)] == [
+        "pkg.mod.get(timeout)",
+        "pkg.mod.run(check)",
+    ]
+
+
+def test_a_string_constant_of_the_same_value_is_the_same_default(tmp_path: Path, mode: str) -> None:
+    """The rule f963a49 documents misses the commonest constant: a Breakage's old default is
+    written as Python repr writes it (``'utf-8'``), _constant returns the source text
+    (``"utf-8"``): ``encoding="utf-8"`` -> ``encoding=DEFAULT_ENCODING`` is still reported."""
+    before = 'def read(path, encoding="utf-8"):\n    return open(path, encoding=encoding)\n'
+    after = (
+        'DEFAULT_ENCODING = "utf-8"\n\n\n'
+        "def read(path, encoding=DEFAULT_ENCODING):\n    return open(path, encoding=encoding)\n"
+    )
+    assert _items(tmp_path, mode, before, after) == []
+
+
+# --- 7962df0 / 8f16293 release notes -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Avoid a hang while `pool` is draining and `conn` is no longer alive.",
+        "Don't raise if `x` is given but `y` is no longer registered.",
+    ],
+)
+def test_a_no_longer_inside_a_conjoined_condition_is_subordinate(text: str) -> None:
+    """_subordinate's _FINITE/_CODE_SUBJECT exception (for "When `strict` is on `None` is no
+    longer accepted") also fires when both verbs are inside the condition, joined by
+    and/but: what the fix avoids is read as a break (silent before 8f16293)."""
+    assert announces(Entry(1, text, "")) is None
+
+
+def test_change_words_survive_an_odd_backtick_run() -> None:
+    """_NAMES pairs backticks one by one: an odd run (tox aff1d4d8b7's
+    "```find_replace_part`` is removed from ``tox.config.loader.ini.replace``") makes the
+    prose between two literals a 'code span' and erases it: the entry was REMOVED, now
+    SIGNATURE_CHANGED."""
+    text = "```find_replace_part`` is removed from ``tox.config.loader.ini.replace``"
+    assert change_named(text, breaking=True) is T.REMOVED
+
+
+def test_chinese_change_word_next_to_a_snake_case_name() -> None:
+    """_NAMES' ``\\b\\w*_\\w*\\b`` runs over CJK characters (they are \\w): "移除参数foo_bar"
+    (remove parameter foo_bar, no spaces, as Chinese is written) is erased whole."""
+    assert change_named("移除参数foo_bar") is T.REMOVED
+
+
+@pytest.mark.parametrize(
+    "text, heading",
+    [
+        # requests HISTORY.md 2.25.0 (Improvements)
+        (
+            "No longer perform unnecessary Content-Length calculation for requests that won't "
+            "use it. (#5496)",
+            "Improvements",
+        ),
+        # setuptools NEWS.rst 0.6.42
+        ("External links finder no longer yields duplicate links.", ""),
+        # black CHANGES.md 23.7.0 (Stable style): a formatting bug fixed
+        (
+            "Import lines with `# fmt: skip` and `# fmt: off` no longer have an extra blank line "
+            "added when they are right after another import line (#3610)",
+            "Stable style",
+        ),
+    ],
+)
+def test_a_blemish_no_longer_made_is_no_break_whatever_its_verb(text: str, heading: str) -> None:
+    """7962df0 keeps the blemish rule only for output verbs right after "no longer"
+    (render, print, add …): "perform unnecessary", "yields duplicate", "have an extra … added"
+    are blemishes too, silent before and read as breaking changes now (three in the real
+    changelogs at HEAD; uvicorn's "ships extra dependencies", the case the change was for,
+    is the only one of its kind found)."""
+    assert announces(Entry(1, text, heading)) is None
+
+
+def test_a_reference_role_text_is_not_erased_as_code() -> None:
+    """pytest changelog 3.7.0, "Deprecations and Removals": the only change word is the
+    text of a :ref: role; _NAMES erases `deprecated <…>` as a code span: DEPRECATED ->
+    SIGNATURE_CHANGED (change_named reads the entry as written, roles and all)."""
+    text = (
+        ":issue:`2639`: ``pytest_namespace`` has been "
+        ":ref:`deprecated <pytest.namespace deprecated>`."
+    )
+    assert change_named(text, breaking=True) is T.DEPRECATED
+
+
+def test_is_now_the_default_changes_a_default() -> None:
+    """pip NEWS 21.3 (Deprecations and Removals): "In-tree builds are now the default.
+    ``--use-feature=in-tree-build`` is now ignored. ``--use-deprecated=out-of-tree-build``
+    may be used …": DEFAULT_CHANGED before, DEPRECATED now — the word "deprecated" inside the
+    reST literal survives _NAMES (```` `[^`]*` ```` pairs the two backticks of "``" with
+    each other, so a ``double-backtick`` literal's text is never erased), and
+    _DEFAULT_CHANGE has no "now the default"."""
+    text = (
+        "In-tree builds are now the default. ``--use-feature=in-tree-build`` is now ignored. "
+        "``--use-deprecated=out-of-tree-build`` may be used temporarily to ease the transition."
+    )
+    assert change_named(text, breaking=True) is T.DEFAULT_CHANGED
+
+
+NEW_DEPRECATIONS = """\
+v0.11.0 (7 November 2018)
+-------------------------
+
+Breaking changes
+~~~~~~~~~~~~~~~~
+
+- New deprecations (behavior will be changed in xarray 0.12):
+
+  - Reduction of :py:meth:`DataArray.groupby` and :py:meth:`DataArray.resample`
+    without dimension argument will change in the next release.
+    Now we warn a FutureWarning.
+  - The ``inplace`` kwarg of a number of ``DataArray`` and ``Dataset`` methods is being
+    deprecated and will be removed in the next release.
+"""
+
+
+def test_items_of_new_deprecations_are_deprecations() -> None:
+    """xarray whats-new v0.11.0: the opening that only says "deprecat" is ignored for
+    breaking items (meant for "Finished deprecations"), so "New deprecations" items read
+    SIGNATURE_CHANGED and, for "is being deprecated and will be removed in the next
+    release", REMOVED (both DEPRECATED before 7962df0). Same for v0.10.0's "Several existing
+    features have been deprecated and will change …:" items."""
+    from commitdigest.analysis.radar.changelog import sections
+
+    [section] = [s for s in sections(NEW_DEPRECATIONS) if s.version]
+    got = {}
+    for e in section.entries:
+        found = announces(e)
+        if found is not None and e.nested:
+            got[e.text[:12]] = found[0] or change_named(e.text, breaking=found[1], under=e.under)
+    assert got == {"Reduction of": T.DEPRECATED, "The ``inplac": T.DEPRECATED}
+
+
+def test_minimum_versions_changed_is_a_version_change() -> None:
+    """xarray whats-new (three releases): "The minimum versions of some dependencies were
+    changed (:pull:`8586`):" over a table: VERSION_CHANGED before (its pattern needs a digit,
+    found in the PR number), SIGNATURE_CHANGED now that _NAMES erases the role."""
+    text = "The minimum versions of some dependencies were changed (:pull:`8586`):"
+    assert change_named(text, breaking=True) is T.VERSION_CHANGED
+
+
+def test_two_sentinels_written_alike_are_not_the_same_default(tmp_path: Path, mode: str) -> None:
+    """_same_default compares the constants' values as text: two sentinels ``object()``
+    are "the same default", though the function treats them apart (here: default timeout
+    30 -> no timeout at all)."""
+    before = (
+        "_DEFAULT = object()\n_NO_TIMEOUT = object()\n\n\n"
+        "def get(url, timeout=_DEFAULT):\n    if timeout is _DEFAULT:\n        timeout = 30\n"
+        "    elif timeout is _NO_TIMEOUT:\n        timeout = None\n    return send(url, timeout)\n"
+    )
+    after = before.replace("timeout=_DEFAULT)", "timeout=_NO_TIMEOUT)")
+    assert [n for n, _, _ in _items(tmp_path, mode, before, after)] == ["pkg.mod.get(timeout)"]
+
+
+@pytest.mark.parametrize(
+    "text, change",
+    [
+        ("The ``drop`` argument of ``to_zarr`` is deprecated.", T.DEPRECATED),
+        ("``Foo.default`` is deprecated.", T.DEPRECATED),
+    ],
+)
+def test_a_double_backtick_literal_is_a_name(text: str, change: T) -> None:
+    """7962df0's "a name is no change word" does not hold for reST ``literals`` (most Python
+    changelogs): ```` `[^`]*` ```` matches each "``" as an empty span and leaves the literal's
+    text as words (REMOVED and DEFAULT_CHANGED here; not a regression, the fix misses rST)."""
+    assert change_named(text) is change

@@ -4343,14 +4343,14 @@ def test_a_class_constant_renamed_keeps_its_value(tmp_path: Path, mode: str) -> 
     assert all(i.breaking for i in items)
 
 
-def test_a_default_written_as_a_constant_or_a_sentinel_is_the_same_default(
+def test_a_default_written_as_a_constant_of_its_value_is_the_same_default(
     tmp_path: Path, mode: str
 ) -> None:
-    """urllib3 ae1f7da020 wrote ``amt=2 ** 16`` as ``amt=_READ_CHUNK_SIZE`` (``= 2**16``), and
-    click 81a482fbfd ``flag_value=None`` as ``flag_value=UNSET``, tested with ``is UNSET``:
-    no default changed. A constant of another value, a sentinel the function never tests,
-    or one for a truthy default (SQLAlchemy's ``isolate_from_table=True`` -> ``NO_ARG``,
-    which now acts as False) still changes it."""
+    """urllib3 ae1f7da020 wrote ``amt=2 ** 16`` as ``amt=_READ_CHUNK_SIZE`` (``= 2**16``): no
+    default changed. A constant of another value still changes it, and so does a sentinel,
+    tested or not: what the function does without the argument may have changed (jinja's
+    ``enable_async=False`` -> ``missing``, set only when passed; SQLAlchemy's
+    ``isolate_from_table=True`` -> ``NO_ARG``, which now acts as False)."""
     before = (
         "class Response:\n    def stream(self, amt=2 ** 16, size=1024):\n        return amt\n\n"
         "    def eval(self, expr, parser=None, engine='numexpr', isolate=True):\n"
@@ -4370,5 +4370,6 @@ def test_a_default_written_as_a_constant_or_a_sentinel_is_the_same_default(
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.response.Response.eval(engine)", "'numexpr' → _default"),
         ("pkg.response.Response.eval(isolate)", "True → _default"),
+        ("pkg.response.Response.eval(parser)", "None → _default"),
         ("pkg.response.Response.stream(size)", "1024 → _SIZE"),
     ]

@@ -563,6 +563,7 @@ _CHANGE_WORDS = (
     (
         re.compile(
             r"\b(?:minimum|bump|upgrade)\b.*\d|\brequires?\s+(?:python|version|\d)"
+            r"|\bminimum\s+(?:\w+\s+)?versions?\b"
             r"|(?:python|version)\s*(?:>=|≥)|最低版本|版本要求",
             re.I,
         ),
@@ -574,7 +575,10 @@ _CHANGE_WORDS = (
 _LEAD = re.compile(r"^\W*(?:[\w-]+\W+){0,3}")  # an entry's first four words
 # what is a name, not a word: code, snake_case, CamelCase ("DefaultRunner and subclasses
 # have been removed", "``default_factory`` has been removed": no default changed)
-_NAMES = re.compile(r"`[^`]*`|\b\w*_\w*\b|\b[A-Za-z][a-z0-9]*[A-Z]\w*\b")
+_NAMES = re.compile(
+    r"``[^`]+``|`[^`]+`|(?<![A-Za-z0-9_])[A-Za-z0-9]*_[A-Za-z0-9_]*"
+    r"|\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9_]*"
+)  # (ASCII names only: a Chinese word beside one, "移除参数foo_bar", stays)
 # words that say a default changes, not only that there is one ("the default limit of 128")
 _DEFAULT_CHANGE = re.compile(
     r"\bby\s+default\b|\bdefault\s+(?:value|behaviou?r)s?\b"
@@ -583,6 +587,11 @@ _DEFAULT_CHANGE = re.compile(
     re.I,
 )
 _DEPRECATED = ApiChangeType.DEPRECATED
+# deprecations done with ("Finished deprecations (changed behavior with this release):"), not
+# new ones ("New deprecations (behavior will be changed in xarray 0.12):")
+_FINISHED = re.compile(
+    r"\b(?:finish|finaliz|expir|complet|remov)\w*|\bchanged\s+behaviou?r\b", re.I
+)
 
 
 def change_named(text: str, *, breaking: bool = False, under: str = "") -> ApiChangeType:
@@ -600,14 +609,40 @@ def change_named(text: str, *, breaking: bool = False, under: str = "") -> ApiCh
     own = _said(text, breaking)
     if own is not None and not (own is _DEPRECATED and breaking and under):
         return own
+    # (what the list's own clause says: "…, with the following differences in behavior:"
+    # after setuptools deprecates easy_install says no change of its items)
+    under = re.split(r"[.,;]\s+", under.rstrip(": ").strip())[-1] if under else ""
     opened = _said(under, breaking) if under else None
-    if opened is not None and not (breaking and opened is _DEPRECATED):
+    if opened is not None and not (breaking and opened is _DEPRECATED and _FINISHED.search(under)):
         return opened
     return own or ApiChangeType.SIGNATURE_CHANGED
 
 
+# a role: a reference's goes, a cross-reference's shown text is words (":ref:`deprecated
+# <pytest.namespace deprecated>`"), any other's is a name
+_ROLE_TEXT = re.compile(r":(\w+):`([^`<]*?)\s*(?:<[^>`]*>)?`")
+# a removal still to come is no removal ("is being deprecated and will be removed in the next
+# release")
+_TO_COME = re.compile(
+    r"\b(?:will|would|shall|to)\s+be\s+(?:removed|dropped|deleted)\b"
+    r"|\b(?:removed|dropped)\s+in\s+(?:a\s+)?(?:future|the\s+next|later|upcoming)\b",
+    re.I,
+)
+
+
+def _role_text(m: re.Match[str]) -> str:
+    role = m.group(1).lower()
+    if role in ("ref", "doc", "term"):
+        return m.group(2)
+    return " " if role in ("pr", "pull", "issue", "user", "gh", "ghissue", "commit") else "`x`"
+
+
 def _said(text: str, breaking: bool) -> ApiChangeType | None:
     """The change ``text``'s own words name (see :func:`change_named`); None: none."""
+    if ":`" in text:
+        text = _ROLE_TEXT.sub(_role_text, text)
+    if "be " in text or "in " in text:
+        text = _TO_COME.sub(" ", text)
     words = _NAMES.sub(" ", text) if "_" in text or "`" in text or not text.islower() else text
     lead = _LEAD.match(words)
     if lead is not None:

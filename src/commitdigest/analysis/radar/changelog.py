@@ -109,11 +109,12 @@ _BREAK_WORDS = re.compile(
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
     r"|spuriously|mistakenly|needlessly)\b"
-    # a blemish of its output it stops making: click's "no longer render a stray leading
-    # space" (not "no longer ships extra dependencies", "accepts the redundant flag")
-    r"|(?:render|print|show|emit|add|insert|write|output|display|produce|generate|log"
-    r"|leave|append|prepend)s?\s+(?:(?:an?|the|any)\s+)?(?:stray|spurious|extra"
-    r"|duplicated?|redundant|unnecessary|unneeded|superfluous)\b))"
+    # a blemish it stops making: click's "no longer render a stray leading space", black's
+    # "no longer have an extra blank line added" (not what users get or give: "no longer
+    # ships extra dependencies", "accepts the redundant flag")
+    r"|(?!(?:accept|ship|install|support|require|take|expose|export|provide|allow|offer"
+    r"|bundle|include|pull|bring|depend)s?\b)\w+\s+(?:(?:an?|the|any)\s+)?(?:stray|spurious"
+    r"|extra|duplicated?|redundant|unnecessary|unneeded|superfluous)\b))"
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
     # what users must update their code to ("respect the changed API of `ContentDecoder`",
     # urllib3 2.6.0's caution); not "API changes", a release notes' word for its news
@@ -777,12 +778,16 @@ def _subordinate(words: str, m: re.Match[str]) -> bool:
     # "no longer": "When `strict` is enabled `None` is no longer accepted" says what
     # changes, its comma left out; not "since the one we were using is no longer available")
     return clause is not None and not (
-        len(_FINITE.findall(clause.group(0))) >= 2 and _CODE_SUBJECT.search(clause.group(0))
+        len(_FINITE.findall(clause.group(0))) >= 2
+        and _CODE_SUBJECT.search(clause.group(0))
+        and not _CONJOINED.search(clause.group(0))
     )
 
 
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had)\b", re.I)
 _CODE_SUBJECT = re.compile(r"\bx\s+(?:is|are|was|were|has|have|had)\s*$")  # (code reads " x ")
+# (a condition's second part: "while `pool` is draining and `conn` is no longer alive")
+_CONJOINED = re.compile(r"\b(?:and|but|or)\s+x\s+(?:is|are|was|were|has|have|had)\s*$")
 
 
 def _tidies(text: str, lead: re.Match[str]) -> bool:

@@ -330,25 +330,36 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
 
 def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
     """Whether a default written otherwise is the same: a module constant of the old value
-    (urllib3's ``amt=2 ** 16`` -> ``amt=_READ_CHUNK_SIZE``, and ``_READ_CHUNK_SIZE = 2**16``),
-    or the other way round; or, for ``None`` or a falsy default, a sentinel the function
-    tests for ``is`` (click's ``flag_value=None`` -> ``UNSET``, pytest's ``node=None`` ->
-    ``NOTSET``): a caller that passes nothing is told apart as before. A sentinel for a
-    truthy default may stand for another value (SQLAlchemy's ``isolate_from_table=True`` ->
-    ``NO_ARG``, which now acts as False): still reported."""
+    (urllib3's ``amt=2 ** 16`` -> ``amt=_READ_CHUNK_SIZE``, and ``_READ_CHUNK_SIZE = 2**16``;
+    ``encoding="utf-8"`` -> ``DEFAULT_ENCODING``), or the other way round, compared as
+    Python reads them (``" "`` is not ``""``). A sentinel is no such constant: what the
+    function does without the argument may have changed (jinja's ``enable_async=False`` ->
+    ``missing``, set only when passed), so it is reported."""
     if not after or not brk.param:
         return False
-    old, new = _constant(before, brk.old) or brk.old, _constant(after, brk.new) or brk.new
-    if "".join(old.split()) == "".join(new.split()):
-        return True
-    if brk.old not in _FALSY and brk.old != "None":
-        return False  # (SQLAlchemy's ``isolate_from_table=True`` -> ``NO_ARG``: not passed,
-        # it now acts as False; its changelog says so)
-    if brk.new in ("None", "True", "False") or not re.fullmatch(r"[A-Za-z_][\w.]*", brk.new):
-        return False  # (None as a default has its own rules: _sentinel)
-    body = _body(lines_of(after), (brk.line or 0) - 1)
-    name, value = re.escape(brk.param), re.escape(brk.new)
-    return re.search(rf"\b{name}\s+is\s+(?:not\s+)?{value}\b", body) is not None
+    old = _constant(before, brk.old) or brk.old
+    new = _constant(after, brk.new) or brk.new
+    return _same_expression(old, new)
+
+
+def _same_expression(a: str, b: str) -> bool:
+    """Whether two values as written are the same plain value to Python (``2 ** 16``,
+    ``2**16``; ``'utf-8'``, ``"utf-8"``): literals and arithmetic on them only (two
+    ``object()`` sentinels are written alike and are two values)."""
+    try:
+        trees = [ast.parse(x.strip(), mode="eval") for x in (a, b)]
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    if not all(isinstance(n, _PLAIN_NODES) for tree in trees for n in ast.walk(tree)):
+        return False
+    return ast.dump(trees[0]) == ast.dump(trees[1])
+
+
+# what a plain value is made of: constants, containers of them, arithmetic on them
+_PLAIN_NODES = (
+    ast.Expression, ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.BinOp,
+    ast.UnaryOp, ast.operator, ast.unaryop, ast.expr_context,
+)  # fmt: skip
 
 
 def _constant(text: str, name: str) -> str | None:
@@ -356,8 +367,8 @@ def _constant(text: str, name: str) -> str | None:
     constant, or no plain name)."""
     if not re.fullmatch(r"[A-Za-z_]\w*", name):
         return None
-    m = re.search(rf"^{name}[ \t]*(?::[^=\n]*)?=[ \t]*([^#\n]+?)[ \t]*(?:#.*)?$", text, re.M)
-    return m.group(1) if m else None
+    m = re.search(rf"^{name}[ \t]*(?::[^=\n]*)?=[ \t]*([^#\n]+)", text, re.M)
+    return m.group(1).rstrip() if m else None
 
 
 def _configured(body: str, param: str, old: str, module: str) -> bool:
@@ -506,9 +517,14 @@ def _body(lines: list[str], i: int) -> str:
     return "\n".join(lines[start:end])
 
 
-# a class-level constant: ``    MXFP8 = 3  # W and A are MXFP8``
-_MEMBER = re.compile(
-    r"^([ \t]+)([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*([^#\n]*?)[ \t]*(?:#.*)?$", re.M
+# a class-level constant: ``    MXFP8 = 3  # W and A are MXFP8`` (its value stripped after:
+# a lazy value before optional spaces and a comment was quadratic in a long string)
+_MEMBER = re.compile(r"^([ \t]+)([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*([^#\n]*)", re.M)
+# a class-level name: a field, annotated or assigned, or a def (no new name of the class)
+_CLASS_NAME = re.compile(r"^([ \t]+)(?:(?:async[ \t]+)?def[ \t]+)?([A-Za-z_]\w*)[ \t]*[:=(]", re.M)
+# values most fields share: no sign that one field became another
+_COMMON_VALUES = frozenset(
+    {"None", "True", "False", "0", "1", "-1", "0.0", "''", '""', "()", "[]", "{}"}
 )
 
 
@@ -517,7 +533,7 @@ def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Bre
     renamed (vllm-ascend 7d953ad renamed ``QuantType.MXFP8 = 3`` to ``W8A8MXFP = 3``: four
     "removed" members, now four renames that say their new names). A value written as a
     literal only (not ``auto()``), held by no other constant of the old class."""
-    members: dict[str, tuple[dict[str, str], dict[str, str]]] = {}
+    members: dict[str, tuple[dict[str, str], set[str], dict[str, str]]] = {}
     out: list[Breakage] = []
     old_lines = lines_of(before)
     for brk in found:
@@ -527,11 +543,16 @@ def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Bre
             out.append(brk)  # (most removed members are methods: their class is not read)
             continue
         if cls not in members:
-            members[cls] = (_constants(before, cls), _constants(after, cls))
-        old, new = members[cls]
+            members[cls] = (*_constants(before, cls), _constants(after, cls)[0])
+        old, names, new = members[cls]
         value = old.get(name)
-        fresh = [n for n, v in new.items() if v == value and n not in old]
-        if value is None or list(old.values()).count(value) != 1 or len(fresh) != 1:
+        fresh = [n for n, v in new.items() if v == value and n not in names]
+        if (
+            value is None
+            or value in _COMMON_VALUES
+            or list(old.values()).count(value) != 1
+            or len(fresh) != 1
+        ):
             out.append(brk)
         else:
             out.append(Breakage(brk.qualname, "renamed", old=name, new=fresh[0], line=brk.line))
@@ -541,7 +562,12 @@ def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Bre
 def _literal_member(line: str, name: str) -> bool:
     """Whether ``line`` assigns the class constant ``name`` a literal."""
     m = _MEMBER.match(line)
-    return m is not None and m.group(2) == name and _is_literal(m.group(3))
+    return m is not None and m.group(2) == name and _is_literal(_value_of(m.group(3)))
+
+
+def _value_of(written: str) -> str:
+    """An assignment's value as written, without the spaces after it."""
+    return written.rstrip()
 
 
 def _is_literal(value: str) -> bool:
@@ -552,21 +578,23 @@ def _is_literal(value: str) -> bool:
     return True
 
 
-def _constants(text: str, cls: str) -> dict[str, str]:
+def _constants(text: str, cls: str) -> tuple[dict[str, str], set[str]]:
     """The constants of top-level class ``cls``, name -> value as written (literals only:
-    numbers, strings, tuples of them)."""
+    numbers, strings, tuples of them), and every name the class body defines."""
     obj = find(text, cls)
     if obj is None or obj.kind != "class":
-        return {}
+        return {}, set()
+    body = _body(lines_of(text), obj.line - 1)
     found: dict[str, str] = {}
     indent: str | None = None
-    for m in _MEMBER.finditer(_body(lines_of(text), obj.line - 1)):
+    for m in _MEMBER.finditer(body):
         indent = m.group(1) if indent is None else indent
         if m.group(1) != indent or m.group(2) in found:
             continue  # (deeper: a method's; once: a name assigned again keeps its first)
-        if _is_literal(m.group(3)):
-            found[m.group(2)] = m.group(3)
-    return found
+        if _is_literal(value := _value_of(m.group(3))):
+            found[m.group(2)] = value
+    names = {m.group(2) for m in _CLASS_NAME.finditer(body) if m.group(1) == indent}
+    return found, names | set(found)
 
 
 MODULE_GROUPED_FROM = 5  # public names of a deleted module read as one item from this many
@@ -702,11 +730,12 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
     if qual in _MODULE_DUNDERS:
         return None
     if (
-        brk.change == "removed"
+        brk.change in ("removed", "renamed")
+        and not brk.param
         and rest
         and _still_inherited(view, path, module, qual, models, public)
     ):
-        return None
+        return None  # (a constant "renamed" that its base still defines: silent too)
     if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
         return None
     if (
