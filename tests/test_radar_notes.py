@@ -591,3 +591,23 @@ def test_a_double_backtick_literal_is_a_name(text: str, change: T) -> None:
     changelogs): ```` `[^`]*` ```` matches each "``" as an empty span and leaves the literal's
     text as words (REMOVED and DEFAULT_CHANGED here; not a regression, the fix misses rST)."""
     assert change_named(text) is change
+
+
+def test_renumbered_enum_is_no_rename(tmp_path: Path, mode: str) -> None:
+    """SQLAlchemy f81fdd9a90 (psycopg2 ``ExecutemanyMode``): ``EXECUTEMANY_PLAIN = 0,
+    EXECUTEMANY_BATCH = 1, EXECUTEMANY_VALUES = 2, EXECUTEMANY_VALUES_PLUS_BATCH = BATCH |
+    VALUES`` -> ``EXECUTEMANY_VALUES = 0, EXECUTEMANY_VALUES_PLUS_BATCH = 1``. Reported
+    "renamed EXECUTEMANY_BATCH → EXECUTEMANY_VALUES_PLUS_BATCH" (public API): that name was
+    there before (its value not a literal, so _constants left it out), and means another
+    mode. Same root cause as vllm-ascend 0fbe0831ec."""
+    before = (
+        "import enum\n\n\nclass ExecutemanyMode(enum.IntFlag):\n    EXECUTEMANY_PLAIN = 0\n"
+        "    EXECUTEMANY_BATCH = 1\n    EXECUTEMANY_VALUES = 2\n"
+        "    EXECUTEMANY_VALUES_PLUS_BATCH = EXECUTEMANY_BATCH | EXECUTEMANY_VALUES\n"
+    )
+    after = (
+        "import enum\n\n\nclass ExecutemanyMode(enum.IntFlag):\n    EXECUTEMANY_VALUES = 0\n"
+        "    EXECUTEMANY_VALUES_PLUS_BATCH = 1\n"
+    )
+    got = _items(tmp_path, mode, before, after)
+    assert ("pkg.mod.ExecutemanyMode.EXECUTEMANY_BATCH", "removed", "") in got

@@ -4137,6 +4137,7 @@ def test_a_translation_of_the_release_notes_is_no_changelog() -> None:
     for path in (
         "CHANGELOG.md", "NEWS.rst", "CHANGES", "doc/en/changelog.rst", "HISTORY",
         "docs/release notes.md", "doc/whats-new.rst", "RELEASES.md", "docs/whatsnew.md",
+        "docs/whats_new_3.8.0.rst",
     ):  # fmt: skip
         assert is_changelog(path)
     for path in (
@@ -4146,6 +4147,8 @@ def test_a_translation_of_the_release_notes_is_no_changelog() -> None:
         "docs/RELEASE_NOTES.html",
         "docs/release.md",  # how to make one
         "src/pkg/releases.py",
+        "docs/releases.md",  # vite's release policy
+        "doc/build/changelog/whatsnew_20.rst",  # SQLAlchemy's migration guide
     ):
         assert not is_changelog(path)
 

@@ -255,11 +255,13 @@ _MAKE_NAME_RE = re.compile(r"^(?:makefile\.[\w.-]+|[\w.-]+\.mk)$", re.IGNORECASE
 _DOC_SOURCE_DIRS = frozenset({"docs_src", "docs-src", "doc_src", "docsrc"})
 
 
-# (What's New as the file's whole name: not SQLAlchemy's ``whatsnew_20.rst``, a migration
-# guide whose sections repeat its changelog's entries)
+# (What's New as the file's whole name, or with a dotted version: not SQLAlchemy's
+# ``whatsnew_20.rst``, a migration guide whose sections repeat its changelog's entries;
+# Releases at the root only, Rust's ``RELEASES.md``: vite's ``docs/releases.md`` is its
+# release policy)
 _CHANGELOG_RE = re.compile(
-    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes|releases\.|what'?s[-_ ]?new\.)"
-    r"[^/]*$",
+    r"(?:^|/)(?:changelog|changes|news|history|release[-_ ]?notes"
+    r"|what'?s[-_ ]?new(?:[-_ ]v?\d+(?:\.\d+)+)?\.)[^/]*$|^releases\.[^/]*$",
     re.IGNORECASE,
 )
 # one version's notes: a text file named with its version in a folder of them (IPython's
