@@ -532,7 +532,9 @@ def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Bre
     """A removed class constant whose value a new constant of the class now has, alone:
     renamed (vllm-ascend 7d953ad renamed ``QuantType.MXFP8 = 3`` to ``W8A8MXFP = 3``: four
     "removed" members, now four renames that say their new names). A value written as a
-    literal only (not ``auto()``), held by no other constant of the old class."""
+    literal only (not ``auto()``), held by no other constant of the old class and not one
+    most fields share (``None``, ``False``, ``0`` …); a new name the class did not have
+    (SQLAlchemy's renumbered ``ExecutemanyMode`` kept ``EXECUTEMANY_VALUES_PLUS_BATCH``)."""
     members: dict[str, tuple[dict[str, str], set[str], dict[str, str]]] = {}
     out: list[Breakage] = []
     old_lines = lines_of(before)
@@ -562,12 +564,7 @@ def _renamed_members(found: list[Breakage], before: str, after: str) -> list[Bre
 def _literal_member(line: str, name: str) -> bool:
     """Whether ``line`` assigns the class constant ``name`` a literal."""
     m = _MEMBER.match(line)
-    return m is not None and m.group(2) == name and _is_literal(_value_of(m.group(3)))
-
-
-def _value_of(written: str) -> str:
-    """An assignment's value as written, without the spaces after it."""
-    return written.rstrip()
+    return m is not None and m.group(2) == name and _is_literal(m.group(3).rstrip())
 
 
 def _is_literal(value: str) -> bool:
@@ -591,7 +588,7 @@ def _constants(text: str, cls: str) -> tuple[dict[str, str], set[str]]:
         indent = m.group(1) if indent is None else indent
         if m.group(1) != indent or m.group(2) in found:
             continue  # (deeper: a method's; once: a name assigned again keeps its first)
-        if _is_literal(value := _value_of(m.group(3))):
+        if _is_literal(value := m.group(3).rstrip()):
             found[m.group(2)] = value
     names = {m.group(2) for m in _CLASS_NAME.finditer(body) if m.group(1) == indent}
     return found, names | set(found)
