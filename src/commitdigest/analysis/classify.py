@@ -286,10 +286,9 @@ _NOT_PROSE_RE = re.compile(
 def is_changelog(path: str) -> bool:
     """A changelog or release-notes file written for people (``CHANGELOG.md``, ``NEWS.rst``,
     ``CHANGES``, ``docs/release-notes.md``, Rust's ``RELEASES.md``, xarray's
-    ``doc/whats-new.rst``, and one
-    version's notes in a folder of them: scipy's ``doc/source/release/1.18.0-notes.rst``,
-    Django's ``docs/releases/5.1.txt``, pandas' ``doc/source/whatsnew/v2.2.0.rst``), not code
-    or data named like one."""
+    ``doc/whats-new.rst``, and one version's notes in a folder of them: scipy's
+    ``doc/source/release/1.18.0-notes.rst``, Django's ``docs/releases/5.1.txt``, pandas'
+    ``doc/source/whatsnew/v2.2.0.rst``), not code or data named like one."""
     return (
         _CHANGELOG_RE.search(path) is not None or _VERSION_NOTES_RE.search(path) is not None
     ) and _NOT_PROSE_RE.search(path) is None

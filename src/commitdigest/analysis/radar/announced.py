@@ -618,8 +618,8 @@ def change_named(text: str, *, breaking: bool = False, under: str = "") -> ApiCh
     return own or ApiChangeType.SIGNATURE_CHANGED
 
 
-# a role: a reference's goes, a cross-reference's shown text is words (":ref:`deprecated
-# <pytest.namespace deprecated>`"), any other's is a name
+# a role: a cross-reference's shown text is words (":ref:`deprecated <pytest.namespace
+# deprecated>`"), any other's (a reference, a name) none
 _ROLE_TEXT = re.compile(r":(\w+):`([^`<]*?)\s*(?:<[^>`]*>)?`")
 # a removal still to come is no removal ("is being deprecated and will be removed in the next
 # release")
@@ -631,10 +631,7 @@ _TO_COME = re.compile(
 
 
 def _role_text(m: re.Match[str]) -> str:
-    role = m.group(1).lower()
-    if role in ("ref", "doc", "term"):
-        return m.group(2)
-    return " " if role in ("pr", "pull", "issue", "user", "gh", "ghissue", "commit") else "`x`"
+    return m.group(2) if m.group(1).lower() in ("ref", "doc", "term") else " "
 
 
 def _said(text: str, breaking: bool) -> ApiChangeType | None:

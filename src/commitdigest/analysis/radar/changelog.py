@@ -465,9 +465,9 @@ _NOT_PROSE_DIRECTIVE = re.compile(
 def _block_end(lines: Sequence[str], i: int, end: int) -> int:
     """The index of the first line after the directive at line index ``i`` and its body
     (the lines indented deeper than it, and blank lines among them)."""
-    indent = len(lines[i]) - len(lines[i].lstrip())
+    indent = indent_of(lines[i])
     j = i + 1
-    while j < end and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) > indent):
+    while j < end and (not lines[j].strip() or indent_of(lines[j]) > indent):
         j += 1
     while j > i + 1 and not lines[j - 1].strip():
         j -= 1  # (the blank lines after it are no part of it)
@@ -515,7 +515,7 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
             nxt = lines[j]
             if not nxt.strip() or j in cats or _RST_UNDERLINE.match(nxt):
                 break
-            if len(nxt) - len(nxt.lstrip()) <= indent:
+            if indent_of(nxt) <= indent:
                 break  # the next entry, or text at the entry's own level
             if re.match(r"[-*+]\s", nxt.lstrip()):
                 break  # a nested bullet: an entry of its own

@@ -149,6 +149,8 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     after a class) and no def of a docstring's example; CRLF patches' changed lines
 # 19: news fragments and the changelog extension, one version's own notes files, a default
 #     made None standing for the old one, a module made a package, src/ layouts
+# 20: a deleted module without names, renamed class constants, a default written as a
+#     constant of its value, What's New pages, a list's items by the entry that opens it
 RADAR_VERSION = 20
 
 

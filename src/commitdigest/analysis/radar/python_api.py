@@ -438,7 +438,7 @@ class _Resolvers:
             for path, text in self._view.after.items():
                 if not text or not path.endswith(".py"):
                     continue
-                lines = text.split("\n")
+                lines = lines_of(text)
                 at = line = 0
                 for m in _DEF.finditer(text):
                     line += text.count("\n", at, m.start())
