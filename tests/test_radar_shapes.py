@@ -2048,6 +2048,35 @@ def test_overrides_self_and_instance_calls_of_a_newly_required_parameter(tmp_pat
     assert uses["click.core.Parameter.make_metavar(ctx)"] == ["typer/rich_utils.py:7"]
 
 
+def test_a_removed_method_a_local_subclass_defines_itself_is_not_used_through_it(
+    tmp_path: Path,
+) -> None:
+    """Starlette 1.0 removed ``Starlette.on_event``; FastAPI (``class FastAPI(Starlette)``)
+    defines its own ``on_event``: ``app.on_event(...)`` and ``self.on_event(...)`` on it call
+    FastAPI's method (98 "affected" lines in fastapi, 14 of them its own docs' ``app =
+    FastAPI()``), and so does ``super().on_event()`` in a subclass of FastAPI. The override's
+    own line still counts, and so do a ``super().on_event()`` in it and the calls through a
+    subclass that does not define it."""
+    apps = (
+        "from starlette.applications import Starlette\n\n\n"
+        "class FastAPI(Starlette):\n    def on_event(self, kind):\n"
+        "        return super().on_event(kind)\n\n    def setup(self):\n"
+        "        self.on_event('startup')\n\n\n"
+        "class Plain(Starlette):\n    def setup(self):\n        self.on_event('startup')\n\n\n"
+        "class Deeper(FastAPI):\n    def go(self):\n        super().on_event('x')\n"
+    )
+    docs = (
+        "from app.apps import FastAPI, Plain\n\napp = FastAPI()\nother = Plain()\n\n\n"
+        "@app.on_event('startup')\ndef start():\n    pass\n\n\n"
+        "@other.on_event('startup')\ndef also():\n    pass\n"
+    )
+    item = _item("starlette.applications.Starlette.on_event")
+    uses = _uses(tmp_path, {"app/__init__.py": "", "app/apps.py": apps, "docs/main.py": docs},
+                 [item])  # fmt: skip
+    assert uses == {item.name: ["app/apps.py:5", "app/apps.py:6", "app/apps.py:14",
+                                "docs/main.py:12"]}  # fmt: skip
+
+
 def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
     login = (
         "from flask import _request_ctx_stack, g\n\n\ndef user():\n"
@@ -2260,6 +2289,32 @@ def test_an_entry_s_values_are_no_symbols() -> None:
         "tqdm.tqdm",
         "tqdm.nested",
     ]
+
+
+def test_where_an_entry_s_names_go_from_is_no_symbol() -> None:
+    """Starlette 1.0.0rc1: "Remove `iscoroutinefunction_or_partial()` from
+    `starlette.routing`": the module is where it went from, and every use of it (each
+    ``APIRouter()`` of fastapi, which derives from ``starlette.routing.Router``) was read as
+    one of the removed function: 50 lines. The same for a list of places, while a flag or an
+    environment variable written after "from" is still what goes, and a first name is what
+    the entry is about ("Imports from `starlette.graphql` no longer work")."""
+    from commitdigest.analysis.radar.announced import symbols_of
+
+    entry = "Remove `iscoroutinefunction_or_partial()` from `starlette.routing` #3117."
+    assert symbols_of(entry, ["starlette"]) == ["starlette.iscoroutinefunction_or_partial"]
+    entry = (
+        "Removed the ``strict`` parameter/attribute from ``HTTPConnection``, "
+        "``HTTPSConnection``, ``HTTPConnectionPool``, and ``HTTPResponse``."
+    )
+    assert symbols_of(entry, ["urllib3"]) == ["urllib3.*(strict)"]
+    entry = "Remove the ``no_etag`` parameter from ``Response.freeze()``."
+    assert symbols_of(entry, ["werkzeug"]) == ["werkzeug.*(no_etag)"]
+    entry = "Deprecate ``read_timeout`` in ``ClientSession``; see ``ClientTimeout``."
+    assert symbols_of(entry, ["aiohttp"]) == ["aiohttp.read_timeout"]
+    entry = "The FC1 switch moved to `AscendConfig` from `VLLM_ASCEND_ENABLE_FLASHCOMM1`."
+    assert "VLLM_ASCEND_ENABLE_FLASHCOMM1" in symbols_of(entry, ["vllm_ascend"])
+    entry = "Imports from `starlette.graphql` no longer work."
+    assert symbols_of(entry, ["starlette"]) == ["starlette.graphql"]
 
 
 def test_a_message_that_says_a_setting_is_gone_announces_it() -> None:

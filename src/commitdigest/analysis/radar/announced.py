@@ -69,6 +69,10 @@ _ENTRY_LINES = re.compile(r"^\s*[-*+]\s|^#|^[=\-~^]{3,}|^\S", re.M)
 _PARAM_WORDS = re.compile(r"\b(?:argument|parameter|keyword|kwarg|option)s?\b", re.I)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _REPLACEMENT = re.compile(r"(?i)use|using|to|by|of|favou?r|with|see|instead")
+# where what an entry names before goes from ("Remove `x()` from `starlette.routing`",
+# "`foo` in `Client.get()`"): no symbol itself, its other names are (every use of the module
+# read as one of the removed function)
+_LOCATION = re.compile(r"(?i)from|in|on|inside|within")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
@@ -524,19 +528,29 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
     """The code an entry writes about what goes, as a downstream would use it: ``pkg.name``
     for a name, ``pkg.*(name)`` for an argument (the entry calls it one, or writes
     ``name=``), flags and environment variables as written. What it offers instead ("use
-    ``soft_str`` instead", "in favour of `x`", "renamed to `y`") is not a symbol of it."""
+    ``soft_str`` instead", "in favour of `x`", "renamed to `y`") is not a symbol of it, nor
+    where a name it wrote before goes from ("from `starlette.routing`")."""
     out: list[str] = []
     words = plain_text(entry)
-    for span in code_spans(announcing(entry)):
+    place = ""  # the last span that says where from (its pattern), for a list of them
+    for at, span in enumerate(code_spans(announcing(entry))):
         quoted = rf"`+{re.escape(span)}`+"
         before = re.search(rf"(\w+)\s+{quoted}", words)
         after = re.search(rf"{quoted}\s+(\w+)", words)
         if before is not None and _REPLACEMENT.fullmatch(before.group(1)):
             continue
-        near = " ".join(m.group(1) for m in (before, after) if m is not None)
         if re.fullmatch(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+", span):
             out.append(span)  # a flag, an environment variable
-        elif (param := re.fullmatch(r"([A-Za-z_]\w*)\s*=.*", span)) is not None:
+            continue
+        if at and (
+            (before is not None and _LOCATION.fullmatch(before.group(1)))
+            or (place and re.search(rf"{place}[\s,/]*(?:(?:and|or)\s+)?{quoted}", words))
+        ):  # where from: "from `HTTPConnection`, `HTTPSConnection` and `HTTPResponse`"
+            place = quoted
+            continue
+        place = ""
+        near = " ".join(m.group(1) for m in (before, after) if m is not None)
+        if (param := re.fullmatch(r"([A-Za-z_]\w*)\s*=.*", span)) is not None:
             out.extend(f"{p}.*({param.group(1)})" for p in packages)
         elif _DOTTED.fullmatch(span.removesuffix("()")):
             dotted = span.removesuffix("()")

@@ -38,7 +38,7 @@ import ast
 import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
@@ -71,6 +71,11 @@ class Call:
     spread: bool  # *args or **kwargs in the call: what it passes is not known
     keyword_lines: tuple[tuple[str, int], ...] = ()  # where each keyword is written
     arg_lines: tuple[int, ...] = ()  # where each positional argument is written
+    # a call on an instance of a local subclass that defines the method itself: it calls
+    # the local method, a use of the upstream one only where that one's parameters changed
+    # (the override is changed to match, and its callers with it: typer's
+    # ``self.make_metavar(ctx=ctx)``), never where it was removed (FastAPI's own ``on_event``)
+    shadowed: bool = False
 
     def where(self, param: str, position: int | None) -> Place:
         """The line that passes ``param`` (its keyword, or its positional argument), else
@@ -280,6 +285,26 @@ class _Index:
         self._ancestors[dotted] = frozenset(found)
         return self._ancestors[dotted]
 
+    def reach(self, cls: str, attr: str) -> tuple[set[str], set[str]]:
+        """The upstream ``Class.attr`` that ``attr`` of an instance of ``cls`` (an upstream
+        class, or a local one) stands for: (reached, shadowed) — shadowed where a local class
+        on the way defines a method of that name itself."""
+        ancestors = self.ancestors(cls)
+        targets = {f"{a}.{attr}" for a in ancestors}
+        if self.upstream(self.canonical(cls)) or not self._defines(cls, attr):
+            return targets, set()
+        return set(), targets
+
+    def _defines(self, dotted: str, attr: str, depth: int = 0) -> bool:
+        """Whether local class ``dotted`` or a local class it derives from defines method
+        ``attr``."""
+        info = self.classes.get(self.canonical(dotted))
+        if info is None or depth > 10:
+            return False
+        return attr in info.methods or any(
+            self._defines(b, attr, depth + 1) for b in info.bases if b and not self.upstream(b)
+        )
+
     def passes_keywords(self, dotted: str, depth: int = 0) -> bool:
         """Whether calling local class ``dotted`` hands its keywords on to the upstream
         ``__init__``: no local ``__init__`` without ``**kwargs`` stands in between."""
@@ -374,7 +399,8 @@ class _PythonUses(ast.NodeVisitor):
         return ".".join([base, *reversed(parts)])
 
     def _types(self, node: ast.expr) -> set[str]:
-        """The upstream classes the value of ``node`` is an instance of, when evident."""
+        """The classes the value of ``node`` is an instance of, when evident: upstream ones,
+        and local ones that derive from one (whose own methods shadow the upstream's)."""
         if isinstance(node, ast.Name):
             for scope in reversed(self.scopes):
                 if node.id in scope:
@@ -392,15 +418,26 @@ class _PythonUses(ast.NodeVisitor):
         return set()
 
     def _class_of_call(self, func: ast.expr) -> set[str]:
-        """Calling a class gives an instance of it (upstream, or a local subclass's upstream
-        ancestors)."""
+        """Calling a class gives an instance of it (upstream, or a local subclass of one)."""
         dotted = self._dotted(func)
         if dotted is not None:
             return {dotted}
-        local = self.index.resolve(self.module, func)
-        if local is None:
-            return set()
-        return set(self.index.ancestors(local))
+        return self._local_class(self.index.resolve(self.module, func))
+
+    def _local_class(self, local: str | None) -> set[str]:
+        """``{local}`` where it names a local class that derives from an upstream one."""
+        return {local} if local is not None and self.index.ancestors(local) else set()
+
+    def _attribute(self, types: set[str], attr: str) -> tuple[set[str], set[str]]:
+        """The upstream ``Class.attr`` that ``attr`` of an instance of ``types`` stands for:
+        (reached, shadowed by a local method)."""
+        reached: set[str] = set()
+        shadowed: set[str] = set()
+        for cls in types:
+            r, s = self.index.reach(cls, attr)
+            reached |= r
+            shadowed |= s
+        return reached, shadowed - reached
 
     def _annotation_types(self, node: ast.expr | None) -> set[str]:
         """Upstream classes named anywhere in an annotation (``list[click.Option]``,
@@ -413,8 +450,8 @@ class _PythonUses(ast.NodeVisitor):
                 dotted = self._dotted(sub)
                 if dotted is not None:
                     found.add(dotted)
-                elif (local := self.index.resolve(self.module, sub)) is not None:
-                    found |= self.index.ancestors(local)
+                else:
+                    found |= self._local_class(self.index.resolve(self.module, sub))
         return found
 
     # -- scopes --------------------------------------------------------------------------
@@ -530,8 +567,8 @@ class _PythonUses(ast.NodeVisitor):
         if dotted is not None:
             self.uses.refs[dotted].append(self._place(node))
             return  # the chain's prefixes are not uses of their own
-        for cls in self._types(node.value):
-            self.uses.refs[f"{cls}.{node.attr}"].append(self._place(node))
+        for target in self._attribute(self._types(node.value), node.attr)[0]:
+            self.uses.refs[target].append(self._place(node))
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
@@ -548,28 +585,37 @@ class _PythonUses(ast.NodeVisitor):
             tuple((k.arg, k.lineno) for k in node.keywords if k.arg),
             tuple(a.lineno for a in node.args if not isinstance(a, ast.Starred)),
         )
-        for target in self._call_targets(node.func):
+        reached, shadowed = self._call_targets(node.func)
+        for target in reached:
             self.uses.calls[target].append(call)
+        for target in shadowed:
+            self.uses.calls[target].append(replace(call, shadowed=True))
         self.generic_visit(node)
 
-    def _call_targets(self, func: ast.expr) -> set[str]:
+    def _call_targets(self, func: ast.expr) -> tuple[set[str], set[str]]:
+        """The upstream callables a call reaches: (reached, reached through a local method
+        of the same name, see :attr:`Call.shadowed`)."""
         dotted = self._dotted(func)
         if dotted is not None:
-            return {dotted}
+            return {dotted}, set()
         local = self.index.resolve(self.module, func)
         if local is not None and self.index.passes_keywords(local):
-            return set(self.index.ancestors(local))  # a local subclass: the upstream class
+            return set(self.index.ancestors(local)), set()  # a local subclass: the upstream
         if not isinstance(func, ast.Attribute):
-            return set()
+            return set(), set()
         owner = func.value
-        if (  # super().m() / self.m() in a subclass of an upstream class
+        if (
             isinstance(owner, ast.Call)
             and isinstance(owner.func, ast.Name)
             and owner.func.id == "super"
-        ) or (isinstance(owner, ast.Name) and owner.id in ("self", "cls") and self.classes):
-            ancestors = self.classes[-1][1] if self.classes else frozenset()
-            return {f"{cls}.{func.attr}" for cls in ancestors}
-        return {f"{cls}.{func.attr}" for cls in self._types(owner)}
+            and self.classes
+        ):  # super().m() in a subclass of an upstream class: its bases' m
+            info = self.index.classes.get(self.classes[-1][0])
+            bases = {b for b in info.bases if b} if info is not None else set()
+            return self._attribute(bases, func.attr)
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and self.classes:
+            return self._attribute({self.classes[-1][0]}, func.attr)  # self.m()
+        return self._attribute(self._types(owner), func.attr)
 
 
 # ---- the scan --------------------------------------------------------------------------
@@ -784,7 +830,7 @@ def _target_places(
             c.place
             for used, cs in uses.calls.items()
             for c in cs
-            if _matches(targets, used, exports)
+            if not c.shadowed and _matches(targets, used, exports)
         ]
         found += [o.place for used, os_ in uses.overrides.items() for o in os_ if used in targets]
         return found
