@@ -94,7 +94,13 @@ def test_python_api_private_module_and_tests_and_docs_are_silent(tmp_path: Path)
         ),
         CommitSpec("tests only", D3, files={"tests/test_x.py": None, "docs/conf.py": "X = 1\n"}),
     ]
-    assert scan(tmp_path, specs) == [[], []]
+    moved, tests = scan(tmp_path, specs)
+    # a private module's names are none of the package's; the module itself is gone for
+    # whoever imported it: one internal item, which only a checkout that imports it sees
+    assert [(i.name, i.detail, i.visibility.value) for i in moved] == [
+        ("pkg._impl", "module", "internal")
+    ]
+    assert tests == []
 
 
 def test_python_api_moved_but_reexported_is_silent(tmp_path: Path) -> None:

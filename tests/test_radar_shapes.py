@@ -1039,7 +1039,9 @@ def test_a_module_made_a_package_is_compared_with_the_package(tmp_path: Path, mo
     assert [(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API] == [
         ("scipy.spatial.distance.cdist", ApiChangeType.REMOVED)
     ]
-    assert [i.name for i in back if i.kind is RadarKind.PYTHON_API] == []
+    assert [(i.name, i.visibility.value) for i in back if i.kind is RadarKind.PYTHON_API] == [
+        ("scipy.spatial.distance._distance", "internal")  # (only an import of it breaks)
+    ]
     assert [i.name for i in misc if i.kind is RadarKind.PYTHON_API] == []
 
 
@@ -2075,6 +2077,48 @@ def test_a_removed_method_a_local_subclass_defines_itself_is_not_used_through_it
                  [item])  # fmt: skip
     assert uses == {item.name: ["app/apps.py:5", "app/apps.py:6", "app/apps.py:14",
                                 "docs/main.py:12"]}  # fmt: skip
+
+
+def test_a_changelog_comment_or_docstring_that_names_a_variable_does_not_use_it(
+    tmp_path: Path,
+) -> None:
+    """click 8.1.0 stopped reading ``LANG``: black's checkout "used" it in its CHANGES.md
+    ("… when LANG=C used (#2227)") and in a docstring ("Make Click not crash … with
+    LANG=C"), neither of which sets or reads it. Code, strings, shell scripts and other
+    docs still do; a ``#`` inside a string starts no comment."""
+    code = (
+        '"""Helpers: run with LANG=C for stable output."""\nimport os\n\n\n'
+        "def locale():\n    # read LANG, as click did\n"
+        "    return os.environ.get('LANG', 'C')  # LANG or C\n\n\n"
+        "def shell():\n    return \"echo '#'; LANG=C run\"\n"
+    )
+    files = {
+        "CHANGES.md": "## 1.2\n\n- Fix a crash when LANG=C is used.\n",
+        "src/tool/env.py": code,
+        "run.sh": "#!/bin/sh\nLANG=C exec tool\n",
+        "docs/usage.md": "Set `LANG=C` before running.\n",
+    }
+    item = _item("LANG", kind=RadarKind.ENV_VAR)
+    uses = _uses(tmp_path, files, [item])
+    assert uses == {"LANG": ["docs/usage.md:1", "run.sh:2", "src/tool/env.py:7",
+                             "src/tool/env.py:11"]}  # fmt: skip
+
+
+def test_a_deleted_private_module_affects_a_checkout_that_imports_it(tmp_path: Path) -> None:
+    """click 8.1.0 deleted ``click/_unicodefun.py``; black imported it to patch it out: the
+    radar's internal item for the module finds the import and the uses, and nothing of a
+    module that only shares its prefix (``click._unicodefun_extra``) or another package's
+    namesake."""
+    black = (
+        "def patch_click():\n    try:\n        from click import _unicodefun\n"
+        "    except ModuleNotFoundError:\n        return\n"
+        "    _unicodefun._verify_python_env = lambda: None\n\n\n"
+        "def other():\n    from click import _unicodefun_extra\n\n    return _unicodefun_extra\n"
+    )
+    mine = "from mylib import _unicodefun\n\n_unicodefun.go()\n"
+    item = _item("click._unicodefun")
+    uses = _uses(tmp_path, {"src/black/__init__.py": black, "src/black/mine.py": mine}, [item])
+    assert uses == {"click._unicodefun": ["src/black/__init__.py:3", "src/black/__init__.py:6"]}
 
 
 def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
@@ -4311,6 +4355,38 @@ def test_a_default_made_none_that_reads_a_configured_value_of_the_old_default(
     assert sorted(i.name for i in items) == [
         "pkg.schema.Schema.__init__(size)",
         "pkg.schema.Schema.__init__(unknown)",
+    ]
+
+
+def test_a_default_made_none_that_reads_what_the_constructor_was_given(
+    tmp_path: Path, mode: str
+) -> None:
+    """click 8.2.0: ``CliRunner.invoke(catch_exceptions=True)`` became ``None``, read as
+    ``self.catch_exceptions`` — set in ``__init__`` from its own ``catch_exceptions=True``:
+    a call that passes nothing still catches (black's tests had 32 "affected" calls). One
+    whose constructor defaults to another value changed its default."""
+    before = (
+        "class Runner:\n    def __init__(self, charset='utf-8', echo=False):\n"
+        "        self.charset = charset\n        self.echo = echo\n\n"
+        "    def invoke(self, cli, catch_exceptions=True, echo=False):\n"
+        "        return cli, catch_exceptions, echo\n"
+    )
+    after = (
+        "class Runner:\n    def __init__(\n        self,\n        charset: str = 'utf-8',\n"
+        "        catch_exceptions: bool = True,\n        echo: bool = True,\n    ) -> None:\n"
+        "        self.charset = charset\n        self.catch_exceptions = catch_exceptions\n"
+        "        self.echo = echo\n\n"
+        "    def invoke(self, cli, catch_exceptions: bool | None = None, echo=None):\n"
+        "        if catch_exceptions is None:\n"
+        "            catch_exceptions = self.catch_exceptions\n"
+        "        if echo is None:\n            echo = self.echo\n"
+        "        return cli, catch_exceptions, echo\n"
+    )
+    versions = [("init", before), ("runner option", after)]
+    [items] = module_items(tmp_path, mode, "pkg/testing.py", versions)
+    assert sorted(i.name for i in items) == [
+        "pkg.testing.Runner.__init__(echo)",  # False -> True
+        "pkg.testing.Runner.invoke(echo)",  # False -> None, read as the runner's True
     ]
 
 

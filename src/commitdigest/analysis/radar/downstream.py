@@ -26,10 +26,11 @@ keyword at any call of the package).
 
 Every text file (shell, YAML, Dockerfile, ``.env``, Markdown, Python too) is searched for the
 environment variable names and CLI flags of the items, as whole words, and for the last part
-of config keys written as a key (``key:``, ``key =``, ``"key":``). Version control folders,
-virtual environments, ``node_modules``, build output and caches are skipped, as are files over
-:data:`MAX_FILE_BYTES` and files that are not UTF-8 text. Paths are relative to the checkout
-(prefixed with its folder name when several are given).
+of config keys written as a key (``key:``, ``key =``, ``"key":``); a changelog, and a Python
+comment or docstring, only tell of them (black's "Make Click not crash … with LANG=C").
+Version control folders, virtual environments, ``node_modules``, build output and caches are
+skipped, as are files over :data:`MAX_FILE_BYTES` and files that are not UTF-8 text. Paths
+are relative to the checkout (prefixed with its folder name when several are given).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
 from commitdigest.analysis.radar.pyapi import absolute_module
 from commitdigest.models import ApiChangeType, Place
@@ -682,9 +684,15 @@ def scan_downstream(roots: Sequence[Path], items: Sequence[ApiChange]) -> Uses:
             continue
         if packages and path.suffix == ".py":
             python[name] = (_module_of(name.split("/", 1)[1] if len(roots) > 1 else name), text)
-        if word_re is not None:
+        if word_re is not None and not is_changelog(name):  # (a changelog only tells)
+            prose: set[int] | None = None
             for m in word_re.finditer(text):
-                uses.words[m.group(0)].append(Place(path=name, line=_line(text, m.start())))
+                line = _line(text, m.start())
+                if path.suffix == ".py":  # a comment or a docstring only tells too
+                    prose = _docstring_lines(text) if prose is None else prose
+                    if line in prose or _in_comment(text, m.start()):
+                        continue
+                uses.words[m.group(0)].append(Place(path=name, line=line))
         if key_re is not None:
             for m in key_re.finditer(text):
                 uses.keys[m.group(1)].append(Place(path=name, line=_line(text, m.start(1))))
@@ -731,6 +739,35 @@ def _python_uses(
 
 def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
+
+
+def _docstring_lines(text: str) -> set[int]:
+    """The lines of a module's docstrings (strings standing as statements)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return set()
+    return {
+        line
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr)
+        and isinstance(node.value, ast.Constant)
+        and isinstance(node.value.value, str)
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1)
+    }
+
+
+def _in_comment(text: str, offset: int) -> bool:
+    """Whether ``offset`` is in a ``#`` comment (a ``#`` before it on its line, outside
+    quotes)."""
+    before = text[text.rfind("\n", 0, offset) + 1 : offset]
+    hash_at = before.find("#")
+    while hash_at >= 0:
+        code = before[:hash_at]
+        if code.count('"') % 2 == 0 and code.count("'") % 2 == 0:
+            return True
+        hash_at = before.find("#", hash_at + 1)
+    return False
 
 
 # ---- matching --------------------------------------------------------------------------

@@ -282,6 +282,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             elif not how.set_back:  # passed on: the calls it goes to decide, below
                 passed.append((where, brk, how.calls))
         found_items = [item for brk in kept if (item := _item(where, brk)) is not None]
+        if after is None and private and not found_items:  # a private module's own names
+            gone = _empty_module_gone(view, path, module, before, public)
+            found_items = [gone] if gone is not None else []
         items += _module_gone(found_items, module) if after is None else found_items
     # a default passed on stands for the old one where the function it is passed on to, in
     # the commit's modules, reads it back (SQLAlchemy's scoped_session.get passes
@@ -373,22 +376,46 @@ def _constant(text: str, name: str) -> str | None:
 
 def _configured(body: str, param: str, old: str, module: str) -> bool:
     """Whether ``body`` takes a configured value when ``param`` is ``None`` (``self.opts.many
-    if many is None else many``) whose own default, where the module reads the option by its
-    name, is the old one (``self.many = getattr(meta, "many", False)``): marshmallow 3.22's
-    ``Schema(many=None)`` reads ``class Meta: many``, ``False`` unless a schema sets it. Any
-    other assignment of the old value (another class's ``self.timeout = 30``, a local) is
-    no default of the option."""
+    if many is None else many``, ``if catch_exceptions is None: catch_exceptions =
+    self.catch_exceptions``) whose every setting in the module is the old value: an
+    option read by its name with the old one as its fallback (``self.many =
+    getattr(meta, "many", False)``: marshmallow 3.22's ``Schema(many=None)`` reads ``class
+    Meta: many``, ``False`` unless a schema sets it), or an ``__init__`` parameter whose
+    default is the old one (``self.catch_exceptions = catch_exceptions`` and
+    ``CliRunner.__init__(catch_exceptions=True)``: click 8.2's ``CliRunner.invoke``, whose
+    every caller "relied" on a default it still gets). Any other setting (another value, a
+    computed one) is no default of the option."""
     name = re.escape(param)
-    m = re.search(rf"(?<![\w.])[\w.]+\.(\w+)\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b", body)
+    m = re.search(
+        rf"(?<![\w.])[\w.]+\.(\w+)\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b"
+        rf"|^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*[\w.]+\.(\w+)\s*(?:#.*)?$",
+        body,
+        re.M,
+    )
     if m is None:
         return False
-    attr = re.escape(m.group(1))
-    # the option read by its own name, with its fallback (every such read of it, one value)
-    reads = re.findall(
-        rf"\.{attr}[ \t]*=[ \t]*getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*([^()\n]+?)\s*\)",
-        module,
-    )
-    return bool(reads) and all(re.fullmatch(_value(old), r.strip()) for r in reads)
+    attr = re.escape(m.group(1) or m.group(2))
+    value = _value(old)
+    settings = [  # every setting of the option in the module but the one read here
+        rhs.split("#")[0].strip()
+        for rhs in re.findall(rf"\.{attr}[ \t]*=(?!=)[ \t]*([^\n]+)", module)
+        if not re.search(rf"\b{name}\s+is\s+None\b", rhs)
+    ]
+    return bool(settings) and all(_set_to(rhs, value, module, attr) for rhs in settings)
+
+
+def _set_to(rhs: str, value: str, module: str, attr: str) -> bool:
+    """Whether option ``attr`` set to ``rhs`` in ``module`` is set to the old ``value``:
+    the value itself, ``getattr(x, "attr", value)``, or an ``__init__`` parameter of the
+    module that defaults to it."""
+    if re.fullmatch(value, rhs) or re.fullmatch(
+        rf"getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*{value}\s*\)", rhs
+    ):
+        return True
+    if not rhs.isidentifier():
+        return False
+    default = rf"\b{re.escape(rhs)}\s*(?::[^=,()]*)?=\s*{value}\s*[,)]"
+    return re.search(rf"\bdef\s+__init__\s*\([^()]*?{default}", module) is not None
 
 
 def _value(old: str) -> str:
@@ -652,14 +679,24 @@ def _empty_module_gone(
     view: CommitView, path: str, module: str, before: str, public: PublicSurface | None
 ) -> ApiChange | None:
     """A deleted module that defined no public name, as one item: ``import module`` breaks.
-    Only where users were meant to import it: the project names it as public, or its import
-    warned that it is deprecated (scipy f29f562b19 deleted ``scipy.misc``, whose only code
-    was "scipy.misc is deprecated and will be removed in 2.0.0"); a deleted internal module
-    of private helpers, or one imported for its side effects, stays silent."""
-    if is_private_module(path) or path.endswith("__main__.py") or _aliased(view, module):
+    Public where users were meant to import it: the project names it as public, or its
+    import warned that it is deprecated (scipy f29f562b19 deleted ``scipy.misc``, whose only
+    code was "scipy.misc is deprecated and will be removed in 2.0.0"); a private module
+    (``click._unicodefun``, deleted in 8.1.0, which black imported to patch) is an internal
+    item, which only a downstream checkout that imports it sees; any other module, of
+    helpers or imported for its side effects, stays silent, and so does one the commit puts
+    back in ``sys.modules`` by its name."""
+    if path.endswith("__main__.py") or _aliased(view, module):
         return None
-    if not (public is not None and module in public.modules) and not _WARNS_ON_IMPORT.search(
-        before
+    private = is_private_module(path)
+    dotted = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+    if private and ("." not in module or dotted not in (module, f"src.{module}")):
+        return None  # a script, or a package, in a folder no package holds (scipy's
+        # ``_build_utils/tempita/``: its build tools)
+    if (
+        not private
+        and not (public is not None and module in public.modules)
+        and not _WARNS_ON_IMPORT.search(before)
     ):
         return None
     return ApiChange(
@@ -669,7 +706,7 @@ def _empty_module_gone(
         detail="module",
         path=path,
         line=1,
-        visibility=Visibility.PUBLIC,
+        visibility=Visibility.INTERNAL if private else Visibility.PUBLIC,
     )
 
 
