@@ -4374,7 +4374,7 @@ def test_a_default_made_none_that_reads_what_the_constructor_was_given(
     after = (
         "class Runner:\n    def __init__(\n        self,\n        charset: str = 'utf-8',\n"
         "        catch_exceptions: bool = True,\n        echo: bool = True,\n    ) -> None:\n"
-        "        self.charset = charset\n        self.catch_exceptions = catch_exceptions\n"
+        "        self.charset = charset\n        self.catch_exceptions: bool = catch_exceptions\n"
         "        self.echo = echo\n\n"
         "    def invoke(self, cli, catch_exceptions: bool | None = None, echo=None):\n"
         "        if catch_exceptions is None:\n"

@@ -398,7 +398,7 @@ def _configured(body: str, param: str, old: str, module: str) -> bool:
     value = _value(old)
     settings = [  # every setting of the option in the module but the one read here
         rhs.split("#")[0].strip()
-        for rhs in re.findall(rf"\.{attr}[ \t]*=(?!=)[ \t]*([^\n]+)", module)
+        for rhs in re.findall(rf"\.{attr}[ \t]*(?::[^=\n]+)?=(?!=)[ \t]*([^\n]+)", module)
         if not re.search(rf"\b{name}\s+is\s+None\b", rhs)
     ]
     return bool(settings) and all(_set_to(rhs, value, module, attr) for rhs in settings)
