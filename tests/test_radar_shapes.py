@@ -2121,6 +2121,28 @@ def test_a_deleted_private_module_affects_a_checkout_that_imports_it(tmp_path: P
     assert uses == {"click._unicodefun": ["src/black/__init__.py:3", "src/black/__init__.py:6"]}
 
 
+def test_annotations_and_defaults_of_a_signature_use_what_they_name(tmp_path: Path) -> None:
+    """click 8.2 deprecated ``BaseCommand``: ``def f(cmd: click.BaseCommand) ->
+    Optional[click.BaseCommand]``, a forward reference ``"click.BaseCommand"`` and a default
+    ``x=click.BaseCommand`` use it (only a class-level annotation was found); a string
+    default that merely names it does not, and a parameter annotated with a string type is an
+    instance of it."""
+    code = (
+        "import click\nfrom typing import Optional\n\n\n"
+        "def f(cmd: click.BaseCommand, o: 'click.BaseCommand') -> Optional[click.BaseCommand]:\n"
+        "    return None\n\n\n"
+        "def g(*a: 'Optional[click.BaseCommand]', x=click.BaseCommand) -> 'click.BaseCommand':\n"
+        "    pass\n\n\n"
+        "def h(y: str = 'click.BaseCommand is deprecated') -> None:\n    pass\n\n\n"
+        "def k(ctx: 'click.Context') -> None:\n    ctx.old_method()\n"
+    )
+    items = [_item("click.core.BaseCommand", ApiChangeType.DEPRECATED),
+             _item("click.Context.old_method")]  # fmt: skip
+    uses = _uses(tmp_path, {"m.py": code}, items)
+    assert uses == {"click.core.BaseCommand": ["m.py:5", "m.py:9"],
+                    "click.Context.old_method": ["m.py:18"]}  # fmt: skip
+
+
 def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
     login = (
         "from flask import _request_ctx_stack, g\n\n\ndef user():\n"

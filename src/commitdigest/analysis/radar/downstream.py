@@ -6,7 +6,8 @@ parsed (never run) the way it is really written:
 
 * imports of the upstream's packages (the first component of the items' names), the names
   they bind (``import httpx as hx``, ``from httpx import Client``, ``from httpx import *``),
-  and every attribute chain that starts with one (``_request_ctx_stack.top``);
+  and every attribute chain that starts with one (``_request_ctx_stack.top``), in code,
+  annotations (a signature's, forward references in strings) and defaults;
 * local subclasses of upstream classes, across the checkout's modules and aliases
   (``class _DefaultHttpxClient(httpx.Client)``, ``DefaultHttpxClient = _DefaultHttpxClient``,
   ``class SyncHttpxClientWrapper(DefaultHttpxClient)``): their calls pass keywords on to the
@@ -62,6 +63,7 @@ _OBJECT_CHANGES = frozenset(
     {ApiChangeType.REMOVED, ApiChangeType.RENAMED, ApiChangeType.DEPRECATED}
 )  # an object item whose every use is affected
 _ITEM_RE = re.compile(r"^([\w.*]+?)(?:\((\w+)\))?$")
+_TYPE_TEXT = re.compile(r"\s*[A-Za-z_][\w.]*(?:\[[\w.\[\], |]*\])?(?:\s*\|\s*[\w.\[\], |]+)*\s*")
 _WORD = r"(?<![\w-]){}(?![\w-])"
 
 
@@ -443,11 +445,11 @@ class _PythonUses(ast.NodeVisitor):
 
     def _annotation_types(self, node: ast.expr | None) -> set[str]:
         """Upstream classes named anywhere in an annotation (``list[click.Option]``,
-        ``Union[A, B]``, ``"click.Argument"`` strings aside)."""
+        ``Union[A, B]``, ``"click.Argument"``)."""
         found: set[str] = set()
         if node is None:
             return found
-        for sub in ast.walk(node):
+        for sub in (*ast.walk(node), *(n for e in _type_strings(node) for n in ast.walk(e))):
             if isinstance(sub, ast.Attribute | ast.Name):
                 dotted = self._dotted(sub)
                 if dotted is not None:
@@ -490,8 +492,18 @@ class _PythonUses(ast.NodeVisitor):
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for decorator in node.decorator_list:
             self.visit(decorator)
-        scope: dict[str, set[str]] = {}
         args = node.args
+        for default in (*args.defaults, *args.kw_defaults):  # (in the enclosing scope)
+            if default is not None:
+                self.visit(default)
+        for annotated in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg,
+                          args.kwarg, node):  # fmt: skip
+            annotation = getattr(annotated, "annotation", None) or getattr(
+                annotated, "returns", None
+            )
+            if annotation is not None:  # a use too: ``def f(cmd: click.BaseCommand)``
+                self._annotation(annotation)
+        scope: dict[str, set[str]] = {}
         for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
             types = self._annotation_types(arg.annotation)
             if types:
@@ -510,6 +522,13 @@ class _PythonUses(ast.NodeVisitor):
     visit_FunctionDef = _function
     visit_AsyncFunctionDef = _function
 
+    def _annotation(self, node: ast.expr) -> None:
+        """The names an annotation uses, in its strings too (``"click.Context"``, a
+        forward reference)."""
+        self.visit(node)
+        for expr in _type_strings(node):
+            self.visit(expr)
+
     def visit_Assign(self, node: ast.Assign) -> None:
         self.generic_visit(node)
         types = self._types(node.value)
@@ -518,7 +537,10 @@ class _PythonUses(ast.NodeVisitor):
                 self.scopes[-1][target.id] = set(types)
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
-        self.generic_visit(node)
+        self.visit(node.target)
+        self._annotation(node.annotation)
+        if node.value is not None:
+            self.visit(node.value)
         types = self._annotation_types(node.annotation)
         if node.value is not None:
             types |= self._types(node.value)
@@ -735,6 +757,25 @@ def _python_uses(
         wanted |= local
     for indexed in index.modules.values():
         _PythonUses(index, indexed, uses, names).visit(indexed.tree)
+
+
+def _type_strings(node: ast.expr) -> list[ast.expr]:
+    """The type expressions an annotation writes as strings (``"click.Context"``,
+    ``Optional["click.Option"]``), parsed, at the string's line."""
+    found: list[ast.expr] = []
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
+            if not _TYPE_TEXT.fullmatch(sub.value):
+                continue  # a Literal's value, a docstring-like text
+            try:
+                expr = ast.parse(sub.value.strip(), mode="eval").body
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+            for part in ast.walk(expr):
+                if isinstance(part, ast.expr):
+                    part.lineno = part.end_lineno = sub.lineno
+            found.append(expr)
+    return found
 
 
 def _line(text: str, offset: int) -> int:
