@@ -2143,6 +2143,24 @@ def test_annotations_and_defaults_of_a_signature_use_what_they_name(tmp_path: Pa
                     "click.Context.old_method": ["m.py:18"]}  # fmt: skip
 
 
+def test_what_a_with_statement_opens_is_an_instance(tmp_path: Path) -> None:
+    """``with httpx.Client() as client: client.stream_raw()`` calls the client's method
+    (the ``with`` bound no type: only the constructor's line was found); what a ``with``
+    opens through a call of unknown result, or of another package, is no instance of it."""
+    code = (
+        "import httpx\nimport other\n\n\n"
+        "async def go(url):\n    with httpx.Client(timeout=3) as client:\n"
+        "        client.stream_raw(url)\n"
+        "    async with httpx.AsyncClient() as aclient, other.Client() as oc:\n"
+        "        await aclient.stream_raw(url)\n        oc.stream_raw(url)\n"
+        "    with client.stream('GET', url) as response:\n        response.stream_raw()\n"
+    )
+    items = [_item("httpx.Client.stream_raw"), _item("httpx.AsyncClient.stream_raw")]
+    uses = _uses(tmp_path, {"m.py": code}, items)
+    assert uses == {"httpx.Client.stream_raw": ["m.py:7"],
+                    "httpx.AsyncClient.stream_raw": ["m.py:9"]}  # fmt: skip
+
+
 def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
     login = (
         "from flask import _request_ctx_stack, g\n\n\ndef user():\n"

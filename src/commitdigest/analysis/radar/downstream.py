@@ -13,9 +13,10 @@ parsed (never run) the way it is really written:
   ``class SyncHttpxClientWrapper(DefaultHttpxClient)``): their calls pass keywords on to the
   upstream ``__init__`` (unless a local ``__init__`` without ``**kwargs`` stands between),
   their methods override the upstream's, and ``self.m()`` / ``super().m()`` in them call it;
-* instances whose class is evident — built by a call, annotated (``x: click.Argument``,
-  ``params: list[click.Option]``, iterated in ``for p in params``), checked by ``isinstance``,
-  or stored on ``self`` — so ``param.make_metavar()`` is a call of the upstream method.
+* instances whose class is evident — built by a call (``with httpx.Client() as c`` too),
+  annotated (``x: click.Argument``, ``params: list[click.Option]``, iterated in ``for p in
+  params``), checked by ``isinstance``, or stored on ``self`` — so ``param.make_metavar()``
+  is a call of the upstream method.
 
 What counts as a use of an item: an object (a removed function, class, attribute) is used
 wherever it is referenced or called; a parameter item only at calls it concerns — a removed
@@ -546,6 +547,22 @@ class _PythonUses(ast.NodeVisitor):
             types |= self._types(node.value)
         if isinstance(node.target, ast.Name) and types:
             self.scopes[-1][node.target.id] = types
+
+    def _with(self, node: ast.With | ast.AsyncWith) -> None:
+        """``with httpx.Client() as client:``: ``client`` is the instance (what a class's
+        ``__enter__`` gives, itself for the clients and sessions a ``with`` opens)."""
+        for item in node.items:
+            self.visit(item.context_expr)
+            types = self._types(item.context_expr)
+            if isinstance(item.optional_vars, ast.Name) and types:
+                self.scopes[-1][item.optional_vars.id] = set(types)
+            elif item.optional_vars is not None:
+                self.visit(item.optional_vars)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    visit_With = _with
+    visit_AsyncWith = _with
 
     def visit_For(self, node: ast.For) -> None:
         self.visit(node.iter)
