@@ -2143,10 +2143,11 @@ def test_annotations_and_defaults_of_a_signature_use_what_they_name(tmp_path: Pa
                     "click.Context.old_method": ["m.py:18"]}  # fmt: skip
 
 
-def test_what_a_with_statement_opens_is_an_instance(tmp_path: Path) -> None:
+def test_what_a_with_opens_or_a_constructor_keeps_is_an_instance(tmp_path: Path) -> None:
     """``with httpx.Client() as client: client.stream_raw()`` calls the client's method
     (the ``with`` bound no type: only the constructor's line was found); what a ``with``
-    opens through a call of unknown result, or of another package, is no instance of it."""
+    opens through a call of unknown result, or of another package, is no instance of it.
+    Nor was a client a constructor is given and keeps (``self._client = client``)."""
     code = (
         "import httpx\nimport other\n\n\n"
         "async def go(url):\n    with httpx.Client(timeout=3) as client:\n"
@@ -2155,9 +2156,14 @@ def test_what_a_with_statement_opens_is_an_instance(tmp_path: Path) -> None:
         "        await aclient.stream_raw(url)\n        oc.stream_raw(url)\n"
         "    with client.stream('GET', url) as response:\n        response.stream_raw()\n"
     )
+    wrapper = (
+        "import httpx\n\n\nclass Api:\n    def __init__(self, client: httpx.Client, n: int):\n"
+        "        self._client = client\n        self._n = n\n\n"
+        "    def fetch(self, url):\n        return self._client.stream_raw(url)\n"
+    )
     items = [_item("httpx.Client.stream_raw"), _item("httpx.AsyncClient.stream_raw")]
-    uses = _uses(tmp_path, {"m.py": code}, items)
-    assert uses == {"httpx.Client.stream_raw": ["m.py:7"],
+    uses = _uses(tmp_path, {"m.py": code, "api.py": wrapper}, items)
+    assert uses == {"httpx.Client.stream_raw": ["api.py:10", "m.py:7"],
                     "httpx.AsyncClient.stream_raw": ["m.py:9"]}  # fmt: skip
 
 

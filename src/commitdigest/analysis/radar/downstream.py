@@ -467,14 +467,25 @@ class _PythonUses(ast.NodeVisitor):
         qualified = f"{self.module.name}.{node.name}"
         self.classes.append((qualified, self.index.ancestors(qualified)))
         for sub in node.body:  # instance attributes first: methods may use any of them
+            params: dict[str, set[str]] = {}  # a method's annotated parameters
+            if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+                args = sub.args
+                for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+                    if types := self._annotation_types(arg.annotation):
+                        params[arg.arg] = types
             for stmt in ast.walk(sub):
                 if isinstance(stmt, ast.Assign | ast.AnnAssign):
-                    self._self_attr(qualified, stmt)
+                    self._self_attr(qualified, stmt, params)
         for sub in node.body:
             self.visit(sub)
         self.classes.pop()
 
-    def _self_attr(self, cls: str, stmt: ast.Assign | ast.AnnAssign) -> None:
+    def _self_attr(
+        self, cls: str, stmt: ast.Assign | ast.AnnAssign, params: Mapping[str, set[str]]
+    ) -> None:
+        """``self.x = …`` in a method: an instance of what it is annotated with, or built
+        from, or the method's parameter annotated with it (``def __init__(self, client:
+        httpx.Client): self._client = client``)."""
         targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
         for target in targets:
             if (
@@ -487,6 +498,8 @@ class _PythonUses(ast.NodeVisitor):
                     types |= self._annotation_types(stmt.annotation)
                 if stmt.value is not None and isinstance(stmt.value, ast.Call):
                     types |= self._class_of_call(stmt.value.func)
+                elif isinstance(stmt.value, ast.Name):
+                    types |= params.get(stmt.value.id, set())
                 if types:
                     self.self_attrs[cls].setdefault(target.attr, set()).update(types)
 
