@@ -2147,7 +2147,8 @@ def test_what_a_with_opens_or_a_constructor_keeps_is_an_instance(tmp_path: Path)
     """``with httpx.Client() as client: client.stream_raw()`` calls the client's method
     (the ``with`` bound no type: only the constructor's line was found); what a ``with``
     opens through a call of unknown result, or of another package, is no instance of it.
-    Nor was a client a constructor is given and keeps (``self._client = client``)."""
+    Nor was a client a constructor is given and keeps (``self._client = client``), nor one
+    a local function is annotated to return (not a list of them, nor a coroutine)."""
     code = (
         "import httpx\nimport other\n\n\n"
         "async def go(url):\n    with httpx.Client(timeout=3) as client:\n"
@@ -2161,9 +2162,18 @@ def test_what_a_with_opens_or_a_constructor_keeps_is_an_instance(tmp_path: Path)
         "        self._client = client\n        self._n = n\n\n"
         "    def fetch(self, url):\n        return self._client.stream_raw(url)\n"
     )
+    factory = (
+        "from typing import Optional\n\nimport httpx\n\n\n"
+        "def make() -> Optional[httpx.Client]:\n    return httpx.Client()\n\n\n"
+        "def many() -> list[httpx.Client]:\n    return []\n\n\n"
+        "async def amake() -> httpx.Client:\n    return httpx.Client()\n\n\n"
+        "def use():\n    make().stream_raw('u')\n    c = make()\n    c.stream_raw('v')\n"
+        "    many().stream_raw('w')\n    amake().stream_raw('x')\n"
+    )
     items = [_item("httpx.Client.stream_raw"), _item("httpx.AsyncClient.stream_raw")]
-    uses = _uses(tmp_path, {"m.py": code, "api.py": wrapper}, items)
-    assert uses == {"httpx.Client.stream_raw": ["api.py:10", "m.py:7"],
+    uses = _uses(tmp_path, {"m.py": code, "api.py": wrapper, "factory.py": factory}, items)
+    assert uses == {"httpx.Client.stream_raw": ["api.py:10", "factory.py:19", "factory.py:21",
+                                                "m.py:7"],
                     "httpx.AsyncClient.stream_raw": ["m.py:9"]}  # fmt: skip
 
 

@@ -13,7 +13,8 @@ parsed (never run) the way it is really written:
   ``class SyncHttpxClientWrapper(DefaultHttpxClient)``): their calls pass keywords on to the
   upstream ``__init__`` (unless a local ``__init__`` without ``**kwargs`` stands between),
   their methods override the upstream's, and ``self.m()`` / ``super().m()`` in them call it;
-* instances whose class is evident — built by a call (``with httpx.Client() as c`` too),
+* instances whose class is evident — built by a call (``with httpx.Client() as c`` too, and
+  a call of a local function annotated to return one),
   annotated (``x: click.Argument``, ``params: list[click.Option]``, iterated in ``for p in
   params``), checked by ``isinstance``, or stored on ``self`` — so ``param.make_metavar()``
   is a call of the upstream method.
@@ -192,6 +193,9 @@ class _Index:
         self.modules: dict[str, _Module] = {}
         self.classes: dict[str, _ClassInfo] = {}  # local qualified name -> info
         self.aliases: dict[str, str] = {}  # local qualified name -> resolved dotted
+        # module-level functions annotated to return something: qualified name -> (module,
+        # the annotation)
+        self.returns: dict[str, tuple[_Module, ast.expr]] = {}
         self._ancestors: dict[str, frozenset[str]] = {}
 
     def add(self, module: _Module) -> None:
@@ -207,6 +211,8 @@ class _Index:
                         if sub.name == "__init__":
                             info.init = (_param_names(sub.args), sub.args.kwarg is not None)
                 self.classes[f"{module.name}.{node.name}"] = info
+            elif isinstance(node, ast.FunctionDef) and node.returns:  # (not a coroutine)
+                self.returns[f"{module.name}.{node.name}"] = (module, node.returns)
             elif isinstance(node, ast.Assign) and len(node.targets) == 1:
                 target = node.targets[0]
                 if isinstance(target, ast.Name):
@@ -249,6 +255,36 @@ class _Index:
         else:
             return None
         return ".".join([base, *reversed(parts)])
+
+    def returned(self, function: str) -> set[str]:
+        """The classes a local function is annotated to return (``-> httpx.Client``,
+        ``-> Optional[httpx.Client]``), upstream ones and local ones that derive from one;
+        none through a container (``-> list[httpx.Client]``)."""
+        found = self.returns.get(self.canonical(function))
+        if found is None:
+            return set()
+        module, annotation = found
+        if isinstance(annotation, ast.Subscript):  # Optional[X], X | None: X
+            value = self.resolve(module, annotation.value)
+            if value is None or value.rsplit(".", 1)[-1] not in ("Optional", "Union"):
+                return set()
+            inner = annotation.slice
+            names = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+        elif isinstance(annotation, ast.BinOp):  # X | None
+            names = [annotation.left, annotation.right]
+        else:
+            names = [annotation]
+        types: set[str] = set()
+        for name in names:
+            dotted = (
+                self.resolve(module, name) if isinstance(name, ast.Attribute | ast.Name) else None
+            )
+            if dotted is None:
+                continue
+            dotted = self.canonical(dotted)
+            if self.upstream(dotted) or self.ancestors(dotted):
+                types.add(dotted)
+        return types
 
     def upstream(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.packages
@@ -423,11 +459,15 @@ class _PythonUses(ast.NodeVisitor):
         return set()
 
     def _class_of_call(self, func: ast.expr) -> set[str]:
-        """Calling a class gives an instance of it (upstream, or a local subclass of one)."""
+        """Calling a class gives an instance of it (upstream, or a local subclass of one);
+        calling a local function annotated to return one, too."""
         dotted = self._dotted(func)
         if dotted is not None:
             return {dotted}
-        return self._local_class(self.index.resolve(self.module, func))
+        local = self.index.resolve(self.module, func)
+        if local is not None and self.index.canonical(local) in self.index.returns:
+            return self.index.returned(local)  # a local factory: what it returns
+        return self._local_class(local)
 
     def _local_class(self, local: str | None) -> set[str]:
         """``{local}`` where it names a local class that derives from an upstream one."""
