@@ -2177,10 +2177,45 @@ def test_what_a_with_opens_or_a_constructor_keeps_is_an_instance(tmp_path: Path)
                     "httpx.AsyncClient.stream_raw": ["m.py:9"]}  # fmt: skip
 
 
+def test_a_class_method_reached_through_a_local_subclass_is_a_use(tmp_path: Path) -> None:
+    """pydantic 2 deprecated ``BaseModel.parse_obj``; ``User.parse_obj(data)`` of a ``class
+    User(BaseModel)`` (imported from another module too) calls it, and ``User.__fields__``
+    reads the deprecated attribute; a class that defines ``parse_obj`` itself does not, nor
+    does a local function's attribute."""
+    models = (
+        "from pydantic import BaseModel\n\n\nclass User(BaseModel):\n    name: str\n\n\n"
+        "class Own(BaseModel):\n    @classmethod\n    def parse_obj(cls, data):\n"
+        "        return cls(**data)\n"
+    )
+    use = (
+        "from app import models\nfrom app.models import Own, User\n\n\n"
+        "def helper():\n    pass\n\n\n"
+        "def load(data):\n    a = User.parse_obj(data)\n    b = models.User.parse_obj(data)\n"
+        "    c = Own.parse_obj(data)\n    helper.parse_obj = None\n"
+        "    return a, b, c, User.__fields__, User(name='x')\n"
+    )
+    items = [_item("pydantic.main.BaseModel.parse_obj", ApiChangeType.DEPRECATED),
+             _item("pydantic.main.BaseModel.__fields__", ApiChangeType.DEPRECATED),
+             _item("pydantic.main.BaseModel.__init__(name)", ApiChangeType.REMOVED)]  # fmt: skip
+    files = {"app/__init__.py": "", "app/models.py": models, "app/use.py": use}
+    exports = {"pydantic.BaseModel": "pydantic.main.BaseModel"}
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    [found] = attach_affects({"x": items}, scan_downstream([tmp_path], items), exports).values()
+    uses = {i.name: [f"{p.path}:{p.line}" for p in i.affects] for i in found}
+    assert uses == {
+        "pydantic.main.BaseModel.parse_obj": ["app/models.py:10", "app/use.py:10",
+                                              "app/use.py:11"],
+        "pydantic.main.BaseModel.__fields__": ["app/use.py:14"],
+        "pydantic.main.BaseModel.__init__(name)": ["app/use.py:14"],
+    }  # fmt: skip
+
+
 def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
     login = (
         "from flask import _request_ctx_stack, g\n\n\ndef user():\n"
-        "    ctx = _request_ctx_stack.top\n"
+        "    ctx = _request_ctx_stack.top\n    ctx.user = None\n"
         "    return getattr(_request_ctx_stack.top, 'user', None)\n\n\n"
         "def fine():\n    return g.user\n"
     )
@@ -2191,7 +2226,7 @@ def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
     ]
     uses = _uses(tmp_path, {"login.py": login, "use.py": star}, items)
     assert uses == {
-        "flask._request_ctx_stack": ["login.py:1", "login.py:5", "login.py:6"],
+        "flask._request_ctx_stack": ["login.py:1", "login.py:5", "login.py:6", "login.py:7"],
         "pkg.api.fetch(retries)": ["use.py:5"],  # the only call that passes it (third)
     }
 

@@ -441,12 +441,16 @@ class _PythonUses(ast.NodeVisitor):
 
     def _types(self, node: ast.expr) -> set[str]:
         """The classes the value of ``node`` is an instance of, when evident: upstream ones,
-        and local ones that derive from one (whose own methods shadow the upstream's)."""
+        and local ones that derive from one (whose own methods shadow the upstream's); a
+        name of such a class, or of an upstream object, stands for itself
+        (``User.parse_obj(data)`` of a ``class User(pydantic.BaseModel)`` reaches
+        ``BaseModel.parse_obj`` as an instance would; ``ctx = _request_ctx_stack.top`` makes
+        ``ctx.user`` a use of ``_request_ctx_stack``)."""
         if isinstance(node, ast.Name):
             for scope in reversed(self.scopes):
                 if node.id in scope:
                     return scope[node.id]
-            return set()
+            return self._local_class(self.index.resolve(self.module, node))
         if (
             isinstance(node, ast.Attribute)
             and isinstance(node.value, ast.Name)
@@ -454,6 +458,8 @@ class _PythonUses(ast.NodeVisitor):
             and self.classes
         ):
             return self.self_attrs[self.classes[-1][0]].get(node.attr, set())
+        if isinstance(node, ast.Attribute):  # models.User
+            return self._local_class(self.index.resolve(self.module, node))
         if isinstance(node, ast.Call):
             return self._class_of_call(node.func)
         return set()
@@ -470,7 +476,8 @@ class _PythonUses(ast.NodeVisitor):
         return self._local_class(local)
 
     def _local_class(self, local: str | None) -> set[str]:
-        """``{local}`` where it names a local class that derives from an upstream one."""
+        """``{local}`` where it names a local class that derives from an upstream one, or an
+        upstream object."""
         return {local} if local is not None and self.index.ancestors(local) else set()
 
     def _attribute(self, types: set[str], attr: str) -> tuple[set[str], set[str]]:
@@ -693,7 +700,11 @@ class _PythonUses(ast.NodeVisitor):
         if dotted is not None:
             return {dotted}, set()
         local = self.index.resolve(self.module, func)
-        if local is not None and self.index.passes_keywords(local):
+        if (
+            local is not None
+            and self.index.canonical(local) in self.index.classes
+            and self.index.passes_keywords(local)
+        ):
             return set(self.index.ancestors(local)), set()  # a local subclass: the upstream
         if not isinstance(func, ast.Attribute):
             return set(), set()
@@ -980,7 +991,12 @@ def _target_places(
             for c in cs
             if not c.shadowed and _matches(targets, used, exports)
         ]
-        found += [o.place for used, os_ in uses.overrides.items() for o in os_ if used in targets]
+        found += [
+            o.place  # (the method itself, by any of its names: ``pydantic.BaseModel.m``)
+            for used, os_ in uses.overrides.items()
+            if _call_matches(targets, used, exports)
+            for o in os_
+        ]
         return found
     change = item.change
     position = item.position
@@ -1008,7 +1024,7 @@ def _target_places(
         found += [
             o.place
             for used, os_ in uses.overrides.items()
-            if used in targets
+            if _call_matches(targets, used, exports)
             for o in os_
             if param not in o.params and not o.kwargs
         ]
