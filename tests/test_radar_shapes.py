@@ -8,6 +8,7 @@ positions."""
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 
@@ -2024,6 +2025,38 @@ def test_local_subclasses_across_modules_and_aliases_pass_keywords_on(tmp_path: 
     assert uses == {"httpx.Client.__init__(proxies)": ["src/sdk/_client.py:7"]}
 
 
+def test_what_a_local_init_takes_itself_does_not_reach_the_upstream_one(tmp_path: Path) -> None:
+    """Starlette 1.0 removed ``Starlette(on_startup=…)``; ``FastAPI(on_startup=[…])`` calls
+    FastAPI's own ``__init__``, which names ``on_startup`` (and passes it on to its router,
+    not to Starlette) and takes ``**extra``: no use of the removed parameter. A keyword it
+    does not name still goes on; its positions and what a call leaves out are its own."""
+    apps = (
+        "from starlette.applications import Starlette\n\n\nclass FastAPI(Starlette):\n"
+        "    def __init__(self, debug=False, on_startup=None, **extra):\n"
+        "        super().__init__(debug=debug)\n        self.on_startup = on_startup\n\n\n"
+        "class Sub(FastAPI):\n    pass\n"
+    )
+    use = (
+        "from app.apps import FastAPI, Sub\n\n"
+        "a = FastAPI(on_startup=[print])\nb = Sub(True, None, lifespan=None)\n"
+        "c = FastAPI(on_shutdown=[print])\nd = FastAPI()\n"
+    )
+    items = [
+        _item("starlette.applications.Starlette.__init__(on_startup)", position=1),
+        _item("starlette.applications.Starlette.__init__(on_shutdown)", position=2),
+        _item("starlette.applications.Starlette.__init__(lifespan)", position=3),
+        _item("starlette.applications.Starlette.__init__(debug)", ApiChangeType.DEFAULT_CHANGED),
+    ]
+    files = {"app/__init__.py": "", "app/apps.py": apps, "app/use.py": use}
+    uses = _uses(tmp_path, files, items)
+    assert uses == {
+        "starlette.applications.Starlette.__init__(on_startup)": [],
+        "starlette.applications.Starlette.__init__(on_shutdown)": ["app/use.py:5"],
+        "starlette.applications.Starlette.__init__(lifespan)": ["app/use.py:4"],
+        "starlette.applications.Starlette.__init__(debug)": [],
+    }
+
+
 def test_overrides_self_and_instance_calls_of_a_newly_required_parameter(tmp_path: Path) -> None:
     core = (
         "import typing as t\nimport click\n\n\nclass TyperArgument(click.core.Argument):\n"
@@ -3485,7 +3518,7 @@ def test_reading_code_from_text_is_quick_and_exact(tmp_path: Path, mode: str) ->
         ("pkg.text.Reader.__init__(path)", ApiChangeType.REMOVED),
         ("pkg.text.Reader.__init__(mode)", ApiChangeType.REMOVED),
         ("pkg.text.Reader.__call__(strict)", ApiChangeType.REMOVED),
-        ("pkg.text.Reader.close", ApiChangeType.DEPRECATED),
+        ("pkg.text.Reader.close(args)", ApiChangeType.DEPRECATED),
     }
 
 
@@ -4478,6 +4511,67 @@ def test_a_default_made_none_that_reads_what_the_constructor_was_given(
     assert sorted(i.name for i in items) == [
         "pkg.testing.Runner.__init__(echo)",  # False -> True
         "pkg.testing.Runner.invoke(echo)",  # False -> None, read as the runner's True
+    ]
+
+
+def test_none_made_a_use_the_default_sentinel_is_the_same_default(
+    tmp_path: Path, mode: str
+) -> None:
+    """starlette 0.43 made ``TestClient.get(follow_redirects=None)``
+    ``httpx._client.USE_CLIENT_DEFAULT``, what it had mapped ``None`` to: no change (every
+    ``client.get()`` of fastapi's tests was "affected"). ``None`` made another sentinel
+    (click 8.3's ``flag_value=None`` -> ``UNSET``) or a default value still counts."""
+    before = (
+        "import httpx\n\n\nclass TestClient(httpx.Client):\n"
+        "    def get(self, url, follow_redirects=None, flag_value=None, timeout=None):\n"
+        "        return url\n"
+    )
+    after = (
+        "import httpx\n\n\nclass TestClient(httpx.Client):\n"
+        "    def get(self, url, follow_redirects=httpx._client.USE_CLIENT_DEFAULT,\n"
+        "            flag_value=UNSET, timeout=DEFAULT_TIMEOUT):\n"
+        "        return url\n"
+    )
+    versions = [("init", before), ("client default", after)]
+    [items] = module_items(tmp_path, mode, "pkg/testclient.py", versions)
+    assert sorted(i.name for i in items) == [
+        "pkg.testclient.TestClient.get(flag_value)",
+        "pkg.testclient.TestClient.get(timeout)",
+    ]
+
+
+def test_a_warning_about_passing_a_parameter_deprecates_the_parameter(
+    tmp_path: Path, mode: str
+) -> None:
+    """starlette's ``TestClient.request`` warns "You should not use the 'timeout' argument
+    with the TestClient" under ``if timeout is not USE_CLIENT_DEFAULT:``: the parameter is
+    deprecated, not the method (every ``client.request(...)`` of fastapi's tests was
+    "affected"). The parameter an ``if`` around the warning tests, alone, is one too; a
+    warning straight in the body, or under a test of several parameters, is the def's."""
+    warn = "warnings.warn({}, DeprecationWarning)"
+    after = (
+        "import warnings\n\nimport httpx\n\n\nclass Client(httpx.Client):\n"
+        "    def request(self, method, url, *, json=None, timeout=httpx.USE_CLIENT_DEFAULT):\n"
+        "        if timeout is not httpx.USE_CLIENT_DEFAULT:\n            warnings.warn(\n"
+        "                \"You should not use the 'timeout' argument with the TestClient.\",\n"
+        "                DeprecationWarning,\n            )\n        return url\n\n"
+        "    def get(self, url, data=None):\n        if isinstance(data, str):\n"
+        f"            {warn.format(repr('Passing text is deprecated'))}\n"
+        "        return url\n\n"
+        f"    def old(self, url):\n        {warn.format(repr('old() is going away'))}\n"
+        "        return url\n\n"
+        "    def both(self, a, b):\n        if a and b:\n"
+        f"            {warn.format(repr('this goes away'))}\n"
+    )
+    before = re.sub(r"\n *(?:if .*:\n +)?warnings\.warn\((?:[^()]|\([^()]*\))*\)", "", after)
+    assert "warnings.warn" not in before
+    versions = [("init", before), ("warn", after)]
+    [items] = module_items(tmp_path, mode, "pkg/client.py", versions, RadarKind.DEPRECATION)
+    assert sorted((i.name, i.change.value) for i in items) == [
+        ("pkg.client.Client.both", "deprecated"),
+        ("pkg.client.Client.get(data)", "deprecated"),
+        ("pkg.client.Client.old", "deprecated"),
+        ("pkg.client.Client.request(timeout)", "deprecated"),
     ]
 
 

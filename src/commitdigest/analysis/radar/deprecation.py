@@ -15,7 +15,12 @@ from commitdigest.analysis.radar.models import (
     is_private_module,
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
-from commitdigest.analysis.radar.pyapi import NOT_CODE, not_code_at_end, private_name
+from commitdigest.analysis.radar.pyapi import (
+    NOT_CODE,
+    indent_of,
+    not_code_at_end,
+    private_name,
+)
 from commitdigest.models import ApiChangeType, Visibility
 
 _MARK = re.compile(
@@ -242,6 +247,9 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
     ):  # fmt: skip  (its class the subject: "BasicAuth is deprecated", not "Passing text to
         # Response is deprecated")
         return [".".join([module, *chain[:-1]])]  # a constructor that warns of its class
+    if not name and not decorator and chain and params:  # a parameter it quotes or tests
+        name = _param_of(message, lines, i, params)  # (starlette's "You should not use the
+        # 'timeout' argument with the TestClient", under ``if timeout is not …:``)
     if not name:
         return [".".join([module, *chain])] if chain else []
     if "." in name:
@@ -255,6 +263,31 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
     if chain and (name in params or f"**{name}" in params or _passed_on(message, name, params)):
         return [f"{'.'.join([module, *chain])}({name})"]
     return [name]
+
+
+def _param_of(message: str, lines: list[str], i: int, params: list[str]) -> str:
+    """The one parameter of the def a warning sits in that its message quotes, or else that
+    the condition of the ``if`` holding it names ("" for none, or several): the warning is
+    about passing it, not about calling the def."""
+    plain = [p.lstrip("*") for p in params if p.lstrip("*") not in ("self", "cls")]
+    quoted: list[str] = [
+        q for q in re.findall(r"""["'`]([A-Za-z_]\w*)["'`]""", message) if q in plain
+    ]
+    if quoted:
+        return quoted[0]
+    indent = indent_of(lines[i])
+    for j in range(i - 1, max(-1, i - 12), -1):
+        line = lines[j]
+        if not line.strip() or line.lstrip().startswith("#") or indent_of(line) >= indent:
+            continue
+        indent = indent_of(line)  # a line of the statement, or the block that holds it
+        test = re.match(r"\s*(?:el)?if\s+(.+):\s*(?:#.*)?$", line)
+        if test is not None:
+            named = [p for p in plain if re.search(rf"(?<![\w.]){p}\b", test.group(1))]
+            return named[0] if len(named) == 1 else ""
+        if _DEF.match(line) or line.rstrip().endswith(":"):
+            return ""  # the def itself, or another block
+    return ""
 
 
 def _passed_on(message: str, name: str, params: list[str]) -> bool:

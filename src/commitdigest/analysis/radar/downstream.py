@@ -82,6 +82,10 @@ class Call:
     # (the override is changed to match, and its callers with it: typer's
     # ``self.make_metavar(ctx=ctx)``), never where it was removed (FastAPI's own ``on_event``)
     shadowed: bool = False
+    # a call of a local subclass whose own ``__init__`` (or a local base's) stands between it
+    # and the upstream one: the parameters those take themselves (what they name is theirs,
+    # ``FastAPI(on_startup=…)``, and positions are theirs); None where none stands between
+    taken: frozenset[str] | None = None
 
     def where(self, param: str, position: int | None) -> Place:
         """The line that passes ``param`` (its keyword, or its positional argument), else
@@ -345,6 +349,21 @@ class _Index:
         return attr in info.methods or any(
             self._defines(b, attr, depth + 1) for b in info.bases if b and not self.upstream(b)
         )
+
+    def init_names(self, dotted: str, depth: int = 0) -> frozenset[str] | None:
+        """The parameters the local ``__init__`` methods of local class ``dotted`` and its
+        local bases take themselves; None where none of them defines ``__init__``."""
+        info = self.classes.get(self.canonical(dotted))
+        if info is None or depth > 10:
+            return None
+        found = [
+            names
+            for b in info.bases
+            if b and not self.upstream(b) and (names := self.init_names(b, depth + 1)) is not None
+        ]
+        if info.init is not None:
+            found.append(frozenset(info.init[0]))
+        return frozenset().union(*found) if found else None
 
     def passes_keywords(self, dotted: str, depth: int = 0) -> bool:
         """Whether calling local class ``dotted`` hands its keywords on to the upstream
@@ -687,6 +706,10 @@ class _PythonUses(ast.NodeVisitor):
             tuple(a.lineno for a in node.args if not isinstance(a, ast.Starred)),
         )
         reached, shadowed = self._call_targets(node.func)
+        if reached and self._dotted(node.func) is None:
+            local = self.index.resolve(self.module, node.func)  # a local subclass called?
+            if local is not None and self.index.canonical(local) in self.index.classes:
+                call = replace(call, taken=self.index.init_names(local))
         for target in reached:
             self.uses.calls[target].append(call)
         for target in shadowed:
@@ -1007,6 +1030,14 @@ def _target_places(
         if not _call_matches(targets, used, exports):
             continue
         for call in calls:
+            if call.taken is not None:  # through a local __init__: what it does not take
+                # itself, passed by name, goes on (positions, and what is left out, are its own)
+                if param in call.taken or change in (
+                    ApiChangeType.DEFAULT_CHANGED,
+                    ApiChangeType.NOW_REQUIRED,
+                ):
+                    continue
+                call = replace(call, positional=0)
             passed = param in call.keywords or (position is not None and call.positional > position)
             if change in (ApiChangeType.DEFAULT_CHANGED, ApiChangeType.NOW_REQUIRED):
                 hit = not passed and not call.spread  # it relies on the parameter's absence

@@ -335,14 +335,24 @@ def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
     """Whether a default written otherwise is the same: a module constant of the old value
     (urllib3's ``amt=2 ** 16`` -> ``amt=_READ_CHUNK_SIZE``, and ``_READ_CHUNK_SIZE = 2**16``;
     ``encoding="utf-8"`` -> ``DEFAULT_ENCODING``), or the other way round, compared as
-    Python reads them (``" "`` is not ``""``). A sentinel is no such constant: what the
-    function does without the argument may have changed (jinja's ``enable_async=False`` ->
-    ``missing``, set only when passed), so it is reported."""
+    Python reads them (``" "`` is not ``""``); and ``None`` made a sentinel that says it
+    means what ``None`` meant, the default of the client (starlette's ``TestClient.get(
+    follow_redirects=None)`` -> ``httpx._client.USE_CLIENT_DEFAULT``, which it had mapped
+    ``None`` to: every ``client.get()`` of fastapi's tests was "affected"). Another sentinel
+    is no such constant: what the function does without the argument may have changed
+    (jinja's ``enable_async=False`` -> ``missing``, set only when passed; click 8.3's
+    ``flag_value=None`` -> ``UNSET``), so it is reported."""
     if not after or not brk.param:
         return False
+    if brk.old == "None" and _USE_DEFAULT.fullmatch(brk.new or ""):
+        return True
     old = _constant(before, brk.old) or brk.old
     new = _constant(after, brk.new) or brk.new
     return _same_expression(old, new)
+
+
+# a sentinel named for using the default (httpx's ``USE_CLIENT_DEFAULT``)
+_USE_DEFAULT = re.compile(r"(?:[\w.]+\.)?_?USE_(?:\w+_)?DEFAULT")
 
 
 def _same_expression(a: str, b: str) -> bool:
