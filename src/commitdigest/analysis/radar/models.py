@@ -154,7 +154,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 21: an announcement's symbols leave out where its names go from ("from `starlette.routing`")
 # 22: a deleted private module is an internal item; a default made None that reads what the
 #     constructor was given, whose own default is the old one, is no change
-RADAR_VERSION = 22
+# 23: a warning about passing a parameter deprecates the parameter; None made
+#     USE_CLIENT_DEFAULT is no change
+RADAR_VERSION = 23
 
 
 def cache_key(sha: str) -> str:
