@@ -82,7 +82,9 @@ def test_python_api_private_module_and_tests_and_docs_are_silent(tmp_path: Path)
             "init",
             D1,
             files={
+                "pkg/__init__.py": "",
                 "pkg/_impl.py": "def helper(a, b):\n    pass\n",
+                "tools/_gen.py": "def main():\n    pass\n",
                 "tests/test_x.py": "def test_a():\n    pass\n",
                 "docs/conf.py": "import os\nX = os.getenv('DOCS_THEME')\n",
             },
@@ -90,13 +92,18 @@ def test_python_api_private_module_and_tests_and_docs_are_silent(tmp_path: Path)
         CommitSpec(
             "private move",
             D2,
-            files={"pkg/_impl.py": None, "pkg/_core.py": "def helper(a):\n    pass\n"},
+            files={
+                "pkg/_impl.py": None,
+                "pkg/_core.py": "def helper(a):\n    pass\n",
+                "tools/_gen.py": None,
+            },
         ),
         CommitSpec("tests only", D3, files={"tests/test_x.py": None, "docs/conf.py": "X = 1\n"}),
     ]
     moved, tests = scan(tmp_path, specs)
     # a private module's names are none of the package's; the module itself is gone for
     # whoever imported it: one internal item, which only a checkout that imports it sees
+    # (not a script of a folder that is no package: ``tools/_gen.py``)
     assert [(i.name, i.detail, i.visibility.value) for i in moved] == [
         ("pkg._impl", "module", "internal")
     ]

@@ -3518,7 +3518,7 @@ def test_reading_code_from_text_is_quick_and_exact(tmp_path: Path, mode: str) ->
         ("pkg.text.Reader.__init__(path)", ApiChangeType.REMOVED),
         ("pkg.text.Reader.__init__(mode)", ApiChangeType.REMOVED),
         ("pkg.text.Reader.__call__(strict)", ApiChangeType.REMOVED),
-        ("pkg.text.Reader.close(args)", ApiChangeType.DEPRECATED),
+        ("pkg.text.Reader.close", ApiChangeType.DEPRECATED),
     }
 
 
@@ -4520,24 +4520,41 @@ def test_none_made_a_use_the_default_sentinel_is_the_same_default(
     """starlette 0.43 made ``TestClient.get(follow_redirects=None)``
     ``httpx._client.USE_CLIENT_DEFAULT``, what it had mapped ``None`` to: no change (every
     ``client.get()`` of fastapi's tests was "affected"). ``None`` made another sentinel
-    (click 8.3's ``flag_value=None`` -> ``UNSET``) or a default value still counts."""
+    (click 8.3's ``flag_value=None`` -> ``UNSET``) or a default value still counts, and so
+    does one where the old code never named the sentinel."""
+    pick = (
+        "    def _pick(self, follow_redirects):\n"
+        "        if follow_redirects is None:\n"
+        "            return httpx._client.USE_CLIENT_DEFAULT\n"
+        "        return follow_redirects\n"
+    )
     before = (
         "import httpx\n\n\nclass TestClient(httpx.Client):\n"
         "    def get(self, url, follow_redirects=None, flag_value=None, timeout=None):\n"
-        "        return url\n"
+        "        return self._pick(follow_redirects)\n\n" + pick
     )
     after = (
         "import httpx\n\n\nclass TestClient(httpx.Client):\n"
         "    def get(self, url, follow_redirects=httpx._client.USE_CLIENT_DEFAULT,\n"
         "            flag_value=UNSET, timeout=DEFAULT_TIMEOUT):\n"
-        "        return url\n"
+        "        return self._pick(follow_redirects)\n\n" + pick
     )
     versions = [("init", before), ("client default", after)]
-    [items] = module_items(tmp_path, mode, "pkg/testclient.py", versions)
+    [items] = module_items(tmp_path / "a", mode, "pkg/testclient.py", versions)
     assert sorted(i.name for i in items) == [
         "pkg.testclient.TestClient.get(flag_value)",
         "pkg.testclient.TestClient.get(timeout)",
     ]
+    # None passed straight to httpx, where it means no timeout: made the sentinel, a call
+    # that passes nothing gets the client's timeout (the old module named no sentinel)
+    before = (
+        "import httpx\n\n\nclass Api:\n    def get(self, url, timeout=None):\n"
+        "        return httpx.get(url, timeout=timeout)\n"
+    )
+    after = before.replace("timeout=None)", "timeout=httpx.USE_CLIENT_DEFAULT)")
+    versions = [("init", before), ("client default", after)]
+    [items] = module_items(tmp_path / "b", mode, "pkg/api.py", versions)
+    assert [i.name for i in items] == ["pkg.api.Api.get(timeout)"]
 
 
 def test_a_warning_about_passing_a_parameter_deprecates_the_parameter(

@@ -76,6 +76,12 @@ _LOCATION = re.compile(r"(?i)from|in|on|inside|within")
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 
 
+def _module_like(span: str) -> bool:
+    """Whether a code span reads as a module (``werkzeug.wrappers``), not a class or its
+    member (``Response.foo``)."""
+    return all(part.islower() or part.startswith("_") for part in span.split("."))
+
+
 def _key(name: str) -> str:
     return re.sub(r"[\W_]+", " ", name).strip().lower()
 
@@ -532,7 +538,8 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
     where a name it wrote before goes from ("from `starlette.routing`")."""
     out: list[str] = []
     words = plain_text(entry)
-    place = ""  # the last span that says where from (its pattern), for a list of them
+    place: tuple[str, str] | None = None  # the last span that says where from (and its
+    # pattern), for a list of them
     for at, span in enumerate(code_spans(announcing(entry))):
         quoted = rf"`+{re.escape(span)}`+"
         before = re.search(rf"(\w+)\s+{quoted}", words)
@@ -544,11 +551,20 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
             continue
         if at and (
             (before is not None and _LOCATION.fullmatch(before.group(1)))
-            or (place and re.search(rf"{place}[\s,/]*(?:(?:and|or)\s+)?{quoted}", words))
-        ):  # where from: "from `HTTPConnection`, `HTTPSConnection` and `HTTPResponse`"
-            place = quoted
+            or (
+                place
+                and re.search(rf"{place[1]}[\s,/]*(?:(?:and|or)\s+)?{quoted}", words)
+                and _module_like(span) == _module_like(place[0])
+                and not (
+                    after is not None
+                    and (_LOCATION.fullmatch(after.group(1)) or _PARAM_WORDS.match(after.group(1)))
+                )
+            )
+        ):  # where from: "from `HTTPConnection`, `HTTPSConnection` and `HTTPResponse`" (not
+            # "from `Client`, `app` from …", which says what goes again)
+            place = (span, quoted)
             continue
-        place = ""
+        place = None
         near = " ".join(m.group(1) for m in (before, after) if m is not None)
         if (param := re.fullmatch(r"([A-Za-z_]\w*)\s*=.*", span)) is not None:
             out.extend(f"{p}.*({param.group(1)})" for p in packages)

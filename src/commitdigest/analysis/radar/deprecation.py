@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -20,6 +21,7 @@ from commitdigest.analysis.radar.pyapi import (
     indent_of,
     not_code_at_end,
     private_name,
+    signature_end,
 )
 from commitdigest.models import ApiChangeType, Visibility
 
@@ -213,12 +215,20 @@ def message_near(lines: list[str], i: int) -> str:
     return " ".join(pick[2].split())
 
 
-def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
+def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple[str, int | None]]:
     """What a deprecation at line ``i`` is about, as users reach it: the name its message
     quotes ("`proxies` is deprecated", "cookies=<...> is being deprecated") or the function
     or class it marks or sits in, qualified by the module and the defs around it
     (``pkg.mod.Client.__init__(proxies)`` for a parameter, ``pkg.mod.old`` for a function);
-    in a module ``__getattr__``, the names its condition compares (one item each)."""
+    in a module ``__getattr__``, the names its condition compares (one item each). Each
+    with the position of its parameter, where it is one callers may pass by position."""
+    return [(s, None) if isinstance(s, str) else s for s in _subjects_of(message, lines, i, module)]
+
+
+def _subjects_of(
+    message: str, lines: list[str], i: int, module: str
+) -> list[str | tuple[str, int | None]]:
+    """:func:`_subjects`, a parameter's with its position."""
     decorator = lines[i].lstrip().startswith("@")
     name = ""
     if not decorator and (m := _NAME.search(message)):
@@ -250,6 +260,8 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
     if not name and not decorator and chain and params:  # a parameter it quotes or tests
         name = _param_of(message, lines, i, params)  # (starlette's "You should not use the
         # 'timeout' argument with the TestClient", under ``if timeout is not …:``)
+        if name:
+            return [(f"{'.'.join([module, *chain])}({name})", _position(params, name))]
     if not name:
         return [".".join([module, *chain])] if chain else []
     if "." in name:
@@ -261,20 +273,33 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[str]:
         at = chain.index(name) if name in chain else chain.index(f"_{name}")
         return [".".join([module, *chain[:at], name])]
     if chain and (name in params or f"**{name}" in params or _passed_on(message, name, params)):
-        return [f"{'.'.join([module, *chain])}({name})"]
+        return [(f"{'.'.join([module, *chain])}({name})", _position(params, name))]
     return [name]
+
+
+def _position(params: list[str], name: str) -> int | None:
+    """Where parameter ``name`` is passed by position (``self``/``cls`` aside); None for a
+    keyword-only one, or one not there."""
+    positional = [p for p in params if p not in ("self", "cls")]
+    for at, p in enumerate(positional):
+        if p.startswith("*"):
+            return None
+        if p == name:
+            return at
+    return None
 
 
 def _param_of(message: str, lines: list[str], i: int, params: list[str]) -> str:
     """The one parameter of the def a warning sits in that its message quotes, or else that
     the condition of the ``if`` holding it names ("" for none, or several): the warning is
     about passing it, not about calling the def."""
-    plain = [p.lstrip("*") for p in params if p.lstrip("*") not in ("self", "cls")]
-    quoted: list[str] = [
-        q for q in re.findall(r"""["'`]([A-Za-z_]\w*)["'`]""", message) if q in plain
-    ]
-    if quoted:
-        return quoted[0]
+    plain = [p for p in params if not p.startswith("*") and p not in ("self", "cls")]
+    header = _header_param(lines, i, plain)
+    if header is not None:  # a marker in a parameter's annotation: ``regex: Annotated[str,
+        return header  # deprecated("… use `pattern` instead")]`` (FastAPI's ``Query``)
+    for m in re.finditer(r"""["'`]([A-Za-z_]\w*)["'`]""", message):
+        if m.group(1) in plain and not _TO_DO.search(message[: m.start()][-40:]):
+            return m.group(1)  # (not what to use or pass instead)
     indent = indent_of(lines[i])
     for j in range(i - 1, max(-1, i - 12), -1):
         line = lines[j]
@@ -284,10 +309,41 @@ def _param_of(message: str, lines: list[str], i: int, params: list[str]) -> str:
         test = re.match(r"\s*(?:el)?if\s+(.+):\s*(?:#.*)?$", line)
         if test is not None:
             named = [p for p in plain if re.search(rf"(?<![\w.]){p}\b", test.group(1))]
-            return named[0] if len(named) == 1 else ""
+            if len(named) != 1 or _LEFT_OUT.search(test.group(1).replace(named[0], "P")):
+                return ""  # several, or a test that it was left out (the warning is for the
+            return named[0]  # calls that leave it out: xarray's ``if time_unit is None:``)
         if _DEF.match(line) or line.rstrip().endswith(":"):
             return ""  # the def itself, or another block
     return ""
+
+
+# what comes before a quoted name that says to use or pass it ("use `pattern` instead",
+# "by explicitly passing the `time_unit`"): no name of what is deprecated
+_TO_DO = re.compile(
+    r"(?i)\b(?:use|using|instead|favou?r|pass|passing|set|setting|specify|specifying|provide"
+    r"|providing|renamed\s+to|replaced\s+by)\b\W+(?:\w+\W+){0,3}$"
+)
+# a condition that the parameter was left out: ``P is None``, ``not P``, ``P == None``
+_LEFT_OUT = re.compile(r"\bP\s+is\s+None\b|\bnot\s+P\b|\bP\s*==\s*None\b")
+
+
+def _header_param(lines: list[str], i: int, plain: list[str]) -> str | None:
+    """The parameter whose annotation or default in a def's header holds line ``i``
+    (None: line ``i`` is in no header)."""
+    indent = indent_of(lines[i])
+    for k in range(i, max(-1, i - 60), -1):
+        line = lines[k]
+        if not line.strip():
+            continue
+        if k < i and _DEF.match(line) and indent_of(line) < indent:
+            if signature_end(lines, k) < i:
+                return None  # in its body
+            for n in range(i, k, -1):  # the parameter whose line is the nearest above
+                m = re.match(r"\s*\*{0,2}([A-Za-z_]\w*)\s*[:=,)]", lines[n])
+                if m and m.group(1) in plain and indent_of(lines[n]) < indent_of(lines[i]) + 1:
+                    return m.group(1)
+            return None
+    return None
 
 
 def _passed_on(message: str, name: str, params: list[str]) -> bool:
@@ -363,8 +419,29 @@ def _enclosing(lines: list[str], i: int, decorator: bool) -> tuple[list[str], li
 
 
 def _params(lines: list[str], j: int) -> list[str]:
-    """The parameter names of the def starting at line ``j`` (its header up to ``:``), a
-    ``**kwargs`` one with its stars."""
+    """The parameter names of the def starting at line ``j``, in order, with their stars
+    (``*args``, ``**kwargs``, and ``*`` where keyword-only ones start)."""
+    end = signature_end(lines, j)
+    header = "\n".join(line.strip() for line in lines[j : min(end, j + 400) + 1])
+    try:
+        node = ast.parse(header.removeprefix("async ") + " pass").body[0]
+    except (SyntaxError, ValueError, RecursionError, IndexError):
+        return _params_as_written(lines, j)
+    if not isinstance(node, ast.FunctionDef):
+        return []
+    a = node.args
+    star = [f"*{a.vararg.arg}"] if a.vararg else ["*"] if a.kwonlyargs else []
+    return [
+        *(p.arg for p in (*a.posonlyargs, *a.args)),
+        *star,
+        *(p.arg for p in a.kwonlyargs),
+        *([f"**{a.kwarg.arg}"] if a.kwarg else []),
+    ]
+
+
+def _params_as_written(lines: list[str], j: int) -> list[str]:
+    """:func:`_params` of a header Python cannot read, from its words (a ``**kwargs`` one
+    with its stars)."""
     header = ""
     for line in lines[j : j + 30]:
         header += line.split("#", 1)[0] + " "
@@ -378,16 +455,16 @@ def _params(lines: list[str], j: int) -> list[str]:
     ]
 
 
-def _keyed(text: str | None, module: str) -> list[tuple[int, str, str]]:
+def _keyed(text: str | None, module: str) -> list[tuple[int, str, str, int | None]]:
     """(line number, message or line, subject) of each marker of a module (a marker whose
     message names several subjects gives one row each; ``""`` when it names none)."""
     text = text or ""
     lines = text.split("\n")
-    out: list[tuple[int, str, str]] = []
+    out: list[tuple[int, str, str, int | None]] = []
     for lineno, line in _marks(text):
         message = message_near(lines, lineno - 1)
-        for subject in _subjects(message, lines, lineno - 1, module) or [""]:
-            out.append((lineno, message or line.strip(), subject))
+        for subject, position in _subjects(message, lines, lineno - 1, module) or [("", None)]:
+            out.append((lineno, message or line.strip(), subject, position))
     return out
 
 
@@ -425,11 +502,11 @@ def detect(view: CommitView) -> list[ApiChange]:
         public = public_surface(view.repo) if view.repo is not None else None
         module = public.module_of(path) if public is not None else module_name(path)
         old = _keyed(view.before.get(path), module)
-        said = {message for _, message, _ in old}
-        subjects = {subject for _, _, subject in old if subject}
+        said = {message for _, message, _, _ in old}
+        subjects = {subject for _, _, subject, _ in old if subject}
         seen: set[str] = set()
         told: dict[str, int] = {}  # message -> the marker line that said it first
-        for lineno, message, subject in _keyed(after_text, module):
+        for lineno, message, subject, position in _keyed(after_text, module):
             if message in said or subject in subjects or (subject or message) in seen:
                 continue
             if told.setdefault(message, lineno) != lineno and not subject:
@@ -448,6 +525,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                     line=lineno,
                     breaking=False,
                     visibility=visibility,
+                    position=position,
                 )
             )
     return items

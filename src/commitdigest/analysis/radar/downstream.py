@@ -65,7 +65,12 @@ _OBJECT_CHANGES = frozenset(
     {ApiChangeType.REMOVED, ApiChangeType.RENAMED, ApiChangeType.DEPRECATED}
 )  # an object item whose every use is affected
 _ITEM_RE = re.compile(r"^([\w.*]+?)(?:\((\w+)\))?$")
-_TYPE_TEXT = re.compile(r"\s*[A-Za-z_][\w.]*(?:\[[\w.\[\], |]*\])?(?:\s*\|\s*[\w.\[\], |]+)*\s*")
+# a type written as a string (each alternative a name, maybe subscripted: no backtracking
+# over a help text of "a | b | c …")
+_TYPE_TEXT = re.compile(
+    r"\s*[A-Za-z_][\w.]*(?:\[[\w.\[\], |]*\])?"
+    r"(?:\s*\|\s*[A-Za-z_][\w.]*(?:\[[\w.\[\], |]*\])?)*\s*"
+)
 _WORD = r"(?<![\w-]){}(?![\w-])"
 
 
@@ -86,6 +91,7 @@ class Call:
     # and the upstream one: the parameters those take themselves (what they name is theirs,
     # ``FastAPI(on_startup=…)``, and positions are theirs); None where none stands between
     taken: frozenset[str] | None = None
+    taken_positions: bool = False  # that __init__ names positional parameters of its own
 
     def where(self, param: str, position: int | None) -> Place:
         """The line that passes ``param`` (its keyword, or its positional argument), else
@@ -175,6 +181,7 @@ def _module_of(rel: str) -> str:
 class _ClassInfo:
     bases: list[str]  # resolved names: upstream dotted or local qualified
     init: tuple[tuple[str, ...], bool] | None = None  # (params, **kwargs) of its own __init__
+    init_positional: bool = False  # its own __init__ names positional parameters
     methods: set[str] = field(default_factory=set)
 
 
@@ -214,6 +221,7 @@ class _Index:
                         info.methods.add(sub.name)
                         if sub.name == "__init__":
                             info.init = (_param_names(sub.args), sub.args.kwarg is not None)
+                            info.init_positional = len(sub.args.posonlyargs + sub.args.args) > 1
                 self.classes[f"{module.name}.{node.name}"] = info
             elif isinstance(node, ast.FunctionDef) and node.returns:  # (not a coroutine)
                 self.returns[f"{module.name}.{node.name}"] = (module, node.returns)
@@ -350,9 +358,10 @@ class _Index:
             self._defines(b, attr, depth + 1) for b in info.bases if b and not self.upstream(b)
         )
 
-    def init_names(self, dotted: str, depth: int = 0) -> frozenset[str] | None:
+    def init_names(self, dotted: str, depth: int = 0) -> tuple[frozenset[str], bool] | None:
         """The parameters the local ``__init__`` methods of local class ``dotted`` and its
-        local bases take themselves; None where none of them defines ``__init__``."""
+        local bases name themselves, and whether one of them is positional; None where
+        none of them defines ``__init__``."""
         info = self.classes.get(self.canonical(dotted))
         if info is None or depth > 10:
             return None
@@ -362,8 +371,10 @@ class _Index:
             if b and not self.upstream(b) and (names := self.init_names(b, depth + 1)) is not None
         ]
         if info.init is not None:
-            found.append(frozenset(info.init[0]))
-        return frozenset().union(*found) if found else None
+            found.append((frozenset(info.init[0]), info.init_positional))
+        if not found:
+            return None
+        return frozenset().union(*(n for n, _ in found)), any(p for _, p in found)
 
     def passes_keywords(self, dotted: str, depth: int = 0) -> bool:
         """Whether calling local class ``dotted`` hands its keywords on to the upstream
@@ -525,6 +536,30 @@ class _PythonUses(ast.NodeVisitor):
                     found |= self._local_class(self.index.resolve(self.module, sub))
         return found
 
+    def _plain_types(self, node: ast.expr | None) -> set[str]:
+        """The classes an annotation says a value is an instance of: ``X``, ``Optional[X]``,
+        ``X | None``, ``Union[X, Y]``, ``Annotated[X, …]``, ``"X"``; none for a container
+        of them (``list[User]``: its ``.copy()`` is the list's)."""
+        if node is None:
+            return set()
+        if isinstance(node, ast.Constant):
+            return {t for e in _type_strings(node) for t in self._plain_types(e)}
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            return self._plain_types(node.left) | self._plain_types(node.right)
+        if isinstance(node, ast.Subscript):
+            outer = node.value
+            name = outer.attr if isinstance(outer, ast.Attribute) else getattr(outer, "id", "")
+            inner = node.slice
+            parts = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+            if name in ("Optional", "Union"):
+                return {t for part in parts for t in self._plain_types(part)}
+            if name == "Annotated" and parts:
+                return self._plain_types(parts[0])
+            return set()
+        if isinstance(node, ast.Attribute | ast.Name):
+            return self._annotation_types(node)
+        return set()
+
     # -- scopes --------------------------------------------------------------------------
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
@@ -537,7 +572,7 @@ class _PythonUses(ast.NodeVisitor):
             if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
                 args = sub.args
                 for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-                    if types := self._annotation_types(arg.annotation):
+                    if types := self._plain_types(arg.annotation):
                         params[arg.arg] = types
             for stmt in ast.walk(sub):
                 if isinstance(stmt, ast.Assign | ast.AnnAssign):
@@ -709,7 +744,9 @@ class _PythonUses(ast.NodeVisitor):
         if reached and self._dotted(node.func) is None:
             local = self.index.resolve(self.module, node.func)  # a local subclass called?
             if local is not None and self.index.canonical(local) in self.index.classes:
-                call = replace(call, taken=self.index.init_names(local))
+                taken = self.index.init_names(local)
+                if taken is not None:
+                    call = replace(call, taken=taken[0], taken_positions=taken[1])
         for target in reached:
             self.uses.calls[target].append(call)
         for target in shadowed:
@@ -869,7 +906,7 @@ def _type_strings(node: ast.expr) -> list[ast.expr]:
     found: list[ast.expr] = []
     for sub in ast.walk(node):
         if isinstance(sub, ast.Constant) and isinstance(sub.value, str):
-            if not _TYPE_TEXT.fullmatch(sub.value):
+            if len(sub.value) > 200 or not _TYPE_TEXT.fullmatch(sub.value):
                 continue  # a Literal's value, a docstring-like text
             try:
                 expr = ast.parse(sub.value.strip(), mode="eval").body
@@ -1030,14 +1067,13 @@ def _target_places(
         if not _call_matches(targets, used, exports):
             continue
         for call in calls:
-            if call.taken is not None:  # through a local __init__: what it does not take
-                # itself, passed by name, goes on (positions, and what is left out, are its own)
-                if param in call.taken or change in (
-                    ApiChangeType.DEFAULT_CHANGED,
-                    ApiChangeType.NOW_REQUIRED,
-                ):
+            if call.taken is not None:  # through a local __init__: what it names is its
+                # own, what it does not goes on by name (and by position through ``*args``
+                # where it names no positional parameter)
+                if param in call.taken:
                     continue
-                call = replace(call, positional=0)
+                if call.taken_positions:
+                    call = replace(call, positional=0)
             passed = param in call.keywords or (position is not None and call.positional > position)
             if change in (ApiChangeType.DEFAULT_CHANGED, ApiChangeType.NOW_REQUIRED):
                 hit = not passed and not call.spread  # it relies on the parameter's absence

@@ -156,7 +156,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     constructor was given, whose own default is the old one, is no change
 # 23: a warning about passing a parameter deprecates the parameter; None made
 #     USE_CLIENT_DEFAULT is no change
-RADAR_VERSION = 23
+# 24: a deprecated parameter's position; not what to pass instead, nor a test that it was left
+#     out; a configured default only from the instance's own class
+RADAR_VERSION = 24
 
 
 def cache_key(sha: str) -> str:

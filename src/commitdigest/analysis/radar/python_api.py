@@ -338,13 +338,19 @@ def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
     Python reads them (``" "`` is not ``""``); and ``None`` made a sentinel that says it
     means what ``None`` meant, the default of the client (starlette's ``TestClient.get(
     follow_redirects=None)`` -> ``httpx._client.USE_CLIENT_DEFAULT``, which it had mapped
-    ``None`` to: every ``client.get()`` of fastapi's tests was "affected"). Another sentinel
+    ``None`` to: every ``client.get()`` of fastapi's tests was "affected"; where the old
+    module named no such sentinel, ``None`` may have meant something else, no timeout).
+    Another sentinel
     is no such constant: what the function does without the argument may have changed
     (jinja's ``enable_async=False`` -> ``missing``, set only when passed; click 8.3's
     ``flag_value=None`` -> ``UNSET``), so it is reported."""
     if not after or not brk.param:
         return False
-    if brk.old == "None" and _USE_DEFAULT.fullmatch(brk.new or ""):
+    if (
+        brk.old == "None"
+        and _USE_DEFAULT.fullmatch(brk.new or "")
+        and re.search(rf"\b{re.escape(brk.new.rsplit('.', 1)[-1])}\b", before)
+    ):  # (the old code already gave None that meaning: the sentinel was there)
         return True
     old = _constant(before, brk.old) or brk.old
     new = _constant(after, brk.new) or brk.new
@@ -385,47 +391,73 @@ def _constant(text: str, name: str) -> str | None:
 
 
 def _configured(body: str, param: str, old: str, module: str) -> bool:
-    """Whether ``body`` takes a configured value when ``param`` is ``None`` (``self.opts.many
-    if many is None else many``, ``if catch_exceptions is None: catch_exceptions =
-    self.catch_exceptions``) whose every setting in the module is the old value: an
-    option read by its name with the old one as its fallback (``self.many =
-    getattr(meta, "many", False)``: marshmallow 3.22's ``Schema(many=None)`` reads ``class
-    Meta: many``, ``False`` unless a schema sets it), or an ``__init__`` parameter whose
-    default is the old one (``self.catch_exceptions = catch_exceptions`` and
-    ``CliRunner.__init__(catch_exceptions=True)``: click 8.2's ``CliRunner.invoke``, whose
-    every caller "relied" on a default it still gets). Any other setting (another value, a
-    computed one) is no default of the option."""
+    """Whether ``body`` takes a configured value when ``param`` is ``None`` whose every
+    setting is the old value:
+
+    * an option read by its own name with the old one as its fallback, wherever the module
+      reads it (``self.opts.many if many is None else many`` and ``self.many =
+      getattr(meta, "many", False)``: marshmallow 3.22's ``Schema(many=None)`` reads
+      ``class Meta: many``, ``False`` unless a schema sets it);
+    * an attribute of the instance itself (``if catch_exceptions is None: catch_exceptions
+      = self.catch_exceptions``) that its class sets only to the old value, or to its
+      ``__init__``'s parameter whose default is the old one (``self.catch_exceptions =
+      catch_exceptions`` and ``CliRunner.__init__(catch_exceptions=True)``: click 8.2's
+      ``CliRunner.invoke``, whose every caller "relied" on a default it still gets).
+
+    Another object's attribute (``self._client.timeout``), another class's setting or
+    ``__init__`` (``self.timeout = 30`` elsewhere), a local, is no default of the option."""
     name = re.escape(param)
     m = re.search(
-        rf"(?<![\w.])[\w.]+\.(\w+)\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b"
-        rf"|^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*[\w.]+\.(\w+)\s*(?:#.*)?$",
+        rf"(?<![\w.])([\w.]+)\.(\w+)\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b"
+        rf"|^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*([\w.]+)\.(\w+)\s*(?:#.*)?$",
         body,
         re.M,
     )
     if m is None:
         return False
-    attr = re.escape(m.group(1) or m.group(2))
-    value = _value(old)
-    settings = [  # every setting of the option in the module but the one read here
+    receiver, attr = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+    attr, value = re.escape(attr), _value(old)
+    reads = re.findall(  # the option read by its own name, with its fallback
+        rf"\.{attr}[ \t]*=[ \t]*getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*([^()\n]+?)\s*\)",
+        module,
+    )
+    if reads:
+        return all(re.fullmatch(value, r.strip()) for r in reads)
+    block = _class_holding(module, body) if receiver == "self" else None
+    if block is None:
+        return False
+    settings = [  # every setting of the attribute in the class but the one read here
         rhs.split("#")[0].strip()
-        for rhs in re.findall(rf"\.{attr}[ \t]*(?::[^=\n]+)?=(?!=)[ \t]*([^\n]+)", module)
+        for rhs in re.findall(rf"\bself\.{attr}[ \t]*(?::[^=\n]+)?=(?!=)[ \t]*([^\n]+)", block)
         if not re.search(rf"\b{name}\s+is\s+None\b", rhs)
     ]
-    return bool(settings) and all(_set_to(rhs, value, module, attr) for rhs in settings)
+    return bool(settings) and all(_set_to(rhs, value, block) for rhs in settings)
 
 
-def _set_to(rhs: str, value: str, module: str, attr: str) -> bool:
-    """Whether option ``attr`` set to ``rhs`` in ``module`` is set to the old ``value``:
-    the value itself, ``getattr(x, "attr", value)``, or an ``__init__`` parameter of the
-    module that defaults to it."""
-    if re.fullmatch(value, rhs) or re.fullmatch(
-        rf"getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*{value}\s*\)", rhs
-    ):
+def _class_holding(module: str, body: str) -> str | None:
+    """The text of the top-level class whose methods include ``body`` (None: another
+    place)."""
+    at = module.find(body)
+    if at < 0:
+        return None
+    start = module.rfind("\nclass ", 0, at)
+    start = start + 1 if start >= 0 else (0 if module.startswith("class ") else -1)
+    if start < 0:
+        return None
+    end = re.compile(r"\n(?=[^\s#)\]}])").search(module, at + len(body))
+    block = module[start : end.start() if end else len(module)]
+    return block if body in block else None
+
+
+def _set_to(rhs: str, value: str, block: str) -> bool:
+    """Whether an attribute a class sets to ``rhs`` is set to the old ``value``: the value
+    itself, or a parameter of the class's ``__init__`` that defaults to it."""
+    if re.fullmatch(value, rhs):
         return True
     if not rhs.isidentifier():
         return False
     default = rf"\b{re.escape(rhs)}\s*(?::[^=,()]*)?=\s*{value}\s*[,)]"
-    return re.search(rf"\bdef\s+__init__\s*\([^()]*?{default}", module) is not None
+    return re.search(rf"\bdef\s+__init__\s*\([^()]*?{default}", block) is not None
 
 
 def _value(old: str) -> str:
@@ -700,9 +732,11 @@ def _empty_module_gone(
         return None
     private = is_private_module(path)
     dotted = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
-    if private and ("." not in module or dotted not in (module, f"src.{module}")):
+    if private and (
+        "." not in module or dotted not in (module, f"src.{module}") or not _in_package(view, path)
+    ):
         return None  # a script, or a package, in a folder no package holds (scipy's
-        # ``_build_utils/tempita/``: its build tools)
+        # ``_build_utils/tempita/``: its build tools; ``setup_helpers/_x.py``)
     if (
         not private
         and not (public is not None and module in public.modules)
@@ -718,6 +752,19 @@ def _empty_module_gone(
         line=1,
         visibility=Visibility.INTERNAL if private else Visibility.PUBLIC,
     )
+
+
+def _in_package(view: CommitView, path: str) -> bool:
+    """Whether the folder of a deleted module (or package) was a package before the commit
+    (its ``__init__.py`` was there)."""
+    folder = path.removesuffix("/__init__.py").rpartition("/")[0]
+    if not folder or view.repo is None:
+        return bool(folder)
+    init = f"{folder}/__init__.py"
+    found = view.before.get(init)
+    if found is None:
+        found = view.repo.texts(view.parent, [init])[init]
+    return found is not None
 
 
 def _modules_gone(items: list[ApiChange]) -> list[ApiChange]:
