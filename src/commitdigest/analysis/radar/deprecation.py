@@ -222,13 +222,6 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
     (``pkg.mod.Client.__init__(proxies)`` for a parameter, ``pkg.mod.old`` for a function);
     in a module ``__getattr__``, the names its condition compares (one item each). Each
     with the position of its parameter, where it is one callers may pass by position."""
-    return [(s, None) if isinstance(s, str) else s for s in _subjects_of(message, lines, i, module)]
-
-
-def _subjects_of(
-    message: str, lines: list[str], i: int, module: str
-) -> list[str | tuple[str, int | None]]:
-    """:func:`_subjects`, a parameter's with its position."""
     decorator = lines[i].lstrip().startswith("@")
     name = ""
     if not decorator and (m := _NAME.search(message)):
@@ -241,10 +234,11 @@ def _subjects_of(
         served = _served(lines, i)
         if served:
             tail = name.rsplit(".", 1)[-1]
-            return [f"{module}.{tail}"] if tail in served else [f"{module}.{n}" for n in served]
-        return [f"{module}.{name}"] if name else []
+            names = [tail] if tail in served else served
+            return [(f"{module}.{n}", None) for n in names]
+        return [(f"{module}.{name}", None)] if name else []
     if decorator and chain:
-        return [".".join([module, *chain])]
+        return [(".".join([module, *chain]), None)]
     if (
         not name
         and len(chain) > 1
@@ -256,25 +250,25 @@ def _subjects_of(
         )
     ):  # fmt: skip  (its class the subject: "BasicAuth is deprecated", not "Passing text to
         # Response is deprecated")
-        return [".".join([module, *chain[:-1]])]  # a constructor that warns of its class
+        return [(".".join([module, *chain[:-1]]), None)]  # a constructor that warns of its class
     if not name and not decorator and chain and params:  # a parameter it quotes or tests
         name = _param_of(message, lines, i, params)  # (starlette's "You should not use the
         # 'timeout' argument with the TestClient", under ``if timeout is not …:``)
         if name:
             return [(f"{'.'.join([module, *chain])}({name})", _position(params, name))]
     if not name:
-        return [".".join([module, *chain])] if chain else []
+        return [(".".join([module, *chain]), None)] if chain else []
     if "." in name:
-        return [name]
+        return [(name, None)]
     if chain and (name in chain or f"_{name}" in chain):  # the def it sits in, or one
         # around it (flask's ``locked_cached_property.__init__`` warns of
         # ``'locked_cached_property'``), or a class made private under that name
         # (werkzeug's ``_OrderedMultiDict.__init__`` warns of ``'OrderedMultiDict'``)
         at = chain.index(name) if name in chain else chain.index(f"_{name}")
-        return [".".join([module, *chain[:at], name])]
+        return [(".".join([module, *chain[:at], name]), None)]
     if chain and (name in params or f"**{name}" in params or _passed_on(message, name, params)):
         return [(f"{'.'.join([module, *chain])}({name})", _position(params, name))]
-    return [name]
+    return [(name, None)]
 
 
 def _position(params: list[str], name: str) -> int | None:
