@@ -2245,6 +2245,36 @@ def test_a_class_method_reached_through_a_local_subclass_is_a_use(tmp_path: Path
     }  # fmt: skip
 
 
+def test_a_method_of_an_attribute_the_upstream_class_sets(tmp_path: Path) -> None:
+    """click 8.2 made ``ctx`` required in ``ParamType.get_metavar(param, ctx)``; typer's
+    ``class TyperArgument(click.core.Argument)`` calls ``self.type.get_metavar(self)``, and
+    ``self.type`` is set by click's own ``Parameter.__init__``: a call of the changed method
+    (typer's fix changed that line). Not a method of an attribute the class sets itself,
+    not a name other objects have too (``copy``), not another package's method."""
+    code = (
+        "import click\n\n\nclass Helper:\n    def get_metavar(self, param):\n"
+        "        return ''\n\n\n"
+        "class TyperArgument(click.core.Argument):\n"
+        "    def __init__(self, *args, **kwargs):\n"
+        "        super().__init__(*args, **kwargs)\n        self.helper = Helper()\n\n"
+        "    def metavar(self, ctx):\n        a = self.type.get_metavar(self)\n"
+        "        b = self.type.get_metavar(self, ctx)\n"
+        "        c = self.helper.get_metavar(self)\n"
+        "        return a, b, c, self.type.copy(), self.type.get_rendered(self)\n"
+    )
+    items = [
+        _item("click.types.ParamType.get_metavar(ctx)", ApiChangeType.NOW_REQUIRED, 1),
+        _item("click.types.ParamType.copy", ApiChangeType.REMOVED),
+        _item("rich.console.Console.get_rendered", ApiChangeType.REMOVED),
+    ]
+    uses = _uses(tmp_path, {"typer/core.py": code}, items)
+    assert uses == {
+        "click.types.ParamType.get_metavar(ctx)": ["typer/core.py:15"],
+        "click.types.ParamType.copy": [],
+        "rich.console.Console.get_rendered": [],
+    }
+
+
 def test_chains_star_imports_and_positions(tmp_path: Path) -> None:
     login = (
         "from flask import _request_ctx_stack, g\n\n\ndef user():\n"

@@ -17,7 +17,9 @@ parsed (never run) the way it is really written:
   a call of a local function annotated to return one),
   annotated (``x: click.Argument``, ``params: list[click.Option]``, iterated in ``for p in
   params``), checked by ``isinstance``, or stored on ``self`` — so ``param.make_metavar()``
-  is a call of the upstream method.
+  is a call of the upstream method; and an attribute a local subclass inherits and never
+  sets, for a method whose name other objects are unlikely to have
+  (``self.type.get_metavar(self)`` in a ``click.Argument`` subclass).
 
 What counts as a use of an item: an object (a removed function, class, attribute) is used
 wherever it is referenced or called; a parameter item only at calls it concerns — a removed
@@ -118,6 +120,12 @@ class Uses:
     overrides: dict[str, list[Override]] = field(default_factory=lambda: defaultdict(list))
     words: dict[str, list[Place]] = field(default_factory=lambda: defaultdict(list))
     keys: dict[str, list[Place]] = field(default_factory=lambda: defaultdict(list))
+    # calls of a method on an attribute a local subclass inherits from an upstream class and
+    # never sets itself (typer's ``self.type.get_metavar(self)``, ``type`` set by click's
+    # ``Parameter.__init__``): method name -> (the upstream packages, the call)
+    inherited: dict[str, list[tuple[frozenset[str], Call]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
 
 
 # ---- files -----------------------------------------------------------------------------
@@ -182,6 +190,7 @@ class _ClassInfo:
     bases: list[str]  # resolved names: upstream dotted or local qualified
     init: tuple[tuple[str, ...], bool] | None = None  # (params, **kwargs) of its own __init__
     init_positional: bool = False  # its own __init__ names positional parameters
+    attrs: set[str] = field(default_factory=set)  # the names it sets (self.x = …, x = …)
     methods: set[str] = field(default_factory=set)
 
 
@@ -216,6 +225,7 @@ class _Index:
         for node in _top_statements(module.tree.body):
             if isinstance(node, ast.ClassDef):
                 info = _ClassInfo([self.resolve(module, b) or "" for b in node.bases])
+                info.attrs = _set_names(node)
                 for sub in node.body:
                     if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
                         info.methods.add(sub.name)
@@ -358,6 +368,15 @@ class _Index:
             self._defines(b, attr, depth + 1) for b in info.bases if b and not self.upstream(b)
         )
 
+    def sets(self, dotted: str, attr: str, depth: int = 0) -> bool:
+        """Whether local class ``dotted`` or a local base of it sets or defines ``attr``."""
+        info = self.classes.get(self.canonical(dotted))
+        if info is None or depth > 10:
+            return False
+        return attr in info.attrs or any(
+            self.sets(b, attr, depth + 1) for b in info.bases if b and not self.upstream(b)
+        )
+
     def init_names(self, dotted: str, depth: int = 0) -> tuple[frozenset[str], bool] | None:
         """The parameters the local ``__init__`` methods of local class ``dotted`` and its
         local bases name themselves, and whether one of them is positional; None where
@@ -388,6 +407,29 @@ class _Index:
         return all(
             self.passes_keywords(b, depth + 1) for b in info.bases if b and not self.upstream(b)
         )
+
+
+def _set_names(node: ast.ClassDef) -> set[str]:
+    """The names a class sets: its methods and class-level names, and every ``self.x`` its
+    methods assign."""
+    names: set[str] = set()
+    for sub in node.body:
+        if isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(sub.name)
+        elif isinstance(sub, ast.Assign | ast.AnnAssign):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    for stmt in ast.walk(node):
+        if isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names.update(
+                t.attr
+                for t in targets
+                if isinstance(t, ast.Attribute)
+                and isinstance(t.value, ast.Name)
+                and t.value.id == "self"
+            )
+    return names
 
 
 def _top_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
@@ -741,6 +783,14 @@ class _PythonUses(ast.NodeVisitor):
             tuple(a.lineno for a in node.args if not isinstance(a, ast.Starred)),
         )
         reached, shadowed = self._call_targets(node.func)
+        func = node.func
+        inherited = (
+            self._inherited(func)
+            if isinstance(func, ast.Attribute) and not reached and not shadowed
+            else frozenset()
+        )
+        if inherited and isinstance(func, ast.Attribute):  # ``self.type.get_metavar(…)``
+            self.uses.inherited[func.attr].append((inherited, call))
         if reached and self._dotted(node.func) is None:
             local = self.index.resolve(self.module, node.func)  # a local subclass called?
             if local is not None and self.index.canonical(local) in self.index.classes:
@@ -752,6 +802,23 @@ class _PythonUses(ast.NodeVisitor):
         for target in shadowed:
             self.uses.calls[target].append(replace(call, shadowed=True))
         self.generic_visit(node)
+
+    def _inherited(self, func: ast.expr) -> frozenset[str]:
+        """The upstream packages of the class a method call's receiver comes from, where
+        it is ``self.x`` in a local subclass that never sets or defines ``x`` (an attribute
+        the upstream class sets: ``self.type`` of a ``click.Argument``)."""
+        if not (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Attribute)
+            and isinstance(func.value.value, ast.Name)
+            and func.value.value.id == "self"
+            and self.classes
+        ):
+            return frozenset()
+        cls, ancestors = self.classes[-1]
+        if not ancestors or self.index.sets(cls, func.value.attr):
+            return frozenset()
+        return frozenset(a.split(".")[0] for a in ancestors)
 
     def _call_targets(self, func: ast.expr) -> tuple[set[str], set[str]]:
         """The upstream callables a call reaches: (reached, reached through a local method
@@ -1051,6 +1118,7 @@ def _target_places(
             for c in cs
             if not c.shadowed and _matches(targets, used, exports)
         ]
+        found += [c.place for c in _inherited_calls(target, uses)]
         found += [
             o.place  # (the method itself, by any of its names: ``pydantic.BaseModel.m``)
             for used, os_ in uses.overrides.items()
@@ -1063,9 +1131,8 @@ def _target_places(
     if item.kind is RadarKind.ANNOUNCED and change not in _OBJECT_CHANGES:
         return []  # "no longer accepts strings": passing it is not wrong by itself
     found = []
-    for used, calls in uses.calls.items():
-        if not _call_matches(targets, used, exports):
-            continue
+    matched = [calls for used, calls in uses.calls.items() if _call_matches(targets, used, exports)]
+    for calls in [*matched, _inherited_calls(target, uses)]:
         for call in calls:
             if call.taken is not None:  # through a local __init__: what it names is its
                 # own, what it does not goes on by name (and by position through ``*args``
@@ -1096,6 +1163,22 @@ def _target_places(
             if param not in o.params and not o.kwargs
         ]
     return found
+
+
+def _inherited_calls(target: str, uses: Uses) -> list[Call]:
+    """The calls of method ``target`` (``click.types.ParamType.get_metavar``) on attributes
+    local subclasses inherit from its package's classes (:attr:`Uses.inherited`), where its
+    name says what it is (``get_metavar``, not ``get`` or ``copy``, which other objects
+    have too)."""
+    package, _, rest = target.partition(".")
+    method = rest.rpartition(".")[2]
+    if not rest or "." not in rest or not _DISTINCTIVE.fullmatch(method):
+        return []
+    return [call for packages, call in uses.inherited.get(method, []) if package in packages]
+
+
+# a method name no other object is likely to have: two words or more, eight letters or more
+_DISTINCTIVE = re.compile(r"(?=[a-z0-9_]{8,}$)[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
 def attach_affects(
