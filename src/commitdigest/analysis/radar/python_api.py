@@ -340,10 +340,9 @@ def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
     follow_redirects=None)`` -> ``httpx._client.USE_CLIENT_DEFAULT``, which it had mapped
     ``None`` to: every ``client.get()`` of fastapi's tests was "affected"; where the old
     module named no such sentinel, ``None`` may have meant something else, no timeout).
-    Another sentinel
-    is no such constant: what the function does without the argument may have changed
-    (jinja's ``enable_async=False`` -> ``missing``, set only when passed; click 8.3's
-    ``flag_value=None`` -> ``UNSET``), so it is reported."""
+    Another sentinel is no such constant: what the function does without the argument may
+    have changed (jinja's ``enable_async=False`` -> ``missing``, set only when passed;
+    click 8.3's ``flag_value=None`` -> ``UNSET``), so it is reported."""
     if not after or not brk.param:
         return False
     if (
