@@ -358,55 +358,45 @@ class _Index:
             return targets, set()
         return set(), targets
 
-    def _defines(self, dotted: str, attr: str, depth: int = 0) -> bool:
+    def _line(self, dotted: str) -> list[_ClassInfo]:
+        """Local class ``dotted`` and the local classes it derives from, nearest first, each
+        once (a cycle, or more than 10 levels, ends it); empty for no local class."""
+        line: list[_ClassInfo] = []
+        seen: set[str] = set()
+        todo = [(dotted, 0)]
+        while todo:
+            name, depth = todo.pop(0)
+            key = self.canonical(name)
+            info = self.classes.get(key)
+            if info is None or key in seen or depth > 10:
+                continue
+            seen.add(key)
+            line.append(info)
+            todo += [(b, depth + 1) for b in info.bases if b and not self.upstream(b)]
+        return line
+
+    def _defines(self, dotted: str, attr: str) -> bool:
         """Whether local class ``dotted`` or a local class it derives from defines method
         ``attr``."""
-        info = self.classes.get(self.canonical(dotted))
-        if info is None or depth > 10:
-            return False
-        return attr in info.methods or any(
-            self._defines(b, attr, depth + 1) for b in info.bases if b and not self.upstream(b)
-        )
+        return any(attr in info.methods for info in self._line(dotted))
 
-    def sets(self, dotted: str, attr: str, depth: int = 0) -> bool:
+    def sets(self, dotted: str, attr: str) -> bool:
         """Whether local class ``dotted`` or a local base of it sets or defines ``attr``."""
-        info = self.classes.get(self.canonical(dotted))
-        if info is None or depth > 10:
-            return False
-        return attr in info.attrs or any(
-            self.sets(b, attr, depth + 1) for b in info.bases if b and not self.upstream(b)
-        )
+        return any(attr in info.attrs for info in self._line(dotted))
 
-    def init_names(self, dotted: str, depth: int = 0) -> tuple[frozenset[str], bool] | None:
+    def init_names(self, dotted: str) -> tuple[frozenset[str], bool] | None:
         """The parameters the local ``__init__`` methods of local class ``dotted`` and its
         local bases name themselves, and whether one of them is positional; None where
         none of them defines ``__init__``."""
-        info = self.classes.get(self.canonical(dotted))
-        if info is None or depth > 10:
-            return None
-        found = [
-            names
-            for b in info.bases
-            if b and not self.upstream(b) and (names := self.init_names(b, depth + 1)) is not None
-        ]
-        if info.init is not None:
-            found.append((frozenset(info.init[0]), info.init_positional))
+        found = [(info.init[0], info.init_positional) for info in self._line(dotted) if info.init]
         if not found:
             return None
-        return frozenset().union(*(n for n, _ in found)), any(p for _, p in found)
+        return frozenset(n for names, _ in found for n in names), any(p for _, p in found)
 
-    def passes_keywords(self, dotted: str, depth: int = 0) -> bool:
+    def passes_keywords(self, dotted: str) -> bool:
         """Whether calling local class ``dotted`` hands its keywords on to the upstream
         ``__init__``: no local ``__init__`` without ``**kwargs`` stands in between."""
-        dotted = self.canonical(dotted)
-        info = self.classes.get(dotted)
-        if info is None or depth > 10:
-            return True
-        if info.init is not None and not info.init[1]:
-            return False
-        return all(
-            self.passes_keywords(b, depth + 1) for b in info.bases if b and not self.upstream(b)
-        )
+        return not any(info.init and not info.init[1] for info in self._line(dotted))
 
 
 def _set_names(node: ast.ClassDef) -> set[str]:
