@@ -286,21 +286,9 @@ class _Index:
         if found is None:
             return set()
         module, annotation = found
-        if isinstance(annotation, ast.Subscript):  # Optional[X], X | None: X
-            value = self.resolve(module, annotation.value)
-            if value is None or value.rsplit(".", 1)[-1] not in ("Optional", "Union"):
-                return set()
-            inner = annotation.slice
-            names = inner.elts if isinstance(inner, ast.Tuple) else [inner]
-        elif isinstance(annotation, ast.BinOp):  # X | None
-            names = [annotation.left, annotation.right]
-        else:
-            names = [annotation]
         types: set[str] = set()
-        for name in names:
-            dotted = (
-                self.resolve(module, name) if isinstance(name, ast.Attribute | ast.Name) else None
-            )
+        for part in _plain_parts(annotation):
+            dotted = self.resolve(module, part)
             if dotted is None:
                 continue
             dotted = self.canonical(dotted)
@@ -569,28 +557,9 @@ class _PythonUses(ast.NodeVisitor):
         return found
 
     def _plain_types(self, node: ast.expr | None) -> set[str]:
-        """The classes an annotation says a value is an instance of: ``X``, ``Optional[X]``,
-        ``X | None``, ``Union[X, Y]``, ``Annotated[X, …]``, ``"X"``; none for a container
-        of them (``list[User]``: its ``.copy()`` is the list's)."""
-        if node is None:
-            return set()
-        if isinstance(node, ast.Constant):
-            return {t for e in _type_strings(node) for t in self._plain_types(e)}
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-            return self._plain_types(node.left) | self._plain_types(node.right)
-        if isinstance(node, ast.Subscript):
-            outer = node.value
-            name = outer.attr if isinstance(outer, ast.Attribute) else getattr(outer, "id", "")
-            inner = node.slice
-            parts = inner.elts if isinstance(inner, ast.Tuple) else [inner]
-            if name in ("Optional", "Union"):
-                return {t for part in parts for t in self._plain_types(part)}
-            if name == "Annotated" and parts:
-                return self._plain_types(parts[0])
-            return set()
-        if isinstance(node, ast.Attribute | ast.Name):
-            return self._annotation_types(node)
-        return set()
+        """The classes an annotation says a value is an instance of (:func:`_plain_parts`;
+        none for a container of them: ``list[User]``'s ``.copy()`` is the list's)."""
+        return {t for part in _plain_parts(node) for t in self._annotation_types(part)}
 
     # -- scopes --------------------------------------------------------------------------
 
@@ -955,6 +924,28 @@ def _python_uses(
         wanted |= local
     for indexed in index.modules.values():
         _PythonUses(index, indexed, uses, names).visit(indexed.tree)
+
+
+def _plain_parts(node: ast.expr | None) -> list[ast.Name | ast.Attribute]:
+    """The names an annotation says a value is one of: ``X``, ``Optional[X]``, ``X | None``,
+    ``Union[X, Y]``, ``Annotated[X, …]``, ``"X"``; none in a container (``list[X]``)."""
+    if node is None:
+        return []
+    if isinstance(node, ast.Constant):
+        return [part for e in _type_strings(node) for part in _plain_parts(e)]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _plain_parts(node.left) + _plain_parts(node.right)
+    if isinstance(node, ast.Subscript):
+        outer = node.value
+        name = outer.attr if isinstance(outer, ast.Attribute) else getattr(outer, "id", "")
+        inner = node.slice
+        parts = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+        if name in ("Optional", "Union"):
+            return [found for part in parts for found in _plain_parts(part)]
+        if name == "Annotated" and parts:
+            return _plain_parts(parts[0])
+        return []
+    return [node] if isinstance(node, ast.Name | ast.Attribute) else []
 
 
 def _type_strings(node: ast.expr) -> list[ast.expr]:
