@@ -49,7 +49,7 @@ from pathlib import Path
 
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
-from commitdigest.analysis.radar.pyapi import absolute_module
+from commitdigest.analysis.radar.pyapi import absolute_module, without_comments
 from commitdigest.models import ApiChangeType, Place
 
 __all__ = ["MAX_FILE_BYTES", "attach_affects", "scan_downstream"]
@@ -988,16 +988,12 @@ def _docstring_lines(text: str) -> set[int]:
 
 
 def _in_comment(text: str, offset: int) -> bool:
-    """Whether ``offset`` is in a ``#`` comment (a ``#`` before it on its line, outside
-    quotes)."""
-    before = text[text.rfind("\n", 0, offset) + 1 : offset]
-    hash_at = before.find("#")
-    while hash_at >= 0:
-        code = before[:hash_at]
-        if code.count('"') % 2 == 0 and code.count("'") % 2 == 0:
-            return True
-        hash_at = before.find("#", hash_at + 1)
-    return False
+    """Whether ``offset`` is in a ``#`` comment: at or past where its line's code ends once
+    its comment is taken away (a ``#`` in a string is none)."""
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    code, _ = without_comments(text[start : end if end >= 0 else len(text)])
+    return offset - start >= len(code)
 
 
 # ---- matching --------------------------------------------------------------------------
