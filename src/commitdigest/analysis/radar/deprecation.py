@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -18,6 +17,8 @@ from commitdigest.analysis.radar.models import (
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
 from commitdigest.analysis.radar.pyapi import (
     NOT_CODE,
+    header_params,
+    header_text,
     indent_of,
     not_code_at_end,
     private_name,
@@ -415,22 +416,15 @@ def _enclosing(lines: list[str], i: int, decorator: bool) -> tuple[list[str], li
 def _params(lines: list[str], j: int) -> list[str]:
     """The parameter names of the def starting at line ``j``, in order, with their stars
     (``*args``, ``**kwargs``, and ``*`` where keyword-only ones start)."""
-    end = signature_end(lines, j)
-    header = "\n".join(line.strip() for line in lines[j : min(end, j + 400) + 1])
-    try:
-        node = ast.parse(header.removeprefix("async ") + " pass").body[0]
-    except (SyntaxError, ValueError, RecursionError, IndexError):
+    params = header_params(header_text(lines[j : signature_end(lines, j) + 1]))
+    if params is None:
         return _params_as_written(lines, j)
-    if not isinstance(node, ast.FunctionDef):
-        return []
-    a = node.args
-    star = [f"*{a.vararg.arg}"] if a.vararg else ["*"] if a.kwonlyargs else []
-    return [
-        *(p.arg for p in (*a.posonlyargs, *a.args)),
-        *star,
-        *(p.arg for p in a.kwonlyargs),
-        *([f"**{a.kwarg.arg}"] if a.kwarg else []),
-    ]
+    names: list[str] = []
+    for p in params:
+        if p.kind == "kwonly" and not any(n.startswith("*") for n in names):
+            names.append("*")
+        names.append({"varargs": "*", "varkw": "**"}.get(p.kind, "") + p.name)
+    return names
 
 
 def _params_as_written(lines: list[str], j: int) -> list[str]:

@@ -41,6 +41,7 @@ __all__ = [
     "compare_objects",
     "dropped_exports",
     "generic_dropped",
+    "header_params",
     "header_text",
     "imports_in",
     "in_spans",
@@ -533,6 +534,12 @@ def without_comments(text: str) -> tuple[str, str]:
     left = NOT_CODE.sub("", code)  # what no literal took: a quote here opens one
     quotes = [left.find(q) for q in ('"', "'") if q in left]
     return code, left[min(quotes)] if quotes else ""
+
+
+def header_params(header: str) -> tuple[Param, ...] | None:
+    """The parameters of a def header (:func:`header_text`); None if it does not parse."""
+    signature = _header_signature(header, False)
+    return signature[0] if signature is not None else None
 
 
 @lru_cache(maxsize=8192)
