@@ -10,49 +10,22 @@ import sys
 import textwrap
 from pathlib import Path
 
-from gitfixture import CommitSpec, build_repo
-from radarscan import scan_log
+from test_radar_shapes import _item, _uses, module_items
 
 from commitdigest.analysis.radar.announced import symbols_of
-from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
 from commitdigest.analysis.radar.python_api import _configured
-from commitdigest.models import ApiChange, ApiChangeType, RadarKind
+from commitdigest.models import ApiChangeType, RadarKind
 
 
-def item(
-    name: str,
-    change: ApiChangeType = ApiChangeType.REMOVED,
-    position: int | None = None,
-) -> ApiChange:
-    return ApiChange(kind=RadarKind.PYTHON_API, change=change, name=name, position=position)
-
-
-def uses(
-    tmp_path: Path,
-    files: dict[str, str],
-    items: list[ApiChange],
-    exports: dict[str, str] | None = None,
-) -> dict[str, list[str]]:
-    for path, text in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
-    [found] = attach_affects({"x": items}, scan_downstream([tmp_path], items), exports).values()
-    return {i.name: [f"{p.path}:{p.line}" for p in i.affects] for i in found}
+def _names(tmp_path: Path, path: str, before: str, after: str, kind: RadarKind) -> list[str]:
+    """The names of the items of ``kind`` that changing module ``path`` of ``pkg`` from
+    ``before`` to ``after`` makes."""
+    versions = [("init", before), ("change", after)]
+    [items] = module_items(tmp_path, "whole files", path, versions, kind)
+    return sorted(i.name for i in items)
 
 
 # ---- test_deprecation_param.py ----------------------------------------
-
-D = [f"2026-02-0{n}T10:00:00+00:00" for n in range(1, 10)]
-
-
-def deprecations(tmp_path: Path, path: str, before: str, after: str) -> list[str]:
-    specs = [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", path: before}),
-        CommitSpec("warn", D[1], files={path: after}),
-    ]
-    shas = build_repo(tmp_path / "repo", specs)
-    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", "whole files")
-    return sorted(i.name for i in found[shas[1]] if i.kind is RadarKind.DEPRECATION)
 
 
 def test_a_quoted_replacement_parameter_is_not_the_deprecated_one(tmp_path: Path) -> None:
@@ -76,7 +49,7 @@ def test_a_quoted_replacement_parameter_is_not_the_deprecated_one(tmp_path: Path
         "            ),\n        ] = None,\n    ):\n"
         "        self.pattern = pattern or regex\n"
     )
-    names = deprecations(tmp_path, "pkg/params.py", before, after)
+    names = _names(tmp_path, "pkg/params.py", before, after, RadarKind.DEPRECATION)
     assert "pkg.params.Query.__init__(pattern)" not in names, names
 
 
@@ -100,7 +73,7 @@ def test_a_warning_under_is_none_is_about_leaving_the_parameter_out(tmp_path: Pa
         '                "keyword argument.",\n                FutureWarning,\n            )\n'
         "            time_unit = 'ns'\n        return time_unit\n"
     )
-    names = deprecations(tmp_path, "pkg/cftimeindex.py", before, after)
+    names = _names(tmp_path, "pkg/cftimeindex.py", before, after, RadarKind.DEPRECATION)
     assert "pkg.cftimeindex.CFTimeIndex.to_datetimeindex(time_unit)" not in names, names
 
 
@@ -117,7 +90,7 @@ def test_an_is_none_test_without_quotes_is_about_leaving_it_out(tmp_path: Path) 
         '                "it will be an error to call Dataset.argmin() with no argument",\n'
         "                FutureWarning,\n            )\n        return dim\n"
     )
-    names = deprecations(tmp_path, "pkg/dataset.py", before, after)
+    names = _names(tmp_path, "pkg/dataset.py", before, after, RadarKind.DEPRECATION)
     assert "pkg.dataset.Dataset.argmin(dim)" not in names, names
 
 
@@ -152,7 +125,7 @@ def test_a_star_parameter_is_no_parameter_item(tmp_path: Path) -> None:
         "                name = args[0]\n"
         "        return kwargs\n"
     )
-    names = deprecations(tmp_path, "pkg/templating.py", before, after)
+    names = _names(tmp_path, "pkg/templating.py", before, after, RadarKind.DEPRECATION)
     bad = [n for n in names if n.endswith(("(env_options)", "(args)", "(kwargs)"))]
     assert bad == [], names
 
@@ -176,15 +149,12 @@ def test_a_deprecated_parameter_passed_by_position_is_a_use(tmp_path: Path) -> N
         "                'The method accepts yarl.URL instances only', DeprecationWarning\n"
         "            )\n        return request_url\n"
     )
-    specs = [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/cookiejar.py": before}),
-        CommitSpec("warn", D[1], files={"pkg/cookiejar.py": after}),
-    ]
-    shas = build_repo(tmp_path / "repo", specs)
-    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", "whole files")
-    [dep] = [i for i in found[shas[1]] if i.kind is RadarKind.DEPRECATION]
+    versions = [("init", before), ("warn", after)]
+    [[dep]] = module_items(
+        tmp_path, "whole files", "pkg/cookiejar.py", versions, RadarKind.DEPRECATION
+    )
     assert dep.name == "pkg.cookiejar.CookieJar.filter_cookies(request_url)"
-    got = uses(tmp_path / "down", {"m.py": code}, [dep])
+    got = _uses(tmp_path / "down", {"m.py": code}, [dep])
     assert got[dep.name] == ["m.py:6"], (dep.position, got)
 
 
@@ -205,8 +175,8 @@ def test_a_pass_through_init_keeps_the_upstream_default_in_force(tmp_path: Path)
     ``httpx.Client()`` does. The new ``Call.taken`` logic drops every DEFAULT_CHANGED /
     NOW_REQUIRED hit for any call through a local ``__init__`` (taken is an empty
     frozenset, not None). Before the change both lines were found."""
-    items = [item("httpx.Client.__init__(trust_env)", ApiChangeType.DEFAULT_CHANGED)]
-    got = uses(tmp_path, {"m.py": PASS_THROUGH}, items)
+    items = [_item("httpx.Client.__init__(trust_env)", ApiChangeType.DEFAULT_CHANGED)]
+    got = _uses(tmp_path, {"m.py": PASS_THROUGH}, items)
     assert got == {"httpx.Client.__init__(trust_env)": ["m.py:11", "m.py:15"]}
 
 
@@ -214,8 +184,8 @@ def test_a_pass_through_init_passes_positions_on(tmp_path: Path) -> None:
     """``MyClient(auth)`` passes ``auth`` on by position through ``*args``; the new logic
     zeroes ``positional`` for every call through a local ``__init__``, so a removed
     positional parameter is no longer found (it was before the change)."""
-    items = [item("httpx.Client.__init__(auth)", ApiChangeType.REMOVED, position=0)]
-    got = uses(tmp_path, {"m.py": PASS_THROUGH}, items)
+    items = [_item("httpx.Client.__init__(auth)", ApiChangeType.REMOVED, position=0)]
+    got = _uses(tmp_path, {"m.py": PASS_THROUGH}, items)
     assert got == {"httpx.Client.__init__(auth)": ["m.py:15"]}
 
 
@@ -271,22 +241,12 @@ def test_a_list_of_models_kept_on_self_is_no_model(tmp_path: Path) -> None:
         "        self._users = users\n\n"
         "    def snapshot(self):\n        return self._users.copy()\n"
     )
-    it = item("pydantic.main.BaseModel.copy", ApiChangeType.DEPRECATED)
-    got = uses(tmp_path, {"m.py": code}, [it], {"pydantic.BaseModel": "pydantic.main.BaseModel"})
+    it = _item("pydantic.main.BaseModel.copy", ApiChangeType.DEPRECATED)
+    got = _uses(tmp_path, {"m.py": code}, [it], {"pydantic.BaseModel": "pydantic.main.BaseModel"})
     assert got == {"pydantic.main.BaseModel.copy": []}
 
 
 # ---- test_python_api_defaults.py ----------------------------------------
-
-
-def api_items(tmp_path: Path, path: str, before: str, after: str) -> list[str]:
-    specs = [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", path: before}),
-        CommitSpec("change", D[1], files={path: after}),
-    ]
-    shas = build_repo(tmp_path / "repo", specs)
-    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", "whole files")
-    return sorted(i.name for i in found[shas[1]] if i.kind is RadarKind.PYTHON_API)
 
 
 def test_another_object_s_attribute_of_the_old_value_is_no_default_of_the_option(
@@ -311,7 +271,9 @@ def test_another_object_s_attribute_of_the_old_value_is_no_default_of_the_option
         "        timeout = self._client.timeout if timeout is None else timeout\n"
         "        return self._client.get(url, timeout=timeout)\n"
     )
-    assert api_items(tmp_path, "pkg/api.py", before, after) == ["pkg.api.Api.fetch(timeout)"]
+    assert _names(tmp_path, "pkg/api.py", before, after, RadarKind.PYTHON_API) == [
+        "pkg.api.Api.fetch(timeout)"
+    ]
 
 
 def test_another_class_s_init_default_is_not_this_option_s_default() -> None:
@@ -351,7 +313,9 @@ def test_none_that_meant_no_timeout_made_use_client_default_is_a_change(tmp_path
         "    def get(self, url, timeout=httpx.USE_CLIENT_DEFAULT):\n"
         "        return self._client.get(url, timeout=timeout)\n"
     )
-    assert api_items(tmp_path, "pkg/api.py", before, after) == ["pkg.api.Api.get(timeout)"]
+    assert _names(tmp_path, "pkg/api.py", before, after, RadarKind.PYTHON_API) == [
+        "pkg.api.Api.get(timeout)"
+    ]
 
 
 # ---- test_announced_location.py ----------------------------------------

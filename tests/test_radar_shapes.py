@@ -1996,11 +1996,18 @@ def _item(
                      symbols=symbols or [])  # fmt: skip
 
 
-def _uses(tmp_path: Path, files: dict[str, str], items: list[ApiChange]) -> dict[str, list[str]]:
+def _uses(
+    tmp_path: Path,
+    files: dict[str, str],
+    items: list[ApiChange],
+    exports: dict[str, str] | None = None,
+) -> dict[str, list[str]]:
+    """Each item's downstream uses (``path:line``) in a checkout of ``files``; ``exports``:
+    the upstream's public names and where each is defined."""
     for path, text in files.items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(text, encoding="utf-8")
-    [found] = attach_affects({"x": items}, scan_downstream([tmp_path], items)).values()
+    [found] = attach_affects({"x": items}, scan_downstream([tmp_path], items), exports).values()
     return {i.name: [f"{p.path}:{p.line}" for p in i.affects] for i in found}
 
 
@@ -2232,11 +2239,7 @@ def test_a_class_method_reached_through_a_local_subclass_is_a_use(tmp_path: Path
              _item("pydantic.main.BaseModel.__init__(name)", ApiChangeType.REMOVED)]  # fmt: skip
     files = {"app/__init__.py": "", "app/models.py": models, "app/use.py": use}
     exports = {"pydantic.BaseModel": "pydantic.main.BaseModel"}
-    for path, text in files.items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text, encoding="utf-8")
-    [found] = attach_affects({"x": items}, scan_downstream([tmp_path], items), exports).values()
-    uses = {i.name: [f"{p.path}:{p.line}" for p in i.affects] for i in found}
+    uses = _uses(tmp_path, files, items, exports)
     assert uses == {
         "pydantic.main.BaseModel.parse_obj": ["app/models.py:10", "app/use.py:10",
                                               "app/use.py:11"],
