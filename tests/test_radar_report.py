@@ -49,6 +49,7 @@ def test_json_report_has_api_changes_per_commit(tmp_path: Path) -> None:
         "release",
         "symbols",
         "replacement",
+        "hook",
         "affects",
     }
     assert (item["path"], item["line"]) == ("httpx/api.py", 1)

@@ -2096,9 +2096,11 @@ def test_a_removed_method_a_local_subclass_defines_itself_is_not_used_through_it
     """Starlette 1.0 removed ``Starlette.on_event``; FastAPI (``class FastAPI(Starlette)``)
     defines its own ``on_event``: ``app.on_event(...)`` and ``self.on_event(...)`` on it call
     FastAPI's method (98 "affected" lines in fastapi, 14 of them its own docs' ``app =
-    FastAPI()``), and so does ``super().on_event()`` in a subclass of FastAPI. The override's
-    own line still counts, and so do a ``super().on_event()`` in it and the calls through a
-    subclass that does not define it."""
+    FastAPI()``), and so does ``super().on_event()`` in a subclass of FastAPI. A
+    ``super().on_event()`` in the override still counts, and so do the calls through a
+    subclass that does not define it; the override's own line does not (Starlette never
+    called ``on_event`` itself: FastAPI's method still works), unless the removed method is
+    a hook Starlette called on its instances, which the override expected to be called."""
     apps = (
         "from starlette.applications import Starlette\n\n\n"
         "class FastAPI(Starlette):\n    def on_event(self, kind):\n"
@@ -2115,8 +2117,46 @@ def test_a_removed_method_a_local_subclass_defines_itself_is_not_used_through_it
     item = _item("starlette.applications.Starlette.on_event")
     uses = _uses(tmp_path, {"app/__init__.py": "", "app/apps.py": apps, "docs/main.py": docs},
                  [item])  # fmt: skip
-    assert uses == {item.name: ["app/apps.py:5", "app/apps.py:6", "app/apps.py:14",
-                                "docs/main.py:12"]}  # fmt: skip
+    assert uses == {item.name: ["app/apps.py:6", "app/apps.py:14", "docs/main.py:12"]}
+    hook = item.model_copy(update={"hook": True})
+    assert _uses(tmp_path, {}, [hook]) == {
+        hook.name: ["app/apps.py:5", "app/apps.py:6", "app/apps.py:14", "docs/main.py:12"]
+    }
+
+
+def test_an_override_of_a_removed_method_counts_only_where_the_project_called_it(
+    tmp_path: Path, mode: str
+) -> None:
+    """The radar says whether a removed method is a hook: one the project calls on its own
+    instances (``self.add_event_handler(...)`` in Starlette's ``Router.on_event``), whose
+    overrides stop being called; a decorator users call (``on_event``) is none, and a
+    subclass that overrides it keeps a working method of its own. A downstream's override
+    is affected by the first only."""
+    routing = (
+        "class Router:\n    def on_event(self, kind):\n        def deco(func):\n"
+        "            self.add_event_handler(kind, func)\n            return func\n"
+        "        return deco\n\n    def add_event_handler(self, kind, func):\n"
+        "        self.handlers.append((kind, func))\n\n    def keep(self):\n        pass\n"
+    )
+    [items] = module_items(tmp_path / "up", mode, "pkg/routing.py", [
+        ("init", routing), ("Remove on_event and add_event_handler",
+                            "class Router:\n    def keep(self):\n        pass\n"),
+    ])  # fmt: skip
+    assert {i.name: i.hook for i in items} == {
+        "pkg.routing.Router.on_event": False,
+        "pkg.routing.Router.add_event_handler": True,
+    }
+    down = tmp_path / "down"
+    down.mkdir()
+    mine = (
+        "from pkg.routing import Router\n\n\nclass APIRouter(Router):\n"
+        "    def on_event(self, kind):\n        return kind\n\n"
+        "    def add_event_handler(self, kind, func):\n        print(kind)\n"
+    )
+    assert _uses(down, {"app.py": mine}, items) == {
+        "pkg.routing.Router.on_event": [],
+        "pkg.routing.Router.add_event_handler": ["app.py:8"],
+    }
 
 
 def test_a_changelog_comment_or_docstring_that_names_a_variable_does_not_use_it(

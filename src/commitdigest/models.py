@@ -244,6 +244,10 @@ class ApiChange(BaseModel):
     # what to write instead, in the project's own words (a deprecation message, a changelog
     # entry's "use X instead"); empty when the project says none
     replacement: str = ""
+    # a removed or renamed method the project itself calls on its instances (``self.m()``):
+    # a subclass's override of it stops being called, so a downstream override is affected;
+    # one the project never calls (a user-facing method) leaves overrides working
+    hook: bool = False
     affects: list[Place] = Field(default_factory=list)  # downstream uses (--downstream)
 
     @property

@@ -12,7 +12,9 @@ parsed (never run) the way it is really written:
   (``class _DefaultHttpxClient(httpx.Client)``, ``DefaultHttpxClient = _DefaultHttpxClient``,
   ``class SyncHttpxClientWrapper(DefaultHttpxClient)``): their calls pass keywords on to the
   upstream ``__init__`` (unless a local ``__init__`` without ``**kwargs`` stands between),
-  their methods override the upstream's, and ``self.m()`` / ``super().m()`` in them call it;
+  their methods override the upstream's (a removed or renamed method's override counts
+  where the upstream called it, ``ApiChange.hook``), and ``self.m()`` / ``super().m()`` in
+  them call it;
 * instances whose class is evident — built by a call (``with httpx.Client() as c`` too, and
   a call of a local function annotated to return one),
   annotated (``x: click.Argument``, ``params: list[click.Option]``, iterated in ``for p in
@@ -1096,12 +1098,14 @@ def _target_places(
             if not c.shadowed and _matches(targets, used, exports)
         ]
         found += [c.place for c in _inherited_calls(target, uses)]
-        found += [
-            o.place  # (the method itself, by any of its names: ``pydantic.BaseModel.m``)
-            for used, os_ in uses.overrides.items()
-            if _call_matches(targets, used, exports)
-            for o in os_
-        ]
+        if item.hook or item.change not in (ApiChangeType.REMOVED, ApiChangeType.RENAMED):
+            found += [
+                o.place  # (the method itself, by any of its names: ``pydantic.BaseModel.m``)
+                for used, os_ in uses.overrides.items()
+                if _call_matches(targets, used, exports)
+                for o in os_
+            ]  # (an override of a method the project never called still works: FastAPI's
+            # own ``on_event``, once Starlette removed its ``on_event``)
         return found
     change = item.change
     position = item.position

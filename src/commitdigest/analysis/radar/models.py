@@ -158,7 +158,8 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     USE_CLIENT_DEFAULT is no change
 # 24: a deprecated parameter's position; not what to pass instead, nor a test that it was left
 #     out; a configured default only from the instance's own class
-RADAR_VERSION = 24
+# 25: a removed or renamed method says whether the project calls it on its instances (hook)
+RADAR_VERSION = 25
 
 
 def cache_key(sha: str) -> str:

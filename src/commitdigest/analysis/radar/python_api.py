@@ -878,6 +878,12 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         if rest and "." not in rest
         else []
     )
+    hook = (
+        brk.change in ("removed", "renamed")
+        and not brk.param
+        and bool(rest)
+        and _calls_on_self(models.before, rest.rsplit(".", 1)[-1])
+    )
     return ApiChange(
         kind=RadarKind.PYTHON_API,
         change=_CHANGE.get(brk.change, ApiChangeType.SIGNATURE_CHANGED),
@@ -888,6 +894,19 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         visibility=visibility,
         position=brk.position if brk.param else None,
         symbols=symbols,
+        hook=hook,
+    )
+
+
+def _calls_on_self(text: str, name: str) -> bool:
+    """Whether a module calls method ``name`` on an instance or a class of its own
+    (``self.name(``, ``cls.name(``): a hook its classes call, which a subclass overrides to
+    be called (starlette's ``Router.on_event`` calls ``self.add_event_handler(…)``; nothing
+    calls ``on_event`` itself, a decorator users call)."""
+    return any(
+        re.search(rf"\b{who}\.{re.escape(name)}\s*\(", text) is not None
+        for who in ("self", "cls")
+        if f"{who}.{name}" in text
     )
 
 
