@@ -247,6 +247,48 @@ def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
     assert read_here == []  # the worker process's surface, not read again here
 
 
+def test_this_process_waits_for_the_surface_the_worker_process_is_still_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read can be over before the worker process has read the window's public surface
+    (SQLAlchemy's takes 0.4 s; its four months' read, 0.6 s): this process then waits for
+    it, and reads none of its own."""
+    import time
+
+    from commitdigest.analysis.radar import public
+
+    repo, inputs, serial, _ = _parallel(tmp_path, monkeypatch, cores=2)
+    read_here: list[str | None] = []
+    real_at = public.PublicSurface.at.__func__  # type: ignore[attr-defined]
+
+    def spy_at(cls: type[public.PublicSurface], repo: object, rev: str | None) -> object:
+        read_here.append(rev)
+        return real_at(cls, repo, rev)
+
+    monkeypatch.setattr(public.PublicSurface, "at", classmethod(spy_at))
+    answered: list[str] = []
+    stream = radar_scan.RadarStream(
+        repo,
+        inputs[0].parent or "",
+        len(inputs),
+        lambda sha, items: answered.append(threading.current_thread().name),
+    )
+    worker, here = stream._workers
+    assert isinstance(worker, radar_scan._Worker) and here.late
+    os.kill(worker.proc.pid, signal.SIGSTOP)  # still starting: no surface sent yet
+    try:
+        assert stream.surface is None
+        for c in reversed(inputs):
+            stream.add(c)
+        stream.close()  # the read is over
+        time.sleep(0.3)
+        assert answered == [] and read_here == []  # this process waits
+    finally:
+        os.kill(worker.proc.pid, signal.SIGCONT)
+    assert stream.finish(inputs) == serial
+    assert read_here == [] and stream.surface is not None
+
+
 def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -112,8 +112,10 @@ class RadarStream:
         # the run failed, or the helper was stopped
         self._over = threading.Event()
         self._aborted = False
-        # the window's public surface as the first worker process read it (for the helper)
+        # the window's public surface as the first worker process read it (for the helper),
+        # and whether it came (or that process ended without sending it)
         self.surface: PublicSurface | None = None
+        self.surface_sent = threading.Event()
         self._workers: list[_Worker | _Here] = []
         # each worker's part of the window, not yet taken
         self._parts: list[deque[CommitInput]] = [deque() for _ in range(workers_for(total))]
@@ -247,10 +249,10 @@ class _Here:
     raises it again there.
 
     ``late``: the helper of a long window's worker processes, which does nothing before the
-    read is over (it starts its blob reader then, if the workers left it anything, and takes
-    the public surface the first worker process sent): then it scans the last commits of the
-    part with the most left (the worker processes scan from the newest on, it from the
-    oldest), on the core ``git log`` and the read leave free. (A second process during the
+    read is over and the first worker process has sent the public surface, which it takes
+    (it starts its blob reader then, if the workers left it anything): then it scans the last
+    commits of the part with the most left (the worker processes scan from the newest on, it
+    from the oldest), on the core ``git log`` and the read leave free. (A second process during the
     read made four busy processes on two cores: the same work cost 0.35 s more CPU on
     vllm-ascend's 12 weeks, and the one process left scanned alone for a second after the
     read.)"""
@@ -274,14 +276,17 @@ class _Here:
         stream = self._stream
         try:
             first: list[CommitInput] | None = []
-            if self.late:  # the helper: after the read, what the workers left
+            if self.late:  # the helper: after the read, what the workers left, with the
+                # surface the first worker process reads (it may still be at it when the
+                # read is over: SQLAlchemy's, 0.4 s, was read again here)
                 stream.wait_read()
-                first = stream.take(self)
+                stream.surface_sent.wait()
+                first = None if self.gone else stream.take(self)
             if first is None:
                 return  # the workers left nothing
             with BlobReader(stream.root) as reader:
                 scanner = WindowScanner(reader, stream.base)
-                if stream.surface is not None:  # read by the worker process: not again
+                if stream.surface is not None:
                     share_surface(scanner.repo, stream.surface)
                 with SCANNING:
                     public_surface(scanner.repo)  # what every kind asks first
@@ -309,8 +314,9 @@ class _Here:
         wait for a scan; the thread closes its blob reader as it ends)."""
         self.gone = True
         self._stream.changed()
-        if self.late:  # (it may wait for the read's end)
+        if self.late:  # (it may wait for the read's end, or for the surface)
             self._stream.release()
+            self._stream.surface_sent.set()
 
 
 class _Worker:
@@ -383,6 +389,7 @@ class _Worker:
         try:
             if self.part == 0:  # the first part's process sends the window's public surface
                 self._stream.surface = pickle.load(stdout)  # first (before forking the others)
+                self._stream.surface_sent.set()
             while (message := pickle.load(stdout)) is not _END:
                 sha, items = message
                 self._found[sha] = items
@@ -397,6 +404,8 @@ class _Worker:
 
     def _end(self) -> None:
         self.gone = True
+        if self.part == 0:  # (ended without sending the surface: the helper reads it)
+            self._stream.surface_sent.set()
         self._stream.changed()
 
     def result(self) -> Found:
