@@ -467,6 +467,88 @@ def test_a_documented_package_re_exports_its_modules_names(tmp_path: Path, mode:
     ]
 
 
+_DIALECT = """\
+from ..types import (
+    NUMERIC,
+    VARCHAR,  # the dialect's own spelling is the shared one
+)
+
+if not MYPY:
+    CoreSchema = dict
+else:
+    CoreSchema = object
+
+
+@register
+@other(
+    "x",
+)
+def Thing():
+    pass
+
+
+class Compiler:
+    def visit(self, node: VARCHAR) -> NUMERIC:
+        return VARCHAR(node) if node else CoreSchema()
+"""
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "",
+        "LOOKUP = {\n'Other': 1,\n}\ntry:\n    from ..types import Other\n"
+        "except ImportError:\n    Other = None\n",
+    ],
+)
+def test_a_module_is_modelled_whole_only_where_the_statements_naming_a_name_cannot_tell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: str
+) -> None:
+    """The public surface follows a re-export through the top-level statements of a module
+    that name it, each parsed alone: SQLAlchemy's 160 KB dialect modules only import the
+    types its package re-exports (modelling each whole was 0.3 s of the surface). A def or
+    class of another name is not read (``Compiler`` uses ``VARCHAR``); a name defined in a
+    module-level ``if``/``else`` is defined there. Where a statement does not parse alone (a
+    dict written at the first column), the module is modelled whole, as before: the surface
+    is the same either way."""
+    from commitdigest.analysis.radar import public, pyapi
+    from commitdigest.analysis.radar.repo import RepoView
+    from commitdigest.sources.blobs import BlobReader
+
+    names = "NUMERIC, VARCHAR, CoreSchema, Thing" + (", Other" if extra else "")
+    files = {
+        "pkg/__init__.py": f"from .dialects.base import {names}\n",
+        "pkg/types.py": "class NUMERIC:\n    pass\n\n\nclass VARCHAR:\n    pass\n\n\nOther = 1\n",
+        "pkg/dialects/__init__.py": "",
+        "pkg/dialects/base.py": _DIALECT + extra,
+    }
+    [rev] = build_repo(tmp_path / "repo", [CommitSpec("init", D[0], files=files)])
+    modelled: list[str] = []
+    real_api = pyapi.module_api
+
+    def spy(text: str, module: str, is_package: bool = False) -> pyapi.ModuleApi:
+        modelled.append(module)
+        return real_api(text, module, is_package)
+
+    monkeypatch.setattr(public, "module_api", spy)
+    surfaces = []
+    for light in (True, False):
+        if not light:
+            monkeypatch.setattr(public._Walker, "binding", lambda self, module, name: None)
+        modelled.clear()
+        with BlobReader(tmp_path / "repo") as blobs:
+            surfaces.append(public.PublicSurface.at(RepoView(blobs, rev), rev))
+        assert ("pkg.dialects.base" in modelled) == (bool(extra) or not light)
+    fast, whole = surfaces
+    assert (fast.objects, fast.aliases, fast.modules) == (
+        whole.objects,
+        whole.aliases,
+        whole.modules,
+    )
+    assert fast.aliases["pkg.types.VARCHAR"] == "pkg.VARCHAR"
+    assert {"pkg.dialects.base.CoreSchema", "pkg.dialects.base.Thing"} <= fast.objects
+
+
 def test_a_member_a_builtin_base_has_and_a_module_no_import_reaches(
     tmp_path: Path, mode: str
 ) -> None:

@@ -19,13 +19,19 @@ surface is read once per window, at its start: what a removal takes away is what
 
 from __future__ import annotations
 
+import bisect
 import re
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from commitdigest.analysis.radar.models import is_test_or_docs
-from commitdigest.analysis.radar.pyapi import ModuleApi, module_api
+from commitdigest.analysis.radar.pyapi import (
+    ModuleApi,
+    module_api,
+    statements_api,
+    top_statements,
+)
 from commitdigest.analysis.radar.repo import RepoView
 
 __all__ = ["PublicSurface", "module_name", "public_surface", "share_surface", "shipped"]
@@ -193,6 +199,7 @@ class _Walker:
         self.by_module: dict[str, str] = {surface.module_of(p): p for p in surface.files}
         self._apis: dict[str, ModuleApi] = {}
         self._tops: dict[str, frozenset[str]] = {}  # module -> the names it defines at top
+        self._starts: dict[str, list[int]] = {}  # module -> where its statements start
 
     def api(self, module: str) -> ModuleApi | None:
         path = self.by_module.get(module)
@@ -217,6 +224,45 @@ class _Walker:
                 m.group(1) or m.group(2) for m in _TOP_DEFINED.finditer(text or "")
             )
         return name in tops
+
+    def binding(self, module: str, name: str) -> tuple[bool, str | None] | None:
+        """How ``module`` binds ``name``, from the top-level statements that name it, each
+        parsed alone: (True, None) where it defines it (a def, a class, an assignment, in a
+        module-level ``if``/``try``/``with`` too), (False, target) where it imports it;
+        None where those statements cannot tell (then the module is modelled whole). A big
+        module that only re-exports a name is not parsed whole (SQLAlchemy's dialects
+        import their types, 0.3 s of its surface)."""
+        path = self.by_module.get(module)
+        text = self.repo.text(self.rev, path) if path is not None else None
+        if not text or path is None:
+            return None
+        starts = self._starts.get(module)
+        if starts is None:
+            starts = self._starts[module] = top_statements(text)
+        picked: list[int] = []  # the statements that may bind the name: that hold it as a
+        # word, but a def or class of another name (a class that uses it binds it nowhere)
+        at = text.find(name)
+        while at >= 0:
+            end = at + len(name)
+            if (not at or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+                k = bisect.bisect_right(starts, at) - 1
+                if k >= 0 and (not picked or picked[-1] != k):
+                    head = _DEF_NAME.match(text, starts[k])
+                    if head is None or head.group(1) == name:
+                        picked.append(k)
+            at = text.find(name, end)
+        if not picked or picked[-1] >= len(starts) - 1:
+            return None
+        api = statements_api(
+            (text[starts[k] : starts[k + 1]] for k in picked), module, path.endswith("__init__.py")
+        )
+        if api is None:
+            return None
+        if name in api.objects:
+            return True, None
+        if name in api.imports:
+            return False, api.imports[name]
+        return None
 
     def is_package(self, module: str) -> bool:
         return (self.by_module.get(module) or "").endswith("__init__.py")
@@ -311,6 +357,17 @@ class _Walker:
         public = reached or public  # (followed on as the object's own name)
         if self.defines_at_top(module, first):
             return  # (found without modelling the module: most re-exports end here)
+        bound = self.binding(module, first) if module not in self._apis else None
+        if bound is not None:  # (found by parsing only what names it)
+            defined, target = bound
+            if defined:
+                return
+            if target is not None and target != dotted:
+                if target in self.by_module:
+                    self.s.modules.add(target)
+                else:
+                    self.resolve_object(target, public, depth + 1)
+                return
         api = self.api(module)
         if api is None or first in api.objects:
             return
@@ -340,6 +397,15 @@ class _Walker:
                 if module.split(".")[0] in self.s.packages:
                     found.append(f"{module}.{attr}")
         return found
+
+
+# the name a top-level def or class statement binds, past its decorators (a decorator that
+# spans lines, or a comment between, is read as another statement: then it binds the name)
+_DEF_NAME = re.compile(r"(?:@[^\n]*\n)*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
+
+
+def _word(char: str) -> bool:
+    return char.isalnum() or char == "_"
 
 
 def _lazy_target(module: str, name: str, value: str | None) -> str | None:

@@ -51,8 +51,10 @@ __all__ = [
     "not_code_at_end",
     "plain_base",
     "signature_end",
+    "statements_api",
     "string_spans",
     "surface",
+    "top_statements",
     "without_comments",
 ]
 
@@ -451,6 +453,59 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     builder.body(tree.body, "", False, False)
     builder.api.getattr_names = _getattr_names(tree, builder.api)
     return builder.api
+
+
+_CONTINUED = re.compile(r"(?:else|elif|except|finally)\b")  # a compound statement goes on
+
+
+def top_statements(text: str) -> list[int]:
+    """The offsets where a module's top-level statements start, as its lines read (a line
+    at the first column, outside a triple-quoted string, that does not close a bracket nor
+    go on with the statement above: ``else:``, or a def under its decorators), then the
+    text's end. Not parsed: a line at the first column inside brackets starts a piece that
+    does not parse alone (:func:`statements_api` then says so)."""
+    strings = string_spans(text)
+    starts: list[int] = []
+    decorated = False  # the last statement started is decorators, so far
+    pos = 0
+    for line in text.split("\n"):
+        head = line[:1]
+        if (
+            head
+            and head not in " \t#\r)]}"
+            and not (strings and in_spans(strings, pos))
+            and not (starts and _CONTINUED.match(line))
+            and not decorated
+        ):
+            starts.append(pos)
+        if head and head not in " \t#\r":
+            decorated = head == "@"
+        pos += len(line) + 1
+    return [*starts, len(text)]
+
+
+def statements_api(
+    pieces: Iterable[str], module: str, is_package: bool = False
+) -> ModuleApi | None:
+    """The model of some top-level statements of a module only (each piece parsed alone,
+    in order); None when one does not parse alone (its statement runs on past it)."""
+    builder = _Builder(module)
+    builder.is_package = is_package
+    for piece in pieces:
+        tree = _parsed(piece)
+        if tree is None:
+            return None
+        builder.body(tree.body, "", False, False)
+    return builder.api
+
+
+@lru_cache(maxsize=4096)
+def _parsed(piece: str) -> ast.Module | None:
+    """A top-level statement parsed alone (one is asked for each name it holds)."""
+    try:
+        return ast.parse(piece)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 # ---- the light model -------------------------------------------------------------------
