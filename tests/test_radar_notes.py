@@ -361,6 +361,28 @@ def test_unrelated_fields_sharing_none_are_no_rename(tmp_path: Path, mode: str) 
     assert _items(tmp_path, mode, before, after) == [("pkg.mod.Options.proxy", "removed", "")]
 
 
+def test_a_required_field_given_a_default_is_no_default_change() -> None:
+    """openai-python's generated models made response fields optional (``email: str`` ->
+    ``email: Optional[str] = None``): read as "default changed → None", eight Breaking items
+    over three months of its history, though no caller that passed the field breaks. A
+    default that changes, or that is taken away, still counts."""
+    from commitdigest.analysis.radar import pyapi
+
+    before = (
+        "from dataclasses import dataclass\n\n\n@dataclass\nclass User:\n"
+        "    email: str\n    role: str = 'member'\n    name: str = 'x'\n"
+    )
+    after = (
+        "from dataclasses import dataclass\nfrom typing import Optional\n\n\n@dataclass\n"
+        "class User:\n    email: Optional[str] = None\n    role: str = 'owner'\n    name: str\n"
+    )
+    found = pyapi.compare(pyapi.module_api(before, "m"), pyapi.module_api(after, "m"), after)
+    assert sorted((b.qualname, b.change, b.old, b.new) for b in found) == [
+        ("User.name", "default_changed", "'x'", ""),
+        ("User.role", "default_changed", "'member'", "'owner'"),
+    ]
+
+
 def test_renamed_member_still_inherited_is_silent(tmp_path: Path, mode: str) -> None:
     """Child drops its override TIMEOUT = 30 (Base still defines it: silent before 4146da0,
     _still_inherited) and adds RETRY_DELAY = 30: now "renamed TIMEOUT → RETRY_DELAY" —

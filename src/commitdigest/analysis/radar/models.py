@@ -159,7 +159,8 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 24: a deprecated parameter's position; not what to pass instead, nor a test that it was left
 #     out; a configured default only from the instance's own class
 # 25: a removed or renamed method says whether the project calls it on its instances (hook)
-RADAR_VERSION = 25
+# 26: a required field given a default is no default change
+RADAR_VERSION = 26
 
 
 def cache_key(sha: str) -> str:

@@ -1064,7 +1064,10 @@ def compare_objects(
             if not (_cli_command(before) or _cli_command(after)):
                 out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line))
         elif (
-            before.field and after.field and not _same_value(before.value or "", after.value or "")
+            before.field
+            and after.field
+            and before.value  # (a required field given a default breaks no caller)
+            and not _same_value(before.value, after.value or "")
         ):
             out.append(
                 Breakage(qual, "default_changed", old=before.value or "", new=after.value or "",
