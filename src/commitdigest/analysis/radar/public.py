@@ -357,28 +357,24 @@ class _Walker:
         public = reached or public  # (followed on as the object's own name)
         if self.defines_at_top(module, first):
             return  # (found without modelling the module: most re-exports end here)
+        # (found by parsing only the statements that name it, where they tell)
         bound = self.binding(module, first) if module not in self._apis else None
-        if bound is not None:  # (found by parsing only what names it)
-            defined, target = bound
-            if defined:
+        if bound is not None and bound[0]:
+            return  # defined there
+        target = bound[1] if bound is not None else None
+        api: ModuleApi | None = None
+        if target is None or target == dotted:
+            api = self.api(module)
+            if api is None or first in api.objects:
                 return
-            if target is not None and target != dotted:
-                if target in self.by_module:
-                    self.s.modules.add(target)
-                else:
-                    self.resolve_object(target, public, depth + 1)
-                return
-        api = self.api(module)
-        if api is None or first in api.objects:
-            return
-        target = api.imports.get(first) or _lazy_target(module, first, api.lazy.get(first))
+            target = api.imports.get(first) or _lazy_target(module, first, api.lazy.get(first))
         if target is not None and target != dotted:
             if target in self.by_module:
                 self.s.modules.add(target)
             else:
                 self.resolve_object(target, public, depth + 1)
             return
-        for star in api.star_imports:
+        for star in api.star_imports if api is not None else ():
             star_api = self.api(star)
             if star_api is not None and (first in star_api.objects or first in star_api.imports):
                 self.resolve_object(f"{star}.{first}", public, depth + 1)
