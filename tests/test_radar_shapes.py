@@ -549,6 +549,50 @@ def test_a_module_is_modelled_whole_only_where_the_statements_naming_a_name_cann
     assert {"pkg.dialects.base.CoreSchema", "pkg.dialects.base.Thing"} <= fast.objects
 
 
+@pytest.mark.parametrize(
+    "mod",
+    [
+        # a continued string, whose next line would read as an import
+        "x = 'abc \\\nfrom pkg.other import Foo #'\n",
+        # a decorator-like line of a docstring, before the module-level block that defines it
+        'from pkg.other import Foo\n\n\nclass Other:\n    doc = """\n@param x: the x\n    """\n'
+        "\n\nif True:\n    Foo = 1\n",
+        # an escaped triple quote, and one in a one-line string
+        'doc = """\nx \\"""\nfrom pkg.other import Foo\n"""\n',
+        'from pkg.other import Foo\nq = \'a """ b\'\nclass Other:\n    pass\n'
+        'Foo = 2\nz = """x"""\n',
+        # a lone carriage return, which Python reads as a line break
+        "from pkg.other import Foo\nclass Other:\n    x = 1\rif True:\n    Foo = 1\n",
+        # a comment that ends with a backslash
+        "from pkg.other import Foo\nclass Other:\n    x = 1  # a \\\nif True:\n    Foo = 1\n",
+    ],
+)
+def test_statements_read_alone_never_tell_what_the_whole_module_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mod: str
+) -> None:
+    """A reviewer's modules where the lines' split into statements went wrong: a string or a
+    continued line read as statements, a statement hidden in a class above it. The surface
+    is the one the whole module's model gives (the split refuses what it cannot read)."""
+    from commitdigest.analysis.radar import public
+    from commitdigest.analysis.radar.repo import RepoView
+    from commitdigest.sources.blobs import BlobReader
+
+    files = {
+        "pkg/__init__.py": "from .mod import Foo\n",
+        "pkg/mod.py": mod,
+        "pkg/other.py": "class Foo:\n    pass\n",
+    }
+    [rev] = build_repo(tmp_path / "repo", [CommitSpec("init", D[0], files=files)])
+    surfaces = []
+    for light in (True, False):
+        if not light:
+            monkeypatch.setattr(public._Walker, "binding", lambda self, module, name: None)
+        with BlobReader(tmp_path / "repo") as blobs:
+            surfaces.append(public.PublicSurface.at(RepoView(blobs, rev), rev))
+    fast, whole = surfaces
+    assert (fast.objects, fast.aliases) == (whole.objects, whole.aliases)
+
+
 def test_a_member_a_builtin_base_has_and_a_module_no_import_reaches(
     tmp_path: Path, mode: str
 ) -> None:
@@ -2239,6 +2283,13 @@ def test_an_override_of_a_removed_method_counts_only_where_the_project_called_it
         "pkg.routing.Router.on_event": [],
         "pkg.routing.Router.add_event_handler": ["app.py:8"],
     }
+    # a changelog's "Removed `Router.on_event`" does not say whether the project called it:
+    # its overrides still count
+    said = ApiChange(
+        kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name="Remove `Router.on_event`.",
+        symbols=["pkg.routing.Router.on_event"],
+    )  # fmt: skip
+    assert _uses(down, {}, [said]) == {said.name: ["app.py:5"]}
 
 
 def test_a_changelog_comment_or_docstring_that_names_a_variable_does_not_use_it(

@@ -1098,7 +1098,11 @@ def _target_places(
             if not c.shadowed and _matches(targets, used, exports)
         ]
         found += [c.place for c in _inherited_calls(target, uses)]
-        if item.hook or item.change not in (ApiChangeType.REMOVED, ApiChangeType.RENAMED):
+        if (
+            item.hook
+            or item.kind is not RadarKind.PYTHON_API  # (an announcement does not say)
+            or item.change not in (ApiChangeType.REMOVED, ApiChangeType.RENAMED)
+        ):
             found += [
                 o.place  # (the method itself, by any of its names: ``pydantic.BaseModel.m``)
                 for used, os_ in uses.overrides.items()

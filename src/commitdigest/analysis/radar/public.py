@@ -199,7 +199,8 @@ class _Walker:
         self.by_module: dict[str, str] = {surface.module_of(p): p for p in surface.files}
         self._apis: dict[str, ModuleApi] = {}
         self._tops: dict[str, frozenset[str]] = {}  # module -> the names it defines at top
-        self._starts: dict[str, list[int]] = {}  # module -> where its statements start
+        # module -> where its statements start ([] where its lines cannot tell)
+        self._starts: dict[str, list[int]] = {}
 
     def api(self, module: str) -> ModuleApi | None:
         path = self.by_module.get(module)
@@ -238,7 +239,9 @@ class _Walker:
             return None
         starts = self._starts.get(module)
         if starts is None:
-            starts = self._starts[module] = top_statements(text)
+            starts = self._starts[module] = top_statements(text) or []
+        if not starts:
+            return None
         picked: list[int] = []  # the statements that may bind the name: that hold it as a
         # word, but a def or class of another name (a class that uses it binds it nowhere)
         at = text.find(name)
@@ -251,7 +254,7 @@ class _Walker:
                     if head is None or head.group(1) == name:
                         picked.append(k)
             at = text.find(name, end)
-        if not picked or picked[-1] >= len(starts) - 1:
+        if not picked:
             return None
         api = statements_api(
             (text[starts[k] : starts[k + 1]] for k in picked), module, path.endswith("__init__.py")

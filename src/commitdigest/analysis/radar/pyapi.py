@@ -456,30 +456,37 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
 
 
 _CONTINUED = re.compile(r"(?:else|elif|except|finally)\b")  # a compound statement goes on
+# what Python reads as a line break or a blank that a split at "\n" does not (a lone
+# carriage return, a form feed), a byte-order mark, a null byte
+_UNSPLIT = re.compile(r"\r(?!\n)|[\f\x00\ufeff]")
 
 
-def top_statements(text: str) -> list[int]:
+def top_statements(text: str) -> list[int] | None:
     """The offsets where a module's top-level statements start, as its lines read (a line
-    at the first column, outside a triple-quoted string, that does not close a bracket nor
-    go on with the statement above: ``else:``, or a def under its decorators), then the
+    at the first column, outside a string of several lines, that does not close a bracket
+    nor go on with the statement above: ``else:``, or a def under its decorators), then the
     text's end. Not parsed: a line at the first column inside brackets starts a piece that
-    does not parse alone (:func:`statements_api` then says so)."""
-    strings = string_spans(text)
+    does not parse alone (:func:`statements_api` then says so). None where the lines cannot
+    be read so: a statement continued by a backslash onto a line at the first column, or a
+    line break Python reads that a split at ``\n`` does not."""
+    if _UNSPLIT.search(text):
+        return None
+    # the strings of several lines (with their escapes: NOT_CODE reads them as Python does,
+    # a triple quote in a one-line string or after a backslash too)
+    strings = [(m.start(), m.end()) for m in NOT_CODE.finditer(text) if "\n" in m.group()]
     starts: list[int] = []
     decorated = False  # the last statement started is decorators, so far
+    continued = False  # the line above ends with a backslash
     pos = 0
     for line in text.split("\n"):
         head = line[:1]
-        if (
-            head
-            and head not in " \t#\r)]}"
-            and not (strings and in_spans(strings, pos))
-            and not (starts and _CONTINUED.match(line))
-            and not decorated
-        ):
-            starts.append(pos)
-        if head and head not in " \t#\r":
+        if head and head not in " \t#\r)]}" and not (strings and in_spans(strings, pos)):
+            if continued:
+                return None
+            if not decorated and not (starts and _CONTINUED.match(line)):
+                starts.append(pos)
             decorated = head == "@"
+        continued = line.endswith(("\\", "\\\r"))
         pos += len(line) + 1
     return [*starts, len(text)]
 
