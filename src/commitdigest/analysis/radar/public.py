@@ -398,8 +398,8 @@ class _Walker:
         return found
 
 
-# the name a top-level def or class statement binds, past its decorators (a decorator that
-# spans lines, or a comment between, is read as another statement: then it binds the name)
+# the name a top-level def or class statement binds, past its decorators (past one over
+# several lines, or a comment between, it is not read: the statement is parsed then)
 _DEF_NAME = re.compile(r"(?:@[^\n]*\n)*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
 
 
