@@ -399,13 +399,13 @@ class _Worker:
         except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.PickleError):
             pass  # the worker failed: its answers so far stand, the rest is scanned here
         finally:
+            if self.part == 0:  # (it may have ended without sending the surface: the
+                self._stream.surface_sent.set()  # helper reads it then)
             self._end()
             stdout.close()
 
     def _end(self) -> None:
         self.gone = True
-        if self.part == 0:  # (ended without sending the surface: the helper reads it)
-            self._stream.surface_sent.set()
         self._stream.changed()
 
     def result(self) -> Found:
