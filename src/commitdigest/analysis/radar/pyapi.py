@@ -448,10 +448,17 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ModuleApi(ok=False)
+    api = _built([tree.body], module, is_package)
+    api.getattr_names = _getattr_names(tree, api)
+    return api
+
+
+def _built(bodies: Iterable[list[ast.stmt]], module: str, is_package: bool) -> ModuleApi:
+    """The model of a module's top-level statements, given as one body or several in order."""
     builder = _Builder(module)
     builder.is_package = is_package
-    builder.body(tree.body, "", False, False)
-    builder.api.getattr_names = _getattr_names(tree, builder.api)
+    for body in bodies:
+        builder.body(body, "", False, False)
     return builder.api
 
 
@@ -496,14 +503,13 @@ def statements_api(
 ) -> ModuleApi | None:
     """The model of some top-level statements of a module only (each piece parsed alone,
     in order); None when one does not parse alone (its statement runs on past it)."""
-    builder = _Builder(module)
-    builder.is_package = is_package
+    bodies: list[list[ast.stmt]] = []
     for piece in pieces:
         tree = _parsed(piece)
         if tree is None:
             return None
-        builder.body(tree.body, "", False, False)
-    return builder.api
+        bodies.append(tree.body)
+    return _built(bodies, module, is_package)
 
 
 @lru_cache(maxsize=4096)
