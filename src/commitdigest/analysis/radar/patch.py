@@ -149,12 +149,13 @@ def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> s
     None when the hunks do not fit ``text`` (the lines they replace are not its lines
     there), so that the file is read instead. Its lines are made with it
     (:func:`lines_of`): the old text's lines before, between and after the hunks (the same
-    string objects) and the hunks' own; its text is the old text's pieces between the
-    hunks and theirs (nothing is counted or split but the hunks)."""
+    string objects) and the hunks' own; its text is those lines joined, once (the lines
+    are ``text.split("\\n")``: joined they are the text; the old text's pieces between the
+    hunks, found by joining the lines before each hunk to measure them, copied the file
+    three times)."""
     lines = lines_of(text)
     out: list[str] = []
-    pieces: list[str] = []
-    at = pos = 0  # lines[:at] are in out, text[:pos] in pieces (copied or replaced)
+    at = 0  # lines[:at] are in out (copied or replaced)
     for hunk in hunks:
         start, old, new = (
             (hunk.new_start, hunk.new, hunk.old) if backwards else (hunk.start, hunk.old, hunk.new)
@@ -169,11 +170,7 @@ def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> s
             return None  # an unterminated last line is the file's last
         if lines[start:end] != replaced[:count]:
             return None
-        kept = lines[at:start]
-        out += kept
-        # where the hunk's lines start: past the kept lines and their line breaks (one
-        # join counts them three times faster than their lengths summed)
-        here = pos + len("\n".join(kept)) + 1 if kept else pos
+        out += lines[at:start]
         made = new.split("\n")
         if open_end:  # the file's last lines: the new ones, as they end
             out += made
@@ -184,10 +181,8 @@ def patched(text: str, hunks: tuple[Hunk, ...], *, backwards: bool = False) -> s
             end += 1  # (the "" after the old last newline goes)
         else:
             return None  # an unterminated new line before others
-        pieces += (text[pos:here], new)
-        at, pos = end, here + len(old)
+        at = end
     out += lines[at:]
-    pieces.append(text[pos:])
-    result = "".join(pieces)
+    result = "\n".join(out)
     LINES.put(result, out)
     return result
