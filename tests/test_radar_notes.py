@@ -378,8 +378,67 @@ def test_a_required_field_given_a_default_is_no_default_change() -> None:
     )
     found = pyapi.compare(pyapi.module_api(before, "m"), pyapi.module_api(after, "m"), after)
     assert sorted((b.qualname, b.change, b.old, b.new) for b in found) == [
-        ("User.name", "default_changed", "'x'", ""),
+        ("User.name", "now_required", "'x'", ""),  # its default taken away
         ("User.role", "default_changed", "'member'", "'owner'"),
+    ]
+
+
+_FIELDS_BEFORE = (
+    "from dataclasses import dataclass, field\n\nfrom pydantic import BaseModel, Field\n\n\n"
+    "@dataclass\nclass SchedulerConfig:\n"
+    "    max_num_seqs: int = 256\n"
+    "    policy: str = field(default='fcfs')\n"
+    "    tags: list[str] = field(default_factory=list)\n"
+    "    chunk: int = 512\n\n\n"
+    "class Request(BaseModel):\n"
+    "    model: str = Field(..., description='the model')\n"
+    "    n: int = Field(1, ge=1, description='choices')\n"
+    "    seed: int | None = Field(default=None)\n"
+    "    user: str = Field(\n        'anon',\n        description='who asks',\n    )\n"
+    "    stream: bool = False\n"
+    "    echo: bool = False\n"
+)
+_FIELDS_AFTER = (
+    "from dataclasses import dataclass, field\n\nfrom pydantic import BaseModel, Field\n\n\n"
+    "@dataclass\nclass SchedulerConfig:\n"
+    "    max_num_seqs: int = 128\n"  # a default changed
+    "    policy: str = 'fcfs'\n"  # written otherwise: the same default
+    "    tags: list[str] = field(default_factory=set)\n"  # another factory
+    "    chunk: int = 512  # tokens\n"  # a comment added
+    "\n\nclass Request(BaseModel):\n"
+    "    model: str | None = Field(None, description='the model')\n"  # required -> optional
+    "    n: int = Field(1, ge=0, description='how many choices')\n"  # bounds and words only
+    "    seed: int | None = Field(default=0)\n"  # a default changed
+    "    user: str = Field(\n        'guest',\n        description='who asks',\n    )\n"
+    "    stream: bool = Field(False, description='stream it')\n"  # the same default
+    "    echo: bool = Field(description='echo it')\n"  # no default any more
+)
+
+
+@pytest.mark.parametrize("exports", ["", "__all__ = ['Request', 'SchedulerConfig']\n"])
+def test_a_field_s_default_is_its_default_or_factory_whatever_else_its_declaration_says(
+    tmp_path: Path, mode: str, exports: str
+) -> None:
+    """A dataclass-like field's default is what a caller who leaves it out gets: its value,
+    or the ``default``/``default_factory`` of the call that declares it (pydantic's
+    ``Field(1, ge=1, description=…)``, ``dataclasses.field``). A new description or bound
+    was read as "default changed ``Field(1, ge=1, …)`` → ``Field(1, ge=0, …)``", and
+    ``Field(...)`` (required) given a default as "default changed → ``Field(None, …)``".
+    And a module read around its changed lines (no ``__all__``, the module a config class
+    usually lives in: vLLM's ``SchedulerConfig.max_num_seqs``) reported no field's default
+    at all; only a module modelled whole did. A default on a field's later line (``user``'s
+    ``'anon'``) is read there too, and a default taken away makes the field required."""
+    before, after = exports + _FIELDS_BEFORE, exports + _FIELDS_AFTER
+    assert _items(tmp_path, mode, before, after) == [
+        ("pkg.mod.Request.echo", "now_required", ""),
+        ("pkg.mod.Request.seed", "default_changed", "None → 0"),
+        ("pkg.mod.Request.user", "default_changed", "'anon' → 'guest'"),
+        ("pkg.mod.SchedulerConfig.max_num_seqs", "default_changed", "256 → 128"),
+        (
+            "pkg.mod.SchedulerConfig.tags",
+            "default_changed",
+            "default_factory=list → default_factory=set",
+        ),
     ]
 
 

@@ -40,7 +40,9 @@ __all__ = [
     "compare",
     "compare_objects",
     "dropped_exports",
+    "field_value",
     "generic_dropped",
+    "has_fields",
     "header_params",
     "header_text",
     "imports_in",
@@ -51,6 +53,7 @@ __all__ = [
     "not_code_at_end",
     "plain_base",
     "signature_end",
+    "statement_end",
     "statements_api",
     "string_spans",
     "surface",
@@ -75,7 +78,9 @@ _HEADER = re.compile(
 )
 _TOP_NAME = re.compile(r"^([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)", re.M)
 _UPPER_NAME = re.compile(r"^[ \t]+[A-Z][A-Z0-9_]*(?=[ \t]*(?::[^=\n]*)?=(?!=))", re.M)
-_FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+", re.M)
+# an annotated attribute, and its value on the line (a field's default: ``n: int = 5``; a
+# later line of a value written over several is not read here: the changed lines are)
+_FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+(?:=[^\n]*)?", re.M)
 _ALL = re.compile(r"^__all__[ \t]*(?:\+?=|\.extend|\.append)[^\n]*(?:\n[ \t]+[^\n]*)*", re.M)
 _GETATTR = re.compile(r"^def __getattr__\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
@@ -189,6 +194,27 @@ _DATACLASS_LIKE = re.compile(
 )
 
 
+def _dataclass_like(decorators: Iterable[str], bases: Iterable[str]) -> bool:
+    """Whether a class with these decorators and bases (as written) is dataclass-like: its
+    annotated attributes are its constructor's parameters (fields)."""
+    return any(_DATACLASS_LIKE.search(d.split("(")[0]) for d in (*decorators, *bases))
+
+
+@lru_cache(maxsize=1024)
+def field_value(statement: str) -> str | None:
+    """The value of a field's statement (``x: int = Field(5)``, its lines as written, the
+    first one's indent stripped) as the whole-module model writes it (``Field(5)``); "" for
+    a field without one (``x: int``); None when the text is no annotated assignment."""
+    try:
+        tree = ast.parse(statement)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    node = tree.body[0] if len(tree.body) == 1 else None
+    if not isinstance(node, ast.AnnAssign):
+        return None
+    return _src(node.value) if node.value is not None else ""
+
+
 def _src(node: ast.AST | None) -> str | None:
     if node is None:
         return None
@@ -287,11 +313,8 @@ class _Builder:
                 qual, "class", node.lineno, bases=bases, decorators=decorators,
                 typing_only=typing_only,
             )  # fmt: skip
-            dataclass_like = any(
-                _DATACLASS_LIKE.search((d or "").split("(")[0]) for d in (*decorators, *bases)
-            )
             self.body(node.body, qual + ".", typing_only, True)
-            if dataclass_like:
+            if _dataclass_like(decorators, bases):
                 for name, obj in list(api.objects.items()):
                     if name.startswith(qual + ".") and obj.kind == "attribute" and obj.field:
                         continue
@@ -556,30 +579,54 @@ def signature_end(lines: list[str], start: int) -> int:
     its brackets close, counted in its code (a bracket in a string or a comment is text:
     fastapi's ``Doc(\"\"\"… [docs](https://…#sub-dependencies) …\"\"\")`` parameters);
     ``start`` itself where they never close (a header cut off: read as no signature)."""
+    return _closing_line(lines, start, header=True)
+
+
+def statement_end(lines: list[str], start: int) -> int:
+    """The index of the last line of the statement starting at ``start`` (a field's
+    ``x: int = Field(\n    default=5,\n)``): where its brackets close on a line that no
+    backslash continues; ``start`` itself where they never close."""
+    return _closing_line(lines, start, header=False)
+
+
+def _closing_line(lines: list[str], start: int, *, header: bool) -> int:
+    """The first line from ``start`` on where the brackets opened since ``start`` are
+    closed and that ends the ``header`` (its ``:``) or the statement (no backslash)."""
     depth = 0
     for i in range(start, len(lines)):
         text = lines[i]
         if '"' in text or "'" in text or "#" in text:
-            return _end_in_code(lines, start)
+            return _end_in_code(lines, start, header)
         depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
-        if depth <= 0 and text.rstrip().endswith(":"):
+        if depth <= 0 and (_ends_header(text) if header else not _continued(text)):
             return i
     return start
 
 
-def _end_in_code(lines: list[str], start: int) -> int:
-    """:func:`signature_end` for a header with strings or comments: they are blanked out
-    first (their line breaks kept), over 20 lines, then 120, 1,000, 8,000 and the rest of
-    the module (typer's ``Typer.__init__`` documents each parameter in an
-    ``Annotated[…, Doc(\"\"\"…\"\"\")]``: 700 lines of header)."""
+def _ends_header(line: str) -> bool:
+    return line.rstrip().endswith(":")
+
+
+def _continued(line: str) -> bool:
+    return line.rstrip().endswith("\\")
+
+
+def _end_in_code(lines: list[str], start: int, header: bool) -> int:
+    """:func:`_closing_line` for lines with strings or comments: they are blanked out
+    first (their line breaks kept), over its first line (most statements and headers are
+    one), then 20 lines, 120, 1,000, 8,000 and the rest of the module (typer's
+    ``Typer.__init__`` documents each parameter in an ``Annotated[…, Doc(\"\"\"…\"\"\")]``:
+    700 lines of header)."""
     size = len(lines)
-    for upto in (*(min(size, start + n) for n in (20, 120, 1000, 8000)), size):
+    # its first line alone, unless a string may run on from it (read with the lines after)
+    first = () if '"""' in lines[start] or "'''" in lines[start] else (1,)
+    for upto in (*(min(size, start + n) for n in (*first, 20, 120, 1000, 8000)), size):
         text = "\n".join(lines[start:upto])
         code = NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
         depth = 0
         for k, line in enumerate(code):
             depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
-            if depth <= 0 and line.rstrip().endswith(":"):
+            if depth <= 0 and (_ends_header(line) if header else not _continued(line)):
                 return start + k
         if upto == size:
             break
@@ -710,10 +757,32 @@ def light_api(text: str) -> ModuleApi:
             if owner is None or not name.isidentifier():
                 continue
             qual = f"{owner}.{name}" if owner else name
-            if qual not in api.objects:
-                api.objects[qual] = Obj(qual, "attribute", text.count("\n", 0, m.start()) + 1)
+            if qual in api.objects:
+                continue
+            at = text.count("\n", 0, m.start())
+            cls = api.objects.get(owner or "")
+            value = None
+            if pattern is _FIELD and cls is not None and has_fields(cls):  # its default
+                if all_lines is None:
+                    all_lines = text.split("\n")
+                value = field_value(
+                    "\n".join(all_lines[at : statement_end(all_lines, at) + 1]).strip()
+                )
+            api.objects[qual] = (
+                Obj(qual, "attribute", at + 1)
+                if value is None
+                else Obj(
+                    qual, "attribute", at + 1, value=value, field=True, decorators=("annotated",)
+                )
+            )
     api.imports = imports_in(text)
     return api
+
+
+def has_fields(cls: Obj) -> bool:
+    """Whether the class ``cls`` (of a model, or read around a line) is dataclass-like."""
+    signature = cls.signature() if cls.kind == "class" else None
+    return signature is not None and _dataclass_like(cls.decorators, signature[1])
 
 
 def imports_in(text: str) -> dict[str, str]:
@@ -940,6 +1009,46 @@ def _cli_command(obj: Obj) -> bool:
     return any("." in c and c.rsplit(".", 1)[-1] in _CLI_DECORATORS for c in called)
 
 
+# a call that declares a dataclass-like field: pydantic's Field, dataclasses' and attrs'
+# field, attrs' ib/attrib, msgspec's field
+_FIELD_CALLS = frozenset({"Field", "field", "ib", "attrib"})
+
+
+@lru_cache(maxsize=1024)
+def field_default(value: str) -> str | None:
+    """The default a dataclass-like field's value (as written) gives its constructor
+    parameter: the value itself, or, for a call that declares the field, its ``default`` (a
+    pydantic ``Field``'s first argument too) or its ``default_factory=…``/``factory=…``;
+    None when the field is required: no value, ``Field(...)``, or a declaration with no
+    default (``Field(description="…")``, ``field()``, ``attr.ib()``). A field's
+    description, alias or bounds are no default: ``Field(5, description="a")`` and
+    ``Field(default=5)`` give the same one."""
+    if not value:
+        return None
+    try:
+        node = ast.parse(value, mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return value
+    if not isinstance(node, ast.Call):
+        return value
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    if name not in _FIELD_CALLS:
+        return value
+    for kw in node.keywords:
+        if kw.arg == "default":
+            return None if _is_ellipsis(kw.value) else _src(kw.value)
+        if kw.arg in ("default_factory", "factory"):
+            return f"{kw.arg}={_src(kw.value)}"
+    if name == "Field" and node.args:  # pydantic: Field(default, ...)
+        return None if _is_ellipsis(node.args[0]) else _src(node.args[0])
+    return None
+
+
+def _is_ellipsis(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis
+
+
 def _same_value(old: str, new: str) -> bool:
     """Whether two defaults as written are the same value: the same text, or the same
     number of the same type (``1_000`` and ``1000``, ``.5`` and ``0.5``; ``1`` is not
@@ -1076,16 +1185,17 @@ def compare_objects(
         elif before.kind == "function":
             if not (_cli_command(before) or _cli_command(after)):
                 out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line))
-        elif (
-            before.field
-            and after.field
-            and before.value  # (a required field given a default breaks no caller)
-            and not _same_value(before.value, after.value or "")
-        ):
-            out.append(
-                Breakage(qual, "default_changed", old=before.value or "", new=after.value or "",
-                         line=after.line)
-            )  # fmt: skip
+        elif before.field and after.field:
+            old_default = field_default(before.value or "")
+            new_default = field_default(after.value or "")
+            # (a required field given a default breaks no caller)
+            if old_default is not None and new_default is None:  # its default taken away
+                out.append(Breakage(qual, "now_required", old=old_default, line=after.line))
+            elif old_default is not None and not _same_value(old_default, new_default or ""):
+                out.append(
+                    Breakage(qual, "default_changed", old=old_default, new=new_default or "",
+                             line=after.line)
+                )  # fmt: skip
     return out
 
 

@@ -35,11 +35,14 @@ from commitdigest.analysis.radar.pyapi import (
     aliases_in,
     compare_objects,
     decorators_above,
+    field_value,
+    has_fields,
     header_text,
     imports_in,
     indent_of,
     private_name,
     signature_end,
+    statement_end,
     string_spans,
 )
 
@@ -57,6 +60,9 @@ _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines above a changed line its header is looked for
 _FAR = 4000  # lines up a long header's def is looked for (see header_covering)
 _TOP_WALK = 400  # lines walked up to a line of top-level code before all are listed
+_FIELD_LINES = 40  # lines up a field's first line is looked for from a line of its value
+# an annotated assignment in a class body, whose value may run on: "    user: str = Field("
+_FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
 _NOT_TOP = ("", " ", "\t", "#")  # how a line that does not start with code starts
 
 
@@ -82,6 +88,7 @@ class _Side:
         self._strings: list[tuple[int, int]] | None = None
         self._walked = (-1, -1)  # the last nearest_def(): its line, its answer
         self._counted = (0, 0)  # the last offset _line_of() was asked, and its line
+        self._dataclass: dict[int, bool] = {}  # class header line -> dataclass-like
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
@@ -94,6 +101,8 @@ class _Side:
         below it: a commit's changed lines are asked in order, often several in a function."""
         lines = self.lines
         last, found = self._walked
+        if last == i:
+            return found  # (asked again: the run's first line, for a field's value)
         floor = last if last < i else -1  # the lines up to it were walked: found is theirs
         stop = i - _LOOKBACK  # the first line the header may start on
         for j in range(i, max(-1, stop - 1, floor), -1):
@@ -313,7 +322,28 @@ class _Side:
         outer = self.qualname(parent[1])
         if not outer or (public and private_name(outer)):
             return None
+        if ":" in line.split("=")[0] and self._fields(parent[1]):  # a field: its default
+            value = field_value("\n".join(self.lines[i : statement_end(self.lines, i) + 1]).strip())
+            if value is not None:
+                return Obj(
+                    f"{outer}.{name}", "attribute", i + 1,
+                    value=value, field=True, decorators=("annotated",),
+                )  # fmt: skip
         return Obj(f"{outer}.{name}", "attribute", i + 1)
+
+    def _fields(self, j: int) -> bool:
+        """Whether the class whose header starts at line index ``j`` is dataclass-like (its
+        annotated attributes are its constructor's parameters), once per class."""
+        known = self._dataclass.get(j)
+        if known is None:
+            qual = self.qualname(j)
+            known = False  # (no private class's member is reported: its header is not read)
+            if qual is not None and not private_name(qual):
+                header = header_text(self.lines[j : self.signature_end(j) + 1])
+                decorators = self._decorators(j)
+                known = has_fields(Obj(qual, "class", j + 1, decorators=decorators, header=header))
+            self._dataclass[j] = known
+        return known
 
     def objects_at(self, numbers: Iterable[int]) -> dict[str, Obj]:
         """The public objects the 1-based lines ``numbers`` fall in (headers and
@@ -337,6 +367,8 @@ class _Side:
 
         previous = -2
         open_until = -1  # the covering header's signature runs up to this line
+        near = -2  # the def or class line nearest above the run's lines (-2: not asked yet)
+        in_fields = False  # and whether it is a dataclass-like class's
         count = len(lines)
         for n in sorted(numbers):
             i = n - 1
@@ -346,12 +378,14 @@ class _Side:
             if i != previous + 1 or ("@" in line and line.lstrip().startswith("@")):
                 j = self.header_covering(i)
                 open_until = -1
+                near = -2
                 if j is not None:
                     header(j)
                     open_until = self.signature_end(j)
             previous = i
             if i <= open_until:
                 continue
+            attr = None
             if (
                 line[:1] in (" ", "\t")
                 and ":" not in line
@@ -359,15 +393,40 @@ class _Side:
                 and "class " not in line
                 and not line.lstrip()[:1].isupper()
             ):
-                continue  # a body line: no header, no attribute (the tests below, inlined)
-            if self._is_def(i):
+                pass  # a body line: no header, no attribute (the tests below, inlined)
+            elif self._is_def(i):
                 header(i)
                 open_until = self.signature_end(i)
+                near = -2  # the lines after it are its body's
                 continue
-            attr = self.attribute_at(i, public=True)
+            else:
+                attr = self.attribute_at(i, public=True)
+            if attr is None and line[:1] in (" ", "\t"):  # a later line of a field's value?
+                if near == -2:  # (asked once a run)
+                    near = self.nearest_def(i)
+                    in_fields = near >= 0 and "class" in lines[near] and self._fields(near)
+                if in_fields:
+                    attr = self._field_over(i, near)
             if attr is not None:
                 found.setdefault(attr.qualname, attr)
         return found
+
+    def _field_over(self, i: int, j: int) -> Obj | None:
+        """The field whose value line index ``i`` is a later line of (``user: str =
+        Field(`` / ``'guest',`` / ``)``), in the body of a dataclass-like class (``j``: the
+        def or class line nearest above ``i``, a dataclass-like class); None for any
+        other line."""
+        lines = self.lines
+        deep = indent_of(lines[i]) + (lines[i].lstrip()[:1] in (")", "]", "}"))
+        for k in range(i - 1, max(j, i - _FIELD_LINES), -1):  # its statement's first line
+            above = lines[k]
+            if not above.strip() or above.lstrip().startswith("#") or indent_of(above) >= deep:
+                continue
+            if not _FIELD_START.match(above) or statement_end(lines, k) < i:
+                return None
+            attr = self.attribute_at(k, public=True)
+            return attr if attr is not None and attr.field else None
+        return None
 
     def find(self, qual: str) -> Obj | None:
         """``qual`` anywhere in this version (looked up by its last name): a ``def``, then a
