@@ -442,6 +442,43 @@ def test_a_field_s_default_is_its_default_or_factory_whatever_else_its_declarati
     ]
 
 
+def test_a_module_with_all_whose_commit_adds_imports_is_read_around_its_changed_lines(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """openai-python's generated modules each have ``__all__``, and most of its commits add
+    imports to them: each such module was modelled whole, both versions parsed (most of
+    its radar's time). Where the commit's imports still bind every name they bound, what
+    ``__all__`` exports is still there: the module is read around its changed lines. A
+    commit that drops an imported name is still modelled whole, where the export it drops
+    is found (with the whole files alone, or a cut patch, every such module is): it was
+    found nowhere, the cheap surface check before the model left out a module's imports
+    unless it was a package's ``__init__``."""
+    from commitdigest.analysis.radar import python_api
+
+    local: list[str] = []
+    real = python_api.local_breakages
+
+    def spy(before: str, after: str, removed: frozenset[int], added: frozenset[int]) -> object:
+        local.append(after)
+        return real(before, after, removed, added)
+
+    monkeypatch.setattr(python_api, "local_breakages", spy)
+    v0 = (
+        '__all__ = ["Client", "DEFAULT"]\n\nfrom .base import DEFAULT\n\n\n'
+        "class Client:\n    def get(self, url, timeout=5):\n        return url\n"
+    )
+    v1 = v0.replace("DEFAULT\n\n", "DEFAULT\nfrom .extra import Thing\n\n", 1)
+    v1 = v1.replace("timeout=5", "timeout=10")
+    v2 = v1.replace("from .base import DEFAULT\n", "")
+    versions = [("init", v0), ("an import added", v1), ("an import dropped", v2)]
+    added, dropped = module_items(tmp_path, mode, "pkg/mod.py", versions)
+    assert [(i.name, i.change.value) for i in added] == [
+        ("pkg.mod.Client.get(timeout)", "default_changed")
+    ]
+    assert [(i.name, i.change.value) for i in dropped] == [("pkg.mod.DEFAULT", "removed")]
+    assert local == ([v1] if mode == "patches" else [])  # (a cut patch's lines are unknown)
+
+
 def test_renamed_member_still_inherited_is_silent(tmp_path: Path, mode: str) -> None:
     """Child drops its override TIMEOUT = 30 (Base still defines it: silent before 4146da0,
     _still_inherited) and adds RETRY_DELAY = 30: now "renamed TIMEOUT → RETRY_DELAY" —

@@ -176,18 +176,31 @@ class _Models:
 
 
 _EXPORTS = re.compile(r"__all__|__getattr__|^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)
+_HOOK_WORDS = re.compile(r"__all__|__getattr__|TYPE_CHECKING")
 
 
 def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     """Whether the module can be compared around its diff only (``pylocal``): not a package
     ``__init__.py``, and either it has no export hook (``__all__``, a module
-    ``__getattr__``) or the commit changes none of them nor its imports."""
+    ``__getattr__``), or the commit changes none of them and its imports bind every name
+    they bound (what ``__all__`` exports from an import is still imported; only a module
+    ``__getattr__`` may serve a name the changed lines do not show). openai-python's
+    generated modules each have ``__all__``, and most of its commits add imports to them:
+    each was modelled whole, both versions parsed, most of its radar's time."""
     if after is None or path not in view.numbers or path.endswith("__init__.py"):
         return False
     changed = view.changed.get(path)
     if not _hooked(before, after, changed):
         return True  # no export hook: what it exports is what it defines
-    return changed is not None and _EXPORTS.search(changed) is None
+    if changed is None or _HOOK_WORDS.search(changed) is not None:
+        return False
+    if _EXPORTS.search(changed) is None:
+        return True  # (no import changed)
+    return (
+        not _module_getattr(before)
+        and not _module_getattr(after)
+        and imports_of(before).keys() <= imports_of(after).keys()
+    )
 
 
 _HOOKS: ByText[bool] = ByText(256)  # whether a module version has an export hook
@@ -209,6 +222,14 @@ def _hooked(before: str, after: str, changed: str | None) -> bool:
     _HOOKS.put(before, old)
     _HOOKS.put(after, new)
     return old or new
+
+
+def _same_surface(before: str, after: str, is_init: bool) -> bool:
+    """Whether a module's two versions have the same cheap surface (``pyapi.surface``),
+    their imports included where they export what they import: a package's ``__init__``,
+    a module with ``__all__``."""
+    imports = is_init or "__all__" in before or "__all__" in after
+    return surface(before, imports) == surface(after, imports)
 
 
 def _export_hook(text: str) -> bool:
@@ -248,7 +269,8 @@ def detect(view: CommitView) -> list[ApiChange]:
             removed, added = view.numbers[path]
             found = local_breakages(before, after, removed, added)
         else:
-            if after is not None and surface(before, is_init) == surface(after, is_init):
+            # (what a package's __init__ or a module with __all__ imports, it exports)
+            if after is not None and _same_surface(before, after, is_init):
                 continue  # bodies only
             old, new = models.old, models.new
             if not old.ok or not new.ok:
