@@ -295,6 +295,34 @@ def test_dependency_major_bump_and_python(tmp_path: Path) -> None:
     ]
 
 
+def test_a_version_bump_reads_no_requirement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """openai-python's release bot bumps ``version`` in ``pyproject.toml`` at every release:
+    both versions were parsed as TOML each time (0.13 s of its three months' radar). A
+    commit whose changed lines write no version specifier and no ``requires-python``
+    moves no lower bound; the next one that does is read."""
+    from commitdigest.analysis.radar import dependency
+
+    dependency._project.cache_clear()  # (the texts of another mode's run)
+    parsed: list[str] = []
+    loads = dependency.tomllib.loads
+    monkeypatch.setattr(dependency.tomllib, "loads", lambda t: parsed.append(t) or loads(t))
+    head = '[project]\nname = "x"\nversion = "{}"\ndependencies = ["pydantic>={}"]\n'
+    bumped, raised = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={"pyproject.toml": head.format("1.0.0", "1.10")}),
+            CommitSpec("release 1.0.1", D2, files={"pyproject.toml": head.format("1.0.1", "1.10")}),
+            CommitSpec("pydantic 2", D3, files={"pyproject.toml": head.format("1.0.1", "2.0")}),
+        ],
+    )
+    assert bumped == [] and [(i.name, i.detail) for i in raised] == [("pydantic", ">=1.10 → >=2.0")]
+    # the last commit's two versions, once each (without the changed lines, a cut patch or
+    # the whole files alone, every version once: the bump's new one is the next one's old)
+    assert len(parsed) == (2 if MODE == "patches" else 3)
+
+
 def test_a_dependency_item_points_at_its_requirement_line(tmp_path: Path) -> None:
     """pytest 849fbda3c raised ``iniconfig>=2`` and ``tomli>=2``: both items pointed at line
     5, ``setuptools-scm[toml]>=6.2.3``, the first "2" of the file."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import tomllib
+from functools import lru_cache
+from typing import Any
 
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -26,16 +28,25 @@ _REQ = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
+def _project(text: str) -> dict[str, Any] | None:
+    """A ``pyproject.toml``'s ``[project]`` table (None: it does not read as TOML), parsed
+    once per text (a release bot's version bump is both versions of the file)."""
+    try:
+        project = tomllib.loads(text).get("project", {})
+    except ValueError:
+        return None
+    return project if isinstance(project, dict) else {}
+
+
 def _lower_bounds(path: str, text: str | None) -> dict[str, str]:
     if not text:
         return {}
     reqs: list[str] = []
     if path.endswith("pyproject.toml"):
-        try:
-            data = tomllib.loads(text)
-        except ValueError:
+        project = _project(text)
+        if project is None:
             return {}
-        project = data.get("project", {})
         reqs = list(project.get("dependencies", []))
         if "requires-python" in project:
             reqs.append("python>=" + str(project["requires-python"]).lstrip(">=~ "))
@@ -47,6 +58,10 @@ def _lower_bounds(path: str, text: str | None) -> dict[str, str]:
         if m:
             out[m.group(1).lower().replace("_", "-")] = m.group(2)
     return out
+
+
+# what a changed line that moves a lower bound says: a version specifier, requires-python
+_BOUND_WORDS = re.compile(r">=|==|~=|requires-python")
 
 
 def _vt(v: str) -> tuple[int, ...]:
@@ -87,11 +102,8 @@ def _lists_dependencies(view: CommitView) -> bool:
         text = view.repo.text(view.sha, "pyproject.toml")
     if not text or "dependencies" not in text:
         return False
-    try:
-        project = tomllib.loads(text).get("project", {})
-    except ValueError:
-        return False
-    return isinstance(project, dict) and "dependencies" in project
+    project = _project(text)
+    return project is not None and "dependencies" in project
 
 
 def detect(view: CommitView) -> list[ApiChange]:
@@ -100,6 +112,9 @@ def detect(view: CommitView) -> list[ApiChange]:
     for path in view.paths:
         if not is_dependency_file(path) or view.before.get(path) is None:
             continue
+        changed = view.changed.get(path)
+        if changed is not None and not _BOUND_WORDS.search(changed):
+            continue  # no requirement and no requires-python changed (a version bump)
         if not path.endswith("pyproject.toml"):
             if listed is None:
                 listed = _lists_dependencies(view)
