@@ -447,9 +447,10 @@ def test_a_module_with_all_whose_commit_adds_imports_is_read_around_its_changed_
 ) -> None:
     """openai-python's generated modules each have ``__all__``, and most of its commits add
     imports to them: each such module was modelled whole, both versions parsed (most of
-    its radar's time). Where the commit's imports still bind every name they bound, what
+    its radar's time). Where the commit's imports still bind every name they bound, or
+    the ones they no longer bind are not in its ``__all__`` (a list written out), what
     ``__all__`` exports is still there: the module is read around its changed lines. A
-    commit that drops an imported name is still modelled whole, where the export it drops
+    commit that drops an imported name it exports is still modelled whole, where the export it drops
     is found (with the whole files alone, or a cut patch, every such module is): it was
     found nowhere, the cheap surface check before the model left out a module's imports
     unless it was a package's ``__init__``."""
@@ -470,13 +471,54 @@ def test_a_module_with_all_whose_commit_adds_imports_is_read_around_its_changed_
     v1 = v0.replace("DEFAULT\n\n", "DEFAULT\nfrom .extra import Thing\n\n", 1)
     v1 = v1.replace("timeout=5", "timeout=10")
     v2 = v1.replace("from .base import DEFAULT\n", "")
-    versions = [("init", v0), ("an import added", v1), ("an import dropped", v2)]
-    added, dropped = module_items(tmp_path, mode, "pkg/mod.py", versions)
+    v3 = v2.replace("from .extra import Thing", "from .other import Helper")  # not exported
+    v3 = v3.replace("timeout=10", "timeout=20")
+    versions = [("init", v0), ("an import added", v1), ("one dropped", v2), ("swapped", v3)]
+    added, dropped, swapped = module_items(tmp_path, mode, "pkg/mod.py", versions)
     assert [(i.name, i.change.value) for i in added] == [
         ("pkg.mod.Client.get(timeout)", "default_changed")
     ]
     assert [(i.name, i.change.value) for i in dropped] == [("pkg.mod.DEFAULT", "removed")]
-    assert local == ([v1] if mode == "patches" else [])  # (a cut patch's lines are unknown)
+    assert [(i.name, i.detail) for i in swapped] == [("pkg.mod.Client.get(timeout)", "10 → 20")]
+    # (a cut patch's lines are unknown)
+    assert sorted(local) == (sorted([v1, v3]) if mode == "patches" else [])
+
+
+@pytest.mark.parametrize(
+    ("declared", "kept"),
+    [
+        ("    retries: int\n", True),  # a declaration only: an instance attribute
+        ("    retries: int = 3\n", False),  # a class attribute: ``Client.retries`` is gone
+    ],
+)
+def test_a_declaration_dropped_from_a_class_that_still_sets_the_attribute_removes_nothing(
+    tmp_path: Path, mode: str, declared: str, kept: bool
+) -> None:
+    """openai-python's ``AsyncOpenAI`` dropped its ``workload_identity: WorkloadIdentity |
+    None`` line and still sets ``self.workload_identity`` in ``__init__``: "removed", and
+    vllm-ascend's metadata builders dropped a dozen such declarations in a commit. A
+    declaration without a value makes no class attribute; the instance still has it. A
+    class attribute with a value is gone from the class, and a field of a dataclass whose
+    ``__init__`` is made from its fields is a parameter gone, set in ``__post_init__`` or
+    not; with an ``__init__`` of its own (``@dataclass(init=False)``) it is not."""
+    init = "    def __init__(self, retries=3):\n        self.retries = retries\n"
+    before = "class Client:\n" + declared + "    name: str\n\n" + init
+    after = "class Client:\n    name: str\n\n" + init
+    found = _items(tmp_path, mode, before, after)
+    assert found == ([] if kept else [("pkg.mod.Client.retries", "removed", "")])
+    post = "    def __post_init__(self):\n        self.retries = 3\n"
+    for decorator, own_init, gone in (
+        ("@dataclass", post, True),
+        ("@dataclass(init=False)", init, False),
+    ):
+        head = f"from dataclasses import dataclass\n\n\n{decorator}\nclass Options:\n"
+        fields = _items(
+            tmp_path / decorator,
+            mode,
+            head + "    name: str\n    retries: int\n\n" + own_init,
+            head + "    name: str\n\n" + own_init,
+        )
+        assert fields == ([("pkg.mod.Options.retries", "removed", "")] if gone else [])
 
 
 def test_renamed_member_still_inherited_is_silent(tmp_path: Path, mode: str) -> None:

@@ -51,6 +51,7 @@ from commitdigest.analysis.radar.pyapi import (
     compare,
     dropped_exports,
     generic_dropped,
+    has_fields,
     module_api,
     plain_base,
     signature_end,
@@ -177,14 +178,16 @@ class _Models:
 
 _EXPORTS = re.compile(r"__all__|__getattr__|^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)
 _HOOK_WORDS = re.compile(r"__all__|__getattr__|TYPE_CHECKING")
+_ALL_LIST = re.compile(r"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*[\[(]", re.M)  # __all__ = [ … ]
 
 
 def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     """Whether the module can be compared around its diff only (``pylocal``): not a package
     ``__init__.py``, and either it has no export hook (``__all__``, a module
     ``__getattr__``), or the commit changes none of them and its imports bind every name
-    they bound (what ``__all__`` exports from an import is still imported; only a module
-    ``__getattr__`` may serve a name the changed lines do not show). openai-python's
+    they bound that ``__all__`` may export (what it exports from an import is still
+    imported; only a module ``__getattr__`` may serve a name the changed lines do not
+    show). openai-python's
     generated modules each have ``__all__``, and most of its commits add imports to them:
     each was modelled whole, both versions parsed, most of its radar's time."""
     if after is None or path not in view.numbers or path.endswith("__init__.py"):
@@ -196,10 +199,15 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         return False
     if _EXPORTS.search(changed) is None:
         return True  # (no import changed)
-    return (
-        not _module_getattr(before)
-        and not _module_getattr(after)
-        and imports_of(before).keys() <= imports_of(after).keys()
+    if _module_getattr(before) or _module_getattr(after):
+        return False
+    gone = imports_of(before).keys() - imports_of(after).keys()
+    return not gone or (  # or none of the names it no longer imports was exported: its
+        # __all__ is one list written out, which does not name them (openai-python's
+        # resources swap the helpers they import)
+        before.count("__all__") == 1
+        and _ALL_LIST.search(before) is not None
+        and not any(f'"{name}"' in before or f"'{name}'" in before for name in gone)
     )
 
 
@@ -850,6 +858,8 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         return None  # (a constant "renamed" that its base still defines: silent too)
     if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
         return None
+    if brk.change == "removed" and not brk.param and rest and _still_set(models, qual, brk.line):
+        return None  # an instance attribute whose declaration in the class went
     if (
         brk.change == "bases"
         and models.after is not None
@@ -918,6 +928,37 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         symbols=symbols,
         hook=hook,
     )
+
+
+def _still_set(models: _Models, qual: str, line: int | None) -> bool:
+    """Whether the member ``qual`` (``Cls.attr``) was only declared in its class (``attr:
+    T``, no value: no attribute of the class) and the class still sets ``self.attr`` in a
+    method after the commit: an instance attribute whose declaration went (openai-python's
+    ``AsyncOpenAI`` dropped ``workload_identity: WorkloadIdentity | None`` and still sets
+    ``self.workload_identity`` in ``__init__``). Not a field of a dataclass-like class
+    whose ``__init__`` is made from its fields: that one is a parameter gone."""
+    cls, _, name = qual.rpartition(".")
+    after = models.after
+    if not after or not line or "." in cls or f"self.{name}" not in after:
+        return False
+    before = lines_of(models.before)
+    if line > len(before) or _DECLARED.fullmatch(before[line - 1]) is None:
+        return False  # (a class attribute with a value: ``Cls.attr`` itself is gone)
+    obj = find(after, cls)
+    if obj is None or obj.kind != "class":
+        return False
+    body = _body(lines_of(after), obj.line - 1)
+    if has_fields(obj) and "def __init__" not in body:
+        return False
+    for m in re.finditer(rf"self\.{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", body):
+        at = m.start()  # (its words first: see _calls_on_self)
+        if not at or not (body[at - 1].isalnum() or body[at - 1] in "_."):
+            return True
+    return False
+
+
+# a declaration in a class body without a value: ``    name: Type``
+_DECLARED = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*")
 
 
 def _calls_on_self(text: str, name: str) -> bool:
