@@ -61,6 +61,12 @@ _LOOKBACK = 120  # lines above a changed line its header is looked for
 _FAR = 4000  # lines up a long header's def is looked for (see header_covering)
 _TOP_WALK = 400  # lines walked up to a line of top-level code before all are listed
 _FIELD_LINES = 40  # lines up a field's first line is looked for from a line of its value
+# a field written on its line with a value the model writes as it is (``None``, ``0``, a
+# name), or none; no string, comment or backslash (``Literal["a"]`` is parsed)
+_PLAIN_FIELD = re.compile(
+    r"[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*([^=#'\"\\\n]*?)[ \t]*"
+    r"(?:=[ \t]*(None|True|False|-?[1-9]\d*|0|[A-Za-z_][\w.]*))?[ \t]*"
+)
 # an annotated assignment in a class body, whose value may run on: "    user: str = Field("
 _FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
 _NOT_TOP = ("", " ", "\t", "#")  # how a line that does not start with code starts
@@ -323,13 +329,31 @@ class _Side:
         if not outer or (public and private_name(outer)):
             return None
         if ":" in line.split("=")[0] and self._fields(parent[1]):  # a field: its default
-            value = field_value("\n".join(self.lines[i : statement_end(self.lines, i) + 1]).strip())
+            value = self._field_value(i)
             if value is not None:
                 return Obj(
                     f"{outer}.{name}", "attribute", i + 1,
                     value=value, field=True, decorators=("annotated",),
                 )  # fmt: skip
         return Obj(f"{outer}.{name}", "attribute", i + 1)
+
+    def _field_value(self, i: int) -> str | None:
+        """The value of the field statement at line index ``i`` as the whole-module model
+        writes it (:func:`~.pyapi.field_value`): a plain one (``None``, ``0``, a name, none)
+        as written; else its line parsed alone, and where that is not the whole statement
+        (a bracket, a string or a backslash runs on) the statement's lines."""
+        line = self.lines[i]
+        plain = _PLAIN_FIELD.fullmatch(line)
+        if plain is not None:
+            annotation = plain.group(1)
+            if annotation.count("[") == annotation.count("]") and annotation.count(
+                "("
+            ) == annotation.count(")"):
+                return plain.group(2) or ""
+        value = field_value(line.strip())
+        if value is None:
+            value = field_value("\n".join(self.lines[i : statement_end(self.lines, i) + 1]).strip())
+        return value
 
     def _fields(self, j: int) -> bool:
         """Whether the class whose header starts at line index ``j`` is dataclass-like (its
