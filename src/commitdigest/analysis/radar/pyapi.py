@@ -593,14 +593,17 @@ def _closing_line(lines: list[str], start: int, *, header: bool) -> int:
     """The first line from ``start`` on where the brackets opened since ``start`` are
     closed and that ends the ``header`` (its ``:``) or the statement (no backslash)."""
     depth = 0
+    plain = True  # no string or comment on the lines so far
     for i in range(start, len(lines)):
         text = lines[i]
-        if '"' in text or "'" in text or "#" in text:
-            return _end_in_code(lines, start, header)
+        if plain and ('"' in text or "'" in text or "#" in text):
+            plain = False
         depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
         if depth <= 0 and (_ends_header(text) if header else not _continued(text)):
-            return i
-    return start
+            # where the lines hold strings or comments, the line it would end on when
+            # they are code is where their blanked lines are read up to first
+            return i if plain else _end_in_code(lines, start, header, i + 1 - start)
+    return start if plain else _end_in_code(lines, start, header, 0)
 
 
 def _ends_header(line: str) -> bool:
@@ -611,15 +614,21 @@ def _continued(line: str) -> bool:
     return line.rstrip().endswith("\\")
 
 
-def _end_in_code(lines: list[str], start: int, header: bool) -> int:
+def _end_in_code(lines: list[str], start: int, header: bool, guess: int) -> int:
     """:func:`_closing_line` for lines with strings or comments: they are blanked out
-    first (their line breaks kept), over its first line (most statements and headers are
-    one), then 20 lines, 120, 1,000, 8,000 and the rest of the module (typer's
-    ``Typer.__init__`` documents each parameter in an ``Annotated[…, Doc(\"\"\"…\"\"\")]``:
-    700 lines of header)."""
+    first (their line breaks kept), over the ``guess`` lines where they would end were
+    their strings code (one pass for most headers: openai-python's run to dozens of lines,
+    each parameter a ``Literal["…"]``), else over the first line alone, then 20 lines,
+    120, 1,000, 8,000 and the rest of the module (typer's ``Typer.__init__`` documents
+    each parameter in an ``Annotated[…, Doc(\"\"\"…\"\"\")]``: 700 lines of header).
+    A window that cuts a triple-quoted string is not read alone."""
     size = len(lines)
-    # its first line alone, unless a string may run on from it (read with the lines after)
-    first = () if '"""' in lines[start] or "'''" in lines[start] else (1,)
+    if guess and _strings_closed(lines[start : start + guess]):
+        first: tuple[int, ...] = (guess,)
+    elif '"""' in lines[start] or "'''" in lines[start]:
+        first = ()  # (a string that may run on is read with the lines after it)
+    else:
+        first = (1,)
     for upto in (*(min(size, start + n) for n in (*first, 20, 120, 1000, 8000)), size):
         text = "\n".join(lines[start:upto])
         code = NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
@@ -631,6 +640,13 @@ def _end_in_code(lines: list[str], start: int, header: bool) -> int:
         if upto == size:
             break
     return start
+
+
+def _strings_closed(lines: list[str]) -> bool:
+    """Whether ``lines`` close every triple-quoted string they open (each delimiter an even
+    number of times)."""
+    text = "\n".join(lines)
+    return text.count('"""') % 2 == 0 and text.count("'''") % 2 == 0
 
 
 def not_code_at_end(head: str) -> bool:
