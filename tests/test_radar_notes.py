@@ -771,3 +771,22 @@ def test_renumbered_enum_is_no_rename(tmp_path: Path, mode: str) -> None:
     )
     got = _items(tmp_path, mode, before, after)
     assert ("pkg.mod.ExecutemanyMode.EXECUTEMANY_BATCH", "removed", "") in got
+
+
+def test_a_changelog_s_whole_key_is_made_only_for_an_entry_whose_words_it_has(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An entry re-wrapped or moved from another section was there before: its words are
+    looked for in the whole changelog's key, which cost 14 ms for vllm-ascend's release
+    notes and was made for nearly every new entry, though a new one names a new pull
+    request. The key is made only where every word of the entry is in the text."""
+    from commitdigest.analysis.radar import announced
+
+    made: list[str] = []
+    real = announced._text_key.__wrapped__
+    monkeypatch.setattr(announced, "_text_key", lambda text: made.append(text) or real(text))
+    text = "## 1.0\n\n- Removed `old_thing` from the client\n  API ([#12](https://x/12))\n"
+    moved = announced._key(plain_entry("Removed `old_thing` from the client API (#12)"))
+    new = announced._key(plain_entry("Removed `old_thing` from the client API (#34)"))
+    assert announced._was_written(moved, text) and not announced._was_written(new, text)
+    assert made == [text]  # (the new one's #34 is nowhere in the text)

@@ -140,7 +140,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                     continue
                 if not in_release and (
                     key in _keys(written)
-                    or (len(key) >= 20 and key in _text_key(before))
+                    or (len(key) >= 20 and _was_written(key, before))
                     # (an entry still there was not edited into this one)
                     or _edited(entry.text, key, written - _written(section))
                 ):
@@ -341,6 +341,22 @@ def _marks(text: str, key: str = "") -> tuple[frozenset[str], frozenset[str], fr
     words = frozenset((key or _key(plain_entry(text))).split())
     refs = frozenset(_REFERENCE.findall(text)) if "#" in text else frozenset()
     return words, refs, frozenset(code_spans(text))
+
+
+def _was_written(key: str, text: str | None) -> bool:
+    """Whether the entry's words ``key`` are in the changelog's text before the commit
+    (:func:`_text_key`). The text's key is made only where every word of the entry is in
+    the text as written (a new entry names a new pull request: 14 ms for vllm-ascend's
+    release notes, made for most of its entries)."""
+    if not text:
+        return False
+    lower = _lowered(text)
+    return all(word in lower for word in set(key.split())) and key in _text_key(text)
+
+
+@lru_cache(maxsize=32)
+def _lowered(text: str) -> str:
+    return text.lower()
 
 
 @lru_cache(maxsize=32)
