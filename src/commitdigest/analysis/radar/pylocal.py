@@ -428,7 +428,12 @@ class _Side:
             if attr is None and line[:1] in (" ", "\t"):  # a later line of a field's value?
                 if near == -2:  # (asked once a run)
                     near = self.nearest_def(i)
-                    in_fields = near >= 0 and "class" in lines[near] and self._fields(near)
+                    header_of = _DEF.match(lines[near]) if near >= 0 else None
+                    in_fields = (
+                        header_of is not None
+                        and header_of.group(1) == "class"
+                        and self._fields(near)
+                    )
                 if in_fields:
                     attr = self._field_over(i, near)
             if attr is not None:
