@@ -123,8 +123,8 @@ def surface(text: str, package_init: bool = False) -> tuple[str, ...]:
     out.extend(_squash(m.group(0)) for m in _FIELD.finditer(text))
     out.extend(_squash(m.group(0)) for m in _ALL.finditer(text))
     out.extend(_squash(m.group(0)) for m in _GETATTR.finditer(text))
-    if package_init:
-        out.extend(_squash(m.group(0)) for m in _IMPORT.finditer(text))
+    if package_init:  # (indented: in a function or an if TYPE_CHECKING: block, not bound)
+        out.extend(f"{indent_of(m.group(0))}|{_squash(m.group(0))}" for m in _IMPORT.finditer(text))
     return tuple(out)
 
 
@@ -598,12 +598,17 @@ def _closing_line(lines: list[str], start: int, *, header: bool) -> int:
         text = lines[i]
         if plain and ('"' in text or "'" in text or "#" in text):
             plain = False
+        elif not plain and i - start >= _GUESS_LINES:
+            break  # (a bracket in a string that never closes: no scan to the module's end)
         depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
         if depth <= 0 and (_ends_header(text) if header else not _continued(text)):
             # where the lines hold strings or comments, the line it would end on when
             # they are code is where their blanked lines are read up to first
             return i if plain else _end_in_code(lines, start, header, i + 1 - start)
     return start if plain else _end_in_code(lines, start, header, 0)
+
+
+_GUESS_LINES = 120  # lines with strings read as code for where a header would end, at most
 
 
 def _ends_header(line: str) -> bool:
@@ -1056,7 +1061,7 @@ def field_default(value: str) -> str | None:
             return None if _is_ellipsis(kw.value) else _src(kw.value)
         if kw.arg in ("default_factory", "factory"):
             return f"{kw.arg}={_src(kw.value)}"
-    if name == "Field" and node.args:  # pydantic: Field(default, ...)
+    if name in ("Field", "ib", "attrib") and node.args:  # pydantic's and attrs': (default, …)
         return None if _is_ellipsis(node.args[0]) else _src(node.args[0])
     return None
 

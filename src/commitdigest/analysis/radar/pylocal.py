@@ -60,7 +60,7 @@ _ATTR = re.compile(r"([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=]*)?(?:=(?!=)|:[^=]*$)")
 _LOOKBACK = 120  # lines above a changed line its header is looked for
 _FAR = 4000  # lines up a long header's def is looked for (see header_covering)
 _TOP_WALK = 400  # lines walked up to a line of top-level code before all are listed
-_FIELD_LINES = 40  # lines up a field's first line is looked for from a line of its value
+_FIELD_LINES = 80  # lines up a field's first line is looked for from a line of its value
 # a field written on its line with a value the model writes as it is (``None``, ``0``, a
 # name), or none; no string, comment or backslash (``Literal["a"]`` is parsed)
 _PLAIN_FIELD = re.compile(
@@ -444,17 +444,23 @@ class _Side:
         """The field whose value line index ``i`` is a later line of (``user: str =
         Field(`` / ``'guest',`` / ``)``), in the body of a dataclass-like class (``j``: the
         def or class line nearest above ``i``, a dataclass-like class); None for any
-        other line."""
+        other line. Up from ``i``, past the lines of brackets opened in the value
+        (``default_factory=lambda: dict(``) and of strings, to the first line that starts
+        an annotated assignment: the field, if its statement holds line ``i``."""
         lines = self.lines
         deep = indent_of(lines[i]) + (lines[i].lstrip()[:1] in (")", "]", "}"))
-        for k in range(i - 1, max(j, i - _FIELD_LINES), -1):  # its statement's first line
+        for k in range(i - 1, max(j, i - _FIELD_LINES), -1):
             above = lines[k]
             if not above.strip() or above.lstrip().startswith("#") or indent_of(above) >= deep:
                 continue
-            if not _FIELD_START.match(above) or statement_end(lines, k) < i:
-                return None
-            attr = self.attribute_at(k, public=True)
-            return attr if attr is not None and attr.field else None
+            if self._in_string(k):
+                continue  # (a string's line written at the margin)
+            if _FIELD_START.match(above):
+                if statement_end(lines, k) < i:
+                    return None
+                attr = self.attribute_at(k, public=True)
+                return attr if attr is not None and attr.field else None
+            deep = indent_of(above)  # a line of the value, its brackets nested less deep
         return None
 
     def find(self, qual: str) -> Obj | None:

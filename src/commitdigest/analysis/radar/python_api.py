@@ -178,6 +178,7 @@ class _Models:
 
 _EXPORTS = re.compile(r"__all__|__getattr__|^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)
 _HOOK_WORDS = re.compile(r"__all__|__getattr__|TYPE_CHECKING")
+_INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)
 _ALL_LIST = re.compile(r"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*[\[(]", re.M)  # __all__ = [ … ]
 
 
@@ -199,8 +200,8 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         return False
     if _EXPORTS.search(changed) is None:
         return True  # (no import changed)
-    if _module_getattr(before) or _module_getattr(after):
-        return False
+    if _module_getattr(before) or _module_getattr(after) or _INDENTED_IMPORT.search(changed):
+        return False  # (an import made lazy, or typing-only, no longer binds its name)
     gone = imports_of(before).keys() - imports_of(after).keys()
     return not gone or (  # or none of the names it no longer imports was exported: its
         # __all__ is one list written out, which does not name them (openai-python's
@@ -942,8 +943,14 @@ def _still_set(models: _Models, qual: str, line: int | None) -> bool:
     if not after or not line or "." in cls or f"self.{name}" not in after:
         return False
     before = lines_of(models.before)
-    if line > len(before) or _DECLARED.fullmatch(before[line - 1]) is None:
-        return False  # (a class attribute with a value: ``Cls.attr`` itself is gone)
+    declared = before[line - 1] if line <= len(before) else ""
+    if (
+        _DECLARED.fullmatch(declared) is None
+        or declared.count("[") != declared.count("]")
+        or declared.count("(") != declared.count(")")
+    ):
+        return False  # (a class attribute with a value: ``Cls.attr`` itself is gone; an
+        # annotation over several lines may have one on its last)
     obj = find(after, cls)
     if obj is None or obj.kind != "class":
         return False
