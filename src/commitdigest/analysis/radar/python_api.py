@@ -188,9 +188,9 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     ``__getattr__``), or the commit changes none of them and its imports bind every name
     they bound that ``__all__`` may export (what it exports from an import is still
     imported; only a module ``__getattr__`` may serve a name the changed lines do not
-    show). openai-python's
-    generated modules each have ``__all__``, and most of its commits add imports to them:
-    each was modelled whole, both versions parsed, most of its radar's time."""
+    show). openai-python's generated modules each have ``__all__``, and most of its commits
+    add imports to them: each was modelled whole, both versions parsed, most of its radar's
+    time."""
     if after is None or path not in view.numbers or path.endswith("__init__.py"):
         return False
     changed = view.changed.get(path)
