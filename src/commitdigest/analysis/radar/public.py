@@ -31,6 +31,7 @@ from commitdigest.analysis.radar.pyapi import (
     module_api,
     statements_api,
     top_statements,
+    word_char,
 )
 from commitdigest.analysis.radar.repo import RepoView
 
@@ -247,7 +248,9 @@ class _Walker:
         at = text.find(name)
         while at >= 0:
             end = at + len(name)
-            if (not at or not _word(text[at - 1])) and (end == len(text) or not _word(text[end])):
+            if (not at or not word_char(text[at - 1])) and (
+                end == len(text) or not word_char(text[end])
+            ):
                 k = bisect.bisect_right(starts, at) - 1
                 if k >= 0 and (not picked or picked[-1] != k):
                     head = _DEF_NAME.match(text, starts[k])
@@ -401,10 +404,6 @@ class _Walker:
 # the name a top-level def or class statement binds, past its decorators (past one over
 # several lines, or a comment between, it is not read: the statement is parsed then)
 _DEF_NAME = re.compile(r"(?:@[^\n]*\n)*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
-
-
-def _word(char: str) -> bool:
-    return char.isalnum() or char == "_"
 
 
 def _lazy_target(module: str, name: str, value: str | None) -> str | None:

@@ -36,6 +36,7 @@ __all__ = [
     "Param",
     "aliases_in",
     "api_of",
+    "brackets_balanced",
     "calls_super",
     "compare",
     "compare_objects",
@@ -59,6 +60,7 @@ __all__ = [
     "surface",
     "top_statements",
     "without_comments",
+    "word_char",
 ]
 
 # ---- the cheap surface ---------------------------------------------------------------------
@@ -200,16 +202,12 @@ def _dataclass_like(decorators: Iterable[str], bases: Iterable[str]) -> bool:
     return any(_DATACLASS_LIKE.search(d.split("(")[0]) for d in (*decorators, *bases))
 
 
-@lru_cache(maxsize=1024)
 def field_value(statement: str) -> str | None:
     """The value of a field's statement (``x: int = Field(5)``, its lines as written, the
     first one's indent stripped) as the whole-module model writes it (``Field(5)``); "" for
     a field without one (``x: int``); None when the text is no annotated assignment."""
-    try:
-        tree = ast.parse(statement)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-    node = tree.body[0] if len(tree.body) == 1 else None
+    tree = _parsed(statement)
+    node = tree.body[0] if tree is not None and len(tree.body) == 1 else None
     if not isinstance(node, ast.AnnAssign):
         return None
     return _src(node.value) if node.value is not None else ""
@@ -537,7 +535,8 @@ def statements_api(
 
 @lru_cache(maxsize=4096)
 def _parsed(piece: str) -> ast.Module | None:
-    """A top-level statement parsed alone (one is asked for each name it holds)."""
+    """A top-level statement parsed alone (one is asked for each name it holds), or a
+    field's (:func:`field_value`)."""
     try:
         return ast.parse(piece)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -789,15 +788,24 @@ def light_api(text: str) -> ModuleApi:
                 value = field_value(
                     "\n".join(all_lines[at : statement_end(all_lines, at) + 1]).strip()
                 )
-            api.objects[qual] = (
-                Obj(qual, "attribute", at + 1)
-                if value is None
-                else Obj(
-                    qual, "attribute", at + 1, value=value, field=True, decorators=("annotated",)
-                )
-            )
+            field = value is not None
+            api.objects[qual] = Obj(
+                qual, "attribute", at + 1,
+                value=value, field=field, decorators=("annotated",) if field else (),
+            )  # fmt: skip
     api.imports = imports_in(text)
     return api
+
+
+def word_char(char: str) -> bool:
+    """Whether ``char`` can be part of a Python name."""
+    return char.isalnum() or char == "_"
+
+
+def brackets_balanced(text: str) -> bool:
+    """Whether ``text`` closes every round and square bracket it opens (counted as
+    written: a line that a statement goes on from does not)."""
+    return text.count("(") == text.count(")") and text.count("[") == text.count("]")
 
 
 def has_fields(cls: Obj) -> bool:

@@ -33,6 +33,7 @@ from commitdigest.analysis.radar.pyapi import (
     Breakage,
     Obj,
     aliases_in,
+    brackets_balanced,
     compare_objects,
     decorators_above,
     field_value,
@@ -44,6 +45,7 @@ from commitdigest.analysis.radar.pyapi import (
     signature_end,
     statement_end,
     string_spans,
+    word_char,
 )
 
 __all__ = [
@@ -344,12 +346,8 @@ class _Side:
         (a bracket, a string or a backslash runs on) the statement's lines."""
         line = self.lines[i]
         plain = _PLAIN_FIELD.fullmatch(line)
-        if plain is not None:
-            annotation = plain.group(1)
-            if annotation.count("[") == annotation.count("]") and annotation.count(
-                "("
-            ) == annotation.count(")"):
-                return plain.group(2) or ""
+        if plain is not None and brackets_balanced(plain.group(1)):  # (its annotation)
+            return plain.group(2) or ""
         value = field_value(line.strip())
         if value is None:
             value = field_value("\n".join(self.lines[i : statement_end(self.lines, i) + 1]).strip())
@@ -479,7 +477,7 @@ class _Side:
             start = end = pos + len(name)
             head = text[max(0, pos - 6) : pos]
             if head.endswith(("def ", "class ")):
-                if end < size and (text[end].isalnum() or text[end] == "_"):
+                if end < size and word_char(text[end]):
                     pass  # a longer name
                 elif head.endswith("def "):
                     defs.append(pos - 4)
