@@ -178,9 +178,8 @@ class _Models:
         return api_of(self.after, self.module, self.is_init)
 
 
-_EXPORTS = re.compile(r"__all__|__getattr__|^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)
 _HOOK_WORDS = re.compile(r"__all__|__getattr__|TYPE_CHECKING")
-_INDENTED_IMPORT = re.compile(r"^[ \t]+(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)
+_IMPORT_LINE = re.compile(r"^([ \t]*)(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)  # and its indent
 _ALL_LIST = re.compile(r"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*[\[(]", re.M)  # __all__ = [ … ]
 
 
@@ -200,9 +199,10 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         return True  # no export hook: what it exports is what it defines
     if changed is None or _HOOK_WORDS.search(changed) is not None:
         return False
-    if _EXPORTS.search(changed) is None:
+    indents = [m.group(1) for m in _IMPORT_LINE.finditer(changed)]
+    if not indents:
         return True  # (no import changed)
-    if _module_getattr(before) or _module_getattr(after) or _INDENTED_IMPORT.search(changed):
+    if _module_getattr(before) or _module_getattr(after) or any(indents):
         return False  # (an import made lazy, or typing-only, no longer binds its name)
     gone = imports_of(before).keys() - imports_of(after).keys()
     return not gone or (  # or none of the names it no longer imports was exported: its
