@@ -845,6 +845,42 @@ def test_an_exported_import_made_lazy_is_a_dropped_export(tmp_path: Path, mode: 
     assert _items(tmp_path, mode, top, lazy) == [("pkg.mod.Engine", "removed", "")]
 
 
+def test_imports_added_inside_methods_of_a_module_with_all_are_read_around_its_lines(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module with ``__all__`` whose commit only adds lines, imports inside its methods
+    among them (openai-python's client adds each new resource's import to a property):
+    no import line went, so no name it bound is unbound; it is read around its changed
+    lines, not modelled whole (both versions parsed), and what changed there is found.
+    An import moved into a
+    function (a line removed too) is still read whole (the test above)."""
+    from commitdigest.analysis.radar import python_api
+
+    local: list[str] = []
+    real = python_api.local_breakages
+    monkeypatch.setattr(
+        python_api, "local_breakages", lambda before, *a: local.append(before) or real(before, *a)
+    )
+    before = (
+        '__all__ = ["Client"]\n\nfrom .base import Base\n\n\nclass Client(Base):\n'
+        "    def send(\n        self,\n        url,\n        timeout=5,\n    ):\n        pass\n\n"
+        "    @property\n"
+        "    def files(self):\n        from .files import Files\n\n        return Files(self)\n"
+    )
+    after = before.replace("        url,\n", "        url,\n        retries,\n").replace(
+        "    @property\n    def files",
+        "    @property\n    def models(self):\n        from .models import Models\n\n"
+        "        return Models(self)\n\n    @property\n    def files",
+    )
+    found = _items(tmp_path, mode, before, after)
+    assert [(name, change) for name, change, _ in found] == [
+        ("pkg.mod.Client.send(retries)", "now_required"),
+        ("pkg.mod.Client.send(timeout)", "signature_changed"),  # (its position moved)
+    ]
+    # (where the patch is whole: a cut one's hunks say which lines they span, not which went)
+    assert len(local) == (mode == "patches")
+
+
 def test_where_a_header_with_strings_ends_is_found_in_linear_time() -> None:
     """A header is read as code first, for where it would end, then with its strings
     blanked: a bracket in a string that never closes (``def f(a='(', b=1):``) made that first

@@ -202,8 +202,12 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     indents = [m.group(1) for m in _IMPORT_LINE.finditer(changed)]
     if not indents:
         return True  # (no import changed)
-    if _module_getattr(before) or _module_getattr(after) or any(indents):
-        return False  # (an import made lazy, or typing-only, no longer binds its name)
+    if _module_getattr(before) or _module_getattr(after):
+        return False
+    if any(indents) and view.numbers[path][0]:
+        return False  # (an import made lazy, or typing-only, no longer binds its name; one
+        # added where no line went unbinds none: openai-python's client adds its resources'
+        # imports inside its properties)
     gone = imports_of(before).keys() - imports_of(after).keys()
     return not gone or (  # or none of the names it no longer imports was exported: its
         # __all__ is one list written out, which does not name them (openai-python's
