@@ -667,9 +667,9 @@ class ReportRun:
 
 def _radar_reads(path: str) -> bool:
     """Whether some kind of the radar reads ``path`` (whatever its diff says)."""
-    from commitdigest.analysis.radar.driver import read_by_a_kind
+    from commitdigest.analysis.radar.driver import read_at_all
 
-    return read_by_a_kind(path, None)
+    return read_at_all(path)
 
 
 def _by_day(

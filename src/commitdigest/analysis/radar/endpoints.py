@@ -29,7 +29,7 @@ from commitdigest.analysis.radar.changelog import (
     plain_text,
     sections,
 )
-from commitdigest.analysis.radar.driver import dedupe, read_by_a_kind
+from commitdigest.analysis.radar.driver import dedupe, read_at_all
 from commitdigest.analysis.radar.instead import own_first, replacement_for, said_by_path
 from commitdigest.analysis.radar.models import ApiChange, CommitView
 from commitdigest.analysis.radar.public import public_surface
@@ -84,7 +84,7 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
         if old:
             paths.append(old)
         paths.append(path)
-    read = tuple(dict.fromkeys(p for p in paths if read_by_a_kind(p, None)))
+    read = tuple(dict.fromkeys(p for p in paths if read_at_all(p)))
     extra = [p for p in python_api.init_paths(read) if p not in read]
     before = repo.texts(base, read)
     after = repo.texts(tip, [*read, *extra])
