@@ -297,9 +297,10 @@ class _Side:
         lines = self.lines
         return decorators_above((lines[k] for k in range(j - 1, -1, -1)), indent_of(lines[j]))
 
-    def attribute_at(self, i: int, public: bool = False) -> Obj | None:
+    def attribute_at(self, i: int, public: bool = False, qual: str | None = None) -> Obj | None:
         """A module-level name or a class-level attribute assigned at line index ``i``;
-        ``public``: None for a private one (no more is asked of it)."""
+        ``public``: None for a private one (no more is asked of it); ``qual``: None for
+        another than ``qual`` (a field's value is not read for it)."""
         line = self.lines[i]
         head = line[:1]
         if head in (" ", "\t"):  # in a class body: only upper-case names and fields count
@@ -318,6 +319,9 @@ class _Side:
             return None  # in a class body: upper-case constants and annotated fields only
         if public and private_name(name):
             return None
+        if qual is not None and ("." in qual if indent == 0 else "." not in qual and indent > 4):
+            return None  # (a class's member is indented; a module's name is not, or is a
+            # module-level block's)
         if self._in_string(i):
             return None  # a docstring's "Name: text" (the dearer test after the cheap ones)
         if indent == 0:
@@ -329,6 +333,8 @@ class _Side:
             return None
         outer = self.qualname(parent[1])
         if not outer or (public and private_name(outer)):
+            return None
+        if qual is not None and qual != f"{outer}.{name}":
             return None
         if ":" in line.split("=")[0] and self._fields(parent[1]):  # a field: its default
             value = self._field_value(i)
@@ -464,8 +470,10 @@ class _Side:
     def find(self, qual: str) -> Obj | None:
         """``qual`` anywhere in this version (looked up by its last name): a ``def``, then a
         ``class``, then an assignment of that name, each in the order written. One search
-        for the name finds all three (three searches of the module before)."""
-        name = qual.rsplit(".", 1)[-1]
+        for the name finds all three (three searches of the module before). A member of a
+        class is looked for after the class's header only (openai-python's models each
+        have a ``type`` field: its every ``type`` was read for one)."""
+        *outer, name = qual.rsplit(".", 2)
         if not name.isidentifier():
             return None  # (an empty name is found everywhere)
         text = self.text
@@ -473,6 +481,9 @@ class _Side:
         classes: list[int] = []
         names: list[int] = []  # the name where a line's code may start
         start, size = 0, len(text)
+        if outer:  # (the first "class Name" written, a header or not: none is above it;
+            # "class  Name" is one too, not looked for)
+            start = max(0, text.find(f"class {outer[-1]}"))
         while (pos := text.find(name, start)) >= 0:
             start = end = pos + len(name)
             head = text[max(0, pos - 6) : pos]
@@ -494,7 +505,7 @@ class _Side:
         for pos in names:
             i = self._line_of(pos)
             if self.lines[i].lstrip().startswith(name):
-                attr = self.attribute_at(i)
+                attr = self.attribute_at(i, qual=qual)
                 if attr is not None and attr.qualname == qual:
                     return attr
         return None
