@@ -16,7 +16,7 @@ from commitdigest.analysis.radar.models import (
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
 from commitdigest.analysis.radar.pyapi import (
-    NOT_CODE,
+    code_of,
     header_params,
     header_text,
     indent_of,
@@ -132,7 +132,7 @@ def _filters(text: str, start: int, line: str) -> bool:
     warnings (pytest's ``warnings.filterwarnings("always", category=DeprecationWarning)``
     made the method it is in "deprecated"): the line itself, or the lines above it that
     open its call (ending with ``(``, ``,`` or ``=``, or only strings), read as code."""
-    code = NOT_CODE.sub("", line).strip()  # the code of a line ("all … except `x` …": words)
+    code = code_of(line).strip()  # the code of a line ("all … except `x` …": words)
     above = _lines_above(text, start, 5)
     while True:
         if _FILTERS.search(code):
@@ -142,7 +142,7 @@ def _filters(text: str, start: int, line: str) -> bool:
         upper = next(above, None)
         if upper is None:
             return False
-        code = NOT_CODE.sub("", upper).strip()
+        code = code_of(upper).strip()
         if code and not code.endswith(("(", ",", "=")):
             return False  # no line of the call's arguments (one of strings only is one)
 

@@ -28,7 +28,6 @@ from typing import NamedTuple
 
 __all__ = [
     "MODULE_BLOCK",
-    "NOT_CODE",
     "TOP_LINE",
     "Breakage",
     "ModuleApi",
@@ -38,6 +37,7 @@ __all__ = [
     "api_of",
     "brackets_balanced",
     "calls_super",
+    "code_of",
     "compare",
     "compare_objects",
     "dropped_exports",
@@ -52,6 +52,7 @@ __all__ = [
     "light_api",
     "module_api",
     "not_code_at_end",
+    "not_code_spans",
     "plain_base",
     "signature_end",
     "statement_end",
@@ -499,9 +500,9 @@ def top_statements(text: str) -> list[int] | None:
     line break Python reads that a split at ``\n`` does not."""
     if _UNSPLIT.search(text):
         return None
-    # the strings of several lines (with their escapes: NOT_CODE reads them as Python does,
-    # a triple quote in a one-line string or after a backslash too)
-    strings = [(m.start(), m.end()) for m in NOT_CODE.finditer(text) if "\n" in m.group()]
+    # the strings of several lines (with their escapes: not_code_spans reads them as Python
+    # does, a triple quote in a one-line string or after a backslash too)
+    strings = [(a, b) for a, b in not_code_spans(text) if text.count("\n", a, b)]
     starts: list[int] = []
     decorated = False  # the last statement started is decorators, so far
     continued = False  # the line above ends with a backslash
@@ -566,11 +567,66 @@ def header_text(lines: Iterable[str]) -> str:
     return " ".join(without_comments("\n".join(lines))[0].split())
 
 
-# a string literal (of one line or several) or a comment, matched from where code is read
-NOT_CODE = re.compile(
-    r"""(\"\"\"|''')(?:\\.|(?!\1)[^\\])*?\1|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|\#[^\n]*""",
-    re.S,
-)
+_NOT_CODE_START = re.compile(r"[\"'#]")
+# a string literal of one line (or continued by a backslash), read from its opening quote
+_QUOTED = re.compile(r""""(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
+
+
+def not_code_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each string literal (of one line or several) and comment of
+    ``text``, in order, read from where code is read: a triple-quoted string ends at the
+    first of its quotes that no backslash escapes; one never closed reads as ``""``, then
+    a string of the rest of its line. (What the regex
+    ``(\"\"\"|''')(?:\\.|(?!\1)[^\\])*?\1|"…"|'…'|\\#[^\n]*`` finds: by ``str.find`` from
+    quote to quote, twice as fast; the regex read a long docstring a character at a time.)"""
+    spans: list[tuple[int, int]] = []
+    find, size = text.find, len(text)
+    pos = 0
+    while (m := _NOT_CODE_START.search(text, pos)) is not None:
+        at = m.start()
+        mark = text[at]
+        if mark == "#":
+            end = find("\n", at)
+            pos = size if end < 0 else end
+            spans.append((at, pos))
+            continue
+        quotes = mark * 3
+        if text.startswith(quotes, at):
+            end = find(quotes, at + 3)
+            while end >= 0:  # the first closing quotes after an even run of backslashes
+                k = end
+                while text[k - 1] == "\\":
+                    k -= 1
+                if (end - k) % 2 == 0:
+                    break
+                end = find(quotes, end + 1)
+            if end >= 0:
+                pos = end + 3
+                spans.append((at, pos))
+                continue
+        one = _QUOTED.match(text, at)
+        if one is None:
+            pos = at + 1  # a quote that opens no string on its line: code
+        else:
+            pos = one.end()
+            spans.append((at, pos))
+    return spans
+
+
+def code_of(text: str, *, comments_only: bool = False, breaks: bool = False) -> str:
+    """``text`` without its string literals and comments (``comments_only``: without its
+    comments only); ``breaks``: each keeps its line breaks."""
+    pieces: list[str] = []
+    pos = 0
+    for start, end in not_code_spans(text):
+        if comments_only and text[start] != "#":
+            continue
+        pieces.append(text[pos:start])
+        if breaks:
+            pieces.append("\n" * text.count("\n", start, end))
+        pos = end
+    pieces.append(text[pos:])
+    return "".join(pieces)
 
 
 def signature_end(lines: list[str], start: int) -> int:
@@ -635,7 +691,7 @@ def _end_in_code(lines: list[str], start: int, header: bool, guess: int) -> int:
         first = (1,)
     for upto in (*(min(size, start + n) for n in (*first, 20, 120, 1000, 8000)), size):
         text = "\n".join(lines[start:upto])
-        code = NOT_CODE.sub(lambda m: "\n" * m.group().count("\n"), text).split("\n")
+        code = code_of(text, breaks=True).split("\n")
         depth = 0
         for k, line in enumerate(code):
             depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
@@ -665,8 +721,8 @@ def without_comments(text: str) -> tuple[str, str]:
     ``Doc(\"\"\"… #using-the-same-dependency …\"\"\")`` parameters), is no comment."""
     if "#" not in text and "'" not in text and '"' not in text:
         return text, ""
-    code = NOT_CODE.sub(lambda m: "" if m.group().startswith("#") else m.group(), text)
-    left = NOT_CODE.sub("", code)  # what no literal took: a quote here opens one
+    code = code_of(text, comments_only=True)
+    left = code_of(code)  # what no literal took: a quote here opens one
     quotes = [left.find(q) for q in ('"', "'") if q in left]
     return code, left[min(quotes)] if quotes else ""
 
