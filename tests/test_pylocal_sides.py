@@ -80,24 +80,28 @@ def test_an_object_is_found_by_its_name_def_then_class_then_assignment() -> None
 
 
 def test_a_member_is_looked_for_below_its_class_only_and_found_however_it_is_written() -> None:
-    """A class's member is looked for after the first place its class is written (none
-    above it can be its), and only its own name's lines are read whole (a field's value is
-    read for the field asked); a class written ``class  Name`` (two spaces), a member
-    after a class whose name starts the same, and a module-level block's name are found."""
+    """A class's member is looked for below the first place its class is written ``class
+    Name`` (none above it can be its), and only its own name's lines are read whole (a
+    field's value is read for the field asked). A class written ``class  Name`` (two
+    spaces) is looked for from the top, not from a later class whose name starts the same
+    (``class JobBase`` below it: its member was "removed"); a member below such a class, and
+    a module-level block's name, are found."""
     text = (
-        "class JobBase(BaseModel):\n    type: str = 'base'\n\n\n"
-        "if HAVE_X:\n    type: str = 'x'\n\n\n"
         "class  Job(BaseModel):\n    type: str = Field('job', description='t')\n"
-        "    other: int = 1\n"
+        "    other: int = 1\n\n\n"
+        "if HAVE_X:\n    type: str = 'x'\n\n\n"
+        "class JobBase(BaseModel):\n    type: str = 'base'\n"
     )
     side = _Side(text)
     job = side.find("Job.type")
-    assert job is not None and (job.line, job.value) == (10, "Field('job', description='t')")
+    assert job is not None and (job.line, job.value) == (2, "Field('job', description='t')")
     base = side.find("JobBase.type")
-    assert base is not None and (base.line, base.value) == (2, "'base'")
+    assert base is not None and (base.line, base.value) == (11, "'base'")
     top = side.find("type")
-    assert top is not None and top.line == 6
+    assert top is not None and top.line == 7
     assert side.find("Job.missing") is None and side.find("Other.type") is None
+    other = _Side(text.replace("class  Job", "class Job")).find("Job.other")
+    assert other is not None and other.line == 3
 
 
 def test_the_objects_at_changed_lines_are_the_public_ones_and_no_private_one_is_read(

@@ -851,9 +851,9 @@ def test_imports_added_inside_methods_of_a_module_with_all_are_read_around_its_l
     """A module with ``__all__`` whose commit only adds lines, imports inside its methods
     among them (openai-python's client adds each new resource's import to a property):
     no import line went, so no name it bound is unbound; it is read around its changed
-    lines, not modelled whole (both versions parsed), and what changed there is found.
-    An import moved into a
-    function (a line removed too) is still read whole (the test above)."""
+    lines, not modelled whole (both versions parsed), and what changed there is found. An
+    import moved into a function (a line removed too) is still read whole (the test
+    above)."""
     from commitdigest.analysis.radar import python_api
 
     local: list[str] = []
@@ -879,6 +879,37 @@ def test_imports_added_inside_methods_of_a_module_with_all_are_read_around_its_l
     ]
     # (where the patch is whole: a cut one's hunks say which lines they span, not which went)
     assert len(local) == (mode == "patches")
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "gone"),
+    [
+        (  # a class inserted before a method: the method is the new class's
+            '__all__ = ["Client"]\n\n\nclass Client:\n    def send(self, url):\n        pass\n\n'
+            "    def close(self):\n        pass\n",
+            '__all__ = ["Client"]\n\n\nclass Client:\n    def send(self, url):\n        pass\n\n'
+            "    @property\n    def files(self):\n        from .files import Files\n\n"
+            "        return Files(self)\n\n\nclass Other:\n    def close(self):\n        pass\n",
+            "pkg.mod.Client.close",
+        ),
+        (  # a function wrapped in a string
+            '__all__ = ["bar"]\n\n\ndef bar(a, b=1):\n    return a\n',
+            '__all__ = ["bar"]\n\n\nS = """\ndef bar(a, b=1):\n    return a\n"""\n\n\n'
+            "def _helper():\n    from .files import Files\n\n    return Files\n",
+            "pkg.mod.bar",
+        ),
+    ],
+)
+def test_lines_added_that_change_what_the_lines_below_them_are_read_whole(
+    tmp_path: Path, mode: str, before: str, after: str, gone: str
+) -> None:
+    """A commit that only adds lines to a module with ``__all__``, imports inside its
+    functions among them, is read around its changed lines only where the added lines add
+    inside what is there: a class header added at the first column takes the methods below
+    it, a string opened above code makes it text; the changed lines alone do not show it
+    (found by the session's reviewer: read around them, both were silent)."""
+    found = _items(tmp_path, mode, before, after)
+    assert (gone, "removed") in [(name, change) for name, change, _ in found]
 
 
 def test_where_a_header_with_strings_ends_is_found_in_linear_time() -> None:

@@ -573,11 +573,11 @@ _QUOTED = re.compile(r""""(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""", re.S)
 
 
 def not_code_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each string literal (of one line or several) and comment of
+    r"""(start, end) of each string literal (of one line or several) and comment of
     ``text``, in order, read from where code is read: a triple-quoted string ends at the
-    first of its quotes that no backslash escapes; one never closed reads as ``""``, then
-    a string of the rest of its line. (What the regex
-    ``(\"\"\"|''')(?:\\.|(?!\1)[^\\])*?\1|"…"|'…'|\\#[^\n]*`` finds: by ``str.find`` from
+    first of its quotes that no backslash escapes; one never closed is read as ``""``, and
+    its third quote as a quote of one line. (What the regex
+    ``(\"\"\"|''')(?:\\.|(?!\1)[^\\])*?\1|"…"|'…'|\#[^\n]*`` finds: by ``str.find`` from
     quote to quote, twice as fast; the regex read a long docstring a character at a time.)"""
     spans: list[tuple[int, int]] = []
     find, size = text.find, len(text)

@@ -471,8 +471,9 @@ class _Side:
         """``qual`` anywhere in this version (looked up by its last name): a ``def``, then a
         ``class``, then an assignment of that name, each in the order written. One search
         for the name finds all three (three searches of the module before). A member of a
-        class is looked for after the class's header only (openai-python's models each
-        have a ``type`` field: its every ``type`` was read for one)."""
+        class is looked for below the first place its class is written ``class Name`` only
+        (openai-python's models each have a ``type`` field: its every ``type`` was read for
+        one)."""
         *outer, name = qual.rsplit(".", 2)
         if not name.isidentifier():
             return None  # (an empty name is found everywhere)
@@ -481,9 +482,11 @@ class _Side:
         classes: list[int] = []
         names: list[int] = []  # the name where a line's code may start
         start, size = 0, len(text)
-        if outer:  # (the first "class Name" written, a header or not: none is above it;
-            # "class  Name" is one too, not looked for)
+        if outer:  # the first "class Name" written, a header or not: none is above it,
+            # unless a class above it is written "class  Name" (or with a tab)
             start = max(0, text.find(f"class {outer[-1]}"))
+            if text.find("class  ", 0, start) >= 0 or text.find("class\t", 0, start) >= 0:
+                start = 0
         while (pos := text.find(name, start)) >= 0:
             start = end = pos + len(name)
             head = text[max(0, pos - 6) : pos]

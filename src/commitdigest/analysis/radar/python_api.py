@@ -204,7 +204,7 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         return True  # (no import changed)
     if _module_getattr(before) or _module_getattr(after):
         return False
-    if any(indents) and view.numbers[path][0]:
+    if any(indents) and (view.numbers[path][0] or not _adds_inside(changed)):
         return False  # (an import made lazy, or typing-only, no longer binds its name; one
         # added where no line went unbinds none: openai-python's client adds its resources'
         # imports inside its properties)
@@ -215,6 +215,22 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         before.count("__all__") == 1
         and _ALL_LIST.search(before) is not None
         and not any(f'"{name}"' in before or f"'{name}'" in before for name in gone)
+    )
+
+
+def _adds_inside(added: str) -> bool:
+    """Whether a commit's added lines of a module (``added``: it removed none) only add to
+    the blocks already there, or imports: each is blank, a comment, indented or an import at
+    the first column, none opens a string of several lines and none is continued by a
+    backslash. A header added at the first column adopts the indented lines below it (a
+    class inserted before a method makes it that class's), and a string opened above code
+    makes it text: the changed lines alone do not show that."""
+    if '"""' in added or "'''" in added:
+        return False
+    return all(
+        (not line or line[0] in " \t#\r" or line.startswith(("import ", "from ")))
+        and not line.endswith(("\\", "\\\r"))
+        for line in added.split("\n")
     )
 
 
