@@ -912,6 +912,25 @@ def test_lines_added_that_change_what_the_lines_below_them_are_read_whole(
     assert (gone, "removed") in [(name, change) for name, change, _ in found]
 
 
+@pytest.mark.parametrize("runtime_first", [True, False])
+def test_a_name_imported_at_run_time_and_under_type_checking_is_the_module_s(
+    tmp_path: Path, mode: str, runtime_first: bool
+) -> None:
+    """A name a module imports at run time and again under ``if TYPE_CHECKING:`` is still
+    the module's: the typing-only import of it was read as the name's only one, and an
+    exported ``Foo`` that the commit imported a second time for the type checker was
+    "removed" (found by the session's reviewer)."""
+    runtime, typing = "from .x import Foo\n\n", "    from .t import Bar\n"
+    head = "from typing import TYPE_CHECKING\n\n"
+    block = "if TYPE_CHECKING:\n" + typing + "\n"
+    body = '__all__ = ["Foo", "bar"]\n\n\ndef bar(a, b=1):\n    return a\n'
+    before = head + (runtime + block if runtime_first else block + runtime) + body
+    after = (
+        before.replace(typing, typing + "    from .x import Foo\n") + "\n\ndef baz():\n    pass\n"
+    )
+    assert _items(tmp_path, mode, before, after) == []
+
+
 def test_where_a_header_with_strings_ends_is_found_in_linear_time() -> None:
     """A header is read as code first, for where it would end, then with its strings
     blanked: a bracket in a string that never closes (``def f(a='(', b=1):``) made that first

@@ -375,25 +375,31 @@ class _Builder:
             self.body(node.body, prefix, typing_only, cls)
 
     def imports(self, node: ast.Import | ast.ImportFrom, typing_only: bool) -> None:
-        api = self.api
         if isinstance(node, ast.Import):
             for alias in node.names:
                 bound = alias.asname or alias.name.split(".")[0]
-                api.imports[bound] = alias.name if alias.asname else bound
-                api.import_lines[bound] = node.lineno
-                if typing_only:
-                    api.typing_imports.add(bound)
+                self.bind(bound, alias.name if alias.asname else bound, node.lineno, typing_only)
             return
         base = absolute_module(self.module, node.level, node.module or "", self.is_package)
         for alias in node.names:
             if alias.name == "*":
-                api.star_imports.append(base)
+                self.api.star_imports.append(base)
                 continue
-            bound = alias.asname or alias.name
-            api.imports[bound] = f"{base}.{alias.name}" if base else alias.name
-            api.import_lines[bound] = node.lineno
-            if typing_only:
-                api.typing_imports.add(bound)
+            target = f"{base}.{alias.name}" if base else alias.name
+            self.bind(alias.asname or alias.name, target, node.lineno, typing_only)
+
+    def bind(self, bound: str, target: str, line: int, typing_only: bool) -> None:
+        """An import binds ``bound``; ``typing_only``: under ``if TYPE_CHECKING:``, which
+        leaves a name also imported at run time what that import made it."""
+        api = self.api
+        if typing_only and bound in api.imports and bound not in api.typing_imports:
+            return  # (imported at run time too: the module has it)
+        api.imports[bound] = target
+        api.import_lines[bound] = line
+        if typing_only:
+            api.typing_imports.add(bound)
+        else:
+            api.typing_imports.discard(bound)
 
     is_package = False
 
