@@ -164,7 +164,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     the changed lines too; one taken away makes it required; an import a module with
 #     __all__ drops is an export dropped; a class's declaration (x: T) dropped while its
 #     methods still set self.x removes nothing
-RADAR_VERSION = 27
+# 28: a name imported at run time and again under if TYPE_CHECKING: is still the module's; a
+#     class written "class  Name" is looked in from the module's top
+RADAR_VERSION = 28
 
 
 def cache_key(sha: str) -> str:
