@@ -42,6 +42,7 @@ __all__ = [
     "compare_objects",
     "dropped_exports",
     "field_value",
+    "field_value_at",
     "generic_dropped",
     "has_fields",
     "header_params",
@@ -212,6 +213,29 @@ def field_value(statement: str) -> str | None:
     if not isinstance(node, ast.AnnAssign):
         return None
     return _src(node.value) if node.value is not None else ""
+
+
+# a field written on its line with a value the model writes as it is (``None``, ``0``, a
+# name), or none; no string, comment or backslash (``Literal["a"]`` is parsed)
+_PLAIN_FIELD = re.compile(
+    r"[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*([^=#'\"\\\n]*?)[ \t]*"
+    r"(?:=[ \t]*(None|True|False|-?[1-9]\d*|0|[A-Za-z_][\w.]*))?[ \t]*"
+)
+
+
+def field_value_at(lines: list[str], i: int) -> str | None:
+    """:func:`field_value` of the field statement starting at line index ``i`` of a module's
+    ``lines``: a plain value (``None``, ``0``, a name, none) as written, without a parse;
+    else its line parsed alone, and where that is not the whole statement (a bracket, a
+    string or a backslash runs on) the statement's lines."""
+    line = lines[i]
+    plain = _PLAIN_FIELD.fullmatch(line)
+    if plain is not None and brackets_balanced(plain.group(1)):  # (its annotation)
+        return plain.group(2) or ""
+    value = field_value(line.strip())
+    if value is None:
+        value = field_value("\n".join(lines[i : statement_end(lines, i) + 1]).strip())
+    return value
 
 
 def _src(node: ast.AST | None) -> str | None:
@@ -847,9 +871,7 @@ def light_api(text: str) -> ModuleApi:
             if pattern is _FIELD and cls is not None and has_fields(cls):  # its default
                 if all_lines is None:
                     all_lines = text.split("\n")
-                value = field_value(
-                    "\n".join(all_lines[at : statement_end(all_lines, at) + 1]).strip()
-                )
+                value = field_value_at(all_lines, at)
             field = value is not None
             api.objects[qual] = Obj(
                 qual, "attribute", at + 1,

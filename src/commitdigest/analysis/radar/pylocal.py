@@ -33,10 +33,9 @@ from commitdigest.analysis.radar.pyapi import (
     Breakage,
     Obj,
     aliases_in,
-    brackets_balanced,
     compare_objects,
     decorators_above,
-    field_value,
+    field_value_at,
     has_fields,
     header_text,
     imports_in,
@@ -63,12 +62,6 @@ _LOOKBACK = 120  # lines above a changed line its header is looked for
 _FAR = 4000  # lines up a long header's def is looked for (see header_covering)
 _TOP_WALK = 400  # lines walked up to a line of top-level code before all are listed
 _FIELD_LINES = 80  # lines up a field's first line is looked for from a line of its value
-# a field written on its line with a value the model writes as it is (``None``, ``0``, a
-# name), or none; no string, comment or backslash (``Literal["a"]`` is parsed)
-_PLAIN_FIELD = re.compile(
-    r"[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*([^=#'\"\\\n]*?)[ \t]*"
-    r"(?:=[ \t]*(None|True|False|-?[1-9]\d*|0|[A-Za-z_][\w.]*))?[ \t]*"
-)
 # an annotated assignment in a class body, whose value may run on: "    user: str = Field("
 _FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
 _NOT_TOP = ("", " ", "\t", "#")  # how a line that does not start with code starts
@@ -337,27 +330,13 @@ class _Side:
         if qual is not None and qual != f"{outer}.{name}":
             return None
         if ":" in line.split("=")[0] and self._fields(parent[1]):  # a field: its default
-            value = self._field_value(i)
+            value = field_value_at(self.lines, i)
             if value is not None:
                 return Obj(
                     f"{outer}.{name}", "attribute", i + 1,
                     value=value, field=True, decorators=("annotated",),
                 )  # fmt: skip
         return Obj(f"{outer}.{name}", "attribute", i + 1)
-
-    def _field_value(self, i: int) -> str | None:
-        """The value of the field statement at line index ``i`` as the whole-module model
-        writes it (:func:`~.pyapi.field_value`): a plain one (``None``, ``0``, a name, none)
-        as written; else its line parsed alone, and where that is not the whole statement
-        (a bracket, a string or a backslash runs on) the statement's lines."""
-        line = self.lines[i]
-        plain = _PLAIN_FIELD.fullmatch(line)
-        if plain is not None and brackets_balanced(plain.group(1)):  # (its annotation)
-            return plain.group(2) or ""
-        value = field_value(line.strip())
-        if value is None:
-            value = field_value("\n".join(self.lines[i : statement_end(self.lines, i) + 1]).strip())
-        return value
 
     def _fields(self, j: int) -> bool:
         """Whether the class whose header starts at line index ``j`` is dataclass-like (its
