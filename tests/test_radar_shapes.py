@@ -759,6 +759,111 @@ def test_internal_helpers_are_internal_and_the_package_surface_is_public(
     }
 
 
+LAZY_INIT = """\
+import sys
+from typing import TYPE_CHECKING
+
+from ._lazy_module import _LazyModule
+
+_import_structure = {
+    "trainer": ["PPOTrainer", "SFTTrainer"],
+    "utils": ["pad"],
+}
+
+if TYPE_CHECKING:
+    from .trainer import PPOTrainer, SFTTrainer
+    from .utils import pad
+else:
+    sys.modules[__name__] = _LazyModule(
+        __name__,
+        globals()["__file__"],
+        _import_structure,
+        module_spec=__spec__,
+        extra_objects={"__version__": "1.0"},
+    )
+"""
+# a subpackage's structure, filled in place and mirrored by no TYPE_CHECKING import
+LAZY_TRAINER = """\
+import sys
+
+from .._lazy_module import _LazyModule
+
+_import_structure = {"ppo_trainer": ["PPOTrainer"]}
+_import_structure["sft_trainer"] = ["SFTTrainer"]
+
+sys.modules[__name__] = _LazyModule(__name__, __file__, _import_structure)
+"""
+
+
+def test_a_lazy_module_package_serves_its_import_structure(tmp_path: Path, mode: str) -> None:
+    """Hugging Face's libraries (transformers, trl, diffusers) put a lazy module object in
+    their packages' place, which serves the names of an import structure: trl's removal
+    of ``PPOTrainer`` (``trl.PPOTrainer``, in ``trl.trainer`` and ``trl.trainer.ppo_trainer``)
+    read as internal, and ``trl.trainer.rloo_config.RLOOConfig`` too. A dict of the same
+    shape that no lazy module serves (a registry) exports nothing."""
+    ppo = "class PPOTrainer:\n    def train(self, steps):\n        return steps\n"
+    sft = "class SFTTrainer:\n    def train(self, steps, packing=False):\n        return steps\n"
+    utils = "def pad(x, value=0):\n    return x\n\n\ndef unlisted(x):\n    return x\n"
+    other = 'from .core import used\n\n_import_structure = {"core": ["hidden"]}\n'
+    core = "def used(x):\n    return x\n\n\ndef hidden(x):\n    return x\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": LAZY_INIT, "pkg/_lazy_module.py": "class _LazyModule:\n    pass\n",
+            "pkg/trainer/__init__.py": LAZY_TRAINER, "pkg/trainer/ppo_trainer.py": ppo,
+            "pkg/trainer/sft_trainer.py": sft, "pkg/utils.py": utils,
+            "other/__init__.py": other, "other/core.py": core}),
+        CommitSpec("remove PPO", D[1], files={
+            "pkg/__init__.py": LAZY_INIT.replace('"PPOTrainer", ', "").replace(
+                "PPOTrainer, ", ""),
+            "pkg/trainer/__init__.py": LAZY_TRAINER.replace(
+                '{"ppo_trainer": ["PPOTrainer"]}', "{}"),
+            "pkg/trainer/ppo_trainer.py": None,
+            "pkg/trainer/sft_trainer.py": sft.replace(", packing=False", ""),
+            "pkg/utils.py": "def pad(x):\n    return x\n",
+            "other/core.py": "def used(x):\n    return x\n"}),
+    ], mode)  # fmt: skip
+    seen = {(i.name, i.visibility) for i in items if i.kind is RadarKind.PYTHON_API}
+    assert seen == {
+        ("pkg.PPOTrainer", Visibility.PUBLIC),  # one item for the class and its re-exports
+        ("pkg.trainer.sft_trainer.SFTTrainer.train(packing)", Visibility.PUBLIC),
+        ("pkg.utils.pad(value)", Visibility.PUBLIC),
+        ("pkg.utils.unlisted", Visibility.INTERNAL),  # in no import structure
+        ("other.core.hidden", Visibility.INTERNAL),  # a dict no lazy module serves
+    }
+    [ppo_item] = [i for i in items if i.name == "pkg.PPOTrainer"]
+    assert set(ppo_item.symbols) == {"pkg.trainer.PPOTrainer", "pkg.trainer.ppo_trainer.PPOTrainer"}
+
+
+def test_an_object_removed_with_its_re_exports_is_one_item(tmp_path: Path, mode: str) -> None:
+    """A class deleted with the imports that re-exported it is one "Breaking" line, named
+    as users import it, its other names kept for the downstream search; a re-export dropped
+    while its object stays, and an unrelated object of the same name, are their own."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "from .sub import A, B\n",
+            "pkg/sub/__init__.py": "from .mod import A\nfrom .other import B\n",
+            "pkg/sub/mod.py": "class A:\n    pass\n",
+            "pkg/sub/other.py": "class B:\n    pass\n",
+            "pkg/tools/__init__.py": "from .helpers import run\n",
+            "pkg/tools/helpers.py": "def run():\n    pass\n\n\nclass A:\n    pass\n"}),
+        CommitSpec("remove A", D[1], files={
+            "pkg/__init__.py": "\n",
+            "pkg/sub/__init__.py": "from .other import B\n",
+            "pkg/sub/mod.py": None,
+            "pkg/tools/helpers.py": "def run():\n    pass\n"}),
+    ], mode)  # fmt: skip
+    seen = {(i.name, i.visibility) for i in items if i.kind is RadarKind.PYTHON_API}
+    assert seen == {
+        ("pkg.A", Visibility.PUBLIC),
+        ("pkg.B", Visibility.PUBLIC),  # no longer re-exported; pkg.sub.B still is
+        ("pkg.tools.helpers.A", Visibility.INTERNAL),  # another class named A
+    }
+    [a] = [i for i in items if i.name == "pkg.A"]
+    assert set(a.symbols) == {"pkg.sub.A", "pkg.sub.mod.A"}
+    uses = _uses(tmp_path / "down", {"app.py": "from pkg.sub.mod import A\n\nA()\n"}, [a])
+    assert uses["pkg.A"]  # imported by another of its names: still found
+
+
 # ---- releases --------------------------------------------------------------------------------
 
 MD_CHANGELOG = """\

@@ -35,7 +35,14 @@ from commitdigest.analysis.radar.pyapi import (
 )
 from commitdigest.analysis.radar.repo import RepoView
 
-__all__ = ["PublicSurface", "module_name", "public_surface", "share_surface", "shipped"]
+__all__ = [
+    "PublicSurface",
+    "import_target",
+    "module_name",
+    "public_surface",
+    "share_surface",
+    "shipped",
+]
 
 # a def, a class or an assignment at a module's first column, and the name it defines
 _TOP_DEFINED = re.compile(
@@ -327,7 +334,7 @@ class _Walker:
         self.s.objects.add(f"{module}.{name}")
         if name in api.objects:
             return []
-        target = api.imports.get(name) or _lazy_target(module, name, api.lazy.get(name))
+        target = import_target(api, module, name)
         if target is None:
             for star in api.star_imports:
                 self.resolve_object(f"{star}.{name}", f"{module}.{name}")
@@ -373,7 +380,7 @@ class _Walker:
             api = self.api(module)
             if api is None or first in api.objects:
                 return
-            target = api.imports.get(first) or _lazy_target(module, first, api.lazy.get(first))
+            target = import_target(api, module, first)
         if target is not None and target != dotted:
             if target in self.by_module:
                 self.s.modules.add(target)
@@ -404,6 +411,12 @@ class _Walker:
 # the name a top-level def or class statement binds, past its decorators (past one over
 # several lines, or a comment between, it is not read: the statement is parsed then)
 _DEF_NAME = re.compile(r"(?:@[^\n]*\n)*(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)")
+
+
+def import_target(api: ModuleApi, module: str, name: str) -> str | None:
+    """The dotted object the name ``name`` of ``module`` (modelled as ``api``) comes from:
+    what it imports under that name, else where it serves it from lazily; None for neither."""
+    return api.imports.get(name) or _lazy_target(module, name, api.lazy.get(name))
 
 
 def _lazy_target(module: str, name: str, value: str | None) -> str | None:

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 __all__ = [
+    "LAZY_MODULE",
     "MODULE_BLOCK",
     "TOP_LINE",
     "Breakage",
@@ -493,6 +494,99 @@ def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
     return set()
 
 
+LAZY_MODULE = "sys.modules[__name__]"  # how a module puts a lazy module object in its place
+
+
+def _lazy_module_names(tree: ast.Module, api: ModuleApi) -> set[str]:
+    """Names served by the lazy module object a module puts in its place, as Hugging Face's
+    libraries write their packages (``sys.modules[__name__] = _LazyModule(__name__,
+    __file__, _import_structure, …)``): the names each submodule of the import structure it
+    is given lists (``{"trainer": ["GRPOTrainer", …]}``, filled in place too, in ``if`` and
+    ``try`` blocks: ``_import_structure["x"] = [...]``, ``.extend``, ``.append``; not the
+    submodules themselves, which users import as modules, and a deleted one's names say what
+    it took), the keys of another dict it is given (``extra_objects``), and what the
+    module imports under ``if TYPE_CHECKING:`` for type checkers, which mirrors them (where
+    the structure is computed: ``define_import_structure(__file__)``). A served name's
+    submodule is kept in ``api.lazy`` (``".trainer"``: the module that holds it)."""
+    statements = list(_top_level(tree.body))
+    given: list[ast.expr] = []  # what the lazy module object is made from
+    for node in statements:
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and any(isinstance(t, ast.Subscript) and _src(t) == LAZY_MODULE for t in node.targets)
+        ):
+            given += [*node.value.args, *(k.value for k in node.value.keywords)]
+    if not given:
+        return set()
+    tables = {g.id for g in given if isinstance(g, ast.Name)}
+    entries: list[tuple[ast.expr | None, ast.expr]] = []  # (key, value) of each table
+    for g in given:
+        if isinstance(g, ast.Dict):
+            entries += zip(g.keys, g.values, strict=True)
+    for node in statements:
+        if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id in tables:
+                    if isinstance(node.value, ast.Dict):
+                        entries += zip(node.value.keys, node.value.values, strict=True)
+                elif _table_key(target, tables) is not None:  # table["x"] = [...] / += [...]
+                    entries.append((_table_key(target, tables), node.value))
+        elif (
+            isinstance(node, ast.Expr)  # table["x"].extend([...]) / .append("y")
+            and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Attribute)
+            and node.value.func.attr in ("extend", "append")
+            and node.value.args
+        ):
+            key = _table_key(node.value.func.value, tables)
+            if key is not None:
+                arg = node.value.args[0]
+                entries.append((key, arg if node.value.func.attr == "extend" else ast.List([arg])))
+    names = set(api.typing_imports)
+    for key, value in entries:
+        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
+            continue
+        listed = _strings(value)
+        if not listed and not isinstance(value, ast.List | ast.Tuple | ast.Set):
+            names.add(key.value)  # another object it serves (``"__version__": __version__``)
+            continue
+        for name in listed:
+            names.add(name)
+            api.lazy.setdefault(name, "." + key.value)
+    return {n for n in names if n.isidentifier()}
+
+
+def _table_key(node: ast.expr, tables: set[str]) -> ast.expr | None:
+    """``"x"`` of ``table["x"]``, for a table the lazy module object is made from."""
+    if (
+        isinstance(node, ast.Subscript)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in tables
+    ):
+        return node.slice
+    return None
+
+
+def _top_level(nodes: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's statements that run when it is imported: those at its top, and in its
+    top-level ``if``, ``try`` and ``with`` blocks."""
+    for node in nodes:
+        yield node
+        if isinstance(node, ast.If):
+            yield from _top_level(node.body)
+            yield from _top_level(node.orelse)
+        elif isinstance(node, ast.Try | ast.TryStar):
+            yield from _top_level(node.body)
+            for handler in node.handlers:
+                yield from _top_level(handler.body)
+            yield from _top_level(node.orelse)
+            yield from _top_level(node.finalbody)
+        elif isinstance(node, ast.With | ast.AsyncWith):
+            yield from _top_level(node.body)
+
+
 @lru_cache(maxsize=1024)
 def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     """The API model of one module's source (cached by the text itself)."""
@@ -502,6 +596,8 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
         return ModuleApi(ok=False)
     api = _built([tree.body], module, is_package)
     api.getattr_names = _getattr_names(tree, api)
+    if LAZY_MODULE in text:
+        api.getattr_names |= _lazy_module_names(tree, api)
     return api
 
 
@@ -587,7 +683,7 @@ _IMPORT_NAMES = re.compile(
     r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M
 )
 # a literal first: the regex is tried at each newline, not at every character
-_NEEDS_AST = re.compile(r"\n(?:__all__\b|def __getattr__\b)")
+_NEEDS_AST = re.compile(r"\n(?:__all__\b|def __getattr__\b|[ \t]*sys\.modules\[__name__\][ \t]*=)")
 
 
 def header_text(lines: Iterable[str]) -> str:

@@ -41,8 +41,14 @@ from commitdigest.analysis.radar.models import (
     line_of,
 )
 from commitdigest.analysis.radar.patch import lines_of
-from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
+from commitdigest.analysis.radar.public import (
+    PublicSurface,
+    import_target,
+    module_name,
+    public_surface,
+)
 from commitdigest.analysis.radar.pyapi import (
+    LAZY_MODULE,
     Breakage,
     ModuleApi,
     absolute_module,
@@ -199,6 +205,8 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         return True  # no export hook: what it exports is what it defines
     if changed is None or _HOOK_WORDS.search(changed) is not None:
         return False
+    if LAZY_MODULE in before or (after is not None and LAZY_MODULE in after):
+        return False  # (what a lazy module object serves is listed in the module's tables)
     indents = [m.group(1) for m in _IMPORT_LINE.finditer(changed)]
     if not indents:
         return True  # (no import changed)
@@ -235,6 +243,7 @@ def _adds_inside(added: str) -> bool:
 
 
 _HOOKS: ByText[bool] = ByText(256)  # whether a module version has an export hook
+_HOOK_TEXTS = ("__all__", "__getattr__", LAZY_MODULE)  # what says a module has one
 
 
 def _hooked(before: str, after: str, changed: str | None) -> bool:
@@ -243,7 +252,7 @@ def _hooked(before: str, after: str, changed: str | None) -> bool:
     (``changed``) name neither, both versions have the same answer, so the one known (the
     neighbouring commit's version) gives the other's too."""
     old, new = _HOOKS.get(before), _HOOKS.get(after)
-    if changed is not None and "__all__" not in changed and "__getattr__" not in changed:
+    if changed is not None and not any(hook in changed for hook in _HOOK_TEXTS):
         # a line that says neither is the same in both versions: so is the answer
         known = old if old is not None else new if new is not None else _export_hook(before)
         old = new = known
@@ -258,7 +267,10 @@ def _hooked(before: str, after: str, changed: str | None) -> bool:
 def _same_surface(before: str, after: str, is_init: bool) -> bool:
     """Whether a module's two versions have the same cheap surface (``pyapi.surface``),
     their imports included where they export what they import: a package's ``__init__``,
-    a module with ``__all__``."""
+    a module with ``__all__``. Never for a module a lazy module object stands for: the
+    names it serves are listed in its tables, which no surface holds."""
+    if LAZY_MODULE in before or LAZY_MODULE in after:
+        return False
     imports = is_init or "__all__" in before or "__all__" in after
     return surface(before, imports) == surface(after, imports)
 
@@ -269,14 +281,16 @@ def _export_hook(text: str) -> bool:
 
 
 def _module_getattr(text: str) -> bool:
-    """Whether a module may define a module-level ``__getattr__`` (a method of that name in
-    a class is no export hook)."""
-    return text.startswith("def __getattr__") or "\ndef __getattr__" in text
+    """Whether a module may serve names lazily: it may define a module-level ``__getattr__``
+    (a method of that name in a class is no export hook), or put a lazy module object in
+    its place (Hugging Face's ``sys.modules[__name__] = _LazyModule(…)``)."""
+    return text.startswith("def __getattr__") or "\ndef __getattr__" in text or LAZY_MODULE in text
 
 
 def detect(view: CommitView) -> list[ApiChange]:
     public = public_surface(view.repo) if view.repo is not None else None
     items: list[ApiChange] = []
+    exported: dict[str, str] = {}  # a name no longer exported -> the object it was
     # defaults made None and passed on by name, with the names of the calls they go to
     passed: list[tuple[_Where, Breakage, frozenset[str]]] = []
     for path in view.paths:
@@ -296,7 +310,9 @@ def detect(view: CommitView) -> list[ApiChange]:
         if not all(part.isidentifier() for part in module.split(".")):
             continue  # no import reaches it (attrs' ``typing-examples/mypy_examples.py``)
         models = _Models(before, after, module, is_init)
+        local = False  # read around its changed lines
         if after is not None and _local(view, path, before, after):
+            local = True
             removed, added = view.numbers[path]
             found = local_breakages(before, after, removed, added)
         else:
@@ -334,7 +350,13 @@ def detect(view: CommitView) -> list[ApiChange]:
                 kept.append(brk)
             elif not how.set_back:  # passed on: the calls it goes to decide, below
                 passed.append((where, brk, how.calls))
-        found_items = [item for brk in kept if (item := _item(where, brk)) is not None]
+        made = [(brk, item) for brk in kept if (item := _item(where, brk)) is not None]
+        found_items = [item for _, item in made]
+        for brk, item in made if not local else ():
+            if brk.change == "removed" and "." not in brk.qualname:
+                target = import_target(models.old, module, brk.qualname)
+                if target is not None:
+                    exported[item.name] = target
         if after is None and private and not found_items:  # a private module's own names
             gone = _empty_module_gone(view, path, module, before, public)
             found_items = [gone] if gone is not None else []
@@ -343,12 +365,55 @@ def detect(view: CommitView) -> list[ApiChange]:
     # the commit's modules, reads it back (SQLAlchemy's scoped_session.get passes
     # populate_existing on to Session.get, that to Session._get_impl, which reads it)
     resolvers = _Resolvers(view)
-    return _modules_gone(items) + [
+    return _one_per_object(_modules_gone(items), exported) + [
         item
         for where, brk, words in passed
         if not words & resolvers.good(brk.param or "", brk.old)
         and (item := _item(where, brk)) is not None
     ]
+
+
+def _one_per_object(items: list[ApiChange], exported: dict[str, str]) -> list[ApiChange]:
+    """One item for an object the commit removes together with the names that exported it
+    (``exported``: such a name -> the object it was): trl's PPO removal took
+    ``trl.trainer.ppo_config.PPOConfig`` and its re-exports ``trl.trainer.PPOConfig`` and
+    ``trl.PPOConfig``, three "Breaking" lines. The item is the one of the shortest name (how
+    users import it) of those that are public, with the others' names in its ``symbols`` (a
+    downstream checkout that imports it another way is still found); among internal names
+    only, the object's own."""
+    removed: dict[str, ApiChange] = {}
+    for item in items:
+        if item.change is ApiChangeType.REMOVED:
+            removed.setdefault(item.name, item)
+
+    def object_of(name: str, depth: int = 0) -> str:
+        target = exported.get(name)
+        if target is None or target not in removed or depth > 8:
+            return name
+        return object_of(target, depth + 1)
+
+    groups: dict[str, list[ApiChange]] = {}  # the object's name -> its item, then the others
+    for name in exported:
+        if name in removed and (found := object_of(name)) != name:
+            groups.setdefault(found, [removed[found]]).append(removed[name])
+    merged: dict[int, ApiChange] = {}  # id of a group's item -> it, with the others' names
+    folded: set[int] = set()  # ids of the others
+    for group in groups.values():
+        public = [i for i in group if i.visibility is Visibility.PUBLIC]
+        # (how users import it; among internal names, the object's own)
+        keep = min(public, key=lambda i: (len(i.name), i.name)) if public else group[0]
+        others = [i for i in group if i is not keep]
+        symbols = [*keep.symbols, *(s for i in others for s in (i.name, *i.symbols))]
+        merged[id(keep)] = keep.model_copy(
+            update={
+                "symbols": [s for s in dict.fromkeys(symbols) if s != keep.name],
+                "replacement": keep.replacement
+                or next((i.replacement for i in others if i.replacement), ""),
+                "hook": any(i.hook for i in group),
+            }
+        )
+        folded.update(id(i) for i in others)
+    return [merged.get(id(i), i) for i in items if id(i) not in folded]
 
 
 _FALSY = frozenset({"False", "0", "0.0", '""', "''", "()", "[]", "{}"})
