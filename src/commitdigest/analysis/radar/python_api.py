@@ -1228,12 +1228,24 @@ class _MethodSearch:
         """Whether class ``cls`` of ``module`` (source ``text``; ``package``: a package's
         ``__init__``) defines or inherits the method; ``None`` when a base lies outside the
         repository (unknown)."""
-        view, meth, public, seen = self.view, self.meth, self.public, self.seen
+        view, seen = self.view, self.seen
+        known = (module, cls, self.meth, self.plain)
+        if known in view.inherits:  # (found for another class of the commit that derives
+            return view.inherits[known]  # from it; True is never cut short by ``seen``)
         key = f"{module}.{cls}"
         bases = bases_of(text, cls)
         if depth > 8 or key in seen or bases is None:
             return False
         seen.add(key)
+        found = self._defines(module, text, cls, package, depth, bases)
+        view.inherits[known] = found
+        return found
+
+    def _defines(
+        self, module: str, text: str, cls: str, package: bool, depth: int, bases: tuple[str, ...]
+    ) -> bool | None:
+        """:meth:`defines` of a class not searched yet (its ``bases`` as written)."""
+        view, meth, public = self.view, self.meth, self.public
         if find(text, f"{cls}.{meth}") is not None:
             return True
         unknown = False
