@@ -2651,6 +2651,55 @@ def test_internal_names_never_fill_the_breaking_section(tmp_path: Path) -> None:
     assert "<details><summary>" in html.split('class="internal"', 1)[1]
 
 
+def test_the_same_change_of_many_classes_is_one_line(tmp_path: Path) -> None:
+    """diffusers' "post release" removed ``enable_vae_slicing`` and three more methods from
+    37 pipelines ("copied from" one another): 148 lines of the Breaking section. The same
+    change of one member of four classes or more in one commit is one line naming the
+    classes; the commit's own section keeps every item, the count counts them all, and
+    three classes, another change, or a module's functions stay one line each."""
+    from typer.testing import CliRunner
+
+    from commitdigest.cli import app
+
+    def pipe(name: str) -> str:
+        return (f"class {name}:\n    def enable_vae_slicing(self):\n        pass\n\n"
+                f"    def run(self, prompt, scale=1.0):\n        return prompt\n")  # fmt: skip
+
+    names = ["FluxPipeline", "ChromaPipeline", "AllegroPipeline", "MochiPipeline", "SanaPipeline"]
+    init = "".join(f"from .p{n} import {name}\n" for n, name in enumerate(names))
+    init += "from .tools import fetch, load, save, send\n"
+    files: dict[str, str | None] = {f"pkg/p{n}.py": pipe(name) for n, name in enumerate(names)}
+    tools = "".join(
+        f"def {f}(x, retries=3):\n    return x\n\n\n" for f in ("fetch", "load", "save", "send")
+    )
+    build_repo(tmp_path / "repo", [
+        CommitSpec("init", "2026-03-01T10:00:00+00:00",
+                   files={"pkg/__init__.py": init, "pkg/tools.py": tools, **files}),
+        CommitSpec("post release", "2026-03-02T10:00:00+00:00", files={
+            **{f"pkg/p{n}.py": pipe(name).replace(
+                "    def enable_vae_slicing(self):\n        pass\n\n", "").replace(
+                ", scale=1.0", ", scale=2.0" if n < 3 else ", scale=1.0")
+               for n, name in enumerate(names)},
+            "pkg/tools.py": tools.replace(", retries=3", "")}),
+    ])  # fmt: skip
+    out = tmp_path / "out"
+    made = CliRunner().invoke(app, [
+        "report", str(tmp_path / "repo"), "--date", "2026-03-02", "--tz", "UTC", "--lang", "en",
+        "--format", "md", "--out", str(out), "--home", str(tmp_path / "home")])  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    md = (out / "2026-03-02.md").read_text(encoding="utf-8")
+    breaking = md.split("### ⚠️ Breaking changes (12)", 1)[1].split("**🗒️", 1)[0]
+    lines = [ln for ln in breaking.splitlines() if ln.startswith("- ")]
+    [grouped] = [ln for ln in lines if "enable_vae_slicing" in ln]
+    assert "`enable_vae_slicing` — removed" in grouped
+    assert "AllegroPipeline, ChromaPipeline, FluxPipeline (+2)" in grouped
+    assert sum("scale" in ln for ln in lines) == 3  # three classes: a line each
+    assert sum("retries" in ln for ln in lines) == 4  # a module's functions: a line each
+    assert len(lines) == 8
+    section = md.split("### post release", 1)[1]  # every class, in the commit's section
+    assert all(f"{name}.enable_vae_slicing`" in section for name in names)
+
+
 # ---- deprecations and changelog entries, as the project words them --------------------------
 
 SHIM = """\

@@ -5,7 +5,12 @@ Markdown and HTML, the weekly, the e-mail, chat digests, the site, the MCP archi
 * the public breaking items, one line each;
 * internal breaking items never fill the headline: one collapsed line per commit
   (``432743d: 13 internal names removed or changed in vllm_ascend.ops.gdn, …gdn_attn_builder``),
-  the commit's own section listing them all.
+  the commit's own section listing them all;
+* the same change of the same member of :data:`SAME_FROM` classes or more in one commit is
+  one line, the classes in its detail (diffusers' "post release" removed
+  ``enable_vae_slicing`` and three more methods from 37 pipelines, "copied from" one
+  another: ``enable_vae_slicing — removed (AllegroPipeline, AudioLDM2Pipeline,
+  ChromaPipeline (+34))``, 4 lines for 148), the commit's own section listing them all.
 """
 
 from __future__ import annotations
@@ -14,12 +19,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from commitdigest.models import ApiChange
+from commitdigest.models import ApiChange, RadarKind
 
-__all__ = ["Headline", "InternalGroup", "headline", "module_of_path"]
+__all__ = ["Headline", "InternalGroup", "headline", "module_of_path", "same_changes"]
 
 C = TypeVar("C")
 MODULES_SHOWN = 3
+SAME_FROM = 4  # classes whose member a commit changes the same way: one line for them
+OWNERS_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -55,10 +62,12 @@ class Headline(Generic[C]):
     affecting: list[tuple[C, ApiChange]]
     breaking: list[tuple[C, ApiChange]]
     internal: list[InternalGroup[C]]
+    folded: int = 0  # breaking items shown by another's line (the same change of a member)
 
     @property
     def public_count(self) -> int:
-        return len(self.affecting) + len(self.breaking)
+        """The public breaking items (and those a checkout uses), however many lines."""
+        return len(self.affecting) + len(self.breaking) + self.folded
 
     def __bool__(self) -> bool:
         return bool(self.affecting or self.breaking or self.internal)
@@ -69,18 +78,73 @@ def headline(commits: Iterable[C], items_of: Callable[[C], Sequence[ApiChange]])
     affecting: list[tuple[C, ApiChange]] = []
     breaking: list[tuple[C, ApiChange]] = []
     internal: list[InternalGroup[C]] = []
+    folded = 0
     for commit in commits:
+        shown: list[ApiChange] = []
         hidden: list[ApiChange] = []
         for item in items_of(commit):
             if item.affects:
                 affecting.append((commit, item))
             elif item.breaking and item.public:
-                breaking.append((commit, item))
+                shown.append(item)
             elif item.breaking:
                 hidden.append(item)
+        lines = same_changes(shown)
+        breaking += [(commit, item) for item in lines]
+        folded += len(shown) - len(lines)
         if hidden:
             internal.append(InternalGroup(commit, hidden))
-    return Headline(affecting, breaking, internal)
+    return Headline(affecting, breaking, internal, folded)
+
+
+def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
+    """One commit's items, the same change of the same member (``enable_vae_slicing``,
+    ``encode_prompt(lora_scale)``) of :data:`SAME_FROM` classes or more as one item: named
+    by the member, its detail the change's own (``True → False``) and the classes, its
+    ``symbols`` every name; in the place of the first."""
+    groups: dict[tuple[object, ...], list[ApiChange]] = {}
+    for item in items:
+        owner, member = _owner_and_member(item)
+        if owner:
+            key = (item.kind, item.change, member, item.detail, item.replacement)
+            groups.setdefault(key, []).append(item)
+    out: list[ApiChange] = []
+    for item in items:
+        owner, member = _owner_and_member(item)
+        group = groups.get((item.kind, item.change, member, item.detail, item.replacement))
+        if not owner or group is None or len(group) < SAME_FROM:
+            out.append(item)
+        elif item is group[0]:
+            owners = sorted(
+                dict.fromkeys(_owner_and_member(i)[0].rpartition(".")[2] for i in group)
+            )
+            more = len(owners) - OWNERS_SHOWN
+            classes = ", ".join(owners[:OWNERS_SHOWN]) + (f" (+{more})" if more > 0 else "")
+            detail = f"{item.detail}; {classes}" if item.detail else classes
+            out.append(
+                item.model_copy(
+                    update={
+                        "name": member,
+                        "detail": detail,
+                        "path": "",
+                        "line": None,
+                        "symbols": [i.name for i in group],
+                    }
+                )
+            )
+    return out
+
+
+def _owner_and_member(item: ApiChange) -> tuple[str, str]:
+    """``("pkg.mod.Cls", "meth(param)")`` of a Python item ``pkg.mod.Cls.meth(param)`` of a
+    class (its owner's last part starts with a capital); ``("", name)`` for any other."""
+    if item.kind is not RadarKind.PYTHON_API:
+        return "", item.name
+    base, paren, param = item.name.partition("(")
+    owner, _, member = base.rpartition(".")
+    if not owner or not owner.rpartition(".")[2][:1].isupper():
+        return "", item.name
+    return owner, member + paren + param
 
 
 def module_of_path(path: str) -> str:
