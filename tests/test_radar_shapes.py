@@ -718,6 +718,35 @@ def test_words_are_for_people_never_python_reprs(tmp_path: Path, mode: str) -> N
         assert "Expr" not in text and "PosixPath" not in text and "parent=" not in text
 
 
+def test_a_module_logger_and_a_forwarding_shim_break_no_caller(tmp_path: Path, mode: str) -> None:
+    """diffusers moved ``encode_video(video, fps, …)`` and left ``encode_video(*args,
+    **kwargs)`` passing every call on: six parameters read as removed; and its Flax removal
+    "removed" 24 modules' ``logger = get_logger(__name__)``. A function that still takes
+    any call removes no parameter (one that keeps a named parameter beside ``**kwargs``
+    still does: flask's ``dumps(obj, **kwargs)`` passed ``app=`` on to ``json.dumps``), and a
+    module's logger is no API (a constant named like one is)."""
+    export = (
+        "import logging\n\nlogger = logging.getLogger(__name__)\n"
+        "LOGGER_NAME = 'pkg'\n\n\n"
+        "def encode_video(video, fps, audio=None):\n    return video\n\n\n"
+        "def dumps(obj, app=None, **kwargs):\n    return obj\n"
+    )
+    shim = (
+        "from ._video import encode_video as _encode_video\n\n\n"
+        "def encode_video(*args, **kwargs):\n    return _encode_video(*args, **kwargs)\n\n\n"
+        "def dumps(obj, **kwargs):\n    return obj\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "from .export import encode_video, dumps\n",
+                                        "pkg/export.py": export}),
+        CommitSpec("move encode_video", D[1], files={
+            "pkg/export.py": shim,
+            "pkg/_video.py": "def encode_video(video, fps, audio=None):\n    return video\n"}),
+    ], mode)  # fmt: skip
+    assert names(items) == {"pkg.export.dumps(app)", "pkg.export.LOGGER_NAME"}
+
+
 # ---- public and internal ---------------------------------------------------------------------
 
 

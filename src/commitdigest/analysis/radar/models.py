@@ -171,7 +171,8 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 28: a name imported at run time and again under if TYPE_CHECKING: is still the module's; a
 #     class written "class  Name" is looked in from the module's top
 # 29: names a lazy module object serves (Hugging Face's _LazyModule and its import structure)
-#     are public; an object removed with its re-exports is one item
+#     are public; an object removed with its re-exports is one item; a module's logger is no
+#     API, and a function that takes (*args, **kwargs) removes no parameter
 RADAR_VERSION = 29
 
 

@@ -373,6 +373,18 @@ def detect(view: CommitView) -> list[ApiChange]:
     ]
 
 
+# a module's logger: ``logger = logging.getLogger(__name__)``, ``log = get_logger(__name__)``
+_LOGGER = re.compile(r"\w+[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?(?:getLogger|get_logger)\(")
+
+
+def _a_logger(text: str, line: int | None) -> bool:
+    """Whether line ``line`` (1-based) of ``text`` binds a logger at the module's top."""
+    lines = lines_of(text)
+    if line is None or not 0 < line <= len(lines):
+        return False
+    return _LOGGER.match(lines[line - 1]) is not None
+
+
 def _one_per_object(items: list[ApiChange], exported: dict[str, str]) -> list[ApiChange]:
     """One item for an object the commit removes together with the names that exported it
     (``exported``: such a name -> the object it was): trl's PPO removal took
@@ -958,6 +970,8 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         return None  # a base replaced by a class of the repository that derives from it
     if brk.change == "removed" and not rest and _star_provided(view, public, path, module, qual):
         return None  # moved, and the module star-imports it from its new home
+    if brk.change == "removed" and not rest and _a_logger(models.before, brk.line):
+        return None  # the module's logger (``logger = get_logger(__name__)``): no API
     visibility = Visibility.INTERNAL
     dotted = f"{module}.{qual}"
     alias = None
