@@ -242,6 +242,61 @@ def _adds_inside(added: str) -> bool:
     )
 
 
+# an added line of a package ``__init__`` that takes no name away: an import, a name (and the
+# closing bracket) of an import over several lines, an entry of a list of names (an import
+# structure's, ``__all__``'s), a comment, a blank line
+_BINDS_NOTHING = re.compile(
+    r"[ \t]*(?:(?:from|import)[ \t].*"
+    r"|(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?)?"
+    r"[ \t]*,?[ \t]*\)?"
+    r"|(?:\"[^\"\\\n]*\"|'[^'\\\n]*')[ \t]*,?"
+    r")?[ \t]*(?:#.*)?\r?"
+)
+# the first line of a statement whose list a name is added to: ``__all__ = [``,
+# ``_import_structure["x"] = [``, ``_import_structure = {``, ``__all__.extend([``
+_LISTS_NAMES = re.compile(r"\w+(?:\[[^\]\n]*\])?[ \t]*(?::[^=\n]*)?(?:\+?=|\.(?:extend|append)\()")
+
+
+def _adds_names_only(view: CommitView, path: str) -> bool:
+    """Whether a commit only adds lines to a package ``__init__``, each an import, a comment
+    or a blank line, or a name added to an import or a string to a list over several
+    lines (:data:`_BINDS_NOTHING`, in a statement that starts so), none of them a hook
+    (``__all__``, a module ``__getattr__``, a lazy module object, ``TYPE_CHECKING``), no
+    string over several lines, no backslash: what its users could import they still can.
+    (A name added to a def's header over several lines is a new parameter: not so.)
+    openai-python adds each new model's import to ``types/__init__.py`` (51 of its 60
+    changes of a package's ``__init__`` in three months), diffusers a new pipeline's names
+    (92 of 134): both versions were modelled whole, 1,000-line modules of imports."""
+    changed, numbers, after = view.changed.get(path), view.numbers.get(path), view.after.get(path)
+    if changed is None or numbers is None or numbers[0] or not after:
+        return False
+    if _HOOK_WORDS.search(changed) or LAZY_MODULE in changed or '"""' in changed:
+        return False
+    if "'''" in changed:
+        return False
+    lines = lines_of(after)
+    for n in numbers[1]:
+        line = lines[n - 1] if 0 < n <= len(lines) else ""
+        if (
+            not _BINDS_NOTHING.fullmatch(line)
+            or line.endswith(("\\", "\\\r"))
+            or ";" in line.partition("#")[0]  # (a second statement on the line)
+        ):
+            return False
+        code = line.strip()
+        if not code or code.startswith(("#", "from ", "import ")):
+            continue
+        top = n - 1  # the line that starts the statement it goes on
+        while top > 0 and (not lines[top] or lines[top][0] in " \t#)]}\r"):
+            top -= 1
+        head = lines[top]
+        if code[0] in "\"'" and _LISTS_NAMES.match(head) is None:
+            return False  # a string added elsewhere (a default value over several lines)
+        if code[0] not in "\"'" and not head.startswith(("from ", "import ")):
+            return False  # a name added elsewhere (a parameter of a def over several lines)
+    return True
+
+
 _HOOKS: ByText[bool] = ByText(256)  # whether a module version has an export hook
 _HOOK_TEXTS = ("__all__", "__getattr__", LAZY_MODULE)  # what says a module has one
 
@@ -306,6 +361,8 @@ def detect(view: CommitView) -> list[ApiChange]:
         if public is not None and not public.ships(path):
             continue  # a script beside a src/ layout's packages
         is_init = path.endswith("/__init__.py") or path == "__init__.py"
+        if is_init and _adds_names_only(view, path):
+            continue  # new imports and names listed: nothing a user had goes
         module = public.module_of(path) if public is not None else module_name(path)
         if not all(part.isidentifier() for part in module.split(".")):
             continue  # no import reaches it (attrs' ``typing-examples/mypy_examples.py``)
