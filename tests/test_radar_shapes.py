@@ -771,6 +771,31 @@ def test_lines_added_to_a_package_init_are_read_where_they_go(tmp_path: Path, mo
         assert names(items) == found, name
 
 
+def test_a_function_made_a_class_is_called_as_before(tmp_path: Path, mode: str) -> None:
+    """huggingface_hub made ``disable_progress_bars(name=None)`` a class (a context manager
+    too), whose ``__init__(self, name=None)`` takes what the function took: "function →
+    class" was a breaking change. The calls now go to ``__init__``: its parameters are
+    compared with the function's; a class without one still changes kind."""
+    old = (
+        "def disable_progress_bars(name=None):\n    return name\n\n\n"
+        "def enable(name=None, level=1):\n    return name\n\n\n"
+        "def reset(name=None):\n    return name\n"
+    )
+    new = (
+        "class disable_progress_bars:\n    def __init__(self, name=None):\n"
+        "        self.name = name\n\n"
+        "    def __enter__(self):\n        return self\n\n\n"
+        "class enable:\n    def __init__(self, name=None):\n        self.name = name\n\n\n"
+        "class reset:\n    pass\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "from .bars import *\n",
+                                        "pkg/bars.py": old}),
+        CommitSpec("classes", D[1], files={"pkg/bars.py": new}),
+    ], mode)  # fmt: skip
+    assert names(items) == {"pkg.bars.enable(level)", "pkg.bars.reset"}
+
+
 # ---- public and internal ---------------------------------------------------------------------
 
 
@@ -2912,6 +2937,8 @@ def test_a_message_that_says_a_setting_is_gone_announces_it() -> None:
         "Therefore, the `cpu_slotmapping` variable is deleted.\n"
         "Restores `NPUWorker.profile_memory()`, which was accidentally removed.\n"
         "Both tests fail if the `guard` option is removed.\n"
+        "- `is_eager` was silently dropped for arguments; now forwarded.\n"
+        "- The `color` argument was dropped by the parser; it is now passed on.\n"
     )
     [item] = _body_removals(body, ["vllm_ascend"])
     assert item.name.startswith("The former top-level `enable_sleep_mode_extra_cleanup` option")

@@ -405,7 +405,13 @@ _USER_FACING = re.compile(
     re.I,
 )
 _SETTING = re.compile(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+")  # a flag, an env var
-_NOT_SAID = re.compile(r"^(?:restor|revert)|\b(?:if|unless|when|accidentally)\b", re.I)
+# a removal the sentence only supposes, undoes, or tells as a bug now fixed ("`is_eager` was
+# silently dropped for arguments; now forwarded": huggingface_hub's new CLI framework)
+_NOT_SAID = re.compile(
+    r"^(?:restor|revert)|\b(?:if|unless|when|accidentally|silently)\b"
+    r"|\bnow\s+(?:correctly\s+|properly\s+)?\w+ed\b",
+    re.I,
+)
 
 
 def _body_removals(body: str, packages: list[str]) -> list[ApiChange]:

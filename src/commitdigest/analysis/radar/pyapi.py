@@ -1369,6 +1369,15 @@ def compare_objects(
                 continue  # a finalizer: no user calls it (click's StreamMixer.__del__)
             out.append(Breakage(qual, "removed", line=before.line))
             continue
+        if before.kind == "function" and after.kind == "class":
+            init = find_new(f"{qual}.__init__")
+            old_sig = before.signature()
+            new_sig = init.signature() if init is not None and init.kind == "function" else None
+            if old_sig is not None and new_sig is not None:  # called as it was: its calls
+                # go to the class's __init__ (huggingface_hub's ``disable_progress_bars``
+                # made a class, a context manager too)
+                out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line))
+                continue
         if before.kind != after.kind and not (
             before.kind == "attribute" and after.kind == "attribute"
         ):
