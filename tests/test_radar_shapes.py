@@ -748,22 +748,36 @@ def test_a_module_logger_and_a_forwarding_shim_break_no_caller(tmp_path: Path, m
 
 
 def test_lines_added_to_a_package_init_are_read_where_they_go(tmp_path: Path, mode: str) -> None:
-    """A commit that only adds imports (and names to an import or a list over several
-    lines) to a package ``__init__`` takes nothing away, and is not modelled whole
-    (openai-python adds each new model's import so); the same kind of line added to a def's
-    header over several lines is a new parameter, or a new default."""
+    """A commit that only adds imports (names to an import over several lines, strings and
+    keys to a module-level list or dict of lists) to a package ``__init__`` takes nothing
+    away, and is not modelled whole (openai-python adds each new model's import so,
+    huggingface_hub each new function's name to its lazy table, ``__all__`` and typing
+    imports); the same kind of line added to a def's header over several lines is a new
+    parameter, or a new default."""
     init = (
-        "from .core import (\n    run,\n)\n\n__version__ = '1'\n\n\n"
-        "def configure(\n    level,\n    names=(\n        'a',\n    ),\n):\n    return level\n"
+        "from typing import TYPE_CHECKING\n\n"
+        "_SUBMOD_ATTRS = {\n    'core': [\n        'run',\n    ],\n}\n"
+        "__all__ = [\n    'run',\n]\n\n"
+        "if TYPE_CHECKING:\n    from .core import (\n        run,\n    )\n\n\n"
+        "def configure(\n    level,\n    names=(\n        'a',\n    ),\n"
+        "    table={\n        'a': [\n            'x',\n        ],\n    },\n):\n    return level\n"
     )
     core = "def run(a):\n    return a\n\n\ndef walk(a):\n    return a\n"
-    exported = init.replace("    run,\n", "    run,\n    walk as walk,\n")
+    exported = (
+        init.replace("        'run',\n", "        'run',\n        'walk',\n")
+        .replace("    ],\n}", "    ],\n    'more': [\n        'jump',\n    ],\n}")
+        .replace("    'run',\n]", "    'run',\n    'walk',\n]")
+        .replace("        run,\n", "        run,\n        walk,\n")
+        + "from .core import walk as stroll  # an alias\n"
+    )
     configured = init.replace("    level,\n", "    level,\n    target,\n")
     configured = configured.replace("'a',\n", "'a',\n        'b',\n")
+    configured = configured.replace("'x',\n", "'x',\n            'y',\n")
     for name, new, found in [
-        ("export walk", exported + "from .core import walk as stroll  # an alias\n", set()),
-        ("configure more", configured, {"pkg.configure(target)", "pkg.configure(names)"}),
-    ]:
+        ("export walk", exported, set()),
+        ("configure more", configured,
+         {"pkg.configure(target)", "pkg.configure(names)", "pkg.configure(table)"}),
+    ]:  # fmt: skip
         [items] = scan(tmp_path / name.replace(" ", "-"), [
             CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/core.py": core}),
             CommitSpec(name, D[1], files={"pkg/__init__.py": new}),
