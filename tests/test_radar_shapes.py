@@ -722,19 +722,22 @@ def test_a_module_logger_and_a_forwarding_shim_break_no_caller(tmp_path: Path, m
     """diffusers moved ``encode_video(video, fps, …)`` and left ``encode_video(*args,
     **kwargs)`` passing every call on: six parameters read as removed; and its Flax removal
     "removed" 24 modules' ``logger = get_logger(__name__)``. A function that still takes
-    any call removes no parameter (one that keeps a named parameter beside ``**kwargs``
-    still does: flask's ``dumps(obj, **kwargs)`` passed ``app=`` on to ``json.dumps``), and a
-    module's logger is no API (a constant named like one is)."""
+    any call and passes it on removes no parameter (one that keeps a named parameter
+    beside ``**kwargs`` still does: flask's ``dumps(obj, **kwargs)`` passed ``app=`` on to
+    ``json.dumps``; so does a stub that only raises), and a module's logger is no API (a
+    constant named like one is)."""
     export = (
         "import logging\n\nlogger = logging.getLogger(__name__)\n"
         "LOGGER_NAME = 'pkg'\n\n\n"
         "def encode_video(video, fps, audio=None):\n    return video\n\n\n"
-        "def dumps(obj, app=None, **kwargs):\n    return obj\n"
+        "def dumps(obj, app=None, **kwargs):\n    return obj\n\n\n"
+        "def old_api(a, b=1):\n    return a\n"
     )
     shim = (
         "from ._video import encode_video as _encode_video\n\n\n"
         "def encode_video(*args, **kwargs):\n    return _encode_video(*args, **kwargs)\n\n\n"
-        "def dumps(obj, **kwargs):\n    return obj\n"
+        "def dumps(obj, **kwargs):\n    return obj\n\n\n"
+        "def old_api(*args, **kwargs):\n    raise RuntimeError('removed in 2.0')\n"
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={
@@ -744,10 +747,15 @@ def test_a_module_logger_and_a_forwarding_shim_break_no_caller(tmp_path: Path, m
             "pkg/export.py": shim,
             "pkg/_video.py": "def encode_video(video, fps, audio=None):\n    return video\n"}),
     ], mode)  # fmt: skip
-    assert names(items) == {"pkg.export.dumps(app)", "pkg.export.LOGGER_NAME"}
+    assert names(items) == {
+        "pkg.export.dumps(app)", "pkg.export.LOGGER_NAME", "pkg.export.old_api(a)",
+        "pkg.export.old_api(b)",
+    }  # fmt: skip
 
 
-def test_lines_added_to_a_package_init_are_read_where_they_go(tmp_path: Path, mode: str) -> None:
+def test_lines_added_to_a_package_init_are_read_where_they_go(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A commit that only adds imports (names to an import over several lines, strings and
     keys to a module-level list or dict of lists) to a package ``__init__`` takes nothing
     away, and is not modelled whole (openai-python adds each new model's import so,
@@ -773,41 +781,64 @@ def test_lines_added_to_a_package_init_are_read_where_they_go(tmp_path: Path, mo
     configured = init.replace("    level,\n", "    level,\n    target,\n")
     configured = configured.replace("'a',\n", "'a',\n        'b',\n")
     configured = configured.replace("'x',\n", "'x',\n            'y',\n")
+    from commitdigest.analysis.radar import python_api
+
+    modelled: list[str] = []  # the modules modelled whole
+    api_of = python_api.api_of
+    monkeypatch.setattr(
+        python_api,
+        "api_of",
+        lambda text, module, *a: modelled.append(module) or api_of(text, module, *a),
+    )
     for name, new, found in [
         ("export walk", exported, set()),
         ("configure more", configured,
          {"pkg.configure(target)", "pkg.configure(names)", "pkg.configure(table)"}),
     ]:  # fmt: skip
+        modelled.clear()
         [items] = scan(tmp_path / name.replace(" ", "-"), [
             CommitSpec("init", D[0], files={"pkg/__init__.py": init, "pkg/core.py": core}),
             CommitSpec(name, D[1], files={"pkg/__init__.py": new}),
         ], mode)  # fmt: skip
         assert names(items) == found, name
+        # (with the patch, the lines added are read; without, the module is modelled whole)
+        assert ("pkg" in modelled) is (mode != "patches" or bool(found)), name
 
 
 def test_a_function_made_a_class_is_called_as_before(tmp_path: Path, mode: str) -> None:
-    """huggingface_hub made ``disable_progress_bars(name=None)`` a class (a context manager
-    too), whose ``__init__(self, name=None)`` takes what the function took: "function →
-    class" was a breaking change. The calls now go to ``__init__``: its parameters are
-    compared with the function's; a class without one still changes kind."""
+    """huggingface_hub made ``disable_progress_bars(name=None) -> None`` a class (a context
+    manager too), whose ``__init__(self, name=None)`` takes what the function took:
+    "function → class" was a breaking change. A def called for its effect alone has its
+    calls go to ``__init__``, whose parameters are compared with the function's; a class
+    without one, an ``async`` def (awaited), and one whose value callers may use still
+    change kind."""
     old = (
-        "def disable_progress_bars(name=None):\n    return name\n\n\n"
-        "def enable(name=None, level=1):\n    return name\n\n\n"
-        "def reset(name=None):\n    return name\n"
+        "def disable_progress_bars(name=None) -> None:\n    return None\n\n\n"
+        "def enable(name=None, level=1) -> None:\n    return None\n\n\n"
+        "def reset(name=None) -> None:\n    return None\n\n\n"
+        "async def fetch(url, timeout=10) -> None:\n    return None\n\n\n"
+        "def load(path):\n    return path\n"
     )
+
+    def made_class(name: str, params: str) -> str:
+        return f"class {name}:\n    def __init__(self, {params}):\n        self.x = 1\n\n\n"
+
     new = (
-        "class disable_progress_bars:\n    def __init__(self, name=None):\n"
-        "        self.name = name\n\n"
-        "    def __enter__(self):\n        return self\n\n\n"
-        "class enable:\n    def __init__(self, name=None):\n        self.name = name\n\n\n"
-        "class reset:\n    pass\n"
+        made_class("disable_progress_bars", "name=None")
+        + "    def __enter__(self):\n        return self\n\n\n"
+        + made_class("enable", "name=None")
+        + "class reset:\n    pass\n\n\n"
+        + made_class("fetch", "url, timeout=10")
+        + made_class("load", "path")
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "from .bars import *\n",
                                         "pkg/bars.py": old}),
         CommitSpec("classes", D[1], files={"pkg/bars.py": new}),
     ], mode)  # fmt: skip
-    assert names(items) == {"pkg.bars.enable(level)", "pkg.bars.reset"}
+    assert names(items) == {
+        "pkg.bars.enable(level)", "pkg.bars.reset", "pkg.bars.fetch", "pkg.bars.load"
+    }  # fmt: skip
 
 
 # ---- public and internal ---------------------------------------------------------------------
@@ -857,12 +888,16 @@ from typing import TYPE_CHECKING
 
 from ._lazy_module import _LazyModule
 
+EXTRAS = ["pad"]
 _import_structure = {
     "trainer": ["PPOTrainer", "SFTTrainer"],
     "utils": ["pad"],
+    "extras": EXTRAS,
 }
 
 if TYPE_CHECKING:
+    from torch import Tensor
+
     from .trainer import PPOTrainer, SFTTrainer
     from .utils import pad
 else:
@@ -892,7 +927,9 @@ def test_a_lazy_module_package_serves_its_import_structure(tmp_path: Path, mode:
     their packages' place, which serves the names of an import structure: trl's removal
     of ``PPOTrainer`` (``trl.PPOTrainer``, in ``trl.trainer`` and ``trl.trainer.ppo_trainer``)
     read as internal, and ``trl.trainer.rloo_config.RLOOConfig`` too. A dict of the same
-    shape that no lazy module serves (a registry) exports nothing."""
+    shape that no lazy module serves (a registry) exports nothing; what the package imports
+    from another one for type checkers (``torch.Tensor``) it does not serve, nor the key of
+    a list it does not write in place."""
     ppo = "class PPOTrainer:\n    def train(self, steps):\n        return steps\n"
     sft = "class SFTTrainer:\n    def train(self, steps, packing=False):\n        return steps\n"
     utils = "def pad(x, value=0):\n    return x\n\n\ndef unlisted(x):\n    return x\n"
@@ -906,7 +943,8 @@ def test_a_lazy_module_package_serves_its_import_structure(tmp_path: Path, mode:
             "other/__init__.py": other, "other/core.py": core}),
         CommitSpec("remove PPO", D[1], files={
             "pkg/__init__.py": LAZY_INIT.replace('"PPOTrainer", ', "").replace(
-                "PPOTrainer, ", ""),
+                "PPOTrainer, ", "").replace("    from torch import Tensor\n\n", "").replace(
+                '"extras": EXTRAS', '"extras": ["pad"]'),
             "pkg/trainer/__init__.py": LAZY_TRAINER.replace(
                 '{"ppo_trainer": ["PPOTrainer"]}', "{}"),
             "pkg/trainer/ppo_trainer.py": None,
@@ -2710,10 +2748,21 @@ def test_known_exports_match_the_object_never_a_namesake_or_its_module(tmp_path:
 # ---- what the reader sees first --------------------------------------------------------------
 
 
-def test_internal_names_never_fill_the_breaking_section(tmp_path: Path) -> None:
+def _day_report(tmp_path: Path, formats: str) -> str:
+    """The Markdown report of 2026-03-02 of ``tmp_path/repo`` (in ``tmp_path/out``)."""
     from typer.testing import CliRunner
 
     from commitdigest.cli import app
+
+    out, home = str(tmp_path / "out"), str(tmp_path / "home")
+    made = CliRunner().invoke(app, [
+        "report", str(tmp_path / "repo"), "--date", "2026-03-02", "--tz", "UTC", "--lang", "en",
+        "--format", formats, "--out", out, "--home", home])  # fmt: skip
+    assert made.exit_code == 0, made.stderr
+    return (tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8")
+
+
+def test_internal_names_never_fill_the_breaking_section(tmp_path: Path) -> None:
 
     init = "from pkg.api import run\n"
     gdn = "".join(f"def helper_{n}(x):\n    return x\n\n\n" for n in range(13))
@@ -2727,11 +2776,7 @@ def test_internal_names_never_fill_the_breaking_section(tmp_path: Path) -> None:
                    files={"pkg/api.py": "def run(a):\n    return a\n"}),
     ])  # fmt: skip
     out = tmp_path / "out"
-    made = CliRunner().invoke(app, [
-        "report", str(tmp_path / "repo"), "--date", "2026-03-02", "--tz", "UTC", "--lang", "en",
-        "--format", "md,html", "--out", str(out), "--home", str(tmp_path / "home")])  # fmt: skip
-    assert made.exit_code == 0, made.stderr
-    md = (out / "2026-03-02.md").read_text(encoding="utf-8")
+    md = _day_report(tmp_path, "md,html")
     breaking = md.split("### ⚠️ Breaking changes (1)", 1)[1].split("###", 1)[0]
     assert "`pkg.api.run(legacy)`" in breaking
     assert "helper_" not in breaking  # the 13 internal names: one line for their commit
@@ -2749,9 +2794,6 @@ def test_the_same_change_of_many_classes_is_one_line(tmp_path: Path) -> None:
     change of one member of four classes or more in one commit is one line naming the
     classes; the commit's own section keeps every item, the count counts them all, and
     three classes, another change, or a module's functions stay one line each."""
-    from typer.testing import CliRunner
-
-    from commitdigest.cli import app
 
     def pipe(name: str) -> str:
         return (f"class {name}:\n    def enable_vae_slicing(self):\n        pass\n\n"
@@ -2774,12 +2816,7 @@ def test_the_same_change_of_many_classes_is_one_line(tmp_path: Path) -> None:
                for n, name in enumerate(names)},
             "pkg/tools.py": tools.replace(", retries=3", "")}),
     ])  # fmt: skip
-    out = tmp_path / "out"
-    made = CliRunner().invoke(app, [
-        "report", str(tmp_path / "repo"), "--date", "2026-03-02", "--tz", "UTC", "--lang", "en",
-        "--format", "md", "--out", str(out), "--home", str(tmp_path / "home")])  # fmt: skip
-    assert made.exit_code == 0, made.stderr
-    md = (out / "2026-03-02.md").read_text(encoding="utf-8")
+    md = _day_report(tmp_path, "md")
     breaking = md.split("### ⚠️ Breaking changes (12)", 1)[1].split("**🗒️", 1)[0]
     lines = [ln for ln in breaking.splitlines() if ln.startswith("- ")]
     [grouped] = [ln for ln in lines if "enable_vae_slicing" in ln]
@@ -2790,6 +2827,29 @@ def test_the_same_change_of_many_classes_is_one_line(tmp_path: Path) -> None:
     assert len(lines) == 8
     section = md.split("### post release", 1)[1]  # every class, in the commit's section
     assert all(f"{name}.enable_vae_slicing`" in section for name in names)
+
+
+def test_one_line_for_many_classes_keeps_what_each_item_said() -> None:
+    """The line of one change of many classes names classes of the same name by their
+    module too, and keeps every item's names and symbols (a downstream's other import of
+    one) and whether the project calls the method itself."""
+    from commitdigest.render.headline import same_changes
+
+    items = [
+        ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name=name,
+                  symbols=symbols, hook=hook)
+        for name, symbols, hook in [
+            ("pkg.a.Pipeline.run", [], False),
+            ("pkg.b.Pipeline.run", ["pkg.Pipeline.run"], False),
+            ("pkg.c.Pipeline.run", [], True),
+            ("pkg.d.Other.run", [], False),
+            ("pkg.d.helper", [], False),
+        ]
+    ]  # fmt: skip
+    [line, helper] = same_changes(items)
+    assert (line.name, line.detail) == ("run", "Other, a.Pipeline, b.Pipeline (+1)")
+    assert set(line.symbols) == {i.name for i in items[:4]} | {"pkg.Pipeline.run"}
+    assert line.hook and helper is items[4]
 
 
 # ---- deprecations and changelog entries, as the project words them --------------------------
@@ -2958,6 +3018,13 @@ def test_a_message_that_says_a_setting_is_gone_announces_it() -> None:
     assert item.name.startswith("The former top-level `enable_sleep_mode_extra_cleanup` option")
     assert (item.change, item.breaking) == (ApiChangeType.REMOVED, True)
     assert item.symbols == ["vllm_ascend.*(enable_sleep_mode_extra_cleanup)"]
+    said = [  # a removal told with what is now so: still one
+        "The deprecated `legacy_mode` option is now removed.",
+        "The `cache` option was removed; caching is now enabled by default.",
+        "The `fast` argument has been removed; `mode` is now required.",
+    ]
+    for sentence in said:
+        assert len(_body_removals(sentence, ["vllm_ascend"])) == 1, sentence
 
 
 def test_parameters_inserted_in_the_middle_are_one_shift_and_positional_calls_found(

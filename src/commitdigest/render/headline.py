@@ -101,7 +101,7 @@ def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
     """One commit's items, the same change of the same member (``enable_vae_slicing``,
     ``encode_prompt(lora_scale)``) of :data:`SAME_FROM` classes or more as one item: named
     by the member, its detail the change's own (``True → False``) and the classes, its
-    ``symbols`` every name; in the place of the first."""
+    ``symbols`` every name (and theirs); in the place of the first."""
     groups: dict[tuple[object, ...], list[ApiChange]] = {}
     for item in items:
         owner, member = _owner_and_member(item)
@@ -115,12 +115,11 @@ def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
         if not owner or group is None or len(group) < SAME_FROM:
             out.append(item)
         elif item is group[0]:
-            owners = sorted(
-                dict.fromkeys(_owner_and_member(i)[0].rpartition(".")[2] for i in group)
-            )
+            owners = sorted(_shown_owners(sorted({_owner_and_member(i)[0] for i in group})))
             more = len(owners) - OWNERS_SHOWN
             classes = ", ".join(owners[:OWNERS_SHOWN]) + (f" (+{more})" if more > 0 else "")
             detail = f"{item.detail}; {classes}" if item.detail else classes
+            symbols = [s for i in group for s in (i.name, *i.symbols)]
             out.append(
                 item.model_copy(
                     update={
@@ -128,11 +127,22 @@ def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
                         "detail": detail,
                         "path": "",
                         "line": None,
-                        "symbols": [i.name for i in group],
+                        "symbols": list(dict.fromkeys(symbols)),
+                        "hook": any(i.hook for i in group),
                     }
                 )
             )
     return out
+
+
+def _shown_owners(owners: list[str]) -> list[str]:
+    """The classes ``owners`` (dotted) by their names, with their module's where two share a
+    name (``flux.Pipeline``, ``sana.Pipeline``)."""
+    short = [o.rpartition(".")[2] for o in owners]
+    return [
+        ".".join(o.split(".")[-2:]) if short.count(name) > 1 else name
+        for o, name in zip(owners, short, strict=True)
+    ]
 
 
 def _owner_and_member(item: ApiChange) -> tuple[str, str]:

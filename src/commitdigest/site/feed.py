@@ -123,7 +123,7 @@ def entry_title(day: DaySummary) -> str:
     commits = t.count("n_commits", day.counts.total)
     values = {"repos": repos, "day": day.day, "commits": commits, "high": day.counts.high}
     if day.breaking:
-        return t["feed_title"].format(breaking=len(day.breaking), **values)
+        return t["feed_title"].format(breaking=day.breaking_count, **values)
     return t["feed_title_quiet"].format(**values)
 
 

@@ -144,7 +144,7 @@ def index_chart(days: Sequence[DayEntry], lang: str) -> Markup:
     """The index's chart: every repository of each day, linking to the day's report."""
     return period_chart(
         {
-            entry.day: (entry.summary.counts, len(entry.summary.breaking), f"{entry.day}.html")
+            entry.day: (entry.summary.counts, entry.summary.breaking_count, f"{entry.day}.html")
             for entry in days
             if entry.summary is not None
         },

@@ -74,6 +74,13 @@ class DaySummary(_Frozen):
     repos: list[RepoDay]
     breaking: list[str] = []  # the radar's breaking items (and those a downstream uses), plain
 
+    @property
+    def breaking_count(self) -> int:
+        """The day's breaking items, however many lines show them (the same change of many
+        classes' member is one line; a summary written before the repositories counted
+        theirs has its lines)."""
+        return max(sum(r.breaking for r in self.repos), len(self.breaking))
+
 
 def summarise(
     day: str, context: ReportContext, folders: Mapping[str, str] | None = None

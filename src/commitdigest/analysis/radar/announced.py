@@ -408,8 +408,10 @@ _SETTING = re.compile(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+")  # a flag,
 # a removal the sentence only supposes, undoes, or tells as a bug now fixed ("`is_eager` was
 # silently dropped for arguments; now forwarded": huggingface_hub's new CLI framework)
 _NOT_SAID = re.compile(
-    r"^(?:restor|revert)|\b(?:if|unless|when|accidentally|silently)\b"
-    r"|\bnow\s+(?:correctly\s+|properly\s+)?\w+ed\b",
+    r"^(?:restor|revert)|\b(?:if|unless|when|accidentally)\b"
+    r"|\bsilently\s+(?:dropped|ignored|discarded|lost)\b"
+    r"|\bnow\s+(?:correctly\s+|properly\s+)?"
+    r"(?:forwarded|passed|kept|respected|honou?red|preserved|propagated|applied)\b",
     re.I,
 )
 

@@ -51,7 +51,7 @@ from pathlib import Path
 
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
-from commitdigest.analysis.radar.pyapi import absolute_module, without_comments
+from commitdigest.analysis.radar.pyapi import absolute_module, top_level, without_comments
 from commitdigest.models import ApiChangeType, Place
 
 __all__ = ["MAX_FILE_BYTES", "attach_affects", "scan_downstream"]
@@ -224,7 +224,7 @@ class _Index:
         self.modules[module.name] = module
         self._imports(module, module.tree.body)
         module.defined = _defined(module.tree)
-        for node in _top_statements(module.tree.body):
+        for node in top_level(module.tree.body):
             if isinstance(node, ast.ClassDef):
                 info = _ClassInfo([self.resolve(module, b) or "" for b in node.bases])
                 info.attrs = _set_names(node)
@@ -412,26 +412,10 @@ def _set_names(node: ast.ClassDef) -> set[str]:
     return names
 
 
-def _top_statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Module-level statements, inside ``if``/``try``/``with`` blocks too."""
-    for node in body:
-        if isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.AsyncWith):
-            yield from _top_statements(node.body)
-            yield from _top_statements(getattr(node, "orelse", []))
-        elif isinstance(node, ast.Try | ast.TryStar):
-            yield from _top_statements(node.body)
-            for handler in node.handlers:
-                yield from _top_statements(handler.body)
-            yield from _top_statements(node.orelse)
-            yield from _top_statements(node.finalbody)
-        else:
-            yield node
-
-
 def _defined(tree: ast.Module) -> set[str]:
     """The names a module's top level defines (classes, functions, assignments)."""
     names: set[str] = set()
-    for node in _top_statements(tree.body):
+    for node in top_level(tree.body):
         if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
             names.add(node.name)
         elif isinstance(node, ast.Assign):

@@ -61,6 +61,7 @@ __all__ = [
     "statements_api",
     "string_spans",
     "surface",
+    "top_level",
     "top_statements",
     "without_comments",
     "word_char",
@@ -162,6 +163,12 @@ class Obj:
     field: bool = False  # a field of a dataclass-like class (a constructor parameter)
     typing_only: bool = False  # defined under ``if TYPE_CHECKING:``
     header: str = ""  # the light model's def/class header; params and bases read from it
+    effect: bool = False  # (the full model's) a def called for its effect: ``-> None``
+
+    def for_effect(self) -> bool:
+        """Whether this def is called for its effect alone (not ``async``, annotated
+        ``-> None``): no caller uses what a call returns."""
+        return _for_effect(_header_node(self.header)) if self.header else self.effect
 
     def signature(self) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:
         """(params, bases): the model's own, or read from the header when light; None when
@@ -328,6 +335,7 @@ class _Builder:
                 decorators=decorators,
                 overrides=any(d.split("(")[0].endswith("override") for d in decorators),
                 typing_only=typing_only,
+                effect=_for_effect(node),
             )
         elif isinstance(node, ast.ClassDef):
             decorators = tuple(_src(d) or "" for d in node.decorator_list)
@@ -497,7 +505,7 @@ def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
 LAZY_MODULE = "sys.modules[__name__]"  # how a module puts a lazy module object in its place
 
 
-def _lazy_module_names(tree: ast.Module, api: ModuleApi) -> set[str]:
+def _lazy_module_names(tree: ast.Module, api: ModuleApi, module: str) -> set[str]:
     """Names served by the lazy module object a module puts in its place, as Hugging Face's
     libraries write their packages (``sys.modules[__name__] = _LazyModule(__name__,
     __file__, _import_structure, …)``): the names each submodule of the import structure it
@@ -505,10 +513,11 @@ def _lazy_module_names(tree: ast.Module, api: ModuleApi) -> set[str]:
     ``try`` blocks: ``_import_structure["x"] = [...]``, ``.extend``, ``.append``; not the
     submodules themselves, which users import as modules, and a deleted one's names say what
     it took), the keys of another dict it is given (``extra_objects``), and what the
-    module imports under ``if TYPE_CHECKING:`` for type checkers, which mirrors them (where
-    the structure is computed: ``define_import_structure(__file__)``). A served name's
+    module imports from its own package under ``if TYPE_CHECKING:`` for type checkers,
+    which mirrors them (where the structure is computed: ``define_import_structure(
+    __file__)``; not ``torch.Tensor``, imported to annotate its code). A served name's
     submodule is kept in ``api.lazy`` (``".trainer"``: the module that holds it)."""
-    statements = list(_top_level(tree.body))
+    statements = list(top_level(tree.body))
     given: list[ast.expr] = []  # what the lazy module object is made from
     for node in statements:
         if (
@@ -520,10 +529,14 @@ def _lazy_module_names(tree: ast.Module, api: ModuleApi) -> set[str]:
     if not given:
         return set()
     tables = {g.id for g in given if isinstance(g, ast.Name)}
-    entries: list[tuple[ast.expr | None, ast.expr]] = []  # (key, value) of each table
+    entries: list[tuple[ast.expr | None, ast.expr]] = []  # (key, value) of each structure
+    names: set[str] = set()
     for g in given:
         if isinstance(g, ast.Dict):
-            entries += zip(g.keys, g.values, strict=True)
+            if any(isinstance(v, ast.List | ast.Tuple | ast.Set) for v in g.values):
+                entries += zip(g.keys, g.values, strict=True)  # a structure written in place
+            else:  # the other objects it serves (``extra_objects={"__version__": …}``)
+                names |= _strings(ast.List([k for k in g.keys if k is not None]))
     for node in statements:
         if isinstance(node, ast.Assign | ast.AugAssign | ast.AnnAssign) and node.value:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -544,17 +557,17 @@ def _lazy_module_names(tree: ast.Module, api: ModuleApi) -> set[str]:
             if key is not None:
                 arg = node.value.args[0]
                 entries.append((key, arg if node.value.func.attr == "extend" else ast.List([arg])))
-    names = set(api.typing_imports)
+    top = module.split(".")[0]  # (what it imports for type checkers from its own package)
+    names |= {
+        n
+        for n in api.typing_imports
+        if api.imports[n].startswith(".") or api.imports[n].split(".")[0] == top
+    }
     for key, value in entries:
-        if not isinstance(key, ast.Constant) or not isinstance(key.value, str):
-            continue
-        listed = _strings(value)
-        if not listed and not isinstance(value, ast.List | ast.Tuple | ast.Set):
-            names.add(key.value)  # another object it serves (``"__version__": __version__``)
-            continue
-        for name in listed:
-            names.add(name)
-            api.lazy.setdefault(name, "." + key.value)
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            for name in _strings(value):  # (a list computed elsewhere is not known here)
+                names.add(name)
+                api.lazy.setdefault(name, "." + key.value)
     return {n for n in names if n.isidentifier()}
 
 
@@ -569,22 +582,22 @@ def _table_key(node: ast.expr, tables: set[str]) -> ast.expr | None:
     return None
 
 
-def _top_level(nodes: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """A module's statements that run when it is imported: those at its top, and in its
-    top-level ``if``, ``try`` and ``with`` blocks."""
-    for node in nodes:
-        yield node
-        if isinstance(node, ast.If):
-            yield from _top_level(node.body)
-            yield from _top_level(node.orelse)
+def top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """A module's statements that run when it is imported: those at its top, and those of
+    its top-level ``if``, ``for``, ``while``, ``try`` and ``with`` blocks (not the blocks
+    themselves)."""
+    for node in body:
+        if isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.AsyncWith):
+            yield from top_level(node.body)
+            yield from top_level(getattr(node, "orelse", []))
         elif isinstance(node, ast.Try | ast.TryStar):
-            yield from _top_level(node.body)
+            yield from top_level(node.body)
             for handler in node.handlers:
-                yield from _top_level(handler.body)
-            yield from _top_level(node.orelse)
-            yield from _top_level(node.finalbody)
-        elif isinstance(node, ast.With | ast.AsyncWith):
-            yield from _top_level(node.body)
+                yield from top_level(handler.body)
+            yield from top_level(node.orelse)
+            yield from top_level(node.finalbody)
+        else:
+            yield node
 
 
 @lru_cache(maxsize=1024)
@@ -597,7 +610,7 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     api = _built([tree.body], module, is_package)
     api.getattr_names = _getattr_names(tree, api)
     if LAZY_MODULE in text:
-        api.getattr_names |= _lazy_module_names(tree, api)
+        api.getattr_names |= _lazy_module_names(tree, api, module)
     return api
 
 
@@ -860,11 +873,9 @@ def header_params(header: str) -> tuple[Param, ...] | None:
 
 
 @lru_cache(maxsize=8192)
-def _header_signature(
-    header: str, is_class: bool
-) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:
-    """(params, bases) of a def or class header (``def f(a, b=1) -> X:``); None if it does
-    not parse."""
+def _header_node(header: str) -> ast.stmt | None:
+    """The def or class statement of a header (``def f(a, b=1) -> X:``), with an empty
+    body; None if it does not parse."""
     snippet = header.strip()
     if not snippet.endswith(":"):
         snippet += ":"
@@ -872,7 +883,26 @@ def _header_signature(
         tree = ast.parse(snippet + " ...")
     except (SyntaxError, ValueError, RecursionError):
         return None
-    node = tree.body[0] if tree.body else None
+    return tree.body[0] if tree.body else None
+
+
+def _for_effect(node: ast.stmt | None) -> bool:
+    """Whether a def is called for its effect alone: not ``async``, annotated ``-> None``."""
+    return (
+        isinstance(node, ast.FunctionDef)
+        and isinstance(node.returns, ast.Constant)
+        and node.returns.value is None
+    )
+
+
+def _header_signature(
+    header: str, is_class: bool
+) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:
+    """(params, bases) of a def or class header (``def f(a, b=1) -> X:``); None if it does
+    not parse."""
+    node = _header_node(header)
+    if node is None:
+        return None
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
         return _params(node.args), ()
     if isinstance(node, ast.ClassDef):
@@ -1369,13 +1399,14 @@ def compare_objects(
                 continue  # a finalizer: no user calls it (click's StreamMixer.__del__)
             out.append(Breakage(qual, "removed", line=before.line))
             continue
-        if before.kind == "function" and after.kind == "class":
+        if before.kind == "function" and after.kind == "class" and before.for_effect():
             init = find_new(f"{qual}.__init__")
             old_sig = before.signature()
             new_sig = init.signature() if init is not None and init.kind == "function" else None
-            if old_sig is not None and new_sig is not None:  # called as it was: its calls
-                # go to the class's __init__ (huggingface_hub's ``disable_progress_bars``
-                # made a class, a context manager too)
+            if old_sig is not None and new_sig is not None:  # called as it was, for its
+                # effect: its calls go to the class's __init__ (huggingface_hub's
+                # ``disable_progress_bars(…) -> None`` made a class, a context manager too;
+                # an async def, or one whose value callers use, still changes kind)
                 out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line))
                 continue
         if before.kind != after.kind and not (
@@ -1515,11 +1546,6 @@ def _param_changes(
     # a protocol method (``__exit__``) is called positionally: a new ``*args`` takes what it
     # had (not so for others: ``**kwargs`` often passes a removed name on to a call that
     # refuses it, as flask.json.dumps(app=…) did)
-    if {"varargs", "varkw"} <= {q.kind for q in new_params} and all(
-        q.kind in ("varargs", "varkw") or q.name in ("self", "cls") for q in new_params
-    ):
-        return []  # it takes every call it took: a shim that passes them on (diffusers'
-        # ltx2 ``encode_video(video, fps, …)`` -> ``(*args, **kwargs)``, where it moved)
     method = qual.rsplit(".", 1)[-1]
     protocol = (
         method.startswith("__")

@@ -59,6 +59,7 @@ from commitdigest.analysis.radar.pyapi import (
     dropped_exports,
     generic_dropped,
     has_fields,
+    indent_of,
     module_api,
     plain_base,
     signature_end,
@@ -305,10 +306,10 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
 def _opening(lines: list[str], i: int) -> int:
     """The line above line index ``i`` indented less than it (blank lines and comments
     passed): the one that opens the bracket it is in; -1 for none."""
-    indent = len(lines[i]) - len(lines[i].lstrip())
+    indent = indent_of(lines[i])
     for j in range(i - 1, -1, -1):
         code = lines[j].strip()
-        if code and not code.startswith("#") and len(lines[j]) - len(lines[j].lstrip()) < indent:
+        if code and not code.startswith("#") and indent_of(lines[j]) < indent:
             return j
     return -1
 
@@ -456,6 +457,26 @@ def _a_logger(text: str, line: int | None) -> bool:
     if line is None or not 0 < line <= len(lines):
         return False
     return _LOGGER.match(lines[line - 1]) is not None
+
+
+def _passes_all_on(text: str, qual: str) -> bool:
+    """Whether the def ``qual`` of ``text`` takes only ``*args, **kwargs`` and passes both
+    on to a call in its body: every call it took still binds (diffusers' ltx2
+    ``encode_video(video, fps, …)`` became ``encode_video(*args, **kwargs)``, which warns
+    and calls it where it moved: six parameters read as removed). A stub that only raises
+    takes them and fails: its parameters still count, as do those of ``dumps(obj,
+    **kwargs)``, which passed a removed ``app=`` on to a call that refuses it (flask)."""
+    obj = find(text, qual)
+    signature = obj.signature() if obj is not None and obj.kind == "function" else None
+    if obj is None or signature is None:
+        return False
+    params = [p for p in signature[0] if p.name not in ("self", "cls")]
+    star = [p.name for p in params if p.kind == "varargs"]
+    stars = [p.name for p in params if p.kind == "varkw"]
+    if len(params) != 2 or len(star) != 1 or len(stars) != 1:
+        return False
+    body = _body(lines_of(text), obj.line - 1)
+    return re.search(rf"\*\s*{star[0]}\s*,\s*\*\*\s*{stars[0]}\s*\)", body) is not None
 
 
 def _one_per_object(items: list[ApiChange], exported: dict[str, str]) -> list[ApiChange]:
@@ -1045,6 +1066,8 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         return None  # moved, and the module star-imports it from its new home
     if brk.change == "removed" and not rest and _a_logger(models.before, brk.line):
         return None  # the module's logger (``logger = get_logger(__name__)``): no API
+    if brk.param and models.after is not None and _passes_all_on(models.after, qual):
+        return None  # it takes every call it took, and passes it on
     visibility = Visibility.INTERNAL
     dotted = f"{module}.{qual}"
     alias = None
@@ -1310,6 +1333,7 @@ class _MethodSearch:
     meth: str
     plain: bool = False  # the removed override took nothing but ``self`` (or an attribute)
     seen: set[str] = field(default_factory=set)
+    cut: bool = False  # the search stopped at a class searched already or too deep
 
     def defines(self, module: str, text: str, cls: str, package: bool, depth: int) -> bool | None:
         """Whether class ``cls`` of ``module`` (source ``text``; ``package``: a package's
@@ -1322,10 +1346,14 @@ class _MethodSearch:
         key = f"{module}.{cls}"
         bases = bases_of(text, cls)
         if depth > 8 or key in seen or bases is None:
+            self.cut = self.cut or bases is not None  # (a class searched or too deep)
             return False
         seen.add(key)
+        cut, self.cut = self.cut, False
         found = self._defines(module, text, cls, package, depth, bases)
-        view.inherits[known] = found
+        if found is True or not self.cut:  # (an answer no cut search made is anyone's)
+            view.inherits[known] = found
+        self.cut = self.cut or cut
         return found
 
     def _defines(
