@@ -805,6 +805,20 @@ def test_lines_added_to_a_package_init_are_read_where_they_go(
         assert ("pkg" in modelled) is (mode != "patches" or bool(found)), name
 
 
+def test_a_version_bump_is_no_api_change() -> None:
+    """A release sets ``__version__`` in its package ``__init__`` (huggingface_hub's 60 KB
+    one, every week): no API is in those lines, and the module is not modelled for them;
+    ``__all__`` or any other line beside them is read as before."""
+    from commitdigest.analysis.radar.python_api import _dunder_values_only
+
+    assert _dunder_values_only('__version__ = "1.26.0.dev0"\n__version__ = "1.27.0.dev0"')
+    assert _dunder_values_only("# bump\n__version__: str = '2.0'  # release\n__author__ = 'x'")
+    assert not _dunder_values_only('__all__ = "run"\n__all__ = "walk"')
+    assert not _dunder_values_only('__version__ = "1"\nTIMEOUT = 2')
+    assert not _dunder_values_only("__version__ = get_version()")
+    assert not _dunder_values_only(None)
+
+
 def test_a_function_made_a_class_is_called_as_before(tmp_path: Path, mode: str) -> None:
     """huggingface_hub made ``disable_progress_bars(name=None) -> None`` a class (a context
     manager too), whose ``__init__(self, name=None)`` takes what the function took:

@@ -125,6 +125,25 @@ def wants(view_changed: str | None, path: str) -> bool:
     )
 
 
+# a module-level dunder set to a plain value: ``__version__ = "1.2.0"``, ``__author__ = '…'``
+_DUNDER_VALUE = re.compile(
+    r"__(?!all__|getattr__|path__)\w+__[ \t]*(?::[^=\n]*)?="
+    r"[ \t]*(?:\"[^\"\\\n]*\"|'[^'\\\n]*'|[\d.]+)[ \t]*(?:#.*)?\r?"
+)
+
+
+def _dunder_values_only(changed: str | None) -> bool:
+    """Whether a commit's changed lines of a module only set module dunders to plain
+    values, and comments or blank lines (huggingface_hub's ``__version__`` bump of its
+    60 KB package ``__init__``, every week): no API changes with them."""
+    if not changed or "__" not in changed:
+        return False
+    lines = [
+        line for line in changed.split("\n") if line.strip() and not line.lstrip().startswith("#")
+    ]
+    return bool(lines) and all(_DUNDER_VALUE.fullmatch(line) for line in lines)
+
+
 def _comments_only(changed: str | None, before: str, after: str | None) -> bool:
     """Whether a commit changed only comments and blank lines of a module, which no API
     holds (vllm-ascend's ``patch/__init__.py``, 60 KB of comments, is edited by a commit a
@@ -375,6 +394,8 @@ def detect(view: CommitView) -> list[ApiChange]:
             after = _as_other_file(view, path)
         if _comments_only(view.changed.get(path), before, after):
             continue
+        if _dunder_values_only(view.changed.get(path)):
+            continue  # a release's ``__version__ = "1.2.0"``: no API
         if public is not None and not public.ships(path):
             continue  # a script beside a src/ layout's packages
         is_init = path.endswith("/__init__.py") or path == "__init__.py"
