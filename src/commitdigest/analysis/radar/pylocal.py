@@ -261,8 +261,6 @@ class _Side:
         qual = self.qualname(j)
         if qual is None or self._in_string(j):
             return None
-        end = self.signature_end(j)
-        header = header_text(self.lines[j : end + 1])
         decorators = self._decorators(j)
         m = _DEF.match(self.lines[j])
         if m is None:
@@ -270,7 +268,10 @@ class _Side:
         kind = m.group(1)
         plain = [d.split("(")[0] for d in decorators]
         if any(d.endswith("overload") for d in plain):
-            return None  # a typing overload: the implementation is the API
+            return None  # a typing overload: the implementation is the API (its header,
+            # 140 lines of openai-python's ``create``, is not read)
+        end = self.signature_end(j)
+        header = header_text(self.lines[j : end + 1])
         if (
             kind == "def"
             and "." in qual
