@@ -805,6 +805,27 @@ def test_lines_added_to_a_package_init_are_read_where_they_go(
         assert ("pkg" in modelled) is (mode != "patches" or bool(found)), name
 
 
+def test_imports_added_that_leave_a_bracket_open_are_read_whole() -> None:
+    """An added import whose bracket the added lines leave open may leave the module
+    unparseable: it is read whole, which says so (the upgrade report lists it), not
+    passed over as lines that add names (the session's reviewer)."""
+    from commitdigest.analysis.radar import python_api
+    from commitdigest.analysis.radar.models import CommitView
+
+    path = "pkg/__init__.py"
+    for after, added, unreadable in [
+        ("from .a import x\nfrom .b import (\n", "from .b import (", [path]),
+        ("from .a import x\nfrom .b import y\n", "from .b import y", []),
+    ]:
+        view = CommitView(
+            sha="1" * 40, title="", body="", paths=(path,), before={path: "from .a import x\n"},
+            after={path: after}, changed={path: added},
+            numbers={path: (frozenset(), frozenset({2}))},
+        )  # fmt: skip
+        assert python_api.detect(view) == []
+        assert view.unreadable == unreadable
+
+
 def test_a_version_bump_is_no_api_change() -> None:
     """A release sets ``__version__`` in its package ``__init__`` (huggingface_hub's 60 KB
     one, every week): no API is in those lines, and the module is not modelled for them;

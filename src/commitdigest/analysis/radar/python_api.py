@@ -296,8 +296,12 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
         return False
     if _HOOK_WORDS.search(changed) or LAZY_MODULE in changed or '"""' in changed:
         return False
-    if "'''" in changed:
-        return False
+    if (
+        "'''" in changed
+        or not brackets_balanced(changed)
+        or changed.count("{") != changed.count("}")
+    ):
+        return False  # (a bracket the added lines leave open: the module may not parse)
     lines = lines_of(after)
     for n in numbers[1]:
         line = lines[n - 1] if 0 < n <= len(lines) else ""
