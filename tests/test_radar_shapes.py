@@ -3494,6 +3494,29 @@ def announced(log: str) -> dict[str, bool]:
     return {e.text: announces(e) is not None for e in section.entries}
 
 
+def test_features_inside_a_breaking_section_are_not_breaks() -> None:
+    """fastapi 0.137.0's "Breaking Changes" holds its one break and then "Features" and
+    "Future Features Enabled": "Middleware per router" and "Adding routes … now works" read
+    as breaks. A heading of what is new (or fixed) inside a breaking section is its own;
+    "Miscellaneous" inside one is still a break (Django's)."""
+    log = (
+        "## 0.137.0 (2026-06-14)\n\n### Breaking Changes\n\n"
+        "* Refactor internals to preserve `APIRouter` and `APIRoute` instances.\n\n"
+        "#### Features\n\n* Adding routes after a router is included now works.\n\n"
+        "#### Future Features Enabled\n\n* Dependencies per router\n* Middleware per router\n\n"
+        "#### Bug fixes\n\n* Fix a crash when a router is empty.\n\n"
+        "#### Miscellaneous\n\n* The `routes` attribute is now a tree.\n"
+    )
+    assert announced(log) == {
+        "Refactor internals to preserve `APIRouter` and `APIRoute` instances.": True,
+        "Adding routes after a router is included now works.": False,
+        "Dependencies per router": False,
+        "Middleware per router": False,
+        "Fix a crash when a router is empty.": False,
+        "The `routes` attribute is now a tree.": True,
+    }
+
+
 def test_changelog_words_that_only_look_like_a_break() -> None:
     """ "end-to-end support" ends no support, a deprecation warning a change avoids is no
     deprecation, and an entry under Docs, Translations or Tests announces nothing users act

@@ -173,6 +173,15 @@ _OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+
 # prometheus writes it): what it removes or no longer does is the bug, unless it says that
 # it breaks
 _FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
+# what is new, a heading of its own inside a breaking section (fastapi 0.137.0's "Breaking
+# Changes" holds "Features" and "Future Features Enabled": "Middleware per router" read as
+# a break); Django's "Miscellaneous" inside "Backwards incompatible changes" is still one
+_NEW_HEADING = re.compile(
+    r"^\W*(?:(?:new|alpha|beta|experimental|future|upcoming|other|minor|major)\s+)*"
+    r"(?:features?|enhancements?|improvements?|additions?|added|highlights?)"
+    r"(?:\s+(?:enabled|planned|added))?\W*$",
+    re.I,
+)
 _DEPRECATION_WORDS = re.compile(r"\bdeprecat|弃用|废弃", re.I)
 # "Deprecated" as the subject's adjective, what they no longer do following: a change to
 # things deprecated before, no deprecation (click 8.4.2's "Deprecated commands and
@@ -663,6 +672,8 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         for h in entry.heading.split("\n")
     ]
     heading = headings[-1] if headings else ""
+    if heading and (_NEW_HEADING.match(heading) or _FIX_HEADING.match(heading)):
+        headings = [heading]  # features or fixes inside a breaking section are not its
     for pattern, change in _SECTIONS:
         if any(h and pattern.search(h) for h in reversed(headings)):
             if _REFERENCE_ONLY.match(words):

@@ -173,7 +173,8 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 29: names a lazy module object serves (Hugging Face's _LazyModule and its import structure)
 #     are public; an object removed with its re-exports is one item; a module's logger is no
 #     API, and a function that takes (*args, **kwargs) removes no parameter; a function made a
-#     class is compared with its __init__; "was silently dropped; now forwarded" is no removal
+#     class is compared with its __init__; "was silently dropped; now forwarded" is no removal;
+#     features inside a breaking section of a changelog are no breaks
 RADAR_VERSION = 29
 
 
