@@ -286,6 +286,29 @@ def _with_radar(lang: str) -> Any:
     return ctx.model_copy(update={"repositories": [repo.model_copy(update={"commits": commits})]})
 
 
+def test_the_feed_counts_items_when_one_line_shows_many() -> None:
+    """The same change of one member of many classes is one line of the feed's summary, and
+    its title still counts every item (the report's heading does: 148, not 4)."""
+    from commitdigest.models import ApiChange, ApiChangeType, RadarKind
+    from commitdigest.site.feed import entry_title, summary_text
+    from commitdigest.site.summary import summarise
+
+    ctx = _with_radar("en")
+    repo = ctx.repositories[0]
+    methods = [
+        ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED,
+                  name=f"pkg.p{n}.Pipe{n}.enable_slicing")
+        for n in range(5)
+    ]  # fmt: skip
+    last = repo.commits[-1].model_copy(update={"api_changes": methods})
+    commits = [*repo.commits[:-1], last]
+    ctx = ctx.model_copy(update={"repositories": [repo.model_copy(update={"commits": commits})]})
+    summary = summarise("2026-01-13", ctx)
+    assert len(summary.breaking) == 1 and summary.breaking_count == 5
+    assert entry_title(summary).endswith(", 5 breaking")
+    assert "enable_slicing" in summary_text(summary)
+
+
 def test_what_needs_action_comes_first_in_the_digest_and_the_feed() -> None:
     from commitdigest.deliver.digest import digest_lines
     from commitdigest.site.feed import summary_text
