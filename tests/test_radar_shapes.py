@@ -805,6 +805,18 @@ def test_lines_added_to_a_package_init_are_read_where_they_go(
         assert ("pkg" in modelled) is (mode != "patches" or bool(found)), name
 
 
+def test_a_deleted_module_of_dunders_is_still_gone(tmp_path: Path, mode: str) -> None:
+    """A deleted ``pkg/__version__.py`` (requests ships one) changes only dunder lines, all
+    of them: it is no version bump, and it is still reported."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "from .core import f\n", "pkg/core.py": "def f():\n    pass\n",
+            "pkg/__version__.py": '__title__ = "pkg"\n__version__ = "1.0"\n'}),
+        CommitSpec("drop __version__.py", D[1], files={"pkg/__version__.py": None}),
+    ], mode)  # fmt: skip
+    assert names(items) == {"pkg.__version__"}
+
+
 def test_imports_added_that_leave_a_bracket_open_are_read_whole() -> None:
     """An added import whose bracket the added lines leave open may leave the module
     unparseable: it is read whole, which says so (the upgrade report lists it), not
@@ -3497,8 +3509,8 @@ def announced(log: str) -> dict[str, bool]:
 def test_features_inside_a_breaking_section_are_not_breaks() -> None:
     """fastapi 0.137.0's "Breaking Changes" holds its one break and then "Features" and
     "Future Features Enabled": "Middleware per router" and "Adding routes … now works" read
-    as breaks. A heading of what is new (or fixed) inside a breaking section is its own;
-    "Miscellaneous" inside one is still a break (Django's)."""
+    as breaks. A heading of what is new (or fixed) after a breaking section's own entries
+    is its own; "Miscellaneous" inside one is still a break (Django's)."""
     log = (
         "## 0.137.0 (2026-06-14)\n\n### Breaking Changes\n\n"
         "* Refactor internals to preserve `APIRouter` and `APIRoute` instances.\n\n"
@@ -3514,6 +3526,20 @@ def test_features_inside_a_breaking_section_are_not_breaks() -> None:
         "Middleware per router": False,
         "Fix a crash when a router is empty.": False,
         "The `routes` attribute is now a tree.": True,
+    }
+    # a project that sorts its breaking changes by kind has no entries of its own above
+    # them: they all break; and what a Removed section holds is removed
+    sorted_log = (
+        "## 2.0.0 (2026-06-14)\n\n### Breaking Changes\n\n"
+        "#### Features\n\n* `connect()` now requires the `host` argument.\n\n"
+        "#### Bug fixes\n\n* `parse()` now raises `ValueError` instead of returning `None`.\n\n"
+        "### Removed\n\n* Dropped the legacy client.\n\n#### Features\n\n* `Client.get_json`\n"
+    )
+    assert announced(sorted_log) == {
+        "`connect()` now requires the `host` argument.": True,
+        "`parse()` now raises `ValueError` instead of returning `None`.": True,
+        "Dropped the legacy client.": True,
+        "`Client.get_json`": True,
     }
 
 

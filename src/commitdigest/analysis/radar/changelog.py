@@ -442,16 +442,29 @@ def _sections_of(reading: _Reading) -> list[Section]:
         return []
     starts = [(i, title) for i, level, title in heads if level == version_level]
     cats: dict[int, str] = {}  # a category under another one is both ("Backwards
-    # incompatible changes in 5.1" over Django's "Miscellaneous"), the nearest last
-    above: list[tuple[int, str]] = []
-    for i, level, title in heads:
+    # incompatible changes in 5.1" over Django's "Miscellaneous"), the nearest last; but
+    # what is new or fixed, after a breaking section's own entries, is only itself
+    # (fastapi 0.137.0's "Breaking Changes" has its one entry, then "Features" and "Future
+    # Features Enabled": "Middleware per router" read as a break; a project that sorts its
+    # breaking changes by kind, "Breaking > Features", has no entries of its own above)
+    above: list[tuple[int, str, bool]] = []  # (level, title, only itself)
+    for n, (i, level, title) in enumerate(heads):
         if level <= version_level:
             above = []
             continue
         while above and above[-1][0] >= level:
             above.pop()
-        above.append((level, title))
-        cats[i] = "\n".join(t for _, t in above)
+        parent = next((k for k in range(n - 1, -1, -1) if heads[k][1] < level), None)
+        own = (
+            bool(above)
+            and parent is not None
+            and _SECTIONS[0][0].search(above[-1][1]) is not None
+            and (_NEW_HEADING.match(title) or _FIX_HEADING.match(title)) is not None
+            and _lists_entries(lines, heads[parent][0] + 1, heads[parent + 1][0])
+        )
+        above.append((level, title, own))
+        start = max((k for k, (_, _, alone) in enumerate(above) if alone), default=0)
+        cats[i] = "\n".join(t for _, t, _ in above[start:])
     bounds = [i for i, level, _ in heads if level <= version_level]
     out: list[Section] = []
     for start, title in starts:
@@ -460,6 +473,12 @@ def _sections_of(reading: _Reading) -> list[Section]:
         version = normalise_version(title)
         out.append(Section(title, start + 1, version, end=end, lines=lines, cats=cats))
     return out
+
+
+def _lists_entries(lines: Sequence[str], start: int, end: int) -> bool:
+    """Whether ``lines[start:end]`` hold an entry of a list (``*``, ``-``, ``+`` or a
+    number)."""
+    return any(re.match(r"\s*(?:[-*+]|\d+[.)])\s+\S", line) for line in lines[start:end])
 
 
 # a reST directive whose body is a table, code or a picture, never entries (xarray's
@@ -672,8 +691,6 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         for h in entry.heading.split("\n")
     ]
     heading = headings[-1] if headings else ""
-    if heading and (_NEW_HEADING.match(heading) or _FIX_HEADING.match(heading)):
-        headings = [heading]  # features or fixes inside a breaking section are not its
     for pattern, change in _SECTIONS:
         if any(h and pattern.search(h) for h in reversed(headings)):
             if _REFERENCE_ONLY.match(words):

@@ -398,8 +398,9 @@ def detect(view: CommitView) -> list[ApiChange]:
             after = _as_other_file(view, path)
         if _comments_only(view.changed.get(path), before, after):
             continue
-        if _dunder_values_only(view.changed.get(path)):
-            continue  # a release's ``__version__ = "1.2.0"``: no API
+        if after is not None and _dunder_values_only(view.changed.get(path)):
+            continue  # a release's ``__version__ = "1.2.0"``: no API (a module of dunders
+            # deleted, ``pkg/__version__.py``, is still gone)
         if public is not None and not public.ships(path):
             continue  # a script beside a src/ layout's packages
         is_init = path.endswith("/__init__.py") or path == "__init__.py"
