@@ -102,24 +102,23 @@ def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
     ``encode_prompt(lora_scale)``) of :data:`SAME_FROM` classes or more as one item: named
     by the member, its detail the change's own (``True → False``) and the classes, its
     ``symbols`` every name (and theirs); in the place of the first."""
-    groups: dict[tuple[object, ...], list[ApiChange]] = {}
-    for item in items:
-        owner, member = _owner_and_member(item)
+    read = [(item, *_owner_and_member(item)) for item in items]
+    groups: dict[tuple[object, ...], list[tuple[ApiChange, str]]] = {}
+    for item, owner, member in read:
         if owner:
             key = (item.kind, item.change, member, item.detail, item.replacement)
-            groups.setdefault(key, []).append(item)
+            groups.setdefault(key, []).append((item, owner))
     out: list[ApiChange] = []
-    for item in items:
-        owner, member = _owner_and_member(item)
-        group = groups.get((item.kind, item.change, member, item.detail, item.replacement))
-        if not owner or group is None or len(group) < SAME_FROM:
+    for item, owner, member in read:
+        group = groups.get((item.kind, item.change, member, item.detail, item.replacement), [])
+        if not owner or len(group) < SAME_FROM:
             out.append(item)
-        elif item is group[0]:
-            owners = sorted(_shown_owners(sorted({_owner_and_member(i)[0] for i in group})))
+        elif item is group[0][0]:
+            owners = sorted(_shown_owners(sorted({o for _, o in group})))
             more = len(owners) - OWNERS_SHOWN
             classes = ", ".join(owners[:OWNERS_SHOWN]) + (f" (+{more})" if more > 0 else "")
             detail = f"{item.detail}; {classes}" if item.detail else classes
-            symbols = [s for i in group for s in (i.name, *i.symbols)]
+            symbols = [s for i, _ in group for s in (i.name, *i.symbols)]
             out.append(
                 item.model_copy(
                     update={
@@ -128,7 +127,7 @@ def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
                         "path": "",
                         "line": None,
                         "symbols": list(dict.fromkeys(symbols)),
-                        "hook": any(i.hook for i in group),
+                        "hook": any(i.hook for i, _ in group),
                     }
                 )
             )

@@ -447,24 +447,23 @@ def _sections_of(reading: _Reading) -> list[Section]:
     # (fastapi 0.137.0's "Breaking Changes" has its one entry, then "Features" and "Future
     # Features Enabled": "Middleware per router" read as a break; a project that sorts its
     # breaking changes by kind, "Breaking > Features", has no entries of its own above)
-    above: list[tuple[int, str, bool]] = []  # (level, title, only itself)
+    above: list[tuple[int, str, bool, int]] = []  # (level, title, only itself, its index)
     for n, (i, level, title) in enumerate(heads):
         if level <= version_level:
             above = []
             continue
         while above and above[-1][0] >= level:
             above.pop()
-        parent = next((k for k in range(n - 1, -1, -1) if heads[k][1] < level), None)
+        parent = above[-1] if above else None  # (the last heading above, of a lower level)
         own = (
-            bool(above)
-            and parent is not None
-            and _SECTIONS[0][0].search(above[-1][1]) is not None
+            parent is not None
+            and _SECTIONS[0][0].search(parent[1]) is not None
             and (_NEW_HEADING.match(title) or _FIX_HEADING.match(title)) is not None
-            and _lists_entries(lines, heads[parent][0] + 1, heads[parent + 1][0])
+            and _lists_entries(lines, heads[parent[3]][0] + 1, heads[parent[3] + 1][0])
         )
-        above.append((level, title, own))
-        start = max((k for k, (_, _, alone) in enumerate(above) if alone), default=0)
-        cats[i] = "\n".join(t for _, t, _ in above[start:])
+        above.append((level, title, own, n))
+        start = max((k for k, (_, _, alone, _) in enumerate(above) if alone), default=0)
+        cats[i] = "\n".join(t for _, t, _, _ in above[start:])
     bounds = [i for i, level, _ in heads if level <= version_level]
     out: list[Section] = []
     for start, title in starts:

@@ -41,6 +41,7 @@ __all__ = [
     "code_of",
     "compare",
     "compare_objects",
+    "continued",
     "dropped_exports",
     "field_value",
     "field_value_at",
@@ -644,17 +645,17 @@ def top_statements(text: str) -> list[int] | None:
     strings = [(a, b) for a, b in not_code_spans(text) if text.count("\n", a, b)]
     starts: list[int] = []
     decorated = False  # the last statement started is decorators, so far
-    continued = False  # the line above ends with a backslash
+    goes_on = False  # the line above ends with a backslash
     pos = 0
     for line in text.split("\n"):
         head = line[:1]
         if head and head not in " \t#\r)]}" and not (strings and in_spans(strings, pos)):
-            if continued:
+            if goes_on:
                 return None
             if not decorated and not (starts and _CONTINUED.match(line)):
                 starts.append(pos)
             decorated = head == "@"
-        continued = line.endswith(("\\", "\\\r"))
+        goes_on = continued(line)
         pos += len(line) + 1
     return [*starts, len(text)]
 
@@ -795,7 +796,7 @@ def _closing_line(lines: list[str], start: int, *, header: bool) -> int:
         elif not plain and i - start >= _GUESS_LINES:
             break  # (a bracket in a string that never closes: no scan to the module's end)
         depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
-        if depth <= 0 and (_ends_header(text) if header else not _continued(text)):
+        if depth <= 0 and (_ends_header(text) if header else not continued(text)):
             # where the lines hold strings or comments, the line it would end on when
             # they are code is where their blanked lines are read up to first
             return i if plain else _end_in_code(lines, start, header, i + 1 - start)
@@ -809,7 +810,8 @@ def _ends_header(line: str) -> bool:
     return line.rstrip().endswith(":")
 
 
-def _continued(line: str) -> bool:
+def continued(line: str) -> bool:
+    """Whether a line goes on on the next one by a backslash."""
     return line.rstrip().endswith("\\")
 
 
@@ -834,7 +836,7 @@ def _end_in_code(lines: list[str], start: int, header: bool, guess: int) -> int:
         depth = 0
         for k, line in enumerate(code):
             depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
-            if depth <= 0 and (_ends_header(line) if header else not _continued(line)):
+            if depth <= 0 and (_ends_header(line) if header else not continued(line)):
                 return start + k
         if upto == size:
             break
@@ -872,7 +874,6 @@ def header_params(header: str) -> tuple[Param, ...] | None:
     return signature[0] if signature is not None else None
 
 
-@lru_cache(maxsize=8192)
 def _header_node(header: str) -> ast.stmt | None:
     """The def or class statement of a header (``def f(a, b=1) -> X:``), with an empty
     body; None if it does not parse."""
@@ -895,6 +896,7 @@ def _for_effect(node: ast.stmt | None) -> bool:
     )
 
 
+@lru_cache(maxsize=8192)
 def _header_signature(
     header: str, is_class: bool
 ) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:

@@ -56,6 +56,7 @@ from commitdigest.analysis.radar.pyapi import (
     brackets_balanced,
     calls_super,
     compare,
+    continued,
     dropped_exports,
     generic_dropped,
     has_fields,
@@ -257,7 +258,7 @@ def _adds_inside(added: str) -> bool:
         return False
     return all(
         (not line or line[0] in " \t#\r" or line.startswith(("import ", "from ")))
-        and not line.endswith(("\\", "\\\r"))
+        and not continued(line)
         for line in added.split("\n")
     )
 
@@ -294,10 +295,11 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
     changed, numbers, after = view.changed.get(path), view.numbers.get(path), view.after.get(path)
     if changed is None or numbers is None or numbers[0] or not after:
         return False
-    if _HOOK_WORDS.search(changed) or LAZY_MODULE in changed or '"""' in changed:
+    if _HOOK_WORDS.search(changed) or LAZY_MODULE in changed:
         return False
     if (
-        "'''" in changed
+        '"""' in changed
+        or "'''" in changed
         or not brackets_balanced(changed)
         or changed.count("{") != changed.count("}")
     ):
@@ -307,7 +309,7 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
         line = lines[n - 1] if 0 < n <= len(lines) else ""
         if (
             not _BINDS_NOTHING.fullmatch(line)
-            or line.endswith(("\\", "\\\r"))
+            or continued(line)
             or ";" in line.partition("#")[0]  # (a second statement on the line)
         ):
             return False
@@ -485,6 +487,7 @@ def _a_logger(text: str, line: int | None) -> bool:
     return _LOGGER.match(lines[line - 1]) is not None
 
 
+@lru_cache(maxsize=256)  # (asked for each parameter item of the function)
 def _passes_all_on(text: str, qual: str) -> bool:
     """Whether the def ``qual`` of ``text`` takes only ``*args, **kwargs`` and passes both
     on to a call in its body: every call it took still binds (diffusers' ltx2
