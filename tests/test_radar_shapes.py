@@ -5119,6 +5119,51 @@ def test_a_default_made_none_that_reads_what_the_constructor_was_given(
     ]
 
 
+def test_a_default_made_a_sentinel_for_the_session_setting_of_the_old_value(
+    tmp_path: Path, mode: str
+) -> None:
+    """aiohttp's "Add the ssl parameter to ClientSession": ``ws_connect(ssl=True)`` became
+    ``ssl=sentinel``, passed on to ``_ws_connect``, from there to ``request``, which passes
+    its ``**kwargs`` on to ``_request``, which reads ``self._default_ssl`` when it is the
+    sentinel: set in ``__init__`` from the new ``ssl=True``. A call that passes nothing
+    gets what it got (the report's Act on had a "Breaking" line). One whose session default
+    is another value (``verify``), or that no function sets back (``retries``, dropped on
+    the way), changed its default."""
+    before = (
+        "class Session:\n    def __init__(self, *, proxy=None):\n        self._proxy = proxy\n\n"
+        "    def request(self, method, url, **kwargs):\n"
+        "        return self._request(method, url, **kwargs)\n\n"
+        "    def _request(self, method, url, *, ssl=True, verify=True):\n"
+        "        return method, url, ssl, verify\n\n"
+        "    def ws_connect(self, url, *, ssl=True, verify=True, retries=3):\n"
+        "        return self._ws_connect(url, ssl=ssl, verify=verify, retries=retries)\n\n"
+        "    def _ws_connect(self, url, *, ssl=True, verify=True, retries=3):\n"
+        "        return self.request('GET', url, ssl=ssl, verify=verify)\n"
+    )
+    after = (
+        "sentinel = object()\n\n\nclass Session:\n"
+        "    def __init__(self, *, proxy=None, ssl: bool = True, verify: bool = False):\n"
+        "        self._proxy = proxy\n        self._default_ssl = ssl\n"
+        "        self._default_verify = verify\n\n"
+        "    def request(self, method, url, **kwargs):\n"
+        "        return self._request(method, url, **kwargs)\n\n"
+        "    def _request(self, method, url, *, ssl=sentinel, verify=sentinel):\n"
+        "        if ssl is sentinel:\n            ssl = self._default_ssl\n"
+        "        if verify is sentinel:\n            verify = self._default_verify\n"
+        "        return method, url, ssl, verify\n\n"
+        "    def ws_connect(self, url, *, ssl=sentinel, verify=sentinel, retries=sentinel):\n"
+        "        return self._ws_connect(url, ssl=ssl, verify=verify, retries=retries)\n\n"
+        "    def _ws_connect(self, url, *, ssl=sentinel, verify=sentinel, retries=sentinel):\n"
+        "        return self.request('GET', url, ssl=ssl, verify=verify)\n"
+    )
+    versions = [("init", before), ("session ssl", after)]
+    [items] = module_items(tmp_path, mode, "pkg/client.py", versions)
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.client.Session.ws_connect(retries)", "3 → sentinel"),
+        ("pkg.client.Session.ws_connect(verify)", "True → sentinel"),
+    ]
+
+
 def test_none_made_a_use_the_default_sentinel_is_the_same_default(
     tmp_path: Path, mode: str
 ) -> None:
@@ -5288,10 +5333,12 @@ def test_a_default_written_as_a_constant_of_its_value_is_the_same_default(
     tmp_path: Path, mode: str
 ) -> None:
     """urllib3 ae1f7da020 wrote ``amt=2 ** 16`` as ``amt=_READ_CHUNK_SIZE`` (``= 2**16``): no
-    default changed. A constant of another value still changes it, and so does a sentinel,
-    tested or not: what the function does without the argument may have changed (jinja's
-    ``enable_async=False`` -> ``missing``, set only when passed; SQLAlchemy's
-    ``isolate_from_table=True`` -> ``NO_ARG``, which now acts as False)."""
+    default changed. A constant of another value still changes it, and so does a sentinel
+    the function does not set back to the old value, tested or not: what the function does
+    without the argument may have changed (jinja's ``enable_async=False`` -> ``missing``,
+    set only when passed; SQLAlchemy's ``isolate_from_table=True`` -> ``NO_ARG``, which now
+    acts as False). One it sets back (``if parser is _default: parser = None``) is the
+    same default, as ``None`` set back is."""
     before = (
         "class Response:\n    def stream(self, amt=2 ** 16, size=1024):\n        return amt\n\n"
         "    def eval(self, expr, parser=None, engine='numexpr', isolate=True):\n"
@@ -5311,6 +5358,5 @@ def test_a_default_written_as_a_constant_of_its_value_is_the_same_default(
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.response.Response.eval(engine)", "'numexpr' → _default"),
         ("pkg.response.Response.eval(isolate)", "True → _default"),
-        ("pkg.response.Response.eval(parser)", "None → _default"),
         ("pkg.response.Response.stream(size)", "1024 → _SIZE"),
     ]

@@ -175,7 +175,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     API, and a function that takes (*args, **kwargs) removes no parameter; a function made a
 #     class is compared with its __init__; "was silently dropped; now forwarded" is no removal;
 #     features inside a breaking section of a changelog are no breaks
-RADAR_VERSION = 29
+RADAR_VERSION = 30
 
 
 def cache_key(sha: str) -> str:

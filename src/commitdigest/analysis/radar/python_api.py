@@ -470,7 +470,7 @@ def detect(view: CommitView) -> list[ApiChange]:
     return _one_per_object(_modules_gone(items), exported) + [
         item
         for where, brk, words in passed
-        if not words & resolvers.good(brk.param or "", brk.old)
+        if not words & resolvers.good(brk.param or "", brk.old, _unset_name(brk.new) or "None")
         and (item := _item(where, brk)) is not None
     ]
 
@@ -562,26 +562,52 @@ class _Stands(NamedTuple):
 
 
 def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
-    """Whether a parameter's default became ``None`` standing for the old one: its
-    function sets it to the old value when it is ``None`` (``if p is None: p = old``, ``old
-    if p is None else p``, ``p or old``, ``p = options.get("p", old)``), or, where the old
-    value was falsy, passes it on by name, untouched (then it stands for the old one where
-    the commit's modules set it back in the function it is passed on to: SQLAlchemy's
+    """Whether a parameter's default became ``None`` (or a sentinel object: aiohttp's
+    ``sentinel``) standing for the old one: its function sets it to the old value when it
+    is ``None`` (``if p is None: p = old``, ``old if p is None else p``, ``p or old``, ``p =
+    options.get("p", old)``) or that sentinel, or passes it on by name, untouched, where
+    the old value was falsy or the new one is a sentinel (then it stands for the old one
+    where the commit's modules set it back in the function it is passed on to: SQLAlchemy's
     proxies of ``Session.get``, :class:`_Resolvers`). A caller that passes nothing gets
     what it got (``Session.get(populate_existing=False)`` -> ``None``, read from the
     execution options, else ``False``): no breaking change. One set to something else
     (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then ``num_tokens``) changed; so did
     one only another function sets back."""
-    if brk.change != "default_changed" or brk.new != "None" or not brk.param or not after:
+    unset = _unset_name(brk.new)
+    if brk.change != "default_changed" or unset is None or not brk.param or not after:
         return None
     body = _body(lines_of(after), (brk.line or 0) - 1)
-    if resolves(body, brk.param, brk.old) or _configured(body, brk.param, brk.old, after):
+    if resolves(body, brk.param, brk.old, unset) or _configured(
+        body, brk.param, brk.old, after, unset
+    ):
         return _Stands(set_back=True)
     name = re.escape(brk.param)
     if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", body, re.M):
         return None  # set to something else, then maybe passed on (not "p=p," alone)
-    calls = _call_words(body, brk.param) if brk.old in _FALSY else frozenset()
+    # (None passed on where the old value was truthy is no longer it, unless a callee
+    # says so; a sentinel is nothing but what its callee makes of it)
+    passes = brk.old in _FALSY or unset != "None"
+    calls = _call_words(body, brk.param) if passes else frozenset()
     return _Stands(set_back=False, calls=calls) if calls else None
+
+
+def _unset_name(default: str | None) -> str | None:
+    """What a default that may stand for another value is written as: ``None``, or the name
+    of a sentinel object (``sentinel``, ``_MISSING``, ``helpers.UNSET``); None for a
+    value (a literal, ``True``, a call)."""
+    if default is None or default in ("True", "False"):
+        return None
+    if default == "None" or re.fullmatch(r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*", default):
+        return default
+    return None
+
+
+def _unset_test(unset: str) -> str:
+    """A pattern of what ``p is <unset>`` compares with: ``None``, or the sentinel by its
+    name, qualified or not (``sentinel``, ``helpers.sentinel``)."""
+    if unset == "None":
+        return "None"
+    return rf"(?:[\w.]*\.)?{re.escape(unset.rsplit('.', 1)[-1])}\b"
 
 
 def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
@@ -642,9 +668,9 @@ def _constant(text: str, name: str) -> str | None:
     return m.group(1).rstrip() if m else None
 
 
-def _configured(body: str, param: str, old: str, module: str) -> bool:
-    """Whether ``body`` takes a configured value when ``param`` is ``None`` whose every
-    setting is the old value:
+def _configured(body: str, param: str, old: str, module: str, unset: str = "None") -> bool:
+    """Whether ``body`` takes a configured value when ``param`` is ``None`` (or the sentinel
+    ``unset``) whose every setting is the old value:
 
     * an option read by its own name with the old one as its fallback, wherever the module
       reads it (``self.opts.many if many is None else many`` and ``self.many =
@@ -658,10 +684,10 @@ def _configured(body: str, param: str, old: str, module: str) -> bool:
 
     Another object's attribute (``self._client.timeout``), another class's setting or
     ``__init__`` (``self.timeout = 30`` elsewhere), a local, is no default of the option."""
-    name = re.escape(param)
+    name, test = re.escape(param), _unset_test(unset)
     m = re.search(
-        rf"(?<![\w.])([\w.]+)\.(\w+)\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b"
-        rf"|^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*([\w.]+)\.(\w+)\s*(?:#.*)?$",
+        rf"(?<![\w.])([\w.]+)\.(\w+)\s+if\s+{name}\s+is\s+{test}\s+else\s+{name}\b"
+        rf"|^\s*if\s+{name}\s+is\s+{test}\s*:\s*\n\s*{name}\s*=\s*([\w.]+)\.(\w+)\s*(?:#.*)?$",
         body,
         re.M,
     )
@@ -681,7 +707,7 @@ def _configured(body: str, param: str, old: str, module: str) -> bool:
     settings = [  # every setting of the attribute in the class but the one read here
         rhs.split("#")[0].strip()
         for rhs in re.findall(rf"\bself\.{attr}[ \t]*(?::[^=\n]+)?=(?!=)[ \t]*([^\n]+)", block)
-        if not re.search(rf"\b{name}\s+is\s+None\b", rhs)
+        if not re.search(rf"\b{name}\s+is\s+{test}", rhs)
     ]
     return bool(settings) and all(_set_to(rhs, value, block) for rhs in settings)
 
@@ -727,16 +753,18 @@ def _value(old: str) -> str:
     return re.escape(old)
 
 
-def resolves(text: str, param: str, old: str) -> bool:
-    """Whether ``text`` sets ``param`` to ``old`` when it is ``None``."""
-    name, value = re.escape(param), _value(old)
+def resolves(text: str, param: str, old: str, unset: str = "None") -> bool:
+    """Whether ``text`` sets ``param`` to ``old`` when it is ``None`` (or the sentinel
+    ``unset``)."""
+    name, value, test = re.escape(param), _value(old), _unset_test(unset)
     pattern = (
-        rf"^\s*if\s+{name}\s+is\s+None\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
-        rf"|(?<![.\w]){name}\s*=\s*{value}\s+if\s+{name}\s+is\s+None\b"
-        rf"|(?<![.\w]){value}\s+if\s+{name}\s+is\s+None\s+else\s+{name}\b"
-        rf"|(?<![.\w]){name}\s+or\s+{value}\s*(?:[),#]|$)"
+        rf"^\s*if\s+{name}\s+is\s+{test}\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
+        rf"|(?<![.\w]){name}\s*=\s*{value}\s+if\s+{name}\s+is\s+{test}(?!\w)"
+        rf"|(?<![.\w]){value}\s+if\s+{name}\s+is\s+{test}\s+else\s+{name}\b"
         rf"|^\s*{name}\s*=\s*[\w.]+\([^()]*,\s*{value}\s*,?\s*\)"  # (over lines too)
     )
+    if unset == "None":  # (a sentinel object is true)
+        pattern += rf"|(?<![.\w]){name}\s+or\s+{value}\s*(?:[),#]|$)"
     return re.search(pattern, text, re.M) is not None
 
 
@@ -750,10 +778,11 @@ class _Resolvers:
 
     def __init__(self, view: CommitView) -> None:
         self._view = view
-        self._bodies: dict[str, list[str]] | None = None
-        self._good: dict[tuple[str, str], set[str]] = {}
+        self._bodies: dict[str, list[tuple[str, str]]] | None = None
+        self._good: dict[tuple[str, str, str], set[str]] = {}
 
-    def bodies(self) -> dict[str, list[str]]:
+    def bodies(self) -> dict[str, list[tuple[str, str]]]:
+        """Each function's bodies (one per def of that name), with their module's text."""
         if self._bodies is None:
             self._bodies = {}
             for path, text in self._view.after.items():
@@ -764,18 +793,26 @@ class _Resolvers:
                 for m in _DEF.finditer(text):
                     line += text.count("\n", at, m.start())
                     at = m.start()
-                    self._bodies.setdefault(m.group(1), []).append(_body(lines, line))
+                    self._bodies.setdefault(m.group(1), []).append((_body(lines, line), text))
         return self._bodies
 
-    def good(self, param: str, old: str) -> set[str]:
-        """The functions that set ``param`` back to ``old`` (a call passing it on that names
-        one of them stands for the old default: a function named as an argument counts,
-        ``greenlet_spawn(self.sync_session.get, …, p=p)``)."""
-        key = (param, old)
+    def good(self, param: str, old: str, unset: str = "None") -> set[str]:
+        """The functions that set ``param`` back to ``old`` when it is ``unset`` (``None``
+        or a sentinel), themselves or from what their instance was configured with (a call
+        passing it on that names one of them stands for the old default: a function named
+        as an argument counts, ``greenlet_spawn(self.sync_session.get, …, p=p)``)."""
+        key = (param, old, unset)
         if key not in self._good:
             bodies = self.bodies()
-            good = {n for n, found in bodies.items() if any(resolves(b, param, old) for b in found)}
-            callers = {n: [_call_words(b, param) for b in found] for n, found in bodies.items()}
+            good = {
+                n
+                for n, found in bodies.items()
+                if any(
+                    resolves(b, param, old, unset) or _configured(b, param, old, module, unset)
+                    for b, module in found
+                )
+            }
+            callers = {n: [_call_words(b, param) for b, _ in found] for n, found in bodies.items()}
             grown = True
             while grown:  # (through the functions that pass it on to one that does)
                 grown = False
@@ -792,10 +829,15 @@ _REACH = 2000  # characters a call's arguments are read back over, at most
 
 def _call_words(body: str, param: str) -> frozenset[str]:
     """The names in the calls of ``body`` that pass ``param`` on by name (``f(x, p=p)``):
-    the callee's and its arguments' up to it."""
+    the callee's and its arguments' up to it; where the body never names ``param``, those
+    of the calls that pass keywords on (``**kwargs``: aiohttp's ``request(method, url,
+    **kwargs)`` passes ``ssl`` on to ``_request``)."""
     words: set[str] = set()
     name = re.escape(param)
-    for m in re.finditer(rf"[(,\s]{name}\s*=\s*{name}\s*[,)]", body):
+    passing = rf"[(,\s]{name}\s*=\s*{name}\s*[,)]"
+    if not re.search(rf"(?<![\w.]){name}\b", body):
+        passing = r"[(,\s]\*\*\s*[A-Za-z_]\w*\s*[,)]"
+    for m in re.finditer(passing, body):
         at = m.start()
         if body[at] != "(":  # back to the bracket that opens the call
             depth, floor = 0, max(0, at - _REACH)
