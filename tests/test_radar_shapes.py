@@ -5119,6 +5119,85 @@ def test_a_default_made_none_that_reads_what_the_constructor_was_given(
     ]
 
 
+def test_a_default_made_a_constant_of_another_module_of_the_same_value_is_no_change(
+    tmp_path: Path, mode: str
+) -> None:
+    """aiohttp's "Use DEFAULT_CHUNK_SIZE global" replaced ``read_bufsize=2 ** 18``,
+    ``chunk_size=256 * 1024`` and ``limit=DEFAULT_MAX_DECOMPRESS_SIZE`` (``256 * 1024``, in
+    ``compression_utils``, which the commit took it out of) with ``DEFAULT_CHUNK_SIZE``, imported
+    from ``helpers`` (``2**18``): the same number, six "Breaking" lines. The constant is
+    read where the module imports it from, relatively or by the package's name, before and
+    after the commit; a constant of another value (``window``) and an int made a float
+    (``ratio``: ``range(n)`` breaks) still changed the default."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "from .client import Session\nfrom .files import FileResponse\n",
+            "pkg/helpers.py": "CHUNK = 2**16\n",
+            "pkg/_compression.py": "MAX_DECOMPRESS: int = 256 * 1024\n",
+            "pkg/client.py": (
+                "from ._compression import MAX_DECOMPRESS\n\n\nclass Session:\n"
+                "    def __init__(self, read_bufsize=2 ** 18, limit=MAX_DECOMPRESS,"
+                " window=2 ** 10, ratio=1):\n        self.limit = limit\n"
+            ),
+            "pkg/files.py": (
+                "class FileResponse:\n    def __init__(self, chunk_size=256 * 1024, count=1):\n"
+                "        self.chunk_size = chunk_size\n"
+            ),
+        }),
+        CommitSpec("one chunk size", D[1], files={
+            "pkg/helpers.py": "CHUNK = 2**16\nDEFAULT_CHUNK_SIZE = 2**18  # 256 KiB\n",
+            "pkg/_compression.py": "\n",
+            "pkg/client.py": (
+                "from .helpers import CHUNK, DEFAULT_CHUNK_SIZE\n\n\nclass Session:\n"
+                "    def __init__(self, read_bufsize=DEFAULT_CHUNK_SIZE, limit=DEFAULT_CHUNK_SIZE,"
+                " window=CHUNK, ratio=1.0):\n        self.limit = limit\n"
+            ),
+            "pkg/files.py": (
+                "from pkg.helpers import DEFAULT_CHUNK_SIZE\n\n\nclass FileResponse:\n"
+                "    def __init__(self, chunk_size=DEFAULT_CHUNK_SIZE, count=1):\n"
+                "        self.chunk_size = chunk_size\n"
+            ),
+        }),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.client.Session.__init__(ratio)", "1 → 1.0"),
+        ("pkg.client.Session.__init__(window)", "2 ** 10 → CHUNK"),
+    ]
+
+
+def test_a_sentinel_made_another_that_is_set_back_alike_is_no_change(
+    tmp_path: Path, mode: str
+) -> None:
+    """aiohttp's "Bump mypy" made ``RequestInfo.__new__(real_url=_SENTINEL)`` (the enum)
+    ``real_url=sentinel`` (its member), and ``url if real_url is _SENTINEL else real_url``
+    the same test of the new marker: a call that passes nothing gets ``url`` as before. One
+    set back to another value (``timeout``: 5, then 10), or to nothing the function says
+    (``retries``, only passed on), changed its default."""
+    before = (
+        "import enum\n\n_SENTINEL = enum.Enum('_SENTINEL', 'sentinel')\n\n\n"
+        "class RequestInfo(tuple):\n"
+        "    def __new__(cls, url, real_url=_SENTINEL, timeout=_SENTINEL, retries=None):\n"
+        "        if timeout is _SENTINEL:\n            timeout = 5\n"
+        "        send(retries=retries)\n"
+        "        return tuple.__new__(cls, (url, url if real_url is _SENTINEL else real_url))\n"
+    )
+    after = (
+        "import enum\n\n_SENTINEL = enum.Enum('_SENTINEL', 'sentinel')\n"
+        "sentinel = _SENTINEL.sentinel\n\n\n"
+        "class RequestInfo(tuple):\n"
+        "    def __new__(cls, url, real_url=sentinel, timeout=sentinel, retries=sentinel):\n"
+        "        if timeout is sentinel:\n            timeout = 10\n"
+        "        send(retries=retries)\n"
+        "        return tuple.__new__(cls, (url, url if real_url is sentinel else real_url))\n"
+    )
+    versions = [("init", before), ("one sentinel", after)]
+    [items] = module_items(tmp_path, mode, "pkg/reqrep.py", versions)
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.reqrep.RequestInfo.__new__(retries)", "None → sentinel"),
+        ("pkg.reqrep.RequestInfo.__new__(timeout)", "_SENTINEL → sentinel"),
+    ]
+
+
 def test_a_default_made_a_sentinel_for_the_session_setting_of_the_old_value(
     tmp_path: Path, mode: str
 ) -> None:

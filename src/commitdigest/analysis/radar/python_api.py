@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import ast
 import builtins
+import operator
 import re
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
-from typing import NamedTuple
+from functools import cached_property, lru_cache, partial
+from typing import Any, NamedTuple
 
 from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.models import (
@@ -445,7 +446,9 @@ def detect(view: CommitView) -> list[ApiChange]:
         where = _Where(view, path, module, models, public, reexports, private)
         kept: list[Breakage] = []
         for brk in found:
-            if brk.change == "default_changed" and _same_default(brk, before, after):
+            if brk.change == "default_changed" and _same_default(
+                brk, before, after, partial(_imported_value, where)
+            ):
                 continue
             how = _sentinel(brk, after)
             if how is None:
@@ -610,7 +613,12 @@ def _unset_test(unset: str) -> str:
     return rf"(?:[\w.]*\.)?{re.escape(unset.rsplit('.', 1)[-1])}\b"
 
 
-def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
+def _same_default(
+    brk: Breakage,
+    before: str,
+    after: str | None,
+    imported: Callable[[str, bool], str | None] = lambda name, old: None,
+) -> bool:
     """Whether a default written otherwise is the same: a module constant of the old value
     (urllib3's ``amt=2 ** 16`` -> ``amt=_READ_CHUNK_SIZE``, and ``_READ_CHUNK_SIZE = 2**16``;
     ``encoding="utf-8"`` -> ``DEFAULT_ENCODING``), or the other way round, compared as
@@ -630,9 +638,61 @@ def _same_default(brk: Breakage, before: str, after: str | None) -> bool:
         and re.search(rf"\b{re.escape(brk.new.rsplit('.', 1)[-1])}\b", before)
     ):  # (the old code already gave None that meaning: the sentinel was there)
         return True
-    old = _constant(before, brk.old) or brk.old
-    new = _constant(after, brk.new) or brk.new
+    if _same_set_back(brk, before, after):
+        return True
+    old = _constant(before, brk.old) or imported(brk.old, True) or brk.old
+    new = _constant(after, brk.new) or imported(brk.new, False) or brk.new
     return _same_expression(old, new)
+
+
+def _same_set_back(brk: Breakage, before: str, after: str) -> bool:
+    """Whether a default that stands for another value (``None``, a sentinel) was made
+    another such marker that the function sets back to the same thing (aiohttp's
+    ``RequestInfo.__new__(real_url=_SENTINEL)`` -> ``sentinel``, with ``url if real_url is
+    _SENTINEL else real_url`` -> ``url if real_url is sentinel else real_url``)."""
+    unset_old, unset_new = _unset_name(brk.old), _unset_name(brk.new)
+    obj = find(before, brk.qualname) if unset_old and unset_new and brk.param else None
+    if obj is None or obj.kind != "function" or not unset_old or not unset_new:
+        return False
+    param = brk.param or ""
+    old_to = _set_back_to(_body(lines_of(before), obj.line - 1), param, unset_old)
+    new_to = _set_back_to(_body(lines_of(after), (brk.line or 0) - 1), param, unset_new)
+    return old_to is not None and old_to == new_to
+
+
+def _set_back_to(body: str, param: str, unset: str) -> str | None:
+    """What ``body`` sets ``param`` to when it is ``unset`` (``if p is unset: p = x``, ``x
+    if p is unset else p``), where that is a name, an attribute or a literal, or a call of
+    one with plain arguments; None where it says no such thing."""
+    name, test = re.escape(param), _unset_test(unset)
+    value = r"([\w.]+(?:\([^()\n]*\))?)"
+    m = re.search(
+        rf"^\s*if\s+{name}\s+is\s+{test}\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
+        rf"|(?<![\w.]){value}\s+if\s+{name}\s+is\s+{test}\s+else\s+{name}\b",
+        body,
+        re.M,
+    )
+    return None if m is None else m.group(1) or m.group(2)
+
+
+def _imported_value(where: _Where, name: str, old: bool) -> str | None:
+    """The value, as written, of a constant ``name`` that the module imports from another
+    module of the repository (aiohttp's ``from .helpers import DEFAULT_CHUNK_SIZE``, where
+    ``DEFAULT_CHUNK_SIZE = 2**18``), before the commit (``old``) or after it; None where no
+    import of it leads to a module of the repository that assigns it."""
+    view, public = where.view, where.public
+    text = where.models.before if old else where.models.after
+    rev = view.parent if old else view.sha
+    if public is None or view.repo is None or not text or not rev:
+        return None
+    if not re.fullmatch(r"[A-Za-z_]\w*", name):
+        return None
+    package = where.path.endswith("__init__.py")
+    dotted = _imported_as(view, public, where.module, text, name, package, rev=rev)
+    if dotted is None:
+        return None
+    module, _, attr = dotted.rpartition(".")
+    return next((_constant(t, attr) for _, t in _module_sources(view, public, module, rev)), None)
 
 
 # a sentinel named for using the default (httpx's ``USE_CLIENT_DEFAULT``)
@@ -641,15 +701,54 @@ _USE_DEFAULT = re.compile(r"(?:[\w.]+\.)?_?USE_(?:\w+_)?DEFAULT")
 
 def _same_expression(a: str, b: str) -> bool:
     """Whether two values as written are the same plain value to Python (``2 ** 16``,
-    ``2**16``; ``'utf-8'``, ``"utf-8"``): literals and arithmetic on them only (two
-    ``object()`` sentinels are written alike and are two values)."""
+    ``2**16``; ``'utf-8'``, ``"utf-8"``; ``256 * 1024``, ``2**18``): literals and arithmetic
+    on them only (two ``object()`` sentinels are written alike and are two values; ``1`` is
+    not ``1.0``)."""
     try:
         trees = [ast.parse(x.strip(), mode="eval") for x in (a, b)]
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     if not all(isinstance(n, _PLAIN_NODES) for tree in trees for n in ast.walk(tree)):
         return False
-    return ast.dump(trees[0]) == ast.dump(trees[1])
+    if ast.dump(trees[0]) == ast.dump(trees[1]):
+        return True
+    x, y = _number(trees[0].body), _number(trees[1].body)
+    return x is not None and y is not None and type(x) is type(y) and x == y
+
+
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.Div: operator.truediv,
+}  # fmt: skip
+
+
+def _number(node: ast.expr) -> int | float | None:
+    """The number a plain arithmetic expression of number literals makes (``256 * 1024``,
+    ``-2**31``, ``1 << 20``); None for anything else, and for what would be huge (an
+    exponent or a shift over 256) or fail (a division by zero)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        inner = _number(node.operand)
+        if inner is None:
+            return None
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        left, right = _number(node.left), _number(node.right)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Pow | ast.LShift) and not (
+            isinstance(right, int) and 0 <= right <= 256 and abs(left) < 2**64
+        ):
+            return None
+        try:
+            result = _ARITHMETIC[type(node.op)](left, right)
+        except (ArithmeticError, ValueError):
+            return None
+        return result if isinstance(result, int | float) else None
+    return None
 
 
 # what a plain value is made of: constants, containers of them, arithmetic on them
