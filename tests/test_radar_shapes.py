@@ -5198,6 +5198,39 @@ def test_a_sentinel_made_another_that_is_set_back_alike_is_no_change(
     ]
 
 
+def test_a_base_written_as_a_module_alias_of_it_is_the_same_base(tmp_path: Path, mode: str) -> None:
+    """aiohttp's "Cleanup TYPE_CHECKING variables": ``IterableBase``, bound to
+    ``Iterable[Morsel[str]]`` for type checkers and to ``Iterable`` at run time, and
+    ``BaseClass`` (``collections.abc.MutableMapping``) were written out in the classes'
+    bases: the same bases, two "Breaking" lines. An alias of another class than the new
+    base (``DictBase = dict`` -> ``Mapping``) still changed the bases (and ``DictBase``,
+    a name of the module, went)."""
+    before = (
+        "import collections.abc\nfrom collections.abc import Iterable, Mapping, Sized\n"
+        "from typing import TYPE_CHECKING, Any, MutableMapping\n\n"
+        "if TYPE_CHECKING:\n    IterableBase = Iterable[str]\n"
+        "    BaseClass = MutableMapping[str, Any]\n"
+        "else:\n    IterableBase = Iterable\n    BaseClass = collections.abc.MutableMapping\n"
+        "\nDictBase = dict\n\n\n"
+        "class CookieJar(Sized, IterableBase):\n    pass\n\n\n"
+        "class Response(BaseClass):\n    pass\n\n\n"
+        "class Headers(DictBase):\n    pass\n"
+    )
+    after = (
+        "from collections.abc import Iterable, Mapping, Sized\n"
+        "from typing import Any, MutableMapping\n\n\n"
+        "class CookieJar(Sized, Iterable[str]):\n    pass\n\n\n"
+        "class Response(MutableMapping[str, Any]):\n    pass\n\n\n"
+        "class Headers(Mapping[str, str]):\n    pass\n"
+    )
+    versions = [("init", before), ("no aliases", after)]
+    [items] = module_items(tmp_path, mode, "pkg/abc.py", versions)
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.abc.DictBase", ""),
+        ("pkg.abc.Headers", "bases (DictBase) → (Mapping[str, str])"),
+    ]
+
+
 def test_a_default_made_a_sentinel_for_the_session_setting_of_the_old_value(
     tmp_path: Path, mode: str
 ) -> None:

@@ -36,8 +36,10 @@ __all__ = [
     "Param",
     "aliases_in",
     "api_of",
+    "bases_dropped",
     "brackets_balanced",
     "calls_super",
+    "class_aliases",
     "code_of",
     "compare",
     "compare_objects",
@@ -1303,7 +1305,7 @@ def _same_value(old: str, new: str) -> bool:
     return type(a) is type(b) and type(a) in (int, float, complex) and a == b
 
 
-def _bases_dropped(
+def bases_dropped(
     old: tuple[str, ...],
     new: tuple[str, ...],
     old_imports: Mapping[str, str] | None = None,
@@ -1317,6 +1319,35 @@ def _bases_dropped(
     if _base_classes(old, old_imports) - _base_classes(new, new_imports):
         return True
     return generic_dropped(old, new)
+
+
+# ``Name = Class`` or ``Name = mod.Class[...]`` on a line of its own: at the module's top,
+# or in a block of a top-level ``if``/``else``/``try`` (``if TYPE_CHECKING:``)
+_CLASS_ALIAS = re.compile(
+    r"^([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)"
+    r"[ \t]*(?:\[[^\n]*\])?[ \t]*(?:#[^\n]*)?$",
+    re.M,
+)
+_TOP_BLOCK = re.compile(r"(?:if|elif|else|try|except|finally)\b")
+
+
+@lru_cache(maxsize=64)
+def class_aliases(text: str) -> dict[str, str]:
+    """The module-level names a module binds to a class, by the class's name without its
+    type arguments and typing module: ``IterableBase = Iterable[Morsel[str]]`` under ``if
+    TYPE_CHECKING:`` and ``IterableBase = Iterable`` under its ``else:`` (aiohttp's
+    ``AbstractCookieJar(Sized, IterableBase)``) -> ``{"IterableBase": "Iterable"}``; a name
+    bound to two classes is none of them."""
+    found: dict[str, str | None] = {}
+    for m in _CLASS_ALIAS.finditer(text):
+        indent, name, value = m.group(1), m.group(2), m.group(3)
+        if indent:  # (in a top-level block only, not a def's or a class's body)
+            opener = re.findall(r"^[^\s#][^\n]*", text[: m.start()], re.M)
+            if not opener or not _TOP_BLOCK.match(opener[-1]):
+                continue
+        value = _TYPING_MODULE.sub("", value)
+        found[name] = value if found.get(name, value) == value else None
+    return {name: value for name, value in found.items() if value is not None}
 
 
 def generic_dropped(old: Iterable[str], new: Iterable[str]) -> bool:
@@ -1424,7 +1455,7 @@ def compare_objects(
             continue  # a header that does not read: nothing known of its change
         if before.kind == "class":
             old_bases, new_bases = old_sig[1], new_sig[1]
-            if _bases_dropped(old_bases, new_bases) and _bases_dropped(
+            if bases_dropped(old_bases, new_bases) and bases_dropped(
                 old_bases, new_bases, *imports()
             ):
                 out.append(

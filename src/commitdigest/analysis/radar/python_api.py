@@ -54,8 +54,10 @@ from commitdigest.analysis.radar.pyapi import (
     ModuleApi,
     absolute_module,
     api_of,
+    bases_dropped,
     brackets_balanced,
     calls_super,
+    class_aliases,
     compare,
     continued,
     dropped_exports,
@@ -1232,6 +1234,8 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         )
     ):
         return None  # a base replaced by a class of the repository that derives from it
+    if brk.change == "bases" and _aliased_bases_kept(models, brk.old, brk.new):
+        return None  # a base written as a module's alias of it (``IterableBase = Iterable``)
     if brk.change == "removed" and not rest and _star_provided(view, public, path, module, qual):
         return None  # moved, and the module star-imports it from its new home
     if brk.change == "removed" and not rest and _a_logger(models.before, brk.line):
@@ -1663,6 +1667,24 @@ def _module_sources(
         text = view.repo.text(rev or view.sha, path)
         if text is not None:
             yield path, text
+
+
+def _aliased_bases_kept(models: _Models, old: str, new: str) -> bool:
+    """Whether the old bases (written ``(A, B)``) of a class are all still its bases once
+    the names each version binds to a class at its top are read as that class (aiohttp's
+    ``AbstractCookieJar(Sized, IterableBase)`` -> ``(Sized, Iterable[Morsel[str]])``, where
+    ``IterableBase`` was ``Iterable``, subscripted for type checkers only)."""
+    before, after = models.before, models.after or ""
+    old_aliases, new_aliases = class_aliases(before), class_aliases(after)
+    if not old_aliases and not new_aliases:
+        return False
+
+    def read(written: str, aliases: dict[str, str]) -> tuple[str, ...]:
+        return tuple(aliases.get(b.split("[", 1)[0].strip(), b) for b in _split_bases(written))
+
+    return not bases_dropped(
+        read(old, old_aliases), read(new, new_aliases), imports_of(before), imports_of(after)
+    )
 
 
 def _still_derived(
