@@ -2073,6 +2073,22 @@ def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
                 "CHANGES.rst": left, "docs/release-notes.md": moved_dated}),
         ], mode)  # fmt: skip
         assert items == [], folder
+    # aiohttp's "Merge HISTORY into CHANGES": the old history appended to the changelog it
+    # kept, and deleted (a hundred entries back to 2016 read as news); an entry the commit
+    # writes that neither said is still news
+    history = (
+        "Version 1.0.0\n-------------\n\nReleased 2016-01-01\n\n-   Drop ``aiohttp.Timeout``.\n"
+    )
+    new_entry = "-   Remove ``escape_silent``. :pr:`270`\n"
+    [items] = scan(tmp_path / "merged", [
+        CommitSpec("init", D[0], files={"src/markupsafe/__init__.py": "", "CHANGES.rst": dated,
+                                        "HISTORY.rst": history}),
+        CommitSpec("Merge HISTORY into CHANGES", D[1], files={
+            "HISTORY.rst": None,
+            "CHANGES.rst": dated.replace("-   Drop support", new_entry + "-   Drop support")
+            + "\n\n" + history}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == ["Remove ``escape_silent``."]
 
 
 TOWNCRIER_RST = """\
