@@ -5247,6 +5247,49 @@ def test_a_base_written_as_a_module_alias_of_it_is_the_same_base(tmp_path: Path,
     ]
 
 
+def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
+    tmp_path: Path, mode: str
+) -> None:
+    """aiohttp's "Use kwargs in aiohttp.client.request": ``request(method, url, *,
+    params=None, …, timeout=sentinel, …)`` became ``request(method, url, *, version=…,
+    **kwargs)``, typed ``Unpack[_RequestOptions]`` in a def for type checkers and passed
+    on to ``session._request(method, url, **kwargs)`` by the def that runs: 18 parameters
+    "removed", every call still works. A keyword the kwargs still take — a key of the
+    TypedDict, one read from them, one passed on to a function that takes it — is no
+    removal; one nothing takes (``proxy``), and one callers could pass by its position
+    (``fetch(url, timeout)``), are."""
+    before = (
+        "class Session:\n    def __init__(self, cookies=None):\n        self.cookies = cookies\n\n"
+        "    def _request(self, method, url, *, params=None, timeout=None):\n"
+        "        return method, url, params, timeout\n\n\n"
+        "def request(method, url, *, params=None, data=None, cookies=None, timeout=None,"
+        " proxy=None, version=11):\n"
+        "    return Session(cookies)._request(method, url, params=params, timeout=timeout)\n\n\n"
+        "def fetch(url, timeout=None):\n    return Session()._request('GET', url, timeout=timeout)\n"
+    )
+    after = (
+        "import sys\nfrom typing import TYPE_CHECKING, Any, TypedDict\n\n"
+        "from typing_extensions import Unpack\n"
+        "\n\nclass _Options(TypedDict, total=False):\n    params: Any\n    data: Any\n\n\n"
+        "class Session:\n    def __init__(self, cookies=None):\n        self.cookies = cookies\n\n"
+        "    def _request(self, method, url, *, params=None, timeout=None, data=None):\n"
+        "        return method, url, params, timeout\n\n\n"
+        "if sys.version_info >= (3, 11) and TYPE_CHECKING:\n\n"
+        "    def request(method, url, *, version=11, **kwargs: Unpack[_Options]): ...\n\n"
+        "else:\n\n"
+        "    def request(method, url, *, version=11, **kwargs: Any):\n"
+        "        session = Session(cookies=kwargs.pop('cookies', None))\n"
+        "        return session._request(method, url, **kwargs)\n\n\n"
+        "def fetch(url, **kwargs):\n    return Session()._request('GET', url, **kwargs)\n"
+    )
+    versions = [("init", before), ("kwargs", after)]
+    [items] = module_items(tmp_path, mode, "pkg/client.py", versions)
+    assert sorted(i.name for i in items if i.change is ApiChangeType.REMOVED) == [
+        "pkg.client.fetch(timeout)",
+        "pkg.client.request(proxy)",
+    ]
+
+
 def test_a_default_made_a_sentinel_for_the_session_setting_of_the_old_value(
     tmp_path: Path, mode: str
 ) -> None:

@@ -44,6 +44,7 @@ __all__ = [
     "compare",
     "compare_objects",
     "continued",
+    "def_params",
     "dropped_exports",
     "field_value",
     "field_value_at",
@@ -771,6 +772,21 @@ def code_of(text: str, *, comments_only: bool = False, breaks: bool = False) -> 
     return "".join(pieces)
 
 
+def def_params(text: str, name: str) -> set[str]:
+    """The names of the parameters a caller may pass by keyword to any def named ``name``
+    of a module's source, a function or a method (``session._request(…)`` calls one of
+    the defs ``_request``)."""
+    found: set[str] = set()
+    lines = text.split("\n")
+    for m in re.finditer(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", text, re.M):
+        first = text.count("\n", 0, m.start())
+        header = header_text(lines[first : signature_end(lines, first) + 1])
+        signature = _header_signature(header, False)
+        if signature is not None:
+            found |= {p.name for p in signature[0] if p.kind in ("pos", "kwonly")}
+    return found
+
+
 def signature_end(lines: list[str], start: int) -> int:
     """The index of the line that ends the header starting at ``start`` (its ``:``): where
     its brackets close, counted in its code (a bracket in a string or a comment is text:
@@ -808,8 +824,16 @@ def _closing_line(lines: list[str], start: int, *, header: bool) -> int:
 _GUESS_LINES = 120  # lines with strings read as code for where a header would end, at most
 
 
+# a header's last line with its body on it: ``) -> int: ...``, ``def close(self): pass``
+_INLINE_BODY = re.compile(
+    r"\)[ \t]*(?:->[^:\n]+)?:[ \t]*[^\s#]|^[ \t]*class[ \t]+\w+[ \t]*:[ \t]*[^\s#]"
+)
+
+
 def _ends_header(line: str) -> bool:
-    return line.rstrip().endswith(":")
+    if line.rstrip().endswith(":"):
+        return True
+    return (")" in line or "class" in line) and _INLINE_BODY.search(line) is not None
 
 
 def continued(line: str) -> bool:
@@ -880,13 +904,14 @@ def _header_node(header: str) -> ast.stmt | None:
     """The def or class statement of a header (``def f(a, b=1) -> X:``), with an empty
     body; None if it does not parse."""
     snippet = header.strip()
-    if not snippet.endswith(":"):
-        snippet += ":"
-    try:
-        tree = ast.parse(snippet + " ...")
-    except (SyntaxError, ValueError, RecursionError):
-        return None
-    return tree.body[0] if tree.body else None
+    tries = [snippet + " ..."] if snippet.endswith(":") else [snippet, snippet + ": ..."]
+    for text in tries:  # (a header with its body on its line, ``def f(a) -> int: ...``,
+        try:  # reads as it is)
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        return tree.body[0] if tree.body else None
+    return None
 
 
 def _for_effect(node: ast.stmt | None) -> bool:
@@ -914,6 +939,20 @@ def _header_signature(
     return (), ()
 
 
+_TOP_CODE = re.compile(r"\n[^\s#@)\]}]")  # a line of code at the margin (not a bracket's end)
+
+
+def _top_code_between(text: str, start: int, end: int, strings: list[tuple[int, int]]) -> bool:
+    """Whether a line of code starts at the margin between ``start`` and ``end`` (a
+    string's line written there is no code)."""
+    pos = start
+    while (m := _TOP_CODE.search(text, pos, end)) is not None:
+        if not in_spans(strings, m.start() + 1):
+            return True
+        pos = m.end()
+    return False
+
+
 def light_api(text: str) -> ModuleApi:
     """The API of an ordinary module from a regex scan (see above)."""
     api = ModuleApi()
@@ -924,6 +963,9 @@ def light_api(text: str) -> ModuleApi:
     strings = string_spans(text)
     all_lines: list[str] | None = None
     for m in _DEF_START.finditer(text):
+        if stack and indent_of(m.group(1)) and _top_code_between(text, last, m.start(), strings):
+            stack.clear()  # a top-level ``if``/``else``/``try`` since the last header: the
+            # defs in it are the module's, not the class's above (aiohttp's ``request``)
         lines_before += text.count("\n", last, m.start())
         last = m.start()
         if in_spans(strings, m.start()):

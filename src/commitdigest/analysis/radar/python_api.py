@@ -60,6 +60,7 @@ from commitdigest.analysis.radar.pyapi import (
     class_aliases,
     compare,
     continued,
+    def_params,
     dropped_exports,
     generic_dropped,
     has_fields,
@@ -1224,6 +1225,13 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         return None  # (a constant "renamed" that its base still defines: silent too)
     if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
         return None
+    if (
+        brk.change == "param_removed"
+        and brk.param
+        and brk.position is None
+        and _taken_in_kwargs(models.after, qual, brk.param)
+    ):
+        return None  # still taken by name, in the function's ``**kwargs``
     if brk.change == "removed" and not brk.param and rest and _still_set(models, qual, brk.line):
         return None  # an instance attribute whose declaration in the class went
     if (
@@ -1808,6 +1816,48 @@ def _split_bases(written: str) -> list[str]:
 
 
 _DEPRECAT = re.compile("deprecat", re.I)
+
+
+def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
+    """Whether the function ``qual`` of ``after`` still takes the keyword ``param``, gone
+    from its header, in its ``**kwargs`` (aiohttp's "Use kwargs in aiohttp.client.request":
+    18 parameters "removed"), in any def of that name of the module (aiohttp writes one for
+    type checkers and one that runs): it reads it from them (``kwargs.pop("cookies",
+    None)``), annotates them with a TypedDict that has it (``**kwargs:
+    Unpack[_RequestOptions]``), or passes them on to a call of a function of the module
+    that takes it by that name (``session._request(method, url, **kwargs)``). Only the
+    function's own module is read."""
+    if not after:
+        return False
+    lines, name = lines_of(after), re.escape(param)
+    short = re.escape(qual.rsplit(".", 1)[-1])
+    for m in re.finditer(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{short}[ \t]*\(", after, re.M):
+        first = after.count("\n", 0, m.start())
+        header = "\n".join(lines[first : signature_end(lines, first) + 1])
+        star = re.search(
+            r"[(,]\s*\*\*\s*([A-Za-z_]\w*)\s*(?::\s*(?:[\w.]+\.)?Unpack\[\s*[\"']?(\w+))?", header
+        )  # (the def's ``**kwargs``, not a default's ``2 ** 16``)
+        if star is None:
+            continue
+        kw, typed = re.escape(star.group(1)), star.group(2)
+        body = _body(lines, first)
+        if re.search(
+            rf"(?<![\w.]){kw}\s*(?:\.\s*(?:pop|get|setdefault)\s*\(\s*|\[\s*)[\"']{name}[\"']"
+            rf"|[\"']{name}[\"']\s+(?:not\s+)?in\s+{kw}\b",
+            body,
+        ):
+            return True  # read from them
+        keys = find(after, typed) if typed else None
+        if (
+            keys is not None
+            and keys.kind == "class"
+            and re.search(rf"^[ \t]+{name}[ \t]*:", _body(lines, keys.line - 1), re.M)
+        ):
+            return True  # a key of the TypedDict they are annotated with
+        for call in re.finditer(rf"([\w.]+)\s*\([^()]*\*\*\s*{kw}\s*[,)]", body):
+            if param in def_params(after, call.group(1).rsplit(".", 1)[-1]):
+                return True  # passed on to a function that takes it
+    return False
 
 
 def _shimmed(param: str, after: str | None) -> bool:
