@@ -3688,6 +3688,15 @@ def test_towncrier_headings_users_need_not_act_on_and_entry_credits() -> None:
     assert [
         plain_entry(e) for e in ("Fixed x -- by :user:`a` and :user:`b`.", "Added the option --by")
     ] == ["Fixed x", "Added the option --by"]
+    # a credit that ends the first paragraph, a second one after it (aiohttp 9200)
+    two = (
+        "Improved middleware performance -- by :user:`bdraco`.\n\n"
+        "The ``set_current_app`` method was removed from ``UrlMappingMatchInfo``."
+    )
+    assert plain_entry(two) == (
+        "Improved middleware performance. The ``set_current_app`` method was removed from "
+        "``UrlMappingMatchInfo``."
+    )
 
 
 def test_a_deprecation_named_by_its_class_not_its_private_helpers(
@@ -5265,7 +5274,8 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
         "def request(method, url, *, params=None, data=None, cookies=None, timeout=None,"
         " proxy=None, version=11):\n"
         "    return Session(cookies)._request(method, url, params=params, timeout=timeout)\n\n\n"
-        "def fetch(url, timeout=None):\n    return Session()._request('GET', url, timeout=timeout)\n"
+        "def fetch(url, timeout=None):\n"
+        "    return Session()._request('GET', url, timeout=timeout)\n"
     )
     after = (
         "import sys\nfrom typing import TYPE_CHECKING, Any, TypedDict\n\n"

@@ -921,7 +921,8 @@ def plain_entry(entry: str) -> str:
     text = (lead.group(1) or lead.group(2)) if lead else entry
     if lead and len(text.split()) == 1 and text.endswith(":"):
         text = entry
-    return _CREDIT.sub("", _SEE_NOTHING.sub("", plain_text(text))).rstrip(":：").strip()
+    text = _MID_CREDIT.sub(".", plain_text(text))
+    return _CREDIT.sub("", _SEE_NOTHING.sub("", text)).rstrip(":：").strip()
 
 
 # the credit a towncrier entry ends with, its ``:user:`` reference gone ("-- by .")
@@ -932,6 +933,9 @@ _CREDIT = re.compile(
     r"|(?<=[.)!?])\s+By\s+(?!(?:default|design|now|then|contrast|itself)\b)[^\s.,;:]+"
     r"(?:(?:\s+|\s*,\s*)[^\s.,;:]+){0,11}\.?\s*$"
 )  # ("-- by :user:`a` and :user:`b`." reads "-- by and ."; not the option "--by")
+# the same credit ending a sentence that others follow (aiohttp's "Improved middleware
+# performance -- by :user:`bdraco`." over a paragraph that says what was removed)
+_MID_CREDIT = re.compile(r"\s+(?:--|—|–)\s+by(?:\s*(?:,|and|&))*\s*\.(?=\s+\S)")
 # what is left of a last sentence that only pointed at issues ("See :issue:`1` and
 # :issue:`2`." reads "See and .")
 _SEE_NOTHING = re.compile(r"\s*\bSee(?:\s*(?:,|and|&))*\s*[.,]?\s*$")
