@@ -2109,6 +2109,53 @@ Deprecations (removal in next major release)
 """
 
 
+CELERY_LOG = """\
+.. _version-5.6.0b1:
+
+5.6.0b1
+=======
+
+:release-date: 2025-09-15
+:release-by: Tomer Nosrati
+
+What's Changed
+~~~~~~~~~~~~~~
+
+- Remove importlib_metadata leftovers (#9791)
+- Remove incorrect example (#9854)
+- Remove Python 3.8 from CI workflow (#9930)
+- Remove test-pypy3.txt from Dockerfile dependencies (#9939)
+- Remove Python 4.0 version condition for pytest dependencies (#9993)
+- Remove usage of utcnow (#8791)
+- Removed skipping Redis in t/smoke/tests/test_consumer.py tests (#9118)
+- remove flake8plus as not needed anymore (#9610)
+- Remove ``make_mocked_coro`` from test utils (#9994)
+- Removed the deprecated ``Task.subtask`` alias (#9995)
+- Remove the legacy option as it is no longer needed (#9996)
+"""
+
+
+def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, mode: str) -> None:
+    """Celery's "Prepare for (pre) release: v5.6.0b1" writes GitHub's list of the pull
+    requests into ``Changelog.rst`` and into ``docs/history/changelog-5.6.rst``: their
+    titles that remove the project's own leftovers, an example, its own use of something,
+    what its CI, Dockerfile, tests or test dependencies hold, or a tool "as not needed" are
+    no breaking change (eleven lines, each twice). A removal from the project's test
+    utilities, which users import, one of an alias and one of an option, needed or not,
+    still are, once: the docs copy repeats the changelog."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"celery/__init__.py": "", "Changelog.rst": "",
+                                        "docs/history/changelog-5.6.rst": ""}),
+        CommitSpec("Prepare for (pre) release: v5.6.0b1", D[1], files={
+            "Changelog.rst": CELERY_LOG, "docs/history/changelog-5.6.rst": CELERY_LOG}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.path) for i in items) == [
+        ("Remove ``make_mocked_coro`` from test utils (#9994)", "Changelog.rst"),
+        ("Remove the legacy option as it is no longer needed (#9996)", "Changelog.rst"),
+        ("Removed the deprecated ``Task.subtask`` alias (#9995)", "Changelog.rst"),
+    ]
+
+
 def test_a_rest_entry_reads_as_the_docs_show_it(tmp_path: Path, mode: str) -> None:
     """pytest 9.1.0's deprecations: a role's explicit title is shown without its target, a
     ``~`` name by its last part; the target is what downstream code is searched for."""

@@ -44,7 +44,13 @@ from commitdigest.analysis.radar.changelog import (
     sections,
     shown_text,
 )
-from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind, is_vendored
+from commitdigest.analysis.radar.models import (
+    ApiChange,
+    CommitView,
+    RadarKind,
+    is_test_or_docs,
+    is_vendored,
+)
 from commitdigest.analysis.radar.public import public_surface
 from commitdigest.models import ApiChangeType
 
@@ -149,8 +155,21 @@ def detect(view: CommitView) -> list[ApiChange]:
                 items.append(
                     entry_item(path, entry, found, packages, (release or "") if in_release else "")
                 )
+    items = _one_copy(items)
     items += _fragment_items(view, packages)
     return items
+
+
+def _one_copy(items: list[ApiChange]) -> list[ApiChange]:
+    """``items`` without the entries a docs copy of a changelog repeats from the changelog
+    itself in the same commit (Celery writes each release's list into ``Changelog.rst``
+    and ``docs/history/changelog-5.6.rst``: every entry was announced twice)."""
+    kept = {(i.name, i.change, i.release) for i in items if not is_test_or_docs(i.path or "")}
+    return [
+        i
+        for i in items
+        if not is_test_or_docs(i.path or "") or (i.name, i.change, i.release) not in kept
+    ]
 
 
 def _fragment_items(view: CommitView, packages: list[str]) -> list[ApiChange]:

@@ -755,6 +755,35 @@ _TIDIED = re.compile(
     r"|unused|superfluous|spurious|stray)\s+(?!x\b)((?:[\w.()]+\s*){1,3})",
     re.I,
 )
+# what a removal takes from the project's own tooling, by where its words say it is (a
+# list of pull request titles, Celery's: "Remove Python 3.8 from CI workflow", "Remove
+# Python 4.0 version condition for pytest dependencies"); not a project's test utilities
+# ("Remove `make_mocked_coro` from test utils"), which users import
+_IN_TOOLING = re.compile(
+    r"\b(?:from|in|for)\s+(?:the\s+|our\s+|all\s+)?(?:CI\b|continuous\s+integration"
+    r"|(?:GitHub\s+)?(?:actions?|workflows?)\b|[\w.-]+\.ya?ml\b|Dockerfiles?\b|docker\b"
+    r"|tox\b|nox\b|pre-commit\b|Makefile\b|tests\b|test\s+(?:suite|matrix|run)s?\b"
+    r"|(?:dev(?:elopment)?|test|pytest|docs?|lint(?:ing)?|build)\s+(?:dependencies|requirements|deps)\b"
+    r"|docs\b|documentation\b|examples?\b|README\b|changelog\b"
+    r"|[\w.-]+(?:/[\w.-]+)*/tests?/)",  # (a path in a tests folder: "in t/smoke/tests/x.py")
+    re.I,
+)
+# why a removal is no loss, where what goes is no API ("remove flake8plus as not needed
+# anymore"; not "Remove the ``--legacy`` flag as it is no longer needed")
+_NOT_NEEDED = re.compile(
+    r"\bas\s+(?:it\s+is\s+|it's\s+|they\s+are\s+)?(?:not|no\s+longer)\s+(?:needed|necessary"
+    r"|required|used)\b",
+    re.I,
+)
+# a removal of leftovers or of an example ("Remove importlib_metadata leftovers", "Remove
+# incorrect example"), the entry's whole object (not "Remove example plugins"), or of the
+# project's own use of something
+_HOUSEKEEPING = re.compile(
+    r"^\W*(?:(?:the|an?|some|any|all)\s+)?(?:[\w.-]+\s+){0,3}?"
+    r"(?:leftovers?|remnants?|examples?|typos?|dead\s+code)\s*(?:\(|\.|$)"
+    r"|^\W*(?:the\s+)?(?:usages?|uses?)\s+of\b",  # ("Remove usage of utcnow")
+    re.I,
+)
 _API_NOUNS = re.compile(
     r"\b(?:arg(?:ument)?s?|param(?:eter)?s?|kwargs?|keywords?|options?|flags?|methods?"
     r"|functions?|class(?:es)?|attributes?|propert(?:y|ies)|alias(?:es)?|modules?|support"
@@ -819,11 +848,15 @@ _CONJOINED = re.compile(r"\b(?:and|but|or)\s+x\s+(?:is|are|was|were|has|have|had
 
 def _tidies(text: str, lead: re.Match[str]) -> bool:
     """Whether the leading verb ``lead`` of ``text`` removes a redundancy (a blank line of
-    output, a duplicate) or a warning it printed, not something users have."""
+    output, a duplicate, leftovers, an example), a warning it printed, or something of
+    the project's own tooling (its CI, tests, docs), not something users have."""
     if lead.group(0)[:1].lower() not in "rd":
         return False  # (no "Remove" / "Drop")
     gone = text[lead.end() :]
-    if _WARNING_GONE.match(gone):
+    if _WARNING_GONE.match(gone) or _HOUSEKEEPING.match(gone) or _IN_TOOLING.search(gone):
+        return True
+    why = _NOT_NEEDED.search(gone)
+    if why is not None and not _CODE.search(gone) and not _API_NOUNS.search(gone[: why.start()]):
         return True
     tidied = _TIDIED.match(gone)
     if tidied is None:
@@ -921,8 +954,8 @@ def plain_entry(entry: str) -> str:
     text = (lead.group(1) or lead.group(2)) if lead else entry
     if lead and len(text.split()) == 1 and text.endswith(":"):
         text = entry
-    text = _MID_CREDIT.sub(".", plain_text(text))
-    return _CREDIT.sub("", _SEE_NOTHING.sub("", text)).rstrip(":：").strip()
+    text = _MID_CREDIT.sub(".", _SEE_NOTHING.sub("", plain_text(text)))
+    return _CREDIT.sub("", text).rstrip(":：").strip()
 
 
 # the credit a towncrier entry ends with, its ``:user:`` reference gone ("-- by .")
