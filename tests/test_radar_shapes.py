@@ -2132,6 +2132,9 @@ What's Changed
 - Remove ``make_mocked_coro`` from test utils (#9994)
 - Removed the deprecated ``Task.subtask`` alias (#9995)
 - Remove the legacy option as it is no longer needed (#9996)
+- Limit pymongo<4.7 when Python <= 3.10 due to breaking changes in 4.7 (#8988)
+- Limit moto to <5.0.0 until the breaking issues are fixed (#8820)
+- Changed the default pool, breaking callers that relied on prefork (#9997)
 """
 
 
@@ -2140,9 +2143,11 @@ def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, 
     requests into ``Changelog.rst`` and into ``docs/history/changelog-5.6.rst``: their
     titles that remove the project's own leftovers, an example, its own use of something,
     what its CI, Dockerfile, tests or test dependencies hold, or a tool "as not needed" are
-    no breaking change (eleven lines, each twice). A removal from the project's test
-    utilities, which users import, one of an alias and one of an option, needed or not,
-    still are, once: the docs copy repeats the changelog."""
+    no breaking change, nor are titles that say what breaking changes elsewhere a change is
+    made for or held back by ("due to breaking changes in 4.7", "until the breaking issues
+    are fixed"): thirteen lines, each twice. A removal from the project's test utilities,
+    which users import, one of an alias and one of an option, needed or not, and a change
+    that says what it breaks still are, once: the docs copy repeats the changelog."""
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"celery/__init__.py": "", "Changelog.rst": "",
                                         "docs/history/changelog-5.6.rst": ""}),
@@ -2150,6 +2155,10 @@ def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, 
             "Changelog.rst": CELERY_LOG, "docs/history/changelog-5.6.rst": CELERY_LOG}),
     ], mode)  # fmt: skip
     assert sorted((i.name, i.path) for i in items) == [
+        (
+            "Changed the default pool, breaking callers that relied on prefork (#9997)",
+            "Changelog.rst",
+        ),
         ("Remove ``make_mocked_coro`` from test utils (#9994)", "Changelog.rst"),
         ("Remove the legacy option as it is no longer needed (#9996)", "Changelog.rst"),
         ("Removed the deprecated ``Task.subtask`` alias (#9995)", "Changelog.rst"),

@@ -820,9 +820,22 @@ _SUBORDINATE = re.compile(
 )
 
 
+# what a change is made for or held back by, not what it does: "Limit pymongo<4.7 due to
+# breaking changes in 4.7", "Limit moto to <5.0.0 until the breaking issues are fixed"
+# (Celery's pull request titles), "to avoid breaking changes"
+_CAUSE = re.compile(
+    r"\b(?:due\s+to|until|because\s+of|caused\s+by|owing\s+to|to\s+(?:avoid|prevent)"
+    r"|avoids?|avoiding|prevents?|preventing)(?:\s+[^\s.;:!?()]+){0,6}\s*$",
+    re.I,
+)
+
+
 def _subordinate(words: str, m: re.Match[str]) -> bool:
     """Whether the "no longer" of ``m`` is said in such a clause, or as the means of a
-    change ("by no longer re-scanning the whole atom") or an adjective."""
+    change ("by no longer re-scanning the whole atom") or an adjective; or whether its
+    "breaking" is what the change is made for or held back by."""
+    if m.group(0).lower() == "breaking":
+        return _CAUSE.search(words[max(0, m.start() - 80) : m.start()]) is not None
     if not m.group(0).lower().startswith("no"):
         return False
     before = words[max(0, m.start() - 120) : m.start()]
