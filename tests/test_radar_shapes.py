@@ -2135,6 +2135,8 @@ What's Changed
 - Limit pymongo<4.7 when Python <= 3.10 due to breaking changes in 4.7 (#8988)
 - Limit moto to <5.0.0 until the breaking issues are fixed (#8820)
 - Changed the default pool, breaking callers that relied on prefork (#9997)
+- Update mongodb without deprecated `[srv]` extra requirement (#9258)
+- Deprecate ``Task.subtask`` in favour of ``Task.signature`` (#9998)
 """
 
 
@@ -2145,7 +2147,8 @@ def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, 
     what its CI, Dockerfile, tests or test dependencies hold, or a tool "as not needed" are
     no breaking change, nor are titles that say what breaking changes elsewhere a change is
     made for or held back by ("due to breaking changes in 4.7", "until the breaking issues
-    are fixed"): thirteen lines, each twice. A removal from the project's test utilities,
+    are fixed"), nor one that stops using what others deprecated ("without deprecated
+    `[srv]` extra"): fourteen lines, each twice. A removal from the project's test utilities,
     which users import, one of an alias and one of an option, needed or not, and a change
     that says what it breaks still are, once: the docs copy repeats the changelog."""
     [items] = scan(tmp_path, [
@@ -2159,6 +2162,7 @@ def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, 
             "Changed the default pool, breaking callers that relied on prefork (#9997)",
             "Changelog.rst",
         ),
+        ("Deprecate ``Task.subtask`` in favour of ``Task.signature`` (#9998)", "Changelog.rst"),
         ("Remove ``make_mocked_coro`` from test utils (#9994)", "Changelog.rst"),
         ("Remove the legacy option as it is no longer needed (#9996)", "Changelog.rst"),
         ("Removed the deprecated ``Task.subtask`` alias (#9995)", "Changelog.rst"),

@@ -193,6 +193,15 @@ _DEPRECATED_SUBJECT = re.compile(
     re.I,
 )  # (not "Deprecated the ``declarative_mixin`` decorator since … the now removed plugin",
 # nor "Deprecated aliases now raise an error")
+# what the project stops using because others deprecated it, no deprecation of its own
+# (Celery's "Update mongodb without deprecated `[srv]` extra requirement", "Updated the
+# Getting Help section, replacing deprecated with new resources")
+_MOVES_AWAY = re.compile(
+    r"\b(?:without|replac(?:e|es|ed|ing)|instead\s+of|away\s+from|migrat(?:e|es|ed|ing)\s+"
+    r"(?:off|from)|stop(?:s|ped)?\s+using|no\s+longer\s+us(?:e|es|ing))\s+"
+    r"(?:(?:the|a|an|any|all|its|our)\s+)?deprecated\b",
+    re.I,
+)
 _REFERENCE_ONLY = re.compile(r"^\W*(?:PR|pull request|issue)?\s*#\d+\W*$", re.I)  # "PR #1862."
 # a dependency bump ("⬆ Bump griffe-warnings-deprecated from 1.1.0 to 1.1.1"): no news of the
 # project's own, whatever the package is called (unless it says what it breaks)
@@ -722,7 +731,7 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
     ):
         return None, True
     deprecates = _DEPRECATION_WORDS.search(
-        WARNINGS_HANDLED.sub(" ", _DEPRECATED_SUBJECT.sub(" ", words))
+        WARNINGS_HANDLED.sub(" ", _MOVES_AWAY.sub(" ", _DEPRECATED_SUBJECT.sub(" ", words)))
     )
     if deprecates and not fix and (not fix_heading or _LEADS_DEPRECATE.match(said)):
         return ApiChangeType.DEPRECATED, False  # (a warning it avoids deprecates nothing; a
