@@ -5360,6 +5360,39 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
     ]
 
 
+def test_a_namespace_package_under_src_names_its_modules(tmp_path: Path, mode: str) -> None:
+    """poetry's ``src/poetry/`` has no ``__init__.py`` (``poetry.core`` is another
+    distribution's part of the namespace) but modules of its own: its items were named
+    ``factory.Factory.build`` and ``console.application.main``, as if ``console`` were a
+    package of its own. A folder under ``src`` without modules of its own is no package."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "src/poetry/__main__.py": "", "src/poetry/py.typed": "",
+            "src/poetry/factory.py": "class Factory:\n    def create(self):\n        pass\n\n"
+                                     "    def build(self):\n        pass\n",
+            "src/poetry/console/__init__.py": "",
+            "src/poetry/console/application.py": (
+                "def main():\n    pass\n\n\ndef run():\n    pass\n"
+            ),
+        }),
+        CommitSpec("drop build and run", D[1], files={
+            "src/poetry/factory.py": "class Factory:\n    def create(self):\n        pass\n",
+            "src/poetry/console/application.py": "def main():\n    pass\n",
+        }),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items) == [
+        "poetry.console.application.run",
+        "poetry.factory.Factory.build",
+    ]
+    [items] = scan(tmp_path / "plain", [
+        CommitSpec("init", D[0], files={
+            "src/tools/pkg/__init__.py": "", "src/tools/pkg/app.py": "def run():\n    pass\n",
+        }),
+        CommitSpec("drop run", D[1], files={"src/tools/pkg/app.py": "def main():\n    pass\n"}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == ["pkg.app.run"]
+
+
 def test_a_default_made_a_sentinel_for_the_session_setting_of_the_old_value(
     tmp_path: Path, mode: str
 ) -> None:

@@ -134,6 +134,8 @@ class PublicSurface:
                 continue
             surface.packages[folder.rsplit("/", 1)[-1]] = folder
             surface.roots.add(parent)
+        for root in list(surface.roots):
+            _namespace(surface, root, paths)
         if not surface.packages:
             surface.convention = True
             return surface
@@ -188,6 +190,36 @@ class PublicSurface:
         if module in self.modules:
             return exported is None or first in exported
         return False
+
+
+_SCRIPTS = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "manage.py"})
+
+
+def _namespace(surface: PublicSurface, root: str, paths: list[str]) -> None:
+    """Read a folder under ``src/`` that holds top-level packages as the namespace package
+    it is when it has modules of its own (or a ``py.typed``) but no ``__init__.py``:
+    poetry's ``src/poetry/`` (``poetry.factory``, ``poetry.console``; ``poetry.core`` is
+    another distribution's) named its items ``factory.Factory``, ``console.…``. Its
+    packages are its subpackages, the top one its first name, and ``src`` the root."""
+    parts = root.split("/")
+    if len(parts) < 2 or parts[0] != "src" or not all(p.isidentifier() for p in parts[1:]):
+        return
+    own = any(
+        p.startswith(root + "/")
+        and "/" not in p[len(root) + 1 :]
+        and ((p.endswith(".py") and p.rsplit("/", 1)[1] not in _SCRIPTS) or p.endswith("/py.typed"))
+        for p in paths
+    )
+    if not own:
+        return
+    dotted = ".".join(parts[1:])
+    for name, folder in list(surface.packages.items()):
+        if folder.rsplit("/", 1)[0] == root:
+            del surface.packages[name]
+            surface.packages[f"{dotted}.{name}"] = folder
+    surface.packages.setdefault(parts[1], f"src/{parts[1]}")
+    surface.roots.discard(root)
+    surface.roots.add("src")
 
 
 def _private_name(name: str) -> bool:
