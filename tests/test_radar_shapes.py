@@ -2089,6 +2089,20 @@ def test_a_changelog_rewritten_in_another_format_announces_nothing_new(
             + "\n\n" + history}),
     ], mode)  # fmt: skip
     assert [i.name for i in items] == ["Remove ``escape_silent``."]
+    # another package's changelog deleted beside it is not its history (a monorepo drops
+    # package a the day package b drops Python 3.8 too)
+    log_a = "## 1.0.0\n\n- Drop support for Python 3.8.\n"
+    [items] = scan(tmp_path / "monorepo", [
+        CommitSpec("init", D[0], files={"packages/a/CHANGELOG.md": log_a,
+                                        "packages/b/CHANGELOG.md": "## 2.0.0\n\n- Add x.\n"}),
+        CommitSpec("drop a, and 3.8 in b", D[1], files={
+            "packages/a/CHANGELOG.md": None,
+            "packages/b/CHANGELOG.md": "## 2.1.0\n\n- Drop support for Python 3.8.\n\n"
+                                       "## 2.0.0\n\n- Add x.\n"}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.path) for i in items] == [
+        ("Drop support for Python 3.8.", "packages/b/CHANGELOG.md")
+    ]
 
 
 TOWNCRIER_RST = """\
@@ -5289,7 +5303,9 @@ def test_a_base_written_as_a_module_alias_of_it_is_the_same_base(tmp_path: Path,
     ``BaseClass`` (``collections.abc.MutableMapping``) were written out in the classes'
     bases: the same bases, two "Breaking" lines. An alias of another class than the new
     base (``DictBase = dict`` -> ``Mapping``) still changed the bases (and ``DictBase``,
-    a name of the module, went)."""
+    a name of the module, went), and so did a base made a name that is the class for type
+    checkers only (``_Base``: ``LoggingMixin`` under ``if TYPE_CHECKING:``, ``object`` at
+    run time)."""
     before = (
         "import collections.abc\nfrom collections.abc import Iterable, Mapping, Sized\n"
         "from typing import TYPE_CHECKING, Any, MutableMapping\n\n"
@@ -5299,20 +5315,50 @@ def test_a_base_written_as_a_module_alias_of_it_is_the_same_base(tmp_path: Path,
         "\nDictBase = dict\n\n\n"
         "class CookieJar(Sized, IterableBase):\n    pass\n\n\n"
         "class Response(BaseClass):\n    pass\n\n\n"
-        "class Headers(DictBase):\n    pass\n"
+        "class Headers(DictBase):\n    pass\n\n\n"
+        "class Worker(LoggingMixin):\n    pass\n"
     )
     after = (
         "from collections.abc import Iterable, Mapping, Sized\n"
-        "from typing import Any, MutableMapping\n\n\n"
+        "from typing import TYPE_CHECKING, Any, MutableMapping\n\n"
+        "if TYPE_CHECKING:\n    _Base = LoggingMixin\nelse:\n    _Base = object\n\n\n"
         "class CookieJar(Sized, Iterable[str]):\n    pass\n\n\n"
         "class Response(MutableMapping[str, Any]):\n    pass\n\n\n"
-        "class Headers(Mapping[str, str]):\n    pass\n"
+        "class Headers(Mapping[str, str]):\n    pass\n\n\n"
+        "class Worker(_Base):\n    pass\n"
     )
     versions = [("init", before), ("no aliases", after)]
     [items] = module_items(tmp_path, mode, "pkg/abc.py", versions)
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.abc.DictBase", ""),
         ("pkg.abc.Headers", "bases (DictBase) → (Mapping[str, str])"),
+        ("pkg.abc.Worker", "bases (LoggingMixin) → (_Base)"),
+    ]
+
+
+def test_a_def_in_a_top_level_block_below_a_class_is_the_modules() -> None:
+    """The regex model of a module (``light_api``): a def in a top-level ``if``/``else``
+    below a class is the module's (aiohttp's ``request`` was read as the method of the
+    class above it), not a def after a string's or a bracket's lines written at the
+    margin inside a class (a reviewer's ``help = (`` / ``"Run it."`` / ``)``)."""
+    from commitdigest.analysis.radar.pyapi import light_api
+
+    text = (
+        'class Cmd:\n    help = (\n"Run the thing. "\n"Twice."\n    )\n\n'
+        "    def run(self, *, verbose=False): ...\n\n\n"
+        "class Table:\n    rows = [\n(1, 2),\n(3, 4),\n    ]\n\n"
+        "    def lookup(self, k):\n        return k\n\n\n"
+        "class A:\n    def f(self):\n        pass\n\n\n"
+        "if X:\n\n    def g():\n        pass\n\nelse:\n\n    def g():\n        return 1\n"
+    )
+    assert sorted(light_api(text).objects) == [
+        "A",
+        "A.f",
+        "Cmd",
+        "Cmd.run",
+        "Table",
+        "Table.lookup",
+        "g",
     ]
 
 
@@ -5322,75 +5368,90 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
     """aiohttp's "Use kwargs in aiohttp.client.request": ``request(method, url, *,
     params=None, …, timeout=sentinel, …)`` became ``request(method, url, *, version=…,
     **kwargs)``, typed ``Unpack[_RequestOptions]`` in a def for type checkers and passed
-    on to ``session._request(method, url, **kwargs)`` by the def that runs: 18 parameters
-    "removed", every call still works. A keyword the kwargs still take — a key of the
-    TypedDict, one read from them, one passed on to a function that takes it — is no
-    removal; one nothing takes (``proxy``), and one callers could pass by its position
-    (``fetch(url, timeout)``), are."""
+    on by the def that runs: 18 parameters "removed", every call still works. A keyword
+    the kwargs still take — a key of the TypedDict, one read from them, one passed on to a
+    function of the module or a method of the class that takes it — is no removal; one
+    nothing takes (``proxy``), one read to be refused (``Client.get(timeout)``), one only
+    another class's method of that name reads (``Client.get(retries)``, ``Cache.get``
+    reads it), one passed on to ``super().__init__`` (not followed), and one callers
+    could pass by its position (``fetch(url, timeout)``) are."""
     before = (
-        "class Session:\n    def __init__(self, cookies=None):\n        self.cookies = cookies\n\n"
-        "    def _request(self, method, url, *, params=None, timeout=None):\n"
-        "        return method, url, params, timeout\n\n\n"
+        "def _request(method, url, *, params=None, timeout=None):\n"
+        "    return method, url, params, timeout\n\n\n"
         "def request(method, url, *, params=None, data=None, cookies=None, timeout=None,"
         " proxy=None, version=11):\n"
-        "    return Session(cookies)._request(method, url, params=params, timeout=timeout)\n\n\n"
+        "    return _request(method, url, params=params, timeout=timeout)\n\n\n"
         "def fetch(url, timeout=None):\n"
-        "    return Session()._request('GET', url, timeout=timeout)\n"
+        "    return _request('GET', url, timeout=timeout)\n\n\n"
+        "class Base:\n    def __init__(self, *, size=10):\n        self.size = size\n\n\n"
+        "class Pool(Base):\n    def __init__(self, *, size=10, block=True):\n"
+        "        super().__init__(size=size)\n        self.block = block\n\n\n"
+        "class Client:\n    def get(self, url, *, timeout=None, retries=3, headers=None):\n"
+        "        return self._send(url, timeout=timeout, retries=retries, headers=headers)\n\n"
+        "    def _send(self, url, *, timeout=None, retries=3, headers=None):\n"
+        "        return url\n"
     )
     after = (
         "import sys\nfrom typing import TYPE_CHECKING, Any, TypedDict\n\n"
         "from typing_extensions import Unpack\n"
         "\n\nclass _Options(TypedDict, total=False):\n    params: Any\n    data: Any\n\n\n"
-        "class Session:\n    def __init__(self, cookies=None):\n        self.cookies = cookies\n\n"
-        "    def _request(self, method, url, *, params=None, timeout=None, data=None):\n"
-        "        return method, url, params, timeout\n\n\n"
+        "def _request(method, url, *, params=None, timeout=None, data=None):\n"
+        "    return method, url, params, timeout\n\n\n"
         "if sys.version_info >= (3, 11) and TYPE_CHECKING:\n\n"
         "    def request(method, url, *, version=11, **kwargs: Unpack[_Options]): ...\n\n"
         "else:\n\n"
         "    def request(method, url, *, version=11, **kwargs: Any):\n"
-        "        session = Session(cookies=kwargs.pop('cookies', None))\n"
-        "        return session._request(method, url, **kwargs)\n\n\n"
-        "def fetch(url, **kwargs):\n    return Session()._request('GET', url, **kwargs)\n"
+        "        cookies = kwargs.pop('cookies', None)\n"
+        "        return _request(method, url, **kwargs)\n\n\n"
+        "def fetch(url, **kwargs):\n    return _request('GET', url, **kwargs)\n\n\n"
+        "class Base:\n    def __init__(self, *, size=10):\n        self.size = size\n\n\n"
+        "class Pool(Base):\n    def __init__(self, *, block=True, **kwargs):\n"
+        "        super().__init__(**kwargs)\n        self.block = block\n\n\n"
+        "class Cache:\n    def get(self, key, **kwargs):\n"
+        "        return kwargs.get('retries')\n\n\n"
+        "class Client:\n    def get(self, url, **kwargs):\n"
+        "        if kwargs.get('timeout') is not None:\n"
+        "            raise TypeError('get() no longer takes timeout')\n"
+        "        return self._send(url, **kwargs)\n\n"
+        "    def _send(self, url, *, headers=None):\n"
+        "        return url\n"
     )
     versions = [("init", before), ("kwargs", after)]
     [items] = module_items(tmp_path, mode, "pkg/client.py", versions)
     assert sorted(i.name for i in items if i.change is ApiChangeType.REMOVED) == [
+        "pkg.client.Client.get(retries)",
+        "pkg.client.Client.get(timeout)",
+        "pkg.client.Pool.__init__(size)",
         "pkg.client.fetch(timeout)",
         "pkg.client.request(proxy)",
     ]
 
 
-def test_a_namespace_package_under_src_names_its_modules(tmp_path: Path, mode: str) -> None:
-    """poetry's ``src/poetry/`` has no ``__init__.py`` (``poetry.core`` is another
-    distribution's part of the namespace) but modules of its own: its items were named
-    ``factory.Factory.build`` and ``console.application.main``, as if ``console`` were a
-    package of its own. A folder under ``src`` without modules of its own is no package."""
-    [items] = scan(tmp_path, [
-        CommitSpec("init", D[0], files={
-            "src/poetry/__main__.py": "", "src/poetry/py.typed": "",
-            "src/poetry/factory.py": "class Factory:\n    def create(self):\n        pass\n\n"
-                                     "    def build(self):\n        pass\n",
-            "src/poetry/console/__init__.py": "",
-            "src/poetry/console/application.py": (
-                "def main():\n    pass\n\n\ndef run():\n    pass\n"
-            ),
-        }),
-        CommitSpec("drop build and run", D[1], files={
-            "src/poetry/factory.py": "class Factory:\n    def create(self):\n        pass\n",
-            "src/poetry/console/application.py": "def main():\n    pass\n",
-        }),
-    ], mode)  # fmt: skip
-    assert sorted(i.name for i in items) == [
-        "poetry.console.application.run",
-        "poetry.factory.Factory.build",
+def test_a_default_made_a_constant_or_an_enum_member_is_no_sentinel(
+    tmp_path: Path, mode: str
+) -> None:
+    """A default made a named value — a constant of another plain value, an enum member —
+    passed on to a function that falls back to the old value when it gets nothing: the
+    function gets the new value, the default changed (a reviewer's case: a constant was
+    taken for a sentinel, and ``_send``'s fallback for the old value)."""
+    before = (
+        "import enum\n\n\nclass Mode(enum.Enum):\n    SAFE = 1\n    FAST = 2\n\n\n"
+        "def _send(url, timeout=None, mode=None):\n"
+        "    if timeout is None:\n        timeout = getattr(settings, 'TIMEOUT', 30)\n"
+        "    mode = options.get('mode', Mode.SAFE)\n    return url, timeout, mode\n\n\n"
+        "def fetch(url, timeout=30, mode=Mode.SAFE):\n"
+        "    return _send(url, timeout=timeout, mode=mode)\n"
+    )
+    after = before.replace("import enum\n", "import enum\n\nDEFAULT_TIMEOUT = 60\n").replace(
+        "def fetch(url, timeout=30, mode=Mode.SAFE):",
+        "def fetch(url, timeout=DEFAULT_TIMEOUT, mode=Mode.FAST):",
+    )
+    versions = [("init", before), ("new defaults", after)]
+    [items] = module_items(tmp_path, mode, "pkg/client.py", versions)
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.client.fetch(mode)", "Mode.SAFE → Mode.FAST"),
+        ("pkg.client.fetch(timeout)", "30 → DEFAULT_TIMEOUT"),
     ]
-    [items] = scan(tmp_path / "plain", [
-        CommitSpec("init", D[0], files={
-            "src/tools/pkg/__init__.py": "", "src/tools/pkg/app.py": "def run():\n    pass\n",
-        }),
-        CommitSpec("drop run", D[1], files={"src/tools/pkg/app.py": "def main():\n    pass\n"}),
-    ], mode)  # fmt: skip
-    assert [i.name for i in items] == ["pkg.app.run"]
 
 
 def test_a_default_made_a_sentinel_for_the_session_setting_of_the_old_value(

@@ -118,7 +118,7 @@ def detect(view: CommitView) -> list[ApiChange]:
             continue
         if not release and not view.touches(path, _ENTRY_LINES):
             continue  # no entry and no heading changed: nothing new to announce
-        before = _compared_with(before_texts.get(path), replaced, view)
+        before = _compared_with(before_texts.get(path), replaced, view, path)
         edit = _edit(view, path)
         old_sections, new_sections = both(before, after, edit)
         prior = {s.title: s for s in old_sections}
@@ -239,21 +239,28 @@ def _linked(view: CommitView, path: str, text: str | None, rev: str | None) -> s
     return (view.repo.text(rev, beside) or text) if is_fragment(beside) else text
 
 
-def _compared_with(before: str | None, replaced: Callable[[], str], view: CommitView) -> str:
+def _compared_with(
+    before: str | None, replaced: Callable[[], str], view: CommitView, path: str
+) -> str:
     """What a changelog's new text is compared with, entries and dated sections: its text
     before the commit; for a new changelog, or one that only included another (uvicorn's
     ``--8<-- "CHANGELOG.md"``), also what the commit's changelogs said before
     (``replaced()``, :func:`_replaced`): what one the commit deletes said is not news; for
-    another, also what the changelogs the commit deletes or renames said (aiohttp's "Merge HISTORY
-    into CHANGES" appended ``HISTORY.rst``'s 2,300 lines to ``CHANGES.rst`` and deleted
-    it: a hundred entries back to 2016 read as news). Its own sections come last, where
-    they win."""
+    another, also what the changelogs the commit deletes or renames in its folder said
+    (aiohttp's "Merge HISTORY into CHANGES" appended ``HISTORY.rst``'s 2,300 lines to
+    ``CHANGES.rst`` and deleted it: a hundred entries back to 2016 read as news; another
+    package's deleted changelog is not this one's history). Its own sections come last,
+    where they win."""
     if before is None or _no_entries(before):
         return f"{replaced()}\n\n{before or ''}"
     gone = [
         text
-        for path, text in view.before.items()
-        if text and path in view.after and view.after[path] is None and is_changelog(path)
+        for gone_path, text in view.before.items()
+        if text
+        and gone_path in view.after
+        and view.after[gone_path] is None
+        and is_changelog(gone_path)
+        and gone_path.rpartition("/")[0] == path.rpartition("/")[0]
     ]
     return "\n\n".join([*gone, before]) if gone else before
 
@@ -535,7 +542,7 @@ def _dated_here(view: CommitView, replaced: Callable[[], str]) -> str | None:
         after = view.after.get(path)
         if not is_changelog(path) or after is None or not view.touches(path, _STAMP_LINES):
             continue
-        before = _compared_with(view.before.get(path), replaced, view)
+        before = _compared_with(view.before.get(path), replaced, view, path)
         old_sections, new_sections = both(before, after, _edit(view, path))
         newest = new_sections[:3]
         wanted = {s.version for s in newest if s.version}

@@ -44,7 +44,6 @@ __all__ = [
     "compare",
     "compare_objects",
     "continued",
-    "def_params",
     "dropped_exports",
     "field_value",
     "field_value_at",
@@ -772,21 +771,6 @@ def code_of(text: str, *, comments_only: bool = False, breaks: bool = False) -> 
     return "".join(pieces)
 
 
-def def_params(text: str, name: str) -> set[str]:
-    """The names of the parameters a caller may pass by keyword to any def named ``name``
-    of a module's source, a function or a method (``session._request(…)`` calls one of
-    the defs ``_request``)."""
-    found: set[str] = set()
-    lines = text.split("\n")
-    for m in re.finditer(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{re.escape(name)}[ \t]*\(", text, re.M):
-        first = text.count("\n", 0, m.start())
-        header = header_text(lines[first : signature_end(lines, first) + 1])
-        signature = _header_signature(header, False)
-        if signature is not None:
-            found |= {p.name for p in signature[0] if p.kind in ("pos", "kwonly")}
-    return found
-
-
 def signature_end(lines: list[str], start: int) -> int:
     """The index of the line that ends the header starting at ``start`` (its ``:``): where
     its brackets close, counted in its code (a bracket in a string or a comment is text:
@@ -826,7 +810,7 @@ _GUESS_LINES = 120  # lines with strings read as code for where a header would e
 
 # a header's last line with its body on it: ``) -> int: ...``, ``def close(self): pass``
 _INLINE_BODY = re.compile(
-    r"\)[ \t]*(?:->[^:\n]+)?:[ \t]*[^\s#]|^[ \t]*class[ \t]+\w+[ \t]*:[ \t]*[^\s#]"
+    r"\)[ \t]*(?:->[^:\n]{1,200})?:[ \t]*[^\s#]|^[ \t]*class[ \t]+\w+[ \t]*:[ \t]*[^\s#]"
 )
 
 
@@ -901,8 +885,9 @@ def header_params(header: str) -> tuple[Param, ...] | None:
 
 
 def _header_node(header: str) -> ast.stmt | None:
-    """The def or class statement of a header (``def f(a, b=1) -> X:``), with an empty
-    body; None if it does not parse."""
+    """The def or class statement of a header (``def f(a, b=1) -> X:``, given an empty
+    body, or one with its body on its line, ``def f(self) -> int: ...``, read as it is);
+    None if it does not parse."""
     snippet = header.strip()
     tries = [snippet + " ..."] if snippet.endswith(":") else [snippet, snippet + ": ..."]
     for text in tries:  # (a header with its body on its line, ``def f(a) -> int: ...``,
@@ -939,17 +924,17 @@ def _header_signature(
     return (), ()
 
 
-_TOP_CODE = re.compile(r"\n[^\s#@)\]}]")  # a line of code at the margin (not a bracket's end)
-
-
-def _top_code_between(text: str, start: int, end: int, strings: list[tuple[int, int]]) -> bool:
-    """Whether a line of code starts at the margin between ``start`` and ``end`` (a
-    string's line written there is no code)."""
-    pos = start
-    while (m := _TOP_CODE.search(text, pos, end)) is not None:
-        if not in_spans(strings, m.start() + 1):
+def _top_code_between(text: str, start: int, end: int) -> bool:
+    """Whether a statement starts at the margin between ``start`` and ``end``: a line of
+    code there, out of strings and brackets (a string's or a bracket's line written at
+    the margin, ``help = (`` / ``"Run it."`` / ``)`` in a class, is none)."""
+    if TOP_LINE.search(text, start, end) is None:
+        return False  # (most classes: no line at the margin between two methods)
+    code = code_of(text[start:end], breaks=True)
+    for m in TOP_LINE.finditer(code):
+        before = code[: m.start()]
+        if sum(map(before.count, "([{")) <= sum(map(before.count, ")]}")):
             return True
-        pos = m.end()
     return False
 
 
@@ -963,7 +948,7 @@ def light_api(text: str) -> ModuleApi:
     strings = string_spans(text)
     all_lines: list[str] | None = None
     for m in _DEF_START.finditer(text):
-        if stack and indent_of(m.group(1)) and _top_code_between(text, last, m.start(), strings):
+        if stack and indent_of(m.group(1)) and _top_code_between(text, last, m.start()):
             stack.clear()  # a top-level ``if``/``else``/``try`` since the last header: the
             # defs in it are the module's, not the class's above (aiohttp's ``request``)
         lines_before += text.count("\n", last, m.start())
@@ -1363,32 +1348,31 @@ def bases_dropped(
     return generic_dropped(old, new)
 
 
-# ``Name = Class`` or ``Name = mod.Class[...]`` on a line of its own: at the module's top,
-# or in a block of a top-level ``if``/``else``/``try`` (``if TYPE_CHECKING:``)
-_CLASS_ALIAS = re.compile(
-    r"^([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*((?:[A-Za-z_]\w*\.)*[A-Z]\w*)"
-    r"[ \t]*(?:\[[^\n]*\])?[ \t]*(?:#[^\n]*)?$",
-    re.M,
-)
-_TOP_BLOCK = re.compile(r"(?:if|elif|else|try|except|finally)\b")
+# a module-level binding ``Name = value`` on a line of its own (its value read below)
+_BINDING = re.compile(r"^([ \t]*)([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=[ \t]*([^=\n][^\n]*)$", re.M)
+_CLASS_VALUE = re.compile(r"((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*)[ \t]*(?:\[[^\n]*\])?[ \t]*(?:#.*)?")
 
 
 @lru_cache(maxsize=64)
 def class_aliases(text: str) -> dict[str, str]:
-    """The module-level names a module binds to a class, by the class's name without its
-    type arguments and typing module: ``IterableBase = Iterable[Morsel[str]]`` under ``if
-    TYPE_CHECKING:`` and ``IterableBase = Iterable`` under its ``else:`` (aiohttp's
-    ``AbstractCookieJar(Sized, IterableBase)``) -> ``{"IterableBase": "Iterable"}``; a name
-    bound to two classes is none of them."""
+    """The names a module binds to a class at run time, at its top or in a top-level
+    ``if``/``else``/``try``/``with`` (not ``if TYPE_CHECKING:``), by the class's name without
+    its type arguments and typing module: ``IterableBase = Iterable`` under the ``else:``
+    of ``if TYPE_CHECKING: IterableBase = Iterable[Morsel[str]]`` (aiohttp's
+    ``AbstractCookieJar(Sized, IterableBase)``) -> ``{"IterableBase": "Iterable"}``. A name
+    bound twice to different things (``object`` in an ``else:``, a call, ``None``) is
+    none of them."""
+    tops = [m.start() + 1 for m in TOP_LINE.finditer(text)]
     found: dict[str, str | None] = {}
-    for m in _CLASS_ALIAS.finditer(text):
+    for m in _BINDING.finditer(text):
         indent, name, value = m.group(1), m.group(2), m.group(3)
-        if indent:  # (in a top-level block only, not a def's or a class's body)
-            opener = re.findall(r"^[^\s#][^\n]*", text[: m.start()], re.M)
-            if not opener or not _TOP_BLOCK.match(opener[-1]):
-                continue
-        value = _TYPING_MODULE.sub("", value)
-        found[name] = value if found.get(name, value) == value else None
+        if indent and not _in_module_block(text, tops, m.start()):
+            continue  # (a def's or a class's body, or ``if TYPE_CHECKING:``)
+        cls = _CLASS_VALUE.fullmatch(value.strip())
+        read = _TYPING_MODULE.sub("", cls.group(1)) if cls is not None else None
+        if read in ("None", "True", "False"):
+            read = None
+        found[name] = read if found.get(name, read) == read else None
     return {name: value for name, value in found.items() if value is not None}
 
 

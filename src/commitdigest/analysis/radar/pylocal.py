@@ -574,6 +574,13 @@ def local_breakages(
     )
 
 
+def qualname_at(text: str, i: int) -> str | None:
+    """``Outer.name`` of the def or class whose header starts at line index ``i`` of a
+    module's source (None: no header there, or one inside a function)."""
+    side = _side(text)
+    return side.qualname(i) if 0 <= i < len(side.lines) else None
+
+
 def find(text: str, qual: str) -> Obj | None:
     """The object ``qual`` (``Cls.meth``, ``func``) of a module's source, if it has one."""
     return _side(text).find(qual)

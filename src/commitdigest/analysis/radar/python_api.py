@@ -60,7 +60,6 @@ from commitdigest.analysis.radar.pyapi import (
     class_aliases,
     compare,
     continued,
-    def_params,
     dropped_exports,
     generic_dropped,
     has_fields,
@@ -77,6 +76,7 @@ from commitdigest.analysis.radar.pylocal import (
     find,
     imports_of,
     local_breakages,
+    qualname_at,
     subclasses,
 )
 from commitdigest.analysis.radar.repo import RepoView
@@ -476,7 +476,10 @@ def detect(view: CommitView) -> list[ApiChange]:
     return _one_per_object(_modules_gone(items), exported) + [
         item
         for where, brk, words in passed
-        if not words & resolvers.good(brk.param or "", brk.old, _unset_name(brk.new) or "None")
+        if not words
+        & resolvers.good(
+            brk.param or "", brk.old, _unset_name(brk.new, where.models.after) or "None"
+        )
         and (item := _item(where, brk)) is not None
     ]
 
@@ -579,7 +582,7 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     execution options, else ``False``): no breaking change. One set to something else
     (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then ``num_tokens``) changed; so did
     one only another function sets back."""
-    unset = _unset_name(brk.new)
+    unset = _unset_name(brk.new, after)
     if brk.change != "default_changed" or unset is None or not brk.param or not after:
         return None
     body = _body(lines_of(after), (brk.line or 0) - 1)
@@ -597,15 +600,28 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     return _Stands(set_back=False, calls=calls) if calls else None
 
 
-def _unset_name(default: str | None) -> str | None:
-    """What a default that may stand for another value is written as: ``None``, or the name
-    of a sentinel object (``sentinel``, ``_MISSING``, ``helpers.UNSET``); None for a
-    value (a literal, ``True``, a call)."""
-    if default is None or default in ("True", "False"):
-        return None
-    if default == "None" or re.fullmatch(r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*", default):
+def _unset_name(default: str | None, text: str | None) -> str | None:
+    """What a default that may stand for another value is written as: ``None``, or a
+    sentinel object's name: one the module ``text`` binds to no plain value (``sentinel =
+    _SENTINEL.sentinel``, ``_MISSING = object()``), else one named as such (``NOT_GIVEN``,
+    ``helpers.UNSET``, ``_default``). None for a value: a literal, ``True``, a constant
+    of a plain value (``DEFAULT_TIMEOUT = 60``), an enum member (``Mode.FAST``), a call."""
+    if default == "None":
         return default
-    return None
+    if default is None or default in ("True", "False") or not _DOTTED.fullmatch(default):
+        return None
+    bound = _constant(text or "", default)  # (a plain name the module binds)
+    if bound is not None:
+        return None if _plain_tree(bound) is not None else default
+    return default if _SENTINEL_NAME.fullmatch(default.rsplit(".", 1)[-1]) else None
+
+
+_DOTTED = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*")
+_SENTINEL_NAME = re.compile(
+    r"_*(?:sentinel|missing|unset|not_?given|not_?set|undefined|no_?arg|nothing|default"
+    r"|use_\w*default)_*",
+    re.I,
+)
 
 
 def _unset_test(unset: str) -> str:
@@ -622,17 +638,22 @@ def _same_default(
     after: str | None,
     imported: Callable[[str, bool], str | None] = lambda name, old: None,
 ) -> bool:
-    """Whether a default written otherwise is the same: a module constant of the old value
-    (urllib3's ``amt=2 ** 16`` -> ``amt=_READ_CHUNK_SIZE``, and ``_READ_CHUNK_SIZE = 2**16``;
-    ``encoding="utf-8"`` -> ``DEFAULT_ENCODING``), or the other way round, compared as
-    Python reads them (``" "`` is not ``""``); and ``None`` made a sentinel that says it
+    """Whether a default written otherwise is the same: a constant of the old value, of the
+    module or imported from another module of the repository (``imported(name, old)``:
+    its value before or after the commit) (urllib3's ``amt=2 ** 16`` ->
+    ``amt=_READ_CHUNK_SIZE``, and ``_READ_CHUNK_SIZE = 2**16``; ``encoding="utf-8"`` ->
+    ``DEFAULT_ENCODING``; aiohttp's ``DEFAULT_CHUNK_SIZE`` from ``helpers``), or the other
+    way round, compared as Python reads them (``" "`` is not ``""``, ``256 * 1024`` is
+    ``2**18``); a marker made another that the function sets back to the same thing
+    (:func:`_same_set_back`); and ``None`` made a sentinel that says it
     means what ``None`` meant, the default of the client (starlette's ``TestClient.get(
     follow_redirects=None)`` -> ``httpx._client.USE_CLIENT_DEFAULT``, which it had mapped
     ``None`` to: every ``client.get()`` of fastapi's tests was "affected"; where the old
     module named no such sentinel, ``None`` may have meant something else, no timeout).
     Another sentinel is no such constant: what the function does without the argument may
     have changed (jinja's ``enable_async=False`` -> ``missing``, set only when passed;
-    click 8.3's ``flag_value=None`` -> ``UNSET``), so it is reported."""
+    click 8.3's ``flag_value=None`` -> ``UNSET``), so it is reported here (:func:`_sentinel`
+    silences one its function sets back to the old value)."""
     if not after or not brk.param:
         return False
     if (
@@ -653,7 +674,7 @@ def _same_set_back(brk: Breakage, before: str, after: str) -> bool:
     another such marker that the function sets back to the same thing (aiohttp's
     ``RequestInfo.__new__(real_url=_SENTINEL)`` -> ``sentinel``, with ``url if real_url is
     _SENTINEL else real_url`` -> ``url if real_url is sentinel else real_url``)."""
-    unset_old, unset_new = _unset_name(brk.old), _unset_name(brk.new)
+    unset_old, unset_new = _unset_name(brk.old, before), _unset_name(brk.new, after)
     obj = find(before, brk.qualname) if unset_old and unset_new and brk.param else None
     if obj is None or obj.kind != "function" or not unset_old or not unset_new:
         return False
@@ -667,15 +688,8 @@ def _set_back_to(body: str, param: str, unset: str) -> str | None:
     """What ``body`` sets ``param`` to when it is ``unset`` (``if p is unset: p = x``, ``x
     if p is unset else p``), where that is a name, an attribute or a literal, or a call of
     one with plain arguments; None where it says no such thing."""
-    name, test = re.escape(param), _unset_test(unset)
-    value = r"([\w.]+(?:\([^()\n]*\))?)"
-    m = re.search(
-        rf"^\s*if\s+{name}\s+is\s+{test}\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
-        rf"|(?<![\w.]){value}\s+if\s+{name}\s+is\s+{test}\s+else\s+{name}\b",
-        body,
-        re.M,
-    )
-    return None if m is None else m.group(1) or m.group(2)
+    m = re.search(_set_back(param, unset, r"([\w.]+(?:\([^()\n]*\))?)"), body, re.M)
+    return None if m is None else next(g for g in m.groups() if g is not None)
 
 
 def _imported_value(where: _Where, name: str, old: bool) -> str | None:
@@ -707,16 +721,23 @@ def _same_expression(a: str, b: str) -> bool:
     ``2**16``; ``'utf-8'``, ``"utf-8"``; ``256 * 1024``, ``2**18``): literals and arithmetic
     on them only (two ``object()`` sentinels are written alike and are two values; ``1`` is
     not ``1.0``)."""
-    try:
-        trees = [ast.parse(x.strip(), mode="eval") for x in (a, b)]
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
+    first, second = _plain_tree(a), _plain_tree(b)
+    if first is None or second is None:
         return False
-    if not all(isinstance(n, _PLAIN_NODES) for tree in trees for n in ast.walk(tree)):
-        return False
-    if ast.dump(trees[0]) == ast.dump(trees[1]):
+    if ast.dump(first) == ast.dump(second):
         return True
-    x, y = _number(trees[0].body), _number(trees[1].body)
+    x, y = _number(first.body), _number(second.body)
     return x is not None and y is not None and type(x) is type(y) and x == y
+
+
+def _plain_tree(text: str) -> ast.Expression | None:
+    """The expression ``text`` when it is a plain value (literals, containers of them,
+    arithmetic on them); None for anything else (a name, a call, an attribute)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    return tree if all(isinstance(n, _PLAIN_NODES) for n in ast.walk(tree)) else None
 
 
 _ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
@@ -746,9 +767,11 @@ def _number(node: ast.expr) -> int | float | None:
             isinstance(right, int) and 0 <= right <= 256 and abs(left) < 2**64
         ):
             return None
+        if isinstance(node.op, ast.LShift) and not isinstance(left, int):
+            return None  # (``1.5 << 2`` raises)
         try:
             result = _ARITHMETIC[type(node.op)](left, right)
-        except (ArithmeticError, ValueError):
+        except (ArithmeticError, ValueError, TypeError):
             return None
         return result if isinstance(result, int | float) else None
     return None
@@ -787,15 +810,12 @@ def _configured(body: str, param: str, old: str, module: str, unset: str = "None
     Another object's attribute (``self._client.timeout``), another class's setting or
     ``__init__`` (``self.timeout = 30`` elsewhere), a local, is no default of the option."""
     name, test = re.escape(param), _unset_test(unset)
-    m = re.search(
-        rf"(?<![\w.])([\w.]+)\.(\w+)\s+if\s+{name}\s+is\s+{test}\s+else\s+{name}\b"
-        rf"|^\s*if\s+{name}\s+is\s+{test}\s*:\s*\n\s*{name}\s*=\s*([\w.]+)\.(\w+)\s*(?:#.*)?$",
-        body,
-        re.M,
-    )
+    m = re.search(_set_back(param, unset, r"([\w.]+)\.(\w+)"), body, re.M)
     if m is None:
         return False
-    receiver, attr = (m.group(1), m.group(2)) if m.group(2) else (m.group(3), m.group(4))
+    found = m.groups()
+    k = next(k for k in range(0, len(found), 2) if found[k] is not None)
+    receiver, attr = found[k], found[k + 1]
     attr, value = re.escape(attr), _value(old)
     reads = re.findall(  # the option read by its own name, with its fallback
         rf"\.{attr}[ \t]*=[ \t]*getattr\([^()\n]*?,\s*[\"']{attr}[\"']\s*,\s*([^()\n]+?)\s*\)",
@@ -858,16 +878,26 @@ def _value(old: str) -> str:
 def resolves(text: str, param: str, old: str, unset: str = "None") -> bool:
     """Whether ``text`` sets ``param`` to ``old`` when it is ``None`` (or the sentinel
     ``unset``)."""
-    name, value, test = re.escape(param), _value(old), _unset_test(unset)
-    pattern = (
+    name, value = re.escape(param), _value(old)
+    pattern = _set_back(param, unset, value)
+    if unset == "None":  # (a sentinel object is true, and no option reads it)
+        pattern += (
+            rf"|(?<![.\w]){name}\s+or\s+{value}\s*(?:[),#]|$)"
+            rf"|^\s*{name}\s*=\s*[\w.]+\([^()]*,\s*{value}\s*,?\s*\)"  # (over lines too)
+        )
+    return re.search(pattern, text, re.M) is not None
+
+
+def _set_back(param: str, unset: str, value: str) -> str:
+    """A pattern of the ways a function sets ``param`` to ``value`` (a pattern) when it is
+    ``unset``: ``if p is None:`` / ``p = value``, ``p = value if p is None``, ``value if p
+    is None else p``."""
+    name, test = re.escape(param), _unset_test(unset)
+    return (
         rf"^\s*if\s+{name}\s+is\s+{test}\s*:\s*\n\s*{name}\s*=\s*{value}\s*(?:#.*)?$"
         rf"|(?<![.\w]){name}\s*=\s*{value}\s+if\s+{name}\s+is\s+{test}(?!\w)"
         rf"|(?<![.\w]){value}\s+if\s+{name}\s+is\s+{test}\s+else\s+{name}\b"
-        rf"|^\s*{name}\s*=\s*[\w.]+\([^()]*,\s*{value}\s*,?\s*\)"  # (over lines too)
     )
-    if unset == "None":  # (a sentinel object is true)
-        pattern += rf"|(?<![.\w]){name}\s+or\s+{value}\s*(?:[),#]|$)"
-    return re.search(pattern, text, re.M) is not None
 
 
 _DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.M)
@@ -1821,18 +1851,22 @@ _DEPRECAT = re.compile("deprecat", re.I)
 def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
     """Whether the function ``qual`` of ``after`` still takes the keyword ``param``, gone
     from its header, in its ``**kwargs`` (aiohttp's "Use kwargs in aiohttp.client.request":
-    18 parameters "removed"), in any def of that name of the module (aiohttp writes one for
-    type checkers and one that runs): it reads it from them (``kwargs.pop("cookies",
-    None)``), annotates them with a TypedDict that has it (``**kwargs:
-    Unpack[_RequestOptions]``), or passes them on to a call of a function of the module
-    that takes it by that name (``session._request(method, url, **kwargs)``). Only the
-    function's own module is read."""
+    18 parameters "removed"), in any def of that qualname (aiohttp writes one for type
+    checkers and one that runs): it reads it from them (``kwargs.pop("cookies", None)``;
+    not to refuse it: ``if "timeout" in kwargs: raise TypeError(…)``), annotates them with
+    a TypedDict that has it (``**kwargs: Unpack[_RequestOptions]``), or passes them on to
+    a function of the module that takes it by that name, a method of its own class
+    (``self._send(url, **kwargs)``) or a function of the module (``_request(method, url,
+    **kwargs)``; another object's method, ``session._request``, and ``super()`` are not
+    followed). Only the function's own module is read."""
     if not after:
         return False
     lines, name = lines_of(after), re.escape(param)
-    short = re.escape(qual.rsplit(".", 1)[-1])
-    for m in re.finditer(rf"^[ \t]*(?:async[ \t]+)?def[ \t]+{short}[ \t]*\(", after, re.M):
+    short, cls = qual.rsplit(".", 1)[-1], qual.rpartition(".")[0]
+    for m in _DEF.finditer(after):
         first = after.count("\n", 0, m.start())
+        if m.group(1) != short or qualname_at(after, first) != qual:
+            continue
         header = "\n".join(lines[first : signature_end(lines, first) + 1])
         star = re.search(
             r"[(,]\s*\*\*\s*([A-Za-z_]\w*)\s*(?::\s*(?:[\w.]+\.)?Unpack\[\s*[\"']?(\w+))?", header
@@ -1841,11 +1875,11 @@ def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
             continue
         kw, typed = re.escape(star.group(1)), star.group(2)
         body = _body(lines, first)
-        if re.search(
-            rf"(?<![\w.]){kw}\s*(?:\.\s*(?:pop|get|setdefault)\s*\(\s*|\[\s*)[\"']{name}[\"']"
-            rf"|[\"']{name}[\"']\s+(?:not\s+)?in\s+{kw}\b",
-            body,
-        ):
+        read = re.search(
+            rf"(?<![\w.]){kw}\s*(?:\.\s*(?:pop|get|setdefault)\s*\(\s*|\[\s*)[\"']{name}[\"']", body
+        )
+        refused = re.search(rf"[\"']{name}[\"'][^\n]*\n(?:[^\n]*\n){{0,2}}?\s*raise\b", body)
+        if read is not None and refused is None:
             return True  # read from them
         keys = find(after, typed) if typed else None
         if (
@@ -1854,8 +1888,12 @@ def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
             and re.search(rf"^[ \t]+{name}[ \t]*:", _body(lines, keys.line - 1), re.M)
         ):
             return True  # a key of the TypedDict they are annotated with
-        for call in re.finditer(rf"([\w.]+)\s*\([^()]*\*\*\s*{kw}\s*[,)]", body):
-            if param in def_params(after, call.group(1).rsplit(".", 1)[-1]):
+        for call in re.finditer(rf"(?<![\w.])(self\.)?(\w+)\s*\([^()]*\*\*\s*{kw}\s*[,)]", body):
+            callee = find(after, f"{cls}.{call.group(2)}" if call.group(1) else call.group(2))
+            taken = callee.signature() if callee is not None and callee.kind == "function" else None
+            if taken is not None and any(
+                p.name == param and p.kind in ("pos", "kwonly") for p in taken[0]
+            ):
                 return True  # passed on to a function that takes it
     return False
 
