@@ -5362,6 +5362,36 @@ def test_a_def_in_a_top_level_block_below_a_class_is_the_modules() -> None:
     ]
 
 
+def test_a_string_or_a_bracket_at_the_margin_in_a_class_ends_no_class(
+    tmp_path: Path, mode: str
+) -> None:
+    """A class attribute whose value's lines are written at the margin (``help = (`` /
+    ``"Run the thing. "`` / ``)``, a table's rows): the methods below it are the class's,
+    in every reading (they were read as the module's: ``run(verbose)`` "removed" where
+    ``Cmd.run(verbose)`` was, and a commit that only wrapped the string so "removed"
+    ``Cmd.run``)."""
+    before = (
+        "class Cmd:\n    help = 'Run the thing.'\n\n"
+        "    def run(self, *, verbose=False):\n        return verbose\n\n"
+        "    def stop(self):\n        pass\n\n\n"
+        "class Table:\n    DATA = [\n1, 2, 3,\n    ]\n\n"
+        "    def lookup(self, i, default=None):\n        return self.DATA[i]\n"
+    )
+    wrapped = before.replace(
+        "    help = 'Run the thing.'\n", '    help = (\n"Run the thing. "\n"Twice."\n    )\n'
+    )
+    after = wrapped.replace("def run(self, *, verbose=False)", "def run(self)").replace(
+        "def lookup(self, i, default=None)", "def lookup(self, i)"
+    )
+    versions = [("init", before), ("wrap the help", wrapped), ("drop verbose", after)]
+    quiet, items = module_items(tmp_path, mode, "pkg/c.py", versions)
+    assert quiet == []
+    assert sorted(i.name for i in items) == [
+        "pkg.c.Cmd.run(verbose)",
+        "pkg.c.Table.lookup(default)",
+    ]
+
+
 def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
     tmp_path: Path, mode: str
 ) -> None:

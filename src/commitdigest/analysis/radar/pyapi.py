@@ -93,7 +93,10 @@ _FIELD = re.compile(r"^[ \t]+[A-Za-z_]\w*[ \t]*:[ \t]*[^=\n]+(?:=[^\n]*)?", re.M
 _ALL = re.compile(r"^__all__[ \t]*(?:\+?=|\.extend|\.append)[^\n]*(?:\n[ \t]+[^\n]*)*", re.M)
 _GETATTR = re.compile(r"^def __getattr__\b[^\n]*\n(?:(?:[ \t]+[^\n]*)?\n)*", re.M)
 _IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import[ \t]+(?:\([^)]*\)|[^\n]*)", re.M)
-TOP_LINE = re.compile(r"\n[^ \t#\r\n]")  # a line that starts with code (after the first)
+# a line that starts a statement at the margin (after the first): not a comment, nor a
+# string's or a bracket's line written there (``help = (`` / ``"Run it."`` / ``)`` in a
+# class; a reviewer's case: the methods below were read as the module's)
+TOP_LINE = re.compile(r"\n[^ \t#\r\n\"'()\[\]{}0-9]")
 # a module-level block whose statements define the module's names (not if TYPE_CHECKING:,
 # gone at run time, nor if __name__ == "__main__":, a script's own names)
 MODULE_BLOCK = re.compile(

@@ -64,7 +64,8 @@ _TOP_WALK = 400  # lines walked up to a line of top-level code before all are li
 _FIELD_LINES = 80  # lines up a field's first line is looked for from a line of its value
 # an annotated assignment in a class body, whose value may run on: "    user: str = Field("
 _FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
-_NOT_TOP = ("", " ", "\t", "#")  # how a line that does not start with code starts
+# how a line that starts no statement at the margin starts (as ``TOP_LINE`` reads it)
+_NOT_TOP = frozenset(("", " ", "\t", "#", '"', "'", *"()[]{}0123456789"))
 
 
 class _Side:
