@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import ast
 import bisect
+import operator
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = [
     "LAZY_MODULE",
@@ -59,6 +60,8 @@ __all__ = [
     "not_code_at_end",
     "not_code_spans",
     "plain_base",
+    "plain_tree",
+    "same_plain_value",
     "signature_end",
     "statement_end",
     "statements_api",
@@ -1322,17 +1325,78 @@ def _is_ellipsis(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is Ellipsis
 
 
-def _same_value(old: str, new: str) -> bool:
-    """Whether two defaults as written are the same value: the same text, or the same
-    number of the same type (``1_000`` and ``1000``, ``.5`` and ``0.5``; ``1`` is not
-    ``1.0``: ``range(n)`` would break, nor is ``True`` ``1``)."""
-    if old == new:
-        return True
-    try:
-        a, b = ast.literal_eval(old), ast.literal_eval(new)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+def _same_default_text(old: str, new: str) -> bool:
+    """Whether two defaults as written are the same: the same text, or the same plain value."""
+    return old == new or same_plain_value(old, new)
+
+
+def same_plain_value(a: str, b: str) -> bool:
+    """Whether two values as written are the same plain value to Python (``2 ** 16``,
+    ``2**16``; ``'utf-8'``, ``"utf-8"``; ``1_000``, ``1000``; ``256 * 1024``, ``2**18``):
+    literals, containers of them and arithmetic on them only (two ``object()`` sentinels
+    are written alike and are two values; ``1`` is not ``1.0``: ``range(n)`` would break,
+    nor is ``True`` ``1``)."""
+    first, second = plain_tree(a), plain_tree(b)
+    if first is None or second is None:
         return False
-    return type(a) is type(b) and type(a) in (int, float, complex) and a == b
+    if ast.dump(first) == ast.dump(second):
+        return True
+    x, y = _number(first.body), _number(second.body)
+    return x is not None and y is not None and type(x) is type(y) and x == y
+
+
+def plain_tree(text: str) -> ast.Expression | None:
+    """The expression ``text`` when it is a plain value (literals, containers of them,
+    arithmetic on them); None for anything else (a name, a call, an attribute)."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    return tree if all(isinstance(n, _PLAIN_NODES) for n in ast.walk(tree)) else None
+
+
+_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
+    ast.LShift: operator.lshift, ast.Div: operator.truediv,
+}  # fmt: skip
+
+
+def _number(node: ast.expr) -> int | float | None:
+    """The number a plain arithmetic expression of number literals makes (``256 * 1024``,
+    ``-2**31``, ``1 << 20``); None for anything else, and for what would be huge (an
+    exponent or a shift over 256) or fail (a division by zero)."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        inner = _number(node.operand)
+        if inner is None:
+            return None
+        return -inner if isinstance(node.op, ast.USub) else inner
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        left, right = _number(node.left), _number(node.right)
+        if left is None or right is None:
+            return None
+        if isinstance(node.op, ast.Pow | ast.LShift) and not (
+            isinstance(right, int) and 0 <= right <= 256 and abs(left) < 2**64
+        ):
+            return None
+        if isinstance(node.op, ast.LShift) and not isinstance(left, int):
+            return None  # (``1.5 << 2`` raises)
+        try:
+            result = _ARITHMETIC[type(node.op)](left, right)
+        except (ArithmeticError, ValueError, TypeError):
+            return None
+        return result if isinstance(result, int | float) else None
+    return None
+
+
+# what a plain value is made of: constants, containers of them, arithmetic on them
+_PLAIN_NODES = (
+    ast.Expression, ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.BinOp,
+    ast.UnaryOp, ast.operator, ast.unaryop, ast.expr_context,
+)  # fmt: skip
 
 
 def bases_dropped(
@@ -1502,7 +1566,7 @@ def compare_objects(
             # (a required field given a default breaks no caller)
             if old_default is not None and new_default is None:  # its default taken away
                 out.append(Breakage(qual, "now_required", old=old_default, line=after.line))
-            elif old_default is not None and not _same_value(old_default, new_default or ""):
+            elif old_default is not None and not _same_default_text(old_default, new_default or ""):
                 out.append(
                     Breakage(qual, "default_changed", old=old_default, new=new_default or "",
                              line=after.line)
@@ -1639,7 +1703,7 @@ def _param_changes(
         elif (
             p.default is not None
             and q.default is not None
-            and not _same_value(p.default, q.default)
+            and not _same_default_text(p.default, q.default)
         ):
             out.append(
                 Breakage(qual, "default_changed", param=name, old=p.default, new=q.default,

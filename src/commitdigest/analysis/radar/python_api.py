@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import ast
 import builtins
-import operator
 import re
 import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.models import (
@@ -66,6 +65,8 @@ from commitdigest.analysis.radar.pyapi import (
     indent_of,
     module_api,
     plain_base,
+    plain_tree,
+    same_plain_value,
     signature_end,
     surface,
     word_char,
@@ -612,7 +613,7 @@ def _unset_name(default: str | None, text: str | None) -> str | None:
         return None
     bound = _constant(text or "", default)  # (a plain name the module binds)
     if bound is not None:
-        return None if _plain_tree(bound) is not None else default
+        return None if plain_tree(bound) is not None else default
     return default if _SENTINEL_NAME.fullmatch(default.rsplit(".", 1)[-1]) else None
 
 
@@ -666,7 +667,7 @@ def _same_default(
         return True
     old = _constant(before, brk.old) or imported(brk.old, True) or brk.old
     new = _constant(after, brk.new) or imported(brk.new, False) or brk.new
-    return _same_expression(old, new)
+    return same_plain_value(old, new)
 
 
 def _same_set_back(brk: Breakage, before: str, after: str) -> bool:
@@ -714,74 +715,6 @@ def _imported_value(where: _Where, name: str, old: bool) -> str | None:
 
 # a sentinel named for using the default (httpx's ``USE_CLIENT_DEFAULT``)
 _USE_DEFAULT = re.compile(r"(?:[\w.]+\.)?_?USE_(?:\w+_)?DEFAULT")
-
-
-def _same_expression(a: str, b: str) -> bool:
-    """Whether two values as written are the same plain value to Python (``2 ** 16``,
-    ``2**16``; ``'utf-8'``, ``"utf-8"``; ``256 * 1024``, ``2**18``): literals and arithmetic
-    on them only (two ``object()`` sentinels are written alike and are two values; ``1`` is
-    not ``1.0``)."""
-    first, second = _plain_tree(a), _plain_tree(b)
-    if first is None or second is None:
-        return False
-    if ast.dump(first) == ast.dump(second):
-        return True
-    x, y = _number(first.body), _number(second.body)
-    return x is not None and y is not None and type(x) is type(y) and x == y
-
-
-def _plain_tree(text: str) -> ast.Expression | None:
-    """The expression ``text`` when it is a plain value (literals, containers of them,
-    arithmetic on them); None for anything else (a name, a call, an attribute)."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
-    return tree if all(isinstance(n, _PLAIN_NODES) for n in ast.walk(tree)) else None
-
-
-_ARITHMETIC: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-    ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod, ast.Pow: operator.pow,
-    ast.LShift: operator.lshift, ast.Div: operator.truediv,
-}  # fmt: skip
-
-
-def _number(node: ast.expr) -> int | float | None:
-    """The number a plain arithmetic expression of number literals makes (``256 * 1024``,
-    ``-2**31``, ``1 << 20``); None for anything else, and for what would be huge (an
-    exponent or a shift over 256) or fail (a division by zero)."""
-    if isinstance(node, ast.Constant):
-        value = node.value
-        return value if isinstance(value, int | float) and not isinstance(value, bool) else None
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        inner = _number(node.operand)
-        if inner is None:
-            return None
-        return -inner if isinstance(node.op, ast.USub) else inner
-    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
-        left, right = _number(node.left), _number(node.right)
-        if left is None or right is None:
-            return None
-        if isinstance(node.op, ast.Pow | ast.LShift) and not (
-            isinstance(right, int) and 0 <= right <= 256 and abs(left) < 2**64
-        ):
-            return None
-        if isinstance(node.op, ast.LShift) and not isinstance(left, int):
-            return None  # (``1.5 << 2`` raises)
-        try:
-            result = _ARITHMETIC[type(node.op)](left, right)
-        except (ArithmeticError, ValueError, TypeError):
-            return None
-        return result if isinstance(result, int | float) else None
-    return None
-
-
-# what a plain value is made of: constants, containers of them, arithmetic on them
-_PLAIN_NODES = (
-    ast.Expression, ast.Constant, ast.Tuple, ast.List, ast.Set, ast.Dict, ast.BinOp,
-    ast.UnaryOp, ast.operator, ast.unaryop, ast.expr_context,
-)  # fmt: skip
 
 
 def _constant(text: str, name: str) -> str | None:
