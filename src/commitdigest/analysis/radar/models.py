@@ -175,6 +175,12 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     API, and a function that takes (*args, **kwargs) removes no parameter; a function made a
 #     class is compared with its __init__; "was silently dropped; now forwarded" is no removal;
 #     features inside a breaking section of a changelog are no breaks
+# 30: a default made a sentinel a function sets back, or a constant of the same value from
+#     another module, is no change; a keyword kept in **kwargs is not removed; a base alias
+#     is its class; a def with its body on its line has a signature, and one in a top-level
+#     block below a class is the module's; a namespace package under src/ names its modules;
+#     changelog entries: a deleted history, the project's tooling, a docs copy, a cause's
+#     "breaking" and what others deprecated announce nothing
 RADAR_VERSION = 30
 
 
