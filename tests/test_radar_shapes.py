@@ -2151,6 +2151,7 @@ What's Changed
 - Changed the default pool, breaking callers that relied on prefork (#9997)
 - Update mongodb without deprecated `[srv]` extra requirement (#9258)
 - Deprecate ``Task.subtask`` in favour of ``Task.signature`` (#9998)
+- Use the ``proxy`` argument instead of the deprecated ``proxies`` (#9999)
 """
 
 
@@ -2163,8 +2164,9 @@ def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, 
     made for or held back by ("due to breaking changes in 4.7", "until the breaking issues
     are fixed"), nor one that stops using what others deprecated ("without deprecated
     `[srv]` extra"): fourteen lines, each twice. A removal from the project's test utilities,
-    which users import, one of an alias and one of an option, needed or not, and a change
-    that says what it breaks still are, once: the docs copy repeats the changelog."""
+    which users import, one of an alias and one of an option, needed or not, a change that
+    says what it breaks, and advice to use something "instead of the deprecated" one (httpx
+    0.26's ``proxies``) still are, once: the docs copy repeats the changelog."""
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"celery/__init__.py": "", "Changelog.rst": "",
                                         "docs/history/changelog-5.6.rst": ""}),
@@ -2180,6 +2182,10 @@ def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, 
         ("Remove ``make_mocked_coro`` from test utils (#9994)", "Changelog.rst"),
         ("Remove the legacy option as it is no longer needed (#9996)", "Changelog.rst"),
         ("Removed the deprecated ``Task.subtask`` alias (#9995)", "Changelog.rst"),
+        (
+            "Use the ``proxy`` argument instead of the deprecated ``proxies`` (#9999)",
+            "Changelog.rst",
+        ),
     ]
 
 

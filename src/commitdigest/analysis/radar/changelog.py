@@ -195,10 +195,11 @@ _DEPRECATED_SUBJECT = re.compile(
 # nor "Deprecated aliases now raise an error")
 # what the project stops using because others deprecated it, no deprecation of its own
 # (Celery's "Update mongodb without deprecated `[srv]` extra requirement", "Updated the
-# Getting Help section, replacing deprecated with new resources")
+# Getting Help section, replacing deprecated with new resources"); not advice to users
+# (httpx 0.26: "use the `proxy` argument instead of the deprecated `proxies`")
 _MOVES_AWAY = re.compile(
-    r"\b(?:without|replac(?:e|es|ed|ing)|instead\s+of|away\s+from|migrat(?:e|es|ed|ing)\s+"
-    r"(?:off|from)|stop(?:s|ped)?\s+using|no\s+longer\s+us(?:e|es|ing))\s+"
+    r"\b(?:without|replacing|away\s+from|migrat(?:e|es|ed|ing)\s+(?:off|from)"
+    r"|stop(?:s|ped)?\s+using|no\s+longer\s+us(?:e|es|ing))\s+"
     r"(?:(?:the|a|an|any|all|its|our)\s+)?deprecated\b",
     re.I,
 )
