@@ -5398,6 +5398,34 @@ def test_a_string_or_a_bracket_at_the_margin_in_a_class_ends_no_class(
     ]
 
 
+def test_an_overload_with_a_comment_after_its_decorator_is_no_api(
+    tmp_path: Path, mode: str
+) -> None:
+    """pydantic's "Do not emit typechecking error for invalid `Field()` default": new
+    ``@overload  # `default` argument set, validate_default=True`` stubs, their bodies on
+    their headers' lines, take ``validate_default: Literal[True]``: the decorator's comment
+    hid the overload, and the stub read as the API ("``Field(validate_default)`` now
+    required"). The implementation is the API; a change of it still counts."""
+    before = (
+        "from typing import Any, overload\n\n\n"
+        "@overload\ndef Field(default: Any, *, validate_default: bool = False) -> Any: ...\n"
+        "@overload\n"
+        "def Field(*, default_factory: Any, validate_default: bool = False) -> Any: ...\n"
+        "def Field(default=None, *, default_factory=None, validate_default=False, alias=None):\n"
+        "    return default\n"
+    )
+    after = before.replace(
+        "@overload\ndef Field(default: Any, *, validate_default: bool = False) -> Any: ...\n",
+        "@overload  # `default` argument set, validate_default=True (no type checking)\n"
+        "def Field(default: Any, *, validate_default: Literal[True]) -> Any: ...\n"
+        "@overload  # `default` argument set, validate_default=False or unset\n"
+        "def Field(default: Any, *, validate_default: Literal[False] = ...) -> Any: ...\n",
+    ).replace(", alias=None):", "):")
+    versions = [("init", before), ("overloads", after)]
+    [items] = module_items(tmp_path, mode, "pkg/fields.py", versions)
+    assert [i.name for i in items] == ["pkg.fields.Field(alias)"]
+
+
 def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
     tmp_path: Path, mode: str
 ) -> None:

@@ -1174,6 +1174,9 @@ def indent_of(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+_TRAILING_COMMENT = re.compile(r"\s+#[^\"']*$")  # (one with no quote: none is a string's)
+
+
 def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:
     """The decorators of a def or class at ``indent``, from the lines above it (nearest
     first): each ``@`` line at that indent, a decorator call over several lines included
@@ -1189,7 +1192,9 @@ def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:
         depth += closed - opened
         stripped = line.strip()
         if depth <= 0 and stripped.startswith("@") and len(line) - len(line.lstrip()) == indent:
-            found.append(stripped[1:].strip())
+            # (without a comment after it: pydantic's ``@overload  # `default` argument
+            # set, …`` read as no overload, its stub as the API)
+            found.append(_TRAILING_COMMENT.sub("", stripped[1:]).strip())
             depth = 0
         elif depth <= 0:
             break  # not a decorator, nor inside one's call
