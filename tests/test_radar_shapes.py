@@ -5426,6 +5426,36 @@ def test_an_overload_with_a_comment_after_its_decorator_is_no_api(
     assert [i.name for i in items] == ["pkg.fields.Field(alias)"]
 
 
+def test_a_member_a_class_getattr_now_serves_is_not_removed(tmp_path: Path, mode: str) -> None:
+    """SQLAlchemy's "Type mysql dialect": the ``DBAPIConnection`` protocol traded its
+    ``autocommit: bool`` for ``def __getattr__(self, key: str) -> Any: ...``: every
+    attribute is still there. A protocol without one still loses what it drops, and so
+    does a class whose own ``__getattr__`` delegates (vllm-ascend's ``ACLGraphWrapper``)."""
+    before = (
+        "from typing import Any, Protocol\n\n\n"
+        "class DBAPIConnection(Protocol):\n    def rollback(self) -> None: ...\n\n"
+        "    autocommit: bool\n\n\n"
+        "class Cursor(Protocol):\n    def close(self) -> None: ...\n\n    arraysize: int\n\n\n"
+        "class Wrapper:\n    def __getattr__(self, key):\n"
+        "        return getattr(self.inner, key)\n\n"
+        "    def clear_graphs(self):\n        pass\n"
+    )
+    after = (
+        "from typing import Any, Protocol\n\n\n"
+        "class DBAPIConnection(Protocol):\n    def rollback(self) -> None: ...\n\n"
+        "    def __getattr__(self, key: str) -> Any: ...\n\n\n"
+        "class Cursor(Protocol):\n    def close(self) -> None: ...\n\n\n"
+        "class Wrapper:\n    def __getattr__(self, key):\n"
+        "        return getattr(self.inner, key)\n"
+    )
+    versions = [("init", before), ("getattr", after)]
+    [items] = module_items(tmp_path, mode, "pkg/interfaces.py", versions)
+    assert sorted(i.name for i in items) == [
+        "pkg.interfaces.Cursor.arraysize",
+        "pkg.interfaces.Wrapper.clear_graphs",
+    ]
+
+
 def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
     tmp_path: Path, mode: str
 ) -> None:

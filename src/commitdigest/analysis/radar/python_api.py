@@ -1198,6 +1198,18 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
     if brk.change == "removed" and not brk.param and rest and _still_set(models, qual, brk.line):
         return None  # an instance attribute whose declaration in the class went
     if (
+        brk.change == "removed"
+        and not brk.param
+        and rest
+        and "." not in rest
+        and models.after is not None
+        and any(plain_base(b) == "Protocol" for b in bases_of(models.after, first) or ())
+        and find(models.after, f"{first}.__getattr__") is not None
+    ):
+        return None  # a member a protocol's ``__getattr__`` now declares (SQLAlchemy's
+        # ``DBAPIConnection`` traded ``autocommit: bool`` for ``__getattr__``; a class's own
+        # ``__getattr__`` serves what it delegates to, not what it had: still a removal)
+    if (
         brk.change == "bases"
         and models.after is not None
         and _still_derived(
