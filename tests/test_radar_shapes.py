@@ -3025,6 +3025,39 @@ def __getattr__(name):
     raise AttributeError(name)
 """
 
+TLS = """\
+import warnings
+from typing import Any, Callable, ParamSpec, TypeVar, overload
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+@overload
+def deprecated(use_instead: Callable[_P, _T]) -> Callable[_P, _T]: ...
+
+
+@overload
+def deprecated(
+    use_instead: str | None = None,
+) -> Callable[[Callable[_P, _T]], Callable[_P, _T]]: ...
+
+
+def deprecated(use_instead: Any = None) -> Any:
+    return use_instead
+
+
+def __getattr__(name: str) -> Any:
+    deprecated = {
+        "METHOD_TLS": "TLS",
+        "METHOD_TLSv12": "TLSv1.2",
+    }
+    if name in deprecated:
+        warnings.warn(f"pkg.tls.{name} is deprecated.", DeprecationWarning, stacklevel=2)
+        return deprecated[name]
+    raise AttributeError(name)
+"""
+
 CLIENT = """\
 import warnings
 
@@ -3052,9 +3085,11 @@ def test_deprecations_are_named_as_users_reach_them(tmp_path: Path, mode: str) -
         [
             CommitSpec("init", "2026-03-01T10:00:00+00:00",
                        files={"pkg/__init__.py": "", "pkg/parser.py": "X = 1\n",
-                              "pkg/client.py": "class Client:\n    pass\n"}),
+                              "pkg/client.py": "class Client:\n    pass\n",
+                              "pkg/tls.py": "METHOD_TLS = 'TLS'\nMETHOD_TLSv12 = 'TLSv1.2'\n"}),
             CommitSpec("Deprecate", "2026-03-02T10:00:00+00:00",
-                       files={"pkg/parser.py": SHIM, "pkg/client.py": CLIENT}),
+                       files={"pkg/parser.py": SHIM, "pkg/client.py": CLIENT,
+                              "pkg/tls.py": TLS}),
             CommitSpec("Reformat the warnings", "2026-03-03T10:00:00+00:00",
                        files={"pkg/parser.py": SHIM.replace("stacklevel=2", "stacklevel=3"),
                               "pkg/client.py": CLIENT.replace(
@@ -3068,7 +3103,9 @@ def test_deprecations_are_named_as_users_reach_them(tmp_path: Path, mode: str) -
         "pkg.parser.OptionParser",
         "pkg.parser.split_arg_string",
         "pkg.parser.split_opt",
-    ]
+        "pkg.tls.METHOD_TLS",  # (the names of the table ``__getattr__`` looks them up in,
+        "pkg.tls.METHOD_TLSv12",  # not "pkg.tls.{name} is deprecated."; and the
+    ]  # definition of a decorator named ``deprecated`` deprecates nothing: Scrapy's "_P")
     assert second == []  # the same messages reformatted: no news
 
 

@@ -92,10 +92,13 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
             or not_code_at_end(line[: m.start()])
             or _imports(text, start, line)
             or _filters(text, start, line)
+            or _DEFINES_MARKER.match(line)
         ):
             continue  # no marker, words of a message ("Deprecat…") or of a comment ("# it
-            # raises a FutureWarning … we can't have this warning raised"), an import, or
-            # a filter ("filterwarnings('always', category=DeprecationWarning)")
+            # raises a FutureWarning … we can't have this warning raised"), an import, a
+            # filter ("filterwarnings('always', category=DeprecationWarning)"), or the
+            # marker's own definition (Scrapy's ``def deprecated(use_instead: Callable[_P,
+            # _T])`` overloads deprecated "_P" and "def deprecated(")
         line_no += text.count("\n", counted, start)
         counted = start
         out.append((start, line_no, line))
@@ -103,6 +106,7 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
 
 
 _NAME_LINE = re.compile(r"\s*[\w.]+(?:\s+as\s+\w+)?\s*,?\s*(?:#.*)?$")
+_DEFINES_MARKER = re.compile(r"\s*(?:async\s+)?(?:def|class)\s+deprecated\b")
 
 
 def _imports(text: str, start: int, line: str) -> bool:
@@ -368,13 +372,36 @@ def _served(lines: list[str], i: int) -> list[str]:
             indent = level  # a statement the marker sits in (``warnings.warn(``)
             continue
         condition = " ".join(lines[j:i])
-        if "{" in condition:
+        table = re.match(r"\s*(?:el)?if\s+\w+\s+in\s+([A-Za-z_]\w*)\s*:", condition)
+        if table is not None:  # a table the function fills above it (Scrapy's ``if name in
+            condition = _table_above(lines, j, table.group(1))  # deprecated:``)
+        elif "{" in condition:
             condition = condition.split("{", 1)[1].split("}", 1)[0]
         else:
             condition = condition.split(":", 1)[0]
         names = [m.group(1)[1:-1] for m in _STRING.finditer(condition)]
         return [n for n in names if n.isidentifier()]
     return []
+
+
+def _table_above(lines: list[str], j: int, name: str) -> str:
+    """The keys, as written, of the dict or set literal ``name = {…}`` assigned on the
+    lines above line ``j`` of the same function: each line of it that starts with a
+    string (``"METHOD_TLS": "TLS",``), up to the line that closes it."""
+    for k in range(j - 1, max(-1, j - 60), -1):
+        stripped = lines[k].lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            return ""
+        if re.match(rf"{re.escape(name)}\s*(?::[^=]*)?=\s*\{{", stripped):
+            keys: list[str] = []
+            for line in lines[k + 1 : j]:
+                if line.strip().startswith("}"):
+                    break
+                key = _STRING.match(line.strip())
+                if key is not None:
+                    keys.append(key.group(0))
+            return " ".join(keys)
+    return ""
 
 
 def _enclosing(lines: list[str], i: int, decorator: bool) -> tuple[list[str], list[str]]:
