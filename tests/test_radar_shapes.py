@@ -3047,6 +3047,10 @@ def deprecated(use_instead: Any = None) -> Any:
     return use_instead
 
 
+def check_pipeline(method: str) -> None:
+    warnings.warn(f"Pipeline lacks a {method}_async() method, this is deprecated.", FutureWarning)
+
+
 def __getattr__(name: str) -> Any:
     deprecated = {
         "METHOD_TLS": "TLS",
@@ -3105,7 +3109,9 @@ def test_deprecations_are_named_as_users_reach_them(tmp_path: Path, mode: str) -
         "pkg.parser.split_opt",
         "pkg.tls.METHOD_TLS",  # (the names of the table ``__getattr__`` looks them up in,
         "pkg.tls.METHOD_TLSv12",  # not "pkg.tls.{name} is deprecated."; and the
-    ]  # definition of a decorator named ``deprecated`` deprecates nothing: Scrapy's "_P")
+        # definition of a decorator named ``deprecated`` deprecates nothing: Scrapy's "_P")
+        "pkg.tls.check_pipeline",  # (not "_async", the end of ``{method}_async()``)
+    ]
     assert second == []  # the same messages reformatted: no news
 
 

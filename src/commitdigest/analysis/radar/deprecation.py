@@ -37,8 +37,9 @@ _NAME = re.compile(
     r"""|deprecated\s+(?:\w+\s+){0,2}["'`]([A-Za-z_][\w.]*)""",
     re.I,
 )
-# an unquoted ``name=`` or ``name()`` in a message ("per-request cookies=<...> is deprecated")
-_BARE = re.compile(r"(?<![\w.])([A-Za-z_][\w.]*)(?:=|\(\))")
+# an unquoted ``name=`` or ``name()`` in a message ("per-request cookies=<...> is deprecated");
+# not the end of a name an f-string puts together (Scrapy's ``{method}_async()``: "_async")
+_BARE = re.compile(r"(?<![\w.}])([A-Za-z_][\w.]*)(?:=|\(\))")
 _DEF = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)\s*([(:]?)")
 _PARAM = re.compile(r"[(,]\s*(\*?\*?)([A-Za-z_]\w*)")
 _CALLED = re.compile(r"\s+(?:argument|parameter|keyword)\b")  # after a quoted name
