@@ -2189,6 +2189,35 @@ def test_a_list_of_pull_requests_announces_what_users_lose_once(tmp_path: Path, 
     ]
 
 
+def test_what_a_removal_says_of_itself_in_its_own_clause() -> None:
+    """A removal of the project's tooling or of what is not needed is read in the
+    removal's own clause, and only where what goes is no API (a reviewer's cases: "see the
+    migration guide in the docs", "as documented in the docs", an API object "as it is no
+    longer needed"); a "breaking" said of a cause stops at its clause ("prevents request
+    smuggling and is a breaking change"); what the project replaces because others
+    deprecated it deprecates nothing."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    said = {
+        "Remove Python 3.8 from CI workflow (#9930)": False,
+        "Remove test-pypy3.txt from Dockerfile dependencies (#9939)": False,
+        "Remove Python 4.0 version condition for pytest dependencies (#9993)": False,
+        "remove flake8plus as not needed anymore (#9610)": False,
+        "Remove the `app` argument; see the migration guide in the docs.": True,
+        "Remove the `retry` option from the docs and the API.": True,
+        "Removed the `loop_context` helper for tests; use the `aiohttp_client` fixture.": True,
+        "Drop support for Python 3.8 in tox and the package metadata.": True,
+        "Removed `HTTPClient` in favour of `Client`, as documented in the docs.": True,
+        "Remove `Client.close_sync` as it is no longer needed.": True,
+        "Strict header parsing now prevents request smuggling and is a breaking change.": True,
+        "Limit pymongo<4.7 due to breaking changes in 4.7 (#8988)": False,
+        "Replace deprecated `datetime.utcnow()` with `datetime.now(UTC)`.": False,
+    }
+    log = "1.0\n===\n\nWhat's Changed\n~~~~~~~~~~~~~~\n\n" + "".join(f"- {e}\n" for e in said)
+    [section] = sections(log)
+    assert {e.text: announces(e) is not None for e in section.entries} == said
+
+
 def test_a_rest_entry_reads_as_the_docs_show_it(tmp_path: Path, mode: str) -> None:
     """pytest 9.1.0's deprecations: a role's explicit title is shown without its target, a
     ``~`` name by its last part; the target is what downstream code is searched for."""
@@ -5378,6 +5407,10 @@ def test_a_base_written_as_a_module_alias_of_it_is_the_same_base(tmp_path: Path,
     )
     versions = [("init", before), ("no aliases", after)]
     [items] = module_items(tmp_path, mode, "pkg/abc.py", versions)
+    from commitdigest.analysis.radar.pyapi import class_aliases
+
+    speedups = "try:\n    from _speedups import Base\nexcept ImportError:\n    Base = object\n"
+    assert class_aliases(speedups) == {}  # (bound by an import too: no alias of ``object``)
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.abc.DictBase", ""),
         ("pkg.abc.Headers", "bases (DictBase) → (Mapping[str, str])"),
@@ -5461,7 +5494,7 @@ def test_an_overload_with_a_comment_after_its_decorator_is_no_api(
         "@overload\ndef Field(default: Any, *, validate_default: bool = False) -> Any: ...\n",
         "@overload  # `default` argument set, validate_default=True (no type checking)\n"
         "def Field(default: Any, *, validate_default: Literal[True]) -> Any: ...\n"
-        "@overload  # `default` argument set, validate_default=False or unset\n"
+        "@overload  # `default` argument set, validate_default=False or isn't\n"
         "def Field(default: Any, *, validate_default: Literal[False] = ...) -> Any: ...\n",
     ).replace(", alias=None):", "):")
     versions = [("init", before), ("overloads", after)]
@@ -5508,7 +5541,9 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
     on by the def that runs: 18 parameters "removed", every call still works. A keyword
     the kwargs still take — a key of the TypedDict, one read from them, one passed on to a
     function of the module or a method of the class that takes it — is no removal; one
-    nothing takes (``proxy``), one read to be refused (``Client.get(timeout)``), one only
+    nothing takes (``proxy``), one read to be refused (``Client.get(timeout)``; a read
+    checked afterwards is taken: ``connect(timeout)``; a method the class inherits takes
+    it: ``Session.post(verify)``), one only
     another class's method of that name reads (``Client.get(retries)``, ``Cache.get``
     reads it), one passed on to ``super().__init__`` (not followed), and one callers
     could pass by its position (``fetch(url, timeout)``) are."""
@@ -5526,7 +5561,11 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
         "class Client:\n    def get(self, url, *, timeout=None, retries=3, headers=None):\n"
         "        return self._send(url, timeout=timeout, retries=retries, headers=headers)\n\n"
         "    def _send(self, url, *, timeout=None, retries=3, headers=None):\n"
-        "        return url\n"
+        "        return url\n\n\n"
+        "def connect(host, *, timeout=10):\n    return host, timeout\n\n\n"
+        "class Sender:\n    def _send(self, url, *, verify=True):\n        return url\n\n\n"
+        "class Session(Sender):\n    def post(self, url, *, verify=True):\n"
+        "        return self._send(url, verify=verify)\n"
     )
     after = (
         "import sys\nfrom typing import TYPE_CHECKING, Any, TypedDict\n\n"
@@ -5551,7 +5590,13 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
         "            raise TypeError('get() no longer takes timeout')\n"
         "        return self._send(url, **kwargs)\n\n"
         "    def _send(self, url, *, headers=None):\n"
-        "        return url\n"
+        "        return url\n\n\n"
+        "def connect(host, **kwargs):\n    timeout = kwargs.pop('timeout', 10)\n"
+        "    if timeout < 0:\n        raise ValueError('timeout must be positive')\n"
+        "    return host, timeout\n\n\n"
+        "class Sender:\n    def _send(self, url, *, verify=True):\n        return url\n\n\n"
+        "class Session(Sender):\n    def post(self, url, **kwargs):\n"
+        "        return self._send(url, **kwargs)\n"
     )
     versions = [("init", before), ("kwargs", after)]
     [items] = module_items(tmp_path, mode, "pkg/client.py", versions)
@@ -5570,18 +5615,29 @@ def test_a_default_made_a_constant_or_an_enum_member_is_no_sentinel(
     """A default made a named value — a constant of another plain value, an enum member —
     passed on to a function that falls back to the old value when it gets nothing: the
     function gets the new value, the default changed (a reviewer's case: a constant was
-    taken for a sentinel, and ``_send``'s fallback for the old value)."""
+    taken for a sentinel, and ``_send``'s fallback for the old value). A name the function
+    tests the parameter against is a sentinel wherever it comes from (pandas'
+    ``observed=lib.no_default``, set back to ``False``): no change."""
     before = (
         "import enum\n\n\nclass Mode(enum.Enum):\n    SAFE = 1\n    FAST = 2\n\n\n"
         "def _send(url, timeout=None, mode=None):\n"
         "    if timeout is None:\n        timeout = getattr(settings, 'TIMEOUT', 30)\n"
         "    mode = options.get('mode', Mode.SAFE)\n    return url, timeout, mode\n\n\n"
         "def fetch(url, timeout=30, mode=Mode.SAFE):\n"
-        "    return _send(url, timeout=timeout, mode=mode)\n"
+        "    return _send(url, timeout=timeout, mode=mode)\n\n\n"
+        "def group(by, observed=False):\n    return by, observed\n"
     )
-    after = before.replace("import enum\n", "import enum\n\nDEFAULT_TIMEOUT = 60\n").replace(
-        "def fetch(url, timeout=30, mode=Mode.SAFE):",
-        "def fetch(url, timeout=DEFAULT_TIMEOUT, mode=Mode.FAST):",
+    after = (
+        before.replace("import enum\n", "import enum\n\nDEFAULT_TIMEOUT = 60\n")
+        .replace(
+            "def fetch(url, timeout=30, mode=Mode.SAFE):",
+            "def fetch(url, timeout=DEFAULT_TIMEOUT, mode=Mode.FAST):",
+        )
+        .replace(
+            "def group(by, observed=False):\n",
+            "def group(by, observed=lib.no_default):\n"
+            "    if observed is lib.no_default:\n        observed = False\n",
+        )
     )
     versions = [("init", before), ("new defaults", after)]
     [items] = module_items(tmp_path, mode, "pkg/client.py", versions)

@@ -198,7 +198,7 @@ _DEPRECATED_SUBJECT = re.compile(
 # Getting Help section, replacing deprecated with new resources"); not advice to users
 # (httpx 0.26: "use the `proxy` argument instead of the deprecated `proxies`")
 _MOVES_AWAY = re.compile(
-    r"\b(?:without|replacing|away\s+from|migrat(?:e|es|ed|ing)\s+(?:off|from)"
+    r"\b(?:without|replac(?:e|es|ed|ing)|away\s+from|migrat(?:e|es|ed|ing)\s+(?:off|from)"
     r"|stop(?:s|ped)?\s+using|no\s+longer\s+us(?:e|es|ing))\s+"
     r"(?:(?:the|a|an|any|all|its|our)\s+)?deprecated\b",
     re.I,
@@ -785,6 +785,20 @@ _NOT_NEEDED = re.compile(
     r"|required|used)\b",
     re.I,
 )
+_CLAUSE_END = re.compile(
+    r"[;:]|\.\s|,\s|\s(?:and|but|see|as\s+(?:documented|described|announced))\s"
+)
+# a file's or a version's name (``test-pypy3.txt``, ``Python 4.0``): no name of the API
+_NOT_A_NAME = re.compile(r"[\w.-]+\.(?:txt|md|rst|cfg|ini|toml|ya?ml|json|lock)\b|\b\d[\w.]*")
+
+
+def _names_api(words: str) -> bool:
+    """Whether the words of what a removal takes say it is the API: code (read as " x ")
+    or a noun of it (an argument, a class, support …)."""
+    words = _NOT_A_NAME.sub(" ", words)
+    return re.search(r"(?<!\S)x(?!\S)", words) is not None or _API_NOUNS.search(words) is not None
+
+
 # a removal of leftovers or of an example ("Remove importlib_metadata leftovers", "Remove
 # incorrect example"), the entry's whole object (not "Remove example plugins"), or of the
 # project's own use of something
@@ -835,7 +849,9 @@ _SUBORDINATE = re.compile(
 # (Celery's pull request titles), "to avoid breaking changes"
 _CAUSE = re.compile(
     r"\b(?:due\s+to|until|because\s+of|caused\s+by|owing\s+to|to\s+(?:avoid|prevent)"
-    r"|avoids?|avoiding|prevents?|preventing)(?:\s+[^\s.;:!?()]+){0,6}\s*$",
+    r"|avoids?|avoiding|prevents?|preventing)"
+    # (words of its own clause: not "… prevents request smuggling and is a breaking change")
+    r"(?:\s+(?!(?:and|or|but|is|are|was|were|which|this|that|it)\b)[^\s.;:!?(),]+){0,6}\s*$",
     re.I,
 )
 
@@ -876,10 +892,15 @@ def _tidies(text: str, lead: re.Match[str]) -> bool:
     if lead.group(0)[:1].lower() not in "rd":
         return False  # (no "Remove" / "Drop")
     gone = text[lead.end() :]
-    if _WARNING_GONE.match(gone) or _HOUSEKEEPING.match(gone) or _IN_TOOLING.search(gone):
+    if _WARNING_GONE.match(gone) or _HOUSEKEEPING.match(gone):
         return True
-    why = _NOT_NEEDED.search(gone)
-    if why is not None and not _CODE.search(gone) and not _API_NOUNS.search(gone[: why.start()]):
+    # the removal's own clause ("Remove the ``app`` argument; see the docs" is no docs')
+    clause = _CLAUSE_END.split(gone, maxsplit=1)[0]
+    where = _IN_TOOLING.search(clause)
+    if where is not None and not _names_api(clause[: where.start()]):
+        return True
+    why = _NOT_NEEDED.search(clause)
+    if why is not None and not _names_api(clause[: why.start()]):
         return True
     tidied = _TIDIED.match(gone)
     if tidied is None:

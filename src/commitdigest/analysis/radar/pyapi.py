@@ -937,9 +937,12 @@ def _top_code_between(text: str, start: int, end: int) -> bool:
     if TOP_LINE.search(text, start, end) is None:
         return False  # (most classes: no line at the margin between two methods)
     code = code_of(text[start:end], breaks=True)
+    depth, at = 0, 0
     for m in TOP_LINE.finditer(code):
-        before = code[: m.start()]
-        if sum(map(before.count, "([{")) <= sum(map(before.count, ")]}")):
+        piece = code[at : m.start()]
+        depth += sum(map(piece.count, "([{")) - sum(map(piece.count, ")]}"))
+        at = m.start()
+        if depth <= 0:
             return True
     return False
 
@@ -1174,9 +1177,6 @@ def indent_of(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-_TRAILING_COMMENT = re.compile(r"\s+#[^\"']*$")  # (one with no quote: none is a string's)
-
-
 def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:
     """The decorators of a def or class at ``indent``, from the lines above it (nearest
     first): each ``@`` line at that indent, a decorator call over several lines included
@@ -1194,7 +1194,7 @@ def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:
         if depth <= 0 and stripped.startswith("@") and len(line) - len(line.lstrip()) == indent:
             # (without a comment after it: pydantic's ``@overload  # `default` argument
             # set, …`` read as no overload, its stub as the API)
-            found.append(_TRAILING_COMMENT.sub("", stripped[1:]).strip())
+            found.append(code_of(stripped[1:], comments_only=True).strip())
             depth = 0
         elif depth <= 0:
             break  # not a decorator, nor inside one's call
@@ -1344,9 +1344,12 @@ def same_plain_value(a: str, b: str) -> bool:
     first, second = plain_tree(a), plain_tree(b)
     if first is None or second is None:
         return False
-    if ast.dump(first) == ast.dump(second):
-        return True
-    x, y = _number(first.body), _number(second.body)
+    try:
+        if ast.dump(first) == ast.dump(second):
+            return True
+        x, y = _number(first.body), _number(second.body)
+    except RecursionError:  # (a sum of a thousand literals)
+        return False
     return x is not None and y is not None and type(x) is type(y) and x == y
 
 
@@ -1445,6 +1448,8 @@ def class_aliases(text: str) -> dict[str, str]:
         if read in ("None", "True", "False"):
             read = None
         found[name] = read if found.get(name, read) == read else None
+    for name in imports_in(text).keys() & found.keys():
+        found[name] = None  # (bound by an import too: ``try: from _speedups import Base``)
     return {name: value for name, value in found.items() if value is not None}
 
 

@@ -51,6 +51,7 @@ from commitdigest.analysis.radar.pyapi import (
     LAZY_MODULE,
     Breakage,
     ModuleApi,
+    Obj,
     absolute_module,
     api_of,
     bases_dropped,
@@ -394,7 +395,7 @@ def detect(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
     exported: dict[str, str] = {}  # a name no longer exported -> the object it was
     # defaults made None and passed on by name, with the names of the calls they go to
-    passed: list[tuple[_Where, Breakage, frozenset[str]]] = []
+    passed: list[tuple[_Where, Breakage, _Stands]] = []
     for path in view.paths:
         if not wants(view.changed.get(path), path):
             continue
@@ -458,7 +459,7 @@ def detect(view: CommitView) -> list[ApiChange]:
             if how is None:
                 kept.append(brk)
             elif not how.set_back:  # passed on: the calls it goes to decide, below
-                passed.append((where, brk, how.calls))
+                passed.append((where, brk, how))
         made = [(brk, item) for brk in kept if (item := _item(where, brk)) is not None]
         found_items = [item for _, item in made]
         for brk, item in made if not local else ():
@@ -476,11 +477,8 @@ def detect(view: CommitView) -> list[ApiChange]:
     resolvers = _Resolvers(view)
     return _one_per_object(_modules_gone(items), exported) + [
         item
-        for where, brk, words in passed
-        if not words
-        & resolvers.good(
-            brk.param or "", brk.old, _unset_name(brk.new, where.models.after) or "None"
-        )
+        for where, brk, how in passed
+        if not how.calls & resolvers.good(brk.param or "", brk.old, how.unset)
         and (item := _item(where, brk)) is not None
     ]
 
@@ -565,10 +563,11 @@ _FALSY = frozenset({"False", "0", "0.0", '""', "''", "()", "[]", "{}"})
 
 
 class _Stands(NamedTuple):
-    """How a default made ``None`` stands for the old one (:func:`_sentinel`)."""
+    """How a default made ``None`` (or a sentinel) stands for the old one (:func:`_sentinel`)."""
 
     set_back: bool  # its function sets it back to the old value
     calls: frozenset[str] = frozenset()  # else the names of the calls it is passed on to
+    unset: str = "None"  # what it is made: ``None`` or the sentinel's name
 
 
 def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
@@ -583,14 +582,16 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     execution options, else ``False``): no breaking change. One set to something else
     (vllm-ascend's ``num_input_tokens=0`` -> ``None``, then ``num_tokens``) changed; so did
     one only another function sets back."""
-    unset = _unset_name(brk.new, after)
-    if brk.change != "default_changed" or unset is None or not brk.param or not after:
+    if brk.change != "default_changed" or not brk.param or not after:
         return None
     body = _body(lines_of(after), (brk.line or 0) - 1)
+    unset = _unset_name(brk.new, after, body, brk.param)
+    if unset is None:
+        return None
     if resolves(body, brk.param, brk.old, unset) or _configured(
         body, brk.param, brk.old, after, unset
     ):
-        return _Stands(set_back=True)
+        return _Stands(set_back=True, unset=unset)
     name = re.escape(brk.param)
     if re.search(rf"^\s*{name}\s*=(?!=)(?!\s*{name}\s*[,)])", body, re.M):
         return None  # set to something else, then maybe passed on (not "p=p," alone)
@@ -598,15 +599,19 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     # says so; a sentinel is nothing but what its callee makes of it)
     passes = brk.old in _FALSY or unset != "None"
     calls = _call_words(body, brk.param) if passes else frozenset()
-    return _Stands(set_back=False, calls=calls) if calls else None
+    return _Stands(set_back=False, calls=calls, unset=unset) if calls else None
 
 
-def _unset_name(default: str | None, text: str | None) -> str | None:
+def _unset_name(
+    default: str | None, text: str | None, body: str = "", param: str = ""
+) -> str | None:
     """What a default that may stand for another value is written as: ``None``, or a
     sentinel object's name: one the module ``text`` binds to no plain value (``sentinel =
     _SENTINEL.sentinel``, ``_MISSING = object()``), else one named as such (``NOT_GIVEN``,
-    ``helpers.UNSET``, ``_default``). None for a value: a literal, ``True``, a constant
-    of a plain value (``DEFAULT_TIMEOUT = 60``), an enum member (``Mode.FAST``), a call."""
+    ``helpers.UNSET``, ``_default``) or that the function's ``body`` tests ``param`` is
+    (pandas' ``lib.no_default``, pydantic's ``PydanticUndefined``). None for a value: a
+    literal, ``True``, a constant of a plain value (``DEFAULT_TIMEOUT = 60``), an enum
+    member the function does not test by identity (``Mode.FAST``), a call."""
     if default == "None":
         return default
     if default is None or default in ("True", "False") or not _DOTTED.fullmatch(default):
@@ -614,7 +619,10 @@ def _unset_name(default: str | None, text: str | None) -> str | None:
     bound = _constant(text or "", default)  # (a plain name the module binds)
     if bound is not None:
         return None if plain_tree(bound) is not None else default
-    return default if _SENTINEL_NAME.fullmatch(default.rsplit(".", 1)[-1]) else None
+    if _SENTINEL_NAME.fullmatch(default.rsplit(".", 1)[-1]):
+        return default
+    tested = param and re.search(rf"\b{re.escape(param)}\s+is\s+{_unset_test(default)}", body)
+    return default if tested else None
 
 
 _DOTTED = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*")
@@ -675,13 +683,18 @@ def _same_set_back(brk: Breakage, before: str, after: str) -> bool:
     another such marker that the function sets back to the same thing (aiohttp's
     ``RequestInfo.__new__(real_url=_SENTINEL)`` -> ``sentinel``, with ``url if real_url is
     _SENTINEL else real_url`` -> ``url if real_url is sentinel else real_url``)."""
-    unset_old, unset_new = _unset_name(brk.old, before), _unset_name(brk.new, after)
-    obj = find(before, brk.qualname) if unset_old and unset_new and brk.param else None
-    if obj is None or obj.kind != "function" or not unset_old or not unset_new:
+    obj = find(before, brk.qualname) if brk.param else None
+    if obj is None or obj.kind != "function" or brk.old is None or brk.new is None:
         return False
     param = brk.param or ""
-    old_to = _set_back_to(_body(lines_of(before), obj.line - 1), param, unset_old)
-    new_to = _set_back_to(_body(lines_of(after), (brk.line or 0) - 1), param, unset_new)
+    old_body = _body(lines_of(before), obj.line - 1)
+    new_body = _body(lines_of(after), (brk.line or 0) - 1)
+    unset_old = _unset_name(brk.old, before, old_body, param)
+    unset_new = _unset_name(brk.new, after, new_body, param)
+    if not unset_old or not unset_new:
+        return False
+    old_to = _set_back_to(old_body, param, unset_old)
+    new_to = _set_back_to(new_body, param, unset_new)
     return old_to is not None and old_to == new_to
 
 
@@ -1823,7 +1836,12 @@ def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
         read = re.search(
             rf"(?<![\w.]){kw}\s*(?:\.\s*(?:pop|get|setdefault)\s*\(\s*|\[\s*)[\"']{name}[\"']", body
         )
-        refused = re.search(rf"[\"']{name}[\"'][^\n]*\n(?:[^\n]*\n){{0,2}}?\s*raise\b", body)
+        refused = re.search(  # (read as the test of an ``if`` whose block raises)
+            rf"^\s*if\b[^\n]*(?<![\w.]){kw}\s*(?:\.\s*(?:pop|get)\s*\(\s*|\[\s*)[\"']{name}[\"']"
+            rf"[^\n]*:\s*\n\s*raise\b",
+            body,
+            re.M,
+        )
         if read is not None and refused is None:
             return True  # read from them
         keys = find(after, typed) if typed else None
@@ -1833,14 +1851,34 @@ def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
             and re.search(rf"^[ \t]+{name}[ \t]*:", _body(lines, keys.line - 1), re.M)
         ):
             return True  # a key of the TypedDict they are annotated with
-        for call in re.finditer(rf"(?<![\w.])(self\.)?(\w+)\s*\([^()]*\*\*\s*{kw}\s*[,)]", body):
-            callee = find(after, f"{cls}.{call.group(2)}" if call.group(1) else call.group(2))
+        for call in re.finditer(
+            rf"(?<![\w.])((?:self|cls)\.)?(\w+)\s*\([^()]*\*\*\s*{kw}\s*[,)]", body
+        ):
+            method = call.group(2)
+            callee = _own_method(after, cls, method) if call.group(1) else find(after, method)
             taken = callee.signature() if callee is not None and callee.kind == "function" else None
             if taken is not None and any(
                 p.name == param and p.kind in ("pos", "kwonly") for p in taken[0]
             ):
                 return True  # passed on to a function that takes it
     return False
+
+
+def _own_method(text: str, cls: str, method: str) -> Obj | None:
+    """The def of ``method`` that ``self.method``/``cls.method`` calls in class ``cls`` of a
+    module's source: the class's own, else the first its bases of the module define
+    (followed down to three bases deep)."""
+    todo, seen = [cls], set[str]()
+    while todo and len(seen) < 4:
+        current = todo.pop(0)
+        if not current or current in seen:
+            continue
+        seen.add(current)
+        found = find(text, f"{current}.{method}")
+        if found is not None:
+            return found
+        todo += [plain_base(b) for b in bases_of(text, current) or ()]
+    return None
 
 
 def _shimmed(param: str, after: str | None) -> bool:
