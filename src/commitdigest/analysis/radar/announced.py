@@ -392,8 +392,15 @@ def _was_written(key: str, text: str | None) -> bool:
 @lru_cache(maxsize=32)
 def _text_key(text: str) -> str:
     """A changelog's whole text as a key: an entry re-wrapped into new lines, or moved from
-    another section, was there before too."""
-    return _key(plain_text(text))
+    another section, was there before too. Made paragraph by paragraph, each kept for the
+    next version of the file, which changes few of them (Scrapy's 400 KB ``news.rst``,
+    touched by 29 commits in five months: its key cost 0.06 s each time, half the radar)."""
+    return " ".join(key for paragraph in text.split("\n\n") if (key := _paragraph_key(paragraph)))
+
+
+@lru_cache(maxsize=16384)
+def _paragraph_key(paragraph: str) -> str:
+    return _key(plain_text(paragraph))
 
 
 NAME_LIMIT = 400  # an entry's words, cut at a word with "…" past this
