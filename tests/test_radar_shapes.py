@@ -2200,6 +2200,7 @@ def test_what_a_removal_says_of_itself_in_its_own_clause() -> None:
 
     said = {
         "Remove Python 3.8 from CI workflow (#9930)": False,
+        "Remove `new` adjective in docs (#8743)": False,
         "Remove test-pypy3.txt from Dockerfile dependencies (#9939)": False,
         "Remove Python 4.0 version condition for pytest dependencies (#9993)": False,
         "remove flake8plus as not needed anymore (#9610)": False,

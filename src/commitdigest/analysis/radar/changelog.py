@@ -785,6 +785,10 @@ _NOT_NEEDED = re.compile(
     r"|required|used)\b",
     re.I,
 )
+_IN_DOCS = re.compile(
+    r"(?:from|in|for)\s+(?:the\s+|our\s+|all\s+)?(?:docs|documentation|examples?|README)\b", re.I
+)
+_API_WORD = re.compile(r"\b(?:API|code|library|package|module)\b", re.I)
 _CLAUSE_END = re.compile(
     r"[;:]|\.\s|,\s|\s(?:and|but|see|as\s+(?:documented|described|announced))\s"
 )
@@ -899,6 +903,9 @@ def _tidies(text: str, lead: re.Match[str]) -> bool:
     where = _IN_TOOLING.search(clause)
     if where is not None and not _names_api(clause[: where.start()]):
         return True
+    if where is not None and _IN_DOCS.match(where.group(0)) and not _API_WORD.search(gone):
+        return True  # words taken out of the docs, even code's (Celery's "Remove `new`
+        # adjective in docs"; not "Remove the `retry` option from the docs and the API")
     why = _NOT_NEEDED.search(clause)
     if why is not None and not _names_api(clause[: why.start()]):
         return True
