@@ -1820,11 +1820,8 @@ def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
     if not after:
         return False
     lines, name = lines_of(after), re.escape(param)
-    short, cls = qual.rsplit(".", 1)[-1], qual.rpartition(".")[0]
-    for m in _DEF.finditer(after):
-        first = after.count("\n", 0, m.start())
-        if m.group(1) != short or qualname_at(after, first) != qual:
-            continue
+    cls = qual.rpartition(".")[0]
+    for first in _defs_of(after, qual):
         header = "\n".join(lines[first : signature_end(lines, first) + 1])
         star = re.search(
             r"[(,]\s*\*\*\s*([A-Za-z_]\w*)\s*(?::\s*(?:[\w.]+\.)?Unpack\[\s*[\"']?(\w+))?", header
@@ -1862,6 +1859,23 @@ def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
             ):
                 return True  # passed on to a function that takes it
     return False
+
+
+@lru_cache(maxsize=256)  # (asked for each parameter a def's header lost)
+def _defs_of(text: str, qual: str) -> tuple[int, ...]:
+    """The line indices of the defs of a module's source whose qualname is ``qual``: one,
+    or a twin for type checkers beside the one that runs."""
+    short = qual.rsplit(".", 1)[-1]
+    found: list[int] = []
+    line = at = 0
+    for m in _DEF.finditer(text):
+        if m.group(1) != short:
+            continue
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        if qualname_at(text, line) == qual:
+            found.append(line)
+    return tuple(found)
 
 
 def _own_method(text: str, cls: str, method: str) -> Obj | None:
