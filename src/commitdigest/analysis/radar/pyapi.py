@@ -1194,7 +1194,10 @@ def decorators_above(lines: Iterable[str], indent: int) -> tuple[str, ...]:
         if depth <= 0 and stripped.startswith("@") and len(line) - len(line.lstrip()) == indent:
             # (without a comment after it: pydantic's ``@overload  # `default` argument
             # set, …`` read as no overload, its stub as the API)
-            found.append(code_of(stripped[1:], comments_only=True).strip())
+            written = stripped[1:]
+            found.append(
+                (code_of(written, comments_only=True) if "#" in written else written).strip()
+            )
             depth = 0
         elif depth <= 0:
             break  # not a decorator, nor inside one's call
