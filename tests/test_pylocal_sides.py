@@ -104,6 +104,44 @@ def test_a_member_is_looked_for_below_its_class_only_and_found_however_it_is_wri
     assert other is not None and other.line == 3
 
 
+def test_a_member_is_looked_for_in_its_class_from_its_header_to_the_next_top_level_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A member of a class is looked for from where ``class Name`` is written to the next
+    def or class at the first column that no string holds (a module of many classes names
+    ``forward`` once per class: diffusers' pipelines), in each place the class is written
+    (one defined twice, in an ``if``/``else``); a def at the margin of a string ends no
+    class."""
+    blocks = "".join(
+        f"class M{n}:\n    def forward(self, x):\n        return x\n\n    def step(self): ...\n\n\n"
+        for n in range(40)
+    )
+    text = (
+        "class Pipe:\n    def forward(self, image, steps=50):\n"
+        '        """Usage:\n\nclass Example:\n    def forward(self): ...\n"""\n'
+        "        return image\n\n\n"
+        "class Twice:\n    pass\n\n\n"
+        f"{blocks}"
+        "if FAST:\n    Twice.fast = True\nelse:\n    class Twice:\n        def run(self): ...\n"
+    )
+    side = _Side(text)
+    asked: list[int] = []  # the def lines whose name is looked up
+    real = _Side.qualname
+    monkeypatch.setattr(_Side, "qualname", lambda self, i: asked.append(i) or real(self, i))
+    pipe = side.find("Pipe.forward")
+    assert pipe is not None and (pipe.line, pipe.kind) == (2, "function")
+    assert side.find("Pipe.step") is None  # (a method it does not have: M0's … M39's are
+    assert set(asked) <= {0, 1, 4}  # not looked at, only Pipe's and the string's lines)
+    [(start, stop)] = side._class_spans("Pipe")  # past the string's "class Example"
+    assert (start, stop) == (0, text.find("class Twice"))
+    last = side.find("M39.forward")
+    assert last is not None and last.line == text.count("\n", 0, text.find("class M39")) + 2
+    twice = side.find("Twice.run")
+    assert twice is not None and twice.line == text.count("\n")
+    assert len(side._class_spans("Twice")) == 2
+    assert side.find("M3.missing") is None
+
+
 def test_the_objects_at_changed_lines_are_the_public_ones_and_no_private_one_is_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -65,6 +65,8 @@ _FIELD_LINES = 80  # lines up a field's first line is looked for from a line of 
 # an annotated assignment in a class body, whose value may run on: "    user: str = Field("
 _FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
 # how a line that starts no statement at the margin starts (as ``TOP_LINE`` reads it)
+# a def or class at the first column (matched at the line break before it)
+_TOP_HEADER = re.compile(r"\n(?:async[ \t]+)?(?:def|class)[ \t]")
 _NOT_TOP = frozenset(("", " ", "\t", "#", '"', "'", *"()[]{}0123456789"))
 
 
@@ -91,6 +93,7 @@ class _Side:
         self._walked = (-1, -1)  # the last nearest_def(): its line, its answer
         self._counted = (0, 0)  # the last offset _line_of() was asked, and its line
         self._dataclass: dict[int, bool] = {}  # class header line -> dataclass-like
+        self._spans: dict[str, list[tuple[int, int]]] = {}  # class -> where its members are
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
@@ -462,24 +465,20 @@ class _Side:
         defs: list[int] = []  # where "def name" / "class name" starts
         classes: list[int] = []
         names: list[int] = []  # the name where a line's code may start
-        start, size = 0, len(text)
-        if outer:  # the first "class Name" written, a header or not: none is above it,
-            # unless a class above it is written "class  Name" (or with a tab)
-            start = max(0, text.find(f"class {outer[-1]}"))
-            if text.find("class  ", 0, start) >= 0 or text.find("class\t", 0, start) >= 0:
-                start = 0
-        while (pos := text.find(name, start)) >= 0:
-            start = end = pos + len(name)
-            head = text[max(0, pos - 6) : pos]
-            if head.endswith(("def ", "class ")):
-                if end < size and word_char(text[end]):
-                    pass  # a longer name
-                elif head.endswith("def "):
-                    defs.append(pos - 4)
-                else:
-                    classes.append(pos - 6)
-            elif not pos or text[pos - 1] in " \t\n":  # (an earlier one on its line was)
-                names.append(pos)
+        size = len(text)
+        for start, stop in self._class_spans(outer[-1]) if outer else ((0, size),):
+            while (pos := text.find(name, start, stop)) >= 0:
+                start = end = pos + len(name)
+                head = text[max(0, pos - 6) : pos]
+                if head.endswith(("def ", "class ")):
+                    if end < size and word_char(text[end]):
+                        pass  # a longer name
+                    elif head.endswith("def "):
+                        defs.append(pos - 4)
+                    else:
+                        classes.append(pos - 6)
+                elif not pos or text[pos - 1] in " \t\n":  # (an earlier one on its line was)
+                    names.append(pos)
         for pos in (*defs, *classes):
             i = self._line_of(pos)
             if _DEF.match(self.lines[i]) and self.qualname(i) == qual:
@@ -493,6 +492,32 @@ class _Side:
                 if attr is not None and attr.qualname == qual:
                     return attr
         return None
+
+    def _class_spans(self, cls: str) -> list[tuple[int, int]]:
+        """Where a member of class ``cls`` can be written: from each place ``class cls``
+        is written (a header or not) to the next def or class at the first column, which
+        no string holds (the class's body ends there, if not before). A module of many
+        classes names each ``forward`` or ``__init__`` once per class: each was read for
+        one (a quarter of diffusers' scan). The whole text where a class may be written
+        ``class  cls`` or with a tab."""
+        spans = self._spans.get(cls)
+        if spans is None:
+            text = self.text
+            if "class  " in text or "class\t" in text:
+                spans = [(0, len(text))]
+            else:
+                spans = []
+                at = text.find(f"class {cls}")
+                while at >= 0:
+                    stop = len(text)
+                    for m in _TOP_HEADER.finditer(text, at):
+                        if not self._in_string(self._line_of(m.start() + 1)):
+                            stop = m.start() + 1
+                            break
+                    spans.append((at, stop))
+                    at = text.find(f"class {cls}", stop)
+            self._spans[cls] = spans
+        return spans
 
     def _in_module_block(self, i: int) -> bool:
         """Whether line index ``i`` is a statement of a module-level ``if``/``try``/
