@@ -18,6 +18,7 @@ from commitdigest.analysis.radar.driver import CommitInput
 from commitdigest.analysis.radar.models import NOT_SHIPPED_PATHSPECS, is_test_or_docs
 from commitdigest.models import ApiChange
 from commitdigest.pipeline import radar_scan
+from commitdigest.sources import blobs
 from commitdigest.sources.blobs import REQUEST_CHUNK, BlobReader
 
 
@@ -68,13 +69,82 @@ def test_the_not_shipped_pathspecs_leave_out_only_what_is_not_shipped(tmp_path: 
     shas = build_repo(
         tmp_path / "repo", [CommitSpec("one", "2026-01-10T10:00:00+00:00", files=files)]
     )
-    with BlobReader(tmp_path / "repo") as reader:
-        kept = reader.grep(shas[0], "APP_X", ["*.py", *NOT_SHIPPED_PATHSPECS], word=True)
+    with BlobReader(tmp_path / "repo") as reader, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(blobs, "READ_MOST", 0)  # git grep, with the pathspecs
+        kept = reader.having(shas[0], ["APP_X"], lambda p: True, ["*.py", *NOT_SHIPPED_PATHSPECS])
     assert sorted(kept) == [
         "pkg/contest.py", "pkg/doc_utils.py", "pkg/env.py", "pkg/tested/env.py", "tools/env.py"
     ]  # fmt: skip
     assert all(not is_test_or_docs(p) for p in kept if not p.startswith("tools/"))
     assert all(is_test_or_docs(p) for p in set(paths) - set(kept))
+
+
+def _reader_repo(tmp_path: Path) -> list[str]:
+    files = {
+        "pkg/a.py": "import os\nX = os.getenv('APP_X')\n",
+        "pkg/b.py": "Y = 'APP_XY' + 'MY_APP_X' + 'APP_X2'\n",  # no word APP_X
+        "pkg/c.py": "# reads APP_Y\n",
+        "pkg/d.txt": "APP_X\n",
+        "tests/t.py": "APP_X\n",
+    }
+    shas = build_repo(tmp_path / "repo", [
+        CommitSpec("one", "2026-01-10T10:00:00+00:00", files=files),
+        CommitSpec("two", "2026-01-11T10:00:00+00:00", files={"pkg/e.py": "Z = 'APP_X'\n"}),
+    ])  # fmt: skip
+    os.symlink("a.py", tmp_path / "repo" / "pkg" / "link.py")  # a symlink: no file's text
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path / "repo", check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "link"],
+        cwd=tmp_path / "repo", check=True,
+    )  # fmt: skip
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tmp_path / "repo", check=True,
+                          capture_output=True, text=True).stdout.strip()  # fmt: skip
+    return [*shas, head]
+
+
+@pytest.mark.parametrize("most", [blobs.READ_MOST, 0])
+def test_the_files_that_name_a_word(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most: int
+) -> None:
+    """``having``: the files ``keep`` takes whose text holds one of the words as a whole word
+    (as ``git grep -w`` reads it), with their texts; read here, or past ``READ_MOST`` bytes
+    searched by ``git grep`` in ``globs``: the same answer."""
+    monkeypatch.setattr(blobs, "READ_MOST", most)
+    one, two, three = _reader_repo(tmp_path)
+    py = ["*.py", *NOT_SHIPPED_PATHSPECS]
+    with BlobReader(tmp_path / "repo") as reader:
+        keep = lambda p: p.endswith(".py") and not is_test_or_docs(p)  # noqa: E731
+        assert reader.having(one, ["APP_X"], keep, py) == {
+            "pkg/a.py": "import os\nX = os.getenv('APP_X')\n"
+        }
+        assert sorted(reader.having(two, ["APP_X", "APP_Y"], keep, py)) == [
+            "pkg/a.py", "pkg/c.py", "pkg/e.py"
+        ]  # fmt: skip
+        assert sorted(reader.having(three, ["APP_X"], keep, py)) == ["pkg/a.py", "pkg/e.py"]
+        assert reader.having(two, ["APP_X"], lambda p: keep(p) and p != "pkg/a.py", py) == {
+            "pkg/e.py": "Z = 'APP_X'\n"
+        }
+        assert reader.having(two, [], keep, py) == {}
+
+
+def test_the_files_are_read_once_for_every_revision_searched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A later revision's search reads only the blobs that changed since one searched (a
+    ``git grep`` inflated the whole tree at every revision asked)."""
+    one, two, _ = _reader_repo(tmp_path)
+    asked: list[str] = []
+    real = BlobReader._exchange
+    monkeypatch.setattr(
+        BlobReader, "_exchange", lambda self, specs: asked.extend(specs) or real(self, specs)
+    )
+    py = ["*.py", *NOT_SHIPPED_PATHSPECS]
+    with BlobReader(tmp_path / "repo") as reader:
+        reader.having(one, ["APP_X"], lambda p: p.endswith(".py"), py)
+        first = len(asked)
+        reader.having(two, ["APP_Z"], lambda p: p.endswith(".py"), py)
+    assert first == 4  # a, b, c and the test (not the text file)
+    assert len(asked) == first + 1  # e.py alone
 
 
 def _history(repo: Path) -> list[str]:

@@ -3422,18 +3422,16 @@ def test_the_variables_a_commit_stops_reading_are_searched_for_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """One search of the repository per commit for every variable its files stop reading
-    (each search is a ``git grep`` of the whole tree); one still read elsewhere stays."""
+    (each search reads the tree's files); one still read elsewhere stays."""
     from commitdigest.sources.blobs import BlobReader
 
     reader = 'import os\nA = os.getenv("PKG_A")\nB = os.getenv("PKG_B")\nC = os.getenv("PKG_C")\n'
-    searches: list[str] = []
-    real = BlobReader.grep
+    searches: list[list[str]] = []
+    real = BlobReader.having
     monkeypatch.setattr(
         BlobReader,
-        "grep",
-        lambda self, rev, pattern, *a, **k: (
-            searches.append(pattern) or real(self, rev, pattern, *a, **k)
-        ),
+        "having",
+        lambda self, rev, words, *a: searches.append(list(words)) or real(self, rev, words, *a),
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/a.py": reader,
@@ -3441,7 +3439,7 @@ def test_the_variables_a_commit_stops_reading_are_searched_for_at_once(
         CommitSpec("no more settings", D[1], files={"pkg/a.py": "A = B = C = None\n"}),
     ], "patches")  # fmt: skip
     assert sorted(i.name for i in items if i.kind is RadarKind.ENV_VAR) == ["PKG_A", "PKG_C"]
-    assert len(searches) == 1
+    assert searches == [["PKG_A", "PKG_B", "PKG_C"]]
 
 
 _LOG_LINES = [

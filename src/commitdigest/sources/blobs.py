@@ -15,16 +15,17 @@ import contextlib
 import re
 import subprocess
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import IO, NoReturn
 
 from commitdigest.errors import SourceError
 from commitdigest.gitcmd import first_line, git_argv, git_env
 
-__all__ = ["REQUEST_CHUNK", "BlobReader"]
+__all__ = ["READ_MOST", "REQUEST_CHUNK", "BlobReader"]
 
 REQUEST_CHUNK = 8 * 1024  # bytes of requests in flight: a pipe holds 64 KiB on Linux
+READ_MOST = 32 << 20  # bytes of files :meth:`BlobReader.having` reads itself, at most
 NULL_OID = "0" * 40
 
 
@@ -128,14 +129,47 @@ class BlobReader:
         out = self._git("ls-tree", "-r", "-z", "--name-only", rev)
         return [p for p in out.split("\0") if p]
 
-    def grep(
-        self, rev: str, pattern: str, globs: Iterable[str] = (), *, word: bool = False
-    ) -> list[str]:
-        """Paths at ``rev`` whose content matches the extended regex ``pattern`` (as a whole
-        word with ``word``)."""
-        flags = ["-w"] if word else []
+    def having(
+        self, rev: str, words: Sequence[str], keep: Callable[[str], bool], globs: Iterable[str]
+    ) -> dict[str, str]:
+        """The files at ``rev`` that ``keep`` takes and whose text holds one of ``words`` as
+        a whole word (ASCII word characters, as ``git grep -w`` reads them): their texts by
+        path. ``globs``: pathspecs that hold every file ``keep`` takes.
+
+        The files are read here, each blob once per reader (a later revision's search reads
+        only the blobs that changed): a ``git grep`` inflated every file of the tree again
+        at each revision asked (vllm-ascend's twelve weeks: nine of them, 0.29 s of CPU, now
+        0.14 s). Past :data:`READ_MOST` bytes of such files, ``git grep`` searches them."""
+        if not words:
+            return {}
+        listing = self._git("ls-tree", "-r", "-l", "-z", "--full-tree", rev, check=False)
+        wanted: dict[str, str] = {}
+        size = 0
+        for entry in listing.split("\0"):
+            meta, tab, path = entry.partition("\t")
+            fields = meta.split()
+            if not tab or len(fields) != 4 or fields[1] != "blob" or fields[0] == "120000":
+                continue  # (a submodule, a symlink)
+            if keep(path):
+                wanted[path] = fields[2]
+                size += int(fields[3]) if fields[3].isdigit() else 0
+        if size > READ_MOST:  # (a monorepo's: not kept in memory)
+            found = [p for p in self._grep(rev, words, globs) if p in wanted]
+            texts = self.read_text(wanted[p] for p in found)
+            return {p: text for p in found if (text := texts[wanted[p]]) is not None}
+        texts = self.read_text(wanted.values())
+        word = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, words))})(?!\w)", re.ASCII)
+        return {
+            path: text
+            for path, oid in wanted.items()
+            if (text := texts[oid]) and any(w in text for w in words) and word.search(text)
+        }
+
+    def _grep(self, rev: str, words: Sequence[str], globs: Iterable[str]) -> list[str]:
+        """Paths at ``rev`` (in ``globs``) whose content holds one of ``words`` as a word."""
+        patterns = [arg for w in words for arg in ("-e", w)]
         out = self._git(
-            "grep", *_GREP, "-l", "-z", *flags, "-E", pattern, rev, "--", *globs, check=False
+            "grep", *_GREP, "-l", "-z", "-w", "-F", *patterns, rev, "--", *globs, check=False
         )
         prefix = rev + ":"
         return [p.removeprefix(prefix) for p in out.split("\0") if p]

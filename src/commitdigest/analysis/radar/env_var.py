@@ -77,8 +77,8 @@ def wants(changed: str | None, path: str) -> bool:
 def detect(view: CommitView) -> list[ApiChange]:
     """The variables the commit stops reading anywhere in the repository: read before by a
     file it touches, read after by none of them, and by no other non-test file at the commit
-    (``git grep`` for each such name: rare, and it needs no other commit, so a window can be
-    scanned in any order and in parts)."""
+    (one search of the files at the commit for such names: rare, and it needs no other
+    commit, so a window can be scanned in any order and in parts)."""
     touched = [
         p
         for p in view.paths
@@ -108,18 +108,16 @@ def detect(view: CommitView) -> list[ApiChange]:
 
 def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> set[str]:
     """Which of the variables ``gone`` a non-test file the commit did not touch reads
-    after it (one ``git grep`` for them all: a file that reads one names it as a word)."""
+    after it (one search for them all: a file that reads one names it as a word; each blob
+    is read once per window, ``BlobReader.having``)."""
     if view.repo is None:
         return set()
-    pattern = "|".join(re.escape(name) for name in gone)
-    files = [
-        p
-        for p in view.repo.blobs.grep(
-            view.sha, pattern, ["*.py", *NOT_SHIPPED_PATHSPECS], word=True
-        )
-        if relevant(p) and p not in touched
-    ]
     read: set[str] = set()
-    for text in view.repo.texts(view.sha, files).values():
+    for text in view.repo.blobs.having(
+        view.sha,
+        gone,
+        lambda p: relevant(p) and p not in touched,
+        ["*.py", *NOT_SHIPPED_PATHSPECS],
+    ).values():
         read |= names(text)
     return read & set(gone)

@@ -1,15 +1,15 @@
 """What the radar may ask of a repository, and the window-level view of it.
 
 The radar runs no git of its own: the source gives it a :class:`Blobs` (the git source's
-``sources.blobs.BlobReader``: blobs by id or ``rev:path``, tree listings, ``git grep`` and
-tags), and :class:`RepoView` keeps what the window needs once — the tags; the public
-surface of the packages at the window's start is :func:`~.public.public_surface`'s, kept
-per view — so that neighbouring commits share it.
+``sources.blobs.BlobReader``: blobs by id or ``rev:path``, tree listings, the files that
+name a word, ``git grep`` and tags), and :class:`RepoView` keeps what the window needs
+once — the tags; the public surface of the packages at the window's start is
+:func:`~.public.public_surface`'s, kept per view — so that neighbouring commits share it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import Protocol
 
@@ -23,9 +23,9 @@ class Blobs(Protocol):
 
     def paths(self, rev: str) -> list[str]: ...
 
-    def grep(
-        self, rev: str, pattern: str, globs: Iterable[str] = (), *, word: bool = False
-    ) -> list[str]: ...
+    def having(
+        self, rev: str, words: Sequence[str], keep: Callable[[str], bool], globs: Iterable[str]
+    ) -> dict[str, str]: ...
 
     def matches(self, rev: str, pattern: str, globs: Iterable[str] = ()) -> list[str]: ...
 
