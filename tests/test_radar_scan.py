@@ -18,7 +18,6 @@ from commitdigest.analysis.radar.driver import CommitInput
 from commitdigest.analysis.radar.models import NOT_SHIPPED_PATHSPECS, is_test_or_docs
 from commitdigest.models import ApiChange
 from commitdigest.pipeline import radar_scan
-from commitdigest.sources import blobs
 from commitdigest.sources.blobs import REQUEST_CHUNK, BlobReader
 
 
@@ -69,9 +68,8 @@ def test_the_not_shipped_pathspecs_leave_out_only_what_is_not_shipped(tmp_path: 
     shas = build_repo(
         tmp_path / "repo", [CommitSpec("one", "2026-01-10T10:00:00+00:00", files=files)]
     )
-    with BlobReader(tmp_path / "repo") as reader, pytest.MonkeyPatch.context() as patch:
-        patch.setattr(blobs, "READ_MOST", 0)  # git grep, with the pathspecs
-        kept = reader.having(shas[0], ["APP_X"], lambda p: True, ["*.py", *NOT_SHIPPED_PATHSPECS])
+    with BlobReader(tmp_path / "repo") as reader:  # (the first search of a tree, by git)
+        kept = reader._grep(shas[0], ("getenv",), ["*.py", *NOT_SHIPPED_PATHSPECS])
     assert sorted(kept) == [
         "pkg/contest.py", "pkg/doc_utils.py", "pkg/env.py", "pkg/tested/env.py", "tools/env.py"
     ]  # fmt: skip
@@ -82,14 +80,18 @@ def test_the_not_shipped_pathspecs_leave_out_only_what_is_not_shipped(tmp_path: 
 def _reader_repo(tmp_path: Path) -> list[str]:
     files = {
         "pkg/a.py": "import os\nX = os.getenv('APP_X')\n",
-        "pkg/b.py": "Y = 'APP_XY' + 'MY_APP_X' + 'APP_X2'\n",  # no word APP_X
-        "pkg/c.py": "# reads APP_Y\n",
-        "pkg/d.txt": "APP_X\n",
-        "tests/t.py": "APP_X\n",
+        "pkg/b.py": "import os\nY = os.getenv('APP_XY') or 'MY_APP_X' + 'APP_X2'\n",  # no APP_X
+        "pkg/c.py": "import os\n# reads APP_Y\nos.environ\n",
+        "pkg/d.txt": "os.getenv('APP_X')\n",
+        "pkg/f.py": "APP_X = 1  # names it, reads nothing\n",
+        "tests/t.py": "os.getenv('APP_X')\n",
     }
     shas = build_repo(tmp_path / "repo", [
         CommitSpec("one", "2026-01-10T10:00:00+00:00", files=files),
-        CommitSpec("two", "2026-01-11T10:00:00+00:00", files={"pkg/e.py": "Z = 'APP_X'\n"}),
+        CommitSpec("two", "2026-01-11T10:00:00+00:00", files={
+            "pkg/e.py": "import os\nZ = os.environ['APP_X']\n",
+            "pkg/f.py": "import os\nAPP_X = os.getenv('APP_X')\n",  # now reads it
+        }),
     ])  # fmt: skip
     os.symlink("a.py", tmp_path / "repo" / "pkg" / "link.py")  # a symlink: no file's text
     subprocess.run(["git", "add", "-A"], cwd=tmp_path / "repo", check=True)
@@ -102,49 +104,63 @@ def _reader_repo(tmp_path: Path) -> list[str]:
     return [*shas, head]
 
 
-@pytest.mark.parametrize("most", [blobs.READ_MOST, 0])
-def test_the_files_that_name_a_word(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, most: int
-) -> None:
-    """``having``: the files ``keep`` takes whose text holds one of the words as a whole word
-    (as ``git grep -w`` reads it), with their texts; read here, or past ``READ_MOST`` bytes
-    searched by ``git grep`` in ``globs``: the same answer."""
-    monkeypatch.setattr(blobs, "READ_MOST", most)
+_PY = ["*.py", *NOT_SHIPPED_PATHSPECS]
+_READS = ("getenv", "environ")
+
+
+def _shipped_py(path: str) -> bool:
+    return path.endswith(".py") and not is_test_or_docs(path)
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_the_files_that_read_the_environment_and_name_a_word(tmp_path: Path, first: int) -> None:
+    """``having``: the files ``keep`` takes whose text holds one of ``among`` and one of the
+    words as a whole word (as ``git grep -w`` reads it), with their texts; the same answer
+    whichever revision is asked first (the first is searched by ``git grep``, the blobs a
+    later one adds are read here)."""
     one, two, three = _reader_repo(tmp_path)
-    py = ["*.py", *NOT_SHIPPED_PATHSPECS]
     with BlobReader(tmp_path / "repo") as reader:
-        keep = lambda p: p.endswith(".py") and not is_test_or_docs(p)  # noqa: E731
-        assert reader.having(one, ["APP_X"], keep, py) == {
+        if first:  # the later revision searched by git, the earlier from what it knew
+            reader.having(three, ["NONE"], _shipped_py, _PY, _READS)
+        assert reader.having(one, ["APP_X"], _shipped_py, _PY, _READS) == {
             "pkg/a.py": "import os\nX = os.getenv('APP_X')\n"
         }
-        assert sorted(reader.having(two, ["APP_X", "APP_Y"], keep, py)) == [
-            "pkg/a.py", "pkg/c.py", "pkg/e.py"
+        assert sorted(reader.having(two, ["APP_X", "APP_Y"], _shipped_py, _PY, _READS)) == [
+            "pkg/a.py", "pkg/c.py", "pkg/e.py", "pkg/f.py"
         ]  # fmt: skip
-        assert sorted(reader.having(three, ["APP_X"], keep, py)) == ["pkg/a.py", "pkg/e.py"]
-        assert reader.having(two, ["APP_X"], lambda p: keep(p) and p != "pkg/a.py", py) == {
-            "pkg/e.py": "Z = 'APP_X'\n"
-        }
-        assert reader.having(two, [], keep, py) == {}
+        assert sorted(reader.having(three, ["APP_X"], _shipped_py, _PY, _READS)) == [
+            "pkg/a.py", "pkg/e.py", "pkg/f.py"
+        ]  # fmt: skip
+        others = reader.having(two, ["APP_X"], lambda p: _shipped_py(p) and p < "pkg/e", _PY,
+                               _READS)  # fmt: skip
+        assert sorted(others) == ["pkg/a.py"]
+        assert reader.having(two, [], _shipped_py, _PY, _READS) == {}
 
 
 def test_the_files_are_read_once_for_every_revision_searched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A later revision's search reads only the blobs that changed since one searched (a
-    ``git grep`` inflated the whole tree at every revision asked)."""
+    """A later revision's search reads only the blobs it has that no revision searched had,
+    and only the files that read the environment for the words (a ``git grep`` of the whole
+    tree for the words, at every revision asked, inflated each file again)."""
     one, two, _ = _reader_repo(tmp_path)
     asked: list[str] = []
     real = BlobReader._exchange
     monkeypatch.setattr(
         BlobReader, "_exchange", lambda self, specs: asked.extend(specs) or real(self, specs)
     )
-    py = ["*.py", *NOT_SHIPPED_PATHSPECS]
+    greps: list[tuple[str, ...]] = []
+    real_grep = BlobReader._grep
+    monkeypatch.setattr(
+        BlobReader, "_grep", lambda self, *a: greps.append(a[1]) or real_grep(self, *a)
+    )
     with BlobReader(tmp_path / "repo") as reader:
-        reader.having(one, ["APP_X"], lambda p: p.endswith(".py"), py)
+        reader.having(one, ["APP_Q"], _shipped_py, _PY, _READS)
         first = len(asked)
-        reader.having(two, ["APP_Z"], lambda p: p.endswith(".py"), py)
-    assert first == 4  # a, b, c and the test (not the text file)
-    assert len(asked) == first + 1  # e.py alone
+        reader.having(two, ["APP_Q"], _shipped_py, _PY, _READS)
+    assert greps == [_READS]  # one search of a tree, the first revision's
+    assert first == 3  # the three files that read the environment (not f.py, d.txt, the test)
+    assert len(asked) == first + 2  # e.py and f.py's new version, read once each
 
 
 def _history(repo: Path) -> list[str]:

@@ -34,6 +34,7 @@ _READ = re.compile(
 _REGISTRY = re.compile(r"""^[^\S\n]*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
 
 
+_READS = ("getenv", "environ")  # what a module that reads a variable names (names())
 _NEAR = 160  # a read's variable name is within this many characters of getenv/environ
 
 
@@ -42,7 +43,7 @@ def _names(code: str) -> frozenset[str]:
     """The variables ``code`` reads: the reads regex runs only around the places that name
     ``getenv``/``environ`` (a whole-text regex scan cost milliseconds per large module)."""
     found: set[str] = set()
-    for word in ("getenv", "environ"):
+    for word in _READS:
         start = code.find(word)
         while start >= 0:
             window = code[max(0, start - _NEAR) : start + _NEAR]
@@ -58,7 +59,7 @@ def _names(code: str) -> frozenset[str]:
 
 
 def names(code: str | None) -> set[str]:
-    if not code or ("getenv" not in code and "environ" not in code):
+    if not code or not any(word in code for word in _READS):
         return set()
     return set(_names(code))
 
@@ -118,6 +119,7 @@ def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> se
         gone,
         lambda p: relevant(p) and p not in touched,
         ["*.py", *NOT_SHIPPED_PATHSPECS],
+        _READS,
     ).values():
         read |= names(text)
     return read & set(gone)

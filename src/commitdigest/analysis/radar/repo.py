@@ -24,7 +24,12 @@ class Blobs(Protocol):
     def paths(self, rev: str) -> list[str]: ...
 
     def having(
-        self, rev: str, words: Sequence[str], keep: Callable[[str], bool], globs: Iterable[str]
+        self,
+        rev: str,
+        words: Sequence[str],
+        keep: Callable[[str], bool],
+        globs: Iterable[str],
+        among: tuple[str, ...],
     ) -> dict[str, str]: ...
 
     def matches(self, rev: str, pattern: str, globs: Iterable[str] = ()) -> list[str]: ...
