@@ -83,23 +83,27 @@ def patch_changes(patch: str) -> PatchReading:
     lines = _hunks_of(patch).split("\n")
     if lines[-1] == "":
         lines.pop()  # the patch's own last line break (an empty context line reads " ")
+    crlf = "\r" in patch  # (a CRLF file's changed line is kept as written, without it)
     for line in lines:
         mark = line[:1]
-        if mark == "+":
-            changed.append(line[1:].removesuffix("\r"))  # a CRLF file's line, as written
+        if mark == " " or not mark:  # (context first: most lines of a patch)
+            rest = line[1:]
+            old += 1
+            new += 1
+            old_lines.append(rest)
+            new_lines.append(rest)
+        elif mark == "+":
+            rest = line[1:]
+            changed.append(rest.removesuffix("\r") if crlf else rest)
             added.append(new)
             new += 1
-            new_lines.append(line[1:])
+            new_lines.append(rest)
         elif mark == "-":
-            changed.append(line[1:].removesuffix("\r"))
+            rest = line[1:]
+            changed.append(rest.removesuffix("\r") if crlf else rest)
             removed.append(old)
             old += 1
-            old_lines.append(line[1:])
-        elif mark == " " or not mark:
-            old += 1
-            new += 1
-            old_lines.append(line[1:])
-            new_lines.append(line[1:])
+            old_lines.append(rest)
         elif mark == "\\":  # "\ No newline at end of file": of the line before
             old_open = old_open or last in (" ", "-", "")
             new_open = new_open or last in (" ", "+", "")

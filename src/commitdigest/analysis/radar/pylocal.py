@@ -511,8 +511,12 @@ class _Side:
                 while at >= 0:
                     stop = len(text)
                     for m in _TOP_HEADER.finditer(text, at):
-                        if not self._in_string(self._line_of(m.start() + 1)):
-                            stop = m.start() + 1
+                        end = m.start() + 1  # (no string opened below the class holds it,
+                        # unless a triple quote is written between them)
+                        if (
+                            text.find('"""', at, end) < 0 and text.find("'''", at, end) < 0
+                        ) or not self._in_string(self._line_of(end)):
+                            stop = end
                             break
                     spans.append((at, stop))
                     at = text.find(f"class {cls}", stop)
