@@ -1,6 +1,8 @@
 """Files of a local repository at any revision, for the radar: one long-lived
 ``git cat-file --batch`` per window (blobs by object id or ``rev:path``), the paths of a
-tree (``git ls-tree``) and the files that match a pattern (``git grep``).
+tree (``git ls-tree``), the files that name a word (:meth:`BlobReader.having`: which blobs
+hold a text is kept per blob, so each revision asked reads only its new blobs) and the
+texts that match a pattern (``git grep``).
 
 The reader never writes more requests than git can take while it is not being read: the
 requests go in chunks of at most :data:`REQUEST_CHUNK` bytes (well under a pipe's

@@ -64,9 +64,9 @@ _TOP_WALK = 400  # lines walked up to a line of top-level code before all are li
 _FIELD_LINES = 80  # lines up a field's first line is looked for from a line of its value
 # an annotated assignment in a class body, whose value may run on: "    user: str = Field("
 _FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
-# how a line that starts no statement at the margin starts (as ``TOP_LINE`` reads it)
 # a def or class at the first column (matched at the line break before it)
 _TOP_HEADER = re.compile(r"\n(?:async[ \t]+)?(?:def|class)[ \t]")
+# how a line that starts no statement at the margin starts (as ``TOP_LINE`` reads it)
 _NOT_TOP = frozenset(("", " ", "\t", "#", '"', "'", *"()[]{}0123456789"))
 
 
