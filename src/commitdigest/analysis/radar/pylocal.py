@@ -66,6 +66,7 @@ _FIELD_LINES = 80  # lines up a field's first line is looked for from a line of 
 _FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
 # a def or class at the first column (matched at the line break before it)
 _TOP_HEADER = re.compile(r"\n(?:async[ \t]+)?(?:def|class)[ \t]")
+_SPACED_CLASS = re.compile(r"class(?:  |\t)")  # a class written "class  Name" (or a tab)
 # how a line that starts no statement at the margin starts (as ``TOP_LINE`` reads it)
 _NOT_TOP = frozenset(("", " ", "\t", "#", '"', "'", *"()[]{}0123456789"))
 
@@ -94,6 +95,7 @@ class _Side:
         self._counted = (0, 0)  # the last offset _line_of() was asked, and its line
         self._dataclass: dict[int, bool] = {}  # class header line -> dataclass-like
         self._spans: dict[str, list[tuple[int, int]]] = {}  # class -> where its members are
+        self._spaced: bool | None = None  # whether a class may be written "class  Name"
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
@@ -503,7 +505,9 @@ class _Side:
         spans = self._spans.get(cls)
         if spans is None:
             text = self.text
-            if "class  " in text or "class\t" in text:
+            if self._spaced is None:  # (once a version)
+                self._spaced = _SPACED_CLASS.search(text) is not None
+            if self._spaced:
                 spans = [(0, len(text))]
             else:
                 spans = []
@@ -511,10 +515,11 @@ class _Side:
                 while at >= 0:
                     stop = len(text)
                     for m in _TOP_HEADER.finditer(text, at):
-                        end = m.start() + 1  # (no string opened below the class holds it,
-                        # unless a triple quote is written between them)
+                        end = m.start() + 1  # (no string opened below the class holds it
+                        # where its triple quotes come in pairs: docstrings open and close)
                         if (
-                            text.find('"""', at, end) < 0 and text.find("'''", at, end) < 0
+                            text.count('"""', at, end) % 2 == 0
+                            and text.count("'''", at, end) % 2 == 0
                         ) or not self._in_string(self._line_of(end)):
                             stop = end
                             break
