@@ -98,6 +98,41 @@ def test_an_override_inherited_from_another_module_of_the_repository(
     assert items == []
 
 
+def test_a_base_shared_by_the_overrides_a_commit_drops_is_found_once(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Overrides dropped from several classes and methods that share a base of another
+    module are still inherited; where that base is defined is worked out once per commit,
+    not once per method (diffusers' pipelines share their mixins)."""
+    from commitdigest.analysis.radar import python_api
+
+    followed: list[str] = []
+    real = python_api._followed_origin
+    monkeypatch.setattr(
+        python_api, "_followed_origin",
+        lambda view, public, module, text, base, *a: followed.append(f"{module}:{base}")
+        or real(view, public, module, text, base, *a),
+    )  # fmt: skip
+    base = (
+        "class Base:\n    def run(self, x):\n        return x\n\n"
+        "    def stop(self):\n        pass\n"
+    )
+    child = "".join(
+        f"class {name}(Base):\n    def run(self, x):\n        return x + 1\n\n"
+        f"    def stop(self):\n        pass\n\n\n"
+        for name in ("One", "Two", "Three")
+    )
+    head = "from pkg.base import Base\n\n\n"
+    dropped = "".join(f"class {name}(Base):\n    pass\n\n\n" for name in ("One", "Two", "Three"))
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/base.py": base,
+                                        "pkg/child.py": head + child}),
+        CommitSpec("drop the overrides", D[1], files={"pkg/child.py": head + dropped}),
+    ], mode)  # fmt: skip
+    assert items == []
+    assert followed == ["pkg.child:Base"]  # six methods, three classes: one search
+
+
 def test_an_override_in_a_package_init_inherited_through_a_relative_import(
     tmp_path: Path, mode: str
 ) -> None:

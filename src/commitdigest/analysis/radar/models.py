@@ -42,6 +42,11 @@ class CommitView:
     # after the commit (python_api: diffusers removed four methods from 37 pipelines that
     # share their bases, each base read again for each)
     inherits: dict[tuple[str, str, str, bool], bool | None] = field(default_factory=dict)
+    # (module, its source's id, a base as written, package, revision) -> where that base
+    # class is defined (python_api's ``_class_origin``: asked again for each method)
+    origins: dict[tuple[str, int, str, bool, str | None], tuple[str, str, str, bool] | None] = (
+        field(default_factory=dict)
+    )
 
     def touches(self, path: str, pattern: re.Pattern[str]) -> bool:
         """Whether the commit's changed lines of ``path`` may matter to a kind: ``pattern``

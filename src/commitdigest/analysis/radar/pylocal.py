@@ -621,6 +621,7 @@ def find(text: str, qual: str) -> Obj | None:
     return _side(text).find(qual)
 
 
+@lru_cache(maxsize=256)  # (asked again for each method and each class that derives from it)
 def bases_of(text: str, cls: str) -> tuple[str, ...] | None:
     """The base classes of class ``cls`` as written (None: no such class)."""
     obj = _side(text).find(cls)

@@ -1771,7 +1771,18 @@ def _class_origin(
 ) -> tuple[str, str, str, bool] | None:  # fmt: skip
     """:func:`_class_source`, followed through the modules that import the class in turn
     (a package ``__init__`` that re-exports it, a compat module) to the one that defines
-    it; None where no module of the repository does."""
+    it; None where no module of the repository does. Once per commit for each base (the
+    view keeps it: diffusers' pipelines share their bases, asked for each method)."""
+    key = (module, id(text), base, package, rev)
+    if key not in view.origins:
+        view.origins[key] = _followed_origin(view, public, module, text, base, package, rev)
+    return view.origins[key]
+
+
+def _followed_origin(
+    view: CommitView, public: PublicSurface | None, module: str, text: str, base: str,
+    package: bool, rev: str | None,
+) -> tuple[str, str, str, bool] | None:  # fmt: skip
     origin = _class_source(view, public, module, text, base, package, rev)
     if origin is None or bases_of(origin[1], origin[2]) is not None:
         return origin
