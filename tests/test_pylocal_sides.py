@@ -142,6 +142,24 @@ def test_a_member_is_looked_for_in_its_class_from_its_header_to_the_next_top_lev
     assert side.find("M3.missing") is None
 
 
+@pytest.mark.parametrize(
+    "text",
+    [  # a reviewer's: triple quotes that do not pair, a class named in a string above it,
+        # a class written "class \\tA"
+        'class A:\n    # """\n    s = """\ndef fake():\nx = 1\n"""\n    def b(self): ...\n',
+        'class A:\n    Q = \'"""\'\n    s = """\ndef fake():\nx = 1\n"""\n    def b(self): ...\n',
+        '"""Mentions class A."""\nif X:\n    class A:\n        S = """\ndef f():\nx = 1\n"""\n'
+        "        def b(self): ...\n",
+        "class \tA:\n    def b(self): ...\n",
+    ],
+)
+def test_a_member_is_found_past_a_def_written_in_a_string_however_the_quotes_fall(
+    text: str,
+) -> None:
+    found = _Side(text).find("A.b")
+    assert found is not None and (found.kind, found.line) == ("function", text.count("\n"))
+
+
 def test_the_objects_at_changed_lines_are_the_public_ones_and_no_private_one_is_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

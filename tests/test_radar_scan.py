@@ -137,6 +137,21 @@ def test_the_files_that_read_the_environment_and_name_a_word(tmp_path: Path, fir
         assert reader.having(two, [], _shipped_py, _PY, _READS) == {}
 
 
+def test_a_binary_file_holds_no_text_whichever_revision_is_asked_first(tmp_path: Path) -> None:
+    """``git grep -I`` skips a binary file at the first revision searched; a blob read here
+    for a later one is skipped alike (a reviewer's: the answer hung on the order)."""
+    shas = build_repo(tmp_path / "repo", [
+        CommitSpec("one", "2026-01-10T10:00:00+00:00",
+                   files={"pkg/a.py": "import os\nX = os.getenv('PKG_A')\n"}),
+        CommitSpec("two", "2026-01-11T10:00:00+00:00",
+                   files={"pkg/bin.py": "\0import os\nX = os.getenv('PKG_A')\n"}),
+    ])  # fmt: skip
+    for order in (shas, shas[::-1]):
+        with BlobReader(tmp_path / "repo") as reader:
+            found = [reader.having(sha, ["PKG_A"], _shipped_py, _PY, _READS) for sha in order]
+        assert all(sorted(f) == ["pkg/a.py"] for f in found)
+
+
 def test_the_files_are_read_once_for_every_revision_searched(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

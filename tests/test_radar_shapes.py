@@ -5926,39 +5926,3 @@ def test_a_default_written_as_a_constant_of_its_value_is_the_same_default(
         ("pkg.response.Response.eval(isolate)", "True → _default"),
         ("pkg.response.Response.stream(size)", "1024 → _SIZE"),
     ]
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_a_module_whose_changed_lines_change_its_api_is_modelled_without_its_surface_compared(
-    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A package ``__init__`` is compared whole. Where the lines the commit removes and those
-    it adds carry different API-shaped lines (a def's header), the whole surfaces are not
-    compared first (pydantic's modules: 18 in four months, none the same, 5 ms each); a
-    body changed alone still skips the models by the surfaces."""
-    from commitdigest.analysis.radar import python_api
-
-    compared: list[str] = []
-    real = python_api._same_surface
-    monkeypatch.setattr(
-        python_api, "_same_surface", lambda b, a, i: compared.append(a) or real(b, a, i)
-    )
-    module = (
-        'import os\nfrom json import dumps\n\n__all__ = ["load", "save"]\n\n\n'
-        "def load(path, strict=True):\n    return os.path.exists(path)\n\n\n"
-        "def save(path):\n    return dumps(path)\n"
-    )
-    header = module.replace("def load(path, strict=True):", "def load(path):")
-    body = header.replace("return dumps(path)", "return dumps([path])")
-    header_items, body_items = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": module}),
-        CommitSpec("strict goes", D[1], files={"pkg/__init__.py": header}),
-        CommitSpec("bodies only", D[2], files={"pkg/__init__.py": body}),
-    ], mode)  # fmt: skip
-    assert [(i.name, i.change) for i in header_items] == [
-        ("pkg.load(strict)", ApiChangeType.REMOVED)
-    ]
-    assert body_items == []
-    # the body's commit alone compared the surfaces (without patches no changed line is
-    # known: both are compared)
-    assert compared == ([header, body] if mode == "whole files" else [body])

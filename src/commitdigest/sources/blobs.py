@@ -168,7 +168,9 @@ class BlobReader:
                 holds[oid] = holds.get(oid, False) or path in found
         new = [oid for oid in wanted.values() if oid not in holds]
         for oid, text in self.read_text(new).items():
-            holds[oid] = text is not None and any(a in text for a in among)
+            holds[oid] = (  # (a binary file holds no text: git grep -I skips it too)
+                text is not None and "\0" not in text[:8000] and any(a in text for a in among)
+            )
         candidates = {path: oid for path, oid in wanted.items() if holds[oid]}
         texts = self.read_text(candidates.values())
         word = re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, words))})(?!\w)", re.ASCII)

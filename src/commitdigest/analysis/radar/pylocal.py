@@ -66,7 +66,7 @@ _FIELD_LINES = 80  # lines up a field's first line is looked for from a line of 
 _FIELD_START = re.compile(r"[ \t]+[A-Za-z_]\w*[ \t]*:[^=\n]*=(?!=)")
 # a def or class at the first column (matched at the line break before it)
 _TOP_HEADER = re.compile(r"\n(?:async[ \t]+)?(?:def|class)[ \t]")
-_SPACED_CLASS = re.compile(r"class(?:  |\t)")  # a class written "class  Name" (or a tab)
+_SPACED_CLASS = re.compile(r"class(?:\t| [ \t])")  # a class written "class  Name" (or a tab)
 # how a line that starts no statement at the margin starts (as ``TOP_LINE`` reads it)
 _NOT_TOP = frozenset(("", " ", "\t", "#", '"', "'", *"()[]{}0123456789"))
 
@@ -515,16 +515,14 @@ class _Side:
                 while at >= 0:
                     stop = len(text)
                     for m in _TOP_HEADER.finditer(text, at):
-                        end = m.start() + 1  # (no string opened below the class holds it
-                        # where its triple quotes come in pairs: docstrings open and close)
-                        if (
-                            text.count('"""', at, end) % 2 == 0
-                            and text.count("'''", at, end) % 2 == 0
-                        ) or not self._in_string(self._line_of(end)):
+                        end = m.start() + 1
+                        if not self._in_string(self._line_of(end)):
                             stop = end
                             break
                     spans.append((at, stop))
                     at = text.find(f"class {cls}", stop)
+                if not spans:  # (no "class Name" written: looked for everywhere, as before)
+                    spans = [(0, len(text))]
             self._spans[cls] = spans
         return spans
 
