@@ -314,3 +314,47 @@ def test_the_strings_and_comments_of_written_shapes_are_the_regex_s(text: str) -
     spans = not_code_spans(text)
     assert spans == [m.span() for m in _NOT_CODE.finditer(text)]
     assert spans  # (each has one)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    st.lists(st.text(alphabet="\"'#\\()[]:\n ab", max_size=12), min_size=1, max_size=6),
+    st.booleans(),
+)
+def test_where_a_header_ends_is_where_its_lines_read_as_one_text_end(
+    pieces: list[str], header: bool
+) -> None:
+    """A header's lines are read for their brackets one at a time, each without its strings
+    of one line and its comments; where that reads otherwise than the lines read as one text
+    (a backslash, a string of several lines) they are read so: the end is the same."""
+    from commitdigest.analysis.radar.pyapi import _closing_line, _closing_text
+
+    lines = ("def f(" + "".join(pieces) + "\n    pass").split("\n")
+    for start in range(len(lines)):
+        assert _closing_line(lines, start, header=header) == _closing_text(
+            lines, start, header=header
+        )
+
+
+def test_a_long_header_with_strings_on_its_lines_is_read_line_by_line(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """openai-python's methods take a hundred parameters, most a ``Literal["…"]``: each
+    header was read as one text, then each line again (a fifth of the radar's time on its
+    generated modules). Its lines are read alone now, and a header with a string of several
+    lines is still read whole."""
+    from commitdigest.analysis.radar import pyapi
+
+    param = '        p{}: Literal["a)", "#b"] | None = None,  # it\'s {}\n'
+    params = "".join(param.format(n, n) for n in range(100))
+    head = "    def create(\n        self,\n"
+    lines = (head + params + "    ) -> Thing:\n        pass").split("\n")
+    read: list[str] = []
+    whole = pyapi.code_of
+    monkeypatch.setattr(pyapi, "code_of", lambda text, **k: read.append(text) or whole(text, **k))
+    assert pyapi.signature_end(lines, 0) == 102
+    assert read == []
+    lines[1] = '        self, doc="""a'
+    lines[2:2] = ['    ) -> never:"""']
+    assert pyapi.signature_end(lines, 0) == 103  # the ``)`` in the string closes nothing
+    assert read  # (read as one text)

@@ -942,3 +942,59 @@ def test_where_a_header_with_strings_ends_is_found_in_linear_time() -> None:
     ends = [pyapi.signature_end(lines, k) for k in range(0, len(lines) - 1, 2)]
     assert ends == list(range(0, len(lines) - 1, 2))  # each header ends on its own line
     assert time.perf_counter() - start < 1.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '__all__ = ["A", "b"]\n',
+        "__all__ = ('A',)\n",
+        "__all__ = ('A')\n",  # a string, not a tuple: no names
+        '__all__ = [\n    "A",  # one "quoted" note\n    "b",\n]\nx = 1\n',
+        '__all__ = ["A" "b"]\n',  # one string, concatenated
+        "__all__ = []\n",
+        '__all__: list[str] = ["A"]  # exported\n',
+        '"""\n__all__ = ["A"]\n"""\n',  # a docstring's
+        '__all__ = ["A"] + other\n',
+        '__all__ = [x, "A"]\n',
+        "__all__ = [u'A', r'b']\n",
+        '__all__ = ["A"]\n__all__ += ["b"]\n',
+        'if x:\n    __all__ = ["A"]\n',
+        '__all__ = [\r\n    "A",\r\n]\r\n',
+        "x = 1\n",
+    ],
+)
+def test_a_modules_all_is_read_as_its_parse_reads_it(text: str) -> None:
+    """``__all__`` written once at the first column as a list of plain strings is read
+    without parsing the module (openai-python's generated modules of 240 KB each list
+    their names so: the parse was only for them); every other shape is read from the
+    parse, and both read the same names."""
+    from commitdigest.analysis.radar.pyapi import api_of, exported_names
+
+    assert exported_names(text, "pkg.mod") == api_of(text, "pkg.mod").all
+
+
+@pytest.mark.parametrize("names", ['["Kept"]', '(\n    "Kept",  # the one\n)'])
+def test_an_items_visibility_by_all_needs_no_parse_of_the_module(
+    tmp_path: Path, mode: str, names: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A method removed from a class its module lists in ``__all__`` is public, one of a
+    class it does not list internal: the list is read from the module's text, not from a
+    parse of the whole module (each such item parsed it)."""
+    from commitdigest.analysis.radar import pyapi
+
+    parsed: list[str] = []
+    whole = pyapi.module_api
+    monkeypatch.setattr(
+        pyapi, "module_api", lambda text, *a: parsed.append(text) or whole(text, *a)
+    )
+    body = "".join(f"class {c}:\n    def go(self):\n        pass\n\n\n" for c in ("Kept", "Other"))
+    before = f"__all__ = {names}\n\n\n{body}"
+    after = before.replace("    def go(self):\n        pass\n", "    pass\n")
+    [items] = module_items(tmp_path, mode, "pkg/mod.py", [("init", before), ("change", after)])
+    assert sorted((i.name, i.change.value, i.visibility.value) for i in items) == [
+        ("pkg.mod.Kept.go", "removed", "public"),
+        ("pkg.mod.Other.go", "removed", "internal"),
+    ]
+    if mode == "patches":  # (read around its changed lines; else compared whole, parsed)
+        assert before not in parsed and after not in parsed

@@ -472,8 +472,10 @@ def _sections_of(reading: _Reading) -> list[Section]:
             and _lists_entries(lines, heads[parent[3]][0] + 1, heads[parent[3] + 1][0])
         )
         above.append((level, title, own, n))
-        start = max((k for k, (_, _, alone, _) in enumerate(above) if alone), default=0)
-        cats[i] = "\n".join(t for _, t, _, _ in above[start:])
+        start = len(above) - 1  # the last heading that is only itself, else the first
+        while start and not above[start][2]:
+            start -= 1
+        cats[i] = title if start == len(above) - 1 else "\n".join(t for _, t, _, _ in above[start:])
     bounds = [i for i, level, _ in heads if level <= version_level]
     out: list[Section] = []
     for start, title in starts:

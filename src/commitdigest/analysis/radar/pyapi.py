@@ -46,6 +46,7 @@ __all__ = [
     "compare_objects",
     "continued",
     "dropped_exports",
+    "exported_names",
     "field_value",
     "field_value_at",
     "generic_dropped",
@@ -792,9 +793,34 @@ def statement_end(lines: list[str], start: int) -> int:
     return _closing_line(lines, start, header=False)
 
 
+# a string of one line without a backslash, or a comment: removed from a line of code to
+# count its brackets (what code_of reads there, without reading the lines around)
+_ONE_LINE_NOT_CODE = re.compile(r""""[^"\n]*"|'[^'\n]*'|#[^\n]*""")
+
+
 def _closing_line(lines: list[str], start: int, *, header: bool) -> int:
     """The first line from ``start`` on where the brackets opened since ``start`` are
-    closed and that ends the ``header`` (its ``:``) or the statement (no backslash)."""
+    closed and that ends the ``header`` (its ``:``) or the statement (no backslash).
+
+    Each line's strings and comments are taken out of it alone while none of them opens
+    a string of several lines or holds a backslash (openai-python's headers run to a
+    hundred lines, most with a ``Literal["…"]``: read as one text, then each line again);
+    else the lines are read as one text (:func:`_closing_text`)."""
+    depth = 0
+    for i in range(start, len(lines)):
+        text = lines[i]
+        if '"' in text or "'" in text or "#" in text:
+            if "\\" in text or '"""' in text or "'''" in text:
+                return _closing_text(lines, start, header=header)
+            text = _ONE_LINE_NOT_CODE.sub("", text)
+        depth += text.count("(") + text.count("[") - text.count(")") - text.count("]")
+        if depth <= 0 and (_ends_header(text) if header else not continued(text)):
+            return i
+    return start
+
+
+def _closing_text(lines: list[str], start: int, *, header: bool) -> int:
+    """:func:`_closing_line` over the lines read as one text (strings of several lines)."""
     depth = 0
     plain = True  # no string or comment on the lines so far
     for i in range(start, len(lines)):
@@ -1211,6 +1237,62 @@ def api_of(text: str, module: str, is_package: bool = False) -> ModuleApi:
     if is_package or _NEEDS_AST.search("\n" + text):
         return module_api(text, module, is_package)
     return _light_cached(text)
+
+
+# ``__all__ = [`` (or ``(``, or annotated) at the first column; then the tokens of a list
+# of plain strings: each string, comma, blank and comment
+_ALL_START = re.compile(r"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*([\[(])", re.M)
+_ALL_TOKEN = re.compile(r"""("[^"\\\n]*"|'[^'\\\n]*')|(,)|[ \t\r\n]+|#[^\n]*""")
+_ALL_AFTER = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
+
+
+def exported_names(text: str, module: str, is_package: bool = False) -> set[str] | None:
+    """A module's ``__all__`` as :func:`api_of` reads it (None: it has none), without
+    parsing the module where ``__all__`` is written once, at the first column and outside
+    a docstring, as one list or tuple of plain strings separated by commas (each of
+    openai-python's generated modules lists its names so: one parse of a module of
+    240 KB only to read them was about 2 ms). A module that does not parse still lists
+    them here (the parse gives it none)."""
+    if "__all__" not in text:
+        return None
+    if text.count("__all__") == 1 and (m := _ALL_START.search(text)) is not None:
+        at = m.start()
+        if text.count('"""', 0, at) % 2 == 0 and text.count("'''", 0, at) % 2 == 0:
+            listed = _listed_strings(text, m.end(), "]" if m.group(1) == "[" else ")")
+            if listed is not None:
+                return listed
+    return api_of(text, module, is_package).all
+
+
+def _listed_strings(text: str, pos: int, close: str) -> set[str] | None:
+    """The strings of the bracket opened before ``pos``, when it holds only plain strings
+    separated by commas up to ``close`` and its line ends there; else None."""
+    names: set[str] = set()
+    commas = strings = 0
+    pending = False  # a string not yet followed by its comma
+    size = len(text)
+    while pos < size:
+        if text[pos] == close:
+            after = _ALL_AFTER.match(text, pos + 1)
+            if after is None or (close == ")" and strings == 1 and not commas):
+                return None  # more on its line; or ("a"), a string, not a tuple
+            return names
+        token = _ALL_TOKEN.match(text, pos)
+        if token is None or token.end() == pos:
+            return None
+        if token.group(1) is not None:
+            if pending:
+                return None  # "a" "b": one string, concatenated
+            names.add(token.group(1)[1:-1])
+            strings += 1
+            pending = True
+        elif token.group(2) is not None:
+            if not pending:
+                return None  # a comma with no string before it
+            commas += 1
+            pending = False
+        pos = token.end()
+    return None
 
 
 @lru_cache(maxsize=2048)

@@ -61,6 +61,7 @@ from commitdigest.analysis.radar.pyapi import (
     compare,
     continued,
     dropped_exports,
+    exported_names,
     generic_dropped,
     has_fields,
     indent_of,
@@ -197,8 +198,11 @@ class _Models:
 
     @cached_property
     def all(self) -> set[str] | None:
-        """The old version's ``__all__`` (no model is made for a module without one)."""
-        return self.old.all if "__all__" in self.before else None
+        """The old version's ``__all__`` (no model is made for it where it is written as a
+        list of strings)."""
+        if "old" in self.__dict__:
+            return self.old.all
+        return exported_names(self.before, self.module, self.is_init)
 
     @cached_property
     def getattr_names(self) -> set[str]:
