@@ -998,3 +998,60 @@ def test_an_items_visibility_by_all_needs_no_parse_of_the_module(
     ]
     if mode == "patches":  # (read around its changed lines; else compared whole, parsed)
         assert before not in parsed and after not in parsed
+
+
+_TYPED = (
+    "from typing import TYPE_CHECKING, Any, Union\n\nfrom .base import Base\n\n"
+    '__all__ = ["Model", "make"]\n\n\nclass Model(Base):\n    """Takes \'Union\' types."""\n\n'
+    "    def go(self, a, b=1):\n        return a\n\n\ndef make(x):\n    return x\n"
+)
+_LISTS_BASE = _TYPED.replace('"make"]', '"make", "Base"]')
+_OTHER = "\n\nclass Other:\n    pass\n"
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "found"),
+    [  # a typing name no longer imported, a word the docstring quotes
+        (
+            _TYPED,
+            _TYPED.replace("Any, Union", "Any").replace("a, b=1", "a"),
+            [("pkg.mod.Model.go(b)", "removed")],
+        ),
+        (  # a name added to __all__ with what it names
+            _TYPED,
+            _TYPED.replace('"make"]', '"make", "Other"]').replace("a, b=1", "a") + _OTHER,
+            [("pkg.mod.Model.go(b)", "removed")],
+        ),
+        (  # an import __all__ lists, gone with a name added to it
+            _LISTS_BASE,
+            _LISTS_BASE.replace('"Base"]', '"Base", "Other"]').replace(
+                "from .base import Base\n", ""
+            )
+            + _OTHER,
+            [("pkg.mod.Base", "removed")],
+        ),
+    ],
+)
+def test_a_module_with_all_is_read_around_its_changes_unless_its_exports_may_change(
+    tmp_path: Path,
+    mode: str,
+    before: str,
+    after: str,
+    found: list[tuple[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A module with ``__all__`` is read around its changed lines when the commit only adds
+    names to the list, or changes an import of ``TYPE_CHECKING`` from typing (15 of
+    pydantic's modules were parsed whole for a typing name imported), or stops importing
+    names its list does not hold (quoted elsewhere: pydantic's ``types`` quotes ``'Union'``
+    in its docs); a name taken out of the list is still found, parsed whole."""
+    from commitdigest.analysis.radar import pyapi
+
+    parsed: list[str] = []
+    whole = pyapi.module_api
+    monkeypatch.setattr(
+        pyapi, "module_api", lambda text, *a: parsed.append(text) or whole(text, *a)
+    )
+    assert [(n, c) for n, c, _ in _items(tmp_path, mode, before, after)] == found
+    if mode == "patches":  # (read whole where an import __all__ lists is gone)
+        assert (after in parsed) == (found == [("pkg.mod.Base", "removed")])

@@ -57,6 +57,7 @@ __all__ = [
     "in_spans",
     "indent_of",
     "light_api",
+    "listed_all",
     "module_api",
     "not_code_at_end",
     "not_code_spans",
@@ -1247,21 +1248,26 @@ _ALL_AFTER = re.compile(r"[ \t]*(?:#[^\n]*)?(?:\r?\n|$)")
 
 
 def exported_names(text: str, module: str, is_package: bool = False) -> set[str] | None:
-    """A module's ``__all__`` as :func:`api_of` reads it (None: it has none), without
-    parsing the module where ``__all__`` is written once, at the first column and outside
-    a docstring, as one list or tuple of plain strings separated by commas (each of
-    openai-python's generated modules lists its names so: one parse of a module of
-    240 KB only to read them was about 2 ms). A module that does not parse still lists
-    them here (the parse gives it none)."""
+    """A module's ``__all__`` as :func:`api_of` reads it (None: it has none): without
+    parsing the module where :func:`listed_all` reads it (each of openai-python's generated
+    modules lists its names so: one parse of a module of 240 KB only to read them was about
+    2 ms). A module that does not parse still lists them here (the parse gives it none)."""
     if "__all__" not in text:
         return None
-    if text.count("__all__") == 1 and (m := _ALL_START.search(text)) is not None:
-        at = m.start()
-        if text.count('"""', 0, at) % 2 == 0 and text.count("'''", 0, at) % 2 == 0:
-            listed = _listed_strings(text, m.end(), "]" if m.group(1) == "[" else ")")
-            if listed is not None:
-                return listed
-    return api_of(text, module, is_package).all
+    listed = listed_all(text)
+    return listed if listed is not None else api_of(text, module, is_package).all
+
+
+def listed_all(text: str) -> set[str] | None:
+    """A module's ``__all__`` where it is written once, at the first column and outside a
+    docstring, as one list or tuple of plain strings separated by commas; None where it
+    is written otherwise, or not at all."""
+    if text.count("__all__") != 1 or (m := _ALL_START.search(text)) is None:
+        return None
+    at = m.start()
+    if text.count('"""', 0, at) % 2 or text.count("'''", 0, at) % 2:
+        return None
+    return _listed_strings(text, m.end(), "]" if m.group(1) == "[" else ")")
 
 
 def _listed_strings(text: str, pos: int, close: str) -> set[str] | None:

@@ -65,6 +65,7 @@ from commitdigest.analysis.radar.pyapi import (
     generic_dropped,
     has_fields,
     indent_of,
+    listed_all,
     module_api,
     plain_base,
     plain_tree,
@@ -217,7 +218,6 @@ class _Models:
 
 _HOOK_WORDS = re.compile(r"__all__|__getattr__|TYPE_CHECKING")
 _IMPORT_LINE = re.compile(r"^([ \t]*)(?:from[ \t]+\S+[ \t]+)?import[ \t]", re.M)  # and its indent
-_ALL_LIST = re.compile(r"^__all__[ \t]*(?::[^=\n]*)?=[ \t]*[\[(]", re.M)  # __all__ = [ … ]
 
 
 def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
@@ -234,7 +234,7 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     changed = view.changed.get(path)
     if not _hooked(before, after, changed):
         return True  # no export hook: what it exports is what it defines
-    if changed is None or _HOOK_WORDS.search(changed) is not None:
+    if changed is None or _hooks_changed(before, after, changed):
         return False
     if LAZY_MODULE in before or (after is not None and LAZY_MODULE in after):
         return False  # (what a lazy module object serves is listed in the module's tables)
@@ -248,13 +248,36 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         # added where no line went unbinds none: openai-python's client adds its resources'
         # imports inside its properties)
     gone = imports_of(before).keys() - imports_of(after).keys()
-    return not gone or (  # or none of the names it no longer imports was exported: its
-        # __all__ is one list written out, which does not name them (openai-python's
-        # resources swap the helpers they import)
-        before.count("__all__") == 1
-        and _ALL_LIST.search(before) is not None
-        and not any(f'"{name}"' in before or f"'{name}'" in before for name in gone)
-    )
+    # or none of the names it no longer imports was exported: its __all__ is one list
+    # written out, which does not name them (openai-python's resources swap the helpers
+    # they import; pydantic's ``types`` stopped importing ``Union``, a word its docs quote)
+    return not gone or ((listed := listed_all(before)) is not None and not gone & listed)
+
+
+# a line importing names from typing (``TYPE_CHECKING`` among them: no block of its own)
+_FROM_TYPING = re.compile(r"[ \t]*from[ \t]+typing(?:_extensions)?[ \t]+import\b")
+
+
+def _hooks_changed(before: str, after: str, changed: str) -> bool:
+    """Whether a commit's changed lines of a module (``changed``) touch what decides its
+    exports beyond its definitions: a module ``__getattr__``, an ``if TYPE_CHECKING:`` block
+    (not ``from typing import TYPE_CHECKING, …``: 15 of pydantic's modules compared whole
+    for a typing name imported, in four months), or ``__all__`` other than by names added
+    to its one list (openai-python adds each new model's name to its module's list)."""
+    grows: bool | None = None
+    for m in _HOOK_WORDS.finditer(changed):
+        word = m.group()
+        if word == "TYPE_CHECKING":
+            if _FROM_TYPING.match(changed, changed.rfind("\n", 0, m.start()) + 1):
+                continue
+        elif word == "__all__":
+            if grows is None:
+                old, new = listed_all(before), listed_all(after)
+                grows = old is not None and new is not None and old <= new
+            if grows:
+                continue
+        return True
+    return False
 
 
 def _adds_inside(added: str) -> bool:
