@@ -501,7 +501,7 @@ class _Side:
         no string holds (the class's body ends there, if not before). A module of many
         classes names each ``forward`` or ``__init__`` once per class: each was read for
         one (a quarter of diffusers' scan). The whole text where a class may be written
-        ``class  cls`` or with a tab."""
+        ``class  cls`` or with a tab; nowhere where it is not written."""
         spans = self._spans.get(cls)
         if spans is None:
             text = self.text
@@ -521,8 +521,10 @@ class _Side:
                             break
                     spans.append((at, stop))
                     at = text.find(f"class {cls}", stop)
-                if not spans:  # (no "class Name" written: looked for everywhere, as before)
-                    spans = [(0, len(text))]
+                # none: no line is its header (one would be written "class Name", or spaced),
+                # none of its members is here (a class new in a commit was looked up in the
+                # version before it: diffusers' dummy-objects modules define ``__init__``,
+                # ``from_config`` and ``from_pretrained`` in each of their 200 classes)
             self._spans[cls] = spans
         return spans
 
