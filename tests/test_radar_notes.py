@@ -1055,3 +1055,56 @@ def test_a_module_with_all_is_read_around_its_changes_unless_its_exports_may_cha
     assert [(n, c) for n, c, _ in _items(tmp_path, mode, before, after)] == found
     if mode == "patches":  # (read whole where an import __all__ lists is gone)
         assert (after in parsed) == (found == [("pkg.mod.Base", "removed")])
+
+
+_PACKAGE = (
+    "from .core import (\n    Alpha,\n    Beta,\n)\nfrom .util import helper\n\n\n"
+    "def configure(path, strict=False):\n    value = helper(path)\n    return value\n\n\n"
+    "class Config:\n    def load(self, name):\n        return name\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("after", "found", "whole"),
+    [
+        (  # a function's body: no export changes
+            _PACKAGE.replace("    return value\n", "    value = value or path\n    return value\n"),
+            [],
+            False,
+        ),
+        (  # a parameter of its own function
+            _PACKAGE.replace("path, strict=False", "path"),
+            [("pkg.configure(strict)", "removed")],
+            False,
+        ),
+        (  # a name of an import over several lines (the line names no ``import``)
+            _PACKAGE.replace("    Beta,\n", ""),
+            [("pkg.Beta", "removed")],
+            True,
+        ),
+    ],
+)
+def test_a_package_init_of_its_own_code_is_read_around_changes_that_import_nothing(
+    tmp_path: Path,
+    mode: str,
+    after: str,
+    found: list[tuple[str, str]],
+    whole: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A package ``__init__`` that defines code of its own (pytest's ``_pytest/config``, 85
+    KB) is compared around its changed lines when they touch no import and no export hook
+    and its imports bind the same names (each change of a function's body parsed both
+    versions whole: a third of pytest's radar); a name gone from an import over several
+    lines is still compared whole."""
+    from commitdigest.analysis.radar import pyapi
+
+    parsed: list[str] = []
+    real = pyapi.module_api
+    monkeypatch.setattr(pyapi, "module_api", lambda text, *a: parsed.append(text) or real(text, *a))
+    [items] = module_items(
+        tmp_path, mode, "pkg/__init__.py", [("init", _PACKAGE), ("change", after)]
+    )
+    assert sorted((i.name, i.change.value) for i in items) == found
+    if mode == "patches":
+        assert (after in parsed) == whole

@@ -229,9 +229,11 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     show). openai-python's generated modules each have ``__all__``, and most of its commits
     add imports to them: each was modelled whole, both versions parsed, most of its radar's
     time."""
-    if after is None or path not in view.numbers or path.endswith("__init__.py"):
+    if after is None or path not in view.numbers:
         return False
     changed = view.changed.get(path)
+    if path.endswith("__init__.py"):
+        return _init_local(before, after, changed)
     if not _hooked(before, after, changed):
         return True  # no export hook: what it exports is what it defines
     if changed is None or _hooks_changed(before, after, changed):
@@ -252,6 +254,28 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     # written out, which does not name them (openai-python's resources swap the helpers
     # they import; pydantic's ``types`` stopped importing ``Union``, a word its docs quote)
     return not gone or ((listed := listed_all(before)) is not None and not gone & listed)
+
+
+# what a changed line of a package ``__init__`` may do to what it exports beyond its own
+# definitions: import (re-export), delete or bind names dynamically, hook attribute access
+_INIT_EXPORTS = re.compile(
+    r"\bimport\b|\bdel\b|__all__|__getattr__|__dir__|TYPE_CHECKING|globals\(|sys\.modules"
+)
+
+
+def _init_local(before: str, after: str, changed: str | None) -> bool:
+    """Whether a package ``__init__`` can be compared around its changed lines: they touch
+    no import, no ``del``, no export hook, and both versions' imports bind the same names
+    (a line of an import over several lines names no ``import``), neither version has
+    ``__all__`` or a module ``__getattr__``: what it re-exports is unchanged, what it
+    defines is read around the changes (pytest's ``_pytest/config/__init__.py``, 85 KB of
+    its own code, was parsed whole for each change of a function's body: a third of its
+    radar)."""
+    if changed is None or _INIT_EXPORTS.search(changed) is not None:
+        return False
+    if _hooked(before, after, changed):
+        return False
+    return imports_of(before) == imports_of(after)
 
 
 # a line importing names from typing (``TYPE_CHECKING`` among them: no block of its own)
