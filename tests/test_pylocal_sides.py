@@ -404,3 +404,27 @@ def test_a_long_header_with_strings_on_its_lines_is_read_line_by_line(
     lines[2:2] = ['    ) -> never:"""']
     assert pyapi.signature_end(lines, 0) == 103  # the ``)`` in the string closes nothing
     assert read  # (read as one text)
+
+
+def test_a_modules_strings_are_read_down_to_the_line_asked_and_on_from_there() -> None:
+    """Whether a line is inside a docstring is read from the module's top down to that line
+    only (huggingface_hub's ``hf_api.py``, 650 KB of docstrings, was read to its end for
+    each version a commit edits near its top); a later line reads on, an earlier one reads
+    nothing more, and every answer is the whole reading's."""
+    from commitdigest.analysis.radar.pyapi import string_spans
+
+    body = "".join(
+        f'def f{n}(a):\n    """Doc {n}.\n\n    More.\n    """\n    return a\n' for n in range(500)
+    )
+    text = 'X = """one\n"""\n' + body
+    side = _Side(text)
+    inside = {
+        line
+        for a, b in string_spans(text)
+        for line in range(text.count("\n", 0, a) + 1, text.count("\n", 0, b - 1) + 1)
+    }
+    assert side._in_string(4) == (4 in inside)
+    assert len(side._strings) <= 3  # (the first strings only)
+    for i in [2000, 10, 2999, 0, 1, 1500, len(side.lines) - 1, 3]:
+        assert side._in_string(i) == (i in inside)
+    assert [i for i in range(len(side.lines)) if side._in_string(i)] == sorted(inside)

@@ -56,6 +56,7 @@ __all__ = [
     "imports_in",
     "in_spans",
     "indent_of",
+    "iter_string_spans",
     "light_api",
     "listed_all",
     "module_api",
@@ -1123,9 +1124,13 @@ def _import_statements(text: str) -> Iterator[re.Match[str]]:
 
 def string_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of every triple-quoted string (docstrings), in order."""
+    return list(iter_string_spans(text))
+
+
+def iter_string_spans(text: str) -> Iterator[tuple[int, int]]:
+    """:func:`string_spans` one at a time, as far as they are asked for."""
     if '"""' not in text and "'''" not in text:
-        return []
-    spans: list[tuple[int, int]] = []  # str.find from quote to quote: few per module
+        return
     pos = 0
     double = single = -2  # the next of each quote at or after pos (-1: none left)
     while True:
@@ -1136,7 +1141,7 @@ def string_spans(text: str) -> list[tuple[int, int]]:
         if -1 != single < pos:
             single = text.find("'''", pos)
         if double < 0 and single < 0:
-            return spans
+            return
         start = double if single < 0 or 0 <= double < single else single
         head = text[text.rfind("\n", 0, start) + 1 : start]
         if ("#" in head or '"' in head or "'" in head) and not_code_at_end(head):
@@ -1144,8 +1149,8 @@ def string_spans(text: str) -> list[tuple[int, int]]:
             continue
         end = text.find(text[start : start + 3], start + 3)
         if end < 0:
-            return spans  # an unclosed one is no span
-        spans.append((start, end + 3))
+            return  # an unclosed one is no span
+        yield start, end + 3
         pos = end + 3
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import bisect
 import keyword
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from commitdigest.analysis.radar.kept import ByText
@@ -40,10 +40,10 @@ from commitdigest.analysis.radar.pyapi import (
     header_text,
     imports_in,
     indent_of,
+    iter_string_spans,
     private_name,
     signature_end,
     statement_end,
-    string_spans,
     word_char,
 )
 
@@ -89,8 +89,13 @@ class _Side:
         self._ends: dict[int, int] = {}  # header line -> the line its signature ends on
         self._tops: list[int] | None = None  # the lines that start with code, once listed
         self._top_walked = (-1, -1)  # the last walk up to such a line: its start, its answer
-        # the lines inside each triple-quoted string (first, last), in order
-        self._strings: list[tuple[int, int]] | None = None
+        # the lines inside each triple-quoted string (first, last), in order, as far as
+        # the module was read for them: every string that opens on a line before
+        # ``_strings_to`` is listed; the rest come from ``_more_strings`` (None: not begun)
+        self._strings: list[tuple[int, int]] = []
+        self._strings_to = -1
+        self._more_strings: Iterator[tuple[int, int]] | None = None
+        self._string_at = (0, 0)  # the last string's end offset read, and its line
         self._walked = (-1, -1)  # the last nearest_def(): its line, its answer
         self._counted = (0, 0)  # the last offset _line_of() was asked, and its line
         self._dataclass: dict[int, bool] = {}  # class header line -> dataclass-like
@@ -537,18 +542,36 @@ class _Side:
 
     def _in_string(self, i: int) -> bool:
         """Whether line index ``i`` starts inside a triple-quoted string (after its opening
-        quotes, before its closing ones)."""
-        if self._strings is None:
-            # a string at offsets [a, b) holds the lines that start after a and before b:
-            # the one after a's line, up to b - 1's
-            spans = (
-                (self._line_of(a) + 1, self._line_of(b - 1)) for a, b in string_spans(self.text)
-            )
-            self._strings = [(first, last) for first, last in spans if first <= last]
-        if not self._strings:
+        quotes, before its closing ones). The module's strings are read from its top down
+        to line ``i`` only, and on from there when a later line is asked (a module of
+        650 KB, huggingface_hub's ``hf_api.py``, was read to its end for each version)."""
+        if self._strings_to < i:
+            self._read_strings(i)
+        strings = self._strings
+        if not strings:
             return False
-        k = bisect.bisect_right(self._strings, (i, 1 << 62)) - 1
-        return k >= 0 and i <= self._strings[k][1]
+        k = bisect.bisect_right(strings, (i, 1 << 62)) - 1
+        return k >= 0 and i <= strings[k][1]
+
+    def _read_strings(self, i: int) -> None:
+        """List the strings that open on a line up to line index ``i`` (and the next one)."""
+        text = self.text
+        if self._more_strings is None:
+            self._more_strings = iter_string_spans(text)
+        at, line = self._string_at  # (its own count of line breaks: the searches between
+        # two reads ask _line_of() for earlier offsets)
+        for a, b in self._more_strings:
+            opens = line + text.count("\n", at, a)
+            closes = opens + text.count("\n", a, b - 1)
+            at, line = b - 1, closes
+            if opens + 1 <= closes:  # a string at offsets [a, b) holds the lines that start
+                self._strings.append((opens + 1, closes))  # after a and before b
+            if opens >= i:
+                self._strings_to = opens
+                break
+        else:
+            self._strings_to = len(self.lines)
+        self._string_at = (at, line)
 
     def _line_of(self, pos: int) -> int:
         """The 0-based line of character offset ``pos``: the line breaks before it, counted
