@@ -22,6 +22,7 @@ import ast
 import bisect
 import operator
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -1269,10 +1270,31 @@ def listed_all(text: str) -> set[str] | None:
     is written otherwise, or not at all."""
     if text.count("__all__") != 1 or (m := _ALL_START.search(text)) is None:
         return None
-    at = m.start()
-    if text.count('"""', 0, at) % 2 or text.count("'''", 0, at) % 2:
+    if not text.isascii() and unicodedata.normalize("NFKC", text).count("__all__") != 1:
+        return None  # (``__ａll__`` is ``__all__`` to Python)
+    if not _at_top(text, m.start()):
         return None
     return _listed_strings(text, m.end(), "]" if m.group(1) == "[" else ")")
+
+
+def _at_top(text: str, at: int) -> bool:
+    """Whether the line starting at offset ``at`` starts a top-level statement: not inside a
+    string or a comment, nor a bracket left open above it, nor a line continued by a
+    backslash (the code above it read without its strings and comments)."""
+    spans = not_code_spans(text)
+    if in_spans(spans, at):
+        return False
+    pieces: list[str] = []
+    pos = 0
+    for start, end in spans:
+        if start >= at:
+            break
+        pieces.append(text[pos:start])
+        pos = end
+    pieces.append(text[pos:at])
+    code = "".join(pieces)
+    depth = sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
+    return depth == 0 and not code.rstrip("\r\n").endswith("\\")
 
 
 def _listed_strings(text: str, pos: int, close: str) -> set[str] | None:

@@ -229,11 +229,9 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     show). openai-python's generated modules each have ``__all__``, and most of its commits
     add imports to them: each was modelled whole, both versions parsed, most of its radar's
     time."""
-    if after is None or path not in view.numbers:
+    if after is None or path not in view.numbers or path.endswith("__init__.py"):
         return False
     changed = view.changed.get(path)
-    if path.endswith("__init__.py"):
-        return _init_local(before, after, changed)
     if not _hooked(before, after, changed):
         return True  # no export hook: what it exports is what it defines
     if changed is None or _hooks_changed(before, after, changed):
@@ -241,41 +239,20 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     if LAZY_MODULE in before or (after is not None and LAZY_MODULE in after):
         return False  # (what a lazy module object serves is listed in the module's tables)
     indents = [m.group(1) for m in _IMPORT_LINE.finditer(changed)]
-    if not indents:
-        return True  # (no import changed)
+    gone = imports_of(before).keys() - imports_of(after).keys()
+    if not indents and not gone:
+        return True  # (no import changed: a name taken from an import over several lines
+        # changes no line that says "import")
     if _module_getattr(before) or _module_getattr(after):
         return False
     if any(indents) and (view.numbers[path][0] or not _adds_inside(changed)):
         return False  # (an import made lazy, or typing-only, no longer binds its name; one
         # added where no line went unbinds none: openai-python's client adds its resources'
         # imports inside its properties)
-    gone = imports_of(before).keys() - imports_of(after).keys()
     # or none of the names it no longer imports was exported: its __all__ is one list
     # written out, which does not name them (openai-python's resources swap the helpers
     # they import; pydantic's ``types`` stopped importing ``Union``, a word its docs quote)
     return not gone or ((listed := listed_all(before)) is not None and not gone & listed)
-
-
-# what a changed line of a package ``__init__`` may do to what it exports beyond its own
-# definitions: import (re-export), delete or bind names dynamically, hook attribute access
-_INIT_EXPORTS = re.compile(
-    r"\bimport\b|\bdel\b|__all__|__getattr__|__dir__|TYPE_CHECKING|globals\(|sys\.modules"
-)
-
-
-def _init_local(before: str, after: str, changed: str | None) -> bool:
-    """Whether a package ``__init__`` can be compared around its changed lines: they touch
-    no import, no ``del``, no export hook, and both versions' imports bind the same names
-    (a line of an import over several lines names no ``import``), neither version has
-    ``__all__`` or a module ``__getattr__``: what it re-exports is unchanged, what it
-    defines is read around the changes (pytest's ``_pytest/config/__init__.py``, 85 KB of
-    its own code, was parsed whole for each change of a function's body: a third of its
-    radar)."""
-    if changed is None or _INIT_EXPORTS.search(changed) is not None:
-        return False
-    if _hooked(before, after, changed):
-        return False
-    return imports_of(before) == imports_of(after)
 
 
 # a line importing names from typing (``TYPE_CHECKING`` among them: no block of its own)
