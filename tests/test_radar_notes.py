@@ -1078,3 +1078,67 @@ def test_a_listed_name_gone_from_an_import_over_several_lines_is_found(
     assert [(n, c) for n, c, _ in _items(tmp_path, mode, before, after)] == [
         ("pkg.mod.y", "removed")
     ]
+
+
+_CONFIGURE = "def configure(path, strict=False):\n    return path\n"
+_PACKAGE = (
+    "from .core import (  # noqa: F401 (re-exports)\n    Alpha,\n    Beta,\n)\n"
+    "from .util import helper\n\n\n"
+    "def configure(path, strict=False):\n    value = helper(path)\n    return value\n\n\n"
+    "class Config:\n    def load(self, name):\n        return name\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "found", "whole"),
+    [
+        (  # a parameter of its own function, a line of its class
+            _PACKAGE,
+            _PACKAGE.replace("path, strict=False", "path").replace("return name", "return 1"),
+            [("pkg.configure(strict)", "removed")],
+            False,
+        ),
+        (  # a name of an import over several lines (a ")" in its comment)
+            _PACKAGE,
+            _PACKAGE.replace("    Beta,\n", "").replace("path, strict=False", "path"),
+            [("pkg.Beta", "removed"), ("pkg.configure(strict)", "removed")],
+            True,
+        ),
+        (  # a name of an import continued by a backslash (a reviewer's)
+            "from .a import x, \\\n    y\n\n\n" + _CONFIGURE,
+            "from .a import x, \\\n    z\n\n\n" + _CONFIGURE.replace(", strict=False", ""),
+            [("pkg.configure(strict)", "removed"), ("pkg.y", "removed")],
+            True,
+        ),
+        (  # an import taken into a function by the block above it (a reviewer's)
+            "if HAS:\n    from .a import y\n\n\n" + _CONFIGURE,
+            "def _load():\n    from .a import y\n\n\n" + _CONFIGURE.replace(", strict=False", ""),
+            [("pkg.configure(strict)", "removed"), ("pkg.y", "removed")],
+            True,
+        ),
+    ],
+)
+def test_a_package_init_is_read_around_changes_in_its_own_defs_only(
+    tmp_path: Path,
+    mode: str,
+    before: str,
+    after: str,
+    found: list[tuple[str, str]],
+    whole: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A package ``__init__`` that defines code of its own (pytest's ``_pytest/config``, 85
+    KB) is compared around its changed lines when each is a line of one of its defs or
+    classes (and none imports, and its imports bind the same names): each change of a
+    function parsed both versions whole. A line of an import over several lines, or a block
+    that takes an import in, is still compared whole: what it re-exports may change."""
+    from commitdigest.analysis.radar import pyapi
+
+    parsed: list[str] = []
+    real = pyapi.module_api
+    monkeypatch.setattr(pyapi, "module_api", lambda text, *a: parsed.append(text) or real(text, *a))
+    files = [("init", before), ("change", after)]
+    [items] = module_items(tmp_path, mode, "pkg/__init__.py", files)
+    assert sorted((i.name, i.change.value) for i in items) == found
+    if mode == "patches":
+        assert (after in parsed) == whole

@@ -52,6 +52,7 @@ __all__ = [
     "derived_classes",
     "find",
     "imports_of",
+    "in_definitions",
     "local_breakages",
     "subclasses",
 ]
@@ -630,6 +631,26 @@ def local_breakages(
         new.find,
         lambda: (imports_of(before), imports_of(after)),
     )
+
+
+def in_definitions(text: str, numbers: Iterable[int]) -> bool:
+    """Whether each 1-based line of ``numbers`` is a line of a def or class statement at the
+    module's first column (its decorators, header or body): the last line at or above it
+    that starts with code is a ``def``, ``class`` or decorator line no string holds. What
+    such lines bind is the function's or the class's, never the module's by an import."""
+    side = _side(text)
+    lines = side.lines
+    for n in numbers:
+        i = n - 1
+        if not 0 <= i < len(lines):
+            return False
+        t = i if lines[i][:1] not in _NOT_TOP else side._top_above(i)
+        if t < 0 or not lines[t].startswith(_DEFINES) or side._in_string(t):
+            return False
+    return True
+
+
+_DEFINES = ("def ", "async def ", "class ", "@")
 
 
 def qualname_at(text: str, i: int) -> str | None:

@@ -79,6 +79,7 @@ from commitdigest.analysis.radar.pylocal import (
     derived_classes,
     find,
     imports_of,
+    in_definitions,
     local_breakages,
     qualname_at,
     subclasses,
@@ -229,9 +230,11 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     show). openai-python's generated modules each have ``__all__``, and most of its commits
     add imports to them: each was modelled whole, both versions parsed, most of its radar's
     time."""
-    if after is None or path not in view.numbers or path.endswith("__init__.py"):
+    if after is None or path not in view.numbers:
         return False
     changed = view.changed.get(path)
+    if path.endswith("/__init__.py") or path == "__init__.py":
+        return _init_local(before, after, changed, view.numbers[path])
     if not _hooked(before, after, changed):
         return True  # no export hook: what it exports is what it defines
     if changed is None or _hooks_changed(before, after, changed):
@@ -253,6 +256,31 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     # written out, which does not name them (openai-python's resources swap the helpers
     # they import; pydantic's ``types`` stopped importing ``Union``, a word its docs quote)
     return not gone or ((listed := listed_all(before)) is not None and not gone & listed)
+
+
+# a changed line of a package ``__init__`` that may change what it exports beyond its
+# definitions: an import (a re-export), a ``del``, a hook, names bound dynamically
+_INIT_EXPORTS = re.compile(
+    r"\bimport\b|\bdel\b|__all__|__getattr__|__dir__|TYPE_CHECKING|globals\(|locals\(|sys\.modules"
+)
+
+
+def _init_local(
+    before: str, after: str, changed: str | None, numbers: tuple[frozenset[int], frozenset[int]]
+) -> bool:
+    """Whether a package ``__init__`` can be compared around its changed lines: each is a
+    line of a def or class at the module's first column in its version (no module-level
+    statement, no import over several lines, no block that would take an import in), none
+    imports, deletes or hooks, neither version has ``__all__`` or a module ``__getattr__``,
+    and both versions' imports bind the same names: what it re-exports is unchanged, what
+    it defines is read around the changes. pytest's ``_pytest/config/__init__.py`` (85 KB
+    of its own code) was parsed whole for each change of a function's body."""
+    if changed is None or _INIT_EXPORTS.search(changed) is not None:
+        return False
+    if _hooked(before, after, changed) or imports_of(before) != imports_of(after):
+        return False
+    removed, added = numbers
+    return in_definitions(before, removed) and in_definitions(after, added)
 
 
 # a line importing names from typing (``TYPE_CHECKING`` among them: no block of its own)
