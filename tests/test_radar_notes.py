@@ -1142,3 +1142,17 @@ def test_a_package_init_is_read_around_changes_in_its_own_defs_only(
     assert sorted((i.name, i.change.value) for i in items) == found
     if mode == "patches":
         assert (after in parsed) == whole
+
+
+def test_a_listed_name_gone_from_an_import_continued_by_a_backslash_is_found(
+    tmp_path: Path, mode: str
+) -> None:
+    """A module whose ``__all__`` only grows is still compared whole where an import is
+    continued by a backslash: a name it stops binding is a removed export (a reviewer's)."""
+    before = (
+        'from .a import x, \\\n    y\n__all__ = ["x", "y", "configure"]\n\n\n'
+        "def configure(path, strict=False):\n    return path\n"
+    )
+    after = before.replace("    y\n", "    z\n").replace('"configure"]', '"configure", "z"]')
+    names = [(n, c) for n, c, _ in _items(tmp_path, mode, before, after)]
+    assert ("pkg.mod.y", "removed") in names
