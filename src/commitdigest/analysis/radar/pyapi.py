@@ -1281,18 +1281,9 @@ def _at_top(text: str, at: int) -> bool:
     """Whether the line starting at offset ``at`` starts a top-level statement: not inside a
     string or a comment, nor a bracket left open above it, nor a line continued by a
     backslash (the code above it read without its strings and comments)."""
-    spans = not_code_spans(text)
-    if in_spans(spans, at):
+    if in_spans(not_code_spans(text), at):
         return False
-    pieces: list[str] = []
-    pos = 0
-    for start, end in spans:
-        if start >= at:
-            break
-        pieces.append(text[pos:start])
-        pos = end
-    pieces.append(text[pos:at])
-    code = "".join(pieces)
+    code = code_of(text[:at])  # (no string or comment runs past ``at``: the same spans)
     depth = sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
     return depth == 0 and not code.rstrip("\r\n").endswith("\\")
 

@@ -633,6 +633,9 @@ def local_breakages(
     )
 
 
+_DEFINES = ("def ", "async def ", "class ", "@")  # how a def or class statement starts
+
+
 def in_definitions(text: str, numbers: Iterable[int]) -> bool:
     """Whether each 1-based line of ``numbers`` is a line of a def or class statement at the
     module's first column (its decorators, header or body): the last line at or above it
@@ -648,9 +651,6 @@ def in_definitions(text: str, numbers: Iterable[int]) -> bool:
         if t < 0 or not lines[t].startswith(_DEFINES) or side._in_string(t):
             return False
     return True
-
-
-_DEFINES = ("def ", "async def ", "class ", "@")
 
 
 def qualname_at(text: str, i: int) -> str | None:
