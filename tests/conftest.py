@@ -25,6 +25,20 @@ def _chinese_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
 
 
+@pytest.fixture(autouse=True)
+def _no_user_data(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
+) -> None:
+    """A command run without ``--home`` or ``COMMITDIGEST_HOME`` keeps its store under this
+    test's own folder, never in the user's data folder (made only when a test writes it)."""
+    import hashlib
+
+    own = hashlib.sha1(request.node.nodeid.encode(), usedforsecurity=False).hexdigest()[:12]
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.getbasetemp() / "data" / own))
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-golden",

@@ -311,10 +311,24 @@ def test_config_check_names_each_missing_secret_and_a_password_without_tls(
     assert "secret-value" not in err
 
 
-def test_config_check_without_a_file_shows_the_defaults() -> None:
+def test_config_check_without_a_file_shows_the_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, _ = cli("config", "check")
     assert code == 0 and "none found" in out.splitlines()[0]
-    assert tomllib.loads(out)["language"] == "zh"
+    assert tomllib.loads(out)["language"] == "zh"  # (the tests' locale is zh_CN)
+    # the language reports are written in: the locale's where the file sets none
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, out, _ = cli("config", "check")
+    assert code == 0 and tomllib.loads(out)["language"] == "en"
+    assert 'language = "en" # from the locale' in out
+
+
+def test_config_check_shows_the_language_the_file_sets(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    path = write(tmp_path / "commitdigest.toml", 'language = "zh"\n')
+    code, out, _ = cli("config", "check", "--config", str(path))
+    assert code == 0 and tomllib.loads(out)["language"] == "zh" and "locale" not in out
 
 
 def test_config_check_rejects_an_invalid_file_with_exit_2(tmp_path: Path) -> None:

@@ -83,6 +83,21 @@ def test_run_delivers_once_and_deliver_resends_on_demand(tmp_path: Path) -> None
         assert SECRET not in output.stdout + output.stderr
 
 
+def test_a_test_message_is_in_the_language_reports_are(tmp_path: Path) -> None:
+    """`deliver --test` without a channel `lang` or a config `language` writes the sample
+    in the locale's language, as `report` and `run` would (not the settings' default)."""
+    with HttpReceiver() as hook:
+        config, env = setup(tmp_path, hook.url())
+        for lang, expected in (("C.UTF-8", "en"), ("zh_CN.UTF-8", "zh")):
+            sent = runner.invoke(
+                app,
+                ["deliver", "--config", str(config), "--test", "hook"],
+                env={**env, "LANG": lang, "LC_ALL": "", "LC_MESSAGES": ""},
+            )
+            assert sent.exit_code == 0, sent.stderr
+            assert hook.requests[-1].json()["lang"] == expected
+
+
 def test_a_failing_channel_leaves_the_report_and_sets_the_exit_code(tmp_path: Path) -> None:
     with HttpReceiver() as hook, HttpReceiver(Reply(500, "down")) as broken:
         config, env = setup(tmp_path, hook.url(), broken.url())

@@ -327,17 +327,16 @@ def test_new_commits_are_analysed_while_old_ones_come_from_the_cache(tmp_path: P
 
 def test_default_language_follows_config_then_locale(tmp_path: Path) -> None:
     from commitdigest.config import load_settings
-    from commitdigest.pipeline.report import default_lang
 
     unset = load_settings(None)
-    assert default_lang(unset, {"LANG": "zh_CN.UTF-8"}) == "zh"
-    assert default_lang(unset, {"LANG": "en_US.UTF-8"}) == "en"
-    assert default_lang(unset, {"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}) == "zh"
-    assert default_lang(unset, {"LC_MESSAGES": "C", "LANG": "zh_CN.UTF-8"}) == "en"
-    assert default_lang(unset, {}) == "en"
+    assert unset.report_language({"LANG": "zh_CN.UTF-8"}) == "zh"
+    assert unset.report_language({"LANG": "en_US.UTF-8"}) == "en"
+    assert unset.report_language({"LC_ALL": "zh_TW.UTF-8", "LANG": "en_US.UTF-8"}) == "zh"
+    assert unset.report_language({"LC_MESSAGES": "C", "LANG": "zh_CN.UTF-8"}) == "en"
+    assert unset.report_language({}) == "en"
     config = tmp_path / "commitdigest.toml"
     config.write_text('language = "zh"\n', encoding="utf-8")
-    assert default_lang(load_settings(config), {"LANG": "en_US.UTF-8"}) == "zh"
+    assert load_settings(config).report_language({"LANG": "en_US.UTF-8"}) == "zh"
 
 
 def _three_days(path: Path) -> Path:
@@ -394,6 +393,12 @@ def test_last_reports_exactly_the_last_commits_as_one_report(tmp_path: Path) -> 
     assert code == 2 and "--last cannot be combined" in err
     code, _, err = cli("report", "owner/name", "--last", "2", home=tmp_path / "home")
     assert code == 2 and "local repositories only" in err
+    # a path that does not exist is no remote repository: the git source's own error
+    missing = str(tmp_path / "no-such-dir")
+    code, _, err = cli("report", missing, "--last", "2", home=tmp_path / "home")
+    assert code == 3 and err.strip() == f"error: repository path does not exist: {missing}"
+    code, _, err = cli("report", "./no-such-dir", "--last", "2", home=tmp_path / "home")
+    assert code == 3 and "repository path does not exist" in err and "remote" not in err
 
 
 def test_last_counts_first_parent_commits_and_skips_a_skewed_clock(tmp_path: Path) -> None:

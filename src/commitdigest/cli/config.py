@@ -87,7 +87,11 @@ def check(config: ConfigOption = None) -> None:
             err.print(f"error: {problem}", markup=False)
         if errors:
             raise ConfigError(errors[0])
-        return f"# config file: {where}\n# valid\n\n{effective_toml(settings)}"
+        notes: dict[str, str] = {}
+        if "language" not in settings.model_fields_set:  # what reports are written in now
+            settings = settings.model_copy(update={"language": settings.report_language()})
+            notes["language"] = "from the locale (LC_ALL, LC_MESSAGES, LANG): set it to choose"
+        return f"# config file: {where}\n# valid\n\n{effective_toml(settings, notes)}"
 
     typer.echo(guard(action), nl=False)
 

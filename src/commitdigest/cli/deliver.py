@@ -72,7 +72,7 @@ def write_dry_run(
     context: Report
     if test is not None:
         targets = select_channels(settings.deliver, [test])
-        lang = targets[0].lang or settings.language
+        lang = targets[0].lang or settings.report_language()
         context, paths = sample_context(lang), dict[str, Path]()
     else:
         targets = select_channels(settings.deliver, channels)
@@ -237,7 +237,9 @@ def register(app: typer.Typer) -> None:
                 return DeliveryFailed.exit_code if failed(retried.results) else 0
             if test is not None:
                 (target,) = select_channels(settings.deliver, [test])
-                results = [run_sync(send_test(target, lang=target.lang or settings.language))]
+                results = [
+                    run_sync(send_test(target, lang=target.lang or settings.report_language()))
+                ]
             else:
                 label = report_label(settings, date)
                 results = run_sync(

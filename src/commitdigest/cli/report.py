@@ -45,12 +45,13 @@ def last_window(
     parents) of each local repository, labelled with the first and last commit date."""
     from commitdigest.errors import UsageError
     from commitdigest.models import Subscription
-    from commitdigest.sources.open import is_local, recent_commit_times
+    from commitdigest.sources.open import is_remote, recent_commit_times
     from commitdigest.window import commit_range, resolve_zone
 
     zone_name, _ = resolve_zone(tz)
     named = [Subscription(name=name, branch=branch) for name in repositories]
-    remote = [s.name for s in named if not is_local(s)]
+    # (a path that does not exist gets the git source's own error, not this one)
+    remote = [s.name for s in named if is_remote(s)]
     if remote:
         raise UsageError(f"--last reads local repositories only, not {', '.join(remote)}")
     moments = [moment for s in named for moment in recent_commit_times(s, count)]
@@ -346,10 +347,8 @@ class GivenReportOptions(Protocol):
 def given_options(settings: Settings, args: GivenReportOptions) -> dict[str, object]:
     """The report options given on the command line (``report``, ``weekly``), as
     :meth:`ReportOptions.from_settings` overrides; the language defaults as the config says."""
-    from commitdigest.pipeline.report import default_lang
-
     given = {
-        "lang": args.lang or default_lang(settings),
+        "lang": args.lang or settings.report_language(),
         "formats": args.fmt,
         "out_dir": args.out_dir,
         "analyser": args.analyser,

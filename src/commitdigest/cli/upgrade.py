@@ -71,13 +71,13 @@ def register(app: typer.Typer) -> None:
             from commitdigest.aio import run_sync
             from commitdigest.cli.report import checkouts
             from commitdigest.config import find_config, load_settings
-            from commitdigest.pipeline.report import check_lang, default_lang, parse_formats
+            from commitdigest.pipeline.report import check_lang, parse_formats
             from commitdigest.pipeline.upgrade import UpgradeOptions, run_upgrade
             from commitdigest.render.upgrade import verdict_line
             from commitdigest.store import default_home
 
             settings = load_settings(find_config(args.config))
-            language = args.lang or default_lang(settings)
+            language = args.lang or settings.report_language()
             check_lang(language)
             formats = parse_formats(args.fmt or ",".join(settings.formats))
             options = UpgradeOptions(

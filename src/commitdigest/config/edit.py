@@ -8,7 +8,7 @@ are written, and are written atomically as UTF-8. The ``commitdigest config`` an
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,8 +106,9 @@ def remove_subscription(path: Path, name: str) -> str:
     return str(raw[index]["name"]).strip()
 
 
-def effective_toml(settings: Settings) -> str:
-    """The effective settings as TOML: unset values as comments, secrets masked."""
+def effective_toml(settings: Settings, notes: Mapping[str, str] | None = None) -> str:
+    """The effective settings as TOML: unset values as comments, secrets masked;
+    ``notes``: a comment after a key's value (``{"language": "from the locale"}``)."""
     import tomlkit
     from tomlkit.container import Container
     from tomlkit.items import Table as TomlTable
@@ -131,6 +132,8 @@ def effective_toml(settings: Settings) -> str:
                     target.add(key, tomlkit.item(MASK).comment(f"from {source}"))
             elif value is None:
                 target.add(tomlkit.comment(f"{key}: not set"))
+            elif notes and here in notes:
+                target.add(key, tomlkit.item(value).comment(notes[here]))
             elif isinstance(value, dict):
                 table = tomlkit.table()
                 fill(table, value, here)

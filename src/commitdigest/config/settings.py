@@ -19,7 +19,7 @@ import json
 import os
 import re
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
@@ -270,6 +270,19 @@ class Settings(BaseSettings):
                 for c in self.deliver
             ]
         return self
+
+    def report_language(self, environ: Mapping[str, str] | None = None) -> Literal["zh", "en"]:
+        """The report language when a command is given none: ``language`` where the config
+        sets it, else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, the first that is
+        set) when it starts with ``zh``, else ``en``."""
+        if "language" in self.model_fields_set:
+            return self.language
+        env = os.environ if environ is None else environ
+        for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+            value = env.get(name)
+            if value:
+                return "zh" if value.lower().startswith("zh") else "en"
+        return "en"
 
     @field_validator("repositories")
     @classmethod

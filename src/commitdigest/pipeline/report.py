@@ -12,7 +12,6 @@ import bisect
 import contextlib
 import dataclasses
 import itertools
-import os
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -93,7 +92,7 @@ class ReportOptions:
     ) -> ReportOptions:
         """The options the config file gives; ``overrides`` (e.g. command-line options) win."""
         values: dict[str, Any] = {
-            "lang": default_lang(settings),  # the config, else the locale
+            "lang": settings.report_language(),  # the config, else the locale
             "formats": settings.formats,
             "out_dir": settings.output_dir,
             "limits": PatchLimits(
@@ -162,20 +161,6 @@ def parse_formats(value: str | Sequence[str]) -> tuple[str, ...]:
             f"unknown format {', '.join(unknown) or '(none)'}: choose from {', '.join(FORMATS)}"
         )
     return formats
-
-
-def default_lang(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
-    """The report language when none is given: the config's ``language`` if it sets one,
-    else the locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, the first that is set) when
-    it starts with ``zh``, else ``en``."""
-    if "language" in settings.model_fields_set:
-        return settings.language
-    env = os.environ if environ is None else environ
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(name)
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    return "en"
 
 
 def check_lang(lang: str) -> str:

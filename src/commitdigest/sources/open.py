@@ -192,6 +192,20 @@ def is_local(subscription: Subscription) -> bool:
     return subscription.source != "github" and Path(subscription.name).expanduser().exists()
 
 
+def is_remote(subscription: Subscription) -> bool:
+    """Whether ``subscription`` names a repository elsewhere (``owner/repo``, a URL): not a
+    path on this machine, nor a path that does not exist (which :func:`is_local` denies too)."""
+    if is_local(subscription):
+        return False
+    from .github_source import parse_github_spec
+
+    return (
+        subscription.source == "github"
+        or parse_github_spec(subscription.name) is not None
+        or parse_remote(subscription.name) is not None
+    )
+
+
 def recent_commit_times(subscription: Subscription, count: int) -> list[datetime]:
     """Committer times (UTC) of the last ``count`` commits of a local repository's branch
     along first parents (the commits a report lists), newest first; empty for a repository
