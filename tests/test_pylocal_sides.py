@@ -284,6 +284,76 @@ def test_the_nearest_header_above_a_line_is_the_walk_ups_whatever_was_asked_befo
         assert side.nearest_def(i) == whole
 
 
+# blocks of a pydantic-style class body: fields, values over several lines, docstrings
+# under fields, a nested model (its end dedents), comments, blanks, a string at the margin
+FIELD_BLOCKS = st.sampled_from(
+    [
+        ("    name: str", '    """The name."""'),
+        ("    user: str = Field(", "        default='guest',", "    )"),
+        (
+            "    user: str = Field(",
+            "        default=dict(",
+            "            a=1,",
+            "        ),",
+            "    )",
+        ),
+        (
+            "    class Inner(BaseModel):",
+            "        inner: int = Field(",
+            "            5,",
+            "        )",
+        ),
+        ("    ", "# a comment"),
+        ('    doc: str = """', "at the margin", '"""'),
+        ("    more: int = Field(", "  dedented=1)"),
+        ('    """A docstring', "    More of it.", '    """'),
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(body=st.lists(FIELD_BLOCKS, min_size=1, max_size=40), data=st.data())
+def test_a_fields_value_line_is_found_whatever_was_asked_before(
+    body: list[tuple[str, ...]], data: st.DataObject
+) -> None:
+    """Where a line's walk up to its field passes the lines down to where the last walk
+    started, it goes on as that walk went: the lines asked in order (a commit's changed
+    lines), any of them, find what a fresh walk finds."""
+    text = "\n".join(
+        ["class Model(BaseModel):", *(line for block in body for line in block), "x = 1"]
+    )
+    side = _Side(text)
+    count = len(side.lines) - 1
+    asked = sorted(data.draw(st.sets(st.integers(1, count - 1), max_size=count)))
+    for i in asked:
+        j = side.nearest_def(i)
+        if j < 0:
+            continue
+        found, whole = side._field_over(i, j), _Side(text)._field_over(i, j)
+        assert (found and (found.qualname, found.line)) == (whole and (whole.qualname, whole.line))
+
+
+def test_a_fields_value_line_after_another_field_is_that_fields() -> None:
+    """The walk from a line of a field's value stops at its own field, not at the one above
+    that the last walk found (however the lines are asked)."""
+    body = ["    user: str = Field(", "        default='guest',", "    )"] * 2
+    text = "\n".join(["class Model(BaseModel):", *body, "x = 1"])
+    side = _Side(text)
+    first, second = side._field_over(2, 0), side._field_over(5, 0)
+    assert first is not None and (first.qualname, first.line) == ("Model.user", 2)
+    assert second is not None and (second.qualname, second.line) == ("Model.user", 5)
+    docs = "".join(f'    f{n}: int = 0\n    """Field {n}."""\n' for n in range(50))
+    side = _Side(f"class Model(BaseModel):\n{docs}    last: int = Field(\n        1,\n    )\n")
+    assert all(side._field_over(i, 0) is None for i in range(2, 101, 2))  # the docstrings
+    last = side._field_over(102, 0)  # (past 80 lines from the class: its own walk)
+    assert last is not None and (last.qualname, last.line) == ("Model.last", 102)
+    values = "".join(f"        {n},\n" for n in range(90))
+    side = _Side(f"class Model(BaseModel):\n    long: list = Field(\n{values}    )\n")
+    near = side._field_over(80, 0)  # a walk reaches 80 lines up, no further
+    assert near is not None and (near.qualname, near.line) == ("Model.long", 2)
+    assert side._field_over(81, 0) is None  # (out of reach: not the last walk's answer)
+
+
 # ("\r\r" + "\n" reads as a line "\r": CRLF is read as LF)
 LINES = st.sampled_from(["class C:", "x = 1", "    y = 2", "", "# note", "\tz", "\r\r", "@wrap"])
 

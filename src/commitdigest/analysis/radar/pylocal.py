@@ -98,6 +98,8 @@ class _Side:
         self._more_strings: Iterator[tuple[int, int]] | None = None
         self._string_at = (0, 0)  # the last string's end offset read, and its line
         self._walked = (-1, -1)  # the last nearest_def(): its line, its answer
+        # the last _field_start(): its line, class line, indent, and the field's start line
+        self._field_walk = (-1, -1, -1, -1)
         self._counted = (0, 0)  # the last offset _line_of() was asked, and its line
         self._dataclass: dict[int, bool] = {}  # class header line -> dataclass-like
         self._spans: dict[str, list[tuple[int, int]]] = {}  # class -> where its members are
@@ -440,24 +442,53 @@ class _Side:
         """The field whose value line index ``i`` is a later line of (``user: str =
         Field(`` / ``'guest',`` / ``)``), in the body of a dataclass-like class (``j``: the
         def or class line nearest above ``i``, a dataclass-like class); None for any
-        other line. Up from ``i``, past the lines of brackets opened in the value
-        (``default_factory=lambda: dict(``) and of strings, to the first line that starts
-        an annotated assignment: the field, if its statement holds line ``i``."""
+        other line (:meth:`_field_start` finds where it would start)."""
         lines = self.lines
-        deep = indent_of(lines[i]) + (lines[i].lstrip()[:1] in (")", "]", "}"))
-        for k in range(i - 1, max(j, i - _FIELD_LINES), -1):
-            above = lines[k]
+        k = self._field_start(i, j)
+        if k < 0 or statement_end(lines, k) < i:
+            return None
+        attr = self.attribute_at(k, public=True)
+        return attr if attr is not None and attr.field else None
+
+    def _field_start(self, i: int, j: int) -> int:
+        """Up from line index ``i`` (below ``j``, at most :data:`_FIELD_LINES` lines), past
+        the lines of brackets opened in a value (``default_factory=lambda: dict(``) and of
+        strings, to the first line that starts an annotated assignment; -1: none.
+
+        A walk that passes the lines down to where the last walk (from a line above, as
+        deep) started goes on as that walk went: its answer is the one found there, when it
+        lies in reach. The lines of a docstring under a field (openai-python's models
+        document each field so) were each walked up to the class before, eighty lines a
+        line."""
+        lines = self.lines
+        line = lines[i]
+        deep = indent_of(line) + (line.lstrip()[:1] in (")", "]", "}"))
+        low = max(j, i - _FIELD_LINES)  # the walk reads the lines above low
+        last, last_j, last_deep, found = self._field_walk
+        if last_j == j and last_deep == deep and low <= last < i:
+            for n in range(i - 1, last - 1, -1):
+                above = lines[n]
+                code = above.strip() and not above.lstrip().startswith("#")
+                if code and indent_of(above) < deep:
+                    break  # (not passed as a matter of course: walked)
+            else:  # lines i-1 .. last are passed: the walk from last follows
+                k = found if found > low else -1
+                self._field_walk = (i, j, deep, k)
+                return k
+        start_deep = deep
+        k = -1
+        for n in range(i - 1, low, -1):
+            above = lines[n]
             if not above.strip() or above.lstrip().startswith("#") or indent_of(above) >= deep:
                 continue
-            if self._in_string(k):
+            if self._in_string(n):
                 continue  # (a string's line written at the margin)
             if _FIELD_START.match(above):
-                if statement_end(lines, k) < i:
-                    return None
-                attr = self.attribute_at(k, public=True)
-                return attr if attr is not None and attr.field else None
+                k = n
+                break
             deep = indent_of(above)  # a line of the value, its brackets nested less deep
-        return None
+        self._field_walk = (i, j, start_deep, k)
+        return k
 
     def find(self, qual: str) -> Obj | None:
         """``qual`` anywhere in this version (looked up by its last name): a ``def``, then a
