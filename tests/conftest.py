@@ -37,6 +37,7 @@ def _no_user_data(
 
     own = hashlib.sha1(request.node.nodeid.encode(), usedforsecurity=False).hexdigest()[:12]
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path_factory.getbasetemp() / "data" / own))
+    monkeypatch.delenv("COMMITDIGEST_HOME", raising=False)  # (a developer's own: not here)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

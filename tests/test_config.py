@@ -320,6 +320,10 @@ def test_config_check_without_a_file_shows_the_defaults(monkeypatch: pytest.Monk
     code, out, _ = cli("config", "check")
     assert code == 0 and tomllib.loads(out)["language"] == "en"
     assert 'language = "en" # from the locale' in out
+    for name in ("LANG", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    code, out, _ = cli("config", "check")
+    assert code == 0 and 'language = "en" # no locale set' in out
 
 
 def test_config_check_shows_the_language_the_file_sets(

@@ -307,6 +307,7 @@ FIELD_BLOCKS = st.sampled_from(
         ('    doc: str = """', "at the margin", '"""'),
         ("    more: int = Field(", "  dedented=1)"),
         ('    """A docstring', "    More of it.", '    """'),
+        ("    items: list = Field(", "        default=[", "        1,", "        2,", "    ])"),
     ]
 )
 
@@ -349,7 +350,9 @@ def test_a_fields_value_line_after_another_field_is_that_fields() -> None:
     assert last is not None and (last.qualname, last.line) == ("Model.last", 102)
     values = "".join(f"        {n},\n" for n in range(90))
     side = _Side(f"class Model(BaseModel):\n    long: list = Field(\n{values}    )\n")
-    near = side._field_over(80, 0)  # a walk reaches 80 lines up, no further
+    first = side._field_over(3, 0)
+    assert first is not None and (first.qualname, first.line) == ("Model.long", 2)
+    near = side._field_over(80, 0)  # the walk from line 3's, reaching 80 lines up
     assert near is not None and (near.qualname, near.line) == ("Model.long", 2)
     assert side._field_over(81, 0) is None  # (out of reach: not the last walk's answer)
 

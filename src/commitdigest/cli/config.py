@@ -90,7 +90,12 @@ def check(config: ConfigOption = None) -> None:
         notes: dict[str, str] = {}
         if "language" not in settings.model_fields_set:  # what reports are written in now
             settings = settings.model_copy(update={"language": settings.report_language()})
-            notes["language"] = "from the locale (LC_ALL, LC_MESSAGES, LANG): set it to choose"
+            locale = any(os.environ.get(n) for n in ("LC_ALL", "LC_MESSAGES", "LANG"))
+            notes["language"] = (
+                "from the locale (LC_ALL, LC_MESSAGES, LANG): set it to choose"
+                if locale
+                else "no locale set (LC_ALL, LC_MESSAGES, LANG): set it to choose"
+            )
         return f"# config file: {where}\n# valid\n\n{effective_toml(settings, notes)}"
 
     typer.echo(guard(action), nl=False)

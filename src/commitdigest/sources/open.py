@@ -193,8 +193,10 @@ def is_local(subscription: Subscription) -> bool:
 
 
 def is_remote(subscription: Subscription) -> bool:
-    """Whether ``subscription`` names a repository elsewhere (``owner/repo``, a URL): not a
-    path on this machine, nor a path that does not exist (which :func:`is_local` denies too)."""
+    """Whether ``subscription`` names a repository elsewhere, as the opener reads it: not a
+    path on this machine, and ``owner/repo``, a URL or ``host:path`` (a missing path of two
+    parts, ``src/project``, reads as ``owner/repo`` there too); a missing path that reads
+    as neither is no remote repository (the git source says it does not exist)."""
     if is_local(subscription):
         return False
     from .github_source import parse_github_spec
