@@ -96,6 +96,16 @@ def test_a_test_message_is_in_the_language_reports_are(tmp_path: Path) -> None:
             )
             assert sent.exit_code == 0, sent.stderr
             assert hook.requests[-1].json()["lang"] == expected
+            review = tmp_path / f"review-{expected}"
+            dry = ["--test", "hook", "--dry-run", "--out", str(review)]
+            written = runner.invoke(
+                app,
+                ["deliver", "--config", str(config), *dry],
+                env={**env, "LANG": lang, "LC_ALL": "", "LC_MESSAGES": ""},
+            )
+            assert written.exit_code == 0, written.stderr
+            [payload] = review.glob("*.hook.json")  # (written, not sent)
+            assert json.loads(payload.read_text(encoding="utf-8"))["lang"] == expected
 
 
 def test_a_failing_channel_leaves_the_report_and_sets_the_exit_code(tmp_path: Path) -> None:
