@@ -65,7 +65,7 @@ def check(config: ConfigOption = None) -> None:
         from commitdigest.analysis.analysers import analysers
         from commitdigest.config.channels import channel_problems
         from commitdigest.config.edit import effective_toml
-        from commitdigest.config.settings import find_config, load_settings
+        from commitdigest.config.settings import LOCALE_VARIABLES, find_config, load_settings
         from commitdigest.errors import ConfigError
 
         path = find_config(config)
@@ -90,7 +90,7 @@ def check(config: ConfigOption = None) -> None:
         notes: dict[str, str] = {}
         if "language" not in settings.model_fields_set:  # what reports are written in now
             settings = settings.model_copy(update={"language": settings.report_language()})
-            locale = any(os.environ.get(n) for n in ("LC_ALL", "LC_MESSAGES", "LANG"))
+            locale = any(os.environ.get(n) for n in LOCALE_VARIABLES)
             notes["language"] = (
                 "from the locale (LC_ALL, LC_MESSAGES, LANG): set it to choose"
                 if locale

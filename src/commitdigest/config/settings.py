@@ -62,6 +62,8 @@ def default_home() -> Path:
 
 
 CONFIG_FILE = "commitdigest.toml"
+# the environment variables that name the locale, the first set wins (as gettext reads them)
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 ENV_PREFIX = "COMMITDIGEST_"
 # secret key path -> the environment variables that fill it, first one set wins
 SECRET_ENV: dict[str, tuple[str, ...]] = {
@@ -278,7 +280,7 @@ class Settings(BaseSettings):
         if "language" in self.model_fields_set:
             return self.language
         env = os.environ if environ is None else environ
-        for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        for name in LOCALE_VARIABLES:
             value = env.get(name)
             if value:
                 return "zh" if value.lower().startswith("zh") else "en"
