@@ -502,6 +502,138 @@ def test_a_documented_package_re_exports_its_modules_names(tmp_path: Path, mode:
     ]
 
 
+_HACK = """\
+import importlib
+import sys
+
+
+class Finder:
+    def spec_for_legacy(self):
+        mod = importlib.import_module('pkg._legacy')
+
+        class Loader:
+            def create_module(self, spec):
+                mod.__name__ = 'legacy'
+                return mod
+        return Loader()
+
+
+sys.meta_path.insert(0, Finder())
+"""
+_UTIL = "def mkpath(name, mode=0o777, verbose=True, dry_run=False):\n    pass\n"
+
+
+def test_a_private_package_served_under_its_own_name_is_public_by_that_name(
+    tmp_path: Path, mode: str
+) -> None:
+    """setuptools serves ``import distutils`` from ``setuptools._distutils`` (its
+    ``_distutils_hack`` sets the module's ``__name__``), and its docs document
+    ``distutils.dir_util``: removing ``dry_run`` from ``mkpath`` there broke the builds that
+    passed it, and was found nowhere (a private module's own names are no one's API). It is
+    ``legacy.dir_util.mkpath(dry_run)``, public; the package's modules the docs do not name,
+    and its private ones, stay unreported."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "hack/__init__.py": _HACK,
+            "pkg/_legacy/__init__.py": "", "pkg/_legacy/dir_util.py": _UTIL,
+            "pkg/_legacy/other.py": _UTIL, "pkg/_legacy/_helpers.py": _UTIL,
+            "docs/apiref.rst": ".. module:: legacy.dir_util\n\n.. function:: mkpath(name)\n"}),
+        CommitSpec("remove dry_run", D[1], files={
+            f"pkg/_legacy/{name}.py": _UTIL.replace(", dry_run=False", "")
+            for name in ("dir_util", "other", "_helpers")}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.visibility) for i in items] == [
+        ("legacy.dir_util.mkpath(dry_run)", Visibility.PUBLIC)
+    ]
+
+
+@pytest.mark.parametrize(
+    "hack",
+    [
+        _HACK.replace("mod.__name__ = 'legacy'", "mod.__name__ = 'other'"),  # another name
+        _HACK.replace("'pkg._legacy'", "'pkg.legacy_copy'"),  # another package
+        "",  # none: the docs name another project's ``legacy`` (the copy's original)
+    ],
+)
+def test_a_private_package_the_docs_name_unprefixed_stays_private_unless_served(
+    tmp_path: Path, mode: str, hack: str
+) -> None:
+    """Docs that name ``legacy.dir_util`` name the real project a package keeps a copy of as
+    ``pkg._legacy`` as often as a copy it serves: without the code that serves it under
+    that name, its names stay no one's API."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "hack/__init__.py": hack or "x = 1\n",
+            "pkg/_legacy/__init__.py": "", "pkg/_legacy/dir_util.py": _UTIL,
+            "docs/apiref.rst": ".. module:: legacy.dir_util\n"}),
+        CommitSpec("remove dry_run", D[1], files={
+            "pkg/_legacy/dir_util.py": _UTIL.replace(", dry_run=False", "")}),
+    ], mode)  # fmt: skip
+    assert items == []
+
+
+_EXTENSION = """\
+class Extension:
+    def __init__(self, name, sources, define_macros=None, *args, **kw):
+        self.name = name
+        self.sources = sources
+        self.define_macros = define_macros or []
+
+    def __repr__(self):
+        return f"<Extension {self.name}>"
+
+    def __eq__(self, other):
+        return self.name == other.name
+"""
+_EXTENSION_DATACLASS = """\
+from dataclasses import field
+
+from ._dc import lenient_dataclass
+
+
+@lenient_dataclass()
+class Extension:
+    name: str
+    sources: list
+    define_macros: list = field(default_factory=list)
+"""
+
+
+@pytest.mark.parametrize(
+    ("made", "expected"),
+    [
+        (_EXTENSION_DATACLASS, []),  # every parameter a field, the methods made
+        (  # a parameter no field takes, and a method the decorator is told not to make
+            _EXTENSION_DATACLASS.replace(
+                "lenient_dataclass()", "lenient_dataclass(repr=False)"
+            ).replace("    define_macros: list = field(default_factory=list)\n", ""),
+            ["pkg.ext.Extension.__init__(define_macros)", "pkg.ext.Extension.__repr__"],
+        ),
+        (  # not dataclass-like: the methods are gone
+            _EXTENSION_DATACLASS.replace("@lenient_dataclass()\n", ""),
+            [
+                "pkg.ext.Extension.__eq__",
+                "pkg.ext.Extension.__init__",
+                "pkg.ext.Extension.__repr__",
+            ],
+        ),
+    ],
+)
+def test_a_class_made_a_dataclass_keeps_the_methods_the_decorator_makes(
+    tmp_path: Path, mode: str, made: str, expected: list[str]
+) -> None:
+    """setuptools made distutils' ``Extension`` a dataclass (its own ``lenient_dataclass``):
+    its ``__init__``, ``__repr__`` and ``__eq__`` read as removed. The decorator makes them:
+    what callers lose is an old parameter no field takes."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "from .ext import Extension\n", "pkg/ext.py": _EXTENSION,
+            "pkg/_dc.py": "def lenient_dataclass(**kw):\n    pass\n"}),
+        CommitSpec("dataclass", D[1], files={"pkg/ext.py": made}),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items) == expected
+
+
 _DIALECT = """\
 from ..types import (
     NUMERIC,

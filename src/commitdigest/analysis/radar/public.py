@@ -24,6 +24,7 @@ import re
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from commitdigest.analysis.radar.models import is_test_or_docs
 from commitdigest.analysis.radar.pyapi import (
@@ -51,6 +52,7 @@ _TOP_DEFINED = re.compile(
     r"\n(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\n]*)?=(?!=))"
 )
 _DOC_GLOBS = ("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", ":!tests/**", ":!**/tests/**")
+_CODE_GLOBS = ("*.py", ":!tests/**", ":!**/tests/**")
 _ENTRY = re.compile(r"""=\s*["']?\s*([A-Za-z_][\w.]*)\s*:\s*([A-Za-z_][\w.]*)""")
 _SKIP_ROOTS = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "bench",
                "scripts", "tools", "ci", ".github"}  # fmt: skip
@@ -110,6 +112,9 @@ class PublicSurface:
     objects: set[str] = field(default_factory=set)  # "module.Name" where Name is defined
     aliases: dict[str, str] = field(default_factory=dict)  # defined "m.Name" -> "pkg.Name"
     convention: bool = False  # no declared surface: every unprefixed name is public
+    # a private package served to users under its name without the underscore (see
+    # _Walker.served): "setuptools._distutils" -> "distutils"
+    served: dict[str, str] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)  # the .py paths of the tree
     _paths: dict[str, str] = field(default_factory=dict, repr=False)
 
@@ -170,12 +175,28 @@ class PublicSurface:
 
     def public_name(self, module: str, qualname: str) -> str | None:
         """How users reach ``module.qualname`` when a package re-exports it
-        (``httpx._client.Client.__init__`` -> ``httpx.Client.__init__``)."""
+        (``httpx._client.Client.__init__`` -> ``httpx.Client.__init__``), or serves its
+        module under another name (``setuptools._distutils.dir_util.mkpath`` ->
+        ``distutils.dir_util.mkpath``)."""
         first, _, rest = qualname.partition(".")
         alias = self.aliases.get(f"{module}.{first}")
         if alias is None:
-            return None
+            served = self._served_module(module)
+            if served is None or _private_name(first):
+                return None
+            alias = f"{served}.{first}"
         return f"{alias}.{rest}" if rest else alias
+
+    def _served_module(self, module: str) -> str | None:
+        """The name users import a public module of a served package by (``distutils.
+        dir_util`` for ``setuptools._distutils.dir_util``): one the docs name, or the
+        package itself; None for any other module."""
+        for private, name in self.served.items():
+            if module == private or module.startswith(private + "."):
+                rest = module[len(private) :]
+                if (module == private or module in self.modules) and not _private_path(rest):
+                    return name + rest
+        return None
 
     def is_public(self, module: str, qualname: str, exported: set[str] | None = None) -> bool:
         """Whether ``module.qualname`` (an object, a member of one) is public. ``exported``:
@@ -183,6 +204,8 @@ class PublicSurface:
         first = qualname.split(".")[0]
         if f"{module}.{first}" in self.objects:
             return True
+        if self.served and self._served_module(module) is not None:
+            return not _private_name(first) and (exported is None or first in exported)
         if _private_path(module) or _private_name(first):
             return False
         if self.convention:
@@ -243,6 +266,8 @@ class _Walker:
         self._tops: dict[str, frozenset[str]] = {}  # module -> the names it defines at top
         # module -> where its statements start ([] where its lines cannot tell)
         self._starts: dict[str, list[int]] = {}
+        # an object of a served package (served()) -> the name the docs give it
+        self._spelled: dict[str, str] = {}
         # (module, its statements read alone) -> their model (binding())
         self._read: dict[tuple[str, tuple[int, ...]], ModuleApi | None] = {}
 
@@ -327,7 +352,7 @@ class _Walker:
     def walk(self) -> None:
         seen: set[str] = set()
         declared = self.walk_packages(list(self.s.packages), seen)
-        mentioned = self.docs() + self.entry_points()
+        mentioned = self.served(self.docs()) + self.entry_points()
         declared = declared or bool(mentioned)
         documented: list[str] = []  # packages the docs name: their namespace is public too
         for dotted in mentioned:
@@ -335,8 +360,8 @@ class _Walker:
                 self.s.modules.add(dotted)
                 if self.is_package(dotted) and not _private_path(dotted):
                     documented.append(dotted)  # (docs that warn off ``pip._internal``: not)
-            else:
-                self.resolve_object(dotted, dotted)
+            else:  # (reached by the name the docs give it)
+                self.resolve_object(dotted, self._spelled.get(dotted, dotted))
         # (werkzeug's top package imports no ``werkzeug.datastructures``, which its docs
         # name and whose ``__init__`` re-exports ``Headers`` from ``.headers``)
         self.walk_packages(documented, seen)
@@ -437,9 +462,70 @@ class _Walker:
                 self.resolve_object(f"{star}.{first}", public, depth + 1)
 
     def docs(self) -> list[str]:
-        tops = "|".join(re.escape(p) for p in sorted(self.s.packages))
+        """The dotted names the docs write that start with a top package's name, or with
+        the name a private package of one would be served by (:meth:`served`)."""
+        names = {*self.s.packages, *self.unprefixed}
+        tops = "|".join(re.escape(p) for p in sorted(names))
         pattern = rf"\b({tops})(\.[A-Za-z_][A-Za-z0-9_]*)+"
         return self.repo.blobs.matches(self.rev, pattern, _DOC_GLOBS)
+
+    @cached_property
+    def unprefixed(self) -> dict[str, str]:
+        """The private packages right under a top package, by their name without the
+        underscore: ``{"distutils": "setuptools._distutils"}``."""
+        found: dict[str, str] = {}
+        for package in self.s.packages:
+            prefix = package + "._"
+            for module in self.by_module:
+                if module.startswith(prefix) and "." not in module[len(prefix) :]:
+                    name = module[len(prefix) :].lstrip("_")
+                    if name.isidentifier() and self.is_package(module) and name not in found:
+                        found[name] = module
+        return found
+
+    def served(self, mentioned: list[str]) -> list[str]:
+        """``mentioned`` with the names the docs give a served package's modules written as
+        its own (``distutils.dir_util`` -> ``setuptools._distutils.dir_util``), the others
+        that start with no top package's name left out.
+
+        A private package is served under its name without the underscore when the docs name
+        its modules so and the project's code says it: it sets a module's ``__name__`` or
+        a ``sys.modules`` entry to that name, and imports the package by its dotted name
+        written as a string (setuptools' ``_distutils_hack`` serves ``import distutils``
+        from ``setuptools._distutils``, whose ``dir_util.mkpath``, ``ccompiler.new_compiler``
+        … its docs document as ``distutils``'s). Every other private package stays private
+        (pip's ``_internal``, a project's vendored ``_yaml``)."""
+        candidates = self.unprefixed
+        tops = set(self.s.packages)
+        modules = self.by_module
+        kept: list[str] = []
+        named: dict[str, list[str]] = {}  # candidate -> the modules the docs name in it
+        for dotted in mentioned:
+            head, _, rest = dotted.partition(".")
+            if head in tops:
+                kept.append(dotted)
+            elif head in candidates and f"{candidates[head]}.{rest.partition('.')[0]}" in modules:
+                named.setdefault(head, []).append(dotted)  # (a module of it, or in one)
+        for name, written in named.items():
+            private = candidates[name]
+            if self._says_served(private, name):
+                self.s.served[private] = name
+                for dotted in written:
+                    own = private + dotted[len(name) :]
+                    self._spelled[own] = dotted
+                    kept.append(own)
+        return kept
+
+    def _says_served(self, private: str, name: str) -> bool:
+        """Whether the project's code serves the package ``private`` as ``name`` (see
+        :meth:`served`): one search of its Python files for each of the two signs."""
+        quoted = rf"""['"]{re.escape(name)}['"]"""
+        space = "[[:space:]]*"
+        named = rf"(__name__{space}={space}{quoted}|sys\.modules\[{quoted}\]{space}=)"
+        if not self.repo.blobs.matches(self.rev, named, _CODE_GLOBS):
+            return False
+        spelled = rf"""['"]{re.escape(private)}['"]"""
+        return bool(self.repo.blobs.matches(self.rev, spelled, _CODE_GLOBS))
 
     def entry_points(self) -> list[str]:
         found: list[str] = []

@@ -216,6 +216,7 @@ class ModuleApi:
 _DATACLASS_LIKE = re.compile(
     r"(?:^|\.)(dataclass|define|frozen|attrs|mutable|BaseModel|BaseSettings|NamedTuple|"
     r"TypedDict|Struct|msgspec\.Struct)$"
+    r"|_dataclass$"  # a project's own (setuptools' ``lenient_dataclass``, pydantic's)
 )
 
 
@@ -1605,6 +1606,38 @@ _TYPING_MODULES = r"typing|typing_extensions|collections\.abc"
 _TYPING_MODULE = re.compile(rf"^(?:{_TYPING_MODULES}|collections)\.")
 
 
+# the methods a dataclass-like class is given, and the option that turns each off
+_GENERATED = {"__init__": "init", "__repr__": "repr", "__eq__": "eq"}
+
+
+def _generated(
+    qual: str, before: Obj, find_new: Callable[[str], Obj | None]
+) -> list[Breakage] | None:
+    """Where the method ``qual`` (``before``: as the class defined it) is gone because the
+    class is dataclass-like now, which makes it (setuptools' ``Extension`` made a
+    dataclass: its ``__init__`` and ``__repr__`` read as removed): what its callers lose,
+    each parameter of the old ``__init__`` that no field of the class takes now; None where
+    nothing makes the method."""
+    parent, _, name = qual.rpartition(".")
+    option = _GENERATED.get(name)
+    cls = find_new(parent) if option is not None and parent else None
+    if cls is None or cls.kind != "class" or not has_fields(cls):
+        return None
+    if any(re.search(rf"\b{option}[ \t]*=[ \t]*False\b", d) for d in cls.decorators):
+        return None  # (``@dataclass(repr=False)``: it is not made)
+    signature = before.signature() if name == "__init__" else None
+    if signature is None:
+        return []
+    out: list[Breakage] = []
+    for param in signature[0]:
+        if param.kind in ("varargs", "varkw") or param.name in ("self", "cls"):
+            continue
+        field = find_new(f"{parent}.{param.name}")
+        if field is None or not field.field:
+            out.append(Breakage(qual, "param_removed", param=param.name, line=cls.line))
+    return out
+
+
 def compare_objects(
     pairs: Mapping[str, tuple[Obj | None, Obj | None]],
     provides: Callable[[str], bool],
@@ -1642,6 +1675,10 @@ def compare_objects(
                 continue  # moved, and still imported here (a re-export) or served lazily
             if parent and qual.rpartition(".")[2] == "__del__":
                 continue  # a finalizer: no user calls it (click's StreamMixer.__del__)
+            generated = _generated(qual, before, find_new)
+            if generated is not None:
+                out.extend(generated)  # the class made dataclass-like makes the method
+                continue
             out.append(Breakage(qual, "removed", line=before.line))
             continue
         if before.kind == "function" and after.kind == "class" and before.for_effect():
