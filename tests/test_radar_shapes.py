@@ -634,6 +634,192 @@ def test_a_class_made_a_dataclass_keeps_the_methods_the_decorator_makes(
     assert sorted(i.name for i in items) == expected
 
 
+_PLATFORM = """\
+def get_platform():
+    return "linux"
+
+
+def get_host_platform(arch, strict=False):
+    return arch
+"""
+
+
+@pytest.mark.parametrize(
+    ("moved", "expected"),
+    [
+        (  # moved, the old names bound to the new home's functions
+            "from .platform import detect\n\nget_platform = detect.get_platform\n"
+            "get_host_platform = detect.get_host_platform\n",
+            [],
+        ),
+        (  # renamed in the module: compared with the def it is bound to
+            "def host_platform(arch):\n    return arch\n\n\n"
+            "def get_platform():\n    return 'linux'\n\n\nget_host_platform = host_platform\n",
+            ["pkg.util.get_host_platform(strict)"],
+        ),
+        (  # a value, not a function
+            "get_platform = 'linux'\n\n\ndef get_host_platform(arch, strict=False):\n"
+            "    return arch\n",
+            ["pkg.util.get_platform"],
+        ),
+    ],
+)
+def test_a_function_bound_to_another_function_is_still_one(
+    tmp_path: Path, mode: str, moved: str, expected: list[str]
+) -> None:
+    """distutils moved ``get_platform`` and four more helpers to ``compilers.platform.detect``
+    and kept ``get_platform = detect.get_platform`` in ``distutils.util`` for backward
+    compatibility: five "function → attribute" items. A name bound to a function is one;
+    bound to a def of the module, its parameters are that def's."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "pkg/util.py": _PLATFORM,
+            "pkg/platform/__init__.py": "", "pkg/platform/detect.py": _PLATFORM}),
+        CommitSpec("move", D[1], files={"pkg/util.py": moved}),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items) == expected
+
+
+def test_an_object_moved_in_a_served_package_is_still_where_users_import_it(
+    tmp_path: Path, mode: str
+) -> None:
+    """distutils moved ``compiler_class`` from ``compilers/C/base.py`` to
+    ``compat/numpy.py``, and ``distutils.ccompiler`` still imports it from there: users
+    reach it where they always did (it read as removed)."""
+    table = "compiler_class = {'unix': ('unixccompiler', 'UnixCCompiler')}\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "hack/__init__.py": _HACK,
+            "pkg/_legacy/__init__.py": "",
+            "pkg/_legacy/ccompiler.py": "from .base import compiler_class\n",
+            "pkg/_legacy/base.py": table, "pkg/_legacy/compat.py": "x = 1\n",
+            "docs/apiref.rst": "``legacy.ccompiler.compiler_class``\n"}),
+        CommitSpec("move", D[1], files={
+            "pkg/_legacy/ccompiler.py": "from .compat import compiler_class\n",
+            "pkg/_legacy/base.py": "y = 1\n", "pkg/_legacy/compat.py": table}),
+    ], mode)  # fmt: skip
+    assert items == []
+
+
+_ATTR_INIT = """\
+import sys
+
+from . import converters, filters, validators
+
+__all__ = ["converters", "filters", "validators"]
+
+_LAZY_SUBMODULES = {"converters"}
+
+
+def _make_getattr(mod_name):
+    def __getattr__(name):
+        if name in _LAZY_SUBMODULES:
+            import importlib
+
+            return importlib.import_module(f".{name}", mod_name)
+        raise AttributeError(name)
+
+    return __getattr__
+
+
+__getattr__ = _make_getattr(__name__)
+"""
+_ATTRS_INIT = """\
+from attr import _make_getattr
+
+from . import converters, filters, validators
+
+__all__ = ["converters", "filters", "validators"]
+
+__getattr__ = _make_getattr(__name__)
+"""
+
+
+def test_submodules_a_made_getattr_serves_are_not_removed(tmp_path: Path, mode: str) -> None:
+    """attrs deferred ``converters`` and ``validators`` (then ``filters``): ``attr`` binds
+    ``__getattr__ = _make_getattr(__name__)``, whose ``__getattr__`` imports the names in
+    ``_LAZY_SUBMODULES``, and ``attrs`` binds the same maker, imported from ``attr``: five
+    "removed" modules. What the table does not list is still removed."""
+    lazy = "from . import filters\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            **{f"src/{pkg}/{m}.py": "x = 1\n" for pkg in ("attr", "attrs")
+               for m in ("converters", "filters", "validators")},
+            "src/attr/__init__.py": _ATTR_INIT, "src/attrs/__init__.py": _ATTRS_INIT}),
+        CommitSpec("defer", D[1], files={
+            "src/attr/__init__.py": _ATTR_INIT.replace(
+                "from . import converters, filters, validators\n", lazy
+            ).replace('{"converters"}', '{"converters", "validators"}'),
+            "src/attrs/__init__.py": _ATTRS_INIT.replace(
+                "from . import converters, filters, validators\n", "from . import validators\n"
+            )}),
+    ], mode)  # fmt: skip
+    # attrs' own filters: its maker's table (attr's) does not list it
+    assert sorted(i.name for i in items) == ["attrs.filters"]
+
+
+_HTTP = """\
+import typing as t
+
+
+def parse_etags(value):
+    return value
+
+
+def parse_range_header(value):
+    return value
+
+
+class Headers:
+    def __getattr__(self, name):
+        raise AttributeError(name)
+"""
+_HTTP_DEPRECATED = """\
+import typing as t
+
+
+def _parse_etags(value):
+    return value
+
+
+def _parse_range_header(value):
+    return value
+
+
+class Headers:
+    def __getattr__(self, name):
+        raise AttributeError(name)
+
+
+if not t.TYPE_CHECKING:
+
+    def __getattr__(name: str) -> t.Any:
+        alts = {"parse_etags": "ETags.from_header"}
+        if name in alts:
+            import warnings
+
+            warnings.warn(f"{name} is deprecated", DeprecationWarning, stacklevel=2)
+            return globals()[f"_{name}"]
+        raise AttributeError(name)
+"""
+
+
+def test_a_getattr_in_a_module_block_serves_what_its_own_table_names(
+    tmp_path: Path, mode: str
+) -> None:
+    """werkzeug made its ``parse_*`` header functions private and serves them, deprecated,
+    from a ``__getattr__`` under ``if not t.TYPE_CHECKING:`` that looks the name up in its
+    own ``alts`` table: ten "removed" functions. What the table does not name is removed
+    (a class's ``__getattr__`` serves no module name)."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/http.py": _HTTP}),
+        CommitSpec("deprecate", D[1], files={"pkg/http.py": _HTTP_DEPRECATED}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change.value) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.http.parse_range_header", "removed")
+    ]
+
+
 _DIALECT = """\
 from ..types import (
     NUMERIC,

@@ -160,10 +160,17 @@ class PublicSurface:
         return self.roots != {"src"} or path.startswith("src/") or "/" not in path
 
     def path_of(self, module: str) -> str | None:
-        """The file of ``module`` in the tree (a package's ``__init__.py``), if any."""
+        """The file of ``module`` in the tree (a package's ``__init__.py``), if any; a
+        served package's module by the name users import it too (``distutils.ccompiler``)."""
         if not self._paths:
             self._paths.update({self.module_of(p): p for p in self.files})
-        return self._paths.get(module)
+        found = self._paths.get(module)
+        if found is None and self.served:
+            head, dot, rest = module.partition(".")
+            for private, name in self.served.items():
+                if head == name:
+                    found = self._paths.get(private + dot + rest)
+        return found
 
     def candidate_paths(self, module: str) -> list[str]:
         """Where ``module`` would be, also when it is new since the window started."""

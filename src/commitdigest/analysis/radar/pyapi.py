@@ -60,6 +60,7 @@ __all__ = [
     "iter_string_spans",
     "light_api",
     "listed_all",
+    "made_getattr_names",
     "module_api",
     "not_code_at_end",
     "not_code_spans",
@@ -201,6 +202,9 @@ class ModuleApi:
     typing_imports: set[str] = field(default_factory=set)  # under ``if TYPE_CHECKING:``
     star_imports: list[str] = field(default_factory=list)  # ``from X import *`` modules
     getattr_names: set[str] = field(default_factory=set)  # served by module __getattr__
+    # the imported function that makes the module's __getattr__ (``"attr._make_getattr"``
+    # for attrs' ``__getattr__ = _make_getattr(__name__)``): what it serves is read there
+    getattr_from: str | None = None
     lazy: dict[str, str] = field(default_factory=dict)  # name -> "module:attr" / "module"
     ok: bool = True  # parsed
 
@@ -474,8 +478,16 @@ def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
     with (``if name == "x"``, ``name in ("a", "b")``) and the keys of the module-level dicts
     it looks the name up in (``_LAZY[name]``, ``_LAZY.get(name)``; a string value is kept in
     ``api.lazy`` as where the name comes from)."""
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and node.args.args:
+    return _getattr_names_of(tree, api, _getattr_defs(tree, _getattr_makers(tree)))
+
+
+def _getattr_names_of(
+    tree: ast.Module, api: ModuleApi, defs: Iterable[ast.FunctionDef]
+) -> set[str]:
+    """What the first of ``defs`` (a ``__getattr__``) serves, with the tables of the module
+    ``tree``."""
+    for node in defs:
+        if node.args.args:
             arg = node.args.args[0].arg
             names: set[str] = set()
             tables: set[str] = set()
@@ -499,7 +511,8 @@ def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
                     and sub.func.attr == "get"
                 ):
                     tables.add(sub.func.value.id)
-            for stmt in tree.body:
+            # the tables: the module's, or the function's own (werkzeug's ``alts = {…}``)
+            for stmt in (*tree.body, *ast.walk(node)):
                 if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
                     targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                     if any(n in tables for t in targets for n in _names(t)):
@@ -514,6 +527,52 @@ def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
                             names |= _strings(value)
             return {n for n in names if n.isidentifier()}
     return set()
+
+
+def _getattr_makers(tree: ast.Module) -> set[str]:
+    """The functions a module calls to make its ``__getattr__`` (``__getattr__ =
+    _make_getattr(__name__)``)."""
+    return {
+        stmt.value.func.id
+        for stmt in tree.body
+        if isinstance(stmt, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__getattr__" for t in stmt.targets)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Name)
+    }
+
+
+def _getattr_defs(tree: ast.Module, made: set[str]) -> Iterator[ast.FunctionDef]:
+    """A module's ``__getattr__``: its module-level def, or the one a function ``made`` of
+    the module makes (attrs' ``__getattr__ = _make_getattr(__name__)``, whose
+    ``__getattr__`` serves the submodules named in ``_LAZY_SUBMODULES``)."""
+    for node in top_level(tree.body):  # (werkzeug's is under ``if not t.TYPE_CHECKING:``)
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            yield node
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in made:
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.FunctionDef) and sub.name == "__getattr__":
+                    yield sub
+
+
+@lru_cache(maxsize=64)
+def made_getattr_names(text: str, maker: str) -> frozenset[str]:
+    """The names the ``__getattr__`` that the function ``maker`` of a module's source
+    ``text`` makes serves (another module binds it: attrs' ``attrs`` package takes
+    ``_make_getattr`` from ``attr``, whose ``_LAZY_SUBMODULES`` it reads)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    defs = [
+        sub
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef) and node.name == maker
+        for sub in ast.walk(node)
+        if isinstance(sub, ast.FunctionDef) and sub.name == "__getattr__"
+    ]
+    return frozenset(_getattr_names_of(tree, ModuleApi(), defs))
 
 
 LAZY_MODULE = "sys.modules[__name__]"  # how a module puts a lazy module object in its place
@@ -623,6 +682,9 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
         return ModuleApi(ok=False)
     api = _built([tree.body], module, is_package)
     api.getattr_names = _getattr_names(tree, api)
+    local = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    makers = [api.imports[f] for f in _getattr_makers(tree) if f not in local and f in api.imports]
+    api.getattr_from = makers[0] if makers else None
     if LAZY_MODULE in text:
         api.getattr_names |= _lazy_module_names(tree, api, module)
     return api
@@ -710,7 +772,11 @@ _IMPORT_NAMES = re.compile(
     r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M
 )
 # a literal first: the regex is tried at each newline, not at every character
-_NEEDS_AST = re.compile(r"\n(?:__all__\b|def __getattr__\b|[ \t]*sys\.modules\[__name__\][ \t]*=)")
+_NEEDS_AST = re.compile(
+    r"\n(?:__all__\b|def __getattr__\b|[ \t]*sys\.modules\[__name__\][ \t]*="
+    r"|__getattr__[ \t]*="  # (made by a function: attrs')
+    r"|[ \t]+def __getattr__\([ \t]*(?!self\b|cls\b)\w)"  # (in a block: werkzeug's; no method)
+)
 
 
 def header_text(lines: Iterable[str]) -> str:
@@ -1373,17 +1439,39 @@ def compare(old: ModuleApi, new: ModuleApi, new_text: str = "") -> list[Breakage
 # ``Old = New`` / ``Old: TypeAlias = New``: a name kept for another (a renamed class)
 _ALIAS = re.compile(
     r"^([A-Za-z_]\w*)[ \t]*(?::[ \t]*(?:typing(?:_extensions)?\.)?TypeAlias[ \t]*)?="
-    r"[ \t]*([A-Za-z_]\w*)[ \t]*(?:#[^\n]*)?$",
+    r"[ \t]*([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)[ \t]*(?:#[^\n]*)?$",
     re.M,
 )
 
 
 @lru_cache(maxsize=64)
 def aliases_in(text: str) -> dict[str, str]:
-    """The module-level names ``text`` binds to another name of it (``Old = New``, ``Old:
-    TypeAlias = New``), with that name: openai-python kept ``WebsocketConnectionOptions``
-    for the class renamed ``WebSocketConnectionOptions``."""
+    """The module-level names ``text`` binds to another name (``Old = New``, ``Old:
+    TypeAlias = New``, ``name = module.name``), with that name: openai-python kept
+    ``WebsocketConnectionOptions`` for the class renamed ``WebSocketConnectionOptions``."""
     return dict(_ALIAS.findall(text)) if "=" in text else {}
+
+
+def _bound_function(
+    qual: str, before: Obj, target: str | None, find_new: Callable[[str], Obj | None]
+) -> list[Breakage] | None:
+    """Where a module's function ``qual`` is now a name bound to another function — a def
+    of the module (``old = new``), or a function of another module by its dotted name
+    (distutils' ``get_platform = detect.get_platform``, moved and kept "for backward
+    compatibility"): what callers lose, compared with the def where it is the module's
+    (nothing known of another module's: none); None for any other name."""
+    if target is None:
+        return None
+    if "." in target:
+        last = target.rsplit(".", 1)[1]
+        return [] if last[:1].islower() or last.startswith("_") else None
+    new = find_new(target)
+    if new is None or new.kind != "function":
+        return None
+    old_sig, new_sig = before.signature(), new.signature()
+    if old_sig is None or new_sig is None:
+        return []
+    return _param_changes(qual, old_sig[0], new_sig[0], new.line)
 
 
 _TYPING_BASES = frozenset({"Generic", "Protocol", "object"})
@@ -1694,7 +1782,14 @@ def compare_objects(
         if before.kind != after.kind and not (
             before.kind == "attribute" and after.kind == "attribute"
         ):
-            if {before.kind, after.kind} != {"function", "attribute"} or not parent:
+            bound = (
+                _bound_function(qual, before, alias_of(qual), find_new)
+                if not parent and before.kind == "function" and after.kind == "attribute"
+                else None
+            )
+            if bound is not None:
+                out.extend(bound)  # still a function, by another name
+            elif {before.kind, after.kind} != {"function", "attribute"} or not parent:
                 out.append(Breakage(qual, "kind", old=before.kind, new=after.kind, line=after.line))
             continue
         if before.header and before.header == after.header:

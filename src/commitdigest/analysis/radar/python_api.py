@@ -26,8 +26,8 @@ import ast
 import builtins
 import re
 import weakref
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
 from typing import NamedTuple
 
@@ -66,6 +66,7 @@ from commitdigest.analysis.radar.pyapi import (
     has_fields,
     indent_of,
     listed_all,
+    made_getattr_names,
     module_api,
     plain_base,
     plain_tree,
@@ -449,11 +450,49 @@ def _export_hook(text: str) -> bool:
     return "__all__" in text or _module_getattr(text)
 
 
+def _made_getattr(
+    view: CommitView,
+    public: PublicSurface | None,
+    api: ModuleApi,
+    rev: str | None,
+    texts: Mapping[str, str | None],
+) -> ModuleApi:
+    """``api`` with the names its ``__getattr__`` serves where a function of another module
+    of the repository makes it (attrs' ``attrs`` package binds ``__getattr__ =
+    _make_getattr(__name__)`` from ``attr``, which serves ``converters``, ``validators`` and
+    ``filters`` lazily: their imports dropped read as their removal), read in that module at
+    ``rev`` (``texts``: the commit's versions, where it changes it)."""
+    if api.getattr_from is None or public is None or view.repo is None or rev is None:
+        return api
+    module, _, maker = api.getattr_from.rpartition(".")
+    path = public.path_of(module)
+    if path is None:
+        return api
+    text = texts[path] if path in texts else view.repo.text(rev, path)
+    served = made_getattr_names(text, maker) if text else frozenset()
+    if not served - api.getattr_names:
+        return api
+    return replace(api, getattr_names=api.getattr_names | served)
+
+
 def _module_getattr(text: str) -> bool:
     """Whether a module may serve names lazily: it may define a module-level ``__getattr__``
     (a method of that name in a class is no export hook), or put a lazy module object in
     its place (Hugging Face's ``sys.modules[__name__] = _LazyModule(…)``)."""
-    return text.startswith("def __getattr__") or "\ndef __getattr__" in text or LAZY_MODULE in text
+    return (
+        text.startswith(("def __getattr__", "__getattr__ ="))
+        or "\ndef __getattr__" in text
+        or "\n__getattr__ =" in text  # (one a function of the module makes: attrs')
+        or LAZY_MODULE in text
+        or ("def __getattr__" in text and _BLOCK_GETATTR.search(text) is not None)
+    )
+
+
+# a module's ``__getattr__`` in a module-level block (werkzeug's ``if not t.TYPE_CHECKING:``):
+# one parameter, not a method's ``self``
+_BLOCK_GETATTR = re.compile(
+    r"^[ \t]+def __getattr__\([ \t]*(?!self\b|cls\b)\w+[ \t]*(?::[^,)]*)?\)", re.M
+)
 
 
 def detect(view: CommitView) -> list[ApiChange]:
@@ -493,7 +532,8 @@ def detect(view: CommitView) -> list[ApiChange]:
             # (what a package's __init__ or a module with __all__ imports, it exports)
             if after is not None and _same_surface(before, after, is_init):
                 continue  # bodies only
-            old, new = models.old, models.new
+            old = _made_getattr(view, public, models.old, view.parent, view.before)
+            new = _made_getattr(view, public, models.new, view.sha, view.after)
             if not old.ok or not new.ok:
                 view.unreadable.append(path)
                 continue  # a syntax error on either side: no facts
