@@ -187,7 +187,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     changelog entries: a deleted history, the project's tooling, a docs copy, a cause's
 #     "breaking" and what others deprecated announce nothing
 # 31: a private package served under its own name (setuptools' distutils) is public where the
-#     docs name its modules; the methods a class made dataclass-like is given are no removal
+#     docs name its modules; the methods a class made dataclass-like is given are no removal;
+#     a __getattr__ a function makes, or one in a module-level block with its own table,
+#     serves names; a function bound to another function's name is still a function
 RADAR_VERSION = 31
 
 
