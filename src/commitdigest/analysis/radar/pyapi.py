@@ -64,6 +64,7 @@ __all__ = [
     "module_api",
     "not_code_at_end",
     "not_code_spans",
+    "other_getattr",
     "plain_base",
     "plain_tree",
     "same_plain_value",
@@ -772,11 +773,38 @@ _IMPORT_NAMES = re.compile(
     r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)", re.M
 )
 # a literal first: the regex is tried at each newline, not at every character
-_NEEDS_AST = re.compile(
-    r"\n(?:__all__\b|def __getattr__\b|[ \t]*sys\.modules\[__name__\][ \t]*="
-    r"|__getattr__[ \t]*="  # (made by a function: attrs')
-    r"|[ \t]+def __getattr__\([ \t]*(?!self\b|cls\b)\w)"  # (in a block: werkzeug's; no method)
-)
+_NEEDS_AST = re.compile(r"\n(?:__all__\b|def __getattr__\b|[ \t]*sys\.modules\[__name__\][ \t]*=)")
+# ``__getattr__ = maker(…)`` at a module's first column, and the maker's name
+_MADE_GETATTR = re.compile(r"^__getattr__[ \t]*=[ \t]*([A-Za-z_]\w*)[ \t]*\(", re.M)
+# an indented ``def __getattr__(name`` with one parameter that is not a method's ``self``
+_INDENTED_GETATTR = re.compile(r"^([ \t]+)def __getattr__\([ \t]*(?!self\b|cls\b)\w", re.M)
+_BLOCK_STARTS = ("if ", "if(", "elif ", "else:", "try:", "except", "finally:", "with ")
+
+
+def other_getattr(text: str) -> bool:
+    """Whether a module has a ``__getattr__`` that is not a def at its first column: one a
+    function of the module makes (attrs' ``__getattr__ = _make_getattr(__name__)``; one
+    made by an imported function, pydantic's ``getattr_migration(__name__)`` in 19 modules,
+    is not read here), or a def in a module-level ``if``/``try``/``with`` block (werkzeug's
+    under ``if not t.TYPE_CHECKING:``; not one nested in a function)."""
+    if "__getattr__" not in text:
+        return False
+    for m in _MADE_GETATTR.finditer(text):
+        maker = m.group(1)
+        if text.startswith(f"def {maker}(") or f"\ndef {maker}(" in text:
+            return True
+    if "def __getattr__" not in text:
+        return False
+    for m in _INDENTED_GETATTR.finditer(text):  # (rare: each read up to its block's header)
+        indent = len(m.group(1))
+        for line in reversed(text[: m.start()].split("\n")):
+            code = line.strip()
+            if not code or code.startswith("#") or len(line) - len(line.lstrip()) >= indent:
+                continue
+            if line.startswith(_BLOCK_STARTS):  # (at the first column: a module's block)
+                return True
+            break
+    return False
 
 
 def header_text(lines: Iterable[str]) -> str:
@@ -1308,7 +1336,7 @@ def api_of(text: str, module: str, is_package: bool = False) -> ModuleApi:
     """The module's API: the full ``ast`` model for package ``__init__`` files and modules
     with ``__all__`` or a module ``__getattr__`` (what they export matters), the light model
     for the rest."""
-    if is_package or _NEEDS_AST.search("\n" + text):
+    if is_package or _NEEDS_AST.search("\n" + text) or other_getattr(text):
         return module_api(text, module, is_package)
     return _light_cached(text)
 

@@ -68,6 +68,7 @@ from commitdigest.analysis.radar.pyapi import (
     listed_all,
     made_getattr_names,
     module_api,
+    other_getattr,
     plain_base,
     plain_tree,
     same_plain_value,
@@ -480,19 +481,11 @@ def _module_getattr(text: str) -> bool:
     (a method of that name in a class is no export hook), or put a lazy module object in
     its place (Hugging Face's ``sys.modules[__name__] = _LazyModule(…)``)."""
     return (
-        text.startswith(("def __getattr__", "__getattr__ ="))
+        text.startswith("def __getattr__")
         or "\ndef __getattr__" in text
-        or "\n__getattr__ =" in text  # (one a function of the module makes: attrs')
         or LAZY_MODULE in text
-        or ("def __getattr__" in text and _BLOCK_GETATTR.search(text) is not None)
+        or other_getattr(text)  # (made by a function of the module, or in a block)
     )
-
-
-# a module's ``__getattr__`` in a module-level block (werkzeug's ``if not t.TYPE_CHECKING:``):
-# one parameter, not a method's ``self``
-_BLOCK_GETATTR = re.compile(
-    r"^[ \t]+def __getattr__\([ \t]*(?!self\b|cls\b)\w+[ \t]*(?::[^,)]*)?\)", re.M
-)
 
 
 def detect(view: CommitView) -> list[ApiChange]:
