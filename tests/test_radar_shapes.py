@@ -534,7 +534,7 @@ def test_a_private_package_served_under_its_own_name_is_public_by_that_name(
     and its private ones, stay unreported."""
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={
-            "pkg/__init__.py": "", "hack/__init__.py": _HACK,
+            "pkg/__init__.py": "", "legacy_hack/__init__.py": _HACK,
             "pkg/_legacy/__init__.py": "", "pkg/_legacy/dir_util.py": _UTIL,
             "pkg/_legacy/other.py": _UTIL, "pkg/_legacy/_helpers.py": _UTIL,
             "docs/apiref.rst": ".. module:: legacy.dir_util\n\n.. function:: mkpath(name)\n"}),
@@ -553,6 +553,9 @@ def test_a_private_package_served_under_its_own_name_is_public_by_that_name(
         _HACK.replace("mod.__name__ = 'legacy'", "mod.__name__ = 'other'"),  # another name
         _HACK.replace("'pkg._legacy'", "'pkg.legacy_copy'"),  # another package
         "",  # none: the docs name another project's ``legacy`` (the copy's original)
+        # an entry set to None blocks the import; the dotted name in another file
+        "import sys\n\nsys.modules['legacy'] = None\nPACKAGES = ['pkg._legacy']\n",
+        "import importlib\n\nimportlib.import_module('pkg._legacy')\n",
     ],
 )
 def test_a_private_package_the_docs_name_unprefixed_stays_private_unless_served(
@@ -560,10 +563,12 @@ def test_a_private_package_the_docs_name_unprefixed_stays_private_unless_served(
 ) -> None:
     """Docs that name ``legacy.dir_util`` name the real project a package keeps a copy of as
     ``pkg._legacy`` as often as a copy it serves: without the code that serves it under
-    that name, its names stay no one's API."""
+    that name (both signs in one shipped file), its names stay no one's API."""
+    other = "def f():\n    f.__name__ = 'legacy'\n"  # (a sign, alone in its file)
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={
-            "pkg/__init__.py": "", "hack/__init__.py": hack or "x = 1\n",
+            "pkg/__init__.py": "", "legacy_hack/__init__.py": hack or "x = 1\n",
+            "legacy_hack/names.py": other,
             "pkg/_legacy/__init__.py": "", "pkg/_legacy/dir_util.py": _UTIL,
             "docs/apiref.rst": ".. module:: legacy.dir_util\n"}),
         CommitSpec("remove dry_run", D[1], files={
@@ -608,6 +613,27 @@ class Extension:
                 "lenient_dataclass()", "lenient_dataclass(repr=False)"
             ).replace("    define_macros: list = field(default_factory=list)\n", ""),
             ["pkg.ext.Extension.__init__(define_macros)", "pkg.ext.Extension.__repr__"],
+        ),
+        (  # fields reordered (two swapped: one line, "+1"), one the constructor does not take
+            _EXTENSION_DATACLASS.replace("    name: str\n    sources: list\n", "").replace(
+                "    define_macros: list = field(default_factory=list)\n",
+                "    sources: list\n    name: str\n    define_macros: list = field(init=False)\n",
+            ),
+            ["pkg.ext.Extension.__init__(define_macros)", "pkg.ext.Extension.__init__(name)"],
+        ),
+        (  # a default taken away
+            _EXTENSION_DATACLASS.replace("list = field(default_factory=list)", "list"),
+            ["pkg.ext.Extension.__init__(define_macros)"],
+        ),
+        (  # a pydantic model: keywords only
+            _EXTENSION_DATACLASS.replace(
+                "@lenient_dataclass()\nclass Extension:", "class Extension(BaseModel):"
+            ),
+            [
+                "pkg.ext.Extension.__init__(define_macros)",
+                "pkg.ext.Extension.__init__(name)",
+                "pkg.ext.Extension.__init__(sources)",
+            ],
         ),
         (  # not dataclass-like: the methods are gone
             _EXTENSION_DATACLASS.replace("@lenient_dataclass()\n", ""),
@@ -657,6 +683,11 @@ def get_host_platform(arch, strict=False):
             "def get_platform():\n    return 'linux'\n\n\nget_host_platform = host_platform\n",
             ["pkg.util.get_host_platform(strict)"],
         ),
+        (  # another module's value, and a module attribute not written as a function's
+            "import sys\n\nfrom . import version as _v\n\nget_platform = sys.platform\n"
+            "get_host_platform = _v.__version__\n",
+            ["pkg.util.get_host_platform", "pkg.util.get_platform"],
+        ),
         (  # a value, not a function
             "get_platform = 'linux'\n\n\ndef get_host_platform(arch, strict=False):\n"
             "    return arch\n",
@@ -689,7 +720,7 @@ def test_an_object_moved_in_a_served_package_is_still_where_users_import_it(
     table = "compiler_class = {'unix': ('unixccompiler', 'UnixCCompiler')}\n"
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={
-            "pkg/__init__.py": "", "hack/__init__.py": _HACK,
+            "pkg/__init__.py": "", "legacy_hack/__init__.py": _HACK,
             "pkg/_legacy/__init__.py": "",
             "pkg/_legacy/ccompiler.py": "from .base import compiler_class\n",
             "pkg/_legacy/base.py": table, "pkg/_legacy/compat.py": "x = 1\n",
@@ -818,6 +849,27 @@ def test_a_getattr_in_a_module_block_serves_what_its_own_table_names(
     assert [(i.name, i.change.value) for i in items if i.kind is RadarKind.PYTHON_API] == [
         ("pkg.http.parse_range_header", "removed")
     ]
+
+
+def test_a_getattr_stub_for_type_checkers_does_not_hide_the_real_one(
+    tmp_path: Path, mode: str
+) -> None:
+    """A ``def __getattr__(name: str) -> Any: ...`` under ``if TYPE_CHECKING:`` is for type
+    checkers; the module's own ``__getattr__`` below it serves the names its table holds."""
+    stub = (
+        "from typing import TYPE_CHECKING, Any\n\nif TYPE_CHECKING:\n\n"
+        "    def __getattr__(name: str) -> Any: ...\n\n\n"
+    )
+    served = (
+        '_ALTS = {"parse_etags": 1}\n\n\ndef __getattr__(name):\n'
+        "    if name in _ALTS:\n        return _ALTS[name]\n    raise AttributeError(name)\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "pkg/http.py": "def parse_etags(v):\n    return v\n"}),
+        CommitSpec("serve", D[1], files={"pkg/http.py": stub + served}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items if i.kind is RadarKind.PYTHON_API] == []
 
 
 _DIALECT = """\

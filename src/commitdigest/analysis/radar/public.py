@@ -52,7 +52,19 @@ _TOP_DEFINED = re.compile(
     r"\n(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)|(\w+)[ \t]*(?::[^=\n]*)?=(?!=))"
 )
 _DOC_GLOBS = ("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", ":!tests/**", ":!**/tests/**")
-_CODE_GLOBS = ("*.py", ":!tests/**", ":!**/tests/**")
+_NOT_CODE = (":!tests/**", ":!**/tests/**", ":!test/**", ":!**/test/**")
+
+
+def _serving_code(path: str) -> bool:
+    """A Python file that may serve a package under another name: not a test's, a
+    ``conftest.py`` or a ``setup.py``."""
+    return (
+        path.endswith(".py")
+        and not is_test_or_docs(path)
+        and path.rsplit("/", 1)[-1] not in ("conftest.py", "setup.py")
+    )
+
+
 _ENTRY = re.compile(r"""=\s*["']?\s*([A-Za-z_][\w.]*)\s*:\s*([A-Za-z_][\w.]*)""")
 _SKIP_ROOTS = {"tests", "test", "docs", "doc", "examples", "example", "benchmarks", "bench",
                "scripts", "tools", "ci", ".github"}  # fmt: skip
@@ -525,14 +537,19 @@ class _Walker:
 
     def _says_served(self, private: str, name: str) -> bool:
         """Whether the project's code serves the package ``private`` as ``name`` (see
-        :meth:`served`): one search of its Python files for each of the two signs."""
+        :meth:`served`): one of its shipped Python files (not a test's, a ``conftest.py``,
+        nor ``setup.py``, whose package lists spell every package) writes the package's
+        dotted name as a string and, in the same file, sets a module's ``__name__`` or a
+        ``sys.modules`` entry (not to ``None``, which blocks an import) to ``name``."""
         quoted = rf"""['"]{re.escape(name)}['"]"""
-        space = "[[:space:]]*"
-        named = rf"(__name__{space}={space}{quoted}|sys\.modules\[{quoted}\]{space}=)"
-        if not self.repo.blobs.matches(self.rev, named, _CODE_GLOBS):
-            return False
-        spelled = rf"""['"]{re.escape(private)}['"]"""
-        return bool(self.repo.blobs.matches(self.rev, spelled, _CODE_GLOBS))
+        sign = re.compile(
+            rf"\b__name__[ \t]*=[ \t]*{quoted}|\bsys\.modules\[{quoted}\][ \t]*=(?![ \t]*None\b)"
+        )
+        spelled = (f"'{private}'", f'"{private}"')
+        texts = self.repo.blobs.having(
+            self.rev, [name], _serving_code, ("*.py", *_NOT_CODE), spelled
+        )
+        return any(sign.search(text) for text in texts.values())
 
     def entry_points(self) -> list[str]:
         found: list[str] = []

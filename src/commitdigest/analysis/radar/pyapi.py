@@ -530,6 +530,25 @@ def _getattr_names_of(
     return set()
 
 
+def _run_time(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of a module's top-level blocks that run (:func:`top_level` without
+    the bodies of ``if TYPE_CHECKING:``, a stub for type checkers; their ``else`` runs)."""
+    for node in body:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from _run_time(node.orelse)
+        elif isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.AsyncWith):
+            yield from _run_time(node.body)
+            yield from _run_time(getattr(node, "orelse", []))
+        elif isinstance(node, ast.Try | ast.TryStar):
+            yield from _run_time(node.body)
+            for handler in node.handlers:
+                yield from _run_time(handler.body)
+            yield from _run_time(node.orelse)
+            yield from _run_time(node.finalbody)
+        else:
+            yield node
+
+
 def _getattr_makers(tree: ast.Module) -> set[str]:
     """The functions a module calls to make its ``__getattr__`` (``__getattr__ =
     _make_getattr(__name__)``)."""
@@ -547,7 +566,10 @@ def _getattr_defs(tree: ast.Module, made: set[str]) -> Iterator[ast.FunctionDef]
     """A module's ``__getattr__``: its module-level def, or the one a function ``made`` of
     the module makes (attrs' ``__getattr__ = _make_getattr(__name__)``, whose
     ``__getattr__`` serves the submodules named in ``_LAZY_SUBMODULES``)."""
-    for node in top_level(tree.body):  # (werkzeug's is under ``if not t.TYPE_CHECKING:``)
+    for node in tree.body:  # the module's own def first
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            yield node
+    for node in _run_time(tree.body):  # (werkzeug's is under ``if not t.TYPE_CHECKING:``)
         if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             yield node
     for node in tree.body:
@@ -1481,18 +1503,27 @@ def aliases_in(text: str) -> dict[str, str]:
 
 
 def _bound_function(
-    qual: str, before: Obj, target: str | None, find_new: Callable[[str], Obj | None]
+    qual: str,
+    before: Obj,
+    target: str | None,
+    find_new: Callable[[str], Obj | None],
+    imports: Callable[[], tuple[Mapping[str, str], Mapping[str, str]]],
 ) -> list[Breakage] | None:
     """Where a module's function ``qual`` is now a name bound to another function — a def
-    of the module (``old = new``), or a function of another module by its dotted name
-    (distutils' ``get_platform = detect.get_platform``, moved and kept "for backward
-    compatibility"): what callers lose, compared with the def where it is the module's
-    (nothing known of another module's: none); None for any other name."""
+    of the module (``old = new``), or a function of a module of its package by its dotted
+    name (distutils' ``get_platform = detect.get_platform``, moved and kept "for backward
+    compatibility", ``detect`` imported from ``.compilers.platform``): what callers lose,
+    compared with the def where it is the module's (nothing known of another module's:
+    none); None for any other name (``sys.platform``, ``_v.__version__``, a class's
+    attribute, a name not written as a function's: ``settings.DEFAULTS``, ``SomeClass``)."""
     if target is None:
         return None
     if "." in target:
-        last = target.rsplit(".", 1)[1]
-        return [] if last[:1].islower() or last.startswith("_") else None
+        head, _, last = target.partition(".")
+        if "." in last or last.startswith("__") or not last.lstrip("_")[:1].islower():
+            return None  # (a function's name: ``get_platform``, ``_target_ver``)
+        bound = imports()[1].get(head)  # (an import of the package's own module)
+        return [] if bound is not None and "." in bound else None
     new = find_new(target)
     if new is None or new.kind != "function":
         return None
@@ -1722,6 +1753,10 @@ _TYPING_MODULES = r"typing|typing_extensions|collections\.abc"
 _TYPING_MODULE = re.compile(rf"^(?:{_TYPING_MODULES}|collections)\.")
 
 
+# a field's default made by a factory of an empty container
+_EMPTY_FACTORY = re.compile(
+    r"default_factory=(?:list|dict|set|tuple|frozenset|lambda:[ \t]*(?:\[\]|\{\}|\(\)|set\(\)))"
+)
 # the methods a dataclass-like class is given, and the option that turns each off
 _GENERATED = {"__init__": "init", "__repr__": "repr", "__eq__": "eq"}
 
@@ -1731,27 +1766,47 @@ def _generated(
 ) -> list[Breakage] | None:
     """Where the method ``qual`` (``before``: as the class defined it) is gone because the
     class is dataclass-like now, which makes it (setuptools' ``Extension`` made a
-    dataclass: its ``__init__`` and ``__repr__`` read as removed): what its callers lose,
-    each parameter of the old ``__init__`` that no field of the class takes now; None where
-    nothing makes the method."""
+    dataclass: its ``__init__`` and ``__repr__`` read as removed): for ``__init__``, its
+    parameters compared with the fields that take them — in the order they are written,
+    with their defaults, by keyword only where the class says so (``kw_only=True``, a
+    pydantic model) — an old one that no field takes, or one that only takes a field with
+    ``init=False``, removed; None where nothing makes the method, or where its fields are
+    not all the class's own (a base that is no model may give some: the old reading)."""
     parent, _, name = qual.rpartition(".")
     option = _GENERATED.get(name)
     cls = find_new(parent) if option is not None and parent else None
     if cls is None or cls.kind != "class" or not has_fields(cls):
         return None
-    if any(re.search(rf"\b{option}[ \t]*=[ \t]*False\b", d) for d in cls.decorators):
-        return None  # (``@dataclass(repr=False)``: it is not made)
-    signature = before.signature() if name == "__init__" else None
-    if signature is None:
+    decorated = " ".join(cls.decorators)
+    if re.search(rf"\b{option}[ \t]*=[ \t]*False\b|\*\*", decorated):
+        return None  # (``@dataclass(repr=False)``, or options not written out: not made)
+    if name != "__init__":
         return []
-    out: list[Breakage] = []
-    for param in signature[0]:
+    class_sig, old_sig = cls.signature(), before.signature()
+    if class_sig is None or old_sig is None:
+        return None
+    bases = [plain_base(b) for b in class_sig[1]]
+    if any(not _DATACLASS_LIKE.search(b) and b not in _TYPING_BASES for b in bases):
+        return None  # (a base may give fields: not read)
+    keyword_only = re.search(r"\bkw_only[ \t]*=[ \t]*True\b", decorated) is not None or any(
+        re.search(r"(?:^|\.)(BaseModel|BaseSettings)$", b) for b in bases
+    )
+    taken: list[tuple[int, Param]] = []
+    for param in old_sig[0]:
         if param.kind in ("varargs", "varkw") or param.name in ("self", "cls"):
             continue
         field = find_new(f"{parent}.{param.name}")
-        if field is None or not field.field:
-            out.append(Breakage(qual, "param_removed", param=param.name, line=cls.line))
-    return out
+        value = field.value or "" if field is not None else ""
+        if field is None or not field.field or re.search(r"\binit[ \t]*=[ \t]*False\b", value):
+            continue  # not taken now: removed, by the comparison below
+        kind = "kwonly" if keyword_only or param.kind == "kwonly" else "pos"
+        default = field_default(value)
+        if param.default == "None" and default and _EMPTY_FACTORY.fullmatch(default):
+            default = "None"  # (``x=None`` then ``self.x = x or []``: the same empty value)
+        taken.append((field.line, Param(param.name, kind, default)))
+    made = tuple(p for _, p in sorted(taken, key=lambda t: t[0]))
+    old = tuple(p for p in old_sig[0] if p.kind not in ("varargs", "varkw"))
+    return _param_changes(qual, old, made, cls.line)
 
 
 def compare_objects(
@@ -1811,7 +1866,7 @@ def compare_objects(
             before.kind == "attribute" and after.kind == "attribute"
         ):
             bound = (
-                _bound_function(qual, before, alias_of(qual), find_new)
+                _bound_function(qual, before, alias_of(qual), find_new, imports)
                 if not parent and before.kind == "function" and after.kind == "attribute"
                 else None
             )
