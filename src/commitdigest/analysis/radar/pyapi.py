@@ -530,25 +530,6 @@ def _getattr_names_of(
     return set()
 
 
-def _run_time(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """The statements of a module's top-level blocks that run (:func:`top_level` without
-    the bodies of ``if TYPE_CHECKING:``, a stub for type checkers; their ``else`` runs)."""
-    for node in body:
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            yield from _run_time(node.orelse)
-        elif isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.AsyncWith):
-            yield from _run_time(node.body)
-            yield from _run_time(getattr(node, "orelse", []))
-        elif isinstance(node, ast.Try | ast.TryStar):
-            yield from _run_time(node.body)
-            for handler in node.handlers:
-                yield from _run_time(handler.body)
-            yield from _run_time(node.orelse)
-            yield from _run_time(node.finalbody)
-        else:
-            yield node
-
-
 def _getattr_makers(tree: ast.Module) -> set[str]:
     """The functions a module calls to make its ``__getattr__`` (``__getattr__ =
     _make_getattr(__name__)``)."""
@@ -569,7 +550,7 @@ def _getattr_defs(tree: ast.Module, made: set[str]) -> Iterator[ast.FunctionDef]
     for node in tree.body:  # the module's own def first
         if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             yield node
-    for node in _run_time(tree.body):  # (werkzeug's is under ``if not t.TYPE_CHECKING:``)
+    for node in top_level(tree.body, run_time=True):  # (werkzeug's: ``if not t.TYPE_CHECKING:``)
         if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             yield node
     for node in tree.body:
@@ -678,20 +659,23 @@ def _table_key(node: ast.expr, tables: set[str]) -> ast.expr | None:
     return None
 
 
-def top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+def top_level(body: list[ast.stmt], *, run_time: bool = False) -> Iterator[ast.stmt]:
     """A module's statements that run when it is imported: those at its top, and those of
     its top-level ``if``, ``for``, ``while``, ``try`` and ``with`` blocks (not the blocks
-    themselves)."""
+    themselves); ``run_time``: not those of ``if TYPE_CHECKING:`` (a stub for type
+    checkers), only its ``else``."""
     for node in body:
-        if isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.AsyncWith):
-            yield from top_level(node.body)
-            yield from top_level(getattr(node, "orelse", []))
+        if run_time and isinstance(node, ast.If) and _is_type_checking(node.test):
+            yield from top_level(node.orelse, run_time=run_time)
+        elif isinstance(node, ast.If | ast.For | ast.While | ast.With | ast.AsyncWith):
+            yield from top_level(node.body, run_time=run_time)
+            yield from top_level(getattr(node, "orelse", []), run_time=run_time)
         elif isinstance(node, ast.Try | ast.TryStar):
-            yield from top_level(node.body)
+            yield from top_level(node.body, run_time=run_time)
             for handler in node.handlers:
-                yield from top_level(handler.body)
-            yield from top_level(node.orelse)
-            yield from top_level(node.finalbody)
+                yield from top_level(handler.body, run_time=run_time)
+            yield from top_level(node.orelse, run_time=run_time)
+            yield from top_level(node.finalbody, run_time=run_time)
         else:
             yield node
 
