@@ -805,22 +805,9 @@ class Headers:
     def __getattr__(self, name):
         raise AttributeError(name)
 """
-_HTTP_DEPRECATED = """\
-import typing as t
-
-
-def _parse_etags(value):
-    return value
-
-
-def _parse_range_header(value):
-    return value
-
-
-class Headers:
-    def __getattr__(self, name):
-        raise AttributeError(name)
-
+_HTTP_DEPRECATED = (
+    _HTTP.replace("def parse_", "def _parse_")
+    + """
 
 if not t.TYPE_CHECKING:
 
@@ -833,6 +820,7 @@ if not t.TYPE_CHECKING:
             return globals()[f"_{name}"]
         raise AttributeError(name)
 """
+)
 
 
 def test_a_getattr_in_a_module_block_serves_what_its_own_table_names(

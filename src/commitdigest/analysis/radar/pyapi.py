@@ -474,12 +474,13 @@ def _strings(node: ast.expr) -> set[str]:
     return set()
 
 
-def _getattr_names(tree: ast.Module, api: ModuleApi) -> set[str]:
+def _getattr_names(tree: ast.Module, api: ModuleApi, made: set[str]) -> set[str]:
     """Names a module-level ``__getattr__`` serves: the strings it compares its argument
     with (``if name == "x"``, ``name in ("a", "b")``) and the keys of the module-level dicts
     it looks the name up in (``_LAZY[name]``, ``_LAZY.get(name)``; a string value is kept in
-    ``api.lazy`` as where the name comes from)."""
-    return _getattr_names_of(tree, api, _getattr_defs(tree, _getattr_makers(tree)))
+    ``api.lazy`` as where the name comes from). ``made``: the functions of the module that
+    may make it (:func:`_getattr_makers`)."""
+    return _getattr_names_of(tree, api, _getattr_defs(tree, made))
 
 
 def _getattr_names_of(
@@ -553,6 +554,11 @@ def _getattr_defs(tree: ast.Module, made: set[str]) -> Iterator[ast.FunctionDef]
     for node in top_level(tree.body, run_time=True):  # (werkzeug's: ``if not t.TYPE_CHECKING:``)
         if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
             yield node
+    yield from _made_defs(tree, made)
+
+
+def _made_defs(tree: ast.Module, made: set[str]) -> Iterator[ast.FunctionDef]:
+    """The ``__getattr__`` defs inside the module's functions named in ``made``."""
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name in made:
             for sub in ast.walk(node):
@@ -569,14 +575,7 @@ def made_getattr_names(text: str, maker: str) -> frozenset[str]:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
-    defs = [
-        sub
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef) and node.name == maker
-        for sub in ast.walk(node)
-        if isinstance(sub, ast.FunctionDef) and sub.name == "__getattr__"
-    ]
-    return frozenset(_getattr_names_of(tree, ModuleApi(), defs))
+    return frozenset(_getattr_names_of(tree, ModuleApi(), _made_defs(tree, {maker})))
 
 
 LAZY_MODULE = "sys.modules[__name__]"  # how a module puts a lazy module object in its place
@@ -688,9 +687,10 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ModuleApi(ok=False)
     api = _built([tree.body], module, is_package)
-    api.getattr_names = _getattr_names(tree, api)
+    made = _getattr_makers(tree)
+    api.getattr_names = _getattr_names(tree, api, made)
     local = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
-    makers = [api.imports[f] for f in _getattr_makers(tree) if f not in local and f in api.imports]
+    makers = [api.imports[f] for f in made if f not in local and f in api.imports]
     api.getattr_from = makers[0] if makers else None
     if LAZY_MODULE in text:
         api.getattr_names |= _lazy_module_names(tree, api, module)
@@ -805,7 +805,7 @@ def other_getattr(text: str) -> bool:
         indent = len(m.group(1))
         for line in reversed(text[: m.start()].split("\n")):
             code = line.strip()
-            if not code or code.startswith("#") or len(line) - len(line.lstrip()) >= indent:
+            if not code or code.startswith("#") or indent_of(line) >= indent:
                 continue
             if line.startswith(_BLOCK_STARTS):  # (at the first column: a module's block)
                 return True

@@ -72,6 +72,12 @@ _SPACED_CLASS = re.compile(r"class(?:\t| [ \t])")  # a class written "class  Nam
 _NOT_TOP = frozenset(("", " ", "\t", "#", '"', "'", *"()[]{}0123456789"))
 
 
+def _passed(line: str, deep: int) -> bool:
+    """Whether the walk up from a line of a field's value (:meth:`_Side._field_start`) goes
+    past ``line`` as a matter of course: blank, a comment, or indented ``deep`` or more."""
+    return not line.strip() or line.lstrip().startswith("#") or indent_of(line) >= deep
+
+
 class _Side:
     """One version of the module, read around given lines only."""
 
@@ -467,9 +473,7 @@ class _Side:
         last, last_j, last_deep, found = self._field_walk
         if last_j == j and last_deep == deep and low <= last < i:
             for n in range(i - 1, last - 1, -1):
-                above = lines[n]
-                code = above.strip() and not above.lstrip().startswith("#")
-                if code and indent_of(above) < deep:
+                if not _passed(lines[n], deep):
                     break  # (not passed as a matter of course: walked)
             else:  # lines i-1 .. last are passed: the walk from last follows
                 k = found if found > low else -1
@@ -479,7 +483,7 @@ class _Side:
         k = -1
         for n in range(i - 1, low, -1):
             above = lines[n]
-            if not above.strip() or above.lstrip().startswith("#") or indent_of(above) >= deep:
+            if _passed(above, deep):
                 continue
             if self._in_string(n):
                 continue  # (a string's line written at the margin)
