@@ -501,3 +501,35 @@ def test_a_modules_strings_are_read_down_to_the_line_asked_and_on_from_there() -
     for i in [2000, 10, 2999, 0, 1, 1500, len(side.lines) - 1, 3]:
         assert side._in_string(i) == (i in inside)
     assert [i for i in range(len(side.lines)) if side._in_string(i)] == sorted(inside)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.sampled_from(['"""', "'''", "\\", "# c", "#", "", "x = 1", "s = '", "# \"\"\""]),
+         min_size=1, max_size=8),
+    st.lists(st.tuples(st.integers(0, 9), st.sampled_from(["# new", "", "# '''", "# a \\"])),
+             min_size=1, max_size=4),
+)  # fmt: skip
+def test_whether_a_comment_edit_can_touch_a_string_is_what_each_version_says(
+    lines: list[str], edits: list[tuple[int, str]]
+) -> None:
+    """A commit that changes only comments is not compared unless a version has a string
+    over lines (``\"\"\"``, ``'''``, a backslash at a line's end): each version's answer
+    is kept by its text, and a commit whose changed lines hold no such mark gives the
+    other version the known one. Along any chain of comment edits (each version handed on
+    to the next commit, as the scan does), the answer is the one both texts give."""
+    from commitdigest.analysis.radar import python_api
+
+    python_api._SPANNING.clear()
+    text = "\n".join(lines) + "\n"
+    for at, line in edits:
+        old = text.split("\n")
+        i = min(at, len(old) - 1)
+        changed = f"{old[i]}\n{line}"  # the line removed and the one added
+        new = "\n".join([*old[:i], line, *old[i + 1 :]])
+        marks = ('"""', "'''", "\\\n", "\\\r")
+        fresh = all(
+            not (code := c.lstrip()) or code[0] == "#" for c in changed.split("\n")
+        ) and not any(m in t for t in (text, new) for m in marks)
+        assert python_api._comments_only(changed, text, new) == fresh
+        text = new
