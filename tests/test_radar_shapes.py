@@ -6287,3 +6287,76 @@ def test_a_default_written_as_a_constant_of_its_value_is_the_same_default(
         ("pkg.response.Response.eval(isolate)", "True → _default"),
         ("pkg.response.Response.stream(size)", "1024 → _SIZE"),
     ]
+
+
+def test_what_a_package_imports_for_itself_from_elsewhere_is_no_reexport(
+    tmp_path: Path, mode: str
+) -> None:
+    """Sphinx's package ``__init__`` files stopped importing ``from os import path``,
+    ``from abc import ABC``, ``from docutils.nodes import Element, Node`` (its annotations'):
+    no one imports ``sphinx.path`` or ``sphinx.domains.Element``, and 32 such names headed
+    its Breaking section. A name it takes from the standard library, or from another
+    project to use itself, is no re-export; one it takes from another project and uses
+    nowhere is (Flask's ``from markupsafe import escape`` made ``flask.escape``), and so
+    is one written ``X as X``, or its own package's."""
+    before = (
+        "from os import path\nimport os.path as osp\nfrom abc import ABC, abstractmethod\n"
+        "from copy import copy\n"  # (used nowhere: the standard library's all the same)
+        "from docutils.nodes import Element, Node\n"
+        "from docutils.utils import relative_path\n"
+        "from markupsafe import escape\n"
+        "from markupsafe import Markup as Markup\n"
+        "from .errors import SphinxError\n\n\n"
+        "class Domain(ABC):\n"
+        "    @abstractmethod\n"
+        "    def resolve(self, node: Element, other: 'Node') -> None:\n"
+        "        if not path.exists(osp.sep):\n"
+        "            raise SphinxError(relative_path(Markup, 'x'))\n"
+    )
+    after = (
+        "from abc import ABC\n\n\n"
+        "class Domain(ABC):\n    def resolve(self, node, other) -> None:\n        pass\n"
+    )
+    errors = "class SphinxError(Exception):\n    pass\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/errors.py": errors,
+                                        "pkg/domains/__init__.py": before}),
+        CommitSpec("domains: fewer imports", D[1], files={"pkg/domains/__init__.py": after}),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items if i.kind is RadarKind.PYTHON_API) == [
+        "pkg.domains.Markup",  # written "as Markup": offered
+        "pkg.domains.SphinxError",  # its own package's (Sphinx restored such a name)
+        "pkg.domains.escape",  # imported, used nowhere in it: offered
+    ]
+
+
+def test_a_type_checkers_stub_beside_the_run_time_definition_changes_nothing(
+    tmp_path: Path, mode: str
+) -> None:
+    """Sphinx's sentinels: ``ALL = _All('ALL')`` became ``class ALL: ...`` under ``if
+    TYPE_CHECKING:`` (``TYPE_CHECKING = False``, its own) with the same assignment under
+    ``else:``, and later the stub an annotated name: at run time ``ALL`` is the same
+    object throughout ("attribute → class" and back, six times each). A stub added alone
+    beside what runs changes nothing either; what runs under ``else:`` is compared, and a
+    change there is still found."""
+    head = "TYPE_CHECKING = False\n\n\nclass _All:\n    pass\n\n\n"
+    block = "if TYPE_CHECKING:\n    pass\nelse:\n    SUPPRESS = _All()\n"
+    before = head + "ALL = _All()\nEMPTY = _All()\n\n\n" + block
+    stubs = (
+        head + "if TYPE_CHECKING:\n    class ALL: ...\n    class EMPTY: ...\n"
+        "else:\n    ALL = _All()\n    EMPTY = _All()\n\n\n" + block
+    )
+    annotated = stubs.replace("    class ALL: ...\n", "    ALL: Final[int] = 1\n")
+    stub_alone = annotated.replace("    pass\n", "    class SUPPRESS: ...\n")
+    changed = stub_alone.replace("    EMPTY = _All()\n", "    def EMPTY() -> None:\n        pass\n")
+    versions = [
+        ("init", before), ("stubs", stubs), ("annotated", annotated),
+        ("a stub alone", stub_alone), ("a def", changed),
+    ]  # fmt: skip
+    found = module_items(tmp_path, mode, "pkg/sentinels.py", versions)
+    assert [[(i.name, i.detail) for i in items] for items in found] == [
+        [],
+        [],
+        [],
+        [("pkg.sentinels.EMPTY", "attribute → function")],
+    ]

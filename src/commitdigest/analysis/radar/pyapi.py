@@ -22,6 +22,7 @@ import ast
 import bisect
 import operator
 import re
+import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -32,6 +33,7 @@ __all__ = [
     "LAZY_MODULE",
     "MODULE_BLOCK",
     "TOP_LINE",
+    "TYPE_CHECKING_IF",
     "Breakage",
     "ModuleApi",
     "Obj",
@@ -1086,6 +1088,7 @@ def light_api(text: str) -> ModuleApi:
     headers: list[tuple[int, int, str, str]] = []  # (position, indent, kind, qualname or "")
     strings = string_spans(text)
     all_lines: list[str] | None = None
+    tops = [m.start() + 1 for m in TOP_LINE.finditer(text)]  # lines that start with code
     for m in _DEF_START.finditer(text):
         if stack and indent_of(m.group(1)) and _top_code_between(text, last, m.start()):
             stack.clear()  # a top-level ``if``/``else``/``try`` since the last header: the
@@ -1116,8 +1119,13 @@ def light_api(text: str) -> ModuleApi:
             header = header_text(all_lines[start : signature_end(all_lines, start) + 1])
         decorators = _decorators(text, m.start())
         line = lines_before + 1
+        stub = parent is None and indent > 0 and _under_type_checking(text, tops, m.start())
+        if stub and qual in api.objects and not api.objects[qual].typing_only:
+            continue  # a type checker's stub below the run-time definition
         if kind == "class":
-            api.objects[qual] = Obj(qual, "class", line, decorators=decorators, header=header)
+            api.objects[qual] = Obj(
+                qual, "class", line, decorators=decorators, header=header, typing_only=stub
+            )
             continue
         plain = [d.split("(")[0] for d in decorators]
         if any(d.endswith("overload") for d in plain):
@@ -1134,6 +1142,7 @@ def light_api(text: str) -> ModuleApi:
             decorators=decorators,
             overrides=any(d.endswith("override") for d in plain),
             header="" if is_property else header,
+            typing_only=stub,
         )
     counted, line = 0, 1  # line numbers counted on from the previous match, not from 0
     for m in _TOP_NAME.finditer(text):  # the last binding of a name is the one that stays
@@ -1141,10 +1150,9 @@ def light_api(text: str) -> ModuleApi:
         counted = m.start()
         name = m.group(1)
         known = api.objects.get(name)
-        if name != "__all__" and (known is None or known.kind == "attribute"):
+        if name != "__all__" and (known is None or known.kind == "attribute" or known.typing_only):
             api.objects[name] = Obj(name, "attribute", line)
     starts = [h[0] for h in headers]
-    tops = [m.start() + 1 for m in TOP_LINE.finditer(text)]  # lines that start with code
     for pattern in (_UPPER_NAME, _FIELD):
         for m in pattern.finditer(text):
             if in_spans(strings, m.start()):
@@ -1159,8 +1167,8 @@ def light_api(text: str) -> ModuleApi:
             if owner is None or not name.isidentifier():
                 continue
             qual = f"{owner}.{name}" if owner else name
-            if qual in api.objects:
-                continue
+            if qual in api.objects and not api.objects[qual].typing_only:
+                continue  # (a stub's name is what runs under ``else:``)
             at = text.count("\n", 0, m.start())
             cls = api.objects.get(owner or "")
             value = None
@@ -1259,6 +1267,18 @@ def iter_string_spans(text: str) -> Iterator[tuple[int, int]]:
 def in_spans(spans: list[tuple[int, int]], pos: int) -> bool:
     i = bisect.bisect_right(spans, (pos, 1 << 62)) - 1
     return i >= 0 and spans[i][0] < pos < spans[i][1]
+
+
+TYPE_CHECKING_IF = re.compile(r"if[ \t(]+(?:\w+\.)?TYPE_CHECKING[ \t)]*:")
+
+
+def _under_type_checking(text: str, tops: list[int], pos: int) -> bool:
+    """Whether the indented line at ``pos`` is in a module-level ``if TYPE_CHECKING:``
+    block (``tops``: where the lines that start with code start): a stub for the type
+    checker, whose ``else:`` holds what runs (Sphinx's ``class ALL: ...`` beside
+    ``ALL = _All('ALL')``)."""
+    i = bisect.bisect_left(tops, pos) - 1
+    return i >= 0 and TYPE_CHECKING_IF.match(text, tops[i]) is not None
 
 
 def _in_module_block(text: str, tops: list[int], pos: int) -> bool:
@@ -1897,10 +1917,14 @@ def compare_objects(
 _TYPING_IMPORT = re.compile(rf"(?:{_TYPING_MODULES}|__future__)(?:\.|$)")
 
 
-def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[Breakage]:
+def dropped_exports(
+    old: ModuleApi, new: ModuleApi, package_init: bool, text: str = "", home: str = ""
+) -> list[Breakage]:
     """Imported names the module exported (``__all__``, or any public name a package
-    ``__init__.py`` imports from a module, but the typing helpers it annotates with) that it
-    no longer provides: a dropped re-export, at its import line."""
+    ``__init__.py`` imports from a module, but the typing helpers it annotates with, what
+    it takes from the standard library, and what it takes from another project than
+    ``home`` — its top package — to use itself: :func:`_own_use`) that it no longer
+    provides: a dropped re-export, at its import line. ``text``: the old version's."""
     # (a module bound by ``import warnings`` is no name the package offers: scipy's deleted
     # ``scipy.misc`` "removed" ``scipy.misc.warnings``)
     exported = old.all if old.all is not None else (
@@ -1909,7 +1933,7 @@ def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[
             if not n.startswith("_") and not _TYPING_IMPORT.match(target) and "." in target
         } if package_init else set()
     )  # fmt: skip
-    return [
+    found = [
         Breakage(name, "removed", line=old.import_lines.get(name))
         for name in sorted(exported)
         if name in old.imports
@@ -1917,6 +1941,44 @@ def dropped_exports(old: ModuleApi, new: ModuleApi, package_init: bool) -> list[
         and name not in old.objects
         and not new.provides(name)
     ]
+    if old.all is None and found:
+        mine = _own_use(old, [b.qualname for b in found], text, home)
+        found = [b for b in found if b.qualname not in mine]
+    return found
+
+
+_STDLIB = frozenset(sys.stdlib_module_names)
+
+
+def _own_use(old: ModuleApi, names: list[str], text: str, home: str) -> set[str]:
+    """Which of ``names``, imported by a package ``__init__`` without ``__all__``, are the
+    module's own use and no re-export: what it takes from the standard library (Sphinx's
+    ``from os import path``: no one imports ``sphinx.path``), and what it takes from
+    another project than ``home`` and uses itself (``from docutils.nodes import Element``
+    for its annotations; Flask's ``from markupsafe import escape``, used nowhere in it,
+    offered ``flask.escape``). ``from m import X as X`` re-exports ``X`` all the same."""
+    lines = text.split("\n")
+    foreign = {}  # name -> whether it comes from the standard library
+    for name in names:
+        top = old.imports[name].split(".")[0]
+        at = old.import_lines.get(name)
+        line = lines[at - 1] if at is not None and 0 < at <= len(lines) else ""
+        if top != home and not re.search(rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", line):
+            foreign[name] = top in _STDLIB
+    if not any(not stdlib for stdlib in foreign.values()):
+        return set(foreign)
+    tree = _parsed(text)
+    if tree is None:  # (it parsed as a model: it does)
+        return {n for n, stdlib in foreign.items() if stdlib}
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            used.add(node.id)
+        for note in (getattr(node, "annotation", None), getattr(node, "returns", None)):
+            for part in ast.walk(note) if isinstance(note, ast.expr) else ():
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    used.update(re.findall(r"[A-Za-z_]\w*", part.value))  # ``x: "Element"``
+    return {n for n, stdlib in foreign.items() if stdlib or n in used}
 
 
 class _Taken(NamedTuple):

@@ -23,6 +23,7 @@ import bisect
 import keyword
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from functools import lru_cache
 
 from commitdigest.analysis.radar.kept import ByText
@@ -30,6 +31,7 @@ from commitdigest.analysis.radar.patch import lines_of
 from commitdigest.analysis.radar.pyapi import (
     MODULE_BLOCK,
     TOP_LINE,
+    TYPE_CHECKING_IF,
     Breakage,
     Obj,
     aliases_in,
@@ -383,6 +385,12 @@ class _Side:
         seen: set[int] = set()
         lines = self.lines
 
+        def keep(obj: Obj, i: int) -> None:  # (the first, but a run-time one over a stub)
+            stub = self.typing_only(i)
+            known = found.get(obj.qualname)
+            if known is None or (known.typing_only and not stub):
+                found[obj.qualname] = replace(obj, typing_only=True) if stub else obj
+
         def header(j: int) -> None:
             if j not in seen:
                 seen.add(j)
@@ -391,7 +399,7 @@ class _Side:
                     return
                 obj = self.obj_at(j)
                 if obj is not None:
-                    found.setdefault(obj.qualname, obj)
+                    keep(obj, j)
 
         previous = -2
         open_until = -1  # the covering header's signature runs up to this line
@@ -441,7 +449,10 @@ class _Side:
                 if in_fields:
                     attr = self._field_over(i, near)
             if attr is not None:
-                found.setdefault(attr.qualname, attr)
+                keep(attr, i)
+        for qual, obj in list(found.items()):  # a stub's change: the run-time definition
+            if obj.typing_only:  # written elsewhere, if any, is what users have
+                found[qual] = self.find(qual) or obj
         return found
 
     def _field_over(self, i: int, j: int) -> Obj | None:
@@ -522,19 +533,33 @@ class _Side:
                         classes.append(pos - 6)
                 elif not pos or text[pos - 1] in " \t\n":  # (an earlier one on its line was)
                     names.append(pos)
+        stub = None  # a type checker's (under ``if TYPE_CHECKING:``), if no other is written
         for pos in (*defs, *classes):
             i = self._line_of(pos)
             if _DEF.match(self.lines[i]) and self.qualname(i) == qual:
                 obj = self.obj_at(i)
                 if obj is not None:
-                    return obj
+                    if not self.typing_only(i):
+                        return obj
+                    stub = stub or replace(obj, typing_only=True)
         for pos in names:
             i = self._line_of(pos)
             if self.lines[i].lstrip().startswith(name):
                 attr = self.attribute_at(i, qual=qual)
                 if attr is not None and attr.qualname == qual:
-                    return attr
-        return None
+                    if not self.typing_only(i):
+                        return attr
+                    stub = stub or replace(attr, typing_only=True)
+        return stub
+
+    def typing_only(self, i: int) -> bool:
+        """Whether line index ``i`` is in a module-level ``if TYPE_CHECKING:`` block (its
+        else-block is what runs): Sphinx writes ``class ALL: ...`` there for the type
+        checker, and ``ALL = _All('ALL')`` under ``else:``."""
+        if self.lines[i][:1] not in (" ", "\t"):
+            return False
+        t = self._top_above(i)
+        return t >= 0 and TYPE_CHECKING_IF.match(self.lines[t]) is not None
 
     def _class_spans(self, cls: str) -> list[tuple[int, int]]:
         """Where a member of class ``cls`` can be written: from each place ``class cls``

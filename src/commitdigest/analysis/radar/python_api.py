@@ -551,7 +551,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue  # a syntax error on either side: no facts
             found = [
                 *compare(old, new, after or ""),
-                *dropped_exports(old, new, is_init),
+                *dropped_exports(old, new, is_init, before, module.split(".")[0]),
                 *_unserved(old, new, before),
             ]
         if found and after is not None:
