@@ -2909,6 +2909,80 @@ def test_an_entry_reworded_in_place_announces_nothing_new(tmp_path: Path, mode: 
     assert names(new) == {"Drop the `--legacy` flag, which no longer works."}
 
 
+def test_a_changelog_retitled_edited_or_given_titles_announces_nothing_new(
+    tmp_path: Path, mode: str
+) -> None:
+    """Sphinx's ``CHANGES.rst`` (reStructuredText): "Retarget to Sphinx 9.0" retitled
+    "Release 8.3.0 (in development)" and changed an entry's "pre-8.3" to "pre-9.0"; a
+    later commit cut a sentence off "#13637: Deprecate ``set_application``" while adding
+    "#13644"; "Add titles to version-specific changes files" put "Sphinx 1.0" over an old
+    file, whose short list items ("Python", "C") came under a new title; "Un-deprecate
+    ``import_object``" sits under "Deprecated". Each was announced as news; only the new
+    entry is."""
+    head = "Release 8.3.0 (in development)\n==============================\n\n"
+    old = (
+        head + "Incompatible changes\n--------------------\n\n"
+        "* #13751: ``sphinx.ext.autodoc`` has been rewritten. The ``legacy`` option\n"
+        "  has been added to use the legacy (pre-8.3) implementation of autodoc.\n\n"
+        "Deprecated\n----------\n\n"
+        "* #13637: Deprecate the ``set_application`` method of ``Parser`` objects.\n"
+        "  Sphinx now directly sets the ``config`` and ``env`` attributes.\n"
+        "  Patch by Adam Turner.\n"
+    )
+    retitled = old.replace("Release 8.3.0", "Release 9.0.0").replace("pre-8.3", "pre-9.0")
+    cut = retitled.replace(
+        "  Sphinx now directly sets the ``config`` and ``env`` attributes.\n",
+        "  Patch by Adam Turner.\n"
+        "* #13644: Deprecate the ``Parser.config`` and ``env`` attributes.\n",
+    )  # (its own "Patch by" line now ends the new entry, as in Sphinx's)
+    undeprecated = cut + "* #13083: Un-deprecate ``sphinx.util.import_object``.\n"
+    one = (
+        "\n\nRelease 1.0.1 (Sep 23, 2010)\n============================\n\n"
+        "* #627: Fix tracebacks in autosummary.\n\n\n"
+        "Release 1.0 (Jul 23, 2010)\n==========================\n\n"
+        "Incompatible changes\n--------------------\n\n"
+        "* Support for domains was added. The domains are:\n\n"
+        "  - Python\n  - C\n"
+    )
+    titled = "==========\nSphinx 1.0\n==========\n" + one
+    retarget, cutting, undeprecating, titles = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"CHANGES.rst": old, "doc/changes/1.0.rst": one}),
+        CommitSpec("Retarget to Sphinx 9.0", D[1], files={"CHANGES.rst": retitled}),
+        CommitSpec("Deprecate Parser.config", D[2], files={"CHANGES.rst": cut}),
+        CommitSpec("Un-deprecate import_object", D[3], files={"CHANGES.rst": undeprecated}),
+        CommitSpec("Add titles", D[4], files={"doc/changes/1.0.rst": titled}),
+    ], mode)  # fmt: skip
+    assert retarget == [] and undeprecating == [] and titles == []
+    assert [(i.name, i.change) for i in cutting] == [
+        (
+            "#13644: Deprecate the ``Parser.config`` and ``env`` attributes. Patch by Adam Turner.",
+            ApiChangeType.DEPRECATED,
+        )
+    ]
+
+
+def test_a_packages_testing_helpers_are_its_users_but_a_root_testing_folder_is_not(
+    tmp_path: Path, mode: str
+) -> None:
+    """Sphinx 9 deleted ``sphinx/testing/path.py`` (``class path(str)``, which extensions'
+    test suites used): nothing was reported, a package's ``testing`` folder being taken
+    for tests. Inside a package it is its users' (``numpy.testing`` too); at the root of
+    the repository it is the project's own tests (pytest's ``testing/``)."""
+    helper = "class path(str):\n    def write_text(self, text):\n        pass\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "pkg/testing/__init__.py": "", "pkg/testing/path.py": helper,
+            "testing/helpers.py": "def helper(a):\n    return a\n",
+        }),
+        CommitSpec("Remove deprecated API", D[1], files={
+            "pkg/testing/path.py": None, "testing/helpers.py": "def helper():\n    return 1\n",
+        }),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items if i.kind is RadarKind.PYTHON_API) == [
+        "pkg.testing.path.path"
+    ]
+
+
 # ---- downstream as Python is really written --------------------------------------------------
 
 
@@ -3470,6 +3544,10 @@ def deprecated(use_instead: Any = None) -> Any:
     return use_instead
 
 
+class ScrapyDeprecationWarning(PendingDeprecationWarning):
+    pass
+
+
 def check_pipeline(method: str) -> None:
     warnings.warn(f"Pipeline lacks a {method}_async() method, this is deprecated.", FutureWarning)
 
@@ -3532,7 +3610,8 @@ def test_deprecations_are_named_as_users_reach_them(tmp_path: Path, mode: str) -
         "pkg.parser.split_opt",
         "pkg.tls.METHOD_TLS",  # (the names of the table ``__getattr__`` looks them up in,
         "pkg.tls.METHOD_TLSv12",  # not "pkg.tls.{name} is deprecated."; and the
-        # definition of a decorator named ``deprecated`` deprecates nothing: Scrapy's "_P")
+        # definition of a decorator named ``deprecated`` deprecates nothing: Scrapy's "_P";
+        # nor a warning class's: Sphinx's ``class RemovedInSphinx10Warning(Pending…)``)
         "pkg.tls.check_pipeline",  # (not "_async", the end of ``{method}_async()``)
     ]
     assert second == []  # the same messages reformatted: no news

@@ -167,6 +167,11 @@ _SUPPORT_DROPPED = re.compile(
     re.I,
 )
 _RESTORES = re.compile(r"^\W*(?:restor|revert|re-?add|bring\s+back)", re.I)
+# an entry that takes a deprecation back ("#13083: Un-deprecate `import_object`", "`x` is
+# no longer deprecated"), after the issues it names
+_UNDEPRECATES = re.compile(
+    r"^[^A-Za-z]*(?:un-?deprecat|(?:[\w.`]+\s+(?:is|are)\s+)?no\s+longer\s+deprecated)", re.I
+)
 # the version a category heading repeats (tox's towncrier template: "Bug fixes - 4.57.2")
 _OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+)+\S*\))\s*$")
 # a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
@@ -702,6 +707,9 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         for h in entry.heading.split("\n")
     ]
     heading = headings[-1] if headings else ""
+    if _UNDEPRECATES.match(words):
+        return None  # what undoes a deprecation, under any heading (Sphinx 8.2's
+        # "Un-deprecate ``sphinx.util.import_object``", under "Deprecated")
     for pattern, change in _SECTIONS:
         if any(h and pattern.search(h) for h in reversed(headings)):
             if _REFERENCE_ONLY.match(words):

@@ -99,7 +99,7 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
             # raises a FutureWarning … we can't have this warning raised"), an import, a
             # filter ("filterwarnings('always', category=DeprecationWarning)"), or the
             # marker's own definition (Scrapy's ``def deprecated(use_instead: Callable[_P,
-            # _T])`` overloads deprecated "_P" and "def deprecated(")
+            # _T])`` overloads deprecated "_P" and "def deprecated("), or a warning class's
         line_no += text.count("\n", counted, start)
         counted = start
         out.append((start, line_no, line))
@@ -107,7 +107,12 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
 
 
 _NAME_LINE = re.compile(r"\s*[\w.]+(?:\s+as\s+\w+)?\s*,?\s*(?:#.*)?$")
-_DEFINES_MARKER = re.compile(r"\s*(?:async\s+)?(?:def|class)\s+deprecated\b")
+# the marker's own definition, or a warning class's (Sphinx's ``class
+# RemovedInSphinx10Warning(PendingDeprecationWarning):`` deprecates nothing itself)
+_DEFINES_MARKER = re.compile(
+    r"\s*(?:(?:async\s+)?(?:def|class)\s+deprecated\b"
+    r"|class\s+\w+\s*\([^)]*(?:Deprecation|Future)Warning\b)"
+)
 
 
 def _imports(text: str, start: int, line: str) -> bool:

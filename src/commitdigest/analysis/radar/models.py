@@ -57,8 +57,9 @@ class CommitView:
 
 _TOOLING_ROOTS = frozenset({"tools", "scripts", "ci", "hack", "docker", "deploy"})
 _NOT_SHIPPED = frozenset(
-    {"tests", "test", "testing", "testdata", "docs", "doc", "examples", "benchmarks", "bench"}
-)  # folders
+    {"tests", "test", "testdata", "docs", "doc", "examples", "benchmarks", "bench"}
+)  # folders; and ``testing/`` at the root (pytest's tests), not inside a package, whose
+# ``testing`` is its users' (``sphinx.testing``, ``numpy.testing``: fixtures and helpers)
 # folder prefixes ("test_vectors/" of a Rust crate, "docs_src/", "example_app/")
 _NOT_SHIPPED_PREFIXES = (".", "test_", "test-", "docs_", "docs-", "doc_", "example", "tutorial")
 
@@ -72,7 +73,7 @@ def is_test_or_docs(path: str) -> bool:
     name = parts[-1]
     if any(p in _NOT_SHIPPED or p.startswith(_NOT_SHIPPED_PREFIXES) for p in parts[:-1]):
         return True
-    if len(parts) > 1 and parts[0].lower() in _TOOLING_ROOTS:
+    if len(parts) > 1 and (parts[0].lower() in _TOOLING_ROOTS or parts[0] == "testing"):
         return True
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
 
@@ -82,6 +83,7 @@ def is_test_or_docs(path: str) -> bool:
 # search of the repository reads half the files of a project with big tests
 NOT_SHIPPED_PATHSPECS = (
     *(f":(exclude,glob)**/{name}/**" for name in sorted(_NOT_SHIPPED)),
+    ":(exclude,glob)testing/**",
     *(f":(exclude,glob)**/{prefix}*/**" for prefix in _NOT_SHIPPED_PREFIXES),
     ":(exclude,glob)**/test_*.py",
     ":(exclude,glob)**/*_test.py",
