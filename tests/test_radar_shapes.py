@@ -2983,6 +2983,31 @@ def test_a_packages_testing_helpers_are_its_users_but_a_root_testing_folder_is_n
     ]
 
 
+def test_a_property_made_a_class_attribute_is_still_there(tmp_path: Path, mode: str) -> None:
+    """marshmallow's ``Schema.set_class`` property (``OrderedSet if self.ordered else set``)
+    became the class attribute ``set_class = OrderedSet``: ``schema.set_class`` is still
+    there, and it was reported removed (a lower-case name assigned in a class body is no
+    attribute the reading reports at a changed line, but it is one that is still there).
+    A property that goes is still removed."""
+    before = (
+        "class OrderedSet(set):\n    pass\n\n\n"
+        "class Schema:\n    OPTIONS_CLASS = dict\n\n"
+        "    def __init__(self, ordered=False):\n        self.ordered = ordered\n\n"
+        "    @property\n    def dict_class(self) -> type:\n        return dict\n\n"
+        "    @property\n    def set_class(self) -> type:\n"
+        "        return OrderedSet if self.ordered else set\n"
+    )
+    after = (
+        "class OrderedSet(set):\n    pass\n\n\n"
+        "class Schema:\n    OPTIONS_CLASS = dict\n    set_class = OrderedSet\n\n"
+        "    def __init__(self, ordered=False):\n        self.ordered = ordered\n"
+    )
+    [items] = module_items(tmp_path, mode, "pkg/schema.py", [("init", before), ("sets", after)])
+    assert [(i.name, i.change) for i in items] == [
+        ("pkg.schema.Schema.dict_class", ApiChangeType.REMOVED)
+    ]
+
+
 # ---- downstream as Python is really written --------------------------------------------------
 
 

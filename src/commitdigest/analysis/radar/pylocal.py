@@ -319,9 +319,9 @@ class _Side:
         another than ``qual`` (a field's value is not read for it)."""
         line = self.lines[i]
         head = line[:1]
-        if head in (" ", "\t"):  # in a class body: only upper-case names and fields count
-            stripped = line.lstrip()
-            if ":" not in line and not stripped[:1].isupper():
+        if head in (" ", "\t"):  # in a class body: only upper-case names and fields are
+            stripped = line.lstrip()  # read at a changed line (any name, when asked for)
+            if ":" not in line and not stripped[:1].isupper() and qual is None:
                 return None
         elif not (head.isalpha() or head == "_"):
             return None
@@ -331,8 +331,10 @@ class _Side:
         indent = len(m.group(1).expandtabs())
         name = m.group(2)
         constant = name[0].isupper() and name.upper() == name
-        if indent and not constant and ":" not in line.split("=")[0]:
+        if indent and not constant and ":" not in line.split("=")[0] and qual is None:
             return None  # in a class body: upper-case constants and annotated fields only
+            # (asked for by name, any: marshmallow's ``set_class`` property became
+            # ``set_class = OrderedSet``, still ``schema.set_class``)
         if public and private_name(name):
             return None
         if qual is not None and ("." in qual if indent == 0 else "." not in qual and indent > 4):
