@@ -3008,6 +3008,30 @@ def test_a_property_made_a_class_attribute_is_still_there(tmp_path: Path, mode: 
     ]
 
 
+def test_what_a_fix_under_bugs_fixed_no_longer_does_is_the_bug() -> None:
+    """Sphinx heads its fixes "Bugs fixed": "#13926: … no longer result in spurious
+    duplicate … warnings" and "Remove incorrect static typing assertions" were announced
+    as breaking on the 9.0.0 and 9.1.0 release days. What a fix removes or no longer does
+    is the bug, unless it says it breaks; the same words under "Incompatible changes" are
+    an announcement."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    entries = (
+        "* #13926: multiple py:type directives no longer result in spurious warnings.\n"
+        "* Remove incorrect static typing assertions.\n"
+        "* #1: The ``old`` option no longer works; this is a breaking change.\n"
+    )
+    log = (
+        "Release 9.0.0 (released Nov 30, 2025)\n=====================================\n\n"
+        "Bugs fixed\n----------\n\n" + entries + "\n"
+        "Release 8.2.0 (released Feb 13, 2025)\n=====================================\n\n"
+        "Incompatible changes\n--------------------\n\n" + entries
+    )
+    fixed, incompatible = sections(log)
+    assert [announces(e) for e in fixed.entries] == [None, None, (None, True)]
+    assert all(announces(e) is not None for e in incompatible.entries)
+
+
 # ---- downstream as Python is really written --------------------------------------------------
 
 

@@ -177,7 +177,9 @@ _OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+
 # a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
 # prometheus writes it): what it removes or no longer does is the bug, unless it says that
 # it breaks
-_FIX_HEADING = re.compile(r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?)\W*$", re.I)
+_FIX_HEADING = re.compile(
+    r"^\W*(?:bug\s*fix(?:es)?|fix(?:es|ed)?|bugs?|bugs?\s+fixed|fixed\s+bugs?)\W*$", re.I
+)  # (Sphinx's "Bugs fixed")
 # what is new, a heading of its own inside a breaking section (fastapi 0.137.0's "Breaking
 # Changes" holds "Features" and "Future Features Enabled": "Middleware per router" read as
 # a break); Django's "Miscellaneous" inside "Backwards incompatible changes" is still one
