@@ -194,6 +194,19 @@ def test_env_vars_come_from_environment_reads_not_dicts_of_lambdas(
     assert env == {"PKG_FAST"}
 
 
+def test_a_served_environment_variable_is_one_item_the_variable(tmp_path: Path, mode: str) -> None:
+    """vllm-ascend's ``envs`` serves ``envs.VLLM_ASCEND_X`` from its ``env_variables``
+    table through its ``__getattr__``: an entry removed is the variable gone, one item (the
+    attribute is read by the name of the variable), not a Python name beside it."""
+    served = ENVS + "\n\ndef __getattr__(name):\n    return env_variables[name]()\n"
+    gone = served.replace('    "PKG_FAST": lambda: bool(int(os.getenv("PKG_FAST", "0"))),\n', "")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/envs.py": served}),
+        CommitSpec("drop PKG_FAST", D[1], files={"pkg/envs.py": gone}),
+    ], mode)  # fmt: skip
+    assert [(i.kind, i.name) for i in items] == [(RadarKind.ENV_VAR, "PKG_FAST")]
+
+
 def test_a_variable_still_read_by_another_module_is_not_removed(tmp_path: Path, mode: str) -> None:
     """A variable counts as removed only when no other non-test module reads it at that
     commit (a test that reads it does not count); one that moved stays silent."""
@@ -3030,6 +3043,90 @@ def test_what_a_fix_under_bugs_fixed_no_longer_does_is_the_bug() -> None:
     fixed, incompatible = sections(log)
     assert [announces(e) for e in fixed.entries] == [None, None, (None, True)]
     assert all(announces(e) is not None for e in incompatible.entries)
+
+
+TYPING_TABLE = """\
+from typing import Any
+
+from pkg.changeset import VersionChange  # NoQA: F401  # for compatibility
+from pkg.changeset import Helper
+from pkg.changeset import Other  # noqa: F401
+
+
+def stringify_annotation(annotation: Any) -> str:
+    return str(annotation)
+
+
+OPTIONS = {
+    'colour': 'red',
+}
+
+# deprecated name -> (object to return, canonical path, removal version)
+_DEPRECATED_OBJECTS: dict[str, tuple[Any, str, tuple[int, int]]] = {
+    'stringify': (stringify_annotation, 'pkg.typing.stringify_annotation', (8, 0)),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _DEPRECATED_OBJECTS:
+        msg = f'module {__name__!r} has no attribute {name!r}'
+        raise AttributeError(msg)
+    deprecated_object, canonical_name, remove = _DEPRECATED_OBJECTS[name]
+    return deprecated_object
+"""
+
+
+def test_a_name_a_getattr_table_or_a_kept_import_gave_goes(tmp_path: Path, mode: str) -> None:
+    """Sphinx 8.0 removed ``'stringify': (stringify_annotation, …)`` from the
+    ``_DEPRECATED_OBJECTS`` table its module ``__getattr__`` serves, and ``from
+    sphinx.domains.changeset import VersionChange  # NoQA: F401  # for compatibility``
+    (an import its linter would drop, kept on purpose): both read as nothing, the module
+    being read around its changed lines or by its headers. An entry of another table, an
+    entry added, a plain import dropped and a kept one moved change nothing."""
+    changeset = "class VersionChange:\n    pass\n\n\nclass Helper:\n    pass\n\n\nOther = 1\n"
+    entry = "    'stringify': (stringify_annotation, 'pkg.typing.stringify_annotation', (8, 0)),\n"
+    table = TYPING_TABLE.replace(entry, "").replace("    'colour': 'red',\n", "")
+    imports = (
+        table.replace(
+            "from pkg.changeset import VersionChange  # NoQA: F401  # for compatibility\n", ""
+        )
+        .replace("from pkg.changeset import Helper\n", "")
+        .replace("from pkg.changeset import Other  # noqa: F401\n", "")
+        .replace(
+            "from typing import Any\n",
+            "from typing import Any\n\nfrom pkg.changeset import Other  # noqa: F401\n",
+        )
+    )
+    grows = (
+        imports.replace("    msg = f", "    assert name\n    msg = f")
+        .replace("OPTIONS = {\n", "OPTIONS = {\n    'size': 3,\n")
+        .replace(
+            "_DEPRECATED_OBJECTS: dict[str, tuple[Any, str, tuple[int, int]]] = {\n",
+            "_DEPRECATED_OBJECTS: dict[str, tuple[Any, str, tuple[int, int]]] = {\n" + entry,
+        )
+    )
+    url = (
+        "def __getattr__(name):\n"
+        '    if name in ("parse_url", "_safe_chars"):\n        return 1\n'
+        "    raise AttributeError(name)\n"
+    )
+    moved = (  # (Scrapy put the names in a set its ``__getattr__`` tests: still served)
+        '_NAMES = frozenset({"parse_url", "_safe_chars"})\n\n\n'
+        + url.replace('("parse_url", "_safe_chars")', "_NAMES")
+    )
+    served, kept, added, names_moved = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/changeset.py": changeset,
+                                        "pkg/typing.py": TYPING_TABLE, "pkg/url.py": url}),
+        CommitSpec("Remove deprecated names", D[1], files={"pkg/typing.py": table}),
+        CommitSpec("Remove the aliases", D[2], files={"pkg/typing.py": imports}),
+        CommitSpec("A table grows", D[3], files={"pkg/typing.py": grows}),
+        CommitSpec("Simplify __getattr__", D[4], files={"pkg/url.py": moved}),
+    ], mode)  # fmt: skip
+    api = [
+        [i.name for i in found if i.kind is RadarKind.PYTHON_API]
+        for found in (served, kept, added, names_moved)
+    ]
+    assert api == [["pkg.typing.stringify"], ["pkg.typing.VersionChange"], [], []]
 
 
 # ---- downstream as Python is really written --------------------------------------------------

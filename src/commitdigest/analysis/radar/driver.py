@@ -207,7 +207,7 @@ class WindowScanner:
         items: list[ApiChange] = []
         for kind in KINDS:
             items.extend(kind(view))
-        return _with_replacements(dedupe(items), view)
+        return _with_replacements(dedupe(_variables_once(items)), view)
 
     def _view(self, c: CommitInput, patches: PatchesRead, read: tuple[str, ...]) -> CommitView:
         """What the kinds see of commit ``c``: the texts of ``read`` before and after, and
@@ -284,6 +284,25 @@ class WindowScanner:
         self._known.move_to_end(oid)
         if len(self._known) > _KNOWN:
             self._known.popitem(last=False)
+
+
+def _variables_once(items: list[ApiChange]) -> list[ApiChange]:
+    """``items`` without the module attribute that is a removed environment variable of the
+    same file: vllm-ascend's ``envs`` serves ``envs.VLLM_ASCEND_X`` from its
+    ``env_variables`` table, whose entries read the environment; one item, the variable
+    (a checkout's ``envs.VLLM_ASCEND_X`` names it too)."""
+    variables = {(i.name, i.path) for i in items if i.kind is RadarKind.ENV_VAR}
+    if not variables:
+        return items
+    return [
+        i
+        for i in items
+        if not (
+            i.kind is RadarKind.PYTHON_API
+            and i.change is ApiChangeType.REMOVED
+            and (i.name.rsplit(".", 1)[-1], i.path) in variables
+        )
+    ]
 
 
 def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChange]:

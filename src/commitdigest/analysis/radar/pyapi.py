@@ -473,6 +473,13 @@ def _strings(node: ast.expr) -> set[str]:
         }
     if isinstance(node, ast.BinOp):
         return _strings(node.left) | _strings(node.right)
+    if (  # ``frozenset({"a", "b"})``: Scrapy's ``_DEPRECATED_NAMES``, tested by ``__getattr__``
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("frozenset", "set", "tuple", "list")
+        and len(node.args) == 1
+    ):
+        return _strings(node.args[0])
     return set()
 
 

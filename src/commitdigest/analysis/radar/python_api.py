@@ -64,6 +64,7 @@ from commitdigest.analysis.radar.pyapi import (
     exported_names,
     generic_dropped,
     has_fields,
+    imports_in,
     indent_of,
     listed_all,
     made_getattr_names,
@@ -73,6 +74,7 @@ from commitdigest.analysis.radar.pyapi import (
     plain_tree,
     same_plain_value,
     signature_end,
+    statement_end,
     surface,
     word_char,
 )
@@ -134,7 +136,12 @@ def wants(view_changed: str | None, path: str) -> bool:
         "__all__" in view_changed
         or "__getattr__" in view_changed
         or API_LINES.search("\n" + view_changed) is not None
+        or _TABLE_ENTRY.search(view_changed) is not None  # (a name a ``__getattr__`` may serve)
     )
+
+
+# an entry of a table that a module ``__getattr__`` may look names up in: ``    'name': …``
+_TABLE_ENTRY = re.compile(r"""^[ \t]+["'][A-Za-z_]\w*["'][ \t]*:""", re.M)
 
 
 # a module-level dunder set to a plain value: ``__version__ = "1.2.0"``, ``__author__ = '…'``
@@ -310,6 +317,67 @@ _CONTINUED_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b[^\n]*\\
 
 # a line importing names from typing (``TYPE_CHECKING`` among them: no block of its own)
 _FROM_TYPING = re.compile(r"[ \t]*from[ \t]+typing(?:_extensions)?[ \t]+import\b")
+
+
+_NOQA_F401 = re.compile(r"#\s*noqa\b[^\n]*\bF401\b", re.I)
+
+
+def _marked_reexports(view: CommitView, path: str, before: str, after: str) -> list[Breakage]:
+    """The names a module without ``__all__`` imported on a line marked ``# noqa: F401``
+    (an import its linter would drop as unused, kept on purpose: a re-export) that the
+    commit removes and the module no longer binds. Sphinx 8.0 removed ``from
+    sphinx.domains.changeset import VersionChange  # NoQA: F401  # for compatibility``
+    from ``sphinx.directives.other``, which its changelog announced; the radar said
+    nothing (what a plain module imports is no API, but for such a line)."""
+    changed = view.changed.get(path)
+    if "F401" not in (before if changed is None else changed).upper():
+        return []
+    lines = lines_of(before)
+    still = imports_of(after)
+    gone: list[Breakage] = []
+    numbers = view.numbers[path][0] if changed is not None else range(1, len(lines) + 1)
+    for n in sorted(numbers):  # (the removed lines; every line where no patch tells)
+        line = lines[n - 1] if 0 < n <= len(lines) else ""
+        if not _NOQA_F401.search(line) or not line.lstrip().startswith("from "):
+            continue  # (a plain import so marked is for its side effect: a plugin, a check)
+        statement = "\n".join(lines[n - 1 : statement_end(lines, n - 1) + 1])
+        for name in imports_in(statement):
+            if name not in still and find(after, name) is None:
+                gone.append(Breakage(name, "removed", line=n))
+    return gone
+
+
+_QUOTED_NAME = re.compile(r"""["']([A-Za-z_]\w*)["']""")
+
+
+def _stops_serving(view: CommitView, path: str, before: str, after: str, models: _Models) -> bool:
+    """Whether a line the commit removes from a module names, quoted, a name its module
+    ``__getattr__`` serves (a key of the table it looks names up in): Sphinx's 8.0 removed
+    ``'stringify': (stringify_annotation, …)`` from ``sphinx.util.typing``'s
+    ``_DEPRECATED_OBJECTS``, and the module, read around its changed lines or by its
+    headers, said nothing."""
+    if "__getattr__" not in before:
+        return False
+    changed = view.changed.get(path)
+    if changed is None:  # (a cut patch, or none: both versions' served names, compared)
+        if not _module_getattr(before):
+            return False
+        quoted = models.getattr_names - (
+            models.new.getattr_names if _module_getattr(after) else set()
+        )
+    else:
+        if not _QUOTED_NAME.search(changed) or not _module_getattr(before):
+            return False
+        lines = lines_of(before)
+        quoted = {
+            m.group(1)
+            for n in view.numbers[path][0]
+            if 0 < n <= len(lines)
+            for m in _QUOTED_NAME.finditer(lines[n - 1])
+        } & models.getattr_names
+    # (a name still written quoted is still served, from wherever it moved: Scrapy put
+    # ``"parse_url", …`` in a ``_DEPRECATED_NAMES`` set its ``__getattr__`` tests)
+    return any(f"'{name}'" not in after and f'"{name}"' not in after for name in quoted)
 
 
 def _hooks_changed(before: str, after: str, changed: str) -> bool:
@@ -536,13 +604,25 @@ def detect(view: CommitView) -> list[ApiChange]:
             continue  # no import reaches it (attrs' ``typing-examples/mypy_examples.py``)
         models = _Models(before, after, module, is_init)
         local = False  # read around its changed lines
-        if after is not None and _local(view, path, before, after):
+        # (or whole where a name its __getattr__ served goes from the table it reads)
+        serving = after is not None and _stops_serving(view, path, before, after, models)
+        # and the imports it kept on purpose, marked so for its linter (F401), that go
+        marked = (
+            _marked_reexports(view, path, before, after)
+            if not is_init and after is not None and "__all__" not in before
+            else []
+        )
+        if after is not None and not serving and _local(view, path, before, after):
             local = True
             removed, added = view.numbers[path]
             found = local_breakages(before, after, removed, added)
         else:
             # (what a package's __init__ or a module with __all__ imports, it exports)
-            if after is not None and _same_surface(before, after, is_init):
+            if (
+                after is not None
+                and not (serving or marked)
+                and _same_surface(before, after, is_init)
+            ):
                 continue  # bodies only
             old = _made_getattr(view, public, models.old, view.parent, view.before)
             new = _made_getattr(view, public, models.new, view.sha, view.after)
@@ -554,6 +634,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                 *dropped_exports(old, new, is_init, before, module.split(".")[0]),
                 *_unserved(old, new, before),
             ]
+        if marked:
+            found += [b for b in marked if b.qualname not in {f.qualname for f in found}]
         if found and after is not None:
             found = _renamed_members(found, before, after)
         if not found:
