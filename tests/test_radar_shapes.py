@@ -411,7 +411,9 @@ def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one
     key, value, /, **kwargs)`` and ``update(self, *args, **kwargs)`` became ``update(self,
     arg=None, /, **kwargs)``: callers passed them by position and still do (two "now
     required" parameters and a "removed ``*args``" each, before). A public parameter
-    renamed, and a ``*args`` replaced by a parameter callers may name, still count."""
+    renamed, and a ``*args`` replaced by a parameter callers may name, still count. So
+    does a positional-only one renamed (xarray's ``DataTree.from_dict(d, /, …)`` ->
+    ``from_dict(data, …)``: no caller named ``d``), but not one that goes."""
     before = (
         "class Headers:\n"
         "    def add(self, _key, _value, **kw):\n        pass\n\n"
@@ -419,7 +421,9 @@ def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one
         "    def extend(self, *args, **kwargs):\n        pass\n\n"
         "    def get(self, key, default=None):\n        pass\n\n"
         "    def load(self, _cache=None):\n        pass\n\n"
-        "    def pair(self, *args):\n        pass\n"
+        "    def pair(self, *args):\n        pass\n\n"
+        "    @classmethod\n    def from_dict(cls, d, /, name=None):\n        pass\n\n"
+        "    def drop(self, d, /, name=None):\n        pass\n"
     )
     after = (
         "class Headers:\n"
@@ -428,14 +432,19 @@ def test_a_private_parameter_or_args_made_positional_only_is_no_new_required_one
         "    def extend(self, arg, **kwargs):\n        pass\n\n"
         "    def get(self, name, default=None):\n        pass\n\n"
         "    def load(self, cache):\n        pass\n\n"
-        "    def pair(self, a, b, /):\n        pass\n"
+        "    def pair(self, a, b, /):\n        pass\n\n"
+        "    @classmethod\n"
+        "    def from_dict(cls, data=None, coords=None, *, name=None):\n        pass\n\n"
+        "    def drop(self, name=None):\n        pass\n"
     )
     [items] = module_items(
         tmp_path, mode, "pkg/headers.py", [("init", before), ("inline annotations", after)]
     )
     assert sorted((i.name, i.change.value) for i in items) == [
+        ("pkg.headers.Headers.drop(d)", "removed"),  # (gone: ``name`` took its place)
         ("pkg.headers.Headers.extend(*args)", "removed"),
         ("pkg.headers.Headers.extend(arg)", "now_required"),
+        ("pkg.headers.Headers.from_dict(name)", "signature_changed"),  # keyword-only now
         ("pkg.headers.Headers.get(key)", "renamed"),
         ("pkg.headers.Headers.load(cache)", "now_required"),  # load() breaks
         ("pkg.headers.Headers.pair(*args)", "removed"),  # pair() and pair(x) break
@@ -2849,6 +2858,45 @@ def test_a_release_dated_again_is_not_released_again(tmp_path: Path, mode: str) 
         [("Remove deprecated serializ", "2.13.0b1")],
         [],
     ]
+
+
+def test_a_release_dated_then_tagged_on_a_later_edit_is_announced_once(
+    tmp_path: Path, mode: str
+) -> None:
+    """xarray's "Update whats-new for v2026.02.0 release" dated the section; the tag
+    v2026.02.0 is on the next commit, "Add #11168 to whats-new", which edits the notes
+    again: the release was announced by both. The commit that dated it released it; a tag
+    on a commit that dates the section itself still releases it there."""
+    repo = tmp_path / "repo"
+    entry = "- All deprecation warnings are now a ``FutureWarning`` (:pull:`11112`).\n"
+    fix = "- Raise on slice-based selection of levels (:pull:`11168`).\n"
+    head = "What's New\n==========\n\n"
+
+    def notes(version: str, date: str, fixes: str = "") -> str:
+        title = f"v{version} ({date})"
+        return (
+            head + title + "\n" + "-" * len(title) + "\n\n"
+            "Breaking Changes\n~~~~~~~~~~~~~~~~\n\n" + entry + "\n"
+            "Bug Fixes\n~~~~~~~~~\n\n- A fix.\n" + fixes
+        )
+
+    shas = build_repo(repo, [
+        CommitSpec("init", D[0], files={"xr/__init__.py": "",
+                                        "doc/whats-new.rst": notes("2026.02.0", "unreleased")}),
+        CommitSpec("Update whats-new for v2026.02.0 release", D[1], files={
+            "doc/whats-new.rst": notes("2026.02.0", "Feb 13, 2026")}),
+        CommitSpec("Add #11168 to whats-new", D[2], files={
+            "doc/whats-new.rst": notes("2026.02.0", "Feb 13, 2026", fix)}),
+        CommitSpec("Release v2026.03.0", D[3], files={
+            "doc/whats-new.rst": notes("2026.03.0", "Mar 1, 2026")}),
+    ])  # fmt: skip
+    git(repo, "tag", "v2026.02.0", shas[2])
+    git(repo, "tag", "v2026.03.0", shas[3])
+    found = scan_log(repo, f"{shas[0]}..{shas[-1]}", mode)
+    releases = [
+        [i.release for i in found[sha] if i.kind is RadarKind.ANNOUNCED] for sha in shas[1:]
+    ]
+    assert releases == [["2026.02.0"], [], ["2026.03.0"]]
 
 
 def test_an_entry_is_named_by_its_words_not_its_links(tmp_path: Path, mode: str) -> None:

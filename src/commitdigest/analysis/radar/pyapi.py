@@ -1995,18 +1995,19 @@ class _Taken(NamedTuple):
 
 def _taken_positions(old: tuple[Param, ...], new: tuple[Param, ...]) -> _Taken:
     """The positions (self/cls not counted) where a new positional parameter is what
-    callers passed before: a private-named parameter's (werkzeug's ``add(self, _key,
-    _value)`` -> ``add(self, key, value, /)``: no caller names ``_key``; not an optional one
-    made required), or where a removed ``*args`` took them, when new positional-only
-    parameters with defaults stand there now (``update(self, *args)`` -> ``update(self,
-    arg=None, /)``: the calls that passed no argument or one still work; those that passed
-    more break, and are not told)."""
+    callers passed before: a private-named or positional-only parameter's (werkzeug's
+    ``add(self, _key, _value)`` -> ``add(self, key, value, /)``: no caller names ``_key``;
+    xarray's ``DataTree.from_dict(d, /, …)`` -> ``from_dict(data, …)``: none could name
+    ``d``; not an optional one made required), or where a removed ``*args`` took them,
+    when new positional-only parameters with defaults stand there now (``update(self,
+    *args)`` -> ``update(self, arg=None, /)``: the calls that passed no argument or one
+    still work; those that passed more break, and are not told)."""
     old_names = [p.name for p in _passed(old)]
     new_params = _passed(new)
     olds = {p.name: p for p in old}
     positions = {
         k for k, name in enumerate(old_names[: len(new_params)])
-        if name.startswith("_") and not name.startswith("__")
+        if ((name.startswith("_") and not name.startswith("__")) or olds[name].kind == "posonly")
         and new_params[k].name not in olds
         and (olds[name].default is None or new_params[k].default is not None)
     }  # fmt: skip
@@ -2076,6 +2077,9 @@ def _param_changes(
             continue
         if name not in new and protocol and p.positional:
             continue  # click's ``__exit__(self, exc_type, exc_value, tb)`` -> ``(self, *_)``
+        if name not in new and p.kind == "posonly" and at_old.get(name) in taken.positions:
+            continue  # renamed where callers pass it, who could not name it: xarray's
+            # ``DataTree.from_dict(d, /, …)`` -> ``from_dict(data, …)``
         if name not in new:
             out.append(
                 Breakage(qual, "param_removed", param=name, line=line, position=at_old.get(name))
