@@ -3811,6 +3811,22 @@ def test_deprecations_are_named_as_users_reach_them(tmp_path: Path, mode: str) -
     assert second == []  # the same messages reformatted: no news
 
 
+def test_an_announcements_symbols_are_not_pythons_own_names() -> None:
+    """xarray 2026.02.0: "switches to using ``FutureWarning`` everywhere" had the symbols
+    ``xarray.FutureWarning`` and ``xarray.DeprecationWarning``, which a downstream
+    checkout's every warning filter would match. A parameter of that name is still one."""
+    from commitdigest.analysis.radar.announced import symbols_of
+
+    assert (
+        symbols_of(
+            "xarray switches from ``DeprecationWarning`` to using ``FutureWarning`` everywhere.",
+            ["xarray"],
+        )
+        == []
+    )
+    assert symbols_of("The ``input`` argument was removed.", ["xarray"]) == ["xarray.*(input)"]
+
+
 def test_changelog_sentences_and_nested_entries() -> None:
     from commitdigest.analysis.radar.announced import symbols_of
     from commitdigest.analysis.radar.changelog import announces, plain_text, sections
@@ -6559,6 +6575,44 @@ def test_a_default_written_as_a_constant_of_its_value_is_the_same_default(
         ("pkg.response.Response.eval(engine)", "'numexpr' → _default"),
         ("pkg.response.Response.eval(isolate)", "True → _default"),
         ("pkg.response.Response.stream(size)", "1024 → _SIZE"),
+    ]
+
+
+def test_a_default_in_transition_that_keeps_the_old_value_is_the_same_default(
+    tmp_path: Path, mode: str
+) -> None:
+    """xarray started a deprecation cycle of ``merge``'s and ``concat``'s defaults:
+    ``compat="no_conflicts"`` became ``compat=_COMPAT_DEFAULT``, with ``_COMPAT_DEFAULT =
+    CombineKwargDefault(name="compat", old="no_conflicts", new="override")`` in another
+    module (one such marker written over three lines), which warns where the result would
+    change: twenty "default changed" lines for what its changelog announces as a
+    deprecation. A marker whose old value is another, or a constant of another value,
+    still changes the default."""
+    helpers = (
+        "class CombineKwargDefault:\n    def __init__(self, *, name, old, new):\n"
+        "        self.old = old\n\n\n"
+        '_COMPAT_DEFAULT = CombineKwargDefault(name="compat", old="no_conflicts", new="override")\n'
+        "_CONCAT_DEFAULT = CombineKwargDefault(\n"
+        '    name="compat", old="equals", new="override"\n)\n'
+        '_JOIN_DEFAULT = CombineKwargDefault(name="join", old="inner", new="exact")\n'
+    )
+    before = (
+        'def merge(objects, compat="no_conflicts", join="outer"):\n    return objects\n\n\n'
+        'def concat(objects, compat="equals"):\n    return objects\n'
+    )
+    after = (
+        "from pkg.helpers import _COMPAT_DEFAULT, _CONCAT_DEFAULT, _JOIN_DEFAULT\n\n\n"
+        "def merge(objects, compat=_COMPAT_DEFAULT, join=_JOIN_DEFAULT):\n"
+        "    return objects\n\n\n"
+        "def concat(objects, compat=_CONCAT_DEFAULT):\n    return objects\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/helpers.py": helpers,
+                                        "pkg/merge.py": before}),
+        CommitSpec("Start a deprecation cycle", D[1], files={"pkg/merge.py": after}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.detail) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.merge.merge(join)", "'outer' → _JOIN_DEFAULT")
     ]
 
 

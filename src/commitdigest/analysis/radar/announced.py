@@ -20,6 +20,7 @@ httpx gives ``httpx.*(proxies)`` (a keyword at any call of the package), "Remove
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import re
 from bisect import bisect_left
@@ -660,11 +661,17 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
             name = span.removesuffix("()")
             if keyword.iskeyword(name):
                 continue  # a value (``False``, ``None``): no name downstream code can use
+            if name in _BUILTINS and not _PARAM_WORDS.search(near):
+                continue  # Python's own (xarray's "switches to using ``FutureWarning``"
+                # named ``xarray.FutureWarning``)
             if _PARAM_WORDS.search(near):
                 out.extend(f"{p}.*({name})" for p in packages)
             else:
                 out.extend(f"{p}.{name}" for p in packages)
     return list(dict.fromkeys(out))
+
+
+_BUILTINS = frozenset(dir(builtins))  # names Python gives every module
 
 
 _CHANGE_WORDS = (

@@ -875,7 +875,24 @@ def _same_default(
         return True
     old = _constant(before, brk.old) or imported(brk.old, True) or brk.old
     new = _constant(after, brk.new) or imported(brk.new, False) or brk.new
-    return same_plain_value(old, new)
+    return same_plain_value(old, new) or _keeps_old_value(new, old)
+
+
+def _keeps_old_value(marker: str, old: str) -> bool:
+    """Whether a default is a marker of a default in transition that keeps the old value,
+    naming it ``old=`` beside the ``new=`` one to come (xarray's ``compat="no_conflicts"``
+    -> ``_COMPAT_DEFAULT = CombineKwargDefault(name="compat", old="no_conflicts",
+    new="override")``, which warns where the result would change: twenty "default changed"
+    lines for a deprecation its changelog announces)."""
+    if "old" not in marker:
+        return False
+    try:
+        node = ast.parse(marker, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    return isinstance(node, ast.Call) and any(
+        k.arg == "old" and same_plain_value(ast.unparse(k.value), old) for k in node.keywords
+    )
 
 
 def _same_set_back(brk: Breakage, before: str, after: str) -> bool:
@@ -936,7 +953,17 @@ def _constant(text: str, name: str) -> str | None:
     if not re.fullmatch(r"[A-Za-z_]\w*", name):
         return None
     m = re.search(rf"^{name}[ \t]*(?::[^=\n]*)?=[ \t]*([^#\n]+)", text, re.M)
-    return m.group(1).rstrip() if m else None
+    if m is None:
+        return None
+    value = m.group(1).rstrip()
+    if not brackets_balanced(value):  # written over several lines: up to where it closes
+        # (xarray's ``_COMPAT_CONCAT_DEFAULT = CombineKwargDefault(`` / ``name="compat", …``)
+        lines = text[m.end() :].split("\n", 40)[1:40]
+        for k in range(len(lines)):
+            whole = "\n".join([value, *lines[: k + 1]])
+            if brackets_balanced(whole):
+                return whole
+    return value
 
 
 def _configured(body: str, param: str, old: str, module: str, unset: str = "None") -> bool:
