@@ -3775,6 +3775,11 @@ class Client:
         return "DeprecationWarning: The {param_type} {name!r} is deprecated.".format(
             param_type=param_type, name=name
         )
+
+    def eval(self, expr, parser=None):
+        if parser is not None:
+            warnings.warn("The 'parser' argument to Client.eval() is deprecated.", FutureWarning)
+        return expr
 """
 
 
@@ -3798,6 +3803,8 @@ def test_deprecations_are_named_as_users_reach_them(tmp_path: Path, mode: str) -
     )  # fmt: skip
     deprecated = sorted(i.name for i in first if i.kind is RadarKind.DEPRECATION)
     assert deprecated == [
+        "pkg.client.Client.eval(parser)",  # (xarray's "The 'parser' argument to
+        # Dataset.eval() is deprecated" named ``Dataset.eval``: the method)
         "pkg.client.Client.request(cookies)",
         "pkg.parser.OptionParser",
         "pkg.parser.split_arg_string",
@@ -6614,6 +6621,30 @@ def test_a_default_in_transition_that_keeps_the_old_value_is_the_same_default(
     assert [(i.name, i.detail) for i in items if i.kind is RadarKind.PYTHON_API] == [
         ("pkg.merge.merge(join)", "'outer' → _JOIN_DEFAULT")
     ]
+
+
+def test_a_star_args_its_function_refused_is_no_removed_parameter(
+    tmp_path: Path, mode: str
+) -> None:
+    """xarray's ``hist(darray, *args, figsize=None)`` asserted ``len(args) == 0`` (positional
+    arguments were never accepted), and ``*args`` became ``*``: no call broke, and it was
+    "removed". One that raised if given anything alike; one passed on (``scatter``) still
+    counts."""
+    before = (
+        "def hist(darray, *args, figsize=None):\n"
+        "    assert len(args) == 0, 'use keywords'\n    return darray\n\n\n"
+        "def line(darray, *args, x=None):\n"
+        "    if args:  # (never allowed)\n        raise TypeError('keywords only')\n"
+        "    return darray\n\n\n"
+        "def scatter(ds, *args, x=None):\n    return ds.plot(*args, x=x)\n"
+    )
+    after = (
+        "def hist(darray, *, figsize=None):\n    return darray\n\n\n"
+        "def line(darray, *, x=None):\n    return darray\n\n\n"
+        "def scatter(ds, *, x=None):\n    return ds.plot(x=x)\n"
+    )
+    [items] = module_items(tmp_path, mode, "pkg/plot.py", [("init", before), ("no *args", after)])
+    assert [i.name for i in items] == ["pkg.plot.scatter(*args)"]
 
 
 def test_what_a_package_imports_for_itself_from_elsewhere_is_no_reexport(

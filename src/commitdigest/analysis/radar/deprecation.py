@@ -32,7 +32,7 @@ _MARK = re.compile(
 _NAME = re.compile(
     r"""["'`]([A-Za-z_][\w.]*)(?:\(\)|=[^"'`\n]*)?["'`]"""
     r"""(?:\s+(?:attribute|argument|parameter|option|function|method|class|module|property"""
-    r"""|keyword|field|alias|setting))?"""
+    r"""|keyword|field|alias|setting)(?:\s+(?:to|of|for|in)\s+[\w.]+(?:\(\))?)?)?"""
     r"""\s*(?:is|was|has been|is being|are)?\s*(?:now\s+)?deprecated"""
     r"""|deprecated\s+(?:\w+\s+){0,2}["'`]([A-Za-z_][\w.]*)""",
     re.I,

@@ -1164,6 +1164,26 @@ def _call_words(body: str, param: str) -> frozenset[str]:
     return frozenset(words)
 
 
+def _took_nothing(before: str, qual: str, name: str) -> bool:
+    """Whether the function ``qual`` of ``before`` refuses anything in its ``*name``: it
+    asserts it empty (``assert len(args) == 0``, ``assert not args``) or raises if it is
+    not (``if args: raise TypeError(…)``). xarray's plot methods took ``*args`` only to
+    refuse them; ``*args`` -> ``*`` broke no call."""
+    obj = find(before, qual)
+    if obj is None or obj.kind != "function":
+        return False
+    body = _body(lines_of(before), obj.line - 1)
+    n = re.escape(name)
+    return (
+        re.search(
+            rf"\bassert\s+(?:not\s+{n}\b|len\({n}\)\s*==\s*0\b)"
+            rf"|\bif\s+(?:{n}|len\({n}\)(?:\s*(?:>|!=)\s*0)?)\s*:\s*(?:#[^\n]*)?\n\s*raise\b",
+            body,
+        )
+        is not None
+    )
+
+
 def _body(lines: list[str], i: int) -> str:
     """The body of the function whose header starts at line index ``i`` of ``lines``
     (decorators above it): its lines after the header up to the first code line indented
@@ -1426,6 +1446,13 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         and _still_inherited(view, path, module, qual, models, public)
     ):
         return None  # (a constant "renamed" that its base still defines: silent too)
+    if (
+        brk.change == "param_removed"
+        and brk.param
+        and brk.param[:1] == "*" != brk.param[1:2]
+        and _took_nothing(models.before, qual, brk.param[1:])
+    ):
+        return None  # a ``*args`` its function refused to be given anything
     if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
         return None
     if (
