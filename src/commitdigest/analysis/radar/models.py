@@ -192,7 +192,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     docs name its modules; the methods a class made dataclass-like is given are no removal;
 #     a __getattr__ a function makes, or one in a module-level block with its own table,
 #     serves names; a function bound to another function's name is still a function
-RADAR_VERSION = 31
+RADAR_VERSION = 32
 
 
 def cache_key(sha: str) -> str:
