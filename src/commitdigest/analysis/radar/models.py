@@ -192,6 +192,9 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     docs name its modules; the methods a class made dataclass-like is given are no removal;
 #     a __getattr__ a function makes, or one in a module-level block with its own table,
 #     serves names; a function bound to another function's name is still a function
+# 32: what a package imports for itself is no re-export; type checkers' stubs; changelog
+#     entries edited in place; a getattr table's entry gone; kept imports (F401); defaults
+#     in transition; a package's testing/ is shipped
 RADAR_VERSION = 32
 
 
