@@ -2860,45 +2860,6 @@ def test_a_release_dated_again_is_not_released_again(tmp_path: Path, mode: str) 
     ]
 
 
-def test_a_release_dated_then_tagged_on_a_later_edit_is_announced_once(
-    tmp_path: Path, mode: str
-) -> None:
-    """xarray's "Update whats-new for v2026.02.0 release" dated the section; the tag
-    v2026.02.0 is on the next commit, "Add #11168 to whats-new", which edits the notes
-    again: the release was announced by both. The commit that dated it released it; a tag
-    on a commit that dates the section itself still releases it there."""
-    repo = tmp_path / "repo"
-    entry = "- All deprecation warnings are now a ``FutureWarning`` (:pull:`11112`).\n"
-    fix = "- Raise on slice-based selection of levels (:pull:`11168`).\n"
-    head = "What's New\n==========\n\n"
-
-    def notes(version: str, date: str, fixes: str = "") -> str:
-        title = f"v{version} ({date})"
-        return (
-            head + title + "\n" + "-" * len(title) + "\n\n"
-            "Breaking Changes\n~~~~~~~~~~~~~~~~\n\n" + entry + "\n"
-            "Bug Fixes\n~~~~~~~~~\n\n- A fix.\n" + fixes
-        )
-
-    shas = build_repo(repo, [
-        CommitSpec("init", D[0], files={"xr/__init__.py": "",
-                                        "doc/whats-new.rst": notes("2026.02.0", "unreleased")}),
-        CommitSpec("Update whats-new for v2026.02.0 release", D[1], files={
-            "doc/whats-new.rst": notes("2026.02.0", "Feb 13, 2026")}),
-        CommitSpec("Add #11168 to whats-new", D[2], files={
-            "doc/whats-new.rst": notes("2026.02.0", "Feb 13, 2026", fix)}),
-        CommitSpec("Release v2026.03.0", D[3], files={
-            "doc/whats-new.rst": notes("2026.03.0", "Mar 1, 2026")}),
-    ])  # fmt: skip
-    git(repo, "tag", "v2026.02.0", shas[2])
-    git(repo, "tag", "v2026.03.0", shas[3])
-    found = scan_log(repo, f"{shas[0]}..{shas[-1]}", mode)
-    releases = [
-        [i.release for i in found[sha] if i.kind is RadarKind.ANNOUNCED] for sha in shas[1:]
-    ]
-    assert releases == [["2026.02.0"], [], ["2026.03.0"]]
-
-
 def test_an_entry_is_named_by_its_words_not_its_links(tmp_path: Path, mode: str) -> None:
     """pip and pytest link each entry's issue as reStructuredText (`` `#8592 <https://…>`_ ``):
     the item is named "#8592: …", as a Markdown link is named by its text; and what follows

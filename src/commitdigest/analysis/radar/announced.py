@@ -126,17 +126,6 @@ def detect(view: CommitView) -> list[ApiChange]:
         titles = {s.title for s in new_sections}
         seen: set[str] = set()
         released = next((s for s in new_sections if release and s.version == release), None)
-        was = prior.get(released.title) if released is not None else None
-        if (
-            not dated
-            and was is not None
-            and released is not None
-            and _dated(_stamp(was))
-            and _stamp(was) == _stamp(released)
-        ):
-            released = None  # dated as it is by an earlier commit, which released it (xarray
-            # dated v2026.02.0 in "Update whats-new", then tagged "Add #11168 to whats-new";
-            # click's tag that dates its section again still releases it)
         if path in untouched and (released is None or _DATE.search(_stamp(released))):
             continue  # not this version's, or dated: the commit that dated it released it
         added = sorted(edit[1]) if edit is not None and numbered_as_git(after) else None
