@@ -197,14 +197,22 @@ def test_env_vars_come_from_environment_reads_not_dicts_of_lambdas(
 def test_a_served_environment_variable_is_one_item_the_variable(tmp_path: Path, mode: str) -> None:
     """vllm-ascend's ``envs`` serves ``envs.VLLM_ASCEND_X`` from its ``env_variables``
     table through its ``__getattr__``: an entry removed is the variable gone, one item (the
-    attribute is read by the name of the variable), not a Python name beside it."""
+    attribute is read by the name of the variable), not a Python name beside it. A constant
+    a module assigns from the environment is imported by its name: both stay."""
     served = ENVS + "\n\ndef __getattr__(name):\n    return env_variables[name]()\n"
     gone = served.replace('    "PKG_FAST": lambda: bool(int(os.getenv("PKG_FAST", "0"))),\n', "")
+    settings = 'import os\n\nPKG_CACHE_DIR = os.environ.get("PKG_CACHE_DIR", "/tmp")\n'
     [items] = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/envs.py": served}),
-        CommitSpec("drop PKG_FAST", D[1], files={"pkg/envs.py": gone}),
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/envs.py": served,
+                                        "pkg/settings.py": settings}),
+        CommitSpec("drop PKG_FAST", D[1], files={"pkg/envs.py": gone,
+                                                 "pkg/settings.py": "import os\n"}),
     ], mode)  # fmt: skip
-    assert [(i.kind, i.name) for i in items] == [(RadarKind.ENV_VAR, "PKG_FAST")]
+    assert sorted((i.kind.value, i.name) for i in items) == [
+        ("env_var", "PKG_CACHE_DIR"),
+        ("env_var", "PKG_FAST"),
+        ("python_api", "pkg.settings.PKG_CACHE_DIR"),  # (assigned: imported by its name)
+    ]
 
 
 def test_a_variable_still_read_by_another_module_is_not_removed(tmp_path: Path, mode: str) -> None:
@@ -3055,7 +3063,7 @@ def test_what_a_fix_under_bugs_fixed_no_longer_does_is_the_bug() -> None:
 
 
 TYPING_TABLE = """\
-from typing import Any
+from typing import Any, Dict  # noqa: F401
 
 from pkg.changeset import VersionChange  # NoQA: F401  # for compatibility
 from pkg.changeset import Helper
@@ -3100,6 +3108,11 @@ def test_a_name_a_getattr_table_or_a_kept_import_gave_goes(tmp_path: Path, mode:
             "from pkg.changeset import VersionChange  # NoQA: F401  # for compatibility\n", ""
         )
         .replace("from pkg.changeset import Helper\n", "")
+        .replace("from typing import Any, Dict  # noqa: F401\n", "from typing import Any\n")
+        .replace(
+            "OPTIONS = {",
+            "if TYPE_CHECKING:\n    from pkg.changeset import Helper  # noqa: F401\n\nOPTIONS = {",
+        )
         .replace("from pkg.changeset import Other  # noqa: F401\n", "")
         .replace(
             "from typing import Any\n",
@@ -3108,6 +3121,7 @@ def test_a_name_a_getattr_table_or_a_kept_import_gave_goes(tmp_path: Path, mode:
     )
     grows = (
         imports.replace("    msg = f", "    assert name\n    msg = f")
+        .replace("if TYPE_CHECKING:\n    from pkg.changeset import Helper  # noqa: F401\n\n", "")
         .replace("OPTIONS = {\n", "OPTIONS = {\n    'size': 3,\n")
         .replace(
             "_DEPRECATED_OBJECTS: dict[str, tuple[Any, str, tuple[int, int]]] = {\n",
@@ -3136,6 +3150,52 @@ def test_a_name_a_getattr_table_or_a_kept_import_gave_goes(tmp_path: Path, mode:
         for found in (served, kept, added, names_moved)
     ]
     assert api == [["pkg.typing.stringify"], ["pkg.typing.VersionChange"], [], []]
+
+
+def test_a_deprecation_made_a_removal_in_place_is_news(tmp_path: Path, mode: str) -> None:
+    """An entry that writes less code than it did is an edit (Sphinx's #13637 lost a
+    sentence), unless it says another change: "#13751: Deprecate ``Parser.config`` and
+    ``Parser.env``" made "#13751: Remove ``Parser.config``." is a removal announced."""
+    head = "Release 9.0.0 (in development)\n==============================\n\n"
+    old = (
+        head + "Deprecated\n----------\n\n"
+        "* #13751: Deprecate ``Parser.config`` and ``Parser.env``; use ``app`` instead.\n"
+    )
+    new = old.replace(
+        "Deprecate ``Parser.config`` and ``Parser.env``; use ``app`` instead.",
+        "Remove ``Parser.config``.",
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "CHANGES.rst": old}),
+        CommitSpec("Remove Parser.config", D[1], files={"CHANGES.rst": new}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == ["#13751: Remove ``Parser.config``."]
+
+
+def test_what_undoes_a_deprecation_or_repeats_an_entry_may_still_be_news(
+    tmp_path: Path, mode: str
+) -> None:
+    """An entry that only takes a deprecation back is no deprecation; one that also
+    deprecates or removes something is news. A short entry a gone section had is no news
+    under a new title; one a section still there has, written under the next version, is."""
+    head = "Changelog\n=========\n\n"
+    v1 = "Version 1.0.0\n-------------\n\nRemoved\n~~~~~~~\n\n- Remove ``bar``.\n"
+    v2 = (
+        "Version 2.0.0\n-------------\n\nDeprecated\n~~~~~~~~~~\n\n"
+        "- Un-deprecate ``a``.\n- Un-deprecate ``b``; deprecate ``c`` instead.\n\n"
+        "Removed\n~~~~~~~\n\n- Remove ``bar``.\n\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "CHANGES.rst": head + v1}),
+        CommitSpec("2.0.0 notes", D[1], files={"CHANGES.rst": head + v2 + v1}),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items) == [
+        "Remove ``bar``.",
+        "Un-deprecate ``b``; deprecate ``c`` instead.",
+    ]
+    from commitdigest.analysis.radar.announced import symbols_of
+
+    assert symbols_of("Remove the deprecated ``open()`` function.", ["zarr"]) == ["zarr.open"]
 
 
 # ---- downstream as Python is really written --------------------------------------------------
@@ -6566,13 +6626,16 @@ def test_a_default_in_transition_that_keeps_the_old_value_is_the_same_default(
     )
     before = (
         'def merge(objects, compat="no_conflicts", join="outer"):\n    return objects\n\n\n'
-        'def concat(objects, compat="equals"):\n    return objects\n'
+        'def concat(objects, compat="equals"):\n    return objects\n\n\n'
+        'def split(text, sep="("):\n    return text\n'
     )
     after = (
         "from pkg.helpers import _COMPAT_DEFAULT, _CONCAT_DEFAULT, _JOIN_DEFAULT\n\n\n"
         "def merge(objects, compat=_COMPAT_DEFAULT, join=_JOIN_DEFAULT):\n"
         "    return objects\n\n\n"
-        "def concat(objects, compat=_CONCAT_DEFAULT):\n    return objects\n"
+        "def concat(objects, compat=_CONCAT_DEFAULT):\n    return objects\n\n\n"
+        'OPEN = "("\nCLOSE = ")"\n\n\n'  # (a bracket in a string opens none)
+        "def split(text, sep=OPEN):\n    return text\n"
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/helpers.py": helpers,
@@ -6597,15 +6660,25 @@ def test_a_star_args_its_function_refused_is_no_removed_parameter(
         "def line(darray, *args, x=None):\n"
         "    if args:  # (never allowed)\n        raise TypeError('keywords only')\n"
         "    return darray\n\n\n"
-        "def scatter(ds, *args, x=None):\n    return ds.plot(*args, x=x)\n"
+        "def scatter(ds, *args, x=None):\n    return ds.plot(*args, x=x)\n\n\n"
+        "def plot(darray, *args, legacy=False):\n"
+        "    if legacy:\n        return darray.old(*args)\n"
+        "    if args:\n        raise TypeError('no args')\n    return darray\n\n\n"
+        "def area(darray, *args):\n"
+        "    def check(*args):\n        assert not args\n"
+        "    return darray.area(*args)\n"
     )
     after = (
         "def hist(darray, *, figsize=None):\n    return darray\n\n\n"
         "def line(darray, *, x=None):\n    return darray\n\n\n"
-        "def scatter(ds, *, x=None):\n    return ds.plot(x=x)\n"
+        "def scatter(ds, *, x=None):\n    return ds.plot(x=x)\n\n\n"
+        "def plot(darray, *, legacy=False):\n    return darray\n\n\n"
+        "def area(darray):\n    return darray.area()\n"
     )
     [items] = module_items(tmp_path, mode, "pkg/plot.py", [("init", before), ("no *args", after)])
-    assert [i.name for i in items] == ["pkg.plot.scatter(*args)"]
+    assert sorted(i.name for i in items) == [  # (passed on where it was not refused)
+        "pkg.plot.area(*args)", "pkg.plot.plot(*args)", "pkg.plot.scatter(*args)"
+    ]  # fmt: skip
 
 
 def test_what_a_package_imports_for_itself_from_elsewhere_is_no_reexport(
@@ -6624,17 +6697,20 @@ def test_what_a_package_imports_for_itself_from_elsewhere_is_no_reexport(
         "from docutils.nodes import Element, Node\n"
         "from docutils.utils import relative_path\n"
         "from markupsafe import escape\n"
-        "from markupsafe import Markup as Markup\n"
+        "from markupsafe import (\n    Markup as Markup,\n    soft_str as soft_str,\n)\n"
         "from .errors import SphinxError\n\n\n"
         "class Domain(ABC):\n"
         "    @abstractmethod\n"
         "    def resolve(self, node: Element, other: 'Node') -> None:\n"
         "        if not path.exists(osp.sep):\n"
-        "            raise SphinxError(relative_path(Markup, 'x'))\n"
+        "            raise SphinxError(relative_path(Markup, soft_str('x')))\n\n"
+        "    def render(self, text, escape=True):\n"  # (a parameter, no use of ``escape``)
+        "        return text if not escape else text\n"
     )
     after = (
         "from abc import ABC\n\n\n"
-        "class Domain(ABC):\n    def resolve(self, node, other) -> None:\n        pass\n"
+        "class Domain(ABC):\n    def resolve(self, node, other) -> None:\n        pass\n\n"
+        "    def render(self, text, escape=True):\n        return text\n"
     )
     errors = "class SphinxError(Exception):\n    pass\n"
     [items] = scan(tmp_path, [
@@ -6646,6 +6722,7 @@ def test_what_a_package_imports_for_itself_from_elsewhere_is_no_reexport(
         "pkg.domains.Markup",  # written "as Markup": offered
         "pkg.domains.SphinxError",  # its own package's (Sphinx restored such a name)
         "pkg.domains.escape",  # imported, used nowhere in it: offered
+        "pkg.domains.soft_str",  # written "as soft_str" too, over several lines
     ]
 
 
@@ -6668,14 +6745,38 @@ def test_a_type_checkers_stub_beside_the_run_time_definition_changes_nothing(
     annotated = stubs.replace("    class ALL: ...\n", "    ALL: Final[int] = 1\n")
     stub_alone = annotated.replace("    pass\n", "    class SUPPRESS: ...\n")
     changed = stub_alone.replace("    EMPTY = _All()\n", "    def EMPTY() -> None:\n        pass\n")
+    helper = (  # a stub beside a binding only a name under ``else:`` makes
+        "\n\nif TYPE_CHECKING:\n    def helper(x: int) -> int: ...\n"
+        "else:\n    helper = make_helper()\n"
+    )
     versions = [
-        ("init", before), ("stubs", stubs), ("annotated", annotated),
-        ("a stub alone", stub_alone), ("a def", changed),
+        ("init", before + helper), ("stubs", stubs + helper), ("annotated", annotated + helper),
+        ("a stub alone", stub_alone + helper), ("a def", changed + helper),
+        ("no helper", changed),
     ]  # fmt: skip
     found = module_items(tmp_path, mode, "pkg/sentinels.py", versions)
     assert [[(i.name, i.detail) for i in items] for items in found] == [
-        [],
-        [],
-        [],
-        [("pkg.sentinels.EMPTY", "attribute → function")],
+        [], [], [], [("pkg.sentinels.EMPTY", "attribute → function")],
+        [("pkg.sentinels.helper", "")],  # (both went: the name is gone)
+    ]  # fmt: skip
+
+
+def test_a_keyword_line_of_a_call_in_a_class_body_is_no_member(tmp_path: Path, mode: str) -> None:
+    """A member looked for by name is any name a statement of its class assigns; a keyword
+    argument of a call written over several lines (``name: str = field(`` / ``default='x',``)
+    is none: the removed ``default`` method is still removed."""
+    before = (
+        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Config:\n"
+        "    name: str = field(\n        default='x',\n        repr=False,\n    )\n\n"
+        "    def default(self):\n        return 1\n\n    def strict(self):\n        return 2\n"
+    )
+    after = (
+        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Config:\n"
+        "    name: str = field(\n        default='x',\n        repr=False,\n    )\n"
+        "    opts = dict(\n        strict=True,\n    )\n"
+    )
+    [items] = module_items(tmp_path, mode, "pkg/config.py", [("init", before), ("drop", after)])
+    assert sorted(i.name for i in items) == [
+        "pkg.config.Config.default",
+        "pkg.config.Config.strict",
     ]

@@ -153,10 +153,15 @@ def detect(view: CommitView) -> list[ApiChange]:
                 if not in_release and (
                     key in _keys(written)
                     or (len(key) >= 20 and _was_written(key, before))
-                    # (a short one any section had: Sphinx's "Add titles to version-specific
+                    # (a short one a section gone had: Sphinx's "Add titles to version-specific
                     # changes files" put "Sphinx 1.0" over each old file, and its "Python",
-                    # "C" … came under a new title, 36 times)
-                    or (len(key) < 20 and key in _keys(_all_written(old_sections)))
+                    # "C" … came under a new title, 36 times; one a section still there has
+                    # is written again)
+                    or (
+                        len(key) < 20
+                        and key
+                        in _keys(_all_written([o for o in old_sections if o.title not in titles]))
+                    )
                     # (an entry still there was not edited into this one)
                     or _edited(entry.text, key, written - _written(section))
                 ):
@@ -377,6 +382,9 @@ def _edited(text: str, key: str, gone: frozenset[str]) -> bool:
         if not spans <= old_spans:
             continue  # it writes code the entry did not (news); less is an edit (Sphinx's
             # "#13637: Deprecate `set_application`" lost its sentence on `config`, `env`)
+        if spans != old_spans and change_named(text) is not change_named(old):
+            continue  # less code, and another change: "Deprecate `a` and `b`" made
+            # "Remove `a`" is news
         shared = len(words & old_words) / max(len(words | old_words), 1)
         if refs and old_refs == refs and (spans or shared >= 0.5):
             return True
@@ -655,9 +663,10 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
             name = span.removesuffix("()")
             if keyword.iskeyword(name):
                 continue  # a value (``False``, ``None``): no name downstream code can use
-            if name in _BUILTINS and not _PARAM_WORDS.search(near):
-                continue  # Python's own (xarray's "switches to using ``FutureWarning``"
-                # named ``xarray.FutureWarning``)
+            if name in _BUILTIN_CLASSES and not _PARAM_WORDS.search(near):
+                continue  # Python's own warnings and exceptions (xarray's "switches to using
+                # ``FutureWarning``" named ``xarray.FutureWarning``; a project's ``open()``
+                # is its own)
             if _PARAM_WORDS.search(near):
                 out.extend(f"{p}.*({name})" for p in packages)
             else:
@@ -665,7 +674,9 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-_BUILTINS = frozenset(dir(builtins))  # names Python gives every module
+_BUILTIN_CLASSES = frozenset(  # Python's own warnings and exceptions
+    n for n in dir(builtins) if n.endswith(("Warning", "Error", "Exception"))
+)
 
 
 _CHANGE_WORDS = (

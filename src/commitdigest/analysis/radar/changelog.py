@@ -169,6 +169,7 @@ _SUPPORT_DROPPED = re.compile(
 _RESTORES = re.compile(r"^\W*(?:restor|revert|re-?add|bring\s+back)", re.I)
 # an entry that takes a deprecation back ("#13083: Un-deprecate `import_object`", "`x` is
 # no longer deprecated"), after the issues it names
+_MORE_CHANGE = re.compile(r"(?<!un-)(?<!un)\bdeprecat|\bremov|\bdrop", re.I)
 _UNDEPRECATES = re.compile(
     r"^[^A-Za-z]*(?:un-?deprecat|(?:[\w.`]+\s+(?:is|are)\s+)?no\s+longer\s+deprecated)", re.I
 )
@@ -709,9 +710,11 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         for h in entry.heading.split("\n")
     ]
     heading = headings[-1] if headings else ""
-    if _UNDEPRECATES.match(words):
+    undone = _UNDEPRECATES.match(words)
+    if undone is not None and not _MORE_CHANGE.search(words, undone.end()):
         return None  # what undoes a deprecation, under any heading (Sphinx 8.2's
-        # "Un-deprecate ``sphinx.util.import_object``", under "Deprecated")
+        # "Un-deprecate ``sphinx.util.import_object``", under "Deprecated"), and says no
+        # other change ("Un-deprecate `a`; deprecate `b` instead" still does)
     for pattern, change in _SECTIONS:
         if any(h and pattern.search(h) for h in reversed(headings)):
             if _REFERENCE_ONLY.match(words):

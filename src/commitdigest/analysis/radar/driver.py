@@ -11,6 +11,7 @@ other versions are its neighbours with the patch applied, forwards or backwards.
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -207,7 +208,7 @@ class WindowScanner:
         items: list[ApiChange] = []
         for kind in KINDS:
             items.extend(kind(view))
-        return _with_replacements(dedupe(_variables_once(items)), view)
+        return _with_replacements(dedupe(_variables_once(items, view)), view)
 
     def _view(self, c: CommitInput, patches: PatchesRead, read: tuple[str, ...]) -> CommitView:
         """What the kinds see of commit ``c``: the texts of ``read`` before and after, and
@@ -286,11 +287,13 @@ class WindowScanner:
             self._known.popitem(last=False)
 
 
-def _variables_once(items: list[ApiChange]) -> list[ApiChange]:
+def _variables_once(items: list[ApiChange], view: CommitView) -> list[ApiChange]:
     """``items`` without the module attribute that is a removed environment variable of the
-    same file: vllm-ascend's ``envs`` serves ``envs.VLLM_ASCEND_X`` from its
-    ``env_variables`` table, whose entries read the environment; one item, the variable
-    (a checkout's ``envs.VLLM_ASCEND_X`` names it too)."""
+    same file and that the module served, not assigned: vllm-ascend's ``envs`` serves
+    ``envs.VLLM_ASCEND_X`` from its ``env_variables`` table through its ``__getattr__``;
+    one item, the variable (a checkout's ``envs.VLLM_ASCEND_X`` names it too). A constant
+    the module assigns (``CACHE_DIR = os.environ.get("CACHE_DIR")``) is imported by name:
+    both stay."""
     variables = {(i.name, i.path) for i in items if i.kind is RadarKind.ENV_VAR}
     if not variables:
         return items
@@ -300,7 +303,8 @@ def _variables_once(items: list[ApiChange]) -> list[ApiChange]:
         if not (
             i.kind is RadarKind.PYTHON_API
             and i.change is ApiChangeType.REMOVED
-            and (i.name.rsplit(".", 1)[-1], i.path) in variables
+            and ((name := i.name.rsplit(".", 1)[-1]), i.path) in variables
+            and not re.search(rf"^{re.escape(name)}[ \t]*[:=]", view.before.get(i.path) or "", re.M)
         )
     ]
 

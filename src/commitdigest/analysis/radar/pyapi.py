@@ -1189,6 +1189,16 @@ def light_api(text: str) -> ModuleApi:
                 value=value, field=field, decorators=("annotated",) if field else (),
             )  # fmt: skip
     api.imports = imports_in(text)
+    for name, obj in list(api.objects.items()):  # a stub beside a binding the scan above
+        if (
+            obj.typing_only
+            and "." not in name
+            and (  # does not read (an import, a lower-
+                name in api.imports
+                or re.search(rf"^[ \t]+{re.escape(name)}[ \t]*=(?!=)", text, re.M)
+            )
+        ):  # case name under ``else:``): what runs is a name, and it is there
+            api.objects[name] = Obj(name, "attribute", obj.line)
     return api
 
 
@@ -1969,8 +1979,14 @@ def _own_use(old: ModuleApi, names: list[str], text: str, home: str) -> set[str]
     for name in names:
         top = old.imports[name].split(".")[0]
         at = old.import_lines.get(name)
-        line = lines[at - 1] if at is not None and 0 < at <= len(lines) else ""
-        if top != home and not re.search(rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", line):
+        statement = (  # (an import over several lines: all of it)
+            "\n".join(lines[at - 1 : statement_end(lines, at - 1) + 1])
+            if at is not None and 0 < at <= len(lines)
+            else ""
+        )
+        if top != home and not re.search(
+            rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", statement
+        ):
             foreign[name] = top in _STDLIB
     if not any(not stdlib for stdlib in foreign.values()):
         return set(foreign)
@@ -1978,14 +1994,17 @@ def _own_use(old: ModuleApi, names: list[str], text: str, home: str) -> set[str]
     if tree is None:  # (it parsed as a model: it does)
         return {n for n, stdlib in foreign.items() if stdlib}
     used: set[str] = set()
-    for node in ast.walk(tree):
+    params: set[str] = set()  # (a parameter of that name is no use of the import: Flask's
+    for node in ast.walk(tree):  # ``def render(text, escape=True)``)
         if isinstance(node, ast.Name):
             used.add(node.id)
+        elif isinstance(node, ast.arg):
+            params.add(node.arg)
         for note in (getattr(node, "annotation", None), getattr(node, "returns", None)):
             for part in ast.walk(note) if isinstance(note, ast.expr) else ():
                 if isinstance(part, ast.Constant) and isinstance(part.value, str):
                     used.update(re.findall(r"[A-Za-z_]\w*", part.value))  # ``x: "Element"``
-    return {n for n, stdlib in foreign.items() if stdlib or n in used}
+    return {n for n, stdlib in foreign.items() if stdlib or (n in used and n not in params)}
 
 
 class _Taken(NamedTuple):

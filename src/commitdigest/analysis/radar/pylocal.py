@@ -35,6 +35,7 @@ from commitdigest.analysis.radar.pyapi import (
     Breakage,
     Obj,
     aliases_in,
+    code_of,
     compare_objects,
     decorators_above,
     field_value_at,
@@ -319,10 +320,13 @@ class _Side:
         another than ``qual`` (a field's value is not read for it)."""
         line = self.lines[i]
         head = line[:1]
+        lenient = False  # any name asked for: one a statement of the class body assigns
         if head in (" ", "\t"):  # in a class body: only upper-case names and fields are
             stripped = line.lstrip()  # read at a changed line (any name, when asked for)
-            if ":" not in line and not stripped[:1].isupper() and qual is None:
-                return None
+            if ":" not in line and not stripped[:1].isupper():
+                if qual is None or self._continues(i):
+                    return None  # (not an argument of a call over several lines)
+                lenient = True
         elif not (head.isalpha() or head == "_"):
             return None
         m = _ATTR.match(line)
@@ -331,7 +335,12 @@ class _Side:
         indent = len(m.group(1).expandtabs())
         name = m.group(2)
         constant = name[0].isupper() and name.upper() == name
-        if indent and not constant and ":" not in line.split("=")[0] and qual is None:
+        if (
+            indent
+            and not constant
+            and ":" not in line.split("=")[0]
+            and (qual is None or (not lenient and self._continues(i)))
+        ):
             return None  # in a class body: upper-case constants and annotated fields only
             # (asked for by name, any: marshmallow's ``set_class`` property became
             # ``set_class = OrderedSet``, still ``schema.set_class``)
@@ -362,6 +371,16 @@ class _Side:
                     value=value, field=True, decorators=("annotated",),
                 )  # fmt: skip
         return Obj(f"{outer}.{name}", "attribute", i + 1)
+
+    def _continues(self, i: int) -> bool:
+        """Whether line index ``i`` goes on a statement above it: the code line above ends
+        in an open bracket, a comma or a backslash (a keyword argument of a call written
+        over several lines, ``name: str = field(`` / ``default='x',``, is no assignment)."""
+        for k in range(i - 1, max(-1, i - 40), -1):
+            code = code_of(self.lines[k]).rstrip()
+            if code:
+                return code.endswith(("(", "[", "{", ",", "\\"))
+        return False
 
     def _fields(self, j: int) -> bool:
         """Whether the class whose header starts at line index ``j`` is dataclass-like (its

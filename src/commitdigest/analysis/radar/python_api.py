@@ -58,6 +58,7 @@ from commitdigest.analysis.radar.pyapi import (
     brackets_balanced,
     calls_super,
     class_aliases,
+    code_of,
     compare,
     continued,
     dropped_exports,
@@ -319,6 +320,7 @@ _CONTINUED_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b[^\n]*\\
 _FROM_TYPING = re.compile(r"[ \t]*from[ \t]+typing(?:_extensions)?[ \t]+import\b")
 
 
+_TYPING_ONLY_MODULE = re.compile(r"(?:typing|typing_extensions|collections\.abc|__future__)\.")
 _NOQA_F401 = re.compile(r"#\s*noqa\b[^\n]*\bF401\b", re.I)
 
 
@@ -338,10 +340,13 @@ def _marked_reexports(view: CommitView, path: str, before: str, after: str) -> l
     numbers = view.numbers[path][0] if changed is not None else range(1, len(lines) + 1)
     for n in sorted(numbers):  # (the removed lines; every line where no patch tells)
         line = lines[n - 1] if 0 < n <= len(lines) else ""
-        if not _NOQA_F401.search(line) or not line.lstrip().startswith("from "):
-            continue  # (a plain import so marked is for its side effect: a plugin, a check)
+        if not _NOQA_F401.search(line) or not line.lstrip("\ufeff").startswith("from "):
+            continue  # (a plain import so marked is for its side effect: a plugin, a check;
+            # one indented, under ``if TYPE_CHECKING:`` or in a ``try:``, a probe)
         statement = "\n".join(lines[n - 1 : statement_end(lines, n - 1) + 1])
-        for name in imports_in(statement):
+        for name, target in imports_in(statement).items():
+            if _TYPING_ONLY_MODULE.match(target):
+                continue  # kept for type comments (``# type: (List[int]) -> None``)
             if name not in still and find(after, name) is None:
                 gone.append(Breakage(name, "removed", line=n))
     return gone
@@ -956,12 +961,13 @@ def _constant(text: str, name: str) -> str | None:
     if m is None:
         return None
     value = m.group(1).rstrip()
-    if not brackets_balanced(value):  # written over several lines: up to where it closes
-        # (xarray's ``_COMPAT_CONCAT_DEFAULT = CombineKwargDefault(`` / ``name="compat", …``)
+    if not brackets_balanced(code_of(value)):  # written over several lines: up to where it
+        # closes (xarray's ``_COMPAT_CONCAT_DEFAULT = CombineKwargDefault(`` / ``name=…``;
+        # a bracket in a string, ``OPEN = "("``, opens none)
         lines = text[m.end() :].split("\n", 40)[1:40]
         for k in range(len(lines)):
             whole = "\n".join([value, *lines[: k + 1]])
-            if brackets_balanced(whole):
+            if brackets_balanced(code_of(whole)):
                 return whole
     return value
 
@@ -1172,8 +1178,10 @@ def _took_nothing(before: str, qual: str, name: str) -> bool:
     obj = find(before, qual)
     if obj is None or obj.kind != "function":
         return False
-    body = _body(lines_of(before), obj.line - 1)
+    body = code_of(_body(lines_of(before), obj.line - 1))
     n = re.escape(name)
+    if len(re.findall(rf"(?<![\w.]){n}\b", body)) != 1:
+        return False  # (used elsewhere too: passed on, or a nested function's own)
     return (
         re.search(
             rf"\bassert\s+(?:not\s+{n}\b|len\({n}\)\s*==\s*0\b)"
