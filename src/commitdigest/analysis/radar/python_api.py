@@ -174,21 +174,37 @@ def _comments_only(changed: str | None, before: str, after: str | None) -> bool:
         return False
     if not all(not (code := line.lstrip()) or code[0] == "#" for line in changed.split("\n")):
         return False
-    old, new = _SPANNING.get(before), _SPANNING.get(after)
-    if not any(mark in changed for mark in ('"""', "'''", "\\")):
-        # no changed line holds a mark: both versions have the same answer (vllm-ascend's
-        # 60 KB of comments, searched four times over on each side at every commit)
-        known = old if old is not None else new if new is not None else _spans_lines(before)
-        old = new = known
-    else:
-        old = _spans_lines(before) if old is None else old
-        new = _spans_lines(after) if new is None else new
-    _SPANNING.put(before, old)
-    _SPANNING.put(after, new)
-    return not (old or new)
+    # (each version's answer kept by its text: vllm-ascend's 60 KB of comments were searched
+    # four times over on each side at every commit)
+    return not any(_by_version(_SPANNING, before, after, changed, _SPANS, _spans_lines))
 
 
 _SPANNING: ByText[bool] = ByText(256)  # whether a module version may hold a string over lines
+_SPANS = ('"""', "'''", "\\")  # what a changed line that may change that answer holds
+
+
+def _by_version(
+    kept: ByText[bool],
+    before: str,
+    after: str,
+    changed: str | None,
+    marks: tuple[str, ...],
+    read: Callable[[str], bool],
+) -> tuple[bool, bool]:
+    """``read`` of each version of a module, kept by its text: when the commit's changed
+    lines (``changed``) hold none of ``marks``, the lines that decide the answer are the
+    same in both versions, so the one known (the neighbouring commit's version) gives the
+    other's too."""
+    old, new = kept.get(before), kept.get(after)
+    if changed is not None and not any(mark in changed for mark in marks):
+        known = old if old is not None else new if new is not None else read(before)
+        old = new = known
+    else:
+        old = read(before) if old is None else old
+        new = read(after) if new is None else new
+    kept.put(before, old)
+    kept.put(after, new)
+    return old, new
 
 
 def _spans_lines(text: str) -> bool:
@@ -514,17 +530,7 @@ def _hooked(before: str, after: str, changed: str | None) -> bool:
     ``__getattr__``. Each version is searched once: when the commit's changed lines
     (``changed``) name neither, both versions have the same answer, so the one known (the
     neighbouring commit's version) gives the other's too."""
-    old, new = _HOOKS.get(before), _HOOKS.get(after)
-    if changed is not None and not any(hook in changed for hook in _HOOK_TEXTS):
-        # a line that says neither is the same in both versions: so is the answer
-        known = old if old is not None else new if new is not None else _export_hook(before)
-        old = new = known
-    else:
-        old = _export_hook(before) if old is None else old
-        new = _export_hook(after) if new is None else new
-    _HOOKS.put(before, old)
-    _HOOKS.put(after, new)
-    return old or new
+    return any(_by_version(_HOOKS, before, after, changed, _HOOK_TEXTS, _export_hook))
 
 
 def _same_surface(before: str, after: str, is_init: bool) -> bool:
