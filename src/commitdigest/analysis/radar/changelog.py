@@ -169,10 +169,10 @@ _SUPPORT_DROPPED = re.compile(
 _RESTORES = re.compile(r"^\W*(?:restor|revert|re-?add|bring\s+back)", re.I)
 # an entry that takes a deprecation back ("#13083: Un-deprecate `import_object`", "`x` is
 # no longer deprecated"), after the issues it names
-_MORE_CHANGE = re.compile(r"(?<!un-)(?<!un)\bdeprecat|\bremov|\bdrop", re.I)
 _UNDEPRECATES = re.compile(
     r"^[^A-Za-z]*(?:un-?deprecat|(?:[\w.`]+\s+(?:is|are)\s+)?no\s+longer\s+deprecated)", re.I
 )
+_MORE_CHANGE = re.compile(r"(?<!un-)(?<!un)\bdeprecat|\bremov|\bdrop", re.I)  # said after it
 # the version a category heading repeats (tox's towncrier template: "Bug fixes - 4.57.2")
 _OF_VERSION = re.compile(r"\s*(?:[-–—:]\s*v?\d+(?:\.\d+)+\S*|\(v?\d+(?:\.\d+)+\S*\))\s*$")
 # a fix, by its heading ("Bug Fixes", vite's "### Bug Fixes") or its tag ("[BUGFIX]", as
