@@ -113,6 +113,7 @@ class _Side:
         self._dataclass: dict[int, bool] = {}  # class header line -> dataclass-like
         self._spans: dict[str, list[tuple[int, int]]] = {}  # class -> where its members are
         self._spaced: bool | None = None  # whether a class may be written "class  Name"
+        self._checks: bool | None = None  # whether it says TYPE_CHECKING at all
 
     def _is_def(self, i: int) -> bool:
         line = self.lines[i]
@@ -578,6 +579,10 @@ class _Side:
         else-block is what runs): Sphinx writes ``class ALL: ...`` there for the type
         checker, and ``ALL = _All('ALL')`` under ``else:``."""
         if self.lines[i][:1] not in (" ", "\t"):
+            return False
+        if self._checks is None:
+            self._checks = "TYPE_CHECKING" in self.text
+        if not self._checks:
             return False
         t = self._top_above(i)
         return t >= 0 and TYPE_CHECKING_IF.match(self.lines[t]) is not None

@@ -348,8 +348,9 @@ def _marked_reexports(view: CommitView, path: str, before: str, after: str) -> l
     from ``sphinx.directives.other``, which its changelog announced; the radar said
     nothing (what a plain module imports is no API, but for such a line)."""
     changed = view.changed.get(path)
-    if "F401" not in (before if changed is None else changed).upper():
-        return []
+    said = before if changed is None else changed
+    if ("F401" not in said and "f401" not in said) or "__all__" in before:
+        return []  # (a module with ``__all__`` exports what it lists)
     lines = lines_of(before)
     still = imports_of(after)
     gone: list[Breakage] = []
@@ -380,14 +381,13 @@ def _stops_serving(view: CommitView, path: str, before: str, after: str, models:
     if "__getattr__" not in before:
         return False
     changed = view.changed.get(path)
+    served = _by_version(_SERVES, before, after, changed, _HOOK_TEXTS, _module_getattr)
     if changed is None:  # (a cut patch, or none: both versions' served names, compared)
-        if not _module_getattr(before):
+        if not served[0]:
             return False
-        quoted = models.getattr_names - (
-            models.new.getattr_names if _module_getattr(after) else set()
-        )
+        quoted = models.getattr_names - (models.new.getattr_names if served[1] else set())
     else:
-        if not _QUOTED_NAME.search(changed) or not _module_getattr(before):
+        if not _QUOTED_NAME.search(changed) or not served[0]:
             return False
         lines = lines_of(before)
         quoted = {
@@ -395,10 +395,19 @@ def _stops_serving(view: CommitView, path: str, before: str, after: str, models:
             for n in view.numbers[path][0]
             if 0 < n <= len(lines)
             for m in _QUOTED_NAME.finditer(lines[n - 1])
-        } & models.getattr_names
-    # (a name still written quoted is still served, from wherever it moved: Scrapy put
-    # ``"parse_url", …`` in a ``_DEPRECATED_NAMES`` set its ``__getattr__`` tests)
-    return any(f"'{name}'" not in after and f'"{name}"' not in after for name in quoted)
+        }
+        quoted = {name for name in quoted if not _still_quoted(name, after)}
+        if not quoted:  # (what a commit adds to vllm-ascend's ``envs`` table removes none:
+            return False  # the old model, parsed whole, is not asked)
+        quoted &= models.getattr_names
+    return any(not _still_quoted(name, after) for name in quoted)
+
+
+def _still_quoted(name: str, text: str) -> bool:
+    """Whether ``name`` is still written quoted in ``text``: still served, from wherever it
+    moved (Scrapy put ``"parse_url", …`` in a ``_DEPRECATED_NAMES`` set its ``__getattr__``
+    tests)."""
+    return f"'{name}'" in text or f'"{name}"' in text
 
 
 def _hooks_changed(before: str, after: str, changed: str) -> bool:
@@ -574,6 +583,9 @@ def _made_getattr(
     return replace(api, getattr_names=api.getattr_names | served)
 
 
+_SERVES: ByText[bool] = ByText(256)  # _module_getattr of the last versions asked
+
+
 def _module_getattr(text: str) -> bool:
     """Whether a module may serve names lazily: it may define a module-level ``__getattr__``
     (a method of that name in a class is no export hook), or put a lazy module object in
@@ -616,11 +628,15 @@ def detect(view: CommitView) -> list[ApiChange]:
         models = _Models(before, after, module, is_init)
         local = False  # read around its changed lines
         # (or whole where a name its __getattr__ served goes from the table it reads)
-        serving = after is not None and _stops_serving(view, path, before, after, models)
+        serving = (
+            after is not None
+            and _hooked(before, after, view.changed.get(path))  # (kept by text: cheap)
+            and _stops_serving(view, path, before, after, models)
+        )
         # and the imports it kept on purpose, marked so for its linter (F401), that go
         marked = (
             _marked_reexports(view, path, before, after)
-            if not is_init and after is not None and "__all__" not in before
+            if not is_init and after is not None
             else []
         )
         if after is not None and not serving and _local(view, path, before, after):
