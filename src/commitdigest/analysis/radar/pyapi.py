@@ -1189,15 +1189,17 @@ def light_api(text: str) -> ModuleApi:
                 value=value, field=field, decorators=("annotated",) if field else (),
             )  # fmt: skip
     api.imports = imports_in(text)
-    for name, obj in list(api.objects.items()):  # a stub beside a binding the scan above
+    # a stub beside a binding the scan above does not read (an import, a lower-case name
+    # under ``else:``): what runs is a name, and it is there
+    for name, obj in list(api.objects.items()):
         if (
             obj.typing_only
             and "." not in name
-            and (  # does not read (an import, a lower-
+            and (
                 name in api.imports
                 or re.search(rf"^[ \t]+{re.escape(name)}[ \t]*=(?!=)", text, re.M)
             )
-        ):  # case name under ``else:``): what runs is a name, and it is there
+        ):
             api.objects[name] = Obj(name, "attribute", obj.line)
     return api
 
