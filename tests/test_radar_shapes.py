@@ -3198,6 +3198,33 @@ def test_what_undoes_a_deprecation_or_repeats_an_entry_may_still_be_news(
     assert symbols_of("Remove the deprecated ``open()`` function.", ["zarr"]) == ["zarr.open"]
 
 
+def test_a_breaking_heading_over_a_paragraph_announces_the_paragraph() -> None:
+    """xarray v2025.07.0's "Breaking changes" is a paragraph over a table, no list: "The
+    minimum versions of some dependencies were changed (…):". Its release day announced
+    nothing. The paragraph is the entry; a paragraph that opens a list is not, nor one
+    under another heading, nor the table's rows."""
+    from commitdigest.analysis.radar.changelog import announces, sections
+
+    text = (
+        "What's New\n==========\n\nv2025.07.0 (Jul 3, 2025)\n------------------------\n\n"
+        "This release updates minimum dependencies.\n\n"
+        "New Features\n~~~~~~~~~~~~\n\nRemoved a limitation of the indexes.\n\n"
+        "Breaking changes\n~~~~~~~~~~~~~~~~\n\n"
+        "The minimum versions of some dependencies were changed (:issue:`10417`):\n\n"
+        ".. list-table::\n   :header-rows: 1\n\n   * - Dependency\n     - Old Version\n"
+        "   * - Python\n     - 3.10\n\n"
+        "Deprecations\n~~~~~~~~~~~~\n\nThe following are deprecated:\n\n"
+        "- ``open_zarr(synchronizer)`` is deprecated.\n"
+    )
+    [section] = sections(text)
+    said = [(e.heading, e.text) for e in section.entries if announces(e) is not None]
+    assert said == [
+        ("Breaking changes",
+         "The minimum versions of some dependencies were changed (:issue:`10417`):"),
+        ("Deprecations", "``open_zarr(synchronizer)`` is deprecated."),
+    ]  # fmt: skip
+
+
 # ---- downstream as Python is really written --------------------------------------------------
 
 

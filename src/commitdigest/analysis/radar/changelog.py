@@ -548,6 +548,19 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
             continue
         b = _BULLET.match(line)
         if b is None:
+            if (
+                line.strip()
+                and heading
+                and not _RST_UNDERLINE.match(line)
+                and _paragraphs_only(lines, i, end, cats, heading)
+            ):
+                j = i + 1  # a breaking heading over a paragraph, no list: the paragraph is
+                while j < end and lines[j].strip() and j not in cats:  # its entry (xarray
+                    j += 1  # v2025.07.0's "The minimum versions of some dependencies were
+                    # changed (:issue:`10417`, :pull:`10438`):" over a table)
+                out.append(Entry(i + 1, " ".join(x.strip() for x in lines[i:j]), heading))
+                i = j
+                continue
             if line.strip():
                 opening = ""  # a paragraph or code between: a list below is not opened by
                 # that entry (xarray's "This has a number of implications:" after an example)
@@ -576,6 +589,33 @@ def _entries(lines: Sequence[str], start: int, end: int, cats: Mapping[int, str]
             opening = text if text.endswith(":") else ""
         i = j
     return out
+
+
+def _paragraphs_only(
+    lines: Sequence[str], i: int, end: int, cats: Mapping[int, str], heading: str
+) -> bool:
+    """Whether line index ``i`` starts the first paragraph under a category heading that says
+    it breaks, removes or deprecates, and that heading lists no entry down to the next one:
+    its paragraph is its entry. Under any other heading, or one with a list, a paragraph is
+    the text around the entries ("The following were removed:")."""
+    if not any(pattern.search(heading.split("\n")[-1]) for pattern, _ in _SECTIONS):
+        return False
+    k = i - 1
+    while k >= 0 and not lines[k].strip():
+        k -= 1
+    if k < 0 or not (k in cats or (k - 1 in cats and _RST_UNDERLINE.match(lines[k]))):
+        return False  # (not the heading's first paragraph: its title, or its underline)
+    j = i
+    while j < end:
+        if j in cats:
+            return True
+        if "::" in lines[j] and _NOT_PROSE_DIRECTIVE.match(lines[j]):
+            j = _block_end(lines, j, end)  # (a table's rows are no entries)
+            continue
+        if _BULLET.match(lines[j]):
+            return False
+        j += 1
+    return True
 
 
 def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
