@@ -124,6 +124,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         old_sections, new_sections = both(before, after, edit)
         prior = {s.title: s for s in old_sections}
         titles = {s.title for s in new_sections}
+        gone = _all_written([s for s in old_sections if s.title not in titles])  # (no longer here)
         seen: set[str] = set()
         released = next((s for s in new_sections if release and s.version == release), None)
         if path in untouched and (released is None or _DATE.search(_stamp(released))):
@@ -157,11 +158,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                     # changes files" put "Sphinx 1.0" over each old file, and its "Python",
                     # "C" … came under a new title, 36 times; one a section still there has
                     # is written again)
-                    or (
-                        len(key) < 20
-                        and key
-                        in _keys(_all_written([o for o in old_sections if o.title not in titles]))
-                    )
+                    or (len(key) < 20 and bool(gone) and key in _keys(gone))
                     # (an entry still there was not edited into this one)
                     or _edited(entry.text, key, written - _written(section))
                 ):

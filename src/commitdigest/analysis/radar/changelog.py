@@ -598,13 +598,13 @@ def _paragraphs_only(
     it breaks, removes or deprecates, and that heading lists no entry down to the next one:
     its paragraph is its entry. Under any other heading, or one with a list, a paragraph is
     the text around the entries ("The following were removed:")."""
-    if not any(pattern.search(heading.split("\n")[-1]) for pattern, _ in _SECTIONS):
-        return False
     k = i - 1
     while k >= 0 and not lines[k].strip():
         k -= 1
     if k < 0 or not (k in cats or (k - 1 in cats and _RST_UNDERLINE.match(lines[k]))):
         return False  # (not the heading's first paragraph: its title, or its underline)
+    if not any(pattern.search(heading.split("\n")[-1]) for pattern, _ in _SECTIONS):
+        return False
     j = i
     while j < end:
         if j in cats:

@@ -77,6 +77,7 @@ __all__ = [
     "surface",
     "top_level",
     "top_statements",
+    "typing_import",
     "without_comments",
     "word_char",
 ]
@@ -1936,6 +1937,12 @@ def compare_objects(
 _TYPING_IMPORT = re.compile(rf"(?:{_TYPING_MODULES}|__future__)(?:\.|$)")
 
 
+def typing_import(target: str) -> bool:
+    """Whether an import's dotted ``target`` is from ``typing``, ``typing_extensions``,
+    ``collections.abc`` or ``__future__``: what a module annotates with, no API of its own."""
+    return _TYPING_IMPORT.match(target) is not None
+
+
 def dropped_exports(
     old: ModuleApi, new: ModuleApi, package_init: bool, text: str = "", home: str = ""
 ) -> list[Breakage]:
@@ -1949,7 +1956,7 @@ def dropped_exports(
     exported = old.all if old.all is not None else (
         {
             n for n, target in old.imports.items()
-            if not n.startswith("_") and not _TYPING_IMPORT.match(target) and "." in target
+            if not n.startswith("_") and not typing_import(target) and "." in target
         } if package_init else set()
     )  # fmt: skip
     found = [

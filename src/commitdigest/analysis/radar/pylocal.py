@@ -321,13 +321,10 @@ class _Side:
         another than ``qual`` (a field's value is not read for it)."""
         line = self.lines[i]
         head = line[:1]
-        lenient = False  # any name asked for: one a statement of the class body assigns
         if head in (" ", "\t"):  # in a class body: only upper-case names and fields are
             stripped = line.lstrip()  # read at a changed line (any name, when asked for)
-            if ":" not in line and not stripped[:1].isupper():
-                if qual is None or self._continues(i):
-                    return None  # (not an argument of a call over several lines)
-                lenient = True
+            if ":" not in line and not stripped[:1].isupper() and qual is None:
+                return None
         elif not (head.isalpha() or head == "_"):
             return None
         m = _ATTR.match(line)
@@ -340,11 +337,12 @@ class _Side:
             indent
             and not constant
             and ":" not in line.split("=")[0]
-            and (qual is None or (not lenient and self._continues(i)))
+            and (qual is None or self._continues(i))
         ):
             return None  # in a class body: upper-case constants and annotated fields only
-            # (asked for by name, any: marshmallow's ``set_class`` property became
-            # ``set_class = OrderedSet``, still ``schema.set_class``)
+            # (asked for by name, any a statement assigns: marshmallow's ``set_class``
+            # property became ``set_class = OrderedSet``, still ``schema.set_class``; not an
+            # argument of a call written over several lines)
         if public and private_name(name):
             return None
         if qual is not None and ("." in qual if indent == 0 else "." not in qual and indent > 4):

@@ -77,6 +77,7 @@ from commitdigest.analysis.radar.pyapi import (
     signature_end,
     statement_end,
     surface,
+    typing_import,
     word_char,
 )
 from commitdigest.analysis.radar.pylocal import (
@@ -336,7 +337,6 @@ _CONTINUED_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b[^\n]*\\
 _FROM_TYPING = re.compile(r"[ \t]*from[ \t]+typing(?:_extensions)?[ \t]+import\b")
 
 
-_TYPING_ONLY_MODULE = re.compile(r"(?:typing|typing_extensions|collections\.abc|__future__)\.")
 _NOQA_F401 = re.compile(r"#\s*noqa\b[^\n]*\bF401\b", re.I)
 
 
@@ -362,7 +362,7 @@ def _marked_reexports(view: CommitView, path: str, before: str, after: str) -> l
             # one indented, under ``if TYPE_CHECKING:`` or in a ``try:``, a probe)
         statement = "\n".join(lines[n - 1 : statement_end(lines, n - 1) + 1])
         for name, target in imports_in(statement).items():
-            if _TYPING_ONLY_MODULE.match(target):
+            if typing_import(target):
                 continue  # kept for type comments (``# type: (List[int]) -> None``)
             if name not in still and find(after, name) is None:
                 gone.append(Breakage(name, "removed", line=n))
@@ -396,10 +396,10 @@ def _stops_serving(view: CommitView, path: str, before: str, after: str, models:
             if 0 < n <= len(lines)
             for m in _QUOTED_NAME.finditer(lines[n - 1])
         }
-        quoted = {name for name in quoted if not _still_quoted(name, after)}
-        if not quoted:  # (what a commit adds to vllm-ascend's ``envs`` table removes none:
-            return False  # the old model, parsed whole, is not asked)
-        quoted &= models.getattr_names
+        gone = {name for name in quoted if not _still_quoted(name, after)}
+        # (what a commit adds to vllm-ascend's ``envs`` table removes none: the old model,
+        # parsed whole, is not asked)
+        return bool(gone) and bool(gone & models.getattr_names)
     return any(not _still_quoted(name, after) for name in quoted)
 
 
@@ -662,7 +662,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                 *_unserved(old, new, before),
             ]
         if marked:
-            found += [b for b in marked if b.qualname not in {f.qualname for f in found}]
+            known = {b.qualname for b in found}
+            found += [b for b in marked if b.qualname not in known]
         if found and after is not None:
             found = _renamed_members(found, before, after)
         if not found:
