@@ -3018,23 +3018,37 @@ def test_a_property_made_a_class_attribute_is_still_there(tmp_path: Path, mode: 
     became the class attribute ``set_class = OrderedSet``: ``schema.set_class`` is still
     there, and it was reported removed (a lower-case name assigned in a class body is no
     attribute the reading reports at a changed line, but it is one that is still there).
-    A property that goes is still removed."""
+    A property that goes is still removed, and so is a method whose name is now only a
+    keyword argument of a call written over several lines (``name: str = field(`` /
+    ``default='x',``), which assigns nothing."""
+    config = (
+        "\n\n@dataclass\nclass Config:\n"
+        "    name: str = field(\n        default='x',\n        repr=False,\n    )\n"
+    )
     before = (
+        "from dataclasses import dataclass, field\n\n\n"
         "class OrderedSet(set):\n    pass\n\n\n"
         "class Schema:\n    OPTIONS_CLASS = dict\n\n"
         "    def __init__(self, ordered=False):\n        self.ordered = ordered\n\n"
         "    @property\n    def dict_class(self) -> type:\n        return dict\n\n"
         "    @property\n    def set_class(self) -> type:\n"
         "        return OrderedSet if self.ordered else set\n"
+        + config
+        + "\n    def default(self):\n        return 1\n\n    def strict(self):\n        return 2\n"
     )
     after = (
+        "from dataclasses import dataclass, field\n\n\n"
         "class OrderedSet(set):\n    pass\n\n\n"
         "class Schema:\n    OPTIONS_CLASS = dict\n    set_class = OrderedSet\n\n"
         "    def __init__(self, ordered=False):\n        self.ordered = ordered\n"
+        + config
+        + "    opts = dict(\n        strict=True,\n    )\n"
     )
     [items] = module_items(tmp_path, mode, "pkg/schema.py", [("init", before), ("sets", after)])
-    assert [(i.name, i.change) for i in items] == [
-        ("pkg.schema.Schema.dict_class", ApiChangeType.REMOVED)
+    assert sorted((i.name, i.change) for i in items) == [
+        ("pkg.schema.Config.default", ApiChangeType.REMOVED),
+        ("pkg.schema.Config.strict", ApiChangeType.REMOVED),
+        ("pkg.schema.Schema.dict_class", ApiChangeType.REMOVED),
     ]
 
 
@@ -6786,24 +6800,3 @@ def test_a_type_checkers_stub_beside_the_run_time_definition_changes_nothing(
         [], [], [], [("pkg.sentinels.EMPTY", "attribute → function")],
         [("pkg.sentinels.helper", "")],  # (both went: the name is gone)
     ]  # fmt: skip
-
-
-def test_a_keyword_line_of_a_call_in_a_class_body_is_no_member(tmp_path: Path, mode: str) -> None:
-    """A member looked for by name is any name a statement of its class assigns; a keyword
-    argument of a call written over several lines (``name: str = field(`` / ``default='x',``)
-    is none: the removed ``default`` method is still removed."""
-    before = (
-        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Config:\n"
-        "    name: str = field(\n        default='x',\n        repr=False,\n    )\n\n"
-        "    def default(self):\n        return 1\n\n    def strict(self):\n        return 2\n"
-    )
-    after = (
-        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass Config:\n"
-        "    name: str = field(\n        default='x',\n        repr=False,\n    )\n"
-        "    opts = dict(\n        strict=True,\n    )\n"
-    )
-    [items] = module_items(tmp_path, mode, "pkg/config.py", [("init", before), ("drop", after)])
-    assert sorted(i.name for i in items) == [
-        "pkg.config.Config.default",
-        "pkg.config.Config.strict",
-    ]
