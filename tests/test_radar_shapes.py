@@ -1228,6 +1228,68 @@ def test_lines_added_to_a_package_init_are_read_where_they_go(
         assert ("pkg" in modelled) is (mode != "patches" or bool(found)), name
 
 
+def test_names_listed_under_an_optional_dependency_are_read_where_they_go(
+    tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """diffusers' package ``__init__`` (90 KB) lists its names in ``_import_structure``
+    under the ``else:`` of a ``try`` that checks an optional dependency, a list opened on a
+    line of its own under ``.extend(``, and gives each new pipeline a key of its own: a
+    commit that only adds such names takes nothing away and is not modelled whole (each
+    version of three such files was, at 27 of its 299 commits in three months). A key it
+    had, set again, may list fewer names; a list in a class is an attribute's value: both
+    are modelled."""
+    init = (
+        "from typing import TYPE_CHECKING\n\n"
+        "from .utils import OptionalDependencyNotAvailable, _LazyModule, is_torch_available\n\n"
+        '_import_structure = {"core": ["run"]}\n\n'
+        "try:\n    if not is_torch_available():\n        raise OptionalDependencyNotAvailable()\n"
+        "except OptionalDependencyNotAvailable:\n    pass\n"
+        'else:\n    _import_structure["core"].extend(\n        [\n            "walk",\n'
+        "        ]\n    )\n\n"
+        "if TYPE_CHECKING:\n    from .core import run, walk\n"
+        "else:\n    import sys\n\n"
+        "    sys.modules[__name__] = _LazyModule(__name__, __file__, _import_structure)\n\n\n"
+        'class Config:\n    names = [\n        "a",\n    ]\n'
+    )
+    utils = (
+        "class OptionalDependencyNotAvailable(Exception):\n    pass\n\n\n"
+        "class _LazyModule:\n    def __init__(self, *args):\n        pass\n\n\n"
+        "def is_torch_available():\n    return True\n"
+    )
+    core = "".join(f"def {f}(a):\n    return a\n\n\n" for f in ("run", "walk", "jump"))
+    added = init.replace('            "walk",\n', '            "walk",\n            "jump",\n')
+    added = added.replace(
+        "        ]\n    )\n",
+        '        ]\n    )\n    _import_structure["more"] = [\n        "hop",\n    ]\n'
+        '    _import_structure["other"] = ["skip", "leap"]\n',
+    )
+    reset = init.replace(
+        "        ]\n    )\n", '        ]\n    )\n    _import_structure["core"] = ["run"]\n'
+    )
+    attribute = init.replace('        "a",\n', '        "a",\n        "b",\n')
+    from commitdigest.analysis.radar import python_api
+
+    modelled: list[str] = []  # the modules modelled whole
+    api_of = python_api.api_of
+    monkeypatch.setattr(
+        python_api,
+        "api_of",
+        lambda text, module, *a: modelled.append(module) or api_of(text, module, *a),
+    )
+    for name, new, whole in [
+        ("add names", added, False), ("set a key again", reset, True),
+        ("add to an attribute", attribute, True),
+    ]:  # fmt: skip
+        modelled.clear()
+        scan(tmp_path / name.replace(" ", "-"), [
+            CommitSpec("init", D[0], files={
+                "pkg/__init__.py": init, "pkg/core.py": core, "pkg/utils.py": utils}),
+            CommitSpec(name, D[1], files={"pkg/__init__.py": new}),
+        ], mode)  # fmt: skip
+        # (with the patch, the lines added are read; without, the module is modelled whole)
+        assert ("pkg" in modelled) is (mode != "patches" or whole), name
+
+
 def test_a_deleted_module_of_dunders_is_still_gone(tmp_path: Path, mode: str) -> None:
     """A deleted ``pkg/__version__.py`` (requests ships one) changes only dunder lines, all
     of them: it is no version bump, and it is still reported."""

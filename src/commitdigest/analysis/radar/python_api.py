@@ -49,6 +49,7 @@ from commitdigest.analysis.radar.public import (
 )
 from commitdigest.analysis.radar.pyapi import (
     LAZY_MODULE,
+    MODULE_BLOCK,
     Breakage,
     ModuleApi,
     Obj,
@@ -498,6 +499,15 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
     lines = lines_of(after)
     for n in numbers[1]:
         line = lines[n - 1] if 0 < n <= len(lines) else ""
+        new_key = _NEW_KEY.fullmatch(line)
+        if new_key is not None:  # names listed under a key the table had not (diffusers'
+            # ``_import_structure["krea2"] = [``): one it had may be given fewer names
+            table, key = new_key.group(1), re.escape(new_key.group(2)[1:-1])
+            if re.search(
+                rf"\b{re.escape(table)}\[[ \t]*[\"']{key}[\"']", view.before.get(path) or ""
+            ) or not _module_statement(lines, n - 1):
+                return False
+            continue
         if (
             not _BINDS_NOTHING.fullmatch(line)
             or continued(line)
@@ -512,10 +522,38 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
             if head < 0 or not lines[head].lstrip().startswith(("from ", "import ")):
                 return False
             continue
-        while head >= 0 and _KEY_OPENS.fullmatch(lines[head]):
-            head = _opening(lines, head)  # (a key of a dict of lists: the dict's statement)
-        if head < 0 or lines[head][:1].isspace() or not _LISTS_NAMES.match(lines[head]):
+        while head >= 0 and (
+            _KEY_OPENS.fullmatch(lines[head]) or _BRACKET_ONLY.fullmatch(lines[head])
+        ):  # (a key of a dict of lists, or a list opened on a line of its own under
+            head = _opening(lines, head)  # ``.extend(``: the statement that holds it)
+        if (
+            head < 0
+            or not _LISTS_NAMES.match(lines[head].lstrip())
+            or not _module_statement(lines, head)
+        ):
             return False  # a string added elsewhere (a default value over several lines)
+    return True
+
+
+_STRING = r"(?:\"[^\"\\\n]*\"|'[^'\\\n]*')"
+# a string key of a table set to a list of strings, whole or opened on the line:
+# ``_import_structure["krea2"] = [``, ``_import_structure["x"] = ["A", "B"]``
+_NEW_KEY = re.compile(
+    rf"[ \t]*(\w+)\[[ \t]*({_STRING})[ \t]*\][ \t]*=[ \t]*\[[ \t]*"
+    rf"(?:{_STRING}[ \t]*,[ \t]*)*(?:{_STRING}[ \t]*)?\]?[ \t]*(?:#.*)?\r?"
+)
+_BRACKET_ONLY = re.compile(r"[ \t]*[\[({][ \t]*(?:#.*)?\r?")
+
+
+def _module_statement(lines: list[str], i: int) -> bool:
+    """Whether the statement at line index ``i`` runs when the module is imported: it is at
+    the first column, or in blocks that module-level ``if``/``else``/``try``/``with`` lines
+    open (diffusers extends its import structure under ``else:`` of a ``try`` that checks
+    an optional dependency); not in a def or a class, nor under ``if TYPE_CHECKING:``."""
+    while lines[i][:1].isspace():
+        i = _opening(lines, i)
+        if i < 0 or not MODULE_BLOCK.match(lines[i].lstrip()):
+            return False
     return True
 
 
