@@ -972,6 +972,40 @@ def test_a_module_is_modelled_whole_only_where_the_statements_naming_a_name_cann
     assert {"pkg.dialects.base.CoreSchema", "pkg.dialects.base.Thing"} <= fast.objects
 
 
+def test_the_modules_a_package_takes_names_from_are_read_in_one_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public surface reads the modules a package re-exports from in one request to
+    git, not one each as it looks at each name (diffusers' surface asked for 700 files
+    one at a time); the surface is the same."""
+    from commitdigest.analysis.radar import public
+    from commitdigest.analysis.radar.repo import RepoView
+    from commitdigest.sources import blobs as blob_module
+
+    modules = [f"m{k}" for k in range(6)]
+    files = {f"pkg/{m}.py": f"class {m.upper()}:\n    pass\n" for m in modules}
+    files["pkg/__init__.py"] = "".join(f"from .{m} import {m.upper()}\n" for m in modules)
+    files["pkg/sub/__init__.py"] = "from .deep import Deep\n"
+    files["pkg/sub/deep.py"] = "class Deep:\n    pass\n"
+    files["pkg/__init__.py"] += "from . import sub\n"
+    [rev] = build_repo(tmp_path / "repo", [CommitSpec("init", D[0], files=files)])
+    asked: list[list[str]] = []  # the specs of each request
+    exchange = blob_module.BlobReader._exchange
+
+    def spy(self: blob_module.BlobReader, specs: list[str]) -> None:
+        asked.append(specs)
+        exchange(self, specs)
+
+    monkeypatch.setattr(blob_module.BlobReader, "_exchange", spy)
+    with blob_module.BlobReader(tmp_path / "repo") as blobs:
+        surface = public.PublicSurface.at(RepoView(blobs, rev), rev)
+    assert {f"pkg.{m}.{m.upper()}" for m in modules} | {"pkg.sub.deep.Deep"} <= surface.objects
+    together = [specs for specs in asked if any(s.endswith("/m0.py") for s in specs)]
+    assert len(together) == 1 and all(
+        any(s.endswith(f"pkg/{m}.py") for s in together[0]) for m in modules
+    ), asked
+
+
 @pytest.mark.parametrize(
     "mod",
     [
