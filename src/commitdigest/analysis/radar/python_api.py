@@ -289,7 +289,11 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     if LAZY_MODULE in before or (after is not None and LAZY_MODULE in after):
         return False  # (what a lazy module object serves is listed in the module's tables)
     indents = [m.group(1) for m in _IMPORT_LINE.finditer(changed)]
-    gone = imports_of(before).keys() - imports_of(after).keys()
+    gone = (
+        imports_of(before).keys() - imports_of(after).keys()
+        if _in_imports(before, view.numbers[path][0])
+        else set()  # (every import of the old version is still there, line for line)
+    )
     if not indents and not gone:
         return True  # (no import changed: a name taken from an import over several lines
         # changes no line that says "import")
@@ -303,6 +307,29 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     # written out, which does not name them (openai-python's resources swap the helpers
     # they import; pydantic's ``types`` stopped importing ``Union``, a word its docs quote)
     return not gone or ((listed := listed_all(before)) is not None and not gone & listed)
+
+
+# a line that may be part of an import over several lines: a name (``as`` another), with
+# its comma or the closing bracket
+_IMPORT_PART = re.compile(
+    r"[ \t]*(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,?[ \t]*\)?|\))[ \t]*(?:#.*)?\r?"
+)
+
+
+def _in_imports(text: str, numbers: frozenset[int]) -> bool:
+    """Whether a line of ``text`` at the 1-based ``numbers`` (the lines a commit removed)
+    may be part of an import statement: one that says ``import``, or one that reads as
+    a line of an import over several lines (a line a backslash continues is read as no
+    import's, here as everywhere the imports are read by their lines). Where none is,
+    the new version has every import the old one had, whatever lines were added (openai-
+    python's generated modules, whose fields and docstrings change, or that gain imports:
+    both versions' imports were read at each commit)."""
+    lines = lines_of(text)
+    for n in numbers:
+        line = lines[n - 1] if 0 < n <= len(lines) else ""
+        if "import" in line or _IMPORT_PART.fullmatch(line):
+            return True
+    return False
 
 
 # a changed line of a package ``__init__`` that may change what it exports beyond its
