@@ -58,7 +58,16 @@ KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
 
 def read_by_a_kind(path: str, changed: str | None) -> bool:
     """Whether some kind reads ``path``'s content for a commit whose changed lines of it are
-    ``changed`` (None: unknown); the others are not read at all."""
+    ``changed`` (None: unknown); the others are not read at all. What no kind may read
+    whatever its lines (a commit's tests, docs and data) is known once per path, and so is
+    a file that is not a module (no kind reads it by its lines)."""
+    if changed is None or not path.endswith(".py") or not read_at_all(path):
+        return read_at_all(path)
+    return _reads(path, changed)
+
+
+def _reads(path: str, changed: str | None) -> bool:
+    """:func:`read_by_a_kind`, each kind asked."""
     if path.endswith(".py"):
         return any(
             wants(changed, path)
@@ -78,7 +87,7 @@ def read_at_all(path: str) -> bool:
     """Whether some kind may read ``path``, whatever its diff says (:func:`read_by_a_kind`
     with no changed lines known), once per path: the source asks it of every file of every
     commit it reads (18,000 times for vllm-ascend's twelve weeks, 2,700 paths)."""
-    return read_by_a_kind(path, None)
+    return _reads(path, None)
 
 
 @dataclass(frozen=True)
