@@ -29,6 +29,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from commitdigest.analysis.radar.patch import lines_of
+
 __all__ = [
     "LAZY_MODULE",
     "MODULE_BLOCK",
@@ -301,7 +303,8 @@ def calls_super(text: str, obj: Obj) -> bool:
     name = obj.qualname.rsplit(".", 1)[-1]
     if "super()" not in text:
         return False  # the cheap test first
-    lines = text.splitlines()
+    lines = lines_of(text)  # (split once per version: 235 removed methods of vllm-ascend's
+    # twelve weeks split their module each; its lines as the radar numbers them)
     if not 0 < obj.line <= len(lines):
         return False
     head = lines[obj.line - 1]
