@@ -1210,6 +1210,20 @@ def test_a_module_logger_and_a_forwarding_shim_break_no_caller(tmp_path: Path, m
     }  # fmt: skip
 
 
+def _modelled_whole(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The modules the API kind models whole from now on (``api_of``), by name, as asked."""
+    from commitdigest.analysis.radar import python_api
+
+    modelled: list[str] = []
+    api_of = python_api.api_of
+    monkeypatch.setattr(
+        python_api,
+        "api_of",
+        lambda text, module, *a: modelled.append(module) or api_of(text, module, *a),
+    )
+    return modelled
+
+
 def test_lines_added_to_a_package_init_are_read_where_they_go(
     tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1238,15 +1252,7 @@ def test_lines_added_to_a_package_init_are_read_where_they_go(
     configured = init.replace("    level,\n", "    level,\n    target,\n")
     configured = configured.replace("'a',\n", "'a',\n        'b',\n")
     configured = configured.replace("'x',\n", "'x',\n            'y',\n")
-    from commitdigest.analysis.radar import python_api
-
-    modelled: list[str] = []  # the modules modelled whole
-    api_of = python_api.api_of
-    monkeypatch.setattr(
-        python_api,
-        "api_of",
-        lambda text, module, *a: modelled.append(module) or api_of(text, module, *a),
-    )
+    modelled = _modelled_whole(monkeypatch)
     for name, new, found in [
         ("export walk", exported, set()),
         ("configure more", configured,
@@ -1301,15 +1307,7 @@ def test_names_listed_under_an_optional_dependency_are_read_where_they_go(
         "        ]\n    )\n", '        ]\n    )\n    _import_structure["core"] = ["run"]\n'
     )
     attribute = init.replace('        "a",\n', '        "a",\n        "b",\n')
-    from commitdigest.analysis.radar import python_api
-
-    modelled: list[str] = []  # the modules modelled whole
-    api_of = python_api.api_of
-    monkeypatch.setattr(
-        python_api,
-        "api_of",
-        lambda text, module, *a: modelled.append(module) or api_of(text, module, *a),
-    )
+    modelled = _modelled_whole(monkeypatch)
     for name, new, whole in [
         ("add names", added, False), ("set a key again", reset, True),
         ("add to an attribute", attribute, True),
