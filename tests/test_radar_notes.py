@@ -1080,6 +1080,35 @@ def test_a_listed_name_gone_from_an_import_over_several_lines_is_found(
     ]
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "gone"),
+    [
+        (  # several names on a line
+            "from ._models import (\n    Foo, Bar,\n    Baz,\n)\n",
+            "from ._models import (\n    Bar,\n    Baz,\n)\n",
+            "Foo",
+        ),
+        (  # isort's grid: the names wrapped under the bracket, the last line closing it
+            "from ._models import (Foo, Bar,\n                      Baz, Qux)\n",
+            "from ._models import (Foo, Bar,\n                      Baz)\n",
+            "Qux",
+        ),
+    ],
+)
+def test_a_listed_name_gone_from_a_line_of_several_names_is_found(
+    tmp_path: Path, mode: str, before: str, after: str, gone: str
+) -> None:
+    """An import over several lines written with several names on a line (by hand, or
+    isort's grid): a name gone from one of them is a removed export of the module's
+    ``__all__`` (a reviewer's: the changed line reads as no import's, the module was read
+    around its diff and the removal missed; a commit that changed that line alone was not
+    read at all)."""
+    listed = '\n__all__ = ["Foo", "Bar", "Baz", "Qux", "helper"]\n\n\ndef helper():\n    return 1\n'
+    assert [(n, c) for n, c, _ in _items(tmp_path, mode, before + listed, after + listed)] == [
+        (f"pkg.mod.{gone}", "removed")
+    ]
+
+
 _CONFIGURE = "def configure(path, strict=False):\n    return path\n"
 _PACKAGE = (
     "from .core import (  # noqa: F401 (re-exports)\n    Alpha,\n    Beta,\n)\n"

@@ -976,8 +976,9 @@ def test_the_modules_a_package_takes_names_from_are_read_in_one_request(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The public surface reads the modules a package re-exports from in one request to
-    git, not one each as it looks at each name (diffusers' surface asked for 700 files
-    one at a time); the surface is the same."""
+    git, not one each as it looks at each name (openai-python's surface asked for 918
+    files one at a time); a module it binds as a module is not read (nothing in it is
+    looked at); the surface is the same."""
     from commitdigest.analysis.radar import public
     from commitdigest.analysis.radar.repo import RepoView
     from commitdigest.sources import blobs as blob_module
@@ -985,9 +986,10 @@ def test_the_modules_a_package_takes_names_from_are_read_in_one_request(
     modules = [f"m{k}" for k in range(6)]
     files = {f"pkg/{m}.py": f"class {m.upper()}:\n    pass\n" for m in modules}
     files["pkg/__init__.py"] = "".join(f"from .{m} import {m.upper()}\n" for m in modules)
+    files["pkg/__init__.py"] += "from . import sub, big\n"
     files["pkg/sub/__init__.py"] = "from .deep import Deep\n"
     files["pkg/sub/deep.py"] = "class Deep:\n    pass\n"
-    files["pkg/__init__.py"] += "from . import sub\n"
+    files["pkg/big.py"] = "class Big:\n    pass\n"
     [rev] = build_repo(tmp_path / "repo", [CommitSpec("init", D[0], files=files)])
     asked: list[list[str]] = []  # the specs of each request
     exchange = blob_module.BlobReader._exchange
@@ -1004,6 +1006,8 @@ def test_the_modules_a_package_takes_names_from_are_read_in_one_request(
     assert len(together) == 1 and all(
         any(s.endswith(f"pkg/{m}.py") for s in together[0]) for m in modules
     ), asked
+    assert "pkg.big" in surface.modules
+    assert not any(s.endswith("pkg/big.py") for specs in asked for s in specs)
 
 
 @pytest.mark.parametrize(
@@ -1281,7 +1285,7 @@ def test_names_listed_under_an_optional_dependency_are_read_where_they_go(
     init = (
         "from typing import TYPE_CHECKING\n\n"
         "from .utils import OptionalDependencyNotAvailable, _LazyModule, is_torch_available\n\n"
-        '_import_structure = {"core": ["run"]}\n\n'
+        '_import_structure = {"core": ["run"], "base": ["walk"]}\n\n'
         "try:\n    if not is_torch_available():\n        raise OptionalDependencyNotAvailable()\n"
         "except OptionalDependencyNotAvailable:\n    pass\n"
         'else:\n    _import_structure["core"].extend(\n        [\n            "walk",\n'
@@ -1289,7 +1293,8 @@ def test_names_listed_under_an_optional_dependency_are_read_where_they_go(
         "if TYPE_CHECKING:\n    from .core import run, walk\n"
         "else:\n    import sys\n\n"
         "    sys.modules[__name__] = _LazyModule(__name__, __file__, _import_structure)\n\n\n"
-        'class Config:\n    names = [\n        "a",\n    ]\n'
+        'class Config:\n    names = [\n        "a",\n    ]\n\n\n'
+        "def _late():\n    return None\n"
     )
     utils = (
         "class OptionalDependencyNotAvailable(Exception):\n    pass\n\n\n"
@@ -1303,14 +1308,17 @@ def test_names_listed_under_an_optional_dependency_are_read_where_they_go(
         '        ]\n    )\n    _import_structure["more"] = [\n        "hop",\n    ]\n'
         '    _import_structure["other"] = ["skip", "leap"]\n',
     )
-    reset = init.replace(
-        "        ]\n    )\n", '        ]\n    )\n    _import_structure["core"] = ["run"]\n'
+    reset = init.replace(  # (a key only the table's literal wrote)
+        "        ]\n    )\n", '        ]\n    )\n    _import_structure["base"] = ["run"]\n'
     )
     attribute = init.replace('        "a",\n', '        "a",\n        "b",\n')
+    late = init.replace(
+        "    return None\n", '    _import_structure["late"] = ["hop"]\n    return None\n'
+    )
     modelled = _modelled_whole(monkeypatch)
     for name, new, whole in [
         ("add names", added, False), ("set a key again", reset, True),
-        ("add to an attribute", attribute, True),
+        ("add to an attribute", attribute, True), ("set a key in a function", late, True),
     ]:  # fmt: skip
         modelled.clear()
         scan(tmp_path / name.replace(" ", "-"), [
@@ -5875,6 +5883,17 @@ def test_a_removed_override_that_called_super_over_a_long_signature(
     assert [(i.name, i.change) for i in removed] == [
         ("pkg.runner.AscendMoERunner.forward_impl", ApiChangeType.REMOVED)
     ]
+    # page breaks (``^L``) between the imports and the class: a line break to
+    # ``str.splitlines``, none to the lines the radar numbers (a reviewer's: the body read
+    # was two lines off, the override that called its base read as a removal)
+    paged = (
+        "import foo\n\f\n\f\n\nclass Child(foo.Base):\n    def prepare(self):\n"
+        "        return 1\n\n    def run(self):\n        return super().run()\n"
+    )
+    [inherited] = module_items(tmp_path / "paged", mode, "pkg/child.py", [
+        ("init", paged), ("use the upstream run", paged.split("\n\n    def run")[0] + "\n"),
+    ])  # fmt: skip
+    assert inherited == []
 
 
 def test_a_registrys_entries_are_read_wherever_their_lambda_sits() -> None:

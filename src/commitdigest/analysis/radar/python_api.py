@@ -115,6 +115,9 @@ API_LINES = re.compile(
     r"\n(?:[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]|[ \t]*@|[A-Za-z_]"
     r"|[ \t]+[A-Z][A-Z0-9_]*[ \t]*[:=]|[ \t]+\w+[ \t]*:[ \t]*[^\s=]"
     r"|[ \t]*\*{0,2}\w+(?:[ \t]*:[^=\n]+)?(?:[ \t]*=[^\n]*)?,[ \t]*$"
+    # names of an import over several lines, several on a line (isort's grid: ``Baz, Qux)``)
+    r"|[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)+"
+    r"[ \t]*,?[ \t]*\)?[ \t]*(?:#[^\n]*)?$"
     r"|[ \t]*\))",
     re.M,
 )
@@ -309,21 +312,23 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     return not gone or ((listed := listed_all(before)) is not None and not gone & listed)
 
 
-# a line that may be part of an import over several lines: a name (``as`` another), with
-# its comma or the closing bracket
-_IMPORT_PART = re.compile(
-    r"[ \t]*(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,?[ \t]*\)?|\))[ \t]*(?:#.*)?\r?"
-)
+_STRING = r"(?:\"[^\"\\\n]*\"|'[^'\\\n]*')"  # a string on one line, without escapes
+# the names of a line of an import over several lines (``Foo, Bar as B,``), commas between
+_NAMES = r"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?)?"
+# a line that may be part of an import over several lines: names, with their commas, or
+# the closing bracket (not a blank line nor a comment alone)
+_IMPORT_PART = re.compile(rf"[ \t]*(?=[\w.)])(?:{_NAMES}[ \t]*,?[ \t]*\)?)[ \t]*(?:#.*)?\r?")
 
 
 def _in_imports(text: str, numbers: frozenset[int]) -> bool:
     """Whether a line of ``text`` at the 1-based ``numbers`` (the lines a commit removed)
     may be part of an import statement: one that says ``import``, or one that reads as
-    a line of an import over several lines (a line a backslash continues is read as no
-    import's, here as everywhere the imports are read by their lines). Where none is,
-    the new version has every import the old one had, whatever lines were added (openai-
-    python's generated modules, whose fields and docstrings change, or that gain imports:
-    both versions' imports were read at each commit)."""
+    a line of an import over several lines (names with their commas, or its closing
+    bracket). Where none is, every import statement of the old version is in the new one
+    as it was, whatever lines were added, and binds what it bound (openai-python's
+    generated modules, whose fields and docstrings change, or that gain imports: both
+    versions' imports were read at each commit). (A line a backslash continues is read as
+    no import's, here as everywhere the imports are read by their lines.)"""
     lines = lines_of(text)
     for n in numbers:
         line = lines[n - 1] if 0 < n <= len(lines) else ""
@@ -487,13 +492,12 @@ def _adds_inside(added: str) -> bool:
 # structure's, ``__all__``'s) and a key that opens one, a comment, a blank line
 _BINDS_NOTHING = re.compile(
     r"[ \t]*(?:(?:from|import)[ \t].*"
-    r"|(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?)?"
-    r"[ \t]*,?[ \t]*\)?"
-    r"|(?:\"[^\"\\\n]*\"|'[^'\\\n]*')[ \t]*(?:,|:[ \t]*[\[(])?"
+    rf"|{_NAMES}[ \t]*,?[ \t]*\)?"
+    rf"|{_STRING}[ \t]*(?:,|:[ \t]*[\[(])?"
     r"|[)\]}]+[ \t]*,?"
     r")?[ \t]*(?:#.*)?\r?"
 )
-_KEY_OPENS = re.compile(r"[ \t]*(?:\"[^\"\\\n]*\"|'[^'\\\n]*')[ \t]*:[ \t]*[\[(][ \t]*(?:#.*)?\r?")
+_KEY_OPENS = re.compile(rf"[ \t]*{_STRING}[ \t]*:[ \t]*[\[(][ \t]*(?:#.*)?\r?")
 # a module-level statement whose list a name is added to: ``__all__ = [``, ``_import_structure
 # = {``, ``_import_structure["x"] = [``, ``__all__.extend([``
 _LISTS_NAMES = re.compile(r"\w+(?:\[[^\]\n]*\])?[ \t]*(?::[^=\n]*)?(?:\+?=|\.(?:extend|append)\()")
@@ -501,10 +505,13 @@ _LISTS_NAMES = re.compile(r"\w+(?:\[[^\]\n]*\])?[ \t]*(?::[^=\n]*)?(?:\+?=|\.(?:
 
 def _adds_names_only(view: CommitView, path: str) -> bool:
     """Whether a commit only adds lines to a package ``__init__``, each an import, a comment
-    or a blank line, a name added to an import over several lines, or a string (or a key
+    or a blank line, a name added to an import over several lines, a string (or a key
     opening a list of them) added to a list that a module-level statement assigns
-    (:data:`_BINDS_NOTHING`), none of them a hook (``__all__``, a module ``__getattr__``,
-    a lazy module object, ``TYPE_CHECKING``), no string over several lines, no backslash:
+    (:data:`_BINDS_NOTHING`; at the first column or in module-level ``if``/``else``/
+    ``try`` blocks: diffusers' import structure), or a list of strings set to a key the
+    module never wrote (:data:`_NEW_KEY`), none of them a hook (``__all__``, a module
+    ``__getattr__``, a lazy module object, ``TYPE_CHECKING``), no string over several
+    lines, no backslash:
     what its users could import they still can. (A name or a string added to a def's
     header over several lines is a new parameter or default: not so.) openai-python adds
     each new model's import to ``types/__init__.py`` (51 of its 60 changes of a package's
@@ -527,12 +534,12 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
     for n in numbers[1]:
         line = lines[n - 1] if 0 < n <= len(lines) else ""
         new_key = _NEW_KEY.fullmatch(line)
-        if new_key is not None:  # names listed under a key the table had not (diffusers'
-            # ``_import_structure["krea2"] = [``): one it had may be given fewer names
-            table, key = new_key.group(1), re.escape(new_key.group(2)[1:-1])
-            if re.search(
-                rf"\b{re.escape(table)}\[[ \t]*[\"']{key}[\"']", view.before.get(path) or ""
-            ) or not _module_statement(lines, n - 1):
+        if new_key is not None:  # names listed under a key the module never wrote before
+            # (diffusers' ``_import_structure["krea2"] = [``): one it had, in the table's
+            # literal or set by a statement, may be given fewer names
+            key = new_key.group(2)[1:-1]
+            old = view.before.get(path) or ""
+            if f'"{key}"' in old or f"'{key}'" in old or not _module_statement(lines, n - 1):
                 return False
             continue
         if (
@@ -562,7 +569,6 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
     return True
 
 
-_STRING = r"(?:\"[^\"\\\n]*\"|'[^'\\\n]*')"
 # a string key of a table set to a list of strings, whole or opened on the line:
 # ``_import_structure["krea2"] = [``, ``_import_structure["x"] = ["A", "B"]``
 _NEW_KEY = re.compile(
