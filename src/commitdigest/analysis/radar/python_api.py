@@ -429,17 +429,17 @@ def _stops_serving(view: CommitView, path: str, before: str, after: str, models:
             if 0 < n <= len(lines)
             for m in _QUOTED_NAME.finditer(lines[n - 1])
         }
-        gone = {name for name in quoted if not _still_quoted(name, after)}
+        gone = {name for name in quoted if not _quoted(name, after)}
         # (what a commit adds to vllm-ascend's ``envs`` table removes none: the old model,
         # parsed whole, is not asked)
         return bool(gone) and bool(gone & models.getattr_names)
-    return any(not _still_quoted(name, after) for name in quoted)
+    return any(not _quoted(name, after) for name in quoted)
 
 
-def _still_quoted(name: str, text: str) -> bool:
-    """Whether ``name`` is still written quoted in ``text``: still served, from wherever it
-    moved (Scrapy put ``"parse_url", …`` in a ``_DEPRECATED_NAMES`` set its ``__getattr__``
-    tests)."""
+def _quoted(name: str, text: str) -> bool:
+    """Whether ``name`` is written quoted in ``text``: after a commit, still served from
+    wherever it moved (Scrapy put ``"parse_url", …`` in a ``_DEPRECATED_NAMES`` set its
+    ``__getattr__`` tests); before it, a key a table already had."""
     return f"'{name}'" in text or f'"{name}"' in text
 
 
@@ -538,8 +538,7 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
             # (diffusers' ``_import_structure["krea2"] = [``): one it had, in the table's
             # literal or set by a statement, may be given fewer names
             key = new_key.group(2)[1:-1]
-            old = view.before.get(path) or ""
-            if f'"{key}"' in old or f"'{key}'" in old or not _module_statement(lines, n - 1):
+            if _quoted(key, view.before.get(path) or "") or not _module_statement(lines, n - 1):
                 return False
             continue
         if (
