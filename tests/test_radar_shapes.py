@@ -6417,8 +6417,8 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
     checked afterwards is taken: ``connect(timeout)``; a method the class inherits takes
     it: ``Session.post(verify)``), one only
     another class's method of that name reads (``Client.get(retries)``, ``Cache.get``
-    reads it), one passed on to ``super().__init__`` (not followed), and one callers
-    could pass by its position (``fetch(url, timeout)``) are."""
+    reads it), one passed on to ``super().__init__`` (not followed) are, and one callers
+    could pass by its position (``fetch(url, timeout)``) is keyword-only now."""
     before = (
         "def _request(method, url, *, params=None, timeout=None):\n"
         "    return method, url, params, timeout\n\n\n"
@@ -6476,8 +6476,10 @@ def test_keywords_moved_into_the_kwargs_that_take_them_are_not_removed(
         "pkg.client.Client.get(retries)",
         "pkg.client.Client.get(timeout)",
         "pkg.client.Pool.__init__(size)",
-        "pkg.client.fetch(timeout)",
         "pkg.client.request(proxy)",
+    ]
+    assert [(i.name, i.detail) for i in items if i.change is ApiChangeType.SIGNATURE_CHANGED] == [
+        ("pkg.client.fetch(timeout)", "keyword-only")
     ]
 
 
@@ -6915,3 +6917,249 @@ def test_a_type_checkers_stub_beside_the_run_time_definition_changes_nothing(
         [], [], [], [("pkg.sentinels.EMPTY", "attribute → function")],
         [("pkg.sentinels.helper", "")],  # (both went: the name is gone)
     ]  # fmt: skip
+
+
+# ---- pytorch-lightning and uvicorn, read as a user would (twenty-eighth session) -------------
+
+SLURM = """\
+class ClusterEnvironment:
+    def main_port(self) -> int:
+        return 0
+
+
+class SLURMEnvironment(ClusterEnvironment):
+    def __init__(self, auto_requeue: bool = True) -> None:
+        self._impl = auto_requeue
+
+    @property
+    def auto_requeue(self) -> bool:
+        return self._impl
+
+    @property
+    def requeue_signal(self) -> int:
+        return 9
+
+    def detect(self) -> bool:
+        return True
+"""
+
+
+def test_a_property_made_an_instance_attribute_is_no_removal(tmp_path: Path, mode: str) -> None:
+    # pytorch-lightning's "Revert Rerouting" (25c9922): ``SLURMEnvironment.auto_requeue``, a
+    # property over ``self._impl``, became ``self.auto_requeue = auto_requeue`` in
+    # ``__init__`` (ten "removed" lines); ``env.auto_requeue`` reads the same. A property
+    # that goes with no attribute set in its place, and a method made an attribute
+    # (``env.detect()`` breaks), are still removals.
+    after = SLURM.replace(
+        "        self._impl = auto_requeue\n\n"
+        "    @property\n    def auto_requeue(self) -> bool:\n        return self._impl\n\n"
+        "    @property\n    def requeue_signal(self) -> int:\n        return 9\n\n"
+        "    def detect(self) -> bool:\n        return True\n",
+        "        self.auto_requeue = auto_requeue\n        self.detect = True\n",
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/slurm.py": SLURM}),
+        CommitSpec("Revert Rerouting", D[1], files={"pkg/slurm.py": after}),
+    ], mode)  # fmt: skip
+    assert names(items) == {
+        "pkg.slurm.SLURMEnvironment.requeue_signal",
+        "pkg.slurm.SLURMEnvironment.detect",
+    }
+
+
+KUBEFLOW = """\
+from abc import ABC, abstractmethod
+
+
+class ClusterEnvironment(ABC):
+    @abstractmethod
+    def world_size(self) -> int: ...
+
+
+class KubeflowEnvironment(ClusterEnvironment):
+    def __init__(self) -> None:
+        self.kubeflow_impl = object()
+
+    def __str__(self) -> str:
+        return "kubeflow"
+
+    def world_size(self) -> int:
+        return 1
+
+
+class LSFEnvironment(ClusterEnvironment):
+    def __init__(self, hosts: str) -> None:
+        self.hosts = hosts
+
+    def world_size(self) -> int:
+        return 2
+"""
+
+
+def test_a_constructor_that_took_nothing_is_objects_once_it_goes(tmp_path: Path, mode: str) -> None:
+    # pytorch-lightning's ``KubeflowEnvironment(ClusterEnvironment)``, whose base derives
+    # from ``ABC``, dropped ``def __init__(self) -> None``: ``KubeflowEnvironment()`` is
+    # built as before. A constructor that took an argument, and a ``__str__`` (``str(env)``
+    # gives another text), still count.
+    after = KUBEFLOW.replace(
+        "    def __init__(self) -> None:\n        self.kubeflow_impl = object()\n\n"
+        '    def __str__(self) -> str:\n        return "kubeflow"\n\n',
+        "",
+    ).replace("    def __init__(self, hosts: str) -> None:\n        self.hosts = hosts\n\n", "")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/envs.py": KUBEFLOW}),
+        CommitSpec("Revert Rerouting", D[1], files={"pkg/envs.py": after}),
+    ], mode)  # fmt: skip
+    assert names(items) == {
+        "pkg.envs.KubeflowEnvironment.__str__",
+        "pkg.envs.LSFEnvironment.__init__",
+    }
+
+
+NEPTUNE = """\
+from typing_extensions import override
+
+from pkg.base import Logger
+
+
+class NeptuneLogger(Logger):
+    @override
+    def log_metrics(self, metrics: dict) -> None:
+        print(metrics)
+
+    def run(self) -> None:
+        return None
+
+
+class CacheMixin:
+    def get_doc(self) -> list:
+        return super().get_doc()
+"""
+
+
+def test_an_override_goes_with_the_base_it_overrode(tmp_path: Path, mode: str) -> None:
+    # pytorch-lightning's "Remove Neptune" (73f593d) made ``NeptuneLogger(Logger)`` a class
+    # of its own that raises: its ``@override`` methods went with the base, and were
+    # silent as "still inherited". A mixin that never had a base and hands the call on
+    # (Sphinx's ``DocstringSignatureMixin.get_doc``: ``super().get_doc()``) still inherits.
+    base = "class Logger:\n    def log_metrics(self, metrics: dict) -> None:\n        pass\n"
+    after = (
+        "class NeptuneLogger:\n    def __init__(self, *args, **kwargs) -> None:\n"
+        '        raise RuntimeError("no longer supported")\n\n\n'
+        "class CacheMixin:\n    pass\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/base.py": base,
+                                        "pkg/neptune.py": NEPTUNE}),
+        CommitSpec("Remove Neptune", D[1], files={"pkg/neptune.py": after}),
+    ], mode)  # fmt: skip
+    assert names(items) == {
+        "pkg.neptune.NeptuneLogger",  # bases (Logger) → ()
+        "pkg.neptune.NeptuneLogger.log_metrics",
+        "pkg.neptune.NeptuneLogger.run",
+    }
+
+
+COMET = """\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+class CometLogger:
+    def __init__(self, api_key=None, save_dir=None, project_name=None, *, mode="online",
+                 **kwargs):
+        self.api_key = api_key
+        self.save_dir = save_dir
+        self.project_name = project_name
+        self.kwargs = kwargs
+
+
+class Scraper:
+    def close_spider(self, spider=None):
+        return spider
+
+    def rename(self, old_name=None, **kwargs):
+        return old_name
+
+    def get_indexes(self, connection, tablename, owner, **kw):
+        return owner
+"""
+
+
+def test_a_positional_parameter_taken_in_kwargs_now_is_keyword_only(
+    tmp_path: Path, mode: str
+) -> None:
+    # pytorch-lightning's ``CometLogger(api_key=None, save_dir=None, …)`` became ``(*,
+    # api_key=None, project=None, **kwargs)`` and reads ``save_dir`` from ``kwargs`` with a
+    # warning: ``CometLogger(None, "./logs")`` breaks, ``CometLogger(save_dir=…)`` does not
+    # (four misses: silent as "still taken"). A keyword-only one taken so stays silent, a
+    # renamed one whose old name a shim still takes at its place too, a required one read
+    # from ``**kw`` (a decorator's to give: SQLAlchemy's ``@_db_plus_owner``, which passed
+    # ``owner`` to ``get_indexes``) too, and a parameter gone
+    # from a function without ``**kwargs`` is removed, whatever the module says of
+    # deprecations (scrapy's ``Scraper.close_spider(spider)``: four misses).
+    after = """\
+import logging
+
+log = logging.getLogger(__name__)
+
+
+class CometLogger:
+    def __init__(self, *, api_key=None, project=None, **kwargs):
+        if "save_dir" in kwargs:
+            log.warning("The parameter `save_dir` is deprecated, use `offline_directory`.")
+            kwargs["offline_directory"] = kwargs.pop("save_dir")
+        if "project_name" in kwargs:
+            log.warning("The parameter `project_name` is deprecated, use `project`.")
+            project = kwargs.pop("project_name")
+        if "mode" in kwargs:
+            kwargs.pop("mode")
+        self.api_key = api_key
+        self.project = project
+        self.kwargs = kwargs
+
+
+class Scraper:
+    def close_spider(self):
+        log.warning("close_spider() is deprecated, use close_spider_async() instead")
+        log.debug("closing the %s", "spider")
+        return None
+
+    def rename(self, new_name=None, **kwargs):
+        if "old_name" in kwargs:
+            log.warning("`old_name` is deprecated")
+            new_name = kwargs.pop("old_name")
+        return new_name
+
+    def get_indexes(self, connection, tablename, **kw):
+        return kw.pop("owner", None)
+"""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/comet.py": COMET}),
+        CommitSpec("Update Comet for the new SDK", D[1], files={"pkg/comet.py": after}),
+    ], mode)  # fmt: skip
+    found = {(i.name, i.change, i.detail) for i in items}
+    keyword_only = ApiChangeType.SIGNATURE_CHANGED
+    assert found == {
+        ("pkg.comet.CometLogger.__init__(api_key)", keyword_only, "keyword-only"),
+        ("pkg.comet.CometLogger.__init__(save_dir)", keyword_only, "keyword-only"),
+        ("pkg.comet.CometLogger.__init__(project_name)", keyword_only, "keyword-only"),
+        ("pkg.comet.Scraper.close_spider(spider)", ApiChangeType.REMOVED, ""),
+    }
+
+
+def test_a_base_written_as_pythons_other_name_for_it_is_the_same(tmp_path: Path, mode: str) -> None:
+    # uvicorn's ``ClientDisconnected(IOError)`` -> ``(OSError)``: ``IOError is OSError``
+    # (and ``EnvironmentError``); ``(IOError)`` -> ``(ValueError)`` is another base.
+    before = "class ClientDisconnected(IOError):\n    pass\n\n\nclass Gone(IOError):\n    pass\n"
+    after = before.replace("Disconnected(IOError)", "Disconnected(OSError)").replace(
+        "Gone(IOError)", "Gone(ValueError)"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/utils.py": before}),
+        CommitSpec("Replace IOError by OSError", D[1], files={"pkg/utils.py": after}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.detail) for i in items] == [
+        ("pkg.utils.Gone", "bases (IOError) → (ValueError)")
+    ]

@@ -69,6 +69,7 @@ __all__ = [
     "not_code_at_end",
     "not_code_spans",
     "other_getattr",
+    "passed_positionally",
     "plain_base",
     "plain_tree",
     "same_plain_value",
@@ -1758,11 +1759,17 @@ def _base_classes(bases: tuple[str, ...], imports: Mapping[str, str] | None = No
     ``collections.abc``, ``typing.NamedTuple`` -> ``NamedTuple``: the same bases; typer's
     ``click.Context`` -> ``_click.Context``, a vendored copy, is another class); a name
     ``imports`` binds to one of those modules is read as it (``cabc.Mapping``)."""
-    return {
+    classes = {
         _TYPING_MODULE.sub("", _unaliased(base.split("[", 1)[0].strip(), imports or {}))
         for base in bases
         if plain_base(base) not in _TYPING_BASES and "=" not in base.split("[", 1)[0]
     }
+    return {_BUILTIN_ALIASES.get(c, c) for c in classes}
+
+
+# Python's other names of its own classes (uvicorn's ``ClientDisconnected(IOError)`` ->
+# ``(OSError)``: ``IOError is OSError``)
+_BUILTIN_ALIASES = {"IOError": "OSError", "EnvironmentError": "OSError"}
 
 
 def _unaliased(base: str, imports: Mapping[str, str]) -> str:
@@ -2033,8 +2040,8 @@ def _taken_positions(old: tuple[Param, ...], new: tuple[Param, ...]) -> _Taken:
     when new positional-only parameters with defaults stand there now (``update(self,
     *args)`` -> ``update(self, arg=None, /)``: the calls that passed no argument or one
     still work; those that passed more break, and are not told)."""
-    old_names = [p.name for p in _passed(old)]
-    new_params = _passed(new)
+    old_names = [p.name for p in passed_positionally(old)]
+    new_params = passed_positionally(new)
     olds = {p.name: p for p in old}
     positions = {
         k for k, name in enumerate(old_names[: len(new_params)])
@@ -2056,7 +2063,7 @@ def _taken_positions(old: tuple[Param, ...], new: tuple[Param, ...]) -> _Taken:
     return _Taken(frozenset(positions), star)
 
 
-def _passed(params: tuple[Param, ...]) -> list[Param]:
+def passed_positionally(params: tuple[Param, ...]) -> list[Param]:
     """The positional parameters a caller passes, in order (self/cls not counted)."""
     positional = [p for p in params if p.positional]
     return (
@@ -2066,7 +2073,7 @@ def _passed(params: tuple[Param, ...]) -> list[Param]:
 
 def _positions(params: tuple[Param, ...]) -> dict[str, int]:
     """Where each positional parameter is passed by a caller (self/cls not counted)."""
-    return {p.name: i for i, p in enumerate(_passed(params))}
+    return {p.name: i for i, p in enumerate(passed_positionally(params))}
 
 
 # dunders that users call with keywords too (``Reader(path=…)``): not called positionally

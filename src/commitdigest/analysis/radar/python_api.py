@@ -72,6 +72,7 @@ from commitdigest.analysis.radar.pyapi import (
     made_getattr_names,
     module_api,
     other_getattr,
+    passed_positionally,
     plain_base,
     plain_tree,
     same_plain_value,
@@ -1554,15 +1555,21 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         and _took_nothing(models.before, qual, brk.param[1:])
     ):
         return None  # a ``*args`` its function refused to be given anything
-    if brk.change == "param_removed" and brk.param and _shimmed(brk.param, view.after.get(path)):
-        return None
-    if (
-        brk.change == "param_removed"
-        and brk.param
-        and brk.position is None
-        and _taken_in_kwargs(models.after, qual, brk.param)
-    ):
-        return None  # still taken by name, in the function's ``**kwargs``
+    param = brk.param if brk.change == "param_removed" else None
+    if param and param[:1] != "*":
+        taken = _taken_in_kwargs(models.after, qual, param)  # by name, in ``**kwargs``
+        if (
+            taken
+            and brk.position is not None
+            and not _takes_position(models.after, qual, brk.position)
+            and _optional(models.before, qual, param)
+        ):  # a call that passed it by its position breaks (pytorch-lightning's
+            # ``CometLogger(api_key=None, save_dir=None, …)`` -> ``(*, api_key=None, …,
+            # **kwargs)``, which reads ``save_dir`` from ``kwargs`` with a warning); (a
+            # required one is a decorator's to give: SQLAlchemy's ``@_db_plus_owner``)
+            brk = replace(brk, change="keyword_only")
+        elif (taken and brk.position is None) or _shimmed(param, models.after, qual):
+            return None  # still taken by name (a shim: with a deprecation warning)
     if brk.change == "removed" and not brk.param and rest and _still_set(models, qual, brk.line):
         return None  # an instance attribute whose declaration in the class went
     if (
@@ -1655,20 +1662,25 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
 
 def _still_set(models: _Models, qual: str, line: int | None) -> bool:
     """Whether the member ``qual`` (``Cls.attr``) was only declared in its class (``attr:
-    T``, no value: no attribute of the class) and the class still sets ``self.attr`` in a
-    method after the commit: an instance attribute whose declaration went (openai-python's
-    ``AsyncOpenAI`` dropped ``workload_identity: WorkloadIdentity | None`` and still sets
-    ``self.workload_identity`` in ``__init__``). Not a field of a dataclass-like class
-    whose ``__init__`` is made from its fields: that one is a parameter gone."""
+    T``, no value: no attribute of the class), or was a property, and the class still sets
+    ``self.attr`` in a method after the commit: an instance attribute whose declaration
+    went (openai-python's ``AsyncOpenAI`` dropped ``workload_identity: WorkloadIdentity |
+    None`` and still sets ``self.workload_identity`` in ``__init__``), or a property made
+    one (pytorch-lightning's "Revert Rerouting" made ``SLURMEnvironment.auto_requeue``, a
+    property over ``self._impl``, ``self.auto_requeue = auto_requeue`` in ``__init__``:
+    ten "removed" lines; ``obj.attr`` reads the same). Not a field of a dataclass-like
+    class whose ``__init__`` is made from its fields: that one is a parameter gone."""
     cls, _, name = qual.rpartition(".")
     after = models.after
     if not after or not line or "." in cls or f"self.{name}" not in after:
         return False
     before = lines_of(models.before)
     declared = before[line - 1] if line <= len(before) else ""
-    if _DECLARED.fullmatch(declared) is None or not brackets_balanced(declared):
+    if (
+        _DECLARED.fullmatch(declared) is None or not brackets_balanced(declared)
+    ) and not _a_property(models.before, qual):
         return False  # (a class attribute with a value: ``Cls.attr`` itself is gone; an
-        # annotation over several lines may have one on its last)
+        # annotation over several lines may have one on its last; a method is called)
     obj = find(after, cls)
     if obj is None or obj.kind != "class":
         return False
@@ -1676,6 +1688,17 @@ def _still_set(models: _Models, qual: str, line: int | None) -> bool:
     if has_fields(obj) and "def __init__" not in body:
         return False
     return _at_word(rf"self\.{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=)", body, dotted=False)
+
+
+def _a_property(text: str, qual: str) -> bool:
+    """Whether ``qual`` of the module ``text`` is a property (``@property``,
+    ``@cached_property``, as :func:`find` reads them: attributes)."""
+    obj = find(text, qual)
+    return (
+        obj is not None
+        and obj.kind == "attribute"
+        and any(d.split("(")[0].endswith("property") for d in obj.decorators)
+    )
 
 
 # a declaration in a class body without a value: ``    name: Type``
@@ -1824,11 +1847,19 @@ def _still_inherited(
     """Whether the removed method ``qual`` (``Cls.meth``) is still there for users: its
     class inherits it from a base of the repository, or it only overrode an upstream one."""
     cls, _, meth = qual.rpartition(".")
-    if "." in cls or models.after is None or bases_of(models.after, cls) is None:
+    bases = bases_of(models.after, cls) if "." not in cls and models.after is not None else None
+    if bases is None or models.after is None:
         return False
     before = find(models.before, qual)
-    if before is not None and (before.overrides or calls_super(models.before, before)):
-        return True
+    if (
+        before is not None
+        and (before.overrides or calls_super(models.before, before))
+        and not _left_its_bases(bases_of(models.before, cls) or (), bases)
+    ):
+        return True  # (unless the class dropped its bases with it: pytorch-lightning's
+        # ``NeptuneLogger(Logger)`` became a class that raises, its ``@override`` methods
+        # gone; a mixin that never had one still hands the call on: Sphinx's
+        # ``DocstringSignatureMixin.get_doc`` called ``super().get_doc()``)
     signature = before.signature() if before is not None and before.kind == "function" else None
     plain = (
         before is not None
@@ -1841,10 +1872,18 @@ def _still_inherited(
         )
     )
     search = _MethodSearch(view, public, meth, plain)
-    return search.defines(module, models.after, cls, path.endswith("__init__.py"), 0) is True
+    found = search.defines(module, models.after, cls, path.endswith("__init__.py"), 0)
+    # every class has ``object``'s constructor: an ``__init__(self)`` that no base of the
+    # repository defines is ``object``'s now, and the class is built as it was
+    # (pytorch-lightning's ``KubeflowEnvironment(ClusterEnvironment(ABC))`` dropped its
+    # ``__init__(self)``: still ``KubeflowEnvironment()``; werkzeug's ``Rule.__str__``,
+    # whose ``str(rule)`` now gives another text, still counts)
+    return found is True or (found is False and plain and meth == "__init__")
 
 
 _NO_BASES = frozenset({"object", "Generic", "Protocol"})  # bases that define nothing
+# and those whose methods are ``object``'s (``abc.ABC`` adds none)
+_OBJECT_ONLY = frozenset({*_NO_BASES, "ABC"})
 
 
 @dataclass
@@ -1890,7 +1929,7 @@ class _MethodSearch:
             return True
         unknown = False
         for base in bases:
-            if not re.fullmatch(r"[A-Za-z_][\w.]*", base) or base in _NO_BASES:
+            if not re.fullmatch(r"[A-Za-z_][\w.]*", base) or plain_base(base) in _OBJECT_ONLY:
                 continue
             found: bool | None = None
             source = _class_origin(view, public, module, text, base, package)
@@ -2172,6 +2211,34 @@ def _split_bases(written: str) -> list[str]:
 _DEPRECAT = re.compile("deprecat", re.I)
 
 
+def _left_its_bases(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """Whether a class that derived from a class derives from none any more."""
+    return any(plain_base(b) not in _NO_BASES for b in old) and all(
+        plain_base(b) in _NO_BASES for b in new
+    )
+
+
+def _optional(before: str, qual: str, param: str) -> bool:
+    """Whether the function ``qual`` of ``before`` gave its parameter ``param`` a default."""
+    obj = find(before, qual)
+    signature = obj.signature() if obj is not None and obj.kind == "function" else None
+    return signature is not None and any(
+        p.name == param and p.default is not None for p in signature[0]
+    )
+
+
+def _takes_position(after: str | None, qual: str, position: int) -> bool:
+    """Whether the function ``qual`` of ``after`` takes an argument passed at ``position``
+    (0-based, self not counted): a parameter there, or its ``*args``; True where it is not
+    known (no such def, or a header that does not read)."""
+    obj = find(after, qual) if after else None
+    signature = obj.signature() if obj is not None and obj.kind == "function" else None
+    if signature is None:
+        return True
+    params = signature[0]
+    return len(passed_positionally(params)) > position or any(p.kind == "varargs" for p in params)
+
+
 def _taken_in_kwargs(after: str | None, qual: str, param: str) -> bool:
     """Whether the function ``qual`` of ``after`` still takes the keyword ``param``, gone
     from its header, in its ``**kwargs`` (aiohttp's "Use kwargs in aiohttp.client.request":
@@ -2261,9 +2328,29 @@ def _own_method(text: str, cls: str, method: str) -> Obj | None:
     return None
 
 
-def _shimmed(param: str, after: str | None) -> bool:
-    """The old parameter name is still handled with a deprecation warning."""
+def _shimmed(param: str, after: str | None, qual: str) -> bool:
+    """The old parameter name is still handled with a deprecation warning: the module
+    quotes it and says "deprecat…", and the function can still be given it by name (it
+    takes ``**kwargs``, or a decorator that quotes it or says it handles arguments:
+    ``@_warn_spider_arg``). Scrapy's "Remove most
+    of the 2.13.0 deprecations" took ``spider`` from ``Scraper.close_spider(self)`` and its
+    decorator with it; its module still quoted "spider" and warned of deprecations: four
+    removals were missed."""
     if not after:
         return False
     quoted = any(f"{a}{param}{b}" in after for a in "\"'" for b in "\"'")
-    return quoted and _DEPRECAT.search(after) is not None
+    if not quoted or _DEPRECAT.search(after) is None:
+        return False
+    obj = find(after, qual)
+    if obj is None or obj.kind != "function":
+        return True  # (not read: as it was)
+    return _KWARGS.search(obj.header) is not None or any(
+        quoted in d or _ARG_DECORATOR.search(d.split("(")[0])
+        for d in obj.decorators
+        for quoted in (f'"{param}"', f"'{param}'")
+    )
+
+
+_KWARGS = re.compile(r"[(,]\s*\*\*\s*[A-Za-z_]")  # a def's ``**kwargs`` (not ``2 ** 16``)
+# a decorator that takes arguments by other names (``@_warn_spider_arg``, ``@deprecated_alias``)
+_ARG_DECORATOR = re.compile(r"(?i)deprecat|renam|alias|arg")
