@@ -1185,3 +1185,56 @@ def test_a_listed_name_gone_from_an_import_continued_by_a_backslash_is_found(
     after = before.replace("    y\n", "    z\n").replace('"configure"]', '"configure", "z"]')
     names = [(n, c) for n, c, _ in _items(tmp_path, mode, before, after)]
     assert ("pkg.mod.y", "removed") in names
+
+
+# pytorch-lightning src/lightning/pytorch/CHANGELOG.md, 2.4.0 (dated in b3ee85d, 2024-08-05)
+LIGHTNING_240 = """\
+## [2.4.0] - 2024-08-06
+
+### Changed
+
+- NumPy is no longer a required dependency ([#20090](https://github.com/Lightning-AI/pytorch-lightning/issues/20090))
+- The `ckpt_path` argument is no longer a required argument of `Trainer.test`
+- NumPy is no longer a hard dependency
+- `Trainer` no longer accepts `numpy` arrays
+- Drop support for NumPy 1.x
+- **BREAKING:** numpy is no longer a required dependency. Install the `[numpy]` extra.
+
+### Removed
+
+- Removed support for Python 3.8 ([#20071](https://github.com/Lightning-AI/lightning/pull/20071))
+
+### Fixed
+
+- Avoid LightningCLI saving hyperparameters with `class_path` and `init_args` since this would \
+be a breaking change ([#20068](https://github.com/Lightning-AI/pytorch-lightning/pull/20068))
+- Rework `save_hyperparameters` without breaking existing checkpoints
+- Fixed `LightningCLI` (non-breaking)
+- Fixed `LightningCLI` hyperparameters; this is a breaking change for `init_args` users
+"""
+
+
+def test_a_relaxed_requirement_or_an_averted_break_is_no_announcement() -> None:
+    """Lightning 2.4.0's release day announced "NumPy is no longer a required dependency"
+    (what is no longer required is a relaxation, as "no longer requires" is) and a fix that
+    says it avoids a break ("since this would be a breaking change"). What no longer
+    accepts, drops support or says "BREAKING" still announces."""
+    named = {plain_entry(k): v for k, v in _named(LIGHTNING_240).items()}
+    assert named == {
+        "Drop support for NumPy 1.x": T.REMOVED,
+        "`Trainer` no longer accepts `numpy` arrays": T.SIGNATURE_CHANGED,
+        "BREAKING: numpy is no longer a required dependency. Install the `[numpy]` extra.": (
+            T.VERSION_CHANGED
+        ),
+        "Removed support for Python 3.8 (#20071)": T.REMOVED,
+        "Fixed `LightningCLI` hyperparameters; this is a breaking change for `init_args` users": (
+            T.SIGNATURE_CHANGED
+        ),
+    }
+
+
+def test_a_dependency_made_required_is_a_version_requirement_change() -> None:
+    """An entry that makes a package a required dependency changes what users install, not
+    a signature."""
+    assert change_named("NumPy is now a required dependency", breaking=True) is T.VERSION_CHANGED
+    assert change_named("Drop the optional dependency on NumPy", breaking=True) is T.REMOVED
