@@ -1238,3 +1238,148 @@ def test_a_dependency_made_required_is_a_version_requirement_change() -> None:
     a signature."""
     assert change_named("NumPy is now a required dependency", breaking=True) is T.VERSION_CHANGED
     assert change_named("Drop the optional dependency on NumPy", breaking=True) is T.REMOVED
+
+
+# pytorch-lightning src/lightning/pytorch/core/module.py, cut: ad7a958 added a
+# rank_zero_deprecation call (a helper of lightning_fabric that warns with a
+# DeprecationWarning subclass) to to_torchscript; diffusers deprecates with its own
+# deprecate("name", "version", message)
+LIGHTNING_MODULE = '''\
+import warnings
+
+from lightning_fabric.utilities.rank_zero import rank_zero_deprecation
+from diffusers.utils import deprecate
+
+
+class LightningModule:
+    @torch.no_grad()
+    def to_torchscript(self, file_path=None, method="script", example_inputs=None, **kwargs):
+        """Export the model."""
+        mode = self.training
+        return mode
+
+    def enable_vae_slicing(self):
+        self.vae.enable_slicing()
+
+    def forward(self, hidden_states, *args, **kwargs):
+        return hidden_states
+
+    def old(self):
+        return 1
+
+    def _warn(self, message):
+        return message
+
+    def load(self, path, deprecated=False):
+        if deprecated or self.is_deprecated("path"):
+            return None
+        return path
+'''
+LIGHTNING_DEPRECATES = (
+    LIGHTNING_MODULE.replace(
+        '        """Export the model."""\n',
+        '        """Export the model."""\n'
+        "        rank_zero_deprecation(\n"
+        '            "`LightningModule.to_torchscript` has been deprecated in v2.7 and will be"\n'
+        '            " removed in v2.8. Use `torch.export` instead."\n'
+        "        )\n",
+    )
+    .replace(
+        "        self.vae.enable_slicing()\n",
+        '        msg = f"Calling `enable_vae_slicing()` on `{type(self)}` is deprecated."\n'
+        "        deprecate(\n"
+        '            "enable_vae_slicing",\n'
+        '            "0.40.0",\n'
+        "            msg,\n"
+        "        )\n"
+        "        self.vae.enable_slicing()\n",
+    )
+    .replace(
+        "        return hidden_states\n",
+        '        if len(args) > 0 or kwargs.get("scale", None) is not None:\n'
+        '            deprecation_message = "The `scale` argument is deprecated and is ignored."\n'
+        '            deprecate("scale", "1.0.0", deprecation_message)\n'
+        "        return hidden_states\n",
+    )
+    .replace(
+        "    def old(self):\n",
+        "    def old(self):\n"
+        '        msg = "`old` is deprecated"\n'
+        "        warnings.warn(msg, DeprecationWarning)\n",
+    )
+    .replace(
+        "        return message\n",
+        "        rank_zero_deprecation(message)\n        return message\n",
+    )
+    .replace(
+        "        return path\n",
+        '        deprecated_keys = self._deprecated_names("path")\n        return path\n',
+    )
+)
+
+
+def test_a_call_of_a_deprecation_helper_deprecates_its_def(tmp_path: Path, mode: str) -> None:
+    """An added call, inside a def, of a function whose name says it deprecates
+    (Lightning's ``rank_zero_deprecation``, diffusers' ``deprecate``) with a string literal
+    among its arguments deprecates that def, or what its message names (diffusers'
+    ``scale`` argument), as an added ``warnings.warn(…, DeprecationWarning)`` does. A call
+    that passes a variable on (a wrapper), a ``deprecated`` flag tested, a helper that
+    lists names (``_deprecated_names``) deprecate nothing."""
+    files = [("init", LIGHTNING_MODULE), ("deprecate", LIGHTNING_DEPRECATES)]
+    [items] = module_items(tmp_path, mode, "pkg/core/module.py", files, RadarKind.DEPRECATION)
+    assert sorted((i.name, i.line) for i in items) == [
+        ("pkg.core.module.LightningModule.enable_vae_slicing", 20),
+        ("pkg.core.module.LightningModule.forward(scale)", 30),
+        ("pkg.core.module.LightningModule.old", 35),
+        ("pkg.core.module.LightningModule.to_torchscript", 11),
+    ]
+
+
+# the reviewer's fixture: a project's deprecation helper and its warning class (Lightning's
+# lightning_fabric/utilities/rank_zero.py defines rank_zero_deprecation so)
+PROJECT_WARN = '''\
+import warnings
+
+
+class ProjectDeprecationWarning(DeprecationWarning):
+    pass
+
+
+def project_deprecation(message: str) -> None:
+    warnings.warn(message, ProjectDeprecationWarning, stacklevel=2)
+
+
+def rank_zero_deprecation(message, stacklevel: int = 5, **kwargs) -> None:
+    """Emit a deprecation warning only on global rank 0."""
+    category = kwargs.pop("category", ProjectDeprecationWarning)
+    rank_zero_warn(message, stacklevel=stacklevel, category=category, **kwargs)
+
+
+def _future(msg, stacklevel=2):
+    warnings.warn(
+        msg,
+        FutureWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def deprecate(*args, take_from=None, stacklevel=2):
+    for attribute, version_name, message in args:
+        warning = f"The `{attribute}` argument is deprecated, gone in {version_name}."
+        warnings.warn(warning + message, FutureWarning, stacklevel=stacklevel)
+'''
+
+
+def test_a_deprecation_helpers_own_definition_deprecates_nothing(tmp_path: Path, mode: str) -> None:
+    """A def whose warning passes one of its own parameters on as the message, or whose
+    name says it deprecates (diffusers' ``deprecate``), is a helper: the reviewer's
+    ``project_deprecation`` was reported "deprecated pkg.warn.project_deprecation". A test
+    that calls a helper deprecates nothing either."""
+    test = 'def test_old():\n    rank_zero_deprecation("`old` is deprecated")\n'
+    shas = build_repo(tmp_path / "repo", [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": ""}),
+        CommitSpec("helpers", D[1], files={"pkg/warn.py": PROJECT_WARN,
+                                           "tests/test_warn.py": test}),
+    ])  # fmt: skip
+    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", mode)
+    assert [i.name for i in found[shas[-1]] if i.kind is RadarKind.DEPRECATION] == []
