@@ -295,6 +295,114 @@ def test_dependency_major_bump_and_python(tmp_path: Path) -> None:
     ]
 
 
+# pytorch-lightning src/lightning/__setup__.py (the dict of setuptools' arguments its root
+# setup.py loads), cut to its python_requires; 3876cc5 raised it in each package's file
+LIGHTNING_SETUP = """\
+def _setup_args() -> Dict[str, Any]:
+    return {
+        "name": "lightning",
+        "keywords": ["deep learning", "pytorch", "AI"],
+        "python_requires": ">=3.9",
+        "setup_requires": ["wheel"],
+    }
+"""
+SETUP_PY = """\
+from setuptools import setup
+
+PYTHON = ">=3.7"
+setup(
+    name="x",
+    python_requires=">=3.8",  # python_requires=">=3.6" once
+)
+"""
+SETUP_CFG = "[metadata]\nname = x\n\n[options]\npackages = find:\npython_requires = >=3.8\n"
+
+
+def test_python_requires_raised_in_setup_files(tmp_path: Path) -> None:
+    """setuptools' ``python_requires`` as a literal string: a ``setup()`` keyword, a
+    dict's key (Lightning's ``src/*/__setup__.py``, the same raise in three packages' files
+    one item), ``[options]`` of a ``setup.cfg``; reported as ``requires-python`` is."""
+    raised = {
+        "src/lightning/__setup__.py": LIGHTNING_SETUP.replace("3.9", "3.10"),
+        "src/lightning_fabric/__setup__.py": LIGHTNING_SETUP.replace("3.9", "3.10"),
+        "setup.py": SETUP_PY.replace('=">=3.8"', '=">=3.9"'),
+        "python/setup.cfg": SETUP_CFG.replace("3.8", "3.10"),
+    }
+    [items] = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files={
+                "src/lightning/__setup__.py": LIGHTNING_SETUP,
+                "src/lightning_fabric/__setup__.py": LIGHTNING_SETUP,
+                "setup.py": SETUP_PY,
+                "python/setup.cfg": SETUP_CFG,
+            }),
+            CommitSpec("Drop Python 3.9", D2, files=raised),
+        ],
+    )  # fmt: skip
+    assert sorted((i.kind, i.change, i.name, i.detail, i.path, i.line) for i in items) == [
+        (RadarKind.DEPENDENCY, ApiChangeType.VERSION_CHANGED, "python", ">=3.8 → >=3.10",
+         "python/setup.cfg", 6),
+        (RadarKind.DEPENDENCY, ApiChangeType.VERSION_CHANGED, "python", ">=3.8 → >=3.9",
+         "setup.py", 6),
+        (RadarKind.DEPENDENCY, ApiChangeType.VERSION_CHANGED, "python", ">=3.9 → >=3.10",
+         "src/lightning/__setup__.py", 5),
+    ]  # fmt: skip
+
+
+def test_python_requires_that_is_no_raise_of_the_projects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not a raise: a name or an expression (not read), a comment, a lowered minimum, a
+    test's or an example's setup file, a ``python_requires`` outside ``[options]``. A
+    commit whose changed lines of a setup file do not mention ``python_requires`` (a
+    version bump) does not read it for one."""
+    from commitdigest.analysis.radar import dependency
+
+    read: list[str] = []
+    real = dependency._python_requires
+    monkeypatch.setattr(
+        dependency, "_python_requires", lambda name, text: read.append(name) or real(name, text)
+    )
+    named = SETUP_PY.replace('python_requires=">=3.8"', "python_requires=PYTHON")
+    built = SETUP_PY.replace('">=3.8"', '">=3.{}".format(8)')
+    example = SETUP_PY
+    cfg = "[tool:x]\npython_requires = >=3.8\n"
+    before = {
+        "setup.py": named,
+        "pkg/setup.py": built,
+        "plugin/setup.py": SETUP_PY.replace('    python_requires=">=3.8",  ', "    "),
+        "lib/setup.py": SETUP_PY.replace("3.8", "3.10"),
+        "examples/app/setup.py": example,
+        "tests/fixture/setup.py": example,
+        "setup.cfg": cfg,
+    }
+    after = {
+        "setup.py": named.replace("3.7", "3.10"),
+        "pkg/setup.py": built.replace("(8)", "(10)"),
+        "plugin/setup.py": before["plugin/setup.py"].replace('">=3.6"', '">=3.10"'),
+        "lib/setup.py": SETUP_PY,
+        "examples/app/setup.py": example.replace("3.8", "3.10"),
+        "tests/fixture/setup.py": example.replace("3.8", "3.10"),
+        "setup.cfg": cfg.replace("3.8", "3.10"),
+    }
+    bump = {"lib/setup.py": SETUP_PY.replace('name="x"', 'name="x", version="2.0"')}
+    items, bumped = scan(
+        tmp_path,
+        [
+            CommitSpec("init", D1, files=before),
+            CommitSpec("change", D2, files=after),
+            CommitSpec("bump", D3, files=bump),
+        ],
+    )
+    assert [(i.name, i.path) for i in items if i.kind is RadarKind.DEPENDENCY] == []
+    assert [i for i in bumped if i.kind is RadarKind.DEPENDENCY] == []
+    if MODE == "patches":  # the bump's file is not read for python_requires
+        # (the change's pkg/, plugin/ and lib/ ones, each version: not the root one, whose
+        # changed line is PYTHON's)
+        assert read.count("setup.py") == 6
+
+
 def test_a_version_bump_reads_no_requirement(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1185,3 +1185,201 @@ def test_a_listed_name_gone_from_an_import_continued_by_a_backslash_is_found(
     after = before.replace("    y\n", "    z\n").replace('"configure"]', '"configure", "z"]')
     names = [(n, c) for n, c, _ in _items(tmp_path, mode, before, after)]
     assert ("pkg.mod.y", "removed") in names
+
+
+# pytorch-lightning src/lightning/pytorch/CHANGELOG.md, 2.4.0 (dated in b3ee85d, 2024-08-05)
+LIGHTNING_240 = """\
+## [2.4.0] - 2024-08-06
+
+### Changed
+
+- NumPy is no longer a required dependency ([#20090](https://github.com/Lightning-AI/pytorch-lightning/issues/20090))
+- The `ckpt_path` argument is no longer a required argument of `Trainer.test`
+- NumPy is no longer a hard dependency
+- `Trainer` no longer accepts `numpy` arrays
+- Drop support for NumPy 1.x
+- **BREAKING:** numpy is no longer a required dependency. Install the `[numpy]` extra.
+
+### Removed
+
+- Removed support for Python 3.8 ([#20071](https://github.com/Lightning-AI/lightning/pull/20071))
+
+### Fixed
+
+- Avoid LightningCLI saving hyperparameters with `class_path` and `init_args` since this would \
+be a breaking change ([#20068](https://github.com/Lightning-AI/pytorch-lightning/pull/20068))
+- Rework `save_hyperparameters` without breaking existing checkpoints
+- Fixed `LightningCLI` (non-breaking)
+- Fixed `LightningCLI` hyperparameters; this is a breaking change for `init_args` users
+"""
+
+
+def test_a_relaxed_requirement_or_an_averted_break_is_no_announcement() -> None:
+    """Lightning 2.4.0's release day announced "NumPy is no longer a required dependency"
+    (what is no longer required is a relaxation, as "no longer requires" is) and a fix that
+    says it avoids a break ("since this would be a breaking change"). What no longer
+    accepts, drops support or says "BREAKING" still announces."""
+    named = {plain_entry(k): v for k, v in _named(LIGHTNING_240).items()}
+    assert named == {
+        "Drop support for NumPy 1.x": T.REMOVED,
+        "`Trainer` no longer accepts `numpy` arrays": T.SIGNATURE_CHANGED,
+        "BREAKING: numpy is no longer a required dependency. Install the `[numpy]` extra.": (
+            T.VERSION_CHANGED
+        ),
+        "Removed support for Python 3.8 (#20071)": T.REMOVED,
+        "Fixed `LightningCLI` hyperparameters; this is a breaking change for `init_args` users": (
+            T.SIGNATURE_CHANGED
+        ),
+    }
+
+
+def test_a_dependency_made_required_is_a_version_requirement_change() -> None:
+    """An entry that makes a package a required dependency changes what users install, not
+    a signature."""
+    assert change_named("NumPy is now a required dependency", breaking=True) is T.VERSION_CHANGED
+    assert change_named("Drop the optional dependency on NumPy", breaking=True) is T.REMOVED
+
+
+# pytorch-lightning src/lightning/pytorch/core/module.py, cut: ad7a958 added a
+# rank_zero_deprecation call (a helper of lightning_fabric that warns with a
+# DeprecationWarning subclass) to to_torchscript; diffusers deprecates with its own
+# deprecate("name", "version", message)
+LIGHTNING_MODULE = '''\
+import warnings
+
+from lightning_fabric.utilities.rank_zero import rank_zero_deprecation
+from diffusers.utils import deprecate
+
+
+class LightningModule:
+    @torch.no_grad()
+    def to_torchscript(self, file_path=None, method="script", example_inputs=None, **kwargs):
+        """Export the model."""
+        mode = self.training
+        return mode
+
+    def enable_vae_slicing(self):
+        self.vae.enable_slicing()
+
+    def forward(self, hidden_states, *args, **kwargs):
+        return hidden_states
+
+    def old(self):
+        return 1
+
+    def _warn(self, message):
+        return message
+
+    def load(self, path, deprecated=False):
+        if deprecated or self.is_deprecated("path"):
+            return None
+        return path
+'''
+LIGHTNING_DEPRECATES = (
+    LIGHTNING_MODULE.replace(
+        '        """Export the model."""\n',
+        '        """Export the model."""\n'
+        "        rank_zero_deprecation(\n"
+        '            "`LightningModule.to_torchscript` has been deprecated in v2.7 and will be"\n'
+        '            " removed in v2.8. Use `torch.export` instead."\n'
+        "        )\n",
+    )
+    .replace(
+        "        self.vae.enable_slicing()\n",
+        '        msg = f"Calling `enable_vae_slicing()` on `{type(self)}` is deprecated."\n'
+        "        deprecate(\n"
+        '            "enable_vae_slicing",\n'
+        '            "0.40.0",\n'
+        "            msg,\n"
+        "        )\n"
+        "        self.vae.enable_slicing()\n",
+    )
+    .replace(
+        "        return hidden_states\n",
+        '        if len(args) > 0 or kwargs.get("scale", None) is not None:\n'
+        '            deprecation_message = "The `scale` argument is deprecated and is ignored."\n'
+        '            deprecate("scale", "1.0.0", deprecation_message)\n'
+        "        return hidden_states\n",
+    )
+    .replace(
+        "    def old(self):\n",
+        "    def old(self):\n"
+        '        msg = "`old` is deprecated"\n'
+        "        warnings.warn(msg, DeprecationWarning)\n",
+    )
+    .replace(
+        "        return message\n",
+        "        rank_zero_deprecation(message)\n        return message\n",
+    )
+    .replace(
+        "        return path\n",
+        '        deprecated_keys = self._deprecated_names("path")\n        return path\n',
+    )
+)
+
+
+def test_a_call_of_a_deprecation_helper_deprecates_its_def(tmp_path: Path, mode: str) -> None:
+    """An added call, inside a def, of a function whose name says it deprecates
+    (Lightning's ``rank_zero_deprecation``, diffusers' ``deprecate``) with a string literal
+    among its arguments deprecates that def, or what its message names (diffusers'
+    ``scale`` argument), as an added ``warnings.warn(…, DeprecationWarning)`` does. A call
+    that passes a variable on (a wrapper), a ``deprecated`` flag tested, a helper that
+    lists names (``_deprecated_names``) deprecate nothing."""
+    files = [("init", LIGHTNING_MODULE), ("deprecate", LIGHTNING_DEPRECATES)]
+    [items] = module_items(tmp_path, mode, "pkg/core/module.py", files, RadarKind.DEPRECATION)
+    assert sorted((i.name, i.line) for i in items) == [
+        ("pkg.core.module.LightningModule.enable_vae_slicing", 20),
+        ("pkg.core.module.LightningModule.forward(scale)", 30),
+        ("pkg.core.module.LightningModule.old", 35),
+        ("pkg.core.module.LightningModule.to_torchscript", 11),
+    ]
+
+
+# the reviewer's fixture: a project's deprecation helper and its warning class (Lightning's
+# lightning_fabric/utilities/rank_zero.py defines rank_zero_deprecation so)
+PROJECT_WARN = '''\
+import warnings
+
+
+class ProjectDeprecationWarning(DeprecationWarning):
+    pass
+
+
+def project_deprecation(message: str) -> None:
+    warnings.warn(message, ProjectDeprecationWarning, stacklevel=2)
+
+
+def rank_zero_deprecation(message, stacklevel: int = 5, **kwargs) -> None:
+    """Emit a deprecation warning only on global rank 0."""
+    category = kwargs.pop("category", ProjectDeprecationWarning)
+    rank_zero_warn(message, stacklevel=stacklevel, category=category, **kwargs)
+
+
+def _future(msg, stacklevel=2):
+    warnings.warn(
+        msg,
+        FutureWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def deprecate(*args, take_from=None, stacklevel=2):
+    for attribute, version_name, message in args:
+        warning = f"The `{attribute}` argument is deprecated, gone in {version_name}."
+        warnings.warn(warning + message, FutureWarning, stacklevel=stacklevel)
+'''
+
+
+def test_a_deprecation_helpers_own_definition_deprecates_nothing(tmp_path: Path, mode: str) -> None:
+    """A def whose warning passes one of its own parameters on as the message, or whose
+    name says it deprecates (diffusers' ``deprecate``), is a helper: the reviewer's
+    ``project_deprecation`` was reported "deprecated pkg.warn.project_deprecation". A test
+    that calls a helper deprecates nothing either."""
+    test = 'def test_old():\n    rank_zero_deprecation("`old` is deprecated")\n'
+    shas = build_repo(tmp_path / "repo", [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": ""}),
+        CommitSpec("helpers", D[1], files={"pkg/warn.py": PROJECT_WARN,
+                                           "tests/test_warn.py": test}),
+    ])  # fmt: skip
+    found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", mode)
+    assert [i.name for i in found[shas[-1]] if i.kind is RadarKind.DEPRECATION] == []

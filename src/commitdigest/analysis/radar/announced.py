@@ -685,7 +685,9 @@ _CHANGE_WORDS = (
         re.compile(
             r"\b(?:minimum|bump|upgrade)\b.*\d|\brequires?\s+(?:python|version|\d)"
             r"|\bminimum\s+(?:\w+\s+)?versions?\b"
-            r"|(?:python|version)\s*(?:>=|≥)|最低版本|版本要求",
+            r"|(?:python|version)\s*(?:>=|≥)|最低版本|版本要求"
+            # what the project installs with itself ("NumPy is now a required dependency")
+            r"|\b(?:required|mandatory|hard|optional)\s+dependenc(?:y|ies)\b",
             re.I,
         ),
         ApiChangeType.VERSION_CHANGED,

@@ -105,6 +105,11 @@ _BREAK_WORDS = re.compile(
     # what is no longer needed (or necessary, applicable, relevant, useful), and bugs that
     # hide input or print a traceback
     r"|(?:be\s+)?(?:needed|necessary|applicable|relevant|useful)\b|hides?\b|tracebacks?\b"
+    # what is no longer required is a relaxation: Lightning 2.4.0's "NumPy is no longer a
+    # required dependency", "`x` is no longer a mandatory argument", "no longer a hard
+    # dependency" (not "no longer accepts", "no longer a dependency of `x`")
+    r"|(?:an?\s+)?(?:mandatory|compulsory|hard[- ]?(?:dependenc|requirement|required))"
+    r"|an?\s+required\b"
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
@@ -783,7 +788,7 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
         fix_heading and not fix and _SUPPORT_DROPPED.search(words) and not _RESTORES.match(words)
     )
     if _says_break(words, said) and not (
-        (fix or fix_heading) and not _SAYS_IT_BREAKS.search(words) and not dropped
+        (fix or fix_heading) and not _says_it_breaks(words) and not dropped
     ):
         return None, True
     deprecates = _DEPRECATION_WORDS.search(
@@ -804,6 +809,28 @@ _SAYS_IT_BREAKS = re.compile(
     r"|\bbackwards?[- ]incompatib|\bincompatible\s+change",
     re.I,
 )
+# what a break the entry names is said to be: only a possible one, or one avoided
+# (Lightning 2.4.0's fix "Avoid LightningCLI saving hyperparameters with `class_path` and
+# `init_args` since this would be a breaking change"; "to avoid breaking", "without
+# breaking", "non-breaking", "not a breaking change"), the words just before it
+_AVERTED = re.compile(
+    r"(?:\bwould(?:\s+have)?\s+(?:be|been|cause|introduce|mean)"
+    r"|\b(?:without|not|never|no)|n't|\bavoid(?:s|ed|ing)?)\s+(?:an?\s+|any\s+)?$"
+    r"|\bnon-?\s*$",
+    re.I,
+)
+
+
+def _averted(words: str, at: int) -> bool:
+    """Whether the break named at ``words[at:]`` is only supposed or avoided (:data:`_AVERTED`)."""
+    return _AVERTED.search(words[max(0, at - 40) : at]) is not None
+
+
+def _says_it_breaks(words: str) -> bool:
+    """Whether a fix says it breaks something (:data:`_SAYS_IT_BREAKS`), not a break averted."""
+    return any(not _averted(words, m.start()) for m in _SAYS_IT_BREAKS.finditer(words))
+
+
 # a warning that is no longer printed ("Remove warning for SQL Server dialect when a new
 # version is detected"); not a deprecation warning, nor a parameter named for warnings
 _WARNING_GONE = re.compile(
@@ -919,9 +946,13 @@ def _subordinate(words: str, m: re.Match[str]) -> bool:
     """Whether the "no longer" of ``m`` is said in such a clause, or as the means of a
     change ("by no longer re-scanning the whole atom") or an adjective; or whether its
     "breaking" is what the change is made for or held back by."""
-    if m.group(0).lower() == "breaking":
-        return _CAUSE.search(words[max(0, m.start() - 80) : m.start()]) is not None
-    if not m.group(0).lower().startswith("no"):
+    said = m.group(0).lower()
+    if said == "breaking":
+        cause = _CAUSE.search(words[max(0, m.start() - 80) : m.start()]) is not None
+        return cause or _averted(words, m.start())
+    if "incompatib" in said:
+        return _averted(words, m.start())  # ("would be backwards incompatible")
+    if not said.startswith("no"):
         return False
     before = words[max(0, m.start() - 120) : m.start()]
     if before.rstrip().lower().endswith((" by", " the", " a")):

@@ -5,7 +5,15 @@ Only what the project installs with itself counts: a ``pyproject.toml``'s ``[pro
 table, and ``requirements*.txt`` (or ``requirements/<name>.txt``, as vLLM writes them)
 when the root ``pyproject.toml`` does not list the dependencies itself (then those files
 are for development). Never examples, tests, docs or tooling, nor the requirement files
-of development, tests, linting, docs, CI, builds or benchmarks."""
+of development, tests, linting, docs, CI, builds or benchmarks.
+
+setuptools' ``python_requires`` is read too, where a literal string gives it: a
+``setup.py``'s ``setup(python_requires=">=3.8")`` or the dict of arguments it is given
+(``"python_requires": ">=3.9"`` in Lightning's ``src/lightning/__setup__.py``, which its
+root ``setup.py`` loads), and ``python_requires = >=3.8`` in a ``setup.cfg``; in any
+folder (a package of a monorepo, ``python/setup.py`` beside a C++ core), not in tests,
+docs, examples, tooling or vendored code, and only in a commit whose changed lines of the
+file mention it."""
 
 from __future__ import annotations
 
@@ -19,6 +27,7 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     is_test_or_docs,
+    is_vendored,
     line_of,
 )
 from commitdigest.models import ApiChangeType
@@ -49,7 +58,10 @@ def _lower_bounds(path: str, text: str | None) -> dict[str, str]:
             return {}
         reqs = list(project.get("dependencies", []))
         if "requires-python" in project:
-            reqs.append("python>=" + str(project["requires-python"]).lstrip(">=~ "))
+            reqs.append(_python_req(str(project["requires-python"])))
+    elif is_setup_file(path):
+        spec = _python_requires(path.rpartition("/")[2], text)
+        reqs = [] if spec is None else [_python_req(spec)]
     else:
         reqs = text.splitlines()
     out: dict[str, str] = {}
@@ -60,8 +72,60 @@ def _lower_bounds(path: str, text: str | None) -> dict[str, str]:
     return out
 
 
+def _python_req(spec: str) -> str:
+    """A Python version specifier (``">=3.9"``) as a requirement of ``python``."""
+    return "python>=" + spec.lstrip(">=~ ")
+
+
 # what a changed line that moves a lower bound says: a version specifier, requires-python
 _BOUND_WORDS = re.compile(r">=|==|~=|requires-python")
+
+# the files that hold setuptools' arguments: ``setup.py``, ``setup.cfg``, and Lightning's
+# ``src/<package>/__setup__.py`` (the dict of them its root ``setup.py`` loads)
+_SETUP_FILES = frozenset({"setup.py", "setup.cfg", "__setup__.py"})
+_SETUP_WORD = "python_requires"
+# ``python_requires=">=3.8"`` (a keyword of ``setup()``) or ``"python_requires": ">=3.9"``
+# (a dict's key): a literal string, not a name or an expression
+_PY_REQUIRES = re.compile(
+    r"""(?<![\w.])(["']?)python_requires\1\s*[=:]\s*[rRuU]?(["'])([^"'\\\n]*)\2(?!\s*[+%.\[(])"""
+)
+# setup.cfg: ``python_requires = >=3.8`` under ``[options]``
+_CFG_SECTION = re.compile(r"^\s*\[([^\]]+)\]")
+_CFG_REQUIRES = re.compile(r"^python_requires\s*[=:]\s*(\S.*?)\s*$")
+
+
+def is_setup_file(path: str) -> bool:
+    """A file of setuptools' arguments (:data:`_SETUP_FILES`) in any folder, not in tests,
+    docs, examples, tooling or vendored code."""
+    return (
+        path.rpartition("/")[2] in _SETUP_FILES
+        and not is_test_or_docs(path)
+        and not is_vendored(path)
+    )
+
+
+def wants(changed: str | None, path: str) -> bool:
+    """Whether a commit's changed lines of ``path`` may raise its ``python_requires``."""
+    return is_setup_file(path) and (changed is None or _SETUP_WORD in changed)
+
+
+def _python_requires(name: str, text: str) -> str | None:
+    """The ``python_requires`` a setup file (named ``name``) gives as a literal string:
+    the first one of a ``setup.py``; ``[options]``'s in a ``setup.cfg``."""
+    if _SETUP_WORD not in text:
+        return None
+    if name != "setup.cfg":
+        for m in _PY_REQUIRES.finditer(text):
+            if "#" not in text[text.rfind("\n", 0, m.start()) + 1 : m.start()]:
+                return m.group(3).strip()  # (not one a comment shows)
+        return None
+    section = ""
+    for line in text.splitlines():
+        if (head := _CFG_SECTION.match(line)) is not None:
+            section = head.group(1).strip()
+        elif section == "options" and (value := _CFG_REQUIRES.match(line)) is not None:
+            return value.group(1).strip("\"' ")
+    return None
 
 
 def _vt(v: str) -> tuple[int, ...]:
@@ -110,12 +174,16 @@ def detect(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
     listed: bool | None = None  # the root pyproject.toml lists them (read when needed)
     for path in view.paths:
-        if not is_dependency_file(path) or view.before.get(path) is None:
+        setup = is_setup_file(path)
+        if not (setup or is_dependency_file(path)) or view.before.get(path) is None:
             continue
         changed = view.changed.get(path)
-        if changed is not None and not _BOUND_WORDS.search(changed):
+        if setup:
+            if not wants(changed, path):
+                continue  # no line of python_requires changed (most commits to setup.py)
+        elif changed is not None and not _BOUND_WORDS.search(changed):
             continue  # no requirement and no requires-python changed (a version bump)
-        if not path.endswith("pyproject.toml"):
+        if not setup and not path.endswith("pyproject.toml"):
             if listed is None:
                 listed = _lists_dependencies(view)
             if listed:
@@ -129,24 +197,28 @@ def detect(view: CommitView) -> list[ApiChange]:
             if now is None or _vt(now) <= _vt(was):
                 continue
             if name == "python" or _vt(now)[0] > _vt(was)[0]:
+                detail = f">={was} → >={now}"
+                if setup and any(i.name == name and i.detail == detail for i in items):
+                    continue  # the same raise in another package's file (Lightning raised
+                    # it in the __setup__.py of each of its three packages)
                 items.append(
                     ApiChange(
                         kind=RadarKind.DEPENDENCY,
                         change=ApiChangeType.VERSION_CHANGED,
                         name=name,
-                        detail=f">={was} → >={now}",
+                        detail=detail,
                         path=path,
-                        line=_line(view.after.get(path) or "", name, now),
+                        line=_line(view.after.get(path) or "", name, now, setup),
                     )
                 )
     return items
 
 
-def _line(text: str, name: str, version: str) -> int | None:
-    """The line that requires ``name`` at ``version`` (``requires-python`` for Python): not
-    the first place the version's digits appear (pytest's ``"iniconfig>=2"`` was pointed at
-    line 5, ``setuptools-scm[toml]>=6.2.3``)."""
-    key = "requires-python" if name == "python" else name
+def _line(text: str, name: str, version: str, setup: bool = False) -> int | None:
+    """The line that requires ``name`` at ``version`` (``requires-python`` for Python, or
+    ``python_requires`` in a ``setup`` file): not the first place the version's digits
+    appear (pytest's ``"iniconfig>=2"`` was pointed at line 5, ``setuptools-scm[toml]>=6.2.3``)."""
+    key = name if name != "python" else _SETUP_WORD if setup else "requires-python"
     spelled = "[-_.]".join(re.escape(part) for part in re.split(r"[-_.]", key))
     wanted = re.compile(rf"(?<![\w.-]){spelled}(?![\w.-])", re.I)
     for number, line in enumerate(text.splitlines(), 1):

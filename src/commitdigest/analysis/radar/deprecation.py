@@ -1,5 +1,10 @@
 """New deprecations in non-test code: ``DeprecationWarning``/``FutureWarning`` raised or
-``@deprecated`` added (a warning for users, not a break)."""
+``@deprecated`` added (a warning for users, not a break), or a call, inside a def, of a
+project's deprecation helper with a string literal among its arguments (Lightning's
+``rank_zero_deprecation("`LightningModule.to_torchscript` has been deprecated …")``,
+diffusers' ``deprecate("scale", "1.0.0", message)``). A helper's own definition (a def
+that passes one of its parameters on as the message, or whose name says it deprecates)
+deprecates nothing itself."""
 
 from __future__ import annotations
 
@@ -26,8 +31,23 @@ from commitdigest.analysis.radar.pyapi import (
 )
 from commitdigest.models import ApiChangeType, Visibility
 
+# a deprecation helper, by its name: Lightning's ``rank_zero_deprecation``, diffusers'
+# ``deprecate``, ``warn_deprecated``, ``_deprecated_warning``, ``deprecation_warning`` (not
+# what asks or lists: ``is_deprecated``, ``get_deprecated_keys``, ``_deprecated_names``)
+_HELPER_NAME = (
+    r"(?!_*(?:is|has|get|check|find|list|filter|iter|collect|load|set|show|print|register)_)"
+    r"_*(?:(?:\w+_)?(?:deprecate|deprecation|deprecated)(?:_(?:warn|warning|message|msg|notice))?"
+    r"|warn_\w*deprecat\w*)"
+)
+# a statement that calls one (its result maybe kept: diffusers' ``x = deprecate(…,
+# take_from=kwargs)``), by its bare or dotted name
+_HELPER_CALL = re.compile(
+    rf"^[ \t]*(?:return[ \t]+|[\w.]+[ \t]*=[ \t]*)?(?:[\w.]+\.)?{_HELPER_NAME}[ \t]*\(", re.M
+)
 _MARK = re.compile(
     r"DeprecationWarning|FutureWarning|PendingDeprecationWarning|@deprecated\b|\bdeprecated\("
+    rf"|{_HELPER_CALL.pattern}",
+    re.M,
 )
 _NAME = re.compile(
     r"""["'`]([A-Za-z_][\w.]*)(?:\(\)|=[^"'`\n]*)?["'`]"""
@@ -94,16 +114,40 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
             or _imports(text, start, line)
             or _filters(text, start, line)
             or _DEFINES_MARKER.match(line)
+            or ((h := _HELPER_CALL.match(line)) and not _literal_argument(text, start + h.end()))
         ):
             continue  # no marker, words of a message ("Deprecat…") or of a comment ("# it
             # raises a FutureWarning … we can't have this warning raised"), an import, a
             # filter ("filterwarnings('always', category=DeprecationWarning)"), or the
             # marker's own definition (Scrapy's ``def deprecated(use_instead: Callable[_P,
-            # _T])`` overloads deprecated "_P" and "def deprecated("), or a warning class's
+            # _T])`` overloads deprecated "_P" and "def deprecated("), or a warning class's,
+            # or a helper's call with no string literal (a wrapper passing its message on)
         line_no += text.count("\n", counted, start)
         counted = start
         out.append((start, line_no, line))
     return out
+
+
+def _literal_argument(text: str, at: int) -> bool:
+    """Whether the call whose arguments start at offset ``at`` of ``text`` (just after its
+    ``(``) holds a string literal among them (read up to its closing parenthesis)."""
+    depth, i, end = 1, at, min(len(text), at + 4000)
+    while i < end:
+        c = text[i]
+        if c in "\"'":
+            return True
+        if c == "#":
+            i = text.find("\n", i)
+            if i < 0:
+                return False
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return False
+        i += 1
+    return False
 
 
 _NAME_LINE = re.compile(r"\s*[\w.]+(?:\s+as\s+\w+)?\s*,?\s*(?:#.*)?$")
@@ -270,7 +314,9 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
     if not name:
         return [(".".join([module, *chain]), None)] if chain else []
     if "." in name:
-        return [(name, None)]
+        if chain and chain[-len(name.split(".")) :] == name.split("."):  # the def it sits in,
+            return [(".".join([module, *chain]), None)]  # by its class ("`LightningModule.
+        return [(name, None)]  # to_torchscript` has been deprecated" in that method)
     if chain and (name in chain or f"_{name}" in chain):  # the def it sits in, or one
         # around it (flask's ``locked_cached_property.__init__`` warns of
         # ``'locked_cached_property'``), or a class made private under that name
@@ -484,9 +530,39 @@ def _keyed(text: str | None, module: str) -> list[tuple[int, str, str, int | Non
     out: list[tuple[int, str, str, int | None]] = []
     for lineno, line in _marks(text):
         message = message_near(lines, lineno - 1)
+        helper = _HELPER_CALL.match(line) is not None
+        chain, params = _enclosing(lines, lineno - 1, False)
+        if helper and not chain:
+            continue  # a helper called at a module's or class's level deprecates no def
+        itself = ".".join([module, *chain]) if chain else None
         for subject, position in _subjects(message, lines, lineno - 1, module) or [("", None)]:
+            if subject == itself and _is_helper(chain, params, lines, lineno - 1):
+                continue  # a helper's own definition: no deprecation of its own
             out.append((lineno, message or line.strip(), subject, position))
     return out
+
+
+_HELPER_DEF = re.compile(rf"{_HELPER_NAME}$")
+_FIRST_ARG = re.compile(r"[\w.]+\s*\(\s*\*?([A-Za-z_]\w*)\s*[,)]")
+
+
+def _is_helper(chain: list[str], params: list[str], lines: list[str], i: int) -> bool:
+    """Whether the def ``chain`` ends with, whose marker is at line ``i``, is a deprecation
+    helper, not a deprecated function: a def whose name says it deprecates (diffusers'
+    ``deprecate``), or one whose warning call passes one of its own parameters as the
+    message (``def project_deprecation(message): warnings.warn(message,
+    ProjectDeprecationWarning)``)."""
+    if any(_HELPER_DEF.match(name) for name in chain):
+        return True
+    names = {p.lstrip("*") for p in params} - {"self", "cls", ""}
+    statement = lines[i]
+    for above in range(i - 1, max(-1, i - 6), -1):  # up to the line that opens the call
+        code = code_of(lines[above]).strip()
+        if not code.endswith(("(", ",")):
+            break
+        statement = lines[above] + " " + statement
+    first = _FIRST_ARG.search(code_of(statement))
+    return first is not None and first.group(1) in names
 
 
 def _as_users_see(

@@ -72,12 +72,16 @@ def _reads(path: str, changed: str | None) -> bool:
         return any(
             wants(changed, path)
             for wants in (python_api.wants, deprecation.wants, env_var.wants, cli_option.wants)
-        ) or (path.endswith("setup.py") and cli_option.wants_packaging(changed, path))
+        ) or (
+            (path.endswith("setup.py") and cli_option.wants_packaging(changed, path))
+            or dependency.wants(changed, path)
+        )
     return (
         announced.is_changelog(path)
         or announced.is_fragment(path)
         or config_key.is_config(path)
         or dependency.is_dependency_file(path)
+        or dependency.is_setup_file(path)
         or cli_option.is_packaging(path)
     )
 
