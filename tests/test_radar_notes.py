@@ -1383,3 +1383,64 @@ def test_a_deprecation_helpers_own_definition_deprecates_nothing(tmp_path: Path,
     ])  # fmt: skip
     found = scan_log(tmp_path / "repo", f"{shas[0]}..{shas[-1]}", mode)
     assert [i.name for i in found[shas[-1]] if i.kind is RadarKind.DEPRECATION] == []
+
+
+# diffusers src/diffusers/pipelines/pipeline_utils.py and utils/deprecation_utils.py, cut:
+# "[core] deprecate dduf" (bc7aebc20a) deprecates an argument ``from_pretrained`` takes from
+# its kwargs; a private helper warns of its callers' ``torch_dtype``
+PIPELINE = """\
+from ..utils import deprecate
+
+
+class DiffusionPipeline:
+    @classmethod
+    def from_pretrained(cls, pretrained_model_name_or_path, **kwargs):
+        dduf_file = kwargs.pop("dduf_file", None)
+        cache_dir = kwargs.pop("cache_dir", None)
+        return cls(dduf_file, cache_dir)
+
+    def enable_attention_slicing(self, slice_size="auto"):
+        return slice_size
+
+
+def _resolve_dtype(torch_dtype, dtype):
+    if torch_dtype is not None:
+        dtype = torch_dtype
+    return dtype
+"""
+PIPELINE_DEPRECATES = (
+    PIPELINE.replace(
+        '        cache_dir = kwargs.pop("cache_dir", None)\n',
+        '        cache_dir = kwargs.pop("cache_dir", None)\n'
+        "        if dduf_file:\n"
+        '            deprecate("dduf_file", "0.41.0", _DDUF_DEPRECATION_MESSAGE)\n',
+    )
+    .replace(
+        "        return slice_size\n",
+        '        deprecate("enable_attention_slicing", "1.0.0", "Use set_attn_processor.")\n'
+        "        return slice_size\n",
+    )
+    .replace(
+        "        dtype = torch_dtype\n",
+        '        deprecate("torch_dtype", "1.0.0", _TORCH_DTYPE_DEPRECATION_MESSAGE)\n'
+        "        dtype = torch_dtype\n",
+    )
+)
+
+
+def test_a_helper_deprecates_the_keyword_its_def_takes_from_its_kwargs(
+    tmp_path: Path, mode: str
+) -> None:
+    """diffusers' "[core] deprecate dduf": ``deprecate("dduf_file", "0.41.0", message)`` in
+    ``from_pretrained(cls, name, **kwargs)``, which pops ``"dduf_file"``, deprecates that
+    argument ("deprecated DiffusionPipeline.from_pretrained" said the method); a call that
+    names its own def deprecates the def; a private helper that warns of its callers'
+    argument (``_resolve_dtype``) deprecates nothing of its own."""
+    files = [("init", PIPELINE), ("deprecate dduf", PIPELINE_DEPRECATES)]
+    [items] = module_items(
+        tmp_path, mode, "pkg/pipelines/pipeline_utils.py", files, RadarKind.DEPRECATION
+    )
+    assert sorted(i.name for i in items) == [
+        "pkg.pipelines.pipeline_utils.DiffusionPipeline.enable_attention_slicing",
+        "pkg.pipelines.pipeline_utils.DiffusionPipeline.from_pretrained(dduf_file)",
+    ]

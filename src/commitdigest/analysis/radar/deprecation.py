@@ -532,14 +532,45 @@ def _keyed(text: str | None, module: str) -> list[tuple[int, str, str, int | Non
         message = message_near(lines, lineno - 1)
         helper = _HELPER_CALL.match(line) is not None
         chain, params = _enclosing(lines, lineno - 1, False)
-        if helper and not chain:
-            continue  # a helper called at a module's or class's level deprecates no def
+        if helper and (not chain or private_name(".".join(chain))):
+            continue  # a helper called at a module's or class's level deprecates no def,
+            # nor one in a private def, which passes a caller's on (diffusers'
+            # ``_resolve_dtype(torch_dtype, dtype)`` warns of its callers' ``torch_dtype``)
         itself = ".".join([module, *chain]) if chain else None
+        taken = _taken_from_kwargs(line, lines, lineno - 1) if helper and chain else ""
+        if taken:  # (diffusers' ``deprecate("dduf_file", "0.41.0", message)`` in
+            # ``from_pretrained(cls, name, **kwargs)``, which pops ``"dduf_file"``: the
+            # argument, not the method, as "deprecated from_pretrained" said)
+            out.append((lineno, message or line.strip(), f"{itself}({taken})", None))
+            continue
         for subject, position in _subjects(message, lines, lineno - 1, module) or [("", None)]:
             if subject == itself and _is_helper(chain, params, lines, lineno - 1):
                 continue  # a helper's own definition: no deprecation of its own
             out.append((lineno, message or line.strip(), subject, position))
     return out
+
+
+_FIRST_LITERAL = re.compile(r"""\(\s*["']([A-Za-z_]\w*)["']\s*,""")
+
+
+def _taken_from_kwargs(line: str, lines: list[str], i: int) -> str:
+    """The keyword a helper's call at line ``i`` deprecates, where its first argument is
+    a name the def it sits in takes from its ``**kwargs`` (``kwargs.pop("dduf_file",
+    None)``, ``kwargs.get(…)``, ``"dduf_file" in kwargs``) above the call; "" for none."""
+    m = _FIRST_LITERAL.search(line)
+    if m is None:
+        return ""
+    name, indent = m.group(1), indent_of(line)
+    read = re.compile(
+        rf"""\.(?:pop|get)\(\s*["']{name}["']|["']{name}["']\s+(?:not\s+)?in\s+\w*kw"""
+    )
+    for k in range(i - 1, max(-1, i - 400), -1):
+        above = lines[k]
+        if read.search(above):
+            return name
+        if _DEF.match(above) and indent_of(above) < indent:
+            return ""  # the def's header: not taken from its kwargs above the call
+    return ""
 
 
 _HELPER_DEF = re.compile(rf"{_HELPER_NAME}$")
