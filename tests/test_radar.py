@@ -590,8 +590,9 @@ def test_plain_commit_and_non_breaking_changelog_are_silent(tmp_path: Path) -> N
     ) == [[]]
 
 
-def test_cache_key_has_sha_and_version() -> None:
-    assert cache_key("abc") == f"radar:v{RADAR_VERSION}:abc" and RADAR_VERSION >= 2
+def test_cache_key_has_sha_window_start_and_version() -> None:
+    assert cache_key("abc", "b0") == f"radar:v{RADAR_VERSION}:b0:abc" and RADAR_VERSION >= 2
+    assert cache_key("abc", "b1") != cache_key("abc", "b0")
 
 
 def test_one_blob_process_per_window(

@@ -261,3 +261,39 @@ def test_a_removal_says_what_the_old_code_told_users_to_write_instead(tmp_path: 
     md = (tmp_path / "out" / "2026-03-02.md").read_text(encoding="utf-8")
     assert "`httpx.api.get(proxies)` — removed" in md
     assert "the project says: “Use 'proxy' instead.”" in md  # its words, "instead" once
+
+
+def test_a_days_items_are_judged_by_its_own_window_whatever_the_store_holds(
+    tmp_path: Path,
+) -> None:
+    """A class the package re-exports from day 1 on, changed on day 2: a window that starts
+    before day 1 reads the surface there, where it was not exported (internal); the report
+    of day 2 alone reads it at day 2's start (public). Each is the same whichever ran first
+    with the same store (the cache held the window's answer for the day's report)."""
+    repo = tmp_path / "lib"
+    api = "class Client:\n    def send(self, url, timeout=5):\n        return url\n"
+    init = 'from lib.util import helper\n\n__all__ = ["helper"]\n'
+    build_repo(repo, [
+        CommitSpec("init", "2026-03-01T10:00:00+00:00", files={
+            "lib/__init__.py": init, "lib/util.py": "def helper():\n    pass\n",
+            "lib/client.py": api}),
+        CommitSpec("Export Client", "2026-03-02T10:00:00+00:00", files={"lib/__init__.py": (
+            'from lib.client import Client\nfrom lib.util import helper\n\n'
+            '__all__ = ["Client", "helper"]\n')}),
+        CommitSpec("Drop timeout", "2026-03-03T10:00:00+00:00",
+                   files={"lib/client.py": api.replace(", timeout=5", "")}),
+    ])  # fmt: skip
+    env = {"COMMITDIGEST_HOME": str(tmp_path / "h")}
+    base = ["report", str(repo), "--tz", "UTC", "--format", "json"]
+
+    def visibility(out: str, *window: str) -> str:
+        result = runner.invoke(app, [*base, *window, "--out", str(tmp_path / out)], env=env)
+        assert result.exit_code == 0, result.stderr
+        doc = json.loads((tmp_path / out / "2026-03-03.json").read_text(encoding="utf-8"))
+        [item] = [i for r in doc["repositories"] for c in r["commits"] for i in c["api_changes"]]
+        assert item["name"].endswith("Client.send(timeout)"), item
+        return str(item["visibility"])
+
+    assert visibility("range", "--since", "2026-03-02", "--until", "2026-03-04") == "internal"
+    assert visibility("day", "--date", "2026-03-03") == "public"
+    assert visibility("range-again", "--since", "2026-03-02", "--until", "2026-03-04") == "internal"

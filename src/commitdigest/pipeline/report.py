@@ -444,7 +444,8 @@ class ReportRun:
             discard()  # a short window: no worker process (one was started, just in case)
         if not listed:
             return None
-        cached = self.store.count_radar(cache_key(sha) for sha, _ in listed)
+        base = window_base(listed)
+        cached = self.store.count_radar(cache_key(sha, base) for sha, _ in listed)
         if cached == len(listed) or (cached and not workers_for(len(listed))):
             discard()
             return None  # a re-run: the items are read from the store once, after the read
@@ -455,7 +456,7 @@ class ReportRun:
             with contextlib.suppress(RuntimeError):  # the loop is closed: the run is over
                 loop.call_soon_threadsafe(self._radar_found, repo, sha, items)
 
-        stream = RadarStream(repo.info.root, window_base(listed), len(listed), on_items)
+        stream = RadarStream(repo.info.root, base, len(listed), on_items)
         self._streams[repo.identity] = stream
         return stream
 
@@ -706,11 +707,12 @@ async def _radar(
     root = getattr(info, "root", None)
     if not isinstance(root, Path):
         return None
-    if not commits:
+    base = _base_of(commits)
+    if base is None:  # no commits
         return {}
     from commitdigest.analysis.radar.models import cache_key
 
-    keys = {c.sha: cache_key(c.sha) for c in commits}
+    keys = {c.sha: cache_key(c.sha, base) for c in commits}
     cached = store.get_radar(keys.values())
     if len(cached) == len(keys):  # a re-run: nothing to read from git, no kind to import
         return {sha: cached[key] for sha, key in keys.items()}
@@ -720,7 +722,7 @@ async def _radar(
     # a partial hit: only the commits not scanned before (each kind looks at one commit)
     ordered = sorted(commits, key=lambda c: c.committed_at)
     inputs = [CommitInput.from_commit(c) for c in ordered if keys[c.sha] not in cached]
-    found = await asyncio.to_thread(scan_repository, root, inputs, _base_of(commits))
+    found = await asyncio.to_thread(scan_repository, root, inputs, base)
     store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
     return {sha: cached[key] if key in cached else found.get(sha, []) for sha, key in keys.items()}
 
@@ -750,7 +752,7 @@ async def _finish_radar(
     ordered = sorted(commits, key=lambda c: c.committed_at)
     inputs = [stream.inputs.get(c.sha) or CommitInput.from_commit(c) for c in ordered]
     found = await asyncio.to_thread(stream.finish, inputs)
-    store.put_radar({cache_key(sha): items for sha, items in found.items()})
+    store.put_radar({cache_key(sha, stream.base): items for sha, items in found.items()})
     return found
 
 

@@ -197,10 +197,13 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     in transition; a package's testing/ is shipped
 # 33: a name gone from a line of several names of an import over several lines is found; a
 #     removed override's super() call is read at its own lines in a module with page breaks
-RADAR_VERSION = 33
+RADAR_VERSION = 34
 
 
-def cache_key(sha: str) -> str:
-    """The radar cache key of one commit: its SHA and the radar version (here, not in the
-    driver, so that a report whose radar facts are all cached imports no kind)."""
-    return f"radar:v{RADAR_VERSION}:{sha}"
+def cache_key(sha: str, base: str) -> str:
+    """The radar cache key of one commit of a window that starts at ``base``: its SHA, the
+    window's start (the public surface, which decides each item's visibility, is read
+    there: a day scanned inside a longer window, once cached, gave the day's own report
+    that window's visibility) and the radar version (here, not in the driver, so that a
+    report whose radar facts are all cached imports no kind)."""
+    return f"radar:v{RADAR_VERSION}:{base}:{sha}"
