@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
@@ -522,10 +523,28 @@ def _params_as_written(lines: list[str], j: int) -> list[str]:
     ]
 
 
-def _keyed(text: str | None, module: str) -> list[tuple[int, str, str, int | None]]:
+_Keyed = list[tuple[int, str, str, int | None]]
+# the last versions' markers, by text object: a commit's new version is its neighbour's
+# old one (diffusers calls ``deprecate(…)`` all over its pipelines: each version's markers
+# were read twice)
+_KEYED: ByText[tuple[str, _Keyed]] = ByText(64)
+
+
+def _keyed(text: str | None, module: str) -> _Keyed:
     """(line number, message or line, subject) of each marker of a module (a marker whose
     message names several subjects gives one row each; ``""`` when it names none)."""
-    text = text or ""
+    if not text:
+        return []
+    known = _KEYED.get(text)
+    if known is not None and known[0] == module:
+        return known[1]
+    out = _keyed_anew(text, module)
+    _KEYED.put(text, (module, out))
+    return out
+
+
+def _keyed_anew(text: str, module: str) -> _Keyed:
+    """:func:`_keyed`, read."""
     lines = text.split("\n")
     out: list[tuple[int, str, str, int | None]] = []
     for lineno, line in _marks(text):
