@@ -232,6 +232,72 @@ def test_a_variable_still_read_by_another_module_is_not_removed(tmp_path: Path, 
     assert env == [[], ["PKG_MODE"]]
 
 
+COMET = '''\
+import os
+
+
+class CometLogger:
+    r"""Track your parameters with Comet.
+
+    Example::
+
+        comet_logger = CometLogger(
+            api_key=os.environ.get("COMET_API_KEY"),
+            rest_api_key=os.environ.get("COMET_REST_API_KEY"),  # Optional
+        )
+
+    Args:
+        project: the project's name; ``WANDB_PROJECT`` where not given
+    """
+
+    def __init__(self, api_key: str | None = None, project: str | None = None) -> None:
+        self.api_key = api_key or os.environ.get("COMET_API_KEY")
+        self.project = project or os.environ.get("WANDB_PROJECT", "lightning_logs")
+'''
+
+
+def test_a_read_in_a_docstrings_example_is_no_read(tmp_path: Path, mode: str) -> None:
+    """A variable named in a docstring's example is no read, neither removed nor still
+    read (pytorch-lightning's CometLogger docstring shows
+    ``rest_api_key=os.environ.get("COMET_REST_API_KEY")``: a docstring edit "removed" it);
+    a read removed is found at its line of code, not at a docstring's mention above it."""
+    example = COMET.replace(
+        '            rest_api_key=os.environ.get("COMET_REST_API_KEY"),  # Optional\n', ""
+    )
+    code = example.replace('os.environ.get("COMET_API_KEY")\n', "None\n").replace(
+        'os.environ.get("WANDB_PROJECT", "lightning_logs")', '"lightning_logs"'
+    )
+    edited, dropped = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/comet.py": COMET}),
+        CommitSpec("update the example", D[1], files={"pkg/comet.py": example}),
+        CommitSpec("drop the reads", D[2], files={"pkg/comet.py": code}),
+    ], mode)  # fmt: skip
+    assert [i for i in edited if i.kind is RadarKind.ENV_VAR] == []
+    assert sorted((i.name, i.line) for i in dropped if i.kind is RadarKind.ENV_VAR) == [
+        ("COMET_API_KEY", 18),
+        ("WANDB_PROJECT", 19),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "read"),
+    [
+        (
+            '# v = os.getenv("PKG_A")\n"""\nos.getenv("PKG_B")\n"""\n'
+            'x = "#"; v = os.getenv("PKG_C")\n',
+            {"PKG_C"},
+        ),
+        ('msg = f"""{os.getenv("PKG_A")}"""\ndoc = """os.getenv("PKG_B")"""\n', {"PKG_A"}),
+    ],
+)
+def test_only_reads_of_the_environment_in_code_are_reads(code: str, read: set[str]) -> None:
+    """A read in a comment or in a triple-quoted string is no read (an f-string's ``{…}``
+    is code)."""
+    from commitdigest.analysis.radar.env_var import names as env_names
+
+    assert env_names("import os\n" + code) == read
+
+
 def test_a_removed_else_or_try_block_is_not_a_removed_name(tmp_path: Path, mode: str) -> None:
     """``else:``/``try:``/``finally:`` lines of a module or class body look like annotated
     names (``else: …``); removing such a block removes no API."""

@@ -5,6 +5,7 @@ Only environment reads count: ``os.getenv("X")``, ``os.environ["X"]`` / ``.get``
 environment when called (vLLM's ``envs.py``: ``"X": lambda: os.getenv("X", ...)``, in a file
 that reads the environment). A dict of lambdas that take arguments (Triton's
 ``@triton.heuristics({"IS_VARLEN": lambda args: ...})``) is not a registry of variables.
+A read in a comment or a triple-quoted string (a docstring's example) is none.
 
 A variable counts as removed when a commit's touched files stop reading it and no other
 non-test file reads it at that commit; a read moved to another module stays silent.
@@ -12,7 +13,9 @@ non-test file reads it at that commit; a read moved to another module stays sile
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections.abc import Iterator, Mapping
 from functools import lru_cache
 
 from commitdigest.analysis.radar.models import (
@@ -24,9 +27,10 @@ from commitdigest.analysis.radar.models import (
     removed_from,
 )
 from commitdigest.analysis.radar.public import shipped
+from commitdigest.analysis.radar.pyapi import iter_string_spans, without_comments
 
 _READ = re.compile(
-    r"""(?:getenv|environ\.get|environ\[|environ\.setdefault|environ\.pop)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
+    r"""(getenv|environ\.get|environ\[|environ\.setdefault|environ\.pop)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
     r"""|["']([A-Z][A-Z0-9_]{1,})["']\s+(?:not\s+)?in\s+(?:os\.)?environ\b"""
 )
 # a registry entry such as vLLM's envs.py: "NAME": lambda: os.getenv(...) — a lambda without
@@ -38,30 +42,80 @@ _READS = ("getenv", "environ")  # what a module that reads a variable names (nam
 _NEAR = 160  # a read's variable name is within this many characters of getenv/environ
 
 
+class _Text:
+    """Where a module's text is no code: its comments and its triple-quoted strings
+    (docstrings and their examples), read from its top only as far as a read is asked
+    about."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self._spans: list[tuple[int, int]] = []
+        self._more: Iterator[tuple[int, int]] | None = None
+        self._read_to = -1  # every string that opens before this offset is listed
+
+    def code_at(self, pos: int) -> bool:
+        """Whether offset ``pos`` is code: not in a comment, and not in a triple-quoted
+        string other than an f-string (whose ``{…}`` are code)."""
+        code = self.code
+        start = code.rfind("\n", 0, pos) + 1
+        if "#" in code[start:pos]:
+            head = code[start:pos]
+            if len(without_comments(head)[0]) < len(head):
+                return False
+        spans = self._spans
+        if self._read_to <= pos:
+            if self._more is None:
+                self._more = iter_string_spans(code)
+            for span in self._more:
+                spans.append(span)
+                if span[0] > pos:
+                    break
+            else:
+                self._read_to = len(code) + 1
+            if self._read_to <= pos:
+                self._read_to = spans[-1][0]
+        k = bisect.bisect_right(spans, (pos, 1 << 62)) - 1
+        if k < 0 or not spans[k][0] < pos < spans[k][1]:
+            return True
+        opening = spans[k][0]
+        return code[max(0, opening - 2) : opening].lower().strip("r").endswith("f")
+
+
 @lru_cache(maxsize=2048)
-def _names(code: str) -> frozenset[str]:
-    """The variables ``code`` reads: the reads regex runs only around the places that name
-    ``getenv``/``environ`` (a whole-text regex scan cost milliseconds per large module)."""
-    found: set[str] = set()
+def _reads(code: str) -> Mapping[str, int]:
+    """The variables ``code`` reads, each with the offset of its first read: the reads regex
+    runs only around the places that name ``getenv``/``environ`` (a whole-text regex scan
+    cost milliseconds per large module). A read in a comment or a docstring is none
+    (pytorch-lightning's CometLogger docstring shows
+    ``rest_api_key=os.environ.get("COMET_REST_API_KEY")``)."""
+    found: dict[str, int] = {}
+    text = _Text(code)
+
+    def add(name: str, pos: int) -> None:
+        if (name not in found or pos < found[name]) and text.code_at(pos):
+            found[name] = pos
+
     for word in _READS:
         start = code.find(word)
         while start >= 0:
-            window = code[max(0, start - _NEAR) : start + _NEAR]
-            found.update(a or b for a, b in _READ.findall(window))
+            for match in _READ.finditer(code, max(0, start - _NEAR), start + _NEAR):
+                name = match.group(2) or match.group(3)
+                add(name, match.start(2) if match.group(2) else match.start(3))
             start = code.find(word, start + len(word))
     start = code.find("lambda")
     while start >= 0:  # a registry entry's "lambda": its lines, from one that starts a key
         begin = code.rfind("\n", 0, max(0, start - _NEAR)) + 1
         end = code.find("\n", start)
-        found.update(_REGISTRY.findall(code, begin, end if end >= 0 else len(code)))
+        for match in _REGISTRY.finditer(code, begin, end if end >= 0 else len(code)):
+            add(match.group(1), match.start(1))
         start = code.find("lambda", start + len("lambda"))
-    return frozenset(found)
+    return found
 
 
 def names(code: str | None) -> set[str]:
     if not code or not any(word in code for word in _READS):
         return set()
-    return set(_names(code))
+    return set(_reads(code))
 
 
 def relevant(path: str) -> bool:
@@ -79,7 +133,8 @@ def detect(view: CommitView) -> list[ApiChange]:
     """The variables the commit stops reading anywhere in the repository: read before by a
     file it touches, read after by none of them, and by no other non-test file at the commit
     (one search of the files at the commit for such names: rare, and it needs no other
-    commit, so a window can be scanned in any order and in parts)."""
+    commit, so a window can be scanned in any order and in parts); the item's line is the
+    old file's first read of it (not a docstring's mention above it)."""
     touched = [
         p
         for p in view.paths
@@ -101,10 +156,19 @@ def detect(view: CommitView) -> list[ApiChange]:
         return []
     elsewhere = _read_elsewhere(view, gone, touched)
     return [
-        removed_from(RadarKind.ENV_VAR, name, lost[name], view.before.get(lost[name]))
+        _removed(name, lost[name], view.before.get(lost[name]))
         for name in gone
         if name not in elsewhere
     ]
+
+
+def _removed(name: str, path: str, before: str | None) -> ApiChange:
+    """The item for ``name``, at the line of the first read of it in ``before``."""
+    item = removed_from(RadarKind.ENV_VAR, name, path, before)
+    at = _reads(before).get(name) if before else None
+    if before is None or at is None:
+        return item
+    return item.model_copy(update={"line": before.count("\n", 0, at) + 1})
 
 
 def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> set[str]:
