@@ -232,6 +232,60 @@ def test_a_variable_still_read_by_another_module_is_not_removed(tmp_path: Path, 
     assert env == [[], ["PKG_MODE"]]
 
 
+XLA = """\
+import os
+
+
+class XLAPrecision:
+    def __init__(self, precision: str = "bf16-true") -> None:
+        if precision == "bf16-true":
+            os.environ["XLA_USE_BF16"] = "1"
+        os.environ.setdefault("PKG_XLA_THREADS", "1")
+        self._saved = os.environ.pop("PKG_XLA_SAVED", None)
+        os.environ["PKG_XLA_PATH"] += ":/opt/xla"
+
+    def teardown(self) -> None:
+        os.environ.pop("XLA_USE_BF16", None)
+        del os.environ["PKG_XLA_THREADS"]
+"""
+LEVEL = 'import os\n\n\ndef level() -> str:\n    return os.getenv("PKG_LEVEL", "info")\n'
+LEVEL_SET = (
+    "import os\n\n\ndef quiet() -> None:\n"
+    '    os.environ["PKG_LEVEL"] = "error"\n    os.environ.setdefault("PKG_LEVEL", "error")\n'
+    '    os.environ.pop("PKG_LEVEL", None)\n    del os.environ["PKG_LEVEL"]\n'
+)
+
+
+def test_a_variable_the_project_only_sets_or_unsets_is_not_read(tmp_path: Path, mode: str) -> None:
+    """Writing a variable is no read of it: pytorch-lightning sets ``XLA_USE_BF16`` for
+    torch_xla in ``XLAPrecision`` and pops it in ``teardown()``; removing both removes
+    nothing users set (also an assignment, ``del``, and a ``setdefault`` or ``pop`` whose
+    value is unused). A read removed while another module only sets the variable is still
+    a removal; a ``pop`` whose value is kept and a ``+=`` read the variable."""
+    moved = (
+        XLA.replace('            os.environ["XLA_USE_BF16"] = "1"\n', "            pass\n")
+        .replace('        os.environ.setdefault("PKG_XLA_THREADS", "1")\n', "")
+        .replace('        self._saved = os.environ.pop("PKG_XLA_SAVED", None)\n', "")
+        .replace('        os.environ["PKG_XLA_PATH"] += ":/opt/xla"\n', "")
+        .replace('        os.environ.pop("XLA_USE_BF16", None)\n', "")
+        .replace('        del os.environ["PKG_XLA_THREADS"]\n', "        pass\n")
+    )
+    dropped, unset = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/xla.py": XLA,
+                                        "pkg/log.py": LEVEL, "pkg/quiet.py": LEVEL_SET}),
+        CommitSpec("drop the level", D[1], files={"pkg/log.py": "def level():\n    return 1\n"}),
+        CommitSpec("Internal Refactor: Reroute Implementations", D[2], files={
+            "pkg/xla.py": moved, "pkg/quiet.py": "def quiet():\n    pass\n"}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.path, i.line) for i in dropped if i.kind is RadarKind.ENV_VAR] == [
+        ("PKG_LEVEL", "pkg/log.py", 5)
+    ]
+    assert sorted(i.name for i in unset if i.kind is RadarKind.ENV_VAR) == [
+        "PKG_XLA_PATH",
+        "PKG_XLA_SAVED",
+    ]
+
+
 COMET = '''\
 import os
 
@@ -282,6 +336,20 @@ def test_a_read_in_a_docstrings_example_is_no_read(tmp_path: Path, mode: str) ->
 @pytest.mark.parametrize(
     ("code", "read"),
     [
+        ('os.environ["PKG_A"] = os.environ["PKG_B"]\n', {"PKG_B"}),
+        ('os.environ["PKG_A"] += ":x"\n', {"PKG_A"}),
+        ('if os.environ["PKG_A"] == "1":\n    pass\n', {"PKG_A"}),
+        (
+            'del os.environ["PKG_A"]\n# Restore it.\nos.environ.pop("PKG_B", None)\n'
+            'os.environ.setdefault("PKG_C", "1")\n',
+            set(),
+        ),
+        (
+            'v = os.environ.pop("PKG_A", None)\nif os.environ.pop("PKG_B", None):\n    pass\n',
+            {"PKG_A", "PKG_B"},
+        ),
+        ('f(\n    os.environ.pop("PKG_A", None),\n)\nx = 1; os.environ.pop("PKG_B")\n', {"PKG_A"}),
+        ('os.environ["PKG_A"] = "1"\nv = os.getenv("PKG_A")\n', {"PKG_A"}),
         (
             '# v = os.getenv("PKG_A")\n"""\nos.getenv("PKG_B")\n"""\n'
             'x = "#"; v = os.getenv("PKG_C")\n',
@@ -291,8 +359,9 @@ def test_a_read_in_a_docstrings_example_is_no_read(tmp_path: Path, mode: str) ->
     ],
 )
 def test_only_reads_of_the_environment_in_code_are_reads(code: str, read: set[str]) -> None:
-    """A read in a comment or in a triple-quoted string is no read (an f-string's ``{…}``
-    is code)."""
+    """A write (an assignment, ``del``, a ``pop``/``setdefault`` whose value is unused) is
+    no read; a read in a comment or in a triple-quoted string is none either (an f-string's
+    ``{…}`` is code)."""
     from commitdigest.analysis.radar.env_var import names as env_names
 
     assert env_names("import os\n" + code) == read

@@ -5,7 +5,9 @@ Only environment reads count: ``os.getenv("X")``, ``os.environ["X"]`` / ``.get``
 environment when called (vLLM's ``envs.py``: ``"X": lambda: os.getenv("X", ...)``, in a file
 that reads the environment). A dict of lambdas that take arguments (Triton's
 ``@triton.heuristics({"IS_VARLEN": lambda args: ...})``) is not a registry of variables.
-A read in a comment or a triple-quoted string (a docstring's example) is none.
+A read in a comment or a triple-quoted string (a docstring's example) is none. A write is
+none either: ``os.environ["X"] = …``, ``del os.environ["X"]``, and a ``.pop("X", …)`` /
+``.setdefault("X", …)`` whose value is not used (``os.environ["X"] += …`` reads it first).
 
 A variable counts as removed when a commit's touched files stop reading it and no other
 non-test file reads it at that commit; a read moved to another module stays silent.
@@ -36,10 +38,53 @@ _READ = re.compile(
 # a registry entry such as vLLM's envs.py: "NAME": lambda: os.getenv(...) — a lambda without
 # parameters (one with parameters is a callback table, not a variable)
 _REGISTRY = re.compile(r"""^[^\S\n]*["']([A-Z][A-Z0-9_]{2,})["']\s*:\s*lambda\s*:""", re.M)
+# what follows a subscript's key when the subscript is assigned to (``os.environ["X"] = "1"``;
+# ``+=`` reads the old value first: a read)
+_ASSIGNED = re.compile(r"\s*\]\s*=(?!=)")
+_DELETED = re.compile(r"\bdel\s+(?:\w+\s*\.\s*)*$")  # ``del os.`` before ``environ["X"]``
+# the start of a statement up to ``environ``: ``    os.`` (also after a ``;``)
+_STATEMENT_HEAD = re.compile(r"(?:[^\n]*;)?[ \t]*(?:\w+\.)*")
+_CONTINUES = frozenset("([{,\\=+-*/%|&<>^~@.")  # a line that ends so goes on on the next
 
 
 _READS = ("getenv", "environ")  # what a module that reads a variable names (names())
 _NEAR = 160  # a read's variable name is within this many characters of getenv/environ
+
+
+def _statement(code: str, at: int) -> bool:
+    """Whether the expression at offset ``at`` (``os.environ.pop(…)``, from ``environ``) is
+    a statement of its own, its value unused: its line holds nothing before it but the
+    module it is an attribute of, and the code line above (comments and blank lines
+    skipped) does not go on onto it (``f(\n    os.environ.pop("X"),``)."""
+    start = code.rfind("\n", 0, at) + 1
+    if not _STATEMENT_HEAD.fullmatch(code, start, at):
+        return False
+    end = start - 1  # the line break that ends the line above
+    while end > 0:
+        begin = code.rfind("\n", 0, end) + 1
+        line = code[begin:end].strip()
+        if line and not line.startswith("#"):
+            if "#" in line:
+                line = without_comments(line)[0].rstrip()
+            return not line or line[-1] not in _CONTINUES
+        end = begin - 1
+    return True
+
+
+def _written(code: str, match: re.Match[str]) -> bool:
+    """Whether a read ``match`` of ``_READ`` only writes the variable: an assignment to
+    ``os.environ["X"]``, ``del os.environ["X"]``, or ``os.environ.pop("X", …)`` /
+    ``.setdefault("X", …)`` as a statement whose value is not used (pytorch-lightning's
+    ``XLAPrecision`` sets ``XLA_USE_BF16`` for torch_xla and pops it in ``teardown()``)."""
+    call = match.group(1)
+    if call == "environ[":
+        if _ASSIGNED.match(code, match.end()):
+            return True
+        start = code.rfind("\n", 0, match.start()) + 1
+        return _DELETED.search(code, start, match.start()) is not None
+    if call in ("environ.pop", "environ.setdefault"):
+        return _statement(code, match.start())
+    return False
 
 
 class _Text:
@@ -85,8 +130,8 @@ class _Text:
 def _reads(code: str) -> Mapping[str, int]:
     """The variables ``code`` reads, each with the offset of its first read: the reads regex
     runs only around the places that name ``getenv``/``environ`` (a whole-text regex scan
-    cost milliseconds per large module). A read in a comment or a docstring is none
-    (pytorch-lightning's CometLogger docstring shows
+    cost milliseconds per large module). A write is no read (``_written``), nor is a read in
+    a comment or a docstring (pytorch-lightning's CometLogger docstring shows
     ``rest_api_key=os.environ.get("COMET_REST_API_KEY")``)."""
     found: dict[str, int] = {}
     text = _Text(code)
@@ -99,8 +144,9 @@ def _reads(code: str) -> Mapping[str, int]:
         start = code.find(word)
         while start >= 0:
             for match in _READ.finditer(code, max(0, start - _NEAR), start + _NEAR):
-                name = match.group(2) or match.group(3)
-                add(name, match.start(2) if match.group(2) else match.start(3))
+                if not _written(code, match):
+                    name = match.group(2) or match.group(3)
+                    add(name, match.start(2) if match.group(2) else match.start(3))
             start = code.find(word, start + len(word))
     start = code.find("lambda")
     while start >= 0:  # a registry entry's "lambda": its lines, from one that starts a key
