@@ -286,6 +286,78 @@ def test_a_variable_the_project_only_sets_or_unsets_is_not_read(tmp_path: Path, 
     ]
 
 
+RANK_ZERO = '''\
+import os
+
+
+def _get_rank() -> int | None:
+    """The process's rank (see ``"GROUP_RANK"`` in the elastic environment)."""
+    # SLURM_PROCID can be set even if SLURM is not managing the processes ("GROUP_RANK" too)
+    rank_keys = ("RANK", "LOCAL_RANK", "SLURM_PROCID", "JSM_NAMESPACE_RANK")
+    for key in rank_keys:
+        rank = os.environ.get(key)
+        if rank is not None:
+            return int(rank)
+    return None
+'''
+LSF = """\
+import os
+
+
+class LSFEnvironment:
+    @staticmethod
+    def detect() -> bool:
+        required_env_vars = {"LSB_JOBID", "JSM_NAMESPACE_LOCAL_RANK"}
+        return required_env_vars.issubset(os.environ.keys())
+
+    def local_rank(self) -> int:
+        return int(os.environ["JSM_NAMESPACE_LOCAL_RANK"])
+
+    def hosts(self) -> str:
+        return os.environ["LSB_DJOB_RANKFILE"]
+"""
+ELASTIC = """\
+import os
+
+
+class TorchElasticEnvironment:
+    def global_rank(self) -> int:
+        return int(os.environ["RANK"])
+
+    def node_rank(self) -> int:
+        return int(os.environ.get("GROUP_RANK", 0)) + int(os.environ.get("NODE_RANK", 0))
+"""
+HELP = 'import os\n\nHOME = os.getenv("PKG_HOME")\nHELP = {"NODE_RANK": "the node\'s rank"}\n'
+
+
+def test_a_variable_read_through_a_table_of_names_is_still_read(tmp_path: Path, mode: str) -> None:
+    """A module that reads the environment by a key from a table of names still reads
+    each name it writes as a literal: pytorch-lightning's ``rank_keys = ("RANK", …)`` read
+    in a loop, and its ``LSFEnvironment.detect()``'s ``required_env_vars.issubset(
+    os.environ.keys())`` — commit 9a10959 dropped the direct reads of ``RANK`` and
+    ``JSM_NAMESPACE_LOCAL_RANK``, and both were "removed". A name in a comment or a
+    docstring of such a module, or a literal in a module that reads by no such key, does
+    not count."""
+    delegated = ELASTIC.replace('int(os.environ["RANK"])', "self._impl.global_rank()").replace(
+        'int(os.environ.get("GROUP_RANK", 0)) + int(os.environ.get("NODE_RANK", 0))',
+        "self._impl.node_rank()",
+    )
+    lsf = LSF.replace('int(os.environ["JSM_NAMESPACE_LOCAL_RANK"])', "self._impl.local_rank()")
+    lsf = lsf.replace('os.environ["LSB_DJOB_RANKFILE"]', "self._impl.hosts()")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "pkg/rank_zero.py": RANK_ZERO, "pkg/lsf.py": LSF,
+            "pkg/elastic.py": ELASTIC, "pkg/help.py": HELP}),
+        CommitSpec("Internal Refactor: Reroute Implementations", D[1], files={
+            "pkg/elastic.py": delegated, "pkg/lsf.py": lsf}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.path) for i in items if i.kind is RadarKind.ENV_VAR) == [
+        ("GROUP_RANK", "pkg/elastic.py"),
+        ("LSB_DJOB_RANKFILE", "pkg/lsf.py"),
+        ("NODE_RANK", "pkg/elastic.py"),
+    ]
+
+
 COMET = '''\
 import os
 

@@ -10,14 +10,16 @@ none either: ``os.environ["X"] = …``, ``del os.environ["X"]``, and a ``.pop("X
 ``.setdefault("X", …)`` whose value is not used (``os.environ["X"] += …`` reads it first).
 
 A variable counts as removed when a commit's touched files stop reading it and no other
-non-test file reads it at that commit; a read moved to another module stays silent.
+non-test file reads it at that commit; a read moved to another module stays silent, and so
+does one a file (another, or a touched one after the commit) may still make through a table
+of names: it reads the environment by a key that is no literal and writes the name as one.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 
 from commitdigest.analysis.radar.models import (
@@ -158,6 +160,83 @@ def _reads(code: str) -> Mapping[str, int]:
     return found
 
 
+# an environment read whose key is no string literal, from ``getenv``/``environ``: a call
+# (``os.environ.get(key)``), a subscript (its key; ``=`` after it: assigned to, no read), the
+# names listed (``os.environ.keys()``); and what ends at ``environ``: ``key in os.environ``,
+# ``required.issubset(os.environ``
+_BY_KEY = re.compile(
+    r"""(getenv|environ\.(?:get|pop|setdefault))\(\s*(?![\s"'])"""
+    r"""|environ\[\s*(?![\s"'\]])[^\]\n]*\](\s*=(?!=))?"""
+    r"""|environ\.(?:keys|items)\(\s*\)"""
+)
+_BY_KEY_BEFORE = re.compile(
+    r"""(?:(?<![\s"'])(?<!\bnot)\s+(?:not\s+)?in\s|\.issu(?:b|per)set\(|\bset\()\s*(?:os\.)?$"""
+)
+
+
+@lru_cache(maxsize=512)
+def _by_key(code: str) -> bool:
+    """Whether ``code`` reads the environment with a key that is no string literal: a name
+    from a table (pytorch-lightning's ``for key in rank_keys: os.environ.get(key)``,
+    ``required.issubset(os.environ.keys())``); a write (``os.environ[key] = v``, a ``pop``
+    whose value is not used) is none, nor is one in a comment or a docstring."""
+    text = _Text(code)
+    for word in _READS:
+        start = code.find(word)
+        while start >= 0:
+            match = _BY_KEY.match(code, start)
+            if match is not None:
+                if match.group(2) is not None:
+                    pass  # ``os.environ[key] = value``: a write
+                elif match.group(1) in ("environ.pop", "environ.setdefault") and _statement(
+                    code, start
+                ):
+                    pass
+                elif text.code_at(start):
+                    return True
+            elif word == "environ":
+                begin = code.rfind("\n", 0, max(0, start - 40)) + 1
+                if _BY_KEY_BEFORE.search(code, begin, start) and text.code_at(start):
+                    return True
+            start = code.find(word, start + len(word))
+    return False
+
+
+def _quoted(code: str, wanted: Iterable[str]) -> set[str]:
+    """Which of ``wanted`` ``code`` writes as a string literal of code (``"RANK"``; not in a
+    comment or a docstring, nor inside another string)."""
+    text: _Text | None = None
+    found: set[str] = set()
+    for name in wanted:
+        start = code.find(name)
+        while start >= 0:
+            end = start + len(name)
+            quote = code[start - 1 : start]
+            if quote in ("'", '"') and code[end : end + 1] == quote:
+                text = text or _Text(code)
+                line = code.rfind("\n", 0, start - 1) + 1
+                head = code[line : start - 1]
+                if text.code_at(start - 1) and not (
+                    ("'" in head or '"' in head) and without_comments(head)[1]
+                ):
+                    found.add(name)
+                    break
+            start = code.find(name, end)
+    return found
+
+
+def read_by_key(code: str | None, wanted: Iterable[str]) -> set[str]:
+    """Which of the variables ``wanted`` ``code`` reads through a table of their names: it
+    reads the environment by a key that is no literal and writes the name as a literal
+    (pytorch-lightning's ``rank_keys = ("RANK", "LOCAL_RANK", …)``, read in a loop)."""
+    if not code or not any(word in code for word in _READS):
+        return set()
+    wanted = [name for name in wanted if name in code]
+    if not wanted or not _by_key(code):
+        return set()
+    return _quoted(code, wanted)
+
+
 def names(code: str | None) -> set[str]:
     if not code or not any(word in code for word in _READS):
         return set()
@@ -179,8 +258,10 @@ def detect(view: CommitView) -> list[ApiChange]:
     """The variables the commit stops reading anywhere in the repository: read before by a
     file it touches, read after by none of them, and by no other non-test file at the commit
     (one search of the files at the commit for such names: rare, and it needs no other
-    commit, so a window can be scanned in any order and in parts); the item's line is the
-    old file's first read of it (not a docstring's mention above it)."""
+    commit, so a window can be scanned in any order and in parts). A file that reads the
+    environment by a key from a table of names and writes the variable's name as a literal
+    still reads it (``read_by_key``), the commit's own files after it too; the item's line
+    is the old file's first read of it (not a docstring's mention above it)."""
     touched = [
         p
         for p in view.paths
@@ -198,6 +279,10 @@ def detect(view: CommitView) -> list[ApiChange]:
         for name in sorted(names(view.before.get(path)) - after):
             lost.setdefault(name, path)
     gone = [name for name in sorted(lost) if name not in still]
+    for path in touched:
+        if gone:
+            keyed = read_by_key(view.after.get(path), gone)
+            gone = [name for name in gone if name not in keyed]
     if not gone:
         return []
     elsewhere = _read_elsewhere(view, gone, touched)
@@ -219,8 +304,9 @@ def _removed(name: str, path: str, before: str | None) -> ApiChange:
 
 def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> set[str]:
     """Which of the variables ``gone`` a non-test file the commit did not touch reads
-    after it (one search for them all: a file that reads one names it as a word; each blob
-    is read once per window, ``BlobReader.having``)."""
+    after it, directly or through a table of names (one search for them all: a file that
+    reads one names it as a word; each blob is read once per window,
+    ``BlobReader.having``)."""
     if view.repo is None:
         return set()
     read: set[str] = set()
@@ -232,4 +318,5 @@ def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> se
         _READS,
     ).values():
         read |= names(text)
+        read |= read_by_key(text, [name for name in gone if name not in read])
     return read & set(gone)
