@@ -232,6 +232,213 @@ def test_a_variable_still_read_by_another_module_is_not_removed(tmp_path: Path, 
     assert env == [[], ["PKG_MODE"]]
 
 
+XLA = """\
+import os
+
+
+class XLAPrecision:
+    def __init__(self, precision: str = "bf16-true") -> None:
+        if precision == "bf16-true":
+            os.environ["XLA_USE_BF16"] = "1"
+        os.environ.setdefault("PKG_XLA_THREADS", "1")
+        self._saved = os.environ.pop("PKG_XLA_SAVED", None)
+        os.environ["PKG_XLA_PATH"] += ":/opt/xla"
+
+    def teardown(self) -> None:
+        os.environ.pop("XLA_USE_BF16", None)
+        del os.environ["PKG_XLA_THREADS"]
+"""
+LEVEL = 'import os\n\n\ndef level() -> str:\n    return os.getenv("PKG_LEVEL", "info")\n'
+LEVEL_SET = (
+    "import os\n\n\ndef quiet() -> None:\n"
+    '    os.environ["PKG_LEVEL"] = "error"\n    os.environ.setdefault("PKG_LEVEL", "error")\n'
+    '    os.environ.pop("PKG_LEVEL", None)\n    del os.environ["PKG_LEVEL"]\n'
+)
+
+
+def test_a_variable_the_project_only_sets_or_unsets_is_not_read(tmp_path: Path, mode: str) -> None:
+    """Writing a variable is no read of it: pytorch-lightning sets ``XLA_USE_BF16`` for
+    torch_xla in ``XLAPrecision`` and pops it in ``teardown()``; removing both removes
+    nothing users set (also an assignment, ``del``, and a ``setdefault`` or ``pop`` whose
+    value is unused). A read removed while another module only sets the variable is still
+    a removal; a ``pop`` whose value is kept and a ``+=`` read the variable."""
+    moved = (
+        XLA.replace('            os.environ["XLA_USE_BF16"] = "1"\n', "            pass\n")
+        .replace('        os.environ.setdefault("PKG_XLA_THREADS", "1")\n', "")
+        .replace('        self._saved = os.environ.pop("PKG_XLA_SAVED", None)\n', "")
+        .replace('        os.environ["PKG_XLA_PATH"] += ":/opt/xla"\n', "")
+        .replace('        os.environ.pop("XLA_USE_BF16", None)\n', "")
+        .replace('        del os.environ["PKG_XLA_THREADS"]\n', "        pass\n")
+    )
+    dropped, unset = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/xla.py": XLA,
+                                        "pkg/log.py": LEVEL, "pkg/quiet.py": LEVEL_SET}),
+        CommitSpec("drop the level", D[1], files={"pkg/log.py": "def level():\n    return 1\n"}),
+        CommitSpec("Internal Refactor: Reroute Implementations", D[2], files={
+            "pkg/xla.py": moved, "pkg/quiet.py": "def quiet():\n    pass\n"}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.path, i.line) for i in dropped if i.kind is RadarKind.ENV_VAR] == [
+        ("PKG_LEVEL", "pkg/log.py", 5)
+    ]
+    assert sorted(i.name for i in unset if i.kind is RadarKind.ENV_VAR) == [
+        "PKG_XLA_PATH",
+        "PKG_XLA_SAVED",
+    ]
+
+
+RANK_ZERO = '''\
+import os
+
+
+def _get_rank() -> int | None:
+    """The process's rank (see ``"GROUP_RANK"`` in the elastic environment)."""
+    # SLURM_PROCID can be set even if SLURM is not managing the processes ("GROUP_RANK" too)
+    rank_keys = ("RANK", "LOCAL_RANK", "SLURM_PROCID", "JSM_NAMESPACE_RANK")
+    for key in rank_keys:
+        rank = os.environ.get(key)
+        if rank is not None:
+            return int(rank)
+    return None
+'''
+LSF = """\
+import os
+
+
+class LSFEnvironment:
+    @staticmethod
+    def detect() -> bool:
+        required_env_vars = {"LSB_JOBID", "JSM_NAMESPACE_LOCAL_RANK"}
+        return required_env_vars.issubset(os.environ.keys())
+
+    def local_rank(self) -> int:
+        return int(os.environ["JSM_NAMESPACE_LOCAL_RANK"])
+
+    def hosts(self) -> str:
+        return os.environ["LSB_DJOB_RANKFILE"]
+"""
+ELASTIC = """\
+import os
+
+
+class TorchElasticEnvironment:
+    def global_rank(self) -> int:
+        return int(os.environ["RANK"])
+
+    def node_rank(self) -> int:
+        return int(os.environ.get("GROUP_RANK", 0)) + int(os.environ.get("NODE_RANK", 0))
+"""
+HELP = 'import os\n\nHOME = os.getenv("PKG_HOME")\nHELP = {"NODE_RANK": "the node\'s rank"}\n'
+
+
+def test_a_variable_read_through_a_table_of_names_is_still_read(tmp_path: Path, mode: str) -> None:
+    """A module that reads the environment by a key from a table of names still reads
+    each name it writes as a literal: pytorch-lightning's ``rank_keys = ("RANK", …)`` read
+    in a loop, and its ``LSFEnvironment.detect()``'s ``required_env_vars.issubset(
+    os.environ.keys())`` — commit 9a10959 dropped the direct reads of ``RANK`` and
+    ``JSM_NAMESPACE_LOCAL_RANK``, and both were "removed". A name in a comment or a
+    docstring of such a module, or a literal in a module that reads by no such key, does
+    not count."""
+    delegated = ELASTIC.replace('int(os.environ["RANK"])', "self._impl.global_rank()").replace(
+        'int(os.environ.get("GROUP_RANK", 0)) + int(os.environ.get("NODE_RANK", 0))',
+        "self._impl.node_rank()",
+    )
+    lsf = LSF.replace('int(os.environ["JSM_NAMESPACE_LOCAL_RANK"])', "self._impl.local_rank()")
+    lsf = lsf.replace('os.environ["LSB_DJOB_RANKFILE"]', "self._impl.hosts()")
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "", "pkg/rank_zero.py": RANK_ZERO, "pkg/lsf.py": LSF,
+            "pkg/elastic.py": ELASTIC, "pkg/help.py": HELP}),
+        CommitSpec("Internal Refactor: Reroute Implementations", D[1], files={
+            "pkg/elastic.py": delegated, "pkg/lsf.py": lsf}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.path) for i in items if i.kind is RadarKind.ENV_VAR) == [
+        ("GROUP_RANK", "pkg/elastic.py"),
+        ("LSB_DJOB_RANKFILE", "pkg/lsf.py"),
+        ("NODE_RANK", "pkg/elastic.py"),
+    ]
+
+
+COMET = '''\
+import os
+
+
+class CometLogger:
+    r"""Track your parameters with Comet.
+
+    Example::
+
+        comet_logger = CometLogger(
+            api_key=os.environ.get("COMET_API_KEY"),
+            rest_api_key=os.environ.get("COMET_REST_API_KEY"),  # Optional
+        )
+
+    Args:
+        project: the project's name; ``WANDB_PROJECT`` where not given
+    """
+
+    def __init__(self, api_key: str | None = None, project: str | None = None) -> None:
+        self.api_key = api_key or os.environ.get("COMET_API_KEY")
+        self.project = project or os.environ.get("WANDB_PROJECT", "lightning_logs")
+'''
+
+
+def test_a_read_in_a_docstrings_example_is_no_read(tmp_path: Path, mode: str) -> None:
+    """A variable named in a docstring's example is no read, neither removed nor still
+    read (pytorch-lightning's CometLogger docstring shows
+    ``rest_api_key=os.environ.get("COMET_REST_API_KEY")``: a docstring edit "removed" it);
+    a read removed is found at its line of code, not at a docstring's mention above it."""
+    example = COMET.replace(
+        '            rest_api_key=os.environ.get("COMET_REST_API_KEY"),  # Optional\n', ""
+    )
+    code = example.replace('os.environ.get("COMET_API_KEY")\n', "None\n").replace(
+        'os.environ.get("WANDB_PROJECT", "lightning_logs")', '"lightning_logs"'
+    )
+    edited, dropped = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/comet.py": COMET}),
+        CommitSpec("update the example", D[1], files={"pkg/comet.py": example}),
+        CommitSpec("drop the reads", D[2], files={"pkg/comet.py": code}),
+    ], mode)  # fmt: skip
+    assert [i for i in edited if i.kind is RadarKind.ENV_VAR] == []
+    assert sorted((i.name, i.line) for i in dropped if i.kind is RadarKind.ENV_VAR) == [
+        ("COMET_API_KEY", 18),
+        ("WANDB_PROJECT", 19),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "read"),
+    [
+        ('os.environ["PKG_A"] = os.environ["PKG_B"]\n', {"PKG_B"}),
+        ('os.environ["PKG_A"] += ":x"\n', {"PKG_A"}),
+        ('if os.environ["PKG_A"] == "1":\n    pass\n', {"PKG_A"}),
+        (
+            'del os.environ["PKG_A"]\n# Restore it.\nos.environ.pop("PKG_B", None)\n'
+            'os.environ.setdefault("PKG_C", "1")\n',
+            set(),
+        ),
+        (
+            'v = os.environ.pop("PKG_A", None)\nif os.environ.pop("PKG_B", None):\n    pass\n',
+            {"PKG_A", "PKG_B"},
+        ),
+        ('f(\n    os.environ.pop("PKG_A", None),\n)\nx = 1; os.environ.pop("PKG_B")\n', {"PKG_A"}),
+        ('os.environ["PKG_A"] = "1"\nv = os.getenv("PKG_A")\n', {"PKG_A"}),
+        (
+            '# v = os.getenv("PKG_A")\n"""\nos.getenv("PKG_B")\n"""\n'
+            'x = "#"; v = os.getenv("PKG_C")\n',
+            {"PKG_C"},
+        ),
+        ('msg = f"""{os.getenv("PKG_A")}"""\ndoc = """os.getenv("PKG_B")"""\n', {"PKG_A"}),
+    ],
+)
+def test_only_reads_of_the_environment_in_code_are_reads(code: str, read: set[str]) -> None:
+    """A write (an assignment, ``del``, a ``pop``/``setdefault`` whose value is unused) is
+    no read; a read in a comment or in a triple-quoted string is none either (an f-string's
+    ``{…}`` is code)."""
+    from commitdigest.analysis.radar.env_var import names as env_names
+
+    assert env_names("import os\n" + code) == read
+
+
 def test_a_removed_else_or_try_block_is_not_a_removed_name(tmp_path: Path, mode: str) -> None:
     """``else:``/``try:``/``finally:`` lines of a module or class body look like annotated
     names (``else: …``); removing such a block removes no API."""
