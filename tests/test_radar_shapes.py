@@ -7267,7 +7267,7 @@ def test_an_override_goes_with_the_base_it_overrode(tmp_path: Path, mode: str) -
     }
 
 
-COMET = """\
+COMET_KWARGS = """\
 import logging
 
 log = logging.getLogger(__name__)
@@ -7343,7 +7343,7 @@ class Scraper:
         return kw.pop("owner", None)
 """
     [items] = scan(tmp_path, [
-        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/comet.py": COMET}),
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/comet.py": COMET_KWARGS}),
         CommitSpec("Update Comet for the new SDK", D[1], files={"pkg/comet.py": after}),
     ], mode)  # fmt: skip
     found = {(i.name, i.change, i.detail) for i in items}
