@@ -7200,6 +7200,14 @@ class LSFEnvironment(ClusterEnvironment):
 
     def world_size(self) -> int:
         return 2
+
+
+class GCPEnvironment(ClusterEnvironment):
+    def __init__(self, *args, **kwargs) -> None:
+        self.args = args
+
+    def world_size(self) -> int:
+        return 2
 """
 
 
@@ -7208,11 +7216,18 @@ def test_a_constructor_that_took_nothing_is_objects_once_it_goes(tmp_path: Path,
     # from ``ABC``, dropped ``def __init__(self) -> None``: ``KubeflowEnvironment()`` is
     # built as before. A constructor that took an argument, and a ``__str__`` (``str(env)``
     # gives another text), still count.
-    after = KUBEFLOW.replace(
-        "    def __init__(self) -> None:\n        self.kubeflow_impl = object()\n\n"
-        '    def __str__(self) -> str:\n        return "kubeflow"\n\n',
-        "",
-    ).replace("    def __init__(self, hosts: str) -> None:\n        self.hosts = hosts\n\n", "")
+    after = (
+        KUBEFLOW.replace(
+            "    def __init__(self) -> None:\n        self.kubeflow_impl = object()\n\n"
+            '    def __str__(self) -> str:\n        return "kubeflow"\n\n',
+            "",
+        )
+        .replace("    def __init__(self, hosts: str) -> None:\n        self.hosts = hosts\n\n", "")
+        .replace(
+            "    def __init__(self, *args, **kwargs) -> None:\n        self.args = args\n",
+            "    pass\n",
+        )
+    )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/envs.py": KUBEFLOW}),
         CommitSpec("Revert Rerouting", D[1], files={"pkg/envs.py": after}),
@@ -7220,6 +7235,7 @@ def test_a_constructor_that_took_nothing_is_objects_once_it_goes(tmp_path: Path,
     assert names(items) == {
         "pkg.envs.KubeflowEnvironment.__str__",
         "pkg.envs.LSFEnvironment.__init__",
+        "pkg.envs.GCPEnvironment.__init__",  # ``GCPEnvironment(1)`` breaks
     }
 
 
@@ -7274,8 +7290,8 @@ log = logging.getLogger(__name__)
 
 
 class CometLogger:
-    def __init__(self, api_key=None, save_dir=None, project_name=None, *, mode="online",
-                 **kwargs):
+    def __init__(self, api_key=None, save_dir=None, project_name=None, offline=None, *,
+                 mode="online", **kwargs):
         self.api_key = api_key
         self.save_dir = save_dir
         self.project_name = project_name
@@ -7322,6 +7338,8 @@ class CometLogger:
             project = kwargs.pop("project_name")
         if "mode" in kwargs:
             kwargs.pop("mode")
+        if "offline" in kwargs:
+            log.warning("The parameter `offline` is deprecated and ignored.")
         self.api_key = api_key
         self.project = project
         self.kwargs = kwargs
@@ -7352,6 +7370,7 @@ class Scraper:
         ("pkg.comet.CometLogger.__init__(api_key)", keyword_only, "keyword-only"),
         ("pkg.comet.CometLogger.__init__(save_dir)", keyword_only, "keyword-only"),
         ("pkg.comet.CometLogger.__init__(project_name)", keyword_only, "keyword-only"),
+        ("pkg.comet.CometLogger.__init__(offline)", keyword_only, "keyword-only"),
         ("pkg.comet.Scraper.close_spider(spider)", ApiChangeType.REMOVED, ""),
     }
 

@@ -123,7 +123,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )
         """,
     ),
-    # the breaking-change radar's facts per commit, keyed "radar:v<version>:<sha>"
+    # the breaking-change radar's facts per commit, keyed "radar:v<version>:<window base>:<sha>"
     # (a commit never changes; a new radar version misses and scans again)
     Migration(
         "create_radar_cache",

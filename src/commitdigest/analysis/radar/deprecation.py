@@ -556,7 +556,8 @@ def _keyed_anew(text: str, module: str) -> _Keyed:
             # nor one in a private def, which passes a caller's on (diffusers'
             # ``_resolve_dtype(torch_dtype, dtype)`` warns of its callers' ``torch_dtype``)
         itself = ".".join([module, *chain]) if chain else None
-        taken = _taken_from_kwargs(line, lines, lineno - 1) if helper and chain else ""
+        kw = next((p[2:] for p in params if p.startswith("**")), "")
+        taken = _taken_from_kwargs(line, lines, lineno - 1, kw) if helper and kw else ""
         if taken:  # (diffusers' ``deprecate("dduf_file", "0.41.0", message)`` in
             # ``from_pretrained(cls, name, **kwargs)``, which pops ``"dduf_file"``: the
             # argument, not the method, as "deprecated from_pretrained" said)
@@ -572,16 +573,18 @@ def _keyed_anew(text: str, module: str) -> _Keyed:
 _FIRST_LITERAL = re.compile(r"""\(\s*["']([A-Za-z_]\w*)["']\s*,""")
 
 
-def _taken_from_kwargs(line: str, lines: list[str], i: int) -> str:
+def _taken_from_kwargs(line: str, lines: list[str], i: int, kw: str) -> str:
     """The keyword a helper's call at line ``i`` deprecates, where its first argument is
-    a name the def it sits in takes from its ``**kwargs`` (``kwargs.pop("dduf_file",
-    None)``, ``kwargs.get(…)``, ``"dduf_file" in kwargs``) above the call; "" for none."""
+    a name the def it sits in takes from its ``**kw`` (``kwargs.pop("dduf_file", None)``,
+    ``kwargs.get(…)``, ``"dduf_file" in kwargs``; not another dict's ``config.get(…)``)
+    above the call; "" for none."""
     m = _FIRST_LITERAL.search(line)
     if m is None:
         return ""
-    name, indent = m.group(1), indent_of(line)
+    name, indent, kw = m.group(1), indent_of(line), re.escape(kw)
     read = re.compile(
-        rf"""\.(?:pop|get)\(\s*["']{name}["']|["']{name}["']\s+(?:not\s+)?in\s+\w*kw"""
+        rf"""(?<![\w.]){kw}\s*\.\s*(?:pop|get)\(\s*["']{name}["']"""
+        rf"""|["']{name}["']\s+(?:not\s+)?in\s+{kw}\b"""
     )
     for k in range(i - 1, max(-1, i - 400), -1):
         above = lines[k]

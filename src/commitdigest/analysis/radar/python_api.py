@@ -1569,7 +1569,15 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
             # required one is a decorator's to give: SQLAlchemy's ``@_db_plus_owner``)
             brk = replace(brk, change="keyword_only")
         elif (taken and brk.position is None) or _shimmed(param, models.after, qual):
-            return None  # still taken by name (a shim: with a deprecation warning)
+            if (
+                not taken
+                and brk.position is not None
+                and not _takes_position(models.after, qual, brk.position)
+                and _optional(models.before, qual, param)
+            ):  # a shim that tests ``"x" in kwargs``: named only now, as above
+                brk = replace(brk, change="keyword_only")
+            else:
+                return None  # still taken by name (a shim: with a deprecation warning)
     if brk.change == "removed" and not brk.param and rest and _still_set(models, qual, brk.line):
         return None  # an instance attribute whose declaration in the class went
     if (
@@ -1878,7 +1886,8 @@ def _still_inherited(
     # (pytorch-lightning's ``KubeflowEnvironment(ClusterEnvironment(ABC))`` dropped its
     # ``__init__(self)``: still ``KubeflowEnvironment()``; werkzeug's ``Rule.__str__``,
     # whose ``str(rule)`` now gives another text, still counts)
-    return found is True or (found is False and plain and meth == "__init__")
+    bare = signature is not None and len(signature[0]) == 1  # ``__init__(self)``: nothing more
+    return found is True or (found is False and bare and meth == "__init__")
 
 
 _NO_BASES = frozenset({"object", "Generic", "Protocol"})  # bases that define nothing
@@ -2213,8 +2222,8 @@ _DEPRECAT = re.compile("deprecat", re.I)
 
 def _left_its_bases(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
     """Whether a class that derived from a class derives from none any more."""
-    return any(plain_base(b) not in _NO_BASES for b in old) and all(
-        plain_base(b) in _NO_BASES for b in new
+    return any(plain_base(b) not in _OBJECT_ONLY for b in old) and all(
+        plain_base(b) in _OBJECT_ONLY for b in new
     )
 
 
@@ -2353,4 +2362,4 @@ def _shimmed(param: str, after: str | None, qual: str) -> bool:
 
 _KWARGS = re.compile(r"[(,]\s*\*\*\s*[A-Za-z_]")  # a def's ``**kwargs`` (not ``2 ** 16``)
 # a decorator that takes arguments by other names (``@_warn_spider_arg``, ``@deprecated_alias``)
-_ARG_DECORATOR = re.compile(r"(?i)deprecat|renam|alias|arg")
+_ARG_DECORATOR = re.compile(r"(?i)deprecat|renam|alias|kwarg|_arg$")
