@@ -7146,6 +7146,10 @@ class SLURMEnvironment(ClusterEnvironment):
     def requeue_signal(self) -> int:
         return 9
 
+    @property
+    def queue(self) -> str:
+        return "default"
+
     def detect(self) -> bool:
         return True
 """
@@ -7161,8 +7165,10 @@ def test_a_property_made_an_instance_attribute_is_no_removal(tmp_path: Path, mod
         "        self._impl = auto_requeue\n\n"
         "    @property\n    def auto_requeue(self) -> bool:\n        return self._impl\n\n"
         "    @property\n    def requeue_signal(self) -> int:\n        return 9\n\n"
+        '    @property\n    def queue(self) -> str:\n        return "default"\n\n'
         "    def detect(self) -> bool:\n        return True\n",
-        "        self.auto_requeue = auto_requeue\n        self.detect = True\n",
+        "        self.auto_requeue = auto_requeue\n        self.detect = True\n\n"
+        "    def reset(self) -> None:\n        self.queue = None\n",
     )
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/slurm.py": SLURM}),
@@ -7171,6 +7177,7 @@ def test_a_property_made_an_instance_attribute_is_no_removal(tmp_path: Path, mod
     assert names(items) == {
         "pkg.slurm.SLURMEnvironment.requeue_signal",
         "pkg.slurm.SLURMEnvironment.detect",
+        "pkg.slurm.SLURMEnvironment.queue",  # set by ``reset()`` alone: not every instance's
     }
 
 

@@ -1684,14 +1684,14 @@ def _still_set(models: _Models, qual: str, line: int | None) -> bool:
         return False
     before = lines_of(models.before)
     declared = before[line - 1] if line <= len(before) else ""
-    if (
-        _DECLARED.fullmatch(declared) is None or not brackets_balanced(declared)
-    ) and not _a_property(models.before, qual):
+    declaration = _DECLARED.fullmatch(declared) is not None and brackets_balanced(declared)
+    if not declaration and not _a_property(models.before, qual):
         return False  # (a class attribute with a value: ``Cls.attr`` itself is gone; an
         # annotation over several lines may have one on its last; a method is called)
-    obj = find(after, cls)
-    if obj is None or obj.kind != "class":
-        return False
+    obj = find(after, cls) if declaration else find(after, f"{cls}.__init__")
+    if obj is None or obj.kind != ("class" if declaration else "function"):
+        return False  # (a property's value is set where every instance gets it: in
+        # ``__init__``, not in a method that may never run)
     body = _body(lines_of(after), obj.line - 1)
     if has_fields(obj) and "def __init__" not in body:
         return False
@@ -1705,7 +1705,10 @@ def _a_property(text: str, qual: str) -> bool:
     return (
         obj is not None
         and obj.kind == "attribute"
-        and any(d.split("(")[0].endswith("property") for d in obj.decorators)
+        and any(
+            d.split("(")[0].rsplit(".", 1)[-1] in ("property", "cached_property")
+            for d in obj.decorators
+        )
     )
 
 
