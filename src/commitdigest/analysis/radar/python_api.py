@@ -53,6 +53,7 @@ from commitdigest.analysis.radar.pyapi import (
     Breakage,
     ModuleApi,
     Obj,
+    Param,
     absolute_module,
     api_of,
     bases_dropped,
@@ -1558,9 +1559,9 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
     param = brk.param if brk.change == "param_removed" else None
     if param and param[:1] != "*":
         taken = _taken_in_kwargs(models.after, qual, param)  # by name, in ``**kwargs``
-        if (
-            taken
-            and brk.position is not None
+        shimmed = _shimmed(param, models.after, qual)  # or tested there, with a warning
+        if (taken or shimmed) and (
+            brk.position is not None
             and not _takes_position(models.after, qual, brk.position)
             and _optional(models.before, qual, param)
         ):  # a call that passed it by its position breaks (pytorch-lightning's
@@ -1568,16 +1569,8 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
             # **kwargs)``, which reads ``save_dir`` from ``kwargs`` with a warning); (a
             # required one is a decorator's to give: SQLAlchemy's ``@_db_plus_owner``)
             brk = replace(brk, change="keyword_only")
-        elif (taken and brk.position is None) or _shimmed(param, models.after, qual):
-            if (
-                not taken
-                and brk.position is not None
-                and not _takes_position(models.after, qual, brk.position)
-                and _optional(models.before, qual, param)
-            ):  # a shim that tests ``"x" in kwargs``: named only now, as above
-                brk = replace(brk, change="keyword_only")
-            else:
-                return None  # still taken by name (a shim: with a deprecation warning)
+        elif (taken and brk.position is None) or shimmed:
+            return None  # still taken by name (a shim: with a deprecation warning)
     if brk.change == "removed" and not brk.param and rest and _still_set(models, qual, brk.line):
         return None  # an instance attribute whose declaration in the class went
     if (
@@ -2230,10 +2223,16 @@ def _left_its_bases(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
     )
 
 
+def _signature_of(text: str | None, qual: str) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:
+    """The signature of the function ``qual`` of the module ``text`` (None: no such def, or
+    a header that does not read)."""
+    obj = find(text, qual) if text else None
+    return obj.signature() if obj is not None and obj.kind == "function" else None
+
+
 def _optional(before: str, qual: str, param: str) -> bool:
     """Whether the function ``qual`` of ``before`` gave its parameter ``param`` a default."""
-    obj = find(before, qual)
-    signature = obj.signature() if obj is not None and obj.kind == "function" else None
+    signature = _signature_of(before, qual)
     return signature is not None and any(
         p.name == param and p.default is not None for p in signature[0]
     )
@@ -2243,8 +2242,7 @@ def _takes_position(after: str | None, qual: str, position: int) -> bool:
     """Whether the function ``qual`` of ``after`` takes an argument passed at ``position``
     (0-based, self not counted): a parameter there, or its ``*args``; True where it is not
     known (no such def, or a header that does not read)."""
-    obj = find(after, qual) if after else None
-    signature = obj.signature() if obj is not None and obj.kind == "function" else None
+    signature = _signature_of(after, qual)
     if signature is None:
         return True
     params = signature[0]
