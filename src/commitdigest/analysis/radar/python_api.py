@@ -2311,11 +2311,16 @@ def _defs_of(text: str, qual: str) -> tuple[int, ...]:
     short = qual.rsplit(".", 1)[-1]
     found: list[int] = []
     line = at = 0
-    for m in _DEF.finditer(text):
-        if m.group(1) != short:
+    # the name's defs found by the word "def" and the name (a search for the literal), each
+    # then checked to start its line (:data:`_DEF`): each def of a long module was matched
+    # and its name compared, 1.3 ms a call
+    for m in re.finditer(rf"def[ \t]+{re.escape(short)}[ \t]*\(", text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        whole = _DEF.match(text, start)
+        if whole is None or whole.end() != m.end():
             continue
-        line += text.count("\n", at, m.start())
-        at = m.start()
+        line += text.count("\n", at, start)
+        at = start
         if qualname_at(text, line) == qual:
             found.append(line)
     return tuple(found)
