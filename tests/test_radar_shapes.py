@@ -4059,6 +4059,39 @@ def test_one_line_for_many_classes_keeps_what_each_item_said() -> None:
     assert line.hook and helper is items[4]
 
 
+def test_one_line_for_many_members_of_one_class() -> None:
+    """A class gutted by one commit (pytorch-lightning made ``NeptuneLogger`` a stub that
+    raises: 17 public members removed) is one line of the headline, ``Cls.*`` with the
+    members in its detail; another change of that class, a class with fewer members
+    changed and a function stay lines of their own; the count is still every item."""
+    from commitdigest.render.headline import MEMBERS_FROM, headline, same_class
+
+    def item(name: str, change: ApiChangeType = ApiChangeType.REMOVED) -> ApiChange:
+        return ApiChange(kind=RadarKind.PYTHON_API, change=change, name=name,
+                         symbols=[f"alias.{name.rpartition('.')[2]}"])  # fmt: skip
+
+    members = ("experiment", "log_hyperparams", "log_metrics", "save_dir", "name", "version")
+    gutted = [f"pkg.loggers.NeptuneLogger.{m}" for m in members]
+    few = [f"pkg.loggers.CSVLogger.{m}" for m in ("a", "b", "c", "d")][: MEMBERS_FROM - 1]
+    items = [
+        item("pkg.helper"),
+        *(item(n) for n in gutted),
+        item("pkg.loggers.NeptuneLogger.__init__(api_key)", ApiChangeType.SIGNATURE_CHANGED),
+        *(item(n) for n in few),
+    ]
+    lines = same_class(items)
+    assert [i.name for i in lines] == [
+        "pkg.helper", "pkg.loggers.NeptuneLogger.*",
+        "pkg.loggers.NeptuneLogger.__init__(api_key)", *few,
+    ]  # fmt: skip
+    folded = lines[1]
+    assert folded.change is ApiChangeType.REMOVED
+    assert folded.detail == "experiment, log_hyperparams, log_metrics (+3)"
+    assert set(folded.symbols) >= {*gutted, "alias.log_metrics"}
+    found = headline(["c1"], lambda c: items)
+    assert len(found.breaking) == len(lines) and found.public_count == len(items)
+
+
 # ---- deprecations and changelog entries, as the project words them --------------------------
 
 SHIM = """\

@@ -10,7 +10,12 @@ Markdown and HTML, the weekly, the e-mail, chat digests, the site, the MCP archi
   one line, the classes in its detail (diffusers' "post release" removed
   ``enable_vae_slicing`` and three more methods from 37 pipelines, "copied from" one
   another: ``enable_vae_slicing — removed (AllegroPipeline, AudioLDM2Pipeline,
-  ChromaPipeline (+34))``, 4 lines for 148), the commit's own section listing them all.
+  ChromaPipeline (+34))``, 4 lines for 148), the commit's own section listing them all;
+* the same change of :data:`MEMBERS_FROM` members or more of one class in one commit is one
+  line, named ``Cls.*``, the members in its detail (pytorch-lightning made ``NeptuneLogger``
+  a stub that raises: ``lightning.pytorch.loggers.NeptuneLogger.* — removed (experiment,
+  log_hyperparams, log_metrics (+17))``, one line for 20), the commit's own section
+  listing them all.
 """
 
 from __future__ import annotations
@@ -21,12 +26,21 @@ from typing import Generic, TypeVar
 
 from commitdigest.models import ApiChange, RadarKind
 
-__all__ = ["Headline", "InternalGroup", "headline", "module_of_path", "same_changes"]
+__all__ = [
+    "Headline",
+    "InternalGroup",
+    "headline",
+    "module_of_path",
+    "same_changes",
+    "same_class",
+]
 
 C = TypeVar("C")
 MODULES_SHOWN = 3
 SAME_FROM = 4  # classes whose member a commit changes the same way: one line for them
 OWNERS_SHOWN = 3
+MEMBERS_FROM = 5  # members of one class a commit changes the same way: one line for them
+MEMBERS_SHOWN = 3
 
 
 @dataclass(frozen=True)
@@ -89,7 +103,7 @@ def headline(commits: Iterable[C], items_of: Callable[[C], Sequence[ApiChange]])
                 shown.append(item)
             elif item.breaking:
                 hidden.append(item)
-        lines = same_changes(shown)
+        lines = same_class(same_changes(shown))
         breaking += [(commit, item) for item in lines]
         folded += len(shown) - len(lines)
         if hidden:
@@ -128,6 +142,43 @@ def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
                         "line": None,
                         "symbols": list(dict.fromkeys(symbols)),
                         "hook": any(i.hook for i, _ in group),
+                    }
+                )
+            )
+    return out
+
+
+def same_class(items: Sequence[ApiChange]) -> list[ApiChange]:
+    """One commit's items, the same change (``removed``) of :data:`MEMBERS_FROM` members or
+    more of one class as one item: named ``Cls.*``, its detail the members (their own
+    details dropped: the commit's section has them), its ``symbols`` every name (and
+    theirs); in the place of the first. A member's change alone, or another change of the
+    class, stays a line of its own."""
+    read = [(item, *_owner_and_member(item)) for item in items]
+    groups: dict[tuple[object, ...], list[tuple[ApiChange, str]]] = {}
+    for item, owner, member in read:
+        if owner:
+            groups.setdefault((item.kind, item.change, owner), []).append((item, member))
+    out: list[ApiChange] = []
+    for item, owner, _ in read:
+        group = groups.get((item.kind, item.change, owner), [])
+        if not owner or len(group) < MEMBERS_FROM:
+            out.append(item)
+        elif item is group[0][0]:
+            members = list(dict.fromkeys(m for _, m in group))
+            more = len(members) - MEMBERS_SHOWN
+            shown = ", ".join(members[:MEMBERS_SHOWN]) + (f" (+{more})" if more > 0 else "")
+            symbols = [s for i, _ in group for s in (i.name, *i.symbols)]
+            out.append(
+                item.model_copy(
+                    update={
+                        "name": f"{owner}.*",
+                        "detail": shown,
+                        "line": None,
+                        "symbols": list(dict.fromkeys(symbols)),
+                        "replacement": "",
+                        "hook": any(i.hook for i, _ in group),
+                        "position": None,
                     }
                 )
             )
