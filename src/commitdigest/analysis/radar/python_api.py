@@ -1358,7 +1358,14 @@ def _literal_member(line: str, name: str) -> bool:
     return m is not None and m.group(2) == name and _is_literal(m.group(3).rstrip())
 
 
+# a value that reads as a literal at sight: a number, a plain string, True/False/None
+_PLAIN_LITERAL = re.compile(r"""-?\d+(?:\.\d+)?|"[^"\\\n]*"|'[^'\\\n]*'|True|False|None""")
+
+
+@lru_cache(maxsize=4096)  # (a class's constants are read before and after the commit)
 def _is_literal(value: str) -> bool:
+    if _PLAIN_LITERAL.fullmatch(value):
+        return True
     try:
         ast.literal_eval(value)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
