@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import concurrent.futures
 import contextlib
 import dataclasses
 import itertools
+import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -384,9 +386,7 @@ class ReportRun:
         # the radar's workers are planned beside the read (the plan lists the window with a
         # quick git log of its own: git's read of the diffs need not wait for it); the commits
         # read before they are there go to them then
-        planned = (
-            asyncio.ensure_future(self._radar_stream(repo, start, end)) if options.radar else None
-        )
+        planned = self._plan_radar(repo, start, end) if options.radar else None
         radar: RadarStream | None = None
         early = not options.radar  # the analysis needs no radar facts: start it now
         commits: list[Commit] = []
@@ -405,12 +405,12 @@ class ReportRun:
                         self._analyse_early(repo, batch)
                         batch = []
             if planned is not None:
-                radar, planned = await planned, None
+                radar, planned = await asyncio.wrap_future(planned), None
         finally:
-            if planned is not None:  # the read failed: the plan stops (a stream it made is
-                planned.cancel()  # in _streams, where the failure stops it)
+            if planned is not None:  # the read failed: the plan ends (a stream it made is
+                # in _streams, where the failure stops it)
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await planned  # (the read's own error is the one to raise)
+                    await asyncio.wrap_future(planned)  # (the read's own error is raised)
         if batch:
             self._analyse_early(repo, batch)
         if radar is not None:
@@ -429,17 +429,40 @@ class ReportRun:
             radar.add(CommitInput.from_commit(commit))
         return len(commits)
 
-    async def _radar_stream(
+    def _plan_radar(
         self, repo: LocalGitRepository, start: datetime, end: datetime
+    ) -> concurrent.futures.Future[RadarStream | None]:
+        """:meth:`_radar_stream` on a thread of its own, its answer a future the read looks
+        at after each commit. Not a task of the event loop: the read holds the loop while
+        git is ahead of it, and the plan's listing, done in 0.2 s, was taken up by the loop
+        0.3-1.8 s later (vllm-ascend's 12 weeks), the worker process idle meanwhile."""
+        loop = asyncio.get_running_loop()
+        planned: concurrent.futures.Future[RadarStream | None] = concurrent.futures.Future()
+
+        def plan() -> None:
+            try:
+                planned.set_result(self._radar_stream(repo, start, end, loop))
+            except BaseException as exc:  # (raised where the read takes the answer)
+                planned.set_exception(exc)
+
+        threading.Thread(target=plan, name="radar-plan", daemon=True).start()
+        return planned
+
+    def _radar_stream(
+        self,
+        repo: LocalGitRepository,
+        start: datetime,
+        end: datetime,
+        loop: asyncio.AbstractEventLoop,
     ) -> RadarStream | None:
         """The radar's workers for the repository's window (processes, or a thread of this
         one for a short window), started before it is read; None when the store has every
         commit's items, or some of a short window's (then :meth:`scan_radar` reads them and
-        scans the others after the read)."""
+        scans the others after the read). On the plan's thread; ``loop`` is the run's."""
         from commitdigest.analysis.radar.models import cache_key
         from commitdigest.pipeline.radar_scan import RadarStream, discard, workers_for
 
-        listed = await asyncio.to_thread(repo.window_commits, start, end)
+        listed = repo.window_commits(start, end)
         if not workers_for(len(listed)):
             discard()  # a short window: no worker process (one was started, just in case)
         if not listed:
@@ -450,7 +473,6 @@ class ReportRun:
             discard()
             return None  # a re-run: the items are read from the store once, after the read
             # (an entry of an older radar counts here and is scanned then, in this process)
-        loop = asyncio.get_running_loop()
 
         def on_items(sha: str, items: list[ApiChange]) -> None:  # on the stream's thread
             with contextlib.suppress(RuntimeError):  # the loop is closed: the run is over
