@@ -350,6 +350,30 @@ def test_python_requires_raised_in_setup_files(tmp_path: Path) -> None:
     ]  # fmt: skip
 
 
+def test_python_requires_on_the_line_below_and_said_twice(tmp_path: Path) -> None:
+    """A ``setup.cfg`` may write ``python_requires`` with its value on the line below,
+    indented (configparser's continuation): a commit that changes only that line raises
+    it; one outside ``[options]`` stays silent. A raise of Python that a ``setup.py`` and
+    ``pyproject.toml`` both say is one item, whichever git lists first."""
+    cfg = "[metadata]\nname = x\n\n[options]\npython_requires =\n    >=3.8\nzip_safe = False\n"
+    other = "[tool:x]\npython_requires =\n    >=3.8\n"
+    pyproject = '[project]\nname = "x"\nrequires-python = ">=3.8"\n'
+    before = {"python/setup.cfg": cfg, "tools/setup.cfg": other, "app/setup.py": SETUP_PY,
+              "pyproject.toml": pyproject}  # fmt: skip
+    after = {
+        "python/setup.cfg": cfg.replace("3.8", "3.10"),
+        "tools/setup.cfg": other.replace("3.8", "3.10"),
+        "app/setup.py": SETUP_PY.replace('=">=3.8"', '=">=3.9"'),
+        "pyproject.toml": pyproject.replace("3.8", "3.9"),
+    }
+    [items] = scan(tmp_path, [CommitSpec("init", D1, files=before),
+                              CommitSpec("Drop Python 3.8", D2, files=after)])  # fmt: skip
+    assert sorted((i.name, i.detail, i.path, i.line) for i in items) == [
+        ("python", ">=3.8 → >=3.10", "python/setup.cfg", 5),
+        ("python", ">=3.8 → >=3.9", "app/setup.py", 6),
+    ]
+
+
 def test_python_requires_that_is_no_raise_of_the_projects(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1335,6 +1335,41 @@ def test_a_call_of_a_deprecation_helper_deprecates_its_def(tmp_path: Path, mode:
     ]
 
 
+# a docstring that shows how the project deprecates (diffusers documents ``deprecate`` with an
+# example call; Lightning's docstrings say which warning a method raises)
+DOCUMENTED = (
+    LIGHTNING_MODULE.replace(
+        '        """Export the model."""\n',
+        '        """Export the model.\n'
+        "\n"
+        "        Raises a FutureWarning when ``method`` is not given. Deprecate an argument so::\n"
+        "\n"
+        '            deprecate("method", "1.0.0", "pass `method` by keyword")\n'
+        '            rank_zero_deprecation("`to_torchscript(method)` is deprecated")\n'
+        '        """\n',
+    )
+    .replace(
+        "    def old(self):\n",
+        '    def old(self):\n        rank_zero_deprecation("`old` is deprecated, use `new`")\n',
+    )
+    .replace(
+        "        return path\n",
+        "        categories = (DeprecationWarning, PendingDeprecationWarning, FutureWarning)\n"
+        "        return path\n",
+    )
+)
+
+
+def test_a_deprecation_shown_in_a_docstring_deprecates_nothing(tmp_path: Path, mode: str) -> None:
+    """A helper call or a warning named in a docstring (an example, "Raises a
+    FutureWarning") is text, not code: the def that documents it deprecates nothing, nor
+    does one that keeps a tuple of warning categories to check for (pytest's
+    ``deprecated_call``); the same commit's real call still deprecates its def."""
+    files = [("init", LIGHTNING_MODULE), ("document", DOCUMENTED)]
+    [items] = module_items(tmp_path, mode, "pkg/core/module.py", files, RadarKind.DEPRECATION)
+    assert [i.name for i in items] == ["pkg.core.module.LightningModule.old"]
+
+
 # the reviewer's fixture: a project's deprecation helper and its warning class (Lightning's
 # lightning_fabric/utilities/rank_zero.py defines rank_zero_deprecation so)
 PROJECT_WARN = '''\

@@ -10,10 +10,11 @@ of development, tests, linting, docs, CI, builds or benchmarks.
 setuptools' ``python_requires`` is read too, where a literal string gives it: a
 ``setup.py``'s ``setup(python_requires=">=3.8")`` or the dict of arguments it is given
 (``"python_requires": ">=3.9"`` in Lightning's ``src/lightning/__setup__.py``, which its
-root ``setup.py`` loads), and ``python_requires = >=3.8`` in a ``setup.cfg``; in any
-folder (a package of a monorepo, ``python/setup.py`` beside a C++ core), not in tests,
-docs, examples, tooling or vendored code, and only in a commit whose changed lines of the
-file mention it."""
+root ``setup.py`` loads), and ``python_requires = >=3.8`` in a ``setup.cfg`` (or its value
+on the line below, indented); in any folder (a package of a monorepo, ``python/setup.py``
+beside a C++ core), not in tests, docs, examples, tooling or vendored code, and only in a
+commit whose changed lines of the file mention it (or, in a ``setup.cfg``, a version
+bound). One raise of Python is one item, however many of the commit's files say it."""
 
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ _PY_REQUIRES = re.compile(
 )
 # setup.cfg: ``python_requires = >=3.8`` under ``[options]``
 _CFG_SECTION = re.compile(r"^\s*\[([^\]]+)\]")
-_CFG_REQUIRES = re.compile(r"^python_requires\s*[=:]\s*(\S.*?)\s*$")
+_CFG_REQUIRES = re.compile(r"^python_requires\s*[=:]\s*(.*?)\s*$")
 
 
 def is_setup_file(path: str) -> bool:
@@ -105,8 +106,13 @@ def is_setup_file(path: str) -> bool:
 
 
 def wants(changed: str | None, path: str) -> bool:
-    """Whether a commit's changed lines of ``path`` may raise its ``python_requires``."""
-    return is_setup_file(path) and (changed is None or _SETUP_WORD in changed)
+    """Whether a commit's changed lines of ``path`` may raise its ``python_requires`` (in a
+    ``setup.cfg``, a changed line may be its value alone, on the line below the key)."""
+    return is_setup_file(path) and (
+        changed is None
+        or _SETUP_WORD in changed
+        or (path.endswith("setup.cfg") and _BOUND_WORDS.search(changed) is not None)
+    )
 
 
 def _python_requires(name: str, text: str) -> str | None:
@@ -120,11 +126,16 @@ def _python_requires(name: str, text: str) -> str | None:
                 return m.group(3).strip()  # (not one a comment shows)
         return None
     section = ""
-    for line in text.splitlines():
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
         if (head := _CFG_SECTION.match(line)) is not None:
             section = head.group(1).strip()
         elif section == "options" and (value := _CFG_REQUIRES.match(line)) is not None:
-            return value.group(1).strip("\"' ")
+            given = value.group(1)
+            if not given and number + 1 < len(lines) and lines[number + 1][:1] in (" ", "\t"):
+                given = lines[number + 1]  # ``python_requires =`` / ``    >=3.9``: the
+                # value on the line below, indented (configparser's continuation)
+            return given.strip("\"' ") or None
     return None
 
 
@@ -198,9 +209,12 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue
             if name == "python" or _vt(now)[0] > _vt(was)[0]:
                 detail = f">={was} → >={now}"
-                if setup and any(i.name == name and i.detail == detail for i in items):
+                if (setup or name == "python") and any(
+                    i.name == name and i.detail == detail for i in items
+                ):
                     continue  # the same raise in another package's file (Lightning raised
-                    # it in the __setup__.py of each of its three packages)
+                    # it in the __setup__.py of each of its three packages), or of Python
+                    # in setup.py and pyproject.toml both
                 items.append(
                     ApiChange(
                         kind=RadarKind.DEPENDENCY,

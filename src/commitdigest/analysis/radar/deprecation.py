@@ -25,10 +25,12 @@ from commitdigest.analysis.radar.pyapi import (
     code_of,
     header_params,
     header_text,
+    in_spans,
     indent_of,
     not_code_at_end,
     private_name,
     signature_end,
+    string_spans,
 )
 from commitdigest.models import ApiChangeType, Visibility
 
@@ -105,20 +107,27 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
             starts.add(text.rfind("\n", 0, pos) + 1)
             pos = text.find(needle, pos + len(needle))
     line_no, counted = 1, 0
+    strings: list[tuple[int, int]] | None = None  # the triple-quoted ones, once asked
     for start in sorted(starts):
         end = text.find("\n", start)
         line = text[start : end if end >= 0 else None]
         m = _MARK.search(line)
+        if m is not None and strings is None:
+            strings = string_spans(text)
         if (
             m is None
             or not_code_at_end(line[: m.start()])
+            or in_spans(strings or [], start + m.start())
+            or _in_categories(line, m.start())
             or _imports(text, start, line)
             or _filters(text, start, line)
             or _DEFINES_MARKER.match(line)
             or ((h := _HELPER_CALL.match(line)) and not _literal_argument(text, start + h.end()))
         ):
             continue  # no marker, words of a message ("Deprecat…") or of a comment ("# it
-            # raises a FutureWarning … we can't have this warning raised"), an import, a
+            # raises a FutureWarning … we can't have this warning raised"), of a docstring
+            # (its example's ``deprecate("size", "2.0", msg)``, or "Raises a
+            # FutureWarning"; any string of several lines), an import, a
             # filter ("filterwarnings('always', category=DeprecationWarning)"), or the
             # marker's own definition (Scrapy's ``def deprecated(use_instead: Callable[_P,
             # _T])`` overloads deprecated "_P" and "def deprecated("), or a warning class's,
@@ -127,6 +136,18 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
         counted = start
         out.append((start, line_no, line))
     return out
+
+
+# a tuple of warning categories (``(DeprecationWarning, PendingDeprecationWarning,
+# FutureWarning)``): what a check catches or tests for, no warning given
+_CATEGORIES = re.compile(r"\(\s*(?:[\w.]*Warning\s*,\s*)+[\w.]*Warning\s*,?\s*\)")
+
+
+def _in_categories(line: str, at: int) -> bool:
+    """Whether the marker at offset ``at`` of ``line`` is a category of such a tuple
+    (pytest's ``deprecated_call`` keeps ``dep_warnings = (DeprecationWarning, …)`` to check
+    for them: "deprecated ``pytest.deprecated_call``")."""
+    return "," in line and any(m.start() < at < m.end() for m in _CATEGORIES.finditer(line))
 
 
 def _literal_argument(text: str, at: int) -> bool:

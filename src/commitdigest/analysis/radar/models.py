@@ -197,7 +197,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 #     in transition; a package's testing/ is shipped
 # 33: a name gone from a line of several names of an import over several lines is found; a
 #     removed override's super() call is read at its own lines in a module with page breaks
-RADAR_VERSION = 34
+RADAR_VERSION = 35
 
 
 def cache_key(sha: str, base: str) -> str:
