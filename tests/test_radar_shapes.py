@@ -7169,7 +7169,7 @@ def test_a_default_in_transition_that_keeps_the_old_value_is_the_same_default(
         CommitSpec("Start a deprecation cycle", D[1], files={"pkg/merge.py": after}),
     ], mode)  # fmt: skip
     assert [(i.name, i.detail) for i in items if i.kind is RadarKind.PYTHON_API] == [
-        ("pkg.merge.merge(join)", "'outer' → _JOIN_DEFAULT")
+        ("pkg.merge.merge(join)", '"outer" → _JOIN_DEFAULT')
     ]
 
 
