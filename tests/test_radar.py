@@ -374,6 +374,29 @@ def test_python_requires_on_the_line_below_and_said_twice(tmp_path: Path) -> Non
     ]
 
 
+def test_one_raise_of_python_however_its_files_write_it(tmp_path: Path) -> None:
+    """``python_requires =`` with its value on the line below (``    >=3.9``) is read, and
+    when ``pyproject.toml`` says the same requirement (``>=3.9.0``, or from another old
+    bound) the commit raised Python once: one item. A package that raises it to another
+    version is one more."""
+    cfg = "[metadata]\nname = x\n\n[options]\npython_requires =\n    >=3.7\nzip_safe = False\n"
+    pyproject = '[project]\nname = "x"\nrequires-python = ">=3.8"\n'
+    other = '[project]\nname = "y"\nrequires-python = ">=3.8"\n'
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D1, files={"setup.cfg": cfg, "pyproject.toml": pyproject,
+                                      "libs/y/pyproject.toml": other}),
+        CommitSpec("Drop Python 3.8", D2, files={
+            "setup.cfg": cfg.replace("3.7", "3.9"),
+            "pyproject.toml": pyproject.replace("3.8", "3.9.0"),
+            "libs/y/pyproject.toml": other.replace("3.8", "3.10"),
+        }),
+    ])  # fmt: skip
+    assert sorted((i.name, i.detail, i.path) for i in items) == [
+        ("python", ">=3.8 → >=3.10", "libs/y/pyproject.toml"),
+        ("python", ">=3.8 → >=3.9.0", "pyproject.toml"),
+    ]
+
+
 def test_python_requires_that_is_no_raise_of_the_projects(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

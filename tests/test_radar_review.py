@@ -340,3 +340,56 @@ def test_an_argument_listed_after_a_location_is_still_a_symbol() -> None:
     entry = "Deprecate the `verify` argument on `Client`, `cert` on `AsyncClient`."
     got = symbols_of(entry, ["httpx"])
     assert any("cert" in s for s in got), got
+
+
+# ---- defaults and docstrings as the source writes them -------------------------------
+
+
+def test_a_default_is_shown_as_the_source_writes_it(tmp_path: Path) -> None:
+    """fastapi's ``frontend(check_dir=True)`` -> ``check_dir="auto"`` read ``True → 'auto'``
+    (as ``ast.unparse`` writes it): the item shows ``"auto"``, as the module does, for a
+    parameter and a dataclass field (``1_000`` too); a default only requoted (``sep=""`` ->
+    ``sep=''``) is the same value and stays silent."""
+    before = (
+        "from dataclasses import dataclass\n\n\n"
+        'def frontend(path, check_dir=True, sep="", size=1_000):\n    return path\n\n\n'
+        '@dataclass\nclass Config:\n    loss_type: str = "nll"\n    mode: str = "a"\n'
+    )
+    after = (
+        before.replace("check_dir=True", 'check_dir="auto"')
+        .replace('sep=""', "sep=''")
+        .replace("size=1_000", "size=2_000")
+        .replace('loss_type: str = "nll"', 'loss_type: str = ""')
+        .replace('mode: str = "a"', "mode: str = 'a'")
+    )
+    for text in (before, after), ('__all__ = ["frontend", "Config"]\n' + before,
+                                  '__all__ = ["frontend", "Config"]\n' + after):  # fmt: skip
+        [items] = module_items(tmp_path / str(len(text[0])), "whole files", "pkg/api.py",
+                               [("init", text[0]), ("change", text[1])])  # fmt: skip
+        assert sorted((i.name, i.detail) for i in items) == [
+            ("pkg.api.Config.loss_type", '"nll" → ""'),
+            ("pkg.api.frontend(check_dir)", 'True → "auto"'),
+            ("pkg.api.frontend(size)", "1_000 → 2_000"),
+        ]
+
+
+def test_a_helper_call_in_a_doctest_deprecates_nothing(tmp_path: Path) -> None:
+    """A docstring's doctest (``>>> deprecate("old", "2.0", "use new")``) and its indented
+    example far below its opening quotes are text: no deprecation; the same commit's call
+    in a def's body deprecates that def."""
+    prose = "".join(f"        Line {k} of the docstring.\n" for k in range(60))
+    before = (
+        "from .utils import deprecate\n\n\nclass Model:\n    def forward(self, x):\n"
+        f'        """Run.\n\n{prose}\n        >>> m.forward(1)\n        """\n        return x\n\n'
+        "    def old(self, x):\n        return x\n"
+    )
+    after = before.replace(
+        "        >>> m.forward(1)\n",
+        '        >>> deprecate("old", "2.0", "use new")\n\n        Deprecate so::\n\n'
+        '            rank_zero_deprecation("`forward` is deprecated")\n',
+    ).replace(
+        "    def old(self, x):\n",
+        '    def old(self, x):\n        deprecate("old", "2.0", "use `forward`")\n',
+    )
+    names = _names(tmp_path, "pkg/model.py", before, after, RadarKind.DEPRECATION)
+    assert names == ["pkg.model.Model.old"]

@@ -439,6 +439,134 @@ def test_only_reads_of_the_environment_in_code_are_reads(code: str, read: set[st
     assert env_names("import os\n" + code) == read
 
 
+# a module that says which variables it no longer reads (a table of their names, each tested
+# for presence only to warn), and a registry whose names another module reads for their values
+SETTINGS = """\
+import os
+import warnings
+
+_REMOVED = ("PKG_OLD_LEVEL",)
+
+
+def check() -> None:
+    for name in _REMOVED:
+        if name in os.environ:
+            warnings.warn(f"{name} is no longer used", DeprecationWarning)
+
+
+def rank() -> int:
+    return int(values()["PKG_RANK"] or 0)
+"""
+REGISTRY = """\
+import os
+
+_KNOWN = ("PKG_RANK", "PKG_SEED")
+
+
+def values() -> dict[str, str | None]:
+    return {name: os.environ.get(name) for name in _KNOWN}
+"""
+OLD_SETTINGS = """\
+import os
+
+
+def level() -> str:
+    return os.getenv("PKG_OLD_LEVEL", "info")
+
+
+def rank() -> int:
+    return int(os.environ["PKG_RANK"])
+
+
+def host() -> str | None:
+    return os.environ.get("PKG_HOST")
+"""
+# a WSGI application's ``environ`` (a parameter, not ``os.environ``) read by a table of keys,
+# and a loop over every variable set: neither reads a variable by its name
+WSGI = """\
+import os
+
+_FORWARDED = ("PKG_HOST", "HTTP_X_FORWARDED_FOR")
+
+
+def app(environ, start_response):
+    return [environ[key] for key in _FORWARDED if key in environ]
+
+
+def dump() -> list[str]:
+    return [f"{k}={v}" for k, v in os.environ.items()]
+"""
+
+
+def test_a_table_of_variables_no_longer_read_reads_none(tmp_path: Path, mode: str) -> None:
+    """A table of names whose only use is a presence test that warns (or raises) that the
+    variable is set reads none of them: the commit that replaced ``os.getenv("PKG_OLD_LEVEL")``
+    with ``_REMOVED = ("PKG_OLD_LEVEL",)`` / ``if name in os.environ: warnings.warn(…)``
+    removed the variable (the table hid it). Nor does a WSGI ``environ[key]`` or a loop over
+    ``os.environ.items()`` read ``PKG_HOST`` by name. A registry whose names are read for
+    their values (``os.environ.get(name)``) still reads ``PKG_RANK``."""
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/settings.py": OLD_SETTINGS,
+                                        "pkg/wsgi.py": WSGI, "pkg/registry.py": REGISTRY}),
+        CommitSpec("Drop the old level", D[1], files={"pkg/settings.py": SETTINGS}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.path, i.line) for i in items if i.kind is RadarKind.ENV_VAR) == [
+        ("PKG_HOST", "pkg/settings.py", 13),
+        ("PKG_OLD_LEVEL", "pkg/settings.py", 5),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("code", "read"),
+    [
+        ('for k in T:\n    if k in os.environ:\n        warnings.warn(f"{k} is unused")\n', set()),
+        ("for k in T:\n    if k in os.environ:  # no more\n        raise RuntimeError(k)\n", set()),
+        ('if any(k in os.environ for k in T): warnings.warn("unsupported")\n', set()),
+        ("for k in T:\n    if k not in os.environ:\n        raise RuntimeError(k)\n", {"PKG_A"}),
+        ("for k in T:\n    if k in os.environ:\n        level = 1\n", {"PKG_A"}),
+        ("ok = all(k in os.environ for k in T)\n", {"PKG_A"}),
+        ("ok = set(T).issubset(os.environ.keys())\n", {"PKG_A"}),
+        ("v = [os.getenv(k) for k in T]\n", {"PKG_A"}),
+        ("for k, v in os.environ.items():\n    print(k in T)\n", set()),
+        ("extra = [k for k in os.environ.keys() if k not in T]\n", set()),
+        ("def app(environ, start):\n    return [environ[k] for k in T]\n", set()),
+        ("def app(request):\n    return [request.environ.get(k) for k in T]\n", set()),
+        ("from os import environ\n\nv = [environ[k] for k in T]\n", {"PKG_A"}),
+        ("import os as _os\n\nv = [_os.environ[k] for k in T]\n", {"PKG_A"}),
+    ],
+)
+def test_only_a_read_of_a_tables_names_reads_them(code: str, read: set[str]) -> None:
+    """A table of names (``T``) is read where the environment is read by its names for
+    their values or their presence; not by a presence test that only warns or raises that
+    one is set (variables no longer supported), a loop over every variable, or a WSGI
+    application's ``environ``."""
+    from commitdigest.analysis.radar.env_var import read_by_key
+
+    module = 'import os\nimport warnings\n\nT = ("PKG_A",)\n\n' + code
+    assert read_by_key(module, ["PKG_A", "PKG_B"]) == read
+
+
+@pytest.mark.parametrize(
+    ("code", "read"),
+    [
+        ('if "PKG_A" in os.environ:\n    warnings.warn("PKG_A is no longer used")\n', set()),
+        (
+            'if "PKG_A" in os.environ:\n    warnings.warn("PKG_A is deprecated")\n'
+            'v = os.environ["PKG_A"]\n',
+            {"PKG_A"},
+        ),
+        ('if "PKG_A" not in os.environ:\n    raise RuntimeError("PKG_A must be set")\n', {"PKG_A"}),
+        ('DEBUG = "PKG_A" in os.environ\n', {"PKG_A"}),
+    ],
+)
+def test_a_presence_test_that_only_warns_is_no_read(code: str, read: set[str]) -> None:
+    """``if "X" in os.environ: warnings.warn("X is no longer used")`` reads no ``X``; a
+    ``not in`` test that raises (a variable required), or a presence kept as a value, does."""
+    from commitdigest.analysis.radar.env_var import names as env_names
+
+    assert env_names("import os\nimport warnings\n" + code) == read
+
+
 def test_a_removed_else_or_try_block_is_not_a_removed_name(tmp_path: Path, mode: str) -> None:
     """``else:``/``try:``/``finally:`` lines of a module or class body look like annotated
     names (``else: …``); removing such a block removes no API."""
@@ -7041,7 +7169,7 @@ def test_a_default_in_transition_that_keeps_the_old_value_is_the_same_default(
         CommitSpec("Start a deprecation cycle", D[1], files={"pkg/merge.py": after}),
     ], mode)  # fmt: skip
     assert [(i.name, i.detail) for i in items if i.kind is RadarKind.PYTHON_API] == [
-        ("pkg.merge.merge(join)", "'outer' → _JOIN_DEFAULT")
+        ("pkg.merge.merge(join)", '"outer" → _JOIN_DEFAULT')
     ]
 
 

@@ -14,7 +14,10 @@ root ``setup.py`` loads), and ``python_requires = >=3.8`` in a ``setup.cfg`` (or
 on the line below, indented); in any folder (a package of a monorepo, ``python/setup.py``
 beside a C++ core), not in tests, docs, examples, tooling or vendored code, and only in a
 commit whose changed lines of the file mention it (or, in a ``setup.cfg``, a version
-bound). One raise of Python is one item, however many of the commit's files say it."""
+bound). One raise of Python is one item, however many of the commit's files say it: the
+files of one folder that require the same version now (``>=3.9`` in ``setup.cfg``,
+``>=3.9.0`` in ``pyproject.toml``, from whichever old bound), or the same raise in several
+packages' files."""
 
 from __future__ import annotations
 
@@ -143,6 +146,14 @@ def _vt(v: str) -> tuple[int, ...]:
     return tuple(int(x) for x in v.split("."))
 
 
+def _release(v: str) -> tuple[int, ...]:
+    """A version without its trailing zeros: ``3.9.0`` is ``3.9``."""
+    parts = list(_vt(v))
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
 # a requirements file for work on the project, not for its users: a word of its name
 # ("-dev", "_test", "docs."), not part of one ("docker", "device")
 _DEV_FILE = re.compile(
@@ -183,6 +194,8 @@ def _lists_dependencies(view: CommitView) -> bool:
 
 def detect(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
+    # the Python requirements the commit raises: (folder, version now), ("", old, now)
+    raised: set[tuple[str | tuple[int, ...], ...]] = set()
     listed: bool | None = None  # the root pyproject.toml lists them (read when needed)
     for path in view.paths:
         setup = is_setup_file(path)
@@ -209,12 +222,18 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue
             if name == "python" or _vt(now)[0] > _vt(was)[0]:
                 detail = f">={was} → >={now}"
-                if (setup or name == "python") and any(
-                    i.name == name and i.detail == detail for i in items
-                ):
+                if name == "python":
+                    folder = path.rpartition("/")[0]
+                    keys = {(folder, _release(now)), ("", _release(was), _release(now))}
+                    if keys & raised:
+                        continue  # the same requirement of Python in another file of the
+                        # package: setup.py (or setup.cfg) and pyproject.toml both, however
+                        # each writes it (``>=3.9.0``) or from whichever old bound; or the
+                        # same raise in another package's
+                    raised |= keys
+                elif setup and any(i.name == name and i.detail == detail for i in items):
                     continue  # the same raise in another package's file (Lightning raised
-                    # it in the __setup__.py of each of its three packages), or of Python
-                    # in setup.py and pyproject.toml both
+                    # it in the __setup__.py of each of its three packages)
                 items.append(
                     ApiChange(
                         kind=RadarKind.DEPENDENCY,

@@ -89,6 +89,40 @@ def _written(code: str, match: re.Match[str]) -> bool:
     return False
 
 
+# an ``if``/``elif`` line (a presence test in its condition), and the first statement of its
+# body when that warns or raises: ``warnings.warn(…)``, ``logger.warning(…)``, ``raise …``
+_IF_HEAD = re.compile(r"[ \t]*(?:el)?if\b")
+_WARNS = re.compile(r"[ \t]*(?:raise\b|(?:[\w.]+\.)?\w*warn(?:ing)?[ \t]*\()")
+_NOT_IN = re.compile(r"\bnot\s+in\s+(?:\w+\.)?$")
+
+
+def _presence_warned(code: str, at: int) -> bool:
+    """Whether the presence test ending at offset ``at`` (``name in os.environ``, up to
+    ``environ``) is the condition of an ``if`` whose body warns or raises that the variable
+    is set: a table of names no longer supported (``for name in _REMOVED: if name in
+    os.environ: warnings.warn(f"{name} is no longer used")``) reads none of them. A
+    ``not in`` test (a variable required: ``raise … must be set``) is a read."""
+    start = code.rfind("\n", 0, at) + 1
+    if not _IF_HEAD.match(code, start) or _NOT_IN.search(code, max(start, at - 40), at - 7):
+        return False
+    end = code.find("\n", at)
+    end = len(code) if end < 0 else end
+    colon = code.find(":", at, end)
+    if colon < 0:
+        return False  # a condition over several lines: read as a read
+    body = without_comments(code[colon + 1 : end])[0]
+    if body.strip():
+        return _WARNS.match(body) is not None
+    while end < len(code):  # the body's first line of code, below
+        begin = end + 1
+        end = code.find("\n", begin)
+        end = len(code) if end < 0 else end
+        line = code[begin:end]
+        if line.strip() and not line.lstrip().startswith("#"):
+            return _WARNS.match(line) is not None
+    return False
+
+
 class _Text:
     """Where a module's text is no code: its comments and its triple-quoted strings
     (docstrings and their examples), read from its top only as far as a read is asked
@@ -146,9 +180,12 @@ def _reads(code: str) -> Mapping[str, int]:
         start = code.find(word)
         while start >= 0:
             for match in _READ.finditer(code, max(0, start - _NEAR), start + _NEAR):
-                if not _written(code, match):
-                    name = match.group(2) or match.group(3)
-                    add(name, match.start(2) if match.group(2) else match.start(3))
+                if _written(code, match):
+                    continue
+                if match.group(2):
+                    add(match.group(2), match.start(2))
+                elif not _presence_warned(code, match.end()):
+                    add(match.group(3), match.start(3))
             start = code.find(word, start + len(word))
     start = code.find("lambda")
     while start >= 0:  # a registry entry's "lambda": its lines, from one that starts a key
@@ -161,17 +198,38 @@ def _reads(code: str) -> Mapping[str, int]:
 
 
 # an environment read whose key is no string literal, from ``getenv``/``environ``: a call
-# (``os.environ.get(key)``), a subscript (its key; ``=`` after it: assigned to, no read), the
-# names listed (``os.environ.keys()``); and what ends at ``environ``: ``key in os.environ``,
+# (``os.environ.get(key)``), a subscript (its key; ``=`` after it: assigned to, no read); and
+# what ends at ``environ`` (``os.environ.keys()`` too): ``key in os.environ``,
 # ``required.issubset(os.environ``
 _BY_KEY = re.compile(
     r"""(getenv|environ\.(?:get|pop|setdefault))\(\s*(?![\s"'])"""
     r"""|environ\[\s*(?![\s"'\]])[^\]\n]*\](\s*=(?!=))?"""
-    r"""|environ\.(?:keys|items)\(\s*\)"""
 )
 _BY_KEY_BEFORE = re.compile(
     r"""(?:(?<![\s"'])(?<!\bnot)\s+(?:not\s+)?in\s|\.issu(?:b|per)set\(|\bset\()\s*(?:os\.)?$"""
 )
+# ``for key in os.environ`` / ``for k, v in os.environ.items()`` (a comprehension's too):
+# every variable set, none by its name
+_FOR_IN = re.compile(r"\bfor\s+[\w\s,()]+?\s+in\s+(?:os\.)?$")
+# what stands before ``environ`` that is the process's: ``os.``, ``_os.`` (not
+# ``request.environ``), or nothing where the module imports ``environ`` from ``os``
+_OS_DOT = re.compile(r"(?:^|[^\w.])_?os\.$")
+_FROM_OS = re.compile(r"^[ \t]*from[ \t]+os[ \t]+import[ \t(]+[^\n]*\benviron\b", re.M)
+
+
+def _process_environ(code: str, start: int, imported: list[bool]) -> bool:
+    """Whether ``environ`` at offset ``start`` is the process's environment: ``os.environ``,
+    or a bare ``environ`` in a module that imports it from ``os`` (``imported``: that
+    answer, found once); not a WSGI application's ``environ`` parameter, nor
+    ``request.environ``."""
+    before = code[start - 1 : start]
+    if before == ".":
+        return _OS_DOT.search(code[max(0, start - 8) : start]) is not None
+    if before.isalnum() or before == "_":
+        return False  # part of a longer name (``wsgi_environ``)
+    if not imported:
+        imported.append(_FROM_OS.search(code) is not None)
+    return imported[0]
 
 
 @lru_cache(maxsize=512)
@@ -179,11 +237,18 @@ def _by_key(code: str) -> bool:
     """Whether ``code`` reads the environment with a key that is no string literal: a name
     from a table (pytorch-lightning's ``for key in rank_keys: os.environ.get(key)``,
     ``required.issubset(os.environ.keys())``); a write (``os.environ[key] = v``, a ``pop``
-    whose value is not used) is none, nor is one in a comment or a docstring."""
+    whose value is not used) is none, nor is one in a comment or a docstring, a loop over
+    every variable (``for k, v in os.environ.items()``), a presence test whose ``if``
+    only warns or raises that the name is set (a table of variables no longer read), or a
+    WSGI ``environ[key]`` (a parameter, not ``os.environ``)."""
     text = _Text(code)
+    imported: list[bool] = []  # whether the module imports ``environ`` from ``os``
     for word in _READS:
         start = code.find(word)
         while start >= 0:
+            if word == "environ" and not _process_environ(code, start, imported):
+                start = code.find(word, start + len(word))
+                continue
             match = _BY_KEY.match(code, start)
             if match is not None:
                 if match.group(2) is not None:
@@ -196,7 +261,12 @@ def _by_key(code: str) -> bool:
                     return True
             elif word == "environ":
                 begin = code.rfind("\n", 0, max(0, start - 40)) + 1
-                if _BY_KEY_BEFORE.search(code, begin, start) and text.code_at(start):
+                if (
+                    _BY_KEY_BEFORE.search(code, begin, start)
+                    and not _FOR_IN.search(code, begin, start)
+                    and not _presence_warned(code, start + len(word))
+                    and text.code_at(start)
+                ):
                     return True
             start = code.find(word, start + len(word))
     return False

@@ -54,6 +54,7 @@ __all__ = [
     "exported_names",
     "field_value",
     "field_value_at",
+    "field_written_at",
     "generic_dropped",
     "has_fields",
     "header_params",
@@ -163,6 +164,9 @@ class Param:
     name: str
     kind: str  # "posonly", "pos", "varargs", "kwonly", "varkw"
     default: str | None  # source text; None: required
+    # the default as the module writes it (``""``, ``1_000``) where that is not ``default``
+    # (as ``ast.unparse`` writes it: ``''``, ``1000``), for people; not compared
+    shown: str | None = field(default=None, compare=False)
 
     @property
     def positional(self) -> bool:
@@ -181,6 +185,9 @@ class Obj:
     decorators: tuple[str, ...] = ()
     overrides: bool = False  # marked @override
     value: str | None = None  # an attribute's value (source text), for fields
+    # a field's value as the module writes it (``""``), where that is not ``value`` (as
+    # ``ast.unparse`` writes it: ``''``): for people, not compared
+    written: str | None = field(default=None, compare=False)
     field: bool = False  # a field of a dataclass-like class (a constructor parameter)
     typing_only: bool = False  # defined under ``if TYPE_CHECKING:``
     header: str = ""  # the light model's def/class header; params and bases read from it
@@ -271,6 +278,25 @@ def field_value_at(lines: list[str], i: int) -> str | None:
     return value
 
 
+def field_written_at(lines: list[str], i: int) -> str | None:
+    """The value of the field statement at line index ``i`` as the source writes it
+    (``""``, where :func:`field_value_at` says ``''``); None where that is the same, or
+    unknown."""
+    if _PLAIN_FIELD.fullmatch(lines[i]) is not None:
+        return None  # (written as the model writes it, or read from its statement below)
+    for statement in (lines[i].strip(), None):
+        if statement is None:
+            statement = "\n".join(lines[i : statement_end(lines, i) + 1]).strip()
+        tree = _parsed(statement)
+        node = tree.body[0] if tree is not None and len(tree.body) == 1 else None
+        if isinstance(node, ast.AnnAssign):
+            if node.value is None:
+                return None
+            written = _segment(statement.split("\n"), node.value, several=True)
+            return written if written != _src(node.value) else None
+    return None
+
+
 def _src(node: ast.AST | None) -> str | None:
     if node is None:
         return None
@@ -280,18 +306,45 @@ def _src(node: ast.AST | None) -> str | None:
         return "…"
 
 
-def _params(args: ast.arguments) -> tuple[Param, ...]:
+def _segment(lines: list[str] | None, node: ast.expr, several: bool = False) -> str | None:
+    """The source text of ``node``, a value on one line of ``lines`` (the parsed text's,
+    split at ``\n``; ``col_offset`` counts UTF-8 bytes); None without them, or for a value
+    over several lines unless ``several``."""
+    last, end = node.end_lineno, node.end_col_offset
+    if lines is None or last is None or end is None or not 0 < node.lineno <= last <= len(lines):
+        return None
+    if last != node.lineno:
+        if not several:
+            return None
+        first = lines[node.lineno - 1].encode()[node.col_offset :].decode(errors="replace")
+        tail = lines[last - 1].encode()[:end].decode(errors="replace")
+        return "\n".join([first, *lines[node.lineno : last - 1], tail])
+    line = lines[node.lineno - 1]
+    if line.isascii():
+        return line[node.col_offset : end]
+    return line.encode()[node.col_offset : end].decode(errors="replace")
+
+
+def _param(name: str, kind: str, node: ast.expr | None, lines: list[str] | None) -> Param:
+    """A parameter whose default is ``node``: as ``ast.unparse`` writes it (what is
+    compared), and as the source writes it where that differs (what people read)."""
+    default = _src(node)
+    shown = _segment(lines, node) if node is not None and default is not None else None
+    return Param(name, kind, default, shown if shown and shown != default else None)
+
+
+def _params(args: ast.arguments, lines: list[str] | None = None) -> tuple[Param, ...]:
     out: list[Param] = []
     positional = [*args.posonlyargs, *args.args]
     defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
     defaults += list(args.defaults)
     for i, arg in enumerate(positional):
         kind = "posonly" if i < len(args.posonlyargs) else "pos"
-        out.append(Param(arg.arg, kind, _src(defaults[i])))
+        out.append(_param(arg.arg, kind, defaults[i], lines))
     if args.vararg:
         out.append(Param(args.vararg.arg, "varargs", "()"))
     for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
-        out.append(Param(arg.arg, "kwonly", _src(default)))
+        out.append(_param(arg.arg, "kwonly", default, lines))
     if args.kwarg:
         out.append(Param(args.kwarg.arg, "varkw", "{}"))
     return tuple(out)
@@ -331,6 +384,7 @@ class _Builder:
     def __init__(self, module: str) -> None:
         self.module = module
         self.api = ModuleApi()
+        self.lines: list[str] | None = None  # the lines of the text being read, if known
 
     def body(self, nodes: list[ast.stmt], prefix: str, typing_only: bool, cls: bool) -> None:
         for node in nodes:
@@ -357,7 +411,7 @@ class _Builder:
                 f"{prefix}{node.name}",
                 kind,
                 node.lineno,
-                params=_params(node.args),
+                params=_params(node.args, self.lines),
                 decorators=decorators,
                 overrides=any(d.split("(")[0].endswith("override") for d in decorators),
                 typing_only=typing_only,
@@ -386,10 +440,15 @@ class _Builder:
                         api.objects[name] = Obj(
                             name, "attribute", obj.line, value=obj.value, field=True,
                             decorators=obj.decorators, typing_only=obj.typing_only,
+                            written=obj.written,
                         )  # fmt: skip
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             value = node.value
+            text = _src(value) if value is not None else ""
+            written = None  # an annotated class attribute's (a field's) value as written
+            if prefix and value is not None and isinstance(node, ast.AnnAssign):
+                written = _segment(self.lines, value, several=True)
             for target in targets:
                 for name in _names(target):
                     if not prefix and name == "__all__":
@@ -399,9 +458,10 @@ class _Builder:
                         f"{prefix}{name}",
                         "attribute",
                         node.lineno,
-                        value=_src(value) if value is not None else "",
+                        value=text,
                         decorators=("annotated",) if isinstance(node, ast.AnnAssign) else (),
                         typing_only=typing_only,
+                        written=written if written != text else None,
                     )
         elif isinstance(node, ast.AugAssign) and not prefix:
             if isinstance(node.target, ast.Name) and node.target.id == "__all__":
@@ -700,7 +760,7 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ModuleApi(ok=False)
-    api = _built([tree.body], module, is_package)
+    api = _built([tree.body], module, is_package, [text])
     made = _getattr_makers(tree)
     api.getattr_names = _getattr_names(tree, api, made)
     local = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
@@ -711,11 +771,19 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     return api
 
 
-def _built(bodies: Iterable[list[ast.stmt]], module: str, is_package: bool) -> ModuleApi:
-    """The model of a module's top-level statements, given as one body or several in order."""
+def _built(
+    bodies: Iterable[list[ast.stmt]],
+    module: str,
+    is_package: bool,
+    texts: list[str] | None = None,
+) -> ModuleApi:
+    """The model of a module's top-level statements, given as one body or several in order
+    (``texts``: the source each was parsed from, for the defaults as they are written)."""
     builder = _Builder(module)
     builder.is_package = is_package
-    for body in bodies:
+    for k, body in enumerate(bodies):
+        text = texts[k] if texts is not None and k < len(texts) else None
+        builder.lines = None if text is None or _UNSPLIT.search(text) else text.split("\n")
         builder.body(body, "", False, False)
     return builder.api
 
@@ -762,12 +830,14 @@ def statements_api(
     """The model of some top-level statements of a module only (each piece parsed alone,
     in order); None when one does not parse alone (its statement runs on past it)."""
     bodies: list[list[ast.stmt]] = []
+    texts: list[str] = []
     for piece in pieces:
         tree = _parsed(piece)
         if tree is None:
             return None
         bodies.append(tree.body)
-    return _built(bodies, module, is_package)
+        texts.append(piece)
+    return _built(bodies, module, is_package, texts)
 
 
 @lru_cache(maxsize=4096)
@@ -1038,6 +1108,12 @@ def _header_node(header: str) -> ast.stmt | None:
     """The def or class statement of a header (``def f(a, b=1) -> X:``, given an empty
     body, or one with its body on its line, ``def f(self) -> int: ...``, read as it is);
     None if it does not parse."""
+    parsed = _header_parsed(header)
+    return parsed[0] if parsed is not None else None
+
+
+def _header_parsed(header: str) -> tuple[ast.stmt | None, str] | None:
+    """(:func:`_header_node`, the text it was parsed from); None if it does not parse."""
     snippet = header.strip()
     tries = [snippet + " ..."] if snippet.endswith(":") else [snippet, snippet + ": ..."]
     for text in tries:  # (a header with its body on its line, ``def f(a) -> int: ...``,
@@ -1045,7 +1121,7 @@ def _header_node(header: str) -> ast.stmt | None:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError):
             continue
-        return tree.body[0] if tree.body else None
+        return (tree.body[0] if tree.body else None), text
     return None
 
 
@@ -1064,11 +1140,13 @@ def _header_signature(
 ) -> tuple[tuple[Param, ...], tuple[str, ...]] | None:
     """(params, bases) of a def or class header (``def f(a, b=1) -> X:``); None if it does
     not parse."""
-    node = _header_node(header)
-    if node is None:
+    parsed = _header_parsed(header)
+    node = parsed[0] if parsed is not None else None
+    if node is None or parsed is None:
         return None
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-        return _params(node.args), ()
+        text = parsed[1]
+        return _params(node.args, None if _UNSPLIT.search(text) else text.split("\n")), ()
     if isinstance(node, ast.ClassDef):
         return (), tuple(_src(b) or "" for b in node.bases)
     return (), ()
@@ -1192,6 +1270,7 @@ def light_api(text: str) -> ModuleApi:
             api.objects[qual] = Obj(
                 qual, "attribute", at + 1,
                 value=value, field=field, decorators=("annotated",) if field else (),
+                written=field_written_at(all_lines, at) if field and all_lines else None,
             )  # fmt: skip
     api.imports = imports_in(text)
     # a stub beside a binding the scan above does not read (an import, a lower-case name
@@ -1489,6 +1568,9 @@ class Breakage:
     line: int | None = None  # where, in the version that shows it (after; before if gone)
     position: int | None = None  # a parameter's place among positional arguments (no self)
     more: int = 0  # "moved": the later parameters that shift with it (one item for them all)
+    # "default_changed": old and new as the source writes them, where known (for people;
+    # ``old``/``new`` are as ``ast.unparse`` writes them, what the rules compare)
+    shown: tuple[str, str] | None = field(default=None, compare=False)
 
 
 def private_name(qualname: str) -> bool:
@@ -1581,14 +1663,15 @@ _FIELD_CALLS = frozenset({"Field", "field", "ib", "attrib"})
 
 
 @lru_cache(maxsize=1024)
-def field_default(value: str) -> str | None:
+def field_default(value: str, written: bool = False) -> str | None:
     """The default a dataclass-like field's value (as written) gives its constructor
     parameter: the value itself, or, for a call that declares the field, its ``default`` (a
     pydantic ``Field``'s first argument too) or its ``default_factory=…``/``factory=…``;
     None when the field is required: no value, ``Field(...)``, or a declaration with no
     default (``Field(description="…")``, ``field()``, ``attr.ib()``). A field's
     description, alias or bounds are no default: ``Field(5, description="a")`` and
-    ``Field(default=5)`` give the same one."""
+    ``Field(default=5)`` give the same one. ``written``: the default as ``value`` writes it
+    (``Field(default="")``: ``""``), for people."""
     if not value:
         return None
     try:
@@ -1601,13 +1684,18 @@ def field_default(value: str) -> str | None:
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     if name not in _FIELD_CALLS:
         return value
+    lines = value.split("\n") if written else None
+
+    def text(node: ast.expr) -> str | None:
+        return _segment(lines, node) or _src(node)
+
     for kw in node.keywords:
         if kw.arg == "default":
-            return None if _is_ellipsis(kw.value) else _src(kw.value)
+            return None if _is_ellipsis(kw.value) else text(kw.value)
         if kw.arg in ("default_factory", "factory"):
-            return f"{kw.arg}={_src(kw.value)}"
+            return f"{kw.arg}={text(kw.value)}"
     if name in ("Field", "ib", "attrib") and node.args:  # pydantic's and attrs': (default, …)
-        return None if _is_ellipsis(node.args[0]) else _src(node.args[0])
+        return None if _is_ellipsis(node.args[0]) else text(node.args[0])
     return None
 
 
@@ -1935,9 +2023,16 @@ def compare_objects(
             if old_default is not None and new_default is None:  # its default taken away
                 out.append(Breakage(qual, "now_required", old=old_default, line=after.line))
             elif old_default is not None and not _same_default_text(old_default, new_default or ""):
+                shown = None  # (as the module writes them: ``""``, not ``''``)
+                if before.written or after.written:
+                    was = field_default(before.written or before.value or "", True)
+                    now = field_default(after.written or after.value or "", True)
+                    shown = (
+                        (was, now or "") if was is not None and "\n" not in f"{was}{now}" else None
+                    )
                 out.append(
                     Breakage(qual, "default_changed", old=old_default, new=new_default or "",
-                             line=after.line)
+                             line=after.line, shown=shown)
                 )  # fmt: skip
     return out
 
@@ -2136,7 +2231,9 @@ def _param_changes(
         ):
             out.append(
                 Breakage(qual, "default_changed", param=name, old=p.default, new=q.default,
-                         line=line, position=at_new.get(name))
+                         line=line, position=at_new.get(name),
+                         shown=(p.shown or p.default, q.shown or q.default)
+                         if p.shown or q.shown else None)
             )  # fmt: skip
         if p.positional and q.kind == "kwonly":
             out.append(

@@ -39,6 +39,7 @@ from commitdigest.analysis.radar.pyapi import (
     compare_objects,
     decorators_above,
     field_value_at,
+    field_written_at,
     has_fields,
     header_text,
     imports_in,
@@ -368,6 +369,7 @@ class _Side:
                 return Obj(
                     f"{outer}.{name}", "attribute", i + 1,
                     value=value, field=True, decorators=("annotated",),
+                    written=field_written_at(self.lines, i),
                 )  # fmt: skip
         return Obj(f"{outer}.{name}", "attribute", i + 1)
 

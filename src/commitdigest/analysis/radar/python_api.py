@@ -1760,6 +1760,8 @@ def _inheritors(text: str | None, cls: str, meth: str) -> list[str]:
 def _detail(brk: Breakage) -> str:
     """What the name and change do not say, as code: ``5 → 10`` for a default,
     ``bases (A, Mixin) → (A)``, ``keyword-only``, ``position 2 → 1``."""
+    if brk.change == "default_changed" and brk.shown is not None:
+        return f"{brk.shown[0]} → {brk.shown[1]}"  # as the source writes them (``""``)
     if brk.change in ("default_changed", "renamed"):
         return f"{brk.old} → {brk.new}"
     if brk.change == "bases":
