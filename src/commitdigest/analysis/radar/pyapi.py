@@ -760,7 +760,9 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return ModuleApi(ok=False)
-    api = _built([tree.body], module, is_package, [text])
+    api = _built(
+        [tree.body], module, is_package, [None if _UNSPLIT.search(text) else lines_of(text)]
+    )
     made = _getattr_makers(tree)
     api.getattr_names = _getattr_names(tree, api, made)
     local = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
@@ -775,15 +777,15 @@ def _built(
     bodies: Iterable[list[ast.stmt]],
     module: str,
     is_package: bool,
-    texts: list[str] | None = None,
+    lines: list[list[str] | None] | None = None,
 ) -> ModuleApi:
     """The model of a module's top-level statements, given as one body or several in order
-    (``texts``: the source each was parsed from, for the defaults as they are written)."""
+    (``lines``: those of the source each was parsed from, split at ``\n``, or None where
+    Python splits it otherwise; for the defaults as they are written)."""
     builder = _Builder(module)
     builder.is_package = is_package
     for k, body in enumerate(bodies):
-        text = texts[k] if texts is not None and k < len(texts) else None
-        builder.lines = None if text is None or _UNSPLIT.search(text) else text.split("\n")
+        builder.lines = lines[k] if lines is not None and k < len(lines) else None
         builder.body(body, "", False, False)
     return builder.api
 
@@ -830,14 +832,14 @@ def statements_api(
     """The model of some top-level statements of a module only (each piece parsed alone,
     in order); None when one does not parse alone (its statement runs on past it)."""
     bodies: list[list[ast.stmt]] = []
-    texts: list[str] = []
+    lines: list[list[str] | None] = []
     for piece in pieces:
         tree = _parsed(piece)
         if tree is None:
             return None
         bodies.append(tree.body)
-        texts.append(piece)
-    return _built(bodies, module, is_package, texts)
+        lines.append(None if _UNSPLIT.search(piece) else piece.split("\n"))
+    return _built(bodies, module, is_package, lines)
 
 
 @lru_cache(maxsize=4096)
