@@ -6372,6 +6372,23 @@ def test_deprecation_messages_read_the_lines_around_each_marker_as_the_whole_mod
     assert deprecation.messages.__wrapped__(text) == tuple(m for m in dict.fromkeys(expected) if m)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_MESSAGE_LINES, max_size=40), st.booleans())
+@example(["x = 1", "# deprecated", "    warnings.warn('x', FutureWarning)"], False)
+@example(["    return deprecate(", "deprecated words"], True)
+def test_changed_lines_say_deprecated_as_the_marker_regex_over_the_whole_text(
+    lines: list[str], newline_at_end: bool
+) -> None:
+    """Whether a commit's changed lines may add a deprecation is asked of the lines that
+    hold "eprecat" or "FutureWarning" only (the regex over the whole text took 75 ms on one
+    300-file commit of openai-python's): the same answer as the regex over all of them."""
+    from commitdigest.analysis.radar import deprecation
+
+    text = "\n".join(lines) + ("\n" if newline_at_end and lines else "")
+    whole = deprecation._MARK.search(text) is not None
+    assert deprecation._says_deprecated(text) is whole
+
+
 def test_a_translation_of_the_release_notes_is_no_changelog() -> None:
     """A file named like a changelog that is a translation catalog, code or data is not read
     as one (vllm-ascend's 700 KB ``release_notes.po`` was read at each commit to it)."""
