@@ -2570,7 +2570,7 @@ def test_a_news_fragment_announces_on_the_day_it_is_written(tmp_path: Path, mode
      ("src/changes/1.removal.py", None), ("docs/12.removal.rst", None)],
 )  # fmt: skip
 def test_which_files_are_news_fragments(path: str, heading: str | None) -> None:
-    from commitdigest.analysis.radar.changelog import fragment_heading
+    from commitdigest.analysis.radar.reads import fragment_heading
 
     assert fragment_heading(path) == heading
 
@@ -6387,6 +6387,28 @@ def test_changed_lines_say_deprecated_as_the_marker_regex_over_the_whole_text(
     text = "\n".join(lines) + ("\n" if newline_at_end and lines else "")
     whole = deprecation._MARK.search(text) is not None
     assert deprecation._says_deprecated(text) is whole
+
+
+def test_what_the_radar_reads_by_path_is_what_its_kinds_read() -> None:
+    """``reads.read_at_all`` (asked by the source of every file, importing no kind) keeps a
+    module's whole patch exactly where some kind may read the module, whatever its lines."""
+    from commitdigest.analysis.radar.driver import module_read
+    from commitdigest.analysis.radar.reads import read_at_all
+
+    modules = [
+        "pkg/api.py", "src/pkg/__init__.py", "setup.py", "pkg/setup.py", "noxfile.py",
+        "conftest.py", "tests/test_api.py", "docs/conf.py", "pkg/_vendor/six.py",
+        "vendor/lib/x.py", "examples/demo.py", "scripts/release.py", ".github/x.py",
+        "pkg/tests/helpers.py", "__setup__.py", "pkg/cli.py", "benchmarks/b.py",
+    ]  # fmt: skip
+    for path in modules:
+        assert read_at_all(path) is module_read(path, None), path
+    assert read_at_all("pkg/api.py") and not read_at_all("tests/test_api.py")
+    for path in ("CHANGES.rst", "changes/12.removal.rst", "pyproject.toml", "setup.cfg",
+                 "requirements.txt", "pkg/default_config.yaml"):  # fmt: skip
+        assert read_at_all(path), path
+    for path in ("README.md", "requirements-dev.txt", ".github/workflows/ci.yml", "x.png"):
+        assert not read_at_all(path), path
 
 
 def test_a_translation_of_the_release_notes_is_no_changelog() -> None:

@@ -675,7 +675,7 @@ class ReportRun:
 
 def _radar_reads(path: str) -> bool:
     """Whether some kind of the radar reads ``path`` (whatever its diff says)."""
-    from commitdigest.analysis.radar.driver import read_at_all
+    from commitdigest.analysis.radar.reads import read_at_all
 
     return read_at_all(path)
 

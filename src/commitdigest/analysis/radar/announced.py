@@ -37,7 +37,6 @@ from commitdigest.analysis.radar.changelog import (
     code_spans,
     fragment_entries,
     is_changelog,
-    is_fragment,
     normalise_version,
     numbered_as_git,
     plain_entry,
@@ -53,9 +52,10 @@ from commitdigest.analysis.radar.models import (
     is_vendored,
 )
 from commitdigest.analysis.radar.public import public_surface
+from commitdigest.analysis.radar.reads import is_fragment
 from commitdigest.models import ApiChangeType
 
-__all__ = ["change_named", "detect", "entry_item", "is_changelog", "is_fragment", "symbols_of"]
+__all__ = ["change_named", "detect", "entry_item", "is_changelog", "symbols_of"]
 
 _TITLE_BANG = re.compile(r"^\w+(?:\([^)]*\))?!:\s*(.+)")
 _BODY = re.compile(

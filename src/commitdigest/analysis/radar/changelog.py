@@ -23,6 +23,7 @@ from functools import lru_cache
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.pyapi import indent_of
+from commitdigest.analysis.radar.reads import fragment_heading
 from commitdigest.analysis.tags import WARNINGS_HANDLED
 from commitdigest.models import ApiChangeType
 
@@ -35,9 +36,7 @@ __all__ = [
     "change_entry",
     "code_spans",
     "fragment_entries",
-    "fragment_heading",
     "is_changelog",
-    "is_fragment",
     "normalise_version",
     "numbered_as_git",
     "plain_entry",
@@ -666,64 +665,6 @@ def tags_heading(tags: str) -> str:
         if tag in words:
             return heading
     return tags.strip()
-
-
-# a towncrier news fragment: ``<issue>.<type>[.<n>][.rst|.md|.txt]`` in a folder of them
-_FRAGMENT_FOLDER = re.compile(
-    r"^(?:changelog(?:\.d)?|changes(?:\.d)?|news|newsfragments|news[-_]fragments"
-    r"|upcoming[-_]changes|changelog[-_](?:fragments|entries)|fragments)$",
-    re.I,
-)
-_FRAGMENT_NAME = re.compile(r"^[^.\s]+\.([a-z_]+)(?:\.\d+)?(?:\.(?:rst|md|txt|markdown))?$", re.I)
-# the folder's own files: its README, its templates (``_template.rst``, ``TEMPLATE.breaking.md``)
-_NOT_A_FRAGMENT = re.compile(r"^[._]*(?:readme|template)\b", re.I)
-# the extension's pending entries: ``unreleased_21/13350.rst``, one ``.. change::`` each
-_PENDING_FOLDER = re.compile(r"^unreleased(?:[-_]\w+)?$", re.I)
-# type -> the heading its entries sit under (None: not news for users)
-_FRAGMENT_TYPES: tuple[tuple[re.Pattern[str], str | None], ...] = (
-    (re.compile(r"breaking|compatibility|incompatible|break"), "Breaking changes"),
-    # towncrier's "removal" is its "Deprecations and Removals": the words decide
-    (re.compile(r"removals?"), "Deprecations and Removals"),
-    (re.compile(r"removed?|expired"), "Removed"),
-    (re.compile(r"deprecat(?:ion|ions|ed|e)"), "Deprecated"),
-    (re.compile(r"bug|bugfix(?:es)?|fix(?:es|ed)?"), "Fixed"),
-    (
-        re.compile(
-            r"(?:new_)?features?|added|improvements?|enhancements?|change[sd]?|performance"
-            r"|highlight|security|packaging|c_api|other"
-        ),
-        "Changed",
-    ),
-    (
-        re.compile(
-            r"docs?|documentation|misc|trivial|process|contrib|vendor|internal|chores?|ci|tests?"
-        ),
-        None,  # (housekeeping mostly: aiohttp's misc fragments, pip's process ones)
-    ),
-)
-
-
-@lru_cache(maxsize=16384)  # (the same paths, commit after commit)
-def fragment_heading(path: str) -> str | None:
-    """The heading a news fragment's entries sit under, from its type (its name), or ""
-    for one whose directives say it (``unreleased_21/13350.rst``); None for any other file
-    and for a fragment of a type users need not read (docs, misc, vendored code)."""
-    folders, _, name = path.rpartition("/")
-    folder = folders.rpartition("/")[2]
-    if _NOT_A_FRAGMENT.match(name):
-        return None
-    if _PENDING_FOLDER.match(folder) and name.endswith(".rst"):
-        return ""
-    if not _FRAGMENT_FOLDER.match(folder):
-        return None
-    m = _FRAGMENT_NAME.match(name)
-    kind = m.group(1).lower() if m else ""
-    return next((heading for words, heading in _FRAGMENT_TYPES if words.fullmatch(kind)), None)
-
-
-def is_fragment(path: str) -> bool:
-    """Whether ``path`` is a news fragment whose entries may announce something."""
-    return fragment_heading(path) is not None
 
 
 def fragment_entries(path: str, text: str) -> list[Entry]:

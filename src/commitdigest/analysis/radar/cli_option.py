@@ -21,16 +21,14 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     is_own_python,
-    is_test_or_docs,
-    is_vendored,
     removed_from,
 )
 from commitdigest.analysis.radar.public import shipped
+from commitdigest.analysis.radar.reads import is_packaging
 
 _DECL = re.compile(
     r"""(?:add_argument|option|Option)\(\s*(?:["']-[A-Za-z]["']\s*,\s*)?["'](--[A-Za-z0-9][A-Za-z0-9-]*)["']"""
 )
-_PACKAGING = frozenset({"pyproject.toml", "setup.cfg", "setup.py"})
 _SCRIPT_GROUPS = ("console_scripts", "gui_scripts")  # setup.cfg's and setup.py's
 OPTIONS_SHOWN = 3  # a command's options named in its item's detail, the rest counted
 
@@ -50,16 +48,6 @@ def wants(changed: str | None, path: str) -> bool:
     """Whether a commit's changed lines of ``path`` may add or remove an option."""
     return is_own_python(path) and (
         changed is None or "add_argument" in changed or "option(" in changed or "Option(" in changed
-    )
-
-
-def is_packaging(path: str) -> bool:
-    """A file that declares the commands a package installs (not a test's, an example's or
-    a vendored project's)."""
-    return (
-        path.rpartition("/")[2] in _PACKAGING
-        and not is_test_or_docs(path)
-        and not is_vendored(path)
     )
 
 

@@ -16,36 +16,11 @@ from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
     RadarKind,
-    is_test_or_docs,
     removed_from,
 )
+from commitdigest.analysis.radar.reads import is_config
 
-_CONFIG_NAME = re.compile(r"(config|settings|default|conf)[^/]*\.(toml|json|ya?ml|ini|cfg)$", re.I)
 _YAML_KEY = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:", re.M)
-
-
-_NOT_SHIPPED_DIRS = frozenset(
-    {"ci", "scripts", "script", "tools", "tool", "docker", "dockerfiles", "deploy", "hack",
-     "example", "samples", "sample", "benchmark", "e2e", "fixtures", "testdata", "test_data"}
-)  # fmt: skip
-_TOOL_FILES = re.compile(
-    r"^(pyproject\.toml|setup\.cfg|tox\.ini|mkdocs\.ya?ml|codecov\.ya?ml|renovate\.json5?|"
-    r"dependabot\.ya?ml|readthedocs\.ya?ml|ruff\.toml|mypy\.ini|pytest\.ini|\..*"
-    # release, build and lint tools' settings (openai-python's release-please-config.json)
-    r"|(?:release-please|[jt]sconfig|eslint|prettier|babel|jest|vitest|commitlint"
-    r"|lint-staged|cspell|knip|stylelint|typedoc|api-extractor|biome|dprint|changeset)"
-    r"(?:[.-][\w.-]*)?)$",  # (tsconfig.build.json, eslint.config.json; not biomes_config)
-    re.I,
-)
-
-
-def is_config(path: str) -> bool:
-    """A configuration file the project ships to its users."""
-    parts = path.split("/")
-    name = parts[-1]
-    if not _CONFIG_NAME.search(name) or _TOOL_FILES.match(name) or is_test_or_docs(path):
-        return False
-    return not any(p.startswith(".") or p.lower() in _NOT_SHIPPED_DIRS for p in parts[:-1])
 
 
 def _flatten(data: Any, prefix: str = "") -> set[str]:

@@ -30,10 +30,9 @@ from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
     RadarKind,
-    is_test_or_docs,
-    is_vendored,
     line_of,
 )
+from commitdigest.analysis.radar.reads import is_dependency_file, is_setup_file
 from commitdigest.models import ApiChangeType
 
 _REQ = re.compile(
@@ -86,7 +85,6 @@ _BOUND_WORDS = re.compile(r">=|==|~=|requires-python")
 
 # the files that hold setuptools' arguments: ``setup.py``, ``setup.cfg``, and Lightning's
 # ``src/<package>/__setup__.py`` (the dict of them its root ``setup.py`` loads)
-_SETUP_FILES = frozenset({"setup.py", "setup.cfg", "__setup__.py"})
 _SETUP_WORD = "python_requires"
 # ``python_requires=">=3.8"`` (a keyword of ``setup()``) or ``"python_requires": ">=3.9"``
 # (a dict's key): a literal string, not a name or an expression
@@ -96,16 +94,6 @@ _PY_REQUIRES = re.compile(
 # setup.cfg: ``python_requires = >=3.8`` under ``[options]``
 _CFG_SECTION = re.compile(r"^\s*\[([^\]]+)\]")
 _CFG_REQUIRES = re.compile(r"^python_requires\s*[=:]\s*(.*?)\s*$")
-
-
-def is_setup_file(path: str) -> bool:
-    """A file of setuptools' arguments (:data:`_SETUP_FILES`) in any folder, not in tests,
-    docs, examples, tooling or vendored code."""
-    return (
-        path.rpartition("/")[2] in _SETUP_FILES
-        and not is_test_or_docs(path)
-        and not is_vendored(path)
-    )
 
 
 def wants(changed: str | None, path: str) -> bool:
@@ -152,32 +140,6 @@ def _release(v: str) -> tuple[int, ...]:
     while len(parts) > 1 and parts[-1] == 0:
         parts.pop()
     return tuple(parts)
-
-
-# a requirements file for work on the project, not for its users: a word of its name
-# ("-dev", "_test", "docs."), not part of one ("docker", "device")
-_DEV_FILE = re.compile(
-    r"(?:^|[-_./])(?:dev|tests?|lint|docs?|ci|bench|build|mypy|typ(?:e|ing)|format|style"
-    r"|pre-?commit|examples?)s?(?=$|[-_.])",
-    re.I,
-)
-
-
-def is_dependency_file(path: str) -> bool:
-    """A ``pyproject.toml``, or a requirements file that users install: ``requirements*.txt``
-    or ``requirements/<name>.txt``, not one for development, tests or docs; none under
-    examples, tests, docs or tooling."""
-    if is_test_or_docs(path):
-        return False
-    folder, _, name = path.rpartition("/")
-    if name == "pyproject.toml":
-        return True
-    if not name.endswith(".txt"):
-        return False
-    if name.startswith("requirements"):
-        return _DEV_FILE.search(name[len("requirements") :]) is None
-    in_folder = folder == "requirements" or folder.endswith("/requirements")
-    return in_folder and _DEV_FILE.search(name) is None
 
 
 def _lists_dependencies(view: CommitView) -> bool:

@@ -15,7 +15,6 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from commitdigest.analysis.radar import (
@@ -35,6 +34,7 @@ from commitdigest.analysis.radar.instead import (
 )
 from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 from commitdigest.analysis.radar.patch import Hunk, hunk_lines, patch_changes, patched
+from commitdigest.analysis.radar.reads import read_at_all
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType, FileStatus
 
@@ -59,39 +59,24 @@ KINDS: tuple[Callable[[CommitView], list[ApiChange]], ...] = (
 def read_by_a_kind(path: str, changed: str | None) -> bool:
     """Whether some kind reads ``path``'s content for a commit whose changed lines of it are
     ``changed`` (None: unknown); the others are not read at all. What no kind may read
-    whatever its lines (a commit's tests, docs and data) is known once per path, and so is
-    a file that is not a module (no kind reads it by its lines)."""
+    whatever its lines (a commit's tests, docs and data) is known once per path
+    (:func:`~.reads.read_at_all`), and so is a file that is not a module (no kind reads it
+    by its lines)."""
     if changed is None or not path.endswith(".py") or not read_at_all(path):
         return read_at_all(path)
-    return _reads(path, changed)
+    return module_read(path, changed)
 
 
-def _reads(path: str, changed: str | None) -> bool:
-    """:func:`read_by_a_kind`, each kind asked."""
-    if path.endswith(".py"):
-        return any(
-            wants(changed, path)
-            for wants in (python_api.wants, deprecation.wants, env_var.wants, cli_option.wants)
-        ) or (
-            (path.endswith("setup.py") and cli_option.wants_packaging(changed, path))
-            or dependency.wants(changed, path)
-        )
-    return (
-        announced.is_changelog(path)
-        or announced.is_fragment(path)
-        or config_key.is_config(path)
-        or dependency.is_dependency_file(path)
-        or dependency.is_setup_file(path)
-        or cli_option.is_packaging(path)
+def module_read(path: str, changed: str | None) -> bool:
+    """Whether some kind reads the module ``path`` for a commit whose changed lines of it
+    are ``changed`` (None: whatever they are), each kind asked."""
+    return any(
+        wants(changed, path)
+        for wants in (python_api.wants, deprecation.wants, env_var.wants, cli_option.wants)
+    ) or (
+        (path.endswith("setup.py") and cli_option.wants_packaging(changed, path))
+        or dependency.wants(changed, path)
     )
-
-
-@lru_cache(maxsize=4096)
-def read_at_all(path: str) -> bool:
-    """Whether some kind may read ``path``, whatever its diff says (:func:`read_by_a_kind`
-    with no changed lines known), once per path: the source asks it of every file of every
-    commit it reads (18,000 times for vllm-ascend's twelve weeks, 2,700 paths)."""
-    return _reads(path, None)
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,11 @@ from commitdigest.analysis.radar.changelog import (
     plain_text,
     sections,
 )
-from commitdigest.analysis.radar.driver import dedupe, read_at_all
+from commitdigest.analysis.radar.driver import dedupe
 from commitdigest.analysis.radar.instead import own_first, replacement_for, said_by_path
 from commitdigest.analysis.radar.models import ApiChange, CommitView
 from commitdigest.analysis.radar.public import public_surface
+from commitdigest.analysis.radar.reads import read_at_all
 from commitdigest.analysis.radar.repo import Blobs, RepoView
 from commitdigest.models import ApiChangeType
 
