@@ -76,7 +76,7 @@ def _radar(repo: RepositoryInfo, commit: Commit) -> list[ApiChange]:
 
 
 def _item(item: ApiChange) -> dict[str, Any]:
-    data = item.model_dump(mode="json", exclude={"affects"})
+    data = item.as_json(affects=False)
     data["detail"] = data["detail"][:DETAIL_CHARS]
     return data
 

@@ -112,7 +112,7 @@ def load_cases(directory: Path = FIXTURES) -> dict[tuple[str, str], Case]:
             for line in fh:
                 if line.strip():
                     data = json.loads(line)
-                    radar = tuple(ApiChange.model_validate(i) for i in data.get("radar", ()))
+                    radar = tuple(ApiChange(**i) for i in data.get("radar", ()))
                     c = commit_from_fixture(data)
                     cases[(repo, c.sha)] = Case(c, radar)
     return cases

@@ -39,8 +39,10 @@ RANK = {
 # The base, tier by tier: a base module imports only base modules of a lower tier.
 BASE_ORDER: tuple[frozenset[str], ...] = (
     # import nothing of ours
-    frozenset({"models", "redaction", "text", "gitcmd", "aio", "progress", "lazy", "_version"}),
-    frozenset({"errors", "version"}),  # errors <- redaction (messages masked); version <- _version
+    frozenset({"facts", "redaction", "text", "gitcmd", "aio", "progress", "lazy", "_version"}),
+    # models <- facts (its enumerations and the radar's facts, without pydantic); errors <-
+    # redaction (messages masked); version <- _version
+    frozenset({"models", "errors", "version"}),
     frozenset({"window", "files", "http", "i18n"}),  # <- errors, models, redaction, version
     frozenset({"config"}),  # <- errors, files
 )

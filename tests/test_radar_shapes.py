@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -3814,7 +3815,7 @@ def test_a_removed_method_a_local_subclass_defines_itself_is_not_used_through_it
     uses = _uses(tmp_path, {"app/__init__.py": "", "app/apps.py": apps, "docs/main.py": docs},
                  [item])  # fmt: skip
     assert uses == {item.name: ["app/apps.py:6", "app/apps.py:14", "docs/main.py:12"]}
-    hook = item.model_copy(update={"hook": True})
+    hook = replace(item, hook=True)
     assert _uses(tmp_path, {}, [hook]) == {
         hook.name: ["app/apps.py:5", "app/apps.py:6", "app/apps.py:14", "docs/main.py:12"]
     }

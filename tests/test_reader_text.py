@@ -6,6 +6,7 @@ message's words as a quotation, a line of joined items reads as one sentence."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from zoneinfo import ZoneInfo
 
 from commitdigest.analysis.rules import RuleAnalyser
@@ -70,7 +71,7 @@ def test_a_release_that_deprecates_is_a_line_of_act_on() -> None:
     gone = announced("`gone` is removed.", ApiChangeType.REMOVED, breaking=True)
     both = entry.model_copy(update={"api_changes": [gone, *olds]})
     only = entry.model_copy(update={"api_changes": olds})
-    daily = entry.model_copy(update={"api_changes": [o.model_copy(update={"release": ""})
+    daily = entry.model_copy(update={"api_changes": [replace(o, release="")
                                                      for o in olds]})  # fmt: skip
     [line] = [ln for ln in act_on([("r", [both])]).lines if ln.kind == "release"]
     assert (line.release, len(line.items), line.deprecated) == ("9.1.0", 1, 3)
@@ -105,7 +106,7 @@ def test_a_version_released_by_two_commits_of_a_day_is_one_line() -> None:
     assert [(ln.kind, ln.commit.sha[0], ln.release) for ln in lines] == [("release", "b", "0.32")]
     lines = act_on([("r", [draft, tagged])]).lines  # in any order
     assert [(ln.kind, ln.commit.sha[0]) for ln in lines] == [("release", "b")]
-    other_package = gone.model_copy(update={"path": "packages/b/CHANGELOG.md"})
+    other_package = replace(gone, path="packages/b/CHANGELOG.md")
     elsewhere = tagged.model_copy(update={"sha": "c" * 40, "api_changes": [other_package]})
     lines = act_on([("r", [tagged, draft, elsewhere])]).lines  # a monorepo's other package
     assert sorted(ln.commit.sha[0] for ln in lines) == ["b", "c"]
@@ -336,5 +337,5 @@ def test_a_deleted_module_says_it_is_a_module_in_both_languages() -> None:
     en, zh = get_labels("en"), get_labels("zh")
     assert en.radar_text(gone) == "Python API scipy.misc — removed (module)"
     assert zh.radar_text(gone).endswith("scipy.misc — 已移除 (模块)")
-    moved = gone.model_copy(update={"detail": "modules, paths (+2)"})
+    moved = replace(gone, detail="modules, paths (+2)")
     assert zh.radar_detail(moved) == "modules, paths (+2)"

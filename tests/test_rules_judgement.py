@@ -7,6 +7,8 @@ body): astral-sh/uv, vllm-project/vllm, prometheus/prometheus, caddyserver/caddy
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_rules import commit, fc
 
@@ -250,7 +252,7 @@ def test_a_template_that_says_no_user_facing_change_is_believed() -> None:
 def test_internal_radar_items_do_not_make_a_commit_high_public_ones_do() -> None:
     internal = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED,
                          name="pkg.kv.metadata.helper", visibility=Visibility.INTERNAL)  # fmt: skip
-    public = internal.model_copy(update={"visibility": Visibility.PUBLIC, "name": "pkg.Client"})
+    public = replace(internal, visibility=Visibility.PUBLIC, name="pkg.Client")
     c = commit("[Refactor] Simplify metadata helpers", fc("pkg/kv/metadata.py", 40, 200))
     quiet = RULES.analyse(c, lang="en", radar=[internal])
     assert quiet.importance is Importance.LOW

@@ -9,53 +9,20 @@ render  <- :class:`ReportContext` (the JSON context; renderable on its own)
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-
-class FileStatus(StrEnum):
-    ADDED = "added"
-    MODIFIED = "modified"
-    DELETED = "deleted"
-    RENAMED = "renamed"
-    COPIED = "copied"
-    TYPE_CHANGED = "type_changed"
-
-
-class ChangeType(StrEnum):
-    FEATURE = "feature"
-    BUGFIX = "bugfix"
-    PERFORMANCE = "performance"
-    REFACTOR = "refactor"
-    DOCUMENTATION = "documentation"
-    TEST = "test"
-    CI_BUILD = "ci_build"
-    DEPENDENCY = "dependency"
-    REVERT = "revert"
-    REMOVAL = "removal"
-    SECURITY = "security"
-    OTHER = "other"
-
-
-class Importance(StrEnum):
-    HIGH = "high"
-    MEDIUM = "medium"
-    LOW = "low"
-
-    @property
-    def rank(self) -> int:
-        """2 for high, 1 for medium, 0 for low: ``max`` by rank is 'the most alarming'."""
-        return {"high": 2, "medium": 1, "low": 0}[self.value]
-
-
-IMPORTANCE_ORDER: tuple[Importance, ...] = (Importance.HIGH, Importance.MEDIUM, Importance.LOW)
-
-
-class AnalysisStatus(StrEnum):
-    OK = "ok"  # the analyser asked for produced it
-    FALLBACK = "fallback"  # the asked-for analyser failed; rules produced it (reason in notes)
+from commitdigest.facts import IMPORTANCE_ORDER as IMPORTANCE_ORDER
+from commitdigest.facts import AnalysisStatus as AnalysisStatus
+from commitdigest.facts import ApiChange as ApiChange
+from commitdigest.facts import ApiChangeType as ApiChangeType
+from commitdigest.facts import ChangeType as ChangeType
+from commitdigest.facts import FileStatus as FileStatus
+from commitdigest.facts import Importance as Importance
+from commitdigest.facts import Place as Place
+from commitdigest.facts import RadarKind as RadarKind
+from commitdigest.facts import Visibility as Visibility
 
 
 class _Frozen(BaseModel):
@@ -175,84 +142,6 @@ class Usage(_Frozen):
             calls=self.calls + other.calls,
             cost=cost,
         )
-
-
-class RadarKind(StrEnum):
-    PYTHON_API = "python_api"
-    ENV_VAR = "env_var"
-    CLI_OPTION = "cli_option"
-    CLI_COMMAND = "cli_command"
-    CONFIG_KEY = "config_key"
-    DEPENDENCY = "dependency"
-    DEPRECATION = "deprecation"
-    ANNOUNCED = "announced"
-
-
-class ApiChangeType(StrEnum):
-    REMOVED = "removed"
-    RENAMED = "renamed"
-    SIGNATURE_CHANGED = "signature_changed"
-    DEFAULT_CHANGED = "default_changed"
-    ADDED = "added"
-    DEPRECATED = "deprecated"
-    VERSION_CHANGED = "version_changed"
-    NOW_REQUIRED = "now_required"  # a parameter callers could leave out must now be passed
-
-
-class Visibility(StrEnum):
-    """Whether a radar item is part of what the project presents to its users (docs/radar.md:
-    re-exported by a package ``__init__``, in ``__all__``, served by a module ``__getattr__``,
-    named by the docs or an entry point; environment variables, CLI options, shipped config,
-    dependencies and announcements always are) or internal to it."""
-
-    PUBLIC = "public"
-    INTERNAL = "internal"
-
-
-class Place(BaseModel):
-    """A line of a file (a downstream use of a changed name)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    path: str
-    line: int
-
-
-class ApiChange(BaseModel):
-    """One radar fact, found from the code before and after a commit (or the project's own
-    words for ``announced``): what changed, how, whether it breaks users, and the evidence.
-    Built at import (not deferred): each radar worker forked after it makes these.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    kind: RadarKind
-    change: ApiChangeType
-    name: str  # the changed thing: "httpx.Client(proxies)", "APP_OLD_CACHE", "--legacy-mode"
-    breaking: bool = True  # deprecations and additions are not breaks
-    path: str = ""  # evidence file (after the commit, else before)
-    line: int | None = None
-    detail: str = ""  # old -> new, or the project's sentence
-    visibility: Visibility = Visibility.PUBLIC
-    # a parameter item: its 0-based place among the arguments a caller passes by position
-    # (self not counted); None when keyword-only or not a parameter
-    position: int | None = None
-    release: str = ""  # the version whose release announces it (the tagged release commit)
-    # what an announcement writes as code (`proxies`, ``soft_unicode``, `--legacy`,
-    # `VLLM_USE_V1`), as a downstream would: ``pkg.name``, ``pkg.*(param)``, a flag, a variable
-    symbols: list[str] = Field(default_factory=list)
-    # what to write instead, in the project's own words (a deprecation message, a changelog
-    # entry's "use X instead"); empty when the project says none
-    replacement: str = ""
-    # a removed or renamed method the project itself calls on its instances (``self.m()``):
-    # a subclass's override of it stops being called, so a downstream override is affected;
-    # one the project never calls (a user-facing method) leaves overrides working
-    hook: bool = False
-    affects: list[Place] = Field(default_factory=list)  # downstream uses (--downstream)
-
-    @property
-    def public(self) -> bool:
-        return self.visibility is Visibility.PUBLIC
 
 
 class Grounding(_Frozen):

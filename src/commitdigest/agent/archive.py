@@ -196,7 +196,7 @@ class Archive:
                                 **_commit_brief(
                                     day, entry, commit, self.page(day, entry.name), summary=False
                                 ),
-                                "item": item.model_dump(mode="json"),
+                                "item": item.as_json(),
                             }
                         )
         return {"breaking_changes": items, "more": total - len(items)}
@@ -214,7 +214,7 @@ class Archive:
                             day, entry, commit, self.page(day, entry.name), summary=False
                         ),
                         "analysis": commit.analysis.model_dump(mode="json"),
-                        "api_changes": [i.model_dump(mode="json") for i in commit.api_changes],
+                        "api_changes": [i.as_json() for i in commit.api_changes],
                         "files": [f.path for f in commit.files][:200],
                     }
         raise ArchiveError(f"no commit {sha} of {name} in the reports")

@@ -29,8 +29,10 @@ from __future__ import annotations
 import re
 from enum import StrEnum
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from commitdigest.models import FileChange
+if TYPE_CHECKING:
+    from commitdigest.models import FileChange
 
 
 class Area(StrEnum):

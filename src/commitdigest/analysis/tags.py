@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from commitdigest.models import ChangeType
+from commitdigest.facts import ChangeType
 from commitdigest.text import Sieved
 
 # highest first; see the module docstring

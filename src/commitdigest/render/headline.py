@@ -21,7 +21,7 @@ Markdown and HTML, the weekly, the e-mail, chat digests, the site, the MCP archi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
 from commitdigest.models import ApiChange, RadarKind
@@ -134,15 +134,14 @@ def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
             detail = f"{item.detail}; {classes}" if item.detail else classes
             symbols = [s for i, _ in group for s in (i.name, *i.symbols)]
             out.append(
-                item.model_copy(
-                    update={
-                        "name": member,
-                        "detail": detail,
-                        "path": "",
-                        "line": None,
-                        "symbols": list(dict.fromkeys(symbols)),
-                        "hook": any(i.hook for i, _ in group),
-                    }
+                replace(
+                    item,
+                    name=member,
+                    detail=detail,
+                    path="",
+                    line=None,
+                    symbols=list(dict.fromkeys(symbols)),
+                    hook=any(i.hook for i, _ in group),
                 )
             )
     return out
@@ -170,16 +169,15 @@ def same_class(items: Sequence[ApiChange]) -> list[ApiChange]:
             shown = ", ".join(members[:MEMBERS_SHOWN]) + (f" (+{more})" if more > 0 else "")
             symbols = [s for i, _ in group for s in (i.name, *i.symbols)]
             out.append(
-                item.model_copy(
-                    update={
-                        "name": f"{owner}.*",
-                        "detail": shown,
-                        "line": None,
-                        "symbols": list(dict.fromkeys(symbols)),
-                        "replacement": "",
-                        "hook": any(i.hook for i, _ in group),
-                        "position": None,
-                    }
+                replace(
+                    item,
+                    name=f"{owner}.*",
+                    detail=shown,
+                    line=None,
+                    symbols=list(dict.fromkeys(symbols)),
+                    replacement="",
+                    hook=any(i.hook for i, _ in group),
+                    position=None,
                 )
             )
     return out

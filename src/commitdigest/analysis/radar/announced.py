@@ -53,7 +53,7 @@ from commitdigest.analysis.radar.models import (
 )
 from commitdigest.analysis.radar.public import public_surface
 from commitdigest.analysis.radar.reads import is_fragment
-from commitdigest.models import ApiChangeType
+from commitdigest.facts import ApiChangeType
 
 __all__ = ["change_named", "detect", "entry_item", "is_changelog", "symbols_of"]
 

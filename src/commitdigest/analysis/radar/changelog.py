@@ -25,7 +25,7 @@ from commitdigest.analysis.radar.kept import ByText
 from commitdigest.analysis.radar.pyapi import indent_of
 from commitdigest.analysis.radar.reads import fragment_heading
 from commitdigest.analysis.tags import WARNINGS_HANDLED
-from commitdigest.models import ApiChangeType
+from commitdigest.facts import ApiChangeType
 
 __all__ = [
     "Edit",

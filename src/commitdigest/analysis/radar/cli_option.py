@@ -13,6 +13,7 @@ import ast
 import configparser
 import re
 import tomllib
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -208,8 +209,7 @@ def _commands(view: CommitView, removed: dict[str, str]) -> list[ApiChange]:
         needle = text[at.start() : at.end()] if at else None  # its declaration's line
         item = removed_from(RadarKind.CLI_COMMAND, command, path, text, needle)
         items.append(
-            item.model_copy(update={"detail": f"{target}; {shown}" if own else target,
-                                    "symbols": own})
+            replace(item, detail=f"{target}; {shown}" if own else target, symbols=own)
         )  # fmt: skip
     return items
 

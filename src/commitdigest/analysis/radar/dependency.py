@@ -33,7 +33,7 @@ from commitdigest.analysis.radar.models import (
     line_of,
 )
 from commitdigest.analysis.radar.reads import is_dependency_file, is_setup_file
-from commitdigest.models import ApiChangeType
+from commitdigest.facts import ApiChangeType
 
 _REQ = re.compile(
     r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?\s*(?:>=|==|~=)\s*([0-9]+(?:\.[0-9]+)*)"

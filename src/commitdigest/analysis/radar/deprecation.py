@@ -32,7 +32,7 @@ from commitdigest.analysis.radar.pyapi import (
     signature_end,
     string_spans,
 )
-from commitdigest.models import ApiChangeType, Visibility
+from commitdigest.facts import ApiChangeType, Visibility
 
 # a deprecation helper, by its name: Lightning's ``rank_zero_deprecation``, diffusers'
 # ``deprecate``, ``warn_deprecated``, ``_deprecated_warning``, ``deprecation_warning`` (not

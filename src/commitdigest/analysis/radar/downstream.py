@@ -52,7 +52,7 @@ from pathlib import Path
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
 from commitdigest.analysis.radar.pyapi import absolute_module, top_level, without_comments
-from commitdigest.models import ApiChangeType, Place
+from commitdigest.facts import ApiChangeType, Place
 
 __all__ = ["MAX_FILE_BYTES", "attach_affects", "scan_downstream"]
 
@@ -1166,6 +1166,6 @@ def attach_affects(
         for item in items:
             places = sorted(set(_places(item, uses, exports)), key=lambda p: (p.path, p.line))
             if places:
-                item = item.model_copy(update={"affects": places[:MAX_PLACES]})
+                item = replace(item, affects=places[:MAX_PLACES])
             out[sha].append(item)
     return out

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 from commitdigest.analysis.radar import (
@@ -36,7 +36,7 @@ from commitdigest.analysis.radar.models import ApiChange, CommitView, RadarKind
 from commitdigest.analysis.radar.patch import Hunk, hunk_lines, patch_changes, patched
 from commitdigest.analysis.radar.reads import read_at_all
 from commitdigest.analysis.radar.repo import Blobs, RepoView
-from commitdigest.models import ApiChangeType, FileStatus
+from commitdigest.facts import ApiChangeType, FileStatus
 
 if TYPE_CHECKING:
     from commitdigest.models import Commit
@@ -331,7 +331,7 @@ def _with_replacements(items: list[ApiChange], view: CommitView) -> list[ApiChan
                 sides[new] = said_by_path(side)
             texts = view.after if new else view.before
             found = replacement_for(item, own_first(item, sides[new], texts))
-            item = item.model_copy(update={"replacement": found}) if found else item
+            item = replace(item, replacement=found) if found else item
         out.append(item)
     return out
 

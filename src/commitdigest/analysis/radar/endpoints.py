@@ -10,7 +10,7 @@ view whose "before" is the old revision and "after" the new one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from commitdigest.analysis.radar import (
@@ -35,7 +35,7 @@ from commitdigest.analysis.radar.models import ApiChange, CommitView
 from commitdigest.analysis.radar.public import public_surface
 from commitdigest.analysis.radar.reads import read_at_all
 from commitdigest.analysis.radar.repo import Blobs, RepoView
-from commitdigest.models import ApiChangeType
+from commitdigest.facts import ApiChangeType
 
 __all__ = ["Found", "Release", "Revisions", "compare_revisions"]
 
@@ -128,7 +128,7 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
         return replacement_for(item, own_first(item, said, texts), notes)
 
     changes = [
-        i.model_copy(update={"replacement": i.replacement or instead(i, old_said)})
+        replace(i, replacement=i.replacement or instead(i, old_said))
         for i in dedupe([*items, *released], by="release")
     ]
     # a name deprecated and removed inside the range warned in a release between the two
@@ -141,9 +141,7 @@ def compare_revisions(blobs: Revisions, base: str, tip: str) -> Found:
                 for path, said in said_by_path(repo.texts(r.sha, paths)).items():
                     between[path] = list(dict.fromkeys([*between.get(path, []), *said]))
         changes = [
-            i.model_copy(update={"replacement": instead(i, between)})
-            if id(i) in quiet and between
-            else i
+            replace(i, replacement=instead(i, between)) if id(i) in quiet and between else i
             for i in changes
         ]
     found.changes = changes

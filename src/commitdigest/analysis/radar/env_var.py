@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from functools import lru_cache
 
 from commitdigest.analysis.radar.models import (
@@ -369,7 +370,7 @@ def _removed(name: str, path: str, before: str | None) -> ApiChange:
     at = _reads(before).get(name) if before else None
     if before is None or at is None:
         return item
-    return item.model_copy(update={"line": before.count("\n", 0, at) + 1})
+    return replace(item, line=before.count("\n", 0, at) + 1)
 
 
 def _read_elsewhere(view: CommitView, gone: list[str], touched: list[str]) -> set[str]:

@@ -13,7 +13,7 @@ from commitdigest.analysis.radar.models import ApiChange, RadarKind
 from commitdigest.analysis.radar.patch import lines_of
 from commitdigest.analysis.radar.pyapi import indent_of
 from commitdigest.analysis.radar.pylocal import find
-from commitdigest.models import ApiChangeType
+from commitdigest.facts import ApiChangeType
 
 __all__ = ["REPLACED", "own_first", "replacement_for", "said_at", "said_by_path", "said_in"]
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from commitdigest.models import ApiChange as ApiChange
-from commitdigest.models import ApiChangeType
-from commitdigest.models import RadarKind as RadarKind
+from commitdigest.facts import ApiChange as ApiChange
+from commitdigest.facts import ApiChangeType
+from commitdigest.facts import RadarKind as RadarKind
 
 if TYPE_CHECKING:
     from commitdigest.analysis.radar.repo import RepoView
@@ -141,7 +141,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
     """12 hex digits over the items (their ``affects`` left out: a downstream's uses change no
     analysis), for the cache keys of analyses made with them."""
     payload = json.dumps(
-        [i.model_dump(mode="json", exclude={"affects"}) for i in items or ()],
+        [i.as_json(affects=False) for i in items or ()],
         ensure_ascii=False,
         sort_keys=True,
     )

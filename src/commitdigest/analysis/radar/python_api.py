@@ -94,7 +94,7 @@ from commitdigest.analysis.radar.pylocal import (
     subclasses,
 )
 from commitdigest.analysis.radar.repo import RepoView
-from commitdigest.models import ApiChangeType, Visibility
+from commitdigest.facts import ApiChangeType, Visibility
 
 __all__ = ["detect", "init_paths"]
 
@@ -847,13 +847,12 @@ def _one_per_object(items: list[ApiChange], exported: dict[str, str]) -> list[Ap
         keep = min(public, key=lambda i: (len(i.name), i.name)) if public else group[0]
         others = [i for i in group if i is not keep]
         symbols = [*keep.symbols, *(s for i in others for s in (i.name, *i.symbols))]
-        merged[id(keep)] = keep.model_copy(
-            update={
-                "symbols": [s for s in dict.fromkeys(symbols) if s != keep.name],
-                "replacement": keep.replacement
-                or next((i.replacement for i in others if i.replacement), ""),
-                "hook": any(i.hook for i in group),
-            }
+        merged[id(keep)] = replace(
+            keep,
+            symbols=[s for s in dict.fromkeys(symbols) if s != keep.name],
+            replacement=keep.replacement
+            or next((i.replacement for i in others if i.replacement), ""),
+            hook=any(i.hook for i in group),
         )
         folded.update(id(i) for i in others)
     return [merged.get(id(i), i) for i in items if id(i) not in folded]
@@ -1411,13 +1410,12 @@ def _module_gone(items: list[ApiChange], module: str) -> list[ApiChange]:
     first = names[0]
     prefixes = {i.name.rpartition(".")[0] for i in names}  # (a private module's names as
     # its package exported them: named by the package)
-    grouped = first.model_copy(
-        update={
-            "name": prefixes.pop() if len(prefixes) == 1 else module,
-            "detail": f"{shown} (+{len(names) - 3})",
-            "symbols": [i.name for i in names],
-            "replacement": "",
-        }
+    grouped = replace(
+        first,
+        name=prefixes.pop() if len(prefixes) == 1 else module,
+        detail=f"{shown} (+{len(names) - 3})",
+        symbols=[i.name for i in names],
+        replacement="",
     )
     grouped_ids = {id(i) for i in names}
     return [grouped, *(i for i in items if id(i) not in grouped_ids)]
@@ -1511,7 +1509,7 @@ def _modules_gone(items: list[ApiChange]) -> list[ApiChange]:
             kept.append(item)
         elif outer[item.name] is None:  # (else: in its package's symbols)
             inside = sorted(m for m, p in outer.items() if p == item.name)
-            kept.append(item.model_copy(update={"symbols": [*item.symbols, *inside]}))
+            kept.append(replace(item, symbols=[*item.symbols, *inside]))
     return kept
 
 
