@@ -5040,6 +5040,30 @@ def test_a_fix_of_something_breaking_and_a_tidied_output_are_no_break() -> None:
     }
 
 
+def test_a_formatters_removal_of_layout_from_its_users_code_announces_nothing() -> None:
+    """black 25.1.0 stabilised "Remove parentheses around sole list items (#4312)": what the
+    formatter now takes out of its users' code, read as a removal of black's. Punctuation
+    and space taken away are no API; a removal of something users pass, named so or
+    written as code, still announces."""
+    log = (
+        "## 25.1.0\n\n### Highlights\n\n"
+        "- Remove parentheses around sole list items (#4312)\n"
+        "- Remove blank lines before class docstrings (#9)\n"
+        "- Removed redundant parentheses in if guards for case blocks (#4214)\n"
+        "- Remove the `parens` argument of `format_str` (#10)\n"
+        "- Remove the brackets option (#11)\n"
+        "- Remove `--skip-string-normalization` (#12)\n"
+    )
+    assert announced(log) == {
+        "Remove parentheses around sole list items (#4312)": False,
+        "Remove blank lines before class docstrings (#9)": False,
+        "Removed redundant parentheses in if guards for case blocks (#4214)": False,
+        "Remove the `parens` argument of `format_str` (#10)": True,
+        "Remove the brackets option (#11)": True,
+        "Remove `--skip-string-normalization` (#12)": True,
+    }
+
+
 def test_towncrier_headings_users_need_not_act_on_and_entry_credits() -> None:
     """aiohttp 3.14.0 (towncrier): "Improved documentation" ("Replaced the deprecated
     ``ujson`` library … in the quickstart"), "Contributor-facing changes" and

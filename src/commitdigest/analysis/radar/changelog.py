@@ -788,6 +788,17 @@ _TIDIED = re.compile(
     r"|unused|superfluous|spurious|stray)\s+(?!x\b)((?:[\w.()]+\s*){1,3})",
     re.I,
 )
+# the layout of code a removal takes away (a formatter's or a linter's work: black 25.1.0's
+# "Remove parentheses around sole list items", "Remove blank lines before class
+# docstrings"), never something users import or pass: punctuation and space, not written
+# as code (which reads " x ")
+_LAYOUT_GONE = re.compile(
+    r"^\s+(?:(?:the|any|all|some)\s+)?(?:(?!x\b)\w+\s+)?(?:parenthes[ie]s|parens|brackets"
+    r"|braces|blank\s+lines?|empty\s+lines?|newlines?|line\s+breaks?|whitespace|spaces"
+    r"|indentation|trailing\s+commas?|commas|semicolons|backslashes)\b(?!\s+(?:argument"
+    r"|parameter|option|flag|setting|field|attribute)s?\b)",
+    re.I,
+)
 # what a removal takes from the project's own tooling, by where its words say it is (a
 # list of pull request titles, Celery's: "Remove Python 3.8 from CI workflow", "Remove
 # Python 4.0 version condition for pytest dependencies"); not a project's test utilities
@@ -936,6 +947,8 @@ def _tidies(text: str, lead: re.Match[str]) -> bool:
     why = _NOT_NEEDED.search(clause)
     if why is not None and not _names_api(clause[: why.start()]):
         return True
+    if _LAYOUT_GONE.match(gone):
+        return True  # a formatter's work on its users' code, no API of its own
     tidied = _TIDIED.match(gone)
     if tidied is None:
         return False
