@@ -7597,3 +7597,123 @@ def test_a_base_written_as_pythons_other_name_for_it_is_the_same(tmp_path: Path,
     assert [(i.name, i.detail) for i in items] == [
         ("pkg.utils.Gone", "bases (IOError) → (ValueError)")
     ]
+
+
+def test_a_breaking_marker_on_docs_housekeeping_announces_nothing(
+    tmp_path: Path, mode: str
+) -> None:
+    """litestar marked five commits of a day ``docs(conf)!:`` (and one ``chore(docs)!:``)
+    that changed only its Sphinx ``docs/conf.py``: no user's code can break. A ``docs!:``
+    marker on a commit that deletes a module of the package, and ``feat(core)!:``, still
+    announce."""
+    conf = "html_context = {}\n\n\ndef update_html_context(app):\n    pass\n"
+    [docs, chore, code, feat] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/render.py": "x = 1\n",
+                                        "docs/conf.py": conf, "pkg/core.py": "y = 1\n"}),
+        CommitSpec("docs(conf)!: drop update_html_context (#4791)", D[1],
+                   files={"docs/conf.py": "html_context = {}\n"}),
+        CommitSpec("chore(docs)!: update sphinx version to 9 (#4790)", D[2],
+                   files={"docs/conf.py": "html_context = {'v': 9}\n",
+                          "pyproject.toml": "[dependency-groups]\ndocs = ['sphinx>=9']\n"}),
+        CommitSpec("docs!: remove the render module", D[3], files={"pkg/render.py": None}),
+        CommitSpec("feat(core/testing)!: Normalise exception handling", D[4],
+                   files={"pkg/core.py": "y = 2\n"}),
+    ], mode)  # fmt: skip
+    assert docs == [] and chore == []
+    assert [i.name for i in code if i.kind is RadarKind.ANNOUNCED] == ["remove the render module"]
+    assert [i.name for i in feat] == ["Normalise exception handling"]
+
+
+def test_a_breaking_change_footer_is_read_to_its_end(tmp_path: Path, mode: str) -> None:
+    """A conventional ``BREAKING CHANGE:`` footer goes on over the lines below it (litestar's
+    RapiDoc removal was named "… has been removed. Migrate to another"); a blank line, a
+    bullet or another footer ends it."""
+    body = (
+        "* feat!: remove the RapiDoc OpenAPI UI plugin\n\n"
+        "BREAKING CHANGE: RapidocRenderPlugin has been removed. Migrate to another\n"
+        "bundled UI plugin such as ScalarRenderPlugin (the default).\n"
+        "Closes #4975\n\n* docs: remove RapiDoc from the docs\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"README.md": "x\n"}),
+        CommitSpec("feat: Remove RapiDoc Plugin (#4977)", D[1], body=body,
+                   files={"README.md": "y\n"}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == [
+        "RapidocRenderPlugin has been removed. Migrate to another bundled UI plugin such as "
+        "ScalarRenderPlugin (the default)."
+    ]
+
+
+LITESTAR_LOG = """\
+:orphan:
+
+3.x Changelog
+=============
+
+.. changelog:: 3.0.0
+    :date: 2364-01-27
+
+    .. change:: Remove deprecated ``params.Dependency``
+        :type: feature
+        :pr: 4818
+        :breaking:
+
+        Remove ``params.Dependency``, deprecated since 2.23.
+"""
+LITESTAR_NEW = """\
+    .. change:: Remove default exception handler for all unhandled exceptions
+        :type: feature
+        :breaking:
+        :pr: 4610
+
+        Unhandled exceptions will now be re-raised, for the server to handle.
+
+        .. important::
+
+            Your application's behaviour won't change.
+
+    .. change:: Fix ``raise_server_exceptions`` flag in test clients
+        :type: bugfix
+        :pr: 4610
+
+        The flag has been non-functional since version 1: exceptions are no longer
+        swallowed and the old workaround was removed.
+
+"""
+
+
+def test_litestars_changelog_directives_with_titles_and_a_breaking_flag(
+    tmp_path: Path, mode: str
+) -> None:
+    """litestar writes its changelog with an extension of its own: a version is ``..
+    changelog:: 3.0.0`` (its date ``:date:``), an entry ``.. change:: Title`` with a
+    ``:type:`` and a ``:breaking:`` flag, indented under the version. Its breaking entries
+    were never announced: the commit's new lines are all indented, no bullet, and the flag
+    and title were not read. The flagged entry is named by its title; a bugfix beside it
+    that says what it "removed" is the bug; the commit that dates a version releases it."""
+    log = "docs/release-notes/changelog.rst"
+    at = "    .. change:: Remove deprecated"
+    section = ".. changelog:: 3.0.0\n"
+    release = (
+        ".. changelog:: 3.1.0\n    :date: 2026-06-11\n\n"
+        "    .. change:: The ``default`` keyword of ``Body`` is gone\n"
+        "        :type: feature\n        :breaking:\n\n"
+        "        Passing it now raises a ``TypeError``.\n\n"
+        "    .. change:: Fix the OpenAPI schema of nullable fields\n"
+        "        :type: bugfix\n\n        They are no longer left out of ``required``.\n\n"
+    )
+    written, released = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"litestar/__init__.py": "", log: LITESTAR_LOG}),
+        CommitSpec("feat(core)!: Normalise exception handling", D[1], files={
+            log: LITESTAR_LOG.replace(at, LITESTAR_NEW + at)}),
+        CommitSpec("chore: Prepare release 3.1.0", D[2], files={
+            log: LITESTAR_LOG.replace(at, LITESTAR_NEW + at).replace(section, release + section)}),
+    ], mode)  # fmt: skip
+    entries = [(i.name, i.change, i.line) for i in written if i.path == log]
+    assert entries == [
+        ("Remove default exception handler for all unhandled exceptions", ApiChangeType.REMOVED, 9)
+    ]
+    assert [(i.name, i.release, i.breaking) for i in released] == [
+        ("The ``default`` keyword of ``Body`` is gone", "3.1.0", True)
+    ]

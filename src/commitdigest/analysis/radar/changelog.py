@@ -305,9 +305,12 @@ def _scan(lines: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, int, s
             if md:
                 out.append((i, i, len(md.group(1)), md.group(2), ""))
                 continue
-        if line.startswith(_DIRECTIVE) and i + 1 < len(lines):  # (a heading it makes reads
-            version = _VERSION_OPTION.match(lines[i + 1])  # the line below, not the one above)
-            if version and not line[len(_DIRECTIVE) :].strip():
+        if line.startswith(_DIRECTIVE):  # (a heading it makes reads the line below, not
+            argument = line[len(_DIRECTIVE) :].strip()  # the one above; litestar names the
+            version = _VERSION_OPTION.match(lines[i + 1]) if i + 1 < len(lines) else None
+            if argument and _VERSION.search(argument):  # version on the directive's line:
+                out.append((i, i, 0, argument, _DIRECTIVE))  # ``.. changelog:: 3.0.0``)
+            elif version and not argument:
                 out.append((i, i, 0, version.group(1), _DIRECTIVE))
             continue
         if not line.startswith(line[0] * 3):
@@ -624,8 +627,10 @@ def _paragraphs_only(
 
 def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
     """The ``.. change::`` directive at line index ``i`` as an entry, and the index of the
-    line after it: its paragraphs (nested directives such as ``.. seealso::`` left out)
-    under the heading its ``:tags:`` make (:func:`tags_heading`)."""
+    line after it: its title in bold where the directive has one (litestar's), then its
+    paragraphs (nested directives such as ``.. seealso::`` left out), under the heading its
+    ``:tags:`` (or ``:type:``) make (:func:`tags_heading`), "Breaking" for a ``:breaking:``
+    one."""
     indent = indent_of(lines[i])
     options: dict[str, str] = {}
     j = i + 1
@@ -651,7 +656,16 @@ def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
                 first = j if first is None else first
                 parts.append(line.strip())
         j += 1
-    heading = tags_heading(options.get("tags", ""))
+    # litestar's extension: a title on the directive's line, a ``:type:`` (feature, bugfix,
+    # misc) and a ``:breaking:`` flag (its changelog's breaking changes said nothing before)
+    title = lines[i].lstrip()[len(_CHANGE) :].strip()
+    if title:
+        parts.insert(0, f"**{title}**")
+        first = i
+    if "breaking" in options:
+        heading = "Breaking"
+    else:
+        heading = tags_heading(options.get("tags") or options.get("type", ""))
     return Entry(line=(i if first is None else first) + 1, text=" ".join(parts), heading=heading), j
 
 

@@ -200,7 +200,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 35: a deprecation marker in a docstring; python_requires on the line below its key
 # 36: a table of variables only warned of is no read (nor a loop over os.environ, a WSGI
 #     environ); one raise of Python per folder however written; defaults as written
-RADAR_VERSION = 36
+RADAR_VERSION = 37
 
 
 def cache_key(sha: str, base: str) -> str:
