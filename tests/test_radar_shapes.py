@@ -7717,3 +7717,63 @@ def test_litestars_changelog_directives_with_titles_and_a_breaking_flag(
     assert [(i.name, i.release, i.breaking) for i in released] == [
         ("The ``default`` keyword of ``Body`` is gone", "3.1.0", True)
     ]
+
+
+def test_a_dataclasss_post_init_deprecates_its_class_and_its_fields(
+    tmp_path: Path, mode: str
+) -> None:
+    """litestar deprecated ``DependencyKwarg`` in its ``__post_init__``: a helper given
+    ``deprecated_name="DependencyKwarg"`` (read ``DependencyKwarg.__post_init__``, a name no
+    user calls), and, under ``if self.skip_validation:``, "Deprecated parameter
+    'skip_validation'" (read ``skip_validation``, no name of the package at all). The first
+    is the class, the second the field its constructor takes; a message there that names
+    neither is the constructor's, and a helper in another method that quotes its class is
+    that method's."""
+    before = (
+        "from dataclasses import dataclass, field\nfrom typing import Any, ClassVar\n\n\n"
+        "@dataclass(frozen=True)\nclass DependencyKwarg:\n"
+        '    """Data container representing a dependency."""\n\n'
+        "    kind: ClassVar[str] = 'dependency'\n"
+        "    default: Any = field(default=None)\n"
+        "    skip_validation: bool = field(default=False)\n\n"
+        "    def __hash__(self) -> int:\n        return 0\n\n"
+        "    def __post_init__(self) -> None:\n        pass\n\n\n"
+        "@dataclass\nclass Marker:\n    value: int = 0\n\n"
+        "    def __post_init__(self) -> None:\n        pass\n\n"
+        "    def render(self) -> str:\n        return ''\n"
+    )
+    after = (
+        before.replace("from typing", "import warnings\nfrom typing")
+        .replace(
+            "    def __post_init__(self) -> None:\n        pass\n\n\n",
+            "    def __post_init__(self) -> None:\n"
+            '        warn_deprecation(\n            "2.23.0",\n            removal_in="3.0",\n'
+            '            alternative="di.NamedDependency",\n            kind="class",\n'
+            '            deprecated_name="DependencyKwarg",\n        )\n\n'
+            "        if self.skip_validation:\n            warnings.warn(\n"
+            "                \"Deprecated parameter 'skip_validation'. This will be removed in \"\n"
+            '                "Litestar 3.0.",\n                category=DeprecationWarning,\n'
+            "                stacklevel=2,\n            )\n\n\n",
+        )
+        .replace(
+            "    def __post_init__(self) -> None:\n        pass\n\n    def render",
+            "    def __post_init__(self) -> None:\n"
+            "        warnings.warn('the old rendering is deprecated', DeprecationWarning)\n\n"
+            "    def render",
+        )
+        .replace(
+            "        return ''\n",
+            '        warn_deprecation("2.0", kind="method", deprecated_name="Marker")\n'
+            "        return ''\n",
+        )
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/params.py", [("init", before), ("Deprecate Dependency", after)],
+        kind=RadarKind.DEPRECATION,
+    )  # fmt: skip
+    assert sorted((i.name, i.position) for i in items) == [
+        ("pkg.params.DependencyKwarg", None),
+        ("pkg.params.DependencyKwarg.__init__(skip_validation)", 1),
+        ("pkg.params.Marker.__init__", None),
+        ("pkg.params.Marker.render", None),
+    ]
