@@ -7777,3 +7777,23 @@ def test_a_dataclasss_post_init_deprecates_its_class_and_its_fields(
         ("pkg.params.Marker.__init__", None),
         ("pkg.params.Marker.render", None),
     ]
+
+
+def test_an_entrys_symbols_are_what_goes_not_what_it_adds() -> None:
+    """litestar 2.23.0's "Deprecate ``params.Dependency``, introduce ``di.NamedDependency``
+    and ``params.SkipValidation``" gave the two new names as its symbols, and not the
+    deprecated one: a module of the package and its class, written from the package down,
+    were read as another project's. What it adds — after "introduce", "add", also a role's
+    target (":data:`di.NamedDependency <litestar.di.NamedDependency>`") — is no symbol."""
+    from commitdigest.analysis.radar.announced import symbols_of
+
+    title = (
+        "**Deprecate ``params.Dependency``, introduce ``di.NamedDependency`` and "
+        "``params.SkipValidation``**. - Add :data:`di.NamedDependency "
+        "<litestar.di.NamedDependency>` generic - Deprecate ``params.Dependency``"
+    )
+    assert symbols_of(title, ["litestar"]) == ["litestar.params.Dependency"]
+    assert symbols_of("Remove ``params.Dependency`` and ``di.Provide``.", ["litestar"]) == [
+        "litestar.params.Dependency",
+        "litestar.di.Provide",
+    ]

@@ -85,6 +85,9 @@ _ENTRY_LINES = re.compile(r"^\s*[-*+]\s|^#|^[=\-~^]{3,}|^\S|^\s+\.\. change::", 
 _PARAM_WORDS = re.compile(r"\b(?:argument|parameter|keyword|kwarg|option)s?\b", re.I)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _REPLACEMENT = re.compile(r"(?i)use|using|to|by|of|favou?r|with|see|instead")
+# what an entry adds beside what goes ("Deprecate ``params.Dependency``, introduce
+# ``di.NamedDependency`` and ``params.SkipValidation``"): no symbol of it either
+_ADDED = re.compile(r"(?i)add|adds|added|adding|introduces?|introduced|introducing|new")
 # where what an entry names before goes from ("Remove `x()` from `starlette.routing`",
 # "`foo` in `Client.get()`"): no symbol itself, its other names are (every use of the module
 # read as one of the removed function)
@@ -641,12 +644,22 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
     words = plain_text(entry)
     place: tuple[str, str] | None = None  # the last span that says where from (and its
     # pattern), for a list of them
-    for at, span in enumerate(code_spans(announcing(entry))):
+    added: str | None = None  # the pattern of the last span it adds, for a list of them
+    said = announcing(entry)
+    for at, span in enumerate(code_spans(said)):
         quoted = rf"`+{re.escape(span)}`+"
-        before = re.search(rf"(\w+)\s+{quoted}", words)
+        before = re.search(rf"(\w+)\s+{quoted}", words) or re.search(
+            rf"(\w+)\s+:[\w:]+:`[^`<]*<{re.escape(span)}>`", said
+        )  # (a role's target: ":data:`di.NamedDependency <litestar.di.NamedDependency>`")
         after = re.search(rf"{quoted}\s+(\w+)", words)
         if before is not None and _REPLACEMENT.fullmatch(before.group(1)):
             continue
+        if (before is not None and _ADDED.fullmatch(before.group(1))) or (
+            added and re.search(rf"{added}[\s,]*(?:(?:and|or)\s+)?{quoted}", words)
+        ):
+            added = quoted
+            continue
+        added = None
         if re.fullmatch(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+", span):
             out.append(span)  # a flag, an environment variable
             continue
@@ -673,7 +686,9 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
             dotted = span.removesuffix("()")
             if dotted.split(".")[0] in packages:
                 out.append(dotted)
-            elif dotted[0].isupper():  # `URL.raw`: a class of the package and its member
+            elif dotted[0].isupper() or re.fullmatch(r"[a-z_]\w*\.[A-Z]\w*", dotted):
+                # `URL.raw`: a class of the package and its member; `params.Dependency`:
+                # a module of the package and its class, as litestar writes them
                 out.extend(f"{p}.{dotted}" for p in packages)
         elif _IDENT.fullmatch(span.removesuffix("()")) and not span.isdigit():
             name = span.removesuffix("()")

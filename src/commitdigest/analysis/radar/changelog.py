@@ -659,8 +659,8 @@ def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
     # litestar's extension: a title on the directive's line, a ``:type:`` (feature, bugfix,
     # misc) and a ``:breaking:`` flag (its changelog's breaking changes said nothing before)
     title = lines[i].lstrip()[len(_CHANGE) :].strip()
-    if title:
-        parts.insert(0, f"**{title}**")
+    if title:  # (a sentence of its own: what the paragraphs go on to add is not what goes)
+        parts.insert(0, f"**{title}**" + ("" if title[-1] in ".!?:" else "."))
         first = i
     if "breaking" in options:
         heading = "Breaking"
