@@ -7797,3 +7797,34 @@ def test_an_entrys_symbols_are_what_goes_not_what_it_adds() -> None:
         "litestar.params.Dependency",
         "litestar.di.Provide",
     ]
+
+
+def test_a_deprecation_said_to_be_over_is_the_break_it_became(tmp_path: Path, mode: str) -> None:
+    """trio files what a deprecation turns into as a ``deprecated`` fragment, released under
+    "Deprecations and removals": "… now raises, after being deprecated since Trio 0.27.0"
+    was a deprecation, not a break, on the day it was written and at the 0.34.0 release. A
+    fragment that deprecates ("have been deprecated") is still one."""
+    raises = (
+        "Trying to use absolute deadlines on a `trio.CancelScope` constructed\n"
+        "with a relative deadline now raises, after being deprecated since Trio\n0.27.0.\n"
+    )
+    deprecates = (
+        "Both `trio.testing.RaisesGroup` and `trio.testing.Matcher` have been deprecated.\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/trio/__init__.py": "", "newsfragments/.gitkeep": ""}),
+        CommitSpec("Disallow absolute deadlines for relative cancel scopes", D[1], files={
+            "newsfragments/3403.deprecated.rst": raises,
+            "newsfragments/3337.deprecated.rst": deprecates,
+        }),
+    ], mode)  # fmt: skip
+    found = sorted((i.path, i.change, i.breaking) for i in items)
+    assert found == [
+        ("newsfragments/3337.deprecated.rst", ApiChangeType.DEPRECATED, False),
+        ("newsfragments/3403.deprecated.rst", ApiChangeType.SIGNATURE_CHANGED, True),
+    ]
+    from commitdigest.analysis.radar.changelog import Entry, announces
+
+    heading = "Deprecations and removals"
+    assert announces(Entry(1, " ".join(raises.split()), heading)) == (None, True)
+    assert announces(Entry(1, deprecates, heading)) == (ApiChangeType.DEPRECATED, False)

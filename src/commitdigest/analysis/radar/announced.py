@@ -43,6 +43,7 @@ from commitdigest.analysis.radar.changelog import (
     plain_text,
     sections,
     shown_text,
+    without_past_deprecation,
 )
 from commitdigest.analysis.radar.models import (
     ApiChange,
@@ -797,6 +798,8 @@ def _said(text: str, breaking: bool) -> ApiChangeType | None:
         text = _ROLE_TEXT.sub(_role_text, text)
     if "be " in text or "in " in text:
         text = _TO_COME.sub(" ", text)
+    if breaking:  # ("now raises, after being deprecated since 0.27.0": no deprecation)
+        text = without_past_deprecation(text)
     words = _NAMES.sub(" ", text) if "_" in text or "`" in text or not text.islower() else text
     lead = _LEAD.match(words)
     if lead is not None:

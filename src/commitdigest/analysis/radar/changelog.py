@@ -43,6 +43,7 @@ __all__ = [
     "sections",
     "shown_text",
     "tags_heading",
+    "without_past_deprecation",
 ]
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -90,6 +91,22 @@ _NOT_A_REMOVAL = re.compile(
     r"|\bhas\s+been\s+restored\b",
     re.I,
 )
+# a deprecation said to be over, what the entry does now being the break ("… now raises,
+# after being deprecated since Trio 0.27.0"; not "was deprecated in favour of `y`", which
+# announces one)
+_DEPRECATED_BEFORE = re.compile(
+    r"\b(?:after|having)\s+(?:being|been)\s+deprecated\b"
+    r"|\b(?:previously|formerly|long)[\s-]+deprecated\b",
+    re.I,
+)
+
+
+def without_past_deprecation(text: str) -> str:
+    """``text`` without the words that say a deprecation is over (:data:`_DEPRECATED_BEFORE`):
+    what it names is what changes now, not a deprecation."""
+    return _DEPRECATED_BEFORE.sub(" ", text) if "eprecated" in text else text
+
+
 _BREAK_WORDS = re.compile(
     r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
     r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
@@ -722,11 +739,18 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
             if entry.nested and not _says_what(entry.text, words) and len(words.split()) > 4:
                 return None  # a sentence explaining the entry above ("This simplifies …");
                 # a short item is one of a list the entry opens ("Python 3.8")
+            if change is ApiChangeType.DEPRECATED and _DEPRECATED_BEFORE.search(words):
+                return None, True  # the deprecation done with (trio files its "now raises,
+                # after being deprecated since Trio 0.27.0" as a ``deprecated`` fragment)
             return change, change is not ApiChangeType.DEPRECATED
     if heading and _BOTH_HEADING.match(heading):  # towncrier's "Deprecations and Removals"
         if _REFERENCE_ONLY.match(words) or _NOT_A_REMOVAL.search(words):
             return None  # a link; what documents, restores, reverts or fixes
-        if _DEPRECATION_WORDS.search(words) and not _BREAK_WORDS.search(words):
+        if (
+            _DEPRECATION_WORDS.search(words)
+            and not _BREAK_WORDS.search(words)
+            and not _DEPRECATED_BEFORE.search(words)
+        ):
             return ApiChangeType.DEPRECATED, False
         return None, True  # (its entries remove or forbid: "Forbid inheritance from …")
     if heading and _QUIET_HEADING.search(heading):
