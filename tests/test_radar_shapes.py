@@ -7828,3 +7828,64 @@ def test_a_deprecation_said_to_be_over_is_the_break_it_became(tmp_path: Path, mo
     heading = "Deprecations and removals"
     assert announces(Entry(1, " ".join(raises.split()), heading)) == (None, True)
     assert announces(Entry(1, deprecates, heading)) == (ApiChangeType.DEPRECATED, False)
+
+
+TRIO_DEPRECATE = """\
+import sys
+import types
+
+
+class _ModuleWithDeprecations(types.ModuleType):
+    def __getattr__(self, name):
+        if name in self.__deprecated_attributes__:
+            return self.__deprecated_attributes__[name]
+        raise AttributeError(name)
+
+
+def deprecate_attributes(module_name, deprecated_attributes):
+    module = sys.modules[module_name]
+    module.__class__ = _ModuleWithDeprecations
+    module.__deprecated_attributes__ = deprecated_attributes
+"""
+TRIO_TESTING = """\
+from .. import _deprecate as _deprecate
+from ._raises_group import Matcher as Matcher, RaisesGroup as RaisesGroup
+from ._sequencer import Sequencer as Sequencer
+from ._trio_test import trio_test as trio_test
+"""
+
+
+def test_names_a_call_with_the_modules_name_serves_deprecated_are_not_removed(
+    tmp_path: Path, mode: str
+) -> None:
+    """trio deprecated ``trio.testing.RaisesGroup`` and ``Matcher``: it imports them under
+    private names and serves the public ones through ``_deprecate.deprecate_attributes(
+    __name__, {"RaisesGroup": DeprecatedAttribute(…), …})``, which gives the module a class
+    whose ``__getattr__`` looks them up; both read as removed. ``Sequencer``, dropped in
+    the same commit and served by nothing, is."""
+    after = TRIO_TESTING.replace(
+        "Matcher as Matcher, RaisesGroup as RaisesGroup",
+        "Matcher as _Matcher, RaisesGroup as _RaisesGroup",
+    ).replace("from ._sequencer import Sequencer as Sequencer\n", "") + (
+        "\n_deprecate.deprecate_attributes(\n    __name__,\n    {\n"
+        '        "RaisesGroup": _deprecate.DeprecatedAttribute(\n'
+        '            _RaisesGroup, version="0.33.0", issue=3326\n        ),\n'
+        '        "Matcher": _deprecate.DeprecatedAttribute(_Matcher, version="0.33.0"),\n'
+        "    },\n)\n"
+    )
+    files = {
+        "src/trio/__init__.py": "", "src/trio/_deprecate.py": TRIO_DEPRECATE,
+        "src/trio/testing/__init__.py": TRIO_TESTING,
+        "src/trio/testing/_raises_group.py": "class Matcher:\n    pass\n\n\nclass RaisesGroup:\n"
+        "    pass\n",
+        "src/trio/testing/_sequencer.py": "class Sequencer:\n    pass\n",
+        "src/trio/testing/_trio_test.py": "def trio_test(fn):\n    return fn\n",
+    }  # fmt: skip
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files=files),
+        CommitSpec("Deprecate `testing.RaisesGroup` and `testing.Matcher`", D[1],
+                   files={"src/trio/testing/__init__.py": after}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("trio.testing.Sequencer", ApiChangeType.REMOVED)
+    ]

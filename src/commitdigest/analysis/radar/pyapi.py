@@ -34,6 +34,7 @@ from commitdigest.analysis.radar.patch import lines_of
 __all__ = [
     "LAZY_MODULE",
     "MODULE_BLOCK",
+    "SERVED_BY_CALL",
     "TOP_LINE",
     "TYPE_CHECKING_IF",
     "Breakage",
@@ -770,7 +771,39 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     api.getattr_from = makers[0] if makers else None
     if LAZY_MODULE in text:
         api.getattr_names |= _lazy_module_names(tree, api, module)
+    if "__name__," in text and SERVED_BY_CALL.search(text):
+        api.getattr_names |= _served_by_call(tree)
     return api
+
+
+# a module-level call that gives the module's own name and a table of the names it serves
+# (trio's ``_deprecate.deprecate_attributes(__name__, {"RaisesGroup": …})``, which gives the
+# module a class whose ``__getattr__`` looks them up), by the callee's name
+SERVED_BY_CALL = re.compile(
+    r"^[A-Za-z_][\w.]*(?:deprecat|attr|lazy|alias)\w*[ \t]*\(\s*__name__\s*,\s*\{", re.M | re.I
+)
+
+
+def _served_by_call(tree: ast.Module) -> set[str]:
+    """The keys of the dict that a module-level call given ``__name__`` serves
+    (:data:`SERVED_BY_CALL`)."""
+    names: set[str] = set()
+    for node in top_level(tree.body, run_time=True):
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+            continue
+        args = node.value.args
+        if (
+            len(args) >= 2
+            and isinstance(args[0], ast.Name)
+            and args[0].id == "__name__"
+            and isinstance(args[1], ast.Dict)
+        ):
+            names |= {
+                k.value
+                for k in args[1].keys
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            }
+    return {n for n in names if n.isidentifier()}
 
 
 def _built(

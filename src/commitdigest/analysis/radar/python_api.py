@@ -50,6 +50,7 @@ from commitdigest.analysis.radar.public import (
 from commitdigest.analysis.radar.pyapi import (
     LAZY_MODULE,
     MODULE_BLOCK,
+    SERVED_BY_CALL,
     Breakage,
     ModuleApi,
     Obj,
@@ -667,6 +668,8 @@ def _module_getattr(text: str) -> bool:
         or "\ndef __getattr__" in text
         or LAZY_MODULE in text
         or other_getattr(text)  # (made by a function of the module, or in a block)
+        or ("__name__," in text and SERVED_BY_CALL.search(text) is not None)  # (trio's
+        # ``deprecate_attributes(__name__, {…})``)
     )
 
 
