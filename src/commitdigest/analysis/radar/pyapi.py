@@ -1697,6 +1697,12 @@ def _cli_command(obj: Obj) -> bool:
 _FIELD_CALLS = frozenset({"Field", "field", "ib", "attrib"})
 
 
+def _call_name(node: ast.Call) -> str:
+    """The name a call calls: ``field`` for ``field(…)`` and ``dataclasses.field(…)``."""
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 @lru_cache(maxsize=1024)
 def field_default(value: str, written: bool = False) -> str | None:
     """The default a dataclass-like field's value (as written) gives its constructor
@@ -1713,10 +1719,14 @@ def field_default(value: str, written: bool = False) -> str | None:
         node = ast.parse(value, mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return value
+    if isinstance(node, ast.Tuple) and len(node.elts) == 1 and isinstance(node.elts[0], ast.Call):
+        node = node.elts[0]  # a declaration in a stray tuple (peft's ``nblocks: int = (field(
+        # default=1, …),)``, a trailing comma): the default it says, not the tuple
+        if _call_name(node) not in _FIELD_CALLS:
+            return value
     if not isinstance(node, ast.Call):
         return value
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = _call_name(node)
     if name not in _FIELD_CALLS:
         return value
     lines = value.split("\n") if written else None
