@@ -7889,3 +7889,49 @@ def test_names_a_call_with_the_modules_name_serves_deprecated_are_not_removed(
     assert [(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API] == [
         ("trio.testing.Sequencer", ApiChangeType.REMOVED)
     ]
+
+
+CONSOLE = """\
+import warnings
+
+_EVENT_WIDTH = 30
+
+
+class ConsoleRenderer:
+    def __init__(self, pad_event: int = _EVENT_WIDTH, level: int = 3):
+        self._pad_event = pad_event
+        self._level = level
+"""
+
+
+def test_a_deprecated_parameter_made_none_hands_on_to_its_successor(
+    tmp_path: Path, mode: str
+) -> None:
+    """structlog renamed ``ConsoleRenderer(pad_event=_EVENT_WIDTH)`` to ``pad_event_to``
+    and kept ``pad_event: int | None = None``, which warns and is handed on (``pad_event_to
+    = pad_event``) only when given: a caller that passes nothing still gets
+    ``_EVENT_WIDTH``, from the new parameter's default, and one that passes it first sets
+    ``pad_event_to`` as it did ``pad_event``. It read "default changed ``_EVENT_WIDTH →
+    None``" beside its deprecation (and, that silenced, "position 1 → 3"). ``level`` made
+    ``None`` and handed to a local of another value still changed."""
+    after = CONSOLE.replace(
+        "pad_event: int = _EVENT_WIDTH, level: int = 3",
+        "pad_event_to: int = _EVENT_WIDTH, level: int | None = None, pad_event: int | None = None",
+    ).replace(
+        "        self._pad_event = pad_event\n        self._level = level\n",
+        "        if pad_event is not None:\n"
+        "            warnings.warn(\n"
+        '                "The `pad_event` argument is deprecated. Use `pad_event_to` instead.",\n'
+        "                DeprecationWarning,\n                stacklevel=2,\n            )\n"
+        "            pad_event_to = pad_event\n\n"
+        "        lvl = 1\n        if level is not None:\n            lvl = level\n"
+        "        self._pad_event_to = pad_event_to\n        self._level = lvl\n",
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/dev.py", [("init", CONSOLE), ("rename argument", after)], kind=None
+    )  # fmt: skip
+    found = sorted((i.kind.value, i.name, i.detail) for i in items)
+    assert found == [
+        ("deprecation", "pkg.dev.ConsoleRenderer.__init__(pad_event)", ""),
+        ("python_api", "pkg.dev.ConsoleRenderer.__init__(level)", "3 → None"),
+    ]
