@@ -3190,6 +3190,21 @@ def test_a_message_names_an_item_by_its_own_name_only() -> None:
     assert replacement_for(gone, [], ["``app.config`` is deprecated. Use X instead."]) == ""
 
 
+def test_a_replacement_shows_a_messages_fields_as_what_the_code_fills_in() -> None:
+    """litestar's deprecation messages are f-strings: "Use 'HeaderParameter(name={header!r})'
+    instead", "Use 'data: {alternative}' instead of …" were the replacements, a conversion
+    to a repr in the words. A changelog's words keep their braces (MyST's ``{func}`x```)."""
+    from commitdigest.analysis.radar.instead import replacement_for
+
+    header = ApiChange(kind=RadarKind.DEPRECATION, change=ApiChangeType.DEPRECATED,
+                       name="pkg.params.ParameterKwarg.__init__(header)")  # fmt: skip
+    said = "Deprecated 'header' parameter: Parameter(header={header!r}). Use "
+    said += "'HeaderParameter(name={header!r})' instead"
+    assert replacement_for(header, [said]) == "Use 'HeaderParameter(name=…)' instead"
+    note = "The ``header`` argument is deprecated. Use {func}`HeaderParameter` instead."
+    assert replacement_for(header, [], [note]) == "Use {func}`HeaderParameter` instead."
+
+
 def test_an_item_that_names_no_definition_is_looked_up_nowhere() -> None:
     """``upgrade`` asks for every item's replacement: a changelog's words ("… 2.5.1. …")
     or a flag are no definition, and an empty name once searched a module forever."""
