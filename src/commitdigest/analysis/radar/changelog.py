@@ -4,7 +4,9 @@
 of ``-``, entries ``-   Remove ``soft_unicode``…`` with continuation lines), and the
 ``changelog`` Sphinx extension's directives (SQLAlchemy, Alembic, Mako: a version is
 ``.. changelog::`` with ``:version: 2.1.0b3`` and ``:released: June 27, 2026``, an entry is
-``.. change::`` with ``:tags: removed, orm`` over its paragraphs). A towncrier news fragment
+``.. change::`` with ``:tags: removed, orm`` over its paragraphs; litestar's own extension
+names the version on the directive's line, ``.. changelog:: 3.0.0`` over ``:date:``, and an
+entry ``.. change:: Title`` with ``:type:`` and a ``:breaking:`` flag). A towncrier news fragment
 (``changelog/14434.deprecation.rst``, ``news/1234.removal.rst``, SQLAlchemy's
 ``unreleased_21/13350.rst``) is one entry of its type, or the directives it holds.
 
