@@ -835,6 +835,26 @@ def test_attrs_default_given_by_position_is_its_default() -> None:
     assert pyapi.field_default("attr.ib()") is None
 
 
+def test_a_field_declared_inside_a_stray_tuple_keeps_its_default(tmp_path: Path, mode: str) -> None:
+    """peft's "FIX BdLoraConfig.nblocks default being a tuple": ``nblocks: int = (field(
+    default=1, metadata={…}),)``, a trailing comma, became ``field(default=1, …)``; read as
+    "default changed" from the whole tuple, its help text in the detail. The default the
+    declaration says is the same; another default in its place still changed."""
+    head = "from dataclasses import dataclass, field\n\n\n@dataclass\nclass BdLoraConfig:\n"
+    stray = (
+        "    nblocks: int = (\n        field(\n            default=1,\n"
+        '            metadata={"help": "Number of blocks."},\n        ),\n    )\n'
+        "    size: int = (\n        field(default=3),\n    )\n"
+    )
+    fixed = (
+        "    nblocks: int = field(\n        default=1,\n"
+        '        metadata={"help": "Number of blocks."},\n'
+        "    )\n    size: int = field(default=4)\n"
+    )
+    found = _items(tmp_path, mode, head + stray, head + fixed)
+    assert found == [("pkg.mod.BdLoraConfig.size", "default_changed", "3 → 4")]
+
+
 def test_an_exported_import_made_lazy_is_a_dropped_export(tmp_path: Path, mode: str) -> None:
     """A module with ``__all__`` that moves an import it exports into a function (made lazy)
     or under ``if TYPE_CHECKING:`` no longer binds the name: the name is gone. Its imports

@@ -3190,6 +3190,21 @@ def test_a_message_names_an_item_by_its_own_name_only() -> None:
     assert replacement_for(gone, [], ["``app.config`` is deprecated. Use X instead."]) == ""
 
 
+def test_a_replacement_shows_a_messages_fields_as_what_the_code_fills_in() -> None:
+    """litestar's deprecation messages are f-strings: "Use 'HeaderParameter(name={header!r})'
+    instead", "Use 'data: {alternative}' instead of …" were the replacements, a conversion
+    to a repr in the words. A changelog's words keep their braces (MyST's ``{func}`x```)."""
+    from commitdigest.analysis.radar.instead import replacement_for
+
+    header = ApiChange(kind=RadarKind.DEPRECATION, change=ApiChangeType.DEPRECATED,
+                       name="pkg.params.ParameterKwarg.__init__(header)")  # fmt: skip
+    said = "Deprecated 'header' parameter: Parameter(header={header!r}). Use "
+    said += "'HeaderParameter(name={header!r})' instead"
+    assert replacement_for(header, [said]) == "Use 'HeaderParameter(name=…)' instead"
+    note = "The ``header`` argument is deprecated. Use {func}`HeaderParameter` instead."
+    assert replacement_for(header, [], [note]) == "Use {func}`HeaderParameter` instead."
+
+
 def test_an_item_that_names_no_definition_is_looked_up_nowhere() -> None:
     """``upgrade`` asks for every item's replacement: a changelog's words ("… 2.5.1. …")
     or a flag are no definition, and an empty name once searched a module forever."""
@@ -7620,4 +7635,342 @@ def test_a_base_written_as_pythons_other_name_for_it_is_the_same(tmp_path: Path,
     ], mode)  # fmt: skip
     assert [(i.name, i.detail) for i in items] == [
         ("pkg.utils.Gone", "bases (IOError) → (ValueError)")
+    ]
+
+
+def test_a_breaking_marker_on_docs_housekeeping_announces_nothing(
+    tmp_path: Path, mode: str
+) -> None:
+    """litestar marked five commits of a day ``docs(conf)!:`` (and one ``chore(docs)!:``)
+    that changed only its Sphinx ``docs/conf.py``: no user's code can break. A ``docs!:``
+    marker on a commit that deletes a module of the package, and ``feat(core)!:``, still
+    announce."""
+    conf = "html_context = {}\n\n\ndef update_html_context(app):\n    pass\n"
+    [docs, chore, code, feat] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"pkg/__init__.py": "", "pkg/render.py": "x = 1\n",
+                                        "docs/conf.py": conf, "pkg/core.py": "y = 1\n"}),
+        CommitSpec("docs(conf)!: drop update_html_context (#4791)", D[1],
+                   files={"docs/conf.py": "html_context = {}\n"}),
+        CommitSpec("chore(docs)!: update sphinx version to 9 (#4790)", D[2],
+                   files={"docs/conf.py": "html_context = {'v': 9}\n",
+                          "pyproject.toml": "[dependency-groups]\ndocs = ['sphinx>=9']\n"}),
+        CommitSpec("docs!: remove the render module", D[3], files={"pkg/render.py": None}),
+        CommitSpec("feat(core/testing)!: Normalise exception handling", D[4],
+                   files={"pkg/core.py": "y = 2\n"}),
+    ], mode)  # fmt: skip
+    assert docs == [] and chore == []
+    assert [i.name for i in code if i.kind is RadarKind.ANNOUNCED] == ["remove the render module"]
+    assert [i.name for i in feat] == ["Normalise exception handling"]
+
+
+def test_a_breaking_change_footer_is_read_to_its_end(tmp_path: Path, mode: str) -> None:
+    """A conventional ``BREAKING CHANGE:`` footer goes on over the lines below it (litestar's
+    RapiDoc removal was named "… has been removed. Migrate to another"); a blank line, a
+    bullet or another footer ends it."""
+    body = (
+        "* feat!: remove the RapiDoc OpenAPI UI plugin\n\n"
+        "BREAKING CHANGE: RapidocRenderPlugin has been removed. Migrate to another\n"
+        "bundled UI plugin such as ScalarRenderPlugin (the default).\n"
+        "Closes #4975\n\n* docs: remove RapiDoc from the docs\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"README.md": "x\n"}),
+        CommitSpec("feat: Remove RapiDoc Plugin (#4977)", D[1], body=body,
+                   files={"README.md": "y\n"}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items] == [
+        "RapidocRenderPlugin has been removed. Migrate to another bundled UI plugin such as "
+        "ScalarRenderPlugin (the default)."
+    ]
+
+
+LITESTAR_LOG = """\
+:orphan:
+
+3.x Changelog
+=============
+
+.. changelog:: 3.0.0
+    :date: 2364-01-27
+
+    .. change:: Remove deprecated ``params.Dependency``
+        :type: feature
+        :pr: 4818
+        :breaking:
+
+        Remove ``params.Dependency``, deprecated since 2.23.
+"""
+LITESTAR_NEW = """\
+    .. change:: Remove default exception handler for all unhandled exceptions
+        :type: feature
+        :breaking:
+        :pr: 4610
+
+        Unhandled exceptions will now be re-raised, for the server to handle.
+
+        .. important::
+
+            Your application's behaviour won't change.
+
+    .. change:: Fix ``raise_server_exceptions`` flag in test clients
+        :type: bugfix
+        :pr: 4610
+
+        The flag has been non-functional since version 1: exceptions are no longer
+        swallowed and the old workaround was removed.
+
+"""
+
+
+def test_litestars_changelog_directives_with_titles_and_a_breaking_flag(
+    tmp_path: Path, mode: str
+) -> None:
+    """litestar writes its changelog with an extension of its own: a version is ``..
+    changelog:: 3.0.0`` (its date ``:date:``), an entry ``.. change:: Title`` with a
+    ``:type:`` and a ``:breaking:`` flag, indented under the version. Its breaking entries
+    were never announced: the commit's new lines are all indented, no bullet, and the flag
+    and title were not read. The flagged entry is named by its title; a bugfix beside it
+    that says what it "removed" is the bug; the commit that dates a version releases it."""
+    log = "docs/release-notes/changelog.rst"
+    at = "    .. change:: Remove deprecated"
+    section = ".. changelog:: 3.0.0\n"
+    release = (
+        ".. changelog:: 3.1.0\n    :date: 2026-06-11\n\n"
+        "    .. change:: The ``default`` keyword of ``Body`` is gone\n"
+        "        :type: feature\n        :breaking:\n\n"
+        "        Passing it now raises a ``TypeError``.\n\n"
+        "    .. change:: Fix the OpenAPI schema of nullable fields\n"
+        "        :type: bugfix\n\n        They are no longer left out of ``required``.\n\n"
+    )
+    written, released = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"litestar/__init__.py": "", log: LITESTAR_LOG}),
+        CommitSpec("feat(core)!: Normalise exception handling", D[1], files={
+            log: LITESTAR_LOG.replace(at, LITESTAR_NEW + at)}),
+        CommitSpec("chore: Prepare release 3.1.0", D[2], files={
+            log: LITESTAR_LOG.replace(at, LITESTAR_NEW + at).replace(section, release + section)}),
+    ], mode)  # fmt: skip
+    entries = [(i.name, i.change, i.line) for i in written if i.path == log]
+    assert entries == [
+        ("Remove default exception handler for all unhandled exceptions", ApiChangeType.REMOVED, 9)
+    ]
+    assert [(i.name, i.release, i.breaking) for i in released] == [
+        ("The ``default`` keyword of ``Body`` is gone", "3.1.0", True)
+    ]
+
+
+def test_a_dataclasss_post_init_deprecates_its_class_and_its_fields(
+    tmp_path: Path, mode: str
+) -> None:
+    """litestar deprecated ``DependencyKwarg`` in its ``__post_init__``: a helper given
+    ``deprecated_name="DependencyKwarg"`` (read ``DependencyKwarg.__post_init__``, a name no
+    user calls), and, under ``if self.skip_validation:``, "Deprecated parameter
+    'skip_validation'" (read ``skip_validation``, no name of the package at all). The first
+    is the class, the second the field its constructor takes; a message there that names
+    neither is the constructor's, and a helper in another method that quotes its class is
+    that method's."""
+    before = (
+        "from dataclasses import dataclass, field\nfrom typing import Any, ClassVar\n\n\n"
+        "@dataclass(frozen=True)\nclass DependencyKwarg:\n"
+        '    """Data container representing a dependency."""\n\n'
+        "    kind: ClassVar[str] = 'dependency'\n"
+        "    default: Any = field(default=None)\n"
+        "    skip_validation: bool = field(default=False)\n\n"
+        "    def __hash__(self) -> int:\n        return 0\n\n"
+        "    def __post_init__(self) -> None:\n        pass\n\n\n"
+        "@dataclass\nclass Marker:\n    value: int = 0\n\n"
+        "    def __post_init__(self) -> None:\n        pass\n\n"
+        "    def render(self) -> str:\n        return ''\n"
+    )
+    after = (
+        before.replace("from typing", "import warnings\nfrom typing")
+        .replace(
+            "    def __post_init__(self) -> None:\n        pass\n\n\n",
+            "    def __post_init__(self) -> None:\n"
+            '        warn_deprecation(\n            "2.23.0",\n            removal_in="3.0",\n'
+            '            alternative="di.NamedDependency",\n            kind="class",\n'
+            '            deprecated_name="DependencyKwarg",\n        )\n\n'
+            "        if self.skip_validation:\n            warnings.warn(\n"
+            "                \"Deprecated parameter 'skip_validation'. This will be removed in \"\n"
+            '                "Litestar 3.0.",\n                category=DeprecationWarning,\n'
+            "                stacklevel=2,\n            )\n\n\n",
+        )
+        .replace(
+            "    def __post_init__(self) -> None:\n        pass\n\n    def render",
+            "    def __post_init__(self) -> None:\n"
+            "        warnings.warn('the old rendering is deprecated', DeprecationWarning)\n\n"
+            "    def render",
+        )
+        .replace(
+            "        return ''\n",
+            '        warn_deprecation("2.0", kind="method", deprecated_name="Marker")\n'
+            "        return ''\n",
+        )
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/params.py", [("init", before), ("Deprecate Dependency", after)],
+        kind=RadarKind.DEPRECATION,
+    )  # fmt: skip
+    assert sorted((i.name, i.position) for i in items) == [
+        ("pkg.params.DependencyKwarg", None),
+        ("pkg.params.DependencyKwarg.__init__(skip_validation)", 1),
+        ("pkg.params.Marker.__init__", None),
+        ("pkg.params.Marker.render", None),
+    ]
+
+
+def test_an_entrys_symbols_are_what_goes_not_what_it_adds() -> None:
+    """litestar 2.23.0's "Deprecate ``params.Dependency``, introduce ``di.NamedDependency``
+    and ``params.SkipValidation``" gave the two new names as its symbols, and not the
+    deprecated one: a module of the package and its class, written from the package down,
+    were read as another project's. What it adds — after "introduce", "add", also a role's
+    target (":data:`di.NamedDependency <litestar.di.NamedDependency>`") — is no symbol."""
+    from commitdigest.analysis.radar.announced import symbols_of
+
+    title = (
+        "**Deprecate ``params.Dependency``, introduce ``di.NamedDependency`` and "
+        "``params.SkipValidation``**. - Add :data:`di.NamedDependency "
+        "<litestar.di.NamedDependency>` generic - Deprecate ``params.Dependency``"
+    )
+    assert symbols_of(title, ["litestar"]) == ["litestar.params.Dependency"]
+    assert symbols_of("Remove ``params.Dependency`` and ``di.Provide``.", ["litestar"]) == [
+        "litestar.params.Dependency",
+        "litestar.di.Provide",
+    ]
+
+
+def test_a_deprecation_said_to_be_over_is_the_break_it_became(tmp_path: Path, mode: str) -> None:
+    """trio files what a deprecation turns into as a ``deprecated`` fragment, released under
+    "Deprecations and removals": "… now raises, after being deprecated since Trio 0.27.0"
+    was a deprecation, not a break, on the day it was written and at the 0.34.0 release. A
+    fragment that deprecates ("have been deprecated") is still one."""
+    raises = (
+        "Trying to use absolute deadlines on a `trio.CancelScope` constructed\n"
+        "with a relative deadline now raises, after being deprecated since Trio\n0.27.0.\n"
+    )
+    deprecates = (
+        "Both `trio.testing.RaisesGroup` and `trio.testing.Matcher` have been deprecated.\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"src/trio/__init__.py": "", "newsfragments/.gitkeep": ""}),
+        CommitSpec("Disallow absolute deadlines for relative cancel scopes", D[1], files={
+            "newsfragments/3403.deprecated.rst": raises,
+            "newsfragments/3337.deprecated.rst": deprecates,
+        }),
+    ], mode)  # fmt: skip
+    found = sorted((i.path, i.change, i.breaking) for i in items)
+    assert found == [
+        ("newsfragments/3337.deprecated.rst", ApiChangeType.DEPRECATED, False),
+        ("newsfragments/3403.deprecated.rst", ApiChangeType.SIGNATURE_CHANGED, True),
+    ]
+    from commitdigest.analysis.radar.changelog import Entry, announces
+
+    heading = "Deprecations and removals"
+    assert announces(Entry(1, " ".join(raises.split()), heading)) == (None, True)
+    assert announces(Entry(1, deprecates, heading)) == (ApiChangeType.DEPRECATED, False)
+
+
+TRIO_DEPRECATE = """\
+import sys
+import types
+
+
+class _ModuleWithDeprecations(types.ModuleType):
+    def __getattr__(self, name):
+        if name in self.__deprecated_attributes__:
+            return self.__deprecated_attributes__[name]
+        raise AttributeError(name)
+
+
+def deprecate_attributes(module_name, deprecated_attributes):
+    module = sys.modules[module_name]
+    module.__class__ = _ModuleWithDeprecations
+    module.__deprecated_attributes__ = deprecated_attributes
+"""
+TRIO_TESTING = """\
+from .. import _deprecate as _deprecate
+from ._raises_group import Matcher as Matcher, RaisesGroup as RaisesGroup
+from ._sequencer import Sequencer as Sequencer
+from ._trio_test import trio_test as trio_test
+"""
+
+
+def test_names_a_call_with_the_modules_name_serves_deprecated_are_not_removed(
+    tmp_path: Path, mode: str
+) -> None:
+    """trio deprecated ``trio.testing.RaisesGroup`` and ``Matcher``: it imports them under
+    private names and serves the public ones through ``_deprecate.deprecate_attributes(
+    __name__, {"RaisesGroup": DeprecatedAttribute(…), …})``, which gives the module a class
+    whose ``__getattr__`` looks them up; both read as removed. ``Sequencer``, dropped in
+    the same commit and served by nothing, is."""
+    after = TRIO_TESTING.replace(
+        "Matcher as Matcher, RaisesGroup as RaisesGroup",
+        "Matcher as _Matcher, RaisesGroup as _RaisesGroup",
+    ).replace("from ._sequencer import Sequencer as Sequencer\n", "") + (
+        "\n_deprecate.deprecate_attributes(\n    __name__,\n    {\n"
+        '        "RaisesGroup": _deprecate.DeprecatedAttribute(\n'
+        '            _RaisesGroup, version="0.33.0", issue=3326\n        ),\n'
+        '        "Matcher": _deprecate.DeprecatedAttribute(_Matcher, version="0.33.0"),\n'
+        "    },\n)\n"
+    )
+    files = {
+        "src/trio/__init__.py": "", "src/trio/_deprecate.py": TRIO_DEPRECATE,
+        "src/trio/testing/__init__.py": TRIO_TESTING,
+        "src/trio/testing/_raises_group.py": "class Matcher:\n    pass\n\n\nclass RaisesGroup:\n"
+        "    pass\n",
+        "src/trio/testing/_sequencer.py": "class Sequencer:\n    pass\n",
+        "src/trio/testing/_trio_test.py": "def trio_test(fn):\n    return fn\n",
+    }  # fmt: skip
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files=files),
+        CommitSpec("Deprecate `testing.RaisesGroup` and `testing.Matcher`", D[1],
+                   files={"src/trio/testing/__init__.py": after}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("trio.testing.Sequencer", ApiChangeType.REMOVED)
+    ]
+
+
+CONSOLE = """\
+import warnings
+
+_EVENT_WIDTH = 30
+
+
+class ConsoleRenderer:
+    def __init__(self, pad_event: int = _EVENT_WIDTH, level: int = 3):
+        self._pad_event = pad_event
+        self._level = level
+"""
+
+
+def test_a_deprecated_parameter_made_none_hands_on_to_its_successor(
+    tmp_path: Path, mode: str
+) -> None:
+    """structlog renamed ``ConsoleRenderer(pad_event=_EVENT_WIDTH)`` to ``pad_event_to``
+    and kept ``pad_event: int | None = None``, which warns and is handed on (``pad_event_to
+    = pad_event``) only when given: a caller that passes nothing still gets
+    ``_EVENT_WIDTH``, from the new parameter's default, and one that passes it first sets
+    ``pad_event_to`` as it did ``pad_event``. It read "default changed ``_EVENT_WIDTH →
+    None``" beside its deprecation (and, that silenced, "position 1 → 3"). ``level`` made
+    ``None`` and handed to a local of another value still changed."""
+    after = CONSOLE.replace(
+        "pad_event: int = _EVENT_WIDTH, level: int = 3",
+        "pad_event_to: int = _EVENT_WIDTH, level: int | None = None, pad_event: int | None = None",
+    ).replace(
+        "        self._pad_event = pad_event\n        self._level = level\n",
+        "        if pad_event is not None:\n"
+        "            warnings.warn(\n"
+        '                "The `pad_event` argument is deprecated. Use `pad_event_to` instead.",\n'
+        "                DeprecationWarning,\n                stacklevel=2,\n            )\n"
+        "            pad_event_to = pad_event\n\n"
+        "        lvl = 1\n        if level is not None:\n            lvl = level\n"
+        "        self._pad_event_to = pad_event_to\n        self._level = lvl\n",
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/dev.py", [("init", CONSOLE), ("rename argument", after)], kind=None
+    )  # fmt: skip
+    found = sorted((i.kind.value, i.name, i.detail) for i in items)
+    assert found == [
+        ("deprecation", "pkg.dev.ConsoleRenderer.__init__(pad_event)", ""),
+        ("python_api", "pkg.dev.ConsoleRenderer.__init__(level)", "3 → None"),
     ]

@@ -43,11 +43,13 @@ from commitdigest.analysis.radar.changelog import (
     plain_text,
     sections,
     shown_text,
+    without_past_deprecation,
 )
 from commitdigest.analysis.radar.models import (
     ApiChange,
     CommitView,
     RadarKind,
+    is_own_python,
     is_test_or_docs,
     is_vendored,
 )
@@ -57,9 +59,14 @@ from commitdigest.facts import ApiChangeType
 
 __all__ = ["change_named", "detect", "entry_item", "is_changelog", "symbols_of"]
 
-_TITLE_BANG = re.compile(r"^\w+(?:\([^)]*\))?!:\s*(.+)")
+_TITLE_BANG = re.compile(r"^(\w+)(?:\(([^)]*)\))?!:\s*(.+)")
+# a marker's type or scope that says the commit is the project's own housekeeping
+# (litestar's "docs(conf)!: drop update_html_context", "chore(docs)!: update sphinx version")
+_HOUSEKEEPING = frozenset({"docs", "doc", "ci", "test", "tests", "style"})
 _BODY = re.compile(
-    r"^BREAKING[ -]CHANGES?:\s*(.+)$"
+    # a footer's value goes on over the lines below it, to a blank line, a bullet or
+    # another footer ("Closes #12", "Co-authored-by: …")
+    r"^BREAKING[ -]CHANGES?:\s*(.+(?:\n(?![-*+]\s|[\w-]+(?::\s|\s#))[^\n\s][^\n]*)*)$"
     r"|(this is a breaking change|can be considered (?:a )?breaking|破坏性变更|不兼容变更)",
     re.I | re.M,
 )
@@ -69,13 +76,19 @@ _DATE = re.compile(
     r"|\breleased\b",  # 2022-02-17, Feb 17 2022, 17 Feb 2022, httpx's "28th November, 2024"
     re.I,
 )
-_STAMP_LINES = re.compile(
-    r"^#|^[=\-~^]{3,}|released|^[vV]?\d+\.\d+[^\n]*$|^\*[^*\n]+\*$", re.M | re.I
+_STAMP_LINES = re.compile(  # (litestar's ``.. changelog:: 2.24.0`` over ``:date: 2026-06-11``)
+    r"^#|^[=\-~^]{3,}|released|^[vV]?\d+\.\d+[^\n]*$|^\*[^*\n]+\*$|^\.\. changelog::|^\s+:date:",
+    re.M | re.I,
 )
-_ENTRY_LINES = re.compile(r"^\s*[-*+]\s|^#|^[=\-~^]{3,}|^\S", re.M)
+# (an entry of the changelog extension is indented under its version: litestar's
+# ``    .. change:: Remove …`` over paragraphs)
+_ENTRY_LINES = re.compile(r"^\s*[-*+]\s|^#|^[=\-~^]{3,}|^\S|^\s+\.\. change::", re.M)
 _PARAM_WORDS = re.compile(r"\b(?:argument|parameter|keyword|kwarg|option)s?\b", re.I)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 _REPLACEMENT = re.compile(r"(?i)use|using|to|by|of|favou?r|with|see|instead")
+# what an entry adds beside what goes ("Deprecate ``params.Dependency``, introduce
+# ``di.NamedDependency`` and ``params.SkipValidation``"): no symbol of it either
+_ADDED = re.compile(r"(?i)add|adds|added|adding|introduces?|introduced|introducing|new")
 # where what an entry names before goes from ("Remove `x()` from `starlette.routing`",
 # "`foo` in `Client.get()`"): no symbol itself, its other names are (every use of the module
 # read as one of the removed function)
@@ -531,18 +544,27 @@ def _prose(body: str) -> list[str]:
 def _message_items(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
     m = _TITLE_BANG.match(view.title)
-    if m:
+    if m and not _housekeeping(m.group(1), m.group(2) or "", view.paths):
         items.append(
             ApiChange(
-                kind=RadarKind.ANNOUNCED, change=change_named(m.group(1)), name=m.group(1).strip()
+                kind=RadarKind.ANNOUNCED, change=change_named(m.group(3)), name=m.group(3).strip()
             )
         )
     low = view.body.lower()  # the words first: the regex alone is slow on long bodies
     said = "breaking" in low or "破坏性变更" in low or "不兼容变更" in low
     for bm in _BODY.finditer(view.body) if said else ():
-        what = (bm.group(1) or view.title).strip()
+        what = " ".join((bm.group(1) or view.title).split())  # (a footer's lines, one text)
         items.append(ApiChange(kind=RadarKind.ANNOUNCED, change=change_named(what), name=what))
     return items
+
+
+def _housekeeping(kind: str, scope: str, paths: tuple[str, ...]) -> bool:
+    """Whether a ``type(scope)!:`` marker is on the project's own housekeeping: its type or
+    a word of its scope is docs, CI, tests or style, and the commit touches no module of the
+    code users get (litestar's five "docs(conf)!:" commits of a day changed ``docs/conf.py``;
+    "docs!: remove the deprecated `render` helper" that deletes ``pkg/render.py`` breaks)."""
+    words = {kind.lower(), *(w.lower() for w in re.split(r"[\s,/|]+", scope) if w)}
+    return not words.isdisjoint(_HOUSEKEEPING) and not any(is_own_python(p) for p in paths)
 
 
 def _release_tags(view: CommitView, commits: tuple[str, ...]) -> list[str]:
@@ -592,8 +614,9 @@ def _dated(stamp: str) -> bool:
 
 
 # the line under a version's title that says when: "Released 2022-02-17", "Unreleased",
-# ``:released: June 27, 2026``, Django's "*August 7, 2024*" (and "*Expected August 2024*")
-_UNDER_TITLE = re.compile(r":?(?:un)?released|\*[^*]+\*$", re.I)
+# ``:released: June 27, 2026`` (litestar's ``:date: 2026-06-11``), Django's "*August 7, 2024*"
+# (and "*Expected August 2024*")
+_UNDER_TITLE = re.compile(r":?(?:un)?released|:date:|\*[^*]+\*$", re.I)
 
 
 def _stamp(section: Section) -> str:
@@ -622,12 +645,22 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
     words = plain_text(entry)
     place: tuple[str, str] | None = None  # the last span that says where from (and its
     # pattern), for a list of them
-    for at, span in enumerate(code_spans(announcing(entry))):
+    added: str | None = None  # the pattern of the last span it adds, for a list of them
+    said = announcing(entry)
+    for at, span in enumerate(code_spans(said)):
         quoted = rf"`+{re.escape(span)}`+"
-        before = re.search(rf"(\w+)\s+{quoted}", words)
+        before = re.search(rf"(\w+)\s+{quoted}", words) or re.search(
+            rf"(\w+)\s+:[\w:]+:`[^`<]*<{re.escape(span)}>`", said
+        )  # (a role's target: ":data:`di.NamedDependency <litestar.di.NamedDependency>`")
         after = re.search(rf"{quoted}\s+(\w+)", words)
         if before is not None and _REPLACEMENT.fullmatch(before.group(1)):
             continue
+        if (before is not None and _ADDED.fullmatch(before.group(1))) or (
+            added and re.search(rf"{added}[\s,]*(?:(?:and|or)\s+)?{quoted}", words)
+        ):
+            added = quoted
+            continue
+        added = None
         if re.fullmatch(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+", span):
             out.append(span)  # a flag, an environment variable
             continue
@@ -654,7 +687,9 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
             dotted = span.removesuffix("()")
             if dotted.split(".")[0] in packages:
                 out.append(dotted)
-            elif dotted[0].isupper():  # `URL.raw`: a class of the package and its member
+            elif dotted[0].isupper() or re.fullmatch(r"[a-z_]\w*\.[A-Z]\w*", dotted):
+                # `URL.raw`: a class of the package and its member; `params.Dependency`:
+                # a module of the package and its class, as litestar writes them
                 out.extend(f"{p}.{dotted}" for p in packages)
         elif _IDENT.fullmatch(span.removesuffix("()")) and not span.isdigit():
             name = span.removesuffix("()")
@@ -763,6 +798,8 @@ def _said(text: str, breaking: bool) -> ApiChangeType | None:
         text = _ROLE_TEXT.sub(_role_text, text)
     if "be " in text or "in " in text:
         text = _TO_COME.sub(" ", text)
+    if breaking:  # ("now raises, after being deprecated since 0.27.0": no deprecation)
+        text = without_past_deprecation(text)
     words = _NAMES.sub(" ", text) if "_" in text or "`" in text or not text.islower() else text
     lead = _LEAD.match(words)
     if lead is not None:

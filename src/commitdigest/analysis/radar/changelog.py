@@ -4,7 +4,9 @@
 of ``-``, entries ``-   Remove ``soft_unicode``…`` with continuation lines), and the
 ``changelog`` Sphinx extension's directives (SQLAlchemy, Alembic, Mako: a version is
 ``.. changelog::`` with ``:version: 2.1.0b3`` and ``:released: June 27, 2026``, an entry is
-``.. change::`` with ``:tags: removed, orm`` over its paragraphs). A towncrier news fragment
+``.. change::`` with ``:tags: removed, orm`` over its paragraphs; litestar's own extension
+names the version on the directive's line, ``.. changelog:: 3.0.0`` over ``:date:``, and an
+entry ``.. change:: Title`` with ``:type:`` and a ``:breaking:`` flag). A towncrier news fragment
 (``changelog/14434.deprecation.rst``, ``news/1234.removal.rst``, SQLAlchemy's
 ``unreleased_21/13350.rst``) is one entry of its type, or the directives it holds.
 
@@ -43,6 +45,7 @@ __all__ = [
     "sections",
     "shown_text",
     "tags_heading",
+    "without_past_deprecation",
 ]
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
@@ -90,6 +93,22 @@ _NOT_A_REMOVAL = re.compile(
     r"|\bhas\s+been\s+restored\b",
     re.I,
 )
+# a deprecation said to be over, what the entry does now being the break ("… now raises,
+# after being deprecated since Trio 0.27.0"; not "was deprecated in favour of `y`", which
+# announces one)
+_DEPRECATED_BEFORE = re.compile(
+    r"\b(?:after|having)\s+(?:being|been)\s+deprecated\b"
+    r"|\b(?:previously|formerly|long)[\s-]+deprecated\b",
+    re.I,
+)
+
+
+def without_past_deprecation(text: str) -> str:
+    """``text`` without the words that say a deprecation is over (:data:`_DEPRECATED_BEFORE`):
+    what it names is what changes now, not a deprecation."""
+    return _DEPRECATED_BEFORE.sub(" ", text) if "eprecated" in text else text
+
+
 _BREAK_WORDS = re.compile(
     r"^(?:remove[sd]?|drop(?:ped|s)?|delete[sd]?)\b"
     r"|\b(?:has|have|had)\s+(?:now\s+)?been\s+(?:removed|dropped|deleted)\b"
@@ -305,9 +324,12 @@ def _scan(lines: Sequence[str], lo: int, hi: int) -> list[tuple[int, int, int, s
             if md:
                 out.append((i, i, len(md.group(1)), md.group(2), ""))
                 continue
-        if line.startswith(_DIRECTIVE) and i + 1 < len(lines):  # (a heading it makes reads
-            version = _VERSION_OPTION.match(lines[i + 1])  # the line below, not the one above)
-            if version and not line[len(_DIRECTIVE) :].strip():
+        if line.startswith(_DIRECTIVE):  # (a heading it makes reads the line below, not
+            argument = line[len(_DIRECTIVE) :].strip()  # the one above; litestar names the
+            version = _VERSION_OPTION.match(lines[i + 1]) if i + 1 < len(lines) else None
+            if argument and _VERSION.search(argument):  # version on the directive's line:
+                out.append((i, i, 0, argument, _DIRECTIVE))  # ``.. changelog:: 3.0.0``)
+            elif version and not argument:
                 out.append((i, i, 0, version.group(1), _DIRECTIVE))
             continue
         if not line.startswith(line[0] * 3):
@@ -624,8 +646,10 @@ def _paragraphs_only(
 
 def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
     """The ``.. change::`` directive at line index ``i`` as an entry, and the index of the
-    line after it: its paragraphs (nested directives such as ``.. seealso::`` left out)
-    under the heading its ``:tags:`` make (:func:`tags_heading`)."""
+    line after it: its title in bold where the directive has one (litestar's), then its
+    paragraphs (nested directives such as ``.. seealso::`` left out), under the heading its
+    ``:tags:`` (or ``:type:``) make (:func:`tags_heading`), "Breaking" for a ``:breaking:``
+    one."""
     indent = indent_of(lines[i])
     options: dict[str, str] = {}
     j = i + 1
@@ -651,7 +675,16 @@ def change_entry(lines: Sequence[str], i: int, end: int) -> tuple[Entry, int]:
                 first = j if first is None else first
                 parts.append(line.strip())
         j += 1
-    heading = tags_heading(options.get("tags", ""))
+    # litestar's extension: a title on the directive's line, a ``:type:`` (feature, bugfix,
+    # misc) and a ``:breaking:`` flag (its changelog's breaking changes said nothing before)
+    title = lines[i].lstrip()[len(_CHANGE) :].strip()
+    if title:  # (a sentence of its own: what the paragraphs go on to add is not what goes)
+        parts.insert(0, f"**{title}**" + ("" if title[-1] in ".!?:" else "."))
+        first = i
+    if "breaking" in options:
+        heading = "Breaking"
+    else:
+        heading = tags_heading(options.get("tags") or options.get("type", ""))
     return Entry(line=(i if first is None else first) + 1, text=" ".join(parts), heading=heading), j
 
 
@@ -708,11 +741,18 @@ def announces(entry: Entry) -> tuple[ApiChangeType | None, bool] | None:
             if entry.nested and not _says_what(entry.text, words) and len(words.split()) > 4:
                 return None  # a sentence explaining the entry above ("This simplifies …");
                 # a short item is one of a list the entry opens ("Python 3.8")
+            if change is ApiChangeType.DEPRECATED and _DEPRECATED_BEFORE.search(words):
+                return None, True  # the deprecation done with (trio files its "now raises,
+                # after being deprecated since Trio 0.27.0" as a ``deprecated`` fragment)
             return change, change is not ApiChangeType.DEPRECATED
     if heading and _BOTH_HEADING.match(heading):  # towncrier's "Deprecations and Removals"
         if _REFERENCE_ONLY.match(words) or _NOT_A_REMOVAL.search(words):
             return None  # a link; what documents, restores, reverts or fixes
-        if _DEPRECATION_WORDS.search(words) and not _BREAK_WORDS.search(words):
+        if (
+            _DEPRECATION_WORDS.search(words)
+            and not _BREAK_WORDS.search(words)
+            and not _DEPRECATED_BEFORE.search(words)
+        ):
             return ApiChangeType.DEPRECATED, False
         return None, True  # (its entries remove or forbid: "Forbid inheritance from …")
     if heading and _QUIET_HEADING.search(heading):

@@ -319,6 +319,9 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
     if not name and not decorator and (bare := _BARE.search(message[: len(head)])):
         name = bare.group(1)
     chain, params = _enclosing(lines, i, decorator)
+    if len(chain) > 1 and chain[-1] == "__post_init__" and not decorator:  # a dataclass's:
+        # it warns as the class is built, of the class or of what its constructor took
+        chain, params = [*chain[:-1], "__init__"], ["self", *_fields(lines, i)]
     if chain == ["__getattr__"]:  # a module shim: ``if name == "Old":`` / ``in {…}``
         served = _served(lines, i)
         if served:
@@ -337,8 +340,14 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
             r"|was)\b",
             message,
         )
+    ) or (
+        not name
+        and len(chain) > 1
+        and chain[-1] in ("__init__", "__new__")
+        and _quoted_alone(lines, i, chain[-2])
     ):  # fmt: skip  (its class the subject: "BasicAuth is deprecated", not "Passing text to
-        # Response is deprecated")
+        # Response is deprecated"; a helper given the class's name, litestar's
+        # ``warn_deprecation("2.23.0", kind="class", deprecated_name="DependencyKwarg")``)
         return [(".".join([module, *chain[:-1]]), None)]  # a constructor that warns of its class
     if not name and not decorator and chain and params:  # a parameter it quotes or tests
         name = _param_of(message, lines, i, params)  # (starlette's "You should not use the
@@ -360,6 +369,41 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
     if chain and (name in params or f"**{name}" in params or _passed_on(message, name, params)):
         return [(f"{'.'.join([module, *chain])}({name})", _position(params, name))]
     return [(name, None)]
+
+
+def _quoted_alone(lines: list[str], i: int, name: str) -> bool:
+    """Whether the call at line ``i`` (its lines down to the next statement) passes
+    ``name`` as a string of its own (``deprecated_name="DependencyKwarg"``)."""
+    quoted = re.compile(rf"""(?<![\w.])(["']){re.escape(name)}\1""")
+    indent = indent_of(lines[i])
+    for j in range(i, min(len(lines), i + 16)):
+        line = lines[j]
+        if j > i and line.strip() and indent_of(line) <= indent and line.strip()[0] not in ")]}":
+            break  # the next statement
+        if quoted.search(line):
+            return True
+    return False
+
+
+def _fields(lines: list[str], i: int) -> list[str]:
+    """The fields of the class whose ``__post_init__`` holds line ``i``, in order: the names
+    its body annotates above that def (not a ``ClassVar``), as its constructor takes them."""
+    at = i
+    while at > 0 and not re.match(r"\s*(?:async\s+)?def\s+__post_init__\b", lines[at]):
+        at -= 1
+    body = indent_of(lines[at])
+    fields: list[str] = []
+    for j in range(at - 1, -1, -1):
+        line = lines[j]
+        if not line.strip():
+            continue
+        level = indent_of(line)
+        if level < body:
+            break  # the class's header
+        field_ = re.match(r"\s*([A-Za-z_]\w*)\s*:(?!=)\s*(.*)", line) if level == body else None
+        if field_ is not None and not field_.group(2).startswith(("ClassVar", "typing.ClassVar")):
+            fields.insert(0, field_.group(1))
+    return fields
 
 
 def _position(params: list[str], name: str) -> int | None:

@@ -149,15 +149,26 @@ def replacement_for(item: ApiChange, messages: Sequence[str], notes: Sequence[st
     for strong in (True, False):  # "… instead" before a bare "use …"
         for message in said:
             if word.search(message) and (hint := _hint_sentence(message, strong)):
-                return hint
+                return _fields_shown(hint) if message in messages else hint
     if "_" in short.strip("_") or len(short) >= 10:  # a name no sentence uses as a word:
         # what is said of its attribute is said of it (flask's "``_request_ctx_stack.top``
         # is deprecated. Store data on ``g`` instead")
         member = re.compile(rf"(?<![\w.]){re.escape(short)}\.\w")
         for message in said:
             if member.search(message) and (hint := _hint_sentence(message, True)):
-                return hint
+                return _fields_shown(hint) if message in messages else hint
     return ""
+
+
+# a replacement field of an f-string or a ``str.format`` template, what the code fills in
+# at run time: litestar's "Use 'HeaderParameter(name={header!r})' instead"
+_FIELD = re.compile(r"\{[A-Za-z_][\w.]*(?:\[[^\]{}]*\])?(?:![rsa])?(?::[^{}]*)?\}")
+
+
+def _fields_shown(hint: str) -> str:
+    """A deprecation message's sentence as users read it: its replacement fields, which
+    the code fills in (``{header!r}``, ``{alternative}``), as "…"."""
+    return _FIELD.sub("…", hint) if "{" in hint else hint
 
 
 def _parts(span: str) -> list[str]:

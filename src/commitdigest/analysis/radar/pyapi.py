@@ -34,6 +34,7 @@ from commitdigest.analysis.radar.patch import lines_of
 __all__ = [
     "LAZY_MODULE",
     "MODULE_BLOCK",
+    "SERVED_BY_CALL",
     "TOP_LINE",
     "TYPE_CHECKING_IF",
     "Breakage",
@@ -770,7 +771,39 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     api.getattr_from = makers[0] if makers else None
     if LAZY_MODULE in text:
         api.getattr_names |= _lazy_module_names(tree, api, module)
+    if "__name__," in text and SERVED_BY_CALL.search(text):
+        api.getattr_names |= _served_by_call(tree)
     return api
+
+
+# a module-level call that gives the module's own name and a table of the names it serves
+# (trio's ``_deprecate.deprecate_attributes(__name__, {"RaisesGroup": …})``, which gives the
+# module a class whose ``__getattr__`` looks them up), by the callee's name
+SERVED_BY_CALL = re.compile(
+    r"^[A-Za-z_][\w.]*(?:deprecat|attr|lazy|alias)\w*[ \t]*\(\s*__name__\s*,\s*\{", re.M | re.I
+)
+
+
+def _served_by_call(tree: ast.Module) -> set[str]:
+    """The keys of the dict that a module-level call given ``__name__`` serves
+    (:data:`SERVED_BY_CALL`)."""
+    names: set[str] = set()
+    for node in top_level(tree.body, run_time=True):
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+            continue
+        args = node.value.args
+        if (
+            len(args) >= 2
+            and isinstance(args[0], ast.Name)
+            and args[0].id == "__name__"
+            and isinstance(args[1], ast.Dict)
+        ):
+            names |= {
+                k.value
+                for k in args[1].keys
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            }
+    return {n for n in names if n.isidentifier()}
 
 
 def _built(
@@ -1664,6 +1697,12 @@ def _cli_command(obj: Obj) -> bool:
 _FIELD_CALLS = frozenset({"Field", "field", "ib", "attrib"})
 
 
+def _call_name(node: ast.Call) -> str:
+    """The name a call calls: ``field`` for ``field(…)`` and ``dataclasses.field(…)``."""
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
 @lru_cache(maxsize=1024)
 def field_default(value: str, written: bool = False) -> str | None:
     """The default a dataclass-like field's value (as written) gives its constructor
@@ -1680,10 +1719,14 @@ def field_default(value: str, written: bool = False) -> str | None:
         node = ast.parse(value, mode="eval").body
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return value
+    if isinstance(node, ast.Tuple) and len(node.elts) == 1 and isinstance(node.elts[0], ast.Call):
+        node = node.elts[0]  # a declaration in a stray tuple (peft's ``nblocks: int = (field(
+        # default=1, …),)``, a trailing comma): the default it says, not the tuple
+        if _call_name(node) not in _FIELD_CALLS:
+            return value
     if not isinstance(node, ast.Call):
         return value
-    func = node.func
-    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    name = _call_name(node)
     if name not in _FIELD_CALLS:
         return value
     lines = value.split("\n") if written else None

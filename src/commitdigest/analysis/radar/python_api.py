@@ -50,6 +50,7 @@ from commitdigest.analysis.radar.public import (
 from commitdigest.analysis.radar.pyapi import (
     LAZY_MODULE,
     MODULE_BLOCK,
+    SERVED_BY_CALL,
     Breakage,
     ModuleApi,
     Obj,
@@ -667,6 +668,8 @@ def _module_getattr(text: str) -> bool:
         or "\ndef __getattr__" in text
         or LAZY_MODULE in text
         or other_getattr(text)  # (made by a function of the module, or in a block)
+        or ("__name__," in text and SERVED_BY_CALL.search(text) is not None)  # (trio's
+        # ``deprecate_attributes(__name__, {…})``)
     )
 
 
@@ -755,6 +758,8 @@ def detect(view: CommitView) -> list[ApiChange]:
                 brk, before, after, partial(_imported_value, where)
             ):
                 continue
+            if brk.change == "moved" and after is not None and _handed_on(brk, after):
+                continue  # (its successor takes its place)
             how = _sentinel(brk, after)
             if how is None:
                 kept.append(brk)
@@ -887,8 +892,10 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     unset = _unset_name(brk.new, after, body, brk.param)
     if unset is None:
         return None
-    if resolves(body, brk.param, brk.old, unset) or _configured(
-        body, brk.param, brk.old, after, unset
+    if (
+        resolves(body, brk.param, brk.old, unset)
+        or _configured(body, brk.param, brk.old, after, unset)
+        or (unset == "None" and _handed_on(brk, after, body))
     ):
         return _Stands(set_back=True, unset=unset)
     name = re.escape(brk.param)
@@ -899,6 +906,41 @@ def _sentinel(brk: Breakage, after: str | None) -> _Stands | None:
     passes = brk.old in _FALSY or unset != "None"
     calls = _call_words(body, brk.param) if passes else frozenset()
     return _Stands(set_back=False, calls=calls, unset=unset) if calls else None
+
+
+def _handed_on(brk: Breakage, after: str, body: str | None = None) -> bool:
+    """Whether a parameter made ``None`` (a ``"default_changed"``) or moved (``"moved"``)
+    is handed on, only when given, to another parameter of its function that takes its
+    place: one whose default is the old one, or one now at its old position. structlog
+    renamed ``ConsoleRenderer(pad_event=_EVENT_WIDTH)`` to ``pad_event_to`` and kept
+    ``pad_event: int | None = None`` last, deprecated, with ``if pad_event is not None:`` /
+    ``pad_event_to = pad_event``: a caller that passes nothing gets ``_EVENT_WIDTH`` still,
+    one that passes it first sets ``pad_event_to`` as it did ``pad_event``."""
+    if not brk.param or (brk.change == "default_changed" and brk.new != "None"):
+        return False
+    if body is None:
+        body = _body(lines_of(after), (brk.line or 0) - 1)
+    name = re.escape(brk.param)
+    if not re.search(rf"^\s*if\s+{name}\s+is\s+not\s+None\s*:", body, re.M):
+        return False
+    takers = set(re.findall(rf"^\s*([A-Za-z_]\w*)\s*=\s*{name}\s*(?:#.*)?$", body, re.M))
+    takers.discard(brk.param)
+    obj = find(after, brk.qualname) if takers else None
+    signature = obj.signature() if obj is not None and obj.kind == "function" else None
+    if signature is None:
+        return False
+    if brk.change == "moved":
+        positional = [
+            p.name for p in signature[0] if p.positional and p.name not in ("self", "cls")
+        ]
+        at = brk.position
+        return at is not None and at < len(positional) and positional[at] in takers
+    defaults = {p.name: p.default for p in signature[0]}
+    return any(
+        (default := defaults.get(taker)) is not None
+        and (default == brk.old or same_plain_value(default, brk.old))
+        for taker in takers
+    )
 
 
 def _unset_name(
