@@ -687,9 +687,10 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
             dotted = span.removesuffix("()")
             if dotted.split(".")[0] in packages:
                 out.append(dotted)
-            elif dotted[0].isupper() or re.fullmatch(r"[a-z_]\w*\.[A-Z]\w*", dotted):
+            elif dotted[0].isupper() or re.fullmatch(r"[a-z]\w*\.[A-Z]\w*", dotted):
                 # `URL.raw`: a class of the package and its member; `params.Dependency`:
-                # a module of the package and its class, as litestar writes them
+                # a module of the package and its class, as litestar writes them (not
+                # SQLAlchemy's reference prefixes, ``_sql.CompoundSelect``)
                 out.extend(f"{p}.{dotted}" for p in packages)
         elif _IDENT.fullmatch(span.removesuffix("()")) and not span.isdigit():
             name = span.removesuffix("()")
