@@ -87,17 +87,23 @@ def _says_deprecated(lines: str) -> bool:
     that hold "eprecat" or "FutureWarning" only (every marker holds one, on one line). On
     the whole text it scanned vllm-ascend's 12 weeks of changed lines in a quarter second,
     and a 300-file commit of openai-python's, whose docstrings say "deprecated", in 75 ms."""
-    for needle in ("eprecat", "FutureWarning"):
-        pos = lines.find(needle)
-        while pos >= 0:
-            start = lines.rfind("\n", 0, pos) + 1
-            end = lines.find("\n", pos)
-            if end < 0:
-                end = len(lines)
-            if _MARK.search(lines, start, end) is not None:
-                return True
-            pos = lines.find(needle, end)
+    for start in _marker_lines(lines):
+        end = lines.find("\n", start)
+        if _MARK.search(lines, start, end if end >= 0 else len(lines)) is not None:
+            return True
     return False
+
+
+def _marker_lines(text: str) -> list[int]:
+    """Where each line that holds "eprecat" or "FutureWarning" starts, in order (found with
+    ``str.find``): every marker holds one of them, on one line."""
+    starts: set[int] = set()
+    for needle in ("eprecat", "FutureWarning"):
+        pos = text.find(needle)
+        while pos >= 0:
+            starts.add(text.rfind("\n", 0, pos) + 1)
+            pos = text.find(needle, pos + len(needle))
+    return sorted(starts)
 
 
 def _marks(text: str | None) -> list[tuple[int, str]]:
@@ -112,15 +118,9 @@ def _marked(text: str) -> list[tuple[int, int, str]]:
     out: list[tuple[int, int, str]] = []
     if not _maybe_marked(text):
         return out
-    starts: set[int] = set()
-    for needle in ("eprecat", "FutureWarning"):
-        pos = text.find(needle)
-        while pos >= 0:
-            starts.add(text.rfind("\n", 0, pos) + 1)
-            pos = text.find(needle, pos + len(needle))
     line_no, counted = 1, 0
     strings: list[tuple[int, int]] | None = None  # the triple-quoted ones, once asked
-    for start in sorted(starts):
+    for start in _marker_lines(text):
         end = text.find("\n", start)
         line = text[start : end if end >= 0 else None]
         m = _MARK.search(line)

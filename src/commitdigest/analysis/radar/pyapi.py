@@ -34,7 +34,6 @@ from commitdigest.analysis.radar.patch import lines_of
 __all__ = [
     "LAZY_MODULE",
     "MODULE_BLOCK",
-    "SERVED_BY_CALL",
     "TOP_LINE",
     "TYPE_CHECKING_IF",
     "Breakage",
@@ -75,6 +74,7 @@ __all__ = [
     "plain_base",
     "plain_tree",
     "same_plain_value",
+    "serves_by_call",
     "signature_end",
     "statement_end",
     "statements_api",
@@ -771,7 +771,7 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     api.getattr_from = makers[0] if makers else None
     if LAZY_MODULE in text:
         api.getattr_names |= _lazy_module_names(tree, api, module)
-    if "__name__," in text and SERVED_BY_CALL.search(text):
+    if serves_by_call(text):
         api.getattr_names |= _served_by_call(tree)
     return api
 
@@ -782,6 +782,12 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
 SERVED_BY_CALL = re.compile(
     r"^[A-Za-z_][\w.]*(?:deprecat|attr|lazy|alias)\w*[ \t]*\(\s*__name__\s*,\s*\{", re.M | re.I
 )
+
+
+def serves_by_call(text: str) -> bool:
+    """Whether a module's text makes such a call (:data:`SERVED_BY_CALL`), the substring
+    test first."""
+    return "__name__," in text and SERVED_BY_CALL.search(text) is not None
 
 
 def _served_by_call(tree: ast.Module) -> set[str]:

@@ -50,7 +50,6 @@ from commitdigest.analysis.radar.public import (
 from commitdigest.analysis.radar.pyapi import (
     LAZY_MODULE,
     MODULE_BLOCK,
-    SERVED_BY_CALL,
     Breakage,
     ModuleApi,
     Obj,
@@ -78,6 +77,7 @@ from commitdigest.analysis.radar.pyapi import (
     plain_base,
     plain_tree,
     same_plain_value,
+    serves_by_call,
     signature_end,
     statement_end,
     surface,
@@ -668,8 +668,7 @@ def _module_getattr(text: str) -> bool:
         or "\ndef __getattr__" in text
         or LAZY_MODULE in text
         or other_getattr(text)  # (made by a function of the module, or in a block)
-        or ("__name__," in text and SERVED_BY_CALL.search(text) is not None)  # (trio's
-        # ``deprecate_attributes(__name__, {…})``)
+        or serves_by_call(text)  # (trio's ``deprecate_attributes(__name__, {…})``)
     )
 
 
