@@ -29,7 +29,8 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from commitdigest.analysis.radar.driver import CommitInput, scan_window
+from commitdigest.analysis.radar.commit import CommitInput
+from commitdigest.analysis.radar.driver import scan_window
 from commitdigest.models import ApiChange, Commit
 from commitdigest.sources.blobs import BlobReader
 from commitdigest.sources.git import read_commits

@@ -18,7 +18,8 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
-from commitdigest.analysis.radar.driver import CommitInput, scan_window
+from commitdigest.analysis.radar.commit import CommitInput
+from commitdigest.analysis.radar.driver import scan_window
 from commitdigest.models import ApiChange
 from commitdigest.sources.blobs import BlobReader
 from commitdigest.sources.git import read_commits

@@ -15,7 +15,8 @@ from gitfixture import CommitSpec, commit, init_repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from commitdigest.analysis.radar.driver import CommitInput, WindowScanner
+from commitdigest.analysis.radar.commit import CommitInput
+from commitdigest.analysis.radar.driver import WindowScanner
 from commitdigest.analysis.radar.patch import LINES, Hunk, hunk_lines, patch_changes, patched
 from commitdigest.sources.blobs import BlobReader
 from commitdigest.sources.git import DEFAULT_LIMITS, PatchLimits, read_commits

@@ -181,6 +181,34 @@ def test_a_rerun_imports_none_of_the_radars_kinds(tmp_path: Path) -> None:
     assert "proxies" in json.dumps(report)  # (the item, from the store)
 
 
+def test_a_long_windows_run_imports_none_of_the_radars_kinds(tmp_path: Path) -> None:
+    """A long window is scanned by the radar's worker processes (the late helper forked by
+    the first after the read): the process that reads it sends each commit as the source
+    gives it (``radar.commit``) and imports no kind, no driver, no public surface (a thread
+    of its own scanned beside the workers until the thirty-first session: the kinds'
+    imports and the texts read and parsed again cost it 0.3-0.4 s of CPU)."""
+    repo = _dropped_proxies(tmp_path)
+    argv = ["report", str(repo), "--date", "2026-03-02", "--tz", "UTC", "--format", "json"]
+    argv += ["--out", str(tmp_path / "out")]
+    code = (
+        "import atexit, os, sys; os.cpu_count = lambda: 2; "
+        "import commitdigest.pipeline.radar_scan as scan; scan.PARALLEL_FROM = 1; "
+        "from commitdigest.cli import main; "
+        "atexit.register(lambda: print(sorted(m for m in sys.modules "
+        "if m.startswith('commitdigest.analysis.radar.')))); "
+        f"sys.argv = ['commitdigest', *{argv!r}]; main()"
+    )
+    env = {**os.environ, "COMMITDIGEST_HOME": str(tmp_path / "h")}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    loaded = {m.rsplit(".", 1)[1] for m in ast.literal_eval(run.stdout.strip().splitlines()[-1])}
+    assert "commit" in loaded
+    kinds = {"python_api", "env_var", "cli_option", "config_key", "dependency", "deprecation"}
+    assert not loaded & (kinds | {"announced", "changelog", "driver", "public", "pyapi"})
+    report = json.loads((tmp_path / "out" / "2026-03-02.json").read_text(encoding="utf-8"))
+    assert "lib.api.get(proxies)" in json.dumps(report)  # (scanned by the worker process)
+
+
 UPSTREAM_V1 = {
     "httpx/__init__.py": "from httpx.api import get\nfrom httpx.client import Client\n",
     "httpx/api.py": "def get(url, proxies=None, timeout=5):\n    return url\n",

@@ -3,6 +3,7 @@ long window scanned on two processes gives exactly what one process gives."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import pickle
@@ -17,7 +18,7 @@ import pytest
 from gitfixture import CommitSpec, build_repo
 from radarscan import scan_log
 
-from commitdigest.analysis.radar.driver import CommitInput
+from commitdigest.analysis.radar.commit import CommitInput
 from commitdigest.analysis.radar.models import NOT_SHIPPED_PATHSPECS, is_test_or_docs
 from commitdigest.models import ApiChange, ApiChangeType, RadarKind
 from commitdigest.pipeline import radar_scan
@@ -273,7 +274,7 @@ def test_two_processes_find_what_one_finds(tmp_path: Path, monkeypatch: pytest.M
     import asyncio
     from datetime import UTC, datetime
 
-    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.analysis.radar.commit import CommitInput
     from commitdigest.sources.git import read_commits
     from commitdigest.sources.repo_info import resolve_repository_sync
 
@@ -312,7 +313,7 @@ def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
     repo, inputs, serial, spawned = _parallel(tmp_path, monkeypatch, cores=3)
     base = inputs[0].parent or ""
     stream = radar_scan.RadarStream(repo, base, len(inputs))
-    assert len(stream._workers) == 3  # two processes, and this one's thread after the read
+    assert len(stream._workers) == 3  # two processes, and the late helper one forks
     assert len(_radar_processes(spawned)) == 1  # one process: it forks the other (imports
     # made once)
     for c in reversed(inputs):
@@ -323,37 +324,39 @@ def test_a_stream_fed_as_git_reads_finds_what_one_process_finds(
         os.killpg(stream._workers[0].proc.pid, 0)
 
 
-def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
+def test_a_helper_forked_after_the_read_scans_what_the_worker_left(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On two cores one worker process scans the window as it is read (``git log`` and the
-    read take the other core); this process takes nothing before the read is over, then
-    the oldest commits the worker has not taken, and the items are the same."""
+    read take the other core); the late helper writes nothing before the read is over,
+    then has the worker fork it and takes the oldest commits the worker has not taken. This
+    process reads no public surface and makes no scanner: the items are the same."""
     import time
 
-    from commitdigest.analysis.radar import public
+    from commitdigest.analysis.radar import driver, public
 
     repo, inputs, serial, spawned = _parallel(tmp_path, monkeypatch, cores=2)
     monkeypatch.setattr(radar_scan, "CHUNK", 1)  # (a few commits at a time: some are left)
     monkeypatch.setattr(radar_scan, "AHEAD", 1)
-    read_here: list[str | None] = []  # public surfaces read in this process
+    made_here: list[str] = []  # public surfaces read and scanners made in this process
     real_at = public.PublicSurface.at.__func__  # type: ignore[attr-defined]
+    real_init = driver.WindowScanner.__init__
 
     def spy_at(cls: type[public.PublicSurface], repo: object, rev: str | None) -> object:
-        read_here.append(rev)
+        made_here.append("surface")
         return real_at(cls, repo, rev)
 
+    def spy_init(self: driver.WindowScanner, *a: object, **kw: object) -> None:
+        made_here.append("scanner")
+        real_init(self, *a, **kw)  # type: ignore[arg-type]
+
     monkeypatch.setattr(public.PublicSurface, "at", classmethod(spy_at))
-    answered: list[tuple[str, str]] = []
-    stream = radar_scan.RadarStream(
-        repo,
-        inputs[0].parent or "",
-        len(inputs),
-        lambda sha, items: answered.append((threading.current_thread().name, sha)),
-    )
-    worker, here = stream._workers
-    assert len(_radar_processes(spawned)) == 1 and here.late
-    assert isinstance(worker, radar_scan._Worker)  # (a worker process takes commits as read)
+    monkeypatch.setattr(driver.WindowScanner, "__init__", spy_init)
+    stream = radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
+    worker, late = stream._workers
+    assert len(_radar_processes(spawned)) == 1
+    assert isinstance(worker, radar_scan._Worker) and worker.part == 0
+    assert isinstance(late, radar_scan._Worker) and late.part is None
 
     def wait_for(done: Callable[[], bool]) -> None:
         deadline = time.monotonic() + 60
@@ -362,66 +365,160 @@ def test_this_process_scans_what_the_workers_left_once_the_read_is_over(
 
     newest, *older = reversed(inputs)  # newest first, as git log reads them
     stream.add(newest)
-    wait_for(lambda: bool(answered))
+    wait_for(lambda: bool(worker._found))
     os.kill(worker.proc.pid, signal.SIGSTOP)  # the worker stalls, the read goes on
     try:
         for c in older:
             stream.add(c)
         time.sleep(0.2)
-        assert answered and all(name == "radar-reader" for name, _ in answered)  # no help
-        # yet: the read goes on
-        stream.close()  # the read is over: this process takes what is left
-        wait_for(lambda: any(name == "radar-here" for name, _ in answered))
+        assert late._sent == 0 and not late._found  # no help yet: the read goes on
+        stream.close()  # the read is over: the helper asks for its fork, the oldest first
+        wait_for(lambda: late._sent > 0)
     finally:
         os.kill(worker.proc.pid, signal.SIGCONT)
     assert stream.finish(inputs) == serial
-    assert sorted(sha for _, sha in answered) == sorted(c.sha for c in inputs)  # each once
-    here_took = [sha for name, sha in answered if name == "radar-here"]
-    assert here_took and inputs[0].sha in here_took  # from the oldest on
-    assert stream.surface is not None and stream.surface.packages == {"pkg": "pkg"}
-    assert read_here == []  # the worker process's surface, not read again here
+    assert inputs[0].sha in late._found  # from the oldest on
+    assert not worker._found.keys() & late._found.keys()  # each scanned once
+    assert worker._found.keys() | late._found.keys() == {c.sha for c in inputs}
+    assert made_here == []  # the worker process's surface and scanner, not made again here
 
 
-def test_this_process_waits_for_the_surface_the_worker_process_is_still_reading(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The read can be over before the worker process has read the window's public surface
-    (SQLAlchemy's takes 0.4 s; its four months' read, 0.6 s): this process then waits for
-    it, and reads none of its own."""
-    import time
+# the worker process's loop (``_serve``) on pipes of its own, in a fresh interpreter (a fork
+# of this one, whose threads may hold locks, could hang): its part's commits, and the late
+# helper's pipe given the mark and two commits at ``LATE`` ("first": before its first
+# commit, "end": once its part is done, "never": closed unasked); each answer names the
+# process that scanned it
+_SERVE = """
+import os, pickle, sys, threading
+from commitdigest.analysis.radar.commit import CommitInput
+from commitdigest.pipeline import radar_scan
 
-    from commitdigest.analysis.radar import public
+class Scanner:
+    def scan(self, c):
+        return [os.getpid()]
 
-    repo, inputs, serial, _ = _parallel(tmp_path, monkeypatch, cores=2)
-    read_here: list[str | None] = []
-    real_at = public.PublicSurface.at.__func__  # type: ignore[attr-defined]
+class Reader:
+    def forget(self):
+        pass
+    def close(self):
+        pass
 
-    def spy_at(cls: type[public.PublicSurface], repo: object, rev: str | None) -> object:
-        read_here.append(rev)
-        return real_at(cls, repo, rev)
+def pipe():
+    r, w = os.pipe()
+    return os.fdopen(r, "rb"), os.fdopen(w, "wb")
 
-    monkeypatch.setattr(public.PublicSurface, "at", classmethod(spy_at))
-    answered: list[str] = []
-    stream = radar_scan.RadarStream(
-        repo,
-        inputs[0].parent or "",
-        len(inputs),
-        lambda sha, items: answered.append(threading.current_thread().name),
-    )
-    worker, here = stream._workers
-    assert isinstance(worker, radar_scan._Worker) and here.late
-    os.kill(worker.proc.pid, signal.SIGSTOP)  # still starting: no surface sent yet
+own_rq, own_rq_w = pipe()
+own_an_r, own_an = pipe()
+late_rq, late_rq_w = pipe()
+late_an_r, late_an = pipe()
+when = sys.argv[1]
+commit = lambda n: CommitInput(f"{n:040x}", None, "c", "", ())
+
+def ask_late():
+    late_rq_w.write(radar_scan._GO)
+    for n in (10, 11):
+        pickle.dump(commit(n), late_rq_w)
+    pickle.dump(radar_scan._END, late_rq_w)
+    late_rq_w.close()
+
+if when == "first":
+    ask_late()
+elif when == "never":
+    late_rq_w.close()
+for n in range(3):
+    pickle.dump(commit(n), own_rq_w)
+pickle.dump(radar_scan._END, own_rq_w)
+own_rq_w.close()
+
+def answers(f, out):
     try:
-        assert stream.surface is None
-        for c in reversed(inputs):
-            stream.add(c)
-        stream.close()  # the read is over
-        time.sleep(0.3)
-        assert answered == [] and read_here == []  # this process waits
-    finally:
-        os.kill(worker.proc.pid, signal.SIGCONT)
-    assert stream.finish(inputs) == serial
-    assert read_here == [] and stream.surface is not None
+        while (m := pickle.load(f)) is not radar_scan._END:
+            out.append(m[1][0])
+        out.append("end")
+    except EOFError:
+        out.append("eof")
+
+got = {"own": [], "late": []}
+readers = [threading.Thread(target=answers, args=(own_an_r, got["own"])),
+           threading.Thread(target=answers, args=(late_an_r, got["late"]))]
+for t in readers:
+    t.start()
+if when == "end":
+    threading.Timer(0.5, ask_late).start()
+forked = radar_scan._serve(Scanner(), Reader(), own_rq, own_an, (late_rq, late_an))
+own_an.close()
+readers[0].join()
+for pid in forked:
+    os.waitpid(pid, 0)
+readers[1].join(10)
+me = os.getpid()
+print((forked, [a if a in ("end", "eof") else a == me for a in got["own"]],
+       [a if a in ("end", "eof") else ("here" if a == me else a) for a in got["late"]]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("when", "forked", "late"),
+    [
+        ("first", True, None),  # asked while it scans: a child answers it
+        ("end", False, ["here", "here", "end"]),  # asked once its part is done: itself
+        ("never", False, ["eof"]),  # no commit was left for it: no fork, its pipe closes
+    ],
+)
+def test_the_worker_process_forks_the_late_helper_when_asked_while_it_scans(
+    when: str, forked: bool, late: list[str] | None
+) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", _SERVE, when], capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    pids, own, answered = ast.literal_eval(run.stdout.strip().splitlines()[-1])
+    assert own == [True, True, True, "end"]  # its own part, by itself
+    assert bool(pids) == forked
+    if forked:
+        assert answered == [pids[0], pids[0], "end"]  # by the forked child
+    else:
+        assert answered == late
+
+
+_FORGET = """
+import os, sys
+from pathlib import Path
+from commitdigest.sources.blobs import BlobReader
+
+reader = BlobReader(Path(sys.argv[1]))
+first = reader.read_text(["HEAD:a.txt"])["HEAD:a.txt"]  # (its git runs)
+pid = os.fork()
+if pid == 0:
+    reader.forget()  # the parent's git is left to it; this one starts its own
+    got = reader.read_text(["HEAD:b.txt", "HEAD:a.txt"])
+    ok = got == {"HEAD:b.txt": "b\\n", "HEAD:a.txt": "a\\n"}
+    reader.close()
+    os._exit(0 if ok else 3)
+_, status = os.waitpid(pid, 0)
+again = reader.read_text(["HEAD~1:a.txt"])["HEAD~1:a.txt"]
+reader.close()  # (no copy of its pipes is left open in the child: its git ends)
+print(first, os.waitstatus_to_exitcode(status), again)
+"""
+
+
+def test_a_forked_reader_starts_its_own_git_and_leaves_its_parents(tmp_path: Path) -> None:
+    """The late helper is forked while its parent's blob reader runs git: the child reads
+    with a git of its own (and every text read before), the parent's git answers the parent
+    still, and ends when the parent closes it (no copy of its input left open)."""
+    repo = tmp_path / "repo"
+    build_repo(
+        repo,
+        [
+            CommitSpec("one", "2026-01-10T10:00:00+00:00", files={"a.txt": "old\n"}),
+            CommitSpec("two", "2026-01-10T11:00:00+00:00", files={"a.txt": "a\n", "b.txt": "b\n"}),
+        ],
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", _FORGET, str(repo)], capture_output=True, text=True, timeout=30
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["a", "0", "old"]
 
 
 def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
@@ -618,15 +715,16 @@ def test_the_thread_ends_with_the_read_and_an_abort_does_not_wait_for_its_scan(
 
 
 def _two_workers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cores: int = 2
 ) -> tuple[list[CommitInput], radar_scan.Found, radar_scan.RadarStream]:
-    """The history's commits, their items scanned here, and a stream with two workers."""
+    """The history's commits, their items scanned here, and a stream with two workers (on
+    two cores: one process and the late helper; on three, two processes and the helper)."""
     repo = tmp_path / "repo"
     _history(repo)
     inputs = _inputs(repo)
     serial = radar_scan.scan_repository(repo, inputs)
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
-    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(radar_scan.os, "cpu_count", lambda: cores)
     return inputs, serial, radar_scan.RadarStream(repo, inputs[0].parent or "", len(inputs))
 
 
@@ -648,8 +746,8 @@ def test_when_the_first_worker_dies_after_forking_its_part_goes_to_the_others(
     import signal
     import time
 
-    inputs, serial, stream = _two_workers(tmp_path, monkeypatch)
-    first, second = stream._workers
+    inputs, serial, stream = _two_workers(tmp_path, monkeypatch, cores=3)
+    first, second, late = stream._workers
     for c in inputs[: len(inputs) // 2 + 1]:  # the first's part, and one of the second's
         stream.add(c)
     deadline = time.monotonic() + 20
@@ -660,6 +758,9 @@ def test_when_the_first_worker_dies_after_forking_its_part_goes_to_the_others(
     while not first.gone and time.monotonic() < deadline:
         time.sleep(0.02)
     assert first.gone and not second.gone
+    while not late.gone and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert late.gone  # (the first would have forked it: its pipes went with the first)
     for c in inputs[len(inputs) // 2 + 1 :]:
         stream.add(c)
     assert stream.finish(inputs) == serial
@@ -676,14 +777,13 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     from collections import deque
     from dataclasses import dataclass
 
-    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.analysis.radar.commit import CommitInput
 
     @dataclass
     class Busy:
         part: int | None
         unanswered: int = 0
         gone: bool = False
-        late: bool = False
 
     chunk = radar_scan.CHUNK
     commits = [CommitInput(f"{n:040x}", None, f"c{n}", "", ()) for n in range(4 * chunk)]
@@ -712,9 +812,9 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     stream._closed = False
     stream.add(commits[0])
     assert stream.take(second) is None  # type: ignore[arg-type]  # a worker that ended takes nothing
-    # this process's helper (no part of its own) waits until the read is over, then takes
-    # the last commits of the part with the most left
-    helper = Busy(None, late=True)
+    # the late helper (no part of its own) waits until the read is over, then takes the
+    # last commits of the part with the most left
+    helper = Busy(None)
     stream._parts = [deque(commits[:chunk]), deque(commits[chunk:])]
     stream._closed = False
     later: list[object] = []
@@ -732,21 +832,30 @@ def test_a_worker_takes_its_part_as_it_answers_then_the_far_end_of_another(
     assert later == [commits[-chunk:]]
 
 
-def test_a_late_helper_waits_for_the_read_and_ends_when_stopped(tmp_path: Path) -> None:
-    """The helper of a long window's workers waits for the read's end alone (no commit added
-    wakes it), and ends once stopped, the read over or not."""
-    from collections import deque
+def test_a_late_helper_left_nothing_forks_nothing_and_one_stopped_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The late helper waits for the read's end alone: with every commit taken by then it
+    writes nothing (its pipe closes: no process is forked for it, and the worker ends); one
+    whose run failed before the read was over ends too."""
+    inputs, serial, stream = _two_workers(tmp_path, monkeypatch)
+    worker, late = stream._workers
+    assert isinstance(late, radar_scan._Worker) and late.part is None
+    for c in reversed(inputs):
+        stream.add(c)
+    import time
 
-    stream = radar_scan.RadarStream(tmp_path, "base", 3)  # no processes: the queue
-    stream._workers[0].stop()
-    stream._parts = [deque()]
-    helper = radar_scan._Here(stream, lambda sha, items: None, late=True)
-    stream.add(CommitInput("a" * 40, None, "c", "", ()))
-    helper._thread.join(0.3)
-    assert helper._thread.is_alive() and stream._parts[0]  # the read goes on: nothing taken
-    helper.stop()
-    helper._thread.join(5)
-    assert not helper._thread.is_alive() and stream._parts[0]
+    deadline = time.monotonic() + 60
+    while len(worker._found) < len(inputs) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert stream.finish(inputs) == serial
+    assert late._sent == 0 and not late._found and late.gone
+    stopped = _two_workers(tmp_path / "again", monkeypatch)[2]
+    other = stopped._workers[1]
+    assert isinstance(other, radar_scan._Worker)
+    stopped.abort()  # (the run failed) before the read was over
+    other._reader.join(5)
+    assert not other._writer.is_alive() and not other._reader.is_alive()
 
 
 def test_a_window_given_newest_first_starts_at_its_oldest_commits_parent(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ from gitfixture import CommitSpec, build_repo
 from test_radar_report import UPSTREAM_V1, UPSTREAM_V2
 from typer.testing import CliRunner
 
-from commitdigest.analysis.radar.driver import CommitInput
+from commitdigest.analysis.radar.commit import CommitInput
 from commitdigest.analysis.radar.models import ApiChange
 from commitdigest.analysis.rules import RuleAnalyser
 from commitdigest.cli import app

@@ -3,27 +3,31 @@ while the source is still reading it.
 
 A short window is scanned on a thread of this process as its commits are read (``git log``
 leaves the process idle while it works). A long window is scanned by one worker process per
-core but one (at most :data:`MAX_WORKERS`), and by a thread of this process once its
-read is over (the read and ``git log`` take a core until then): one
-``python -m commitdigest.pipeline.radar_scan`` reads the window's start, reads the public
-surface there (and sends it first, for the thread of this process), and forks one process
-for each other part (POSIX; without ``fork``, the thread scans the window), so the imports
-and the surface are paid once, not once per core.
+core but one (at most :data:`MAX_WORKERS`), and by one more once the read is over (the read
+and ``git log`` take a core until then): one ``python -m commitdigest.pipeline.radar_scan``
+reads the window's start, reads the public surface there, and forks one process for each
+other part (POSIX; without ``fork``, a thread of this process scans the window), so the
+imports and the surface are paid once, not once per core. The last one, the late helper,
+it forks when this process first writes to it, after the read: it starts with every text its
+parent read and parsed so far (the window's start among them, read for the surface). It was
+a thread of this process until the thirty-first session, which imported the radar's kinds
+and read and parsed those texts again: 0.3-0.4 s of CPU on the core the run's own work
+needs, and few commits scanned. This process imports no kind of the radar then.
+
 Each worker gets commits pickled on a pipe of its own and sends each commit's items back on
 another as soon as they are found; each has a blob reader of its own. So the scan runs
 beside ``git log`` instead of after it, and what waits for a commit's items can start on it
-then. Every kind looks at one commit only, so the
-workers need nothing of each other.
+then. Every kind looks at one commit only, so the workers need nothing of each other.
 
 Each worker has a contiguous part of the window (neighbouring commits share file versions:
 each is read and parsed once, and made from its neighbour where it can be, whichever way
 the part runs), fed in the order the source reads it (newest first); it takes the next
 :data:`CHUNK` commits of its part whenever it has fewer than :data:`AHEAD` unanswered. A
-worker whose part is done (or not yet read) takes the last commits of the part with the most
-left, the ones next to its own: so the workers finish together (fixed parts alone left one
-worker scanning by itself for a second or more on real windows). A worker that cannot start
-or fails leaves what it did not answer to this process: the result is the same, only
-slower.
+worker whose part is done (or not yet read), and the late helper, take the last commits of
+the part with the most left, the ones next to its own: so the workers finish together
+(fixed parts alone left one worker scanning by itself for a second or more on real
+windows). A worker that cannot start or fails leaves what it did not answer to this
+process: the result is the same, only slower.
 
 A plain subprocess rather than ``multiprocessing``: spawning with it re-imports the
 caller's main module, which a library must not do to its caller; and the fork happens in
@@ -37,6 +41,7 @@ import contextlib
 import gc
 import os
 import pickle
+import select
 import signal
 import subprocess
 import sys
@@ -49,8 +54,8 @@ from typing import IO, TYPE_CHECKING
 from commitdigest.sources.blobs import BlobReader
 
 if TYPE_CHECKING:  # the radar's kinds are imported when a window is scanned, not to plan it
-    from commitdigest.analysis.radar.driver import CommitInput, WindowScanner
-    from commitdigest.analysis.radar.public import PublicSurface
+    from commitdigest.analysis.radar.commit import CommitInput
+    from commitdigest.analysis.radar.driver import WindowScanner
     from commitdigest.models import ApiChange
 
 __all__ = [
@@ -107,22 +112,16 @@ class RadarStream:
         self.inputs: dict[str, CommitInput] = {}  # what was added, by SHA
         self._changed = threading.Condition()  # a commit came, one was answered, or the end
         self._closed = False  # every commit was added
-        # for the late helper, which waits for it alone (woken by each commit added and
-        # answered, it cost this process a switch of threads each time): the read is over,
-        # the run failed, or the helper was stopped
+        # for the late helper's writer, which waits for it alone (woken by each commit added
+        # and answered, it cost this process a switch of threads each time): the read is
+        # over, the run failed, or the helper was stopped
         self._over = threading.Event()
         self._aborted = False
-        # the window's public surface as the first worker process read it (for the helper),
-        # and whether it came (or that process ended without sending it)
-        self.surface: PublicSurface | None = None
-        self.surface_sent = threading.Event()
         self._workers: list[_Worker | _Here] = []
         # each worker's part of the window, not yet taken
         self._parts: list[deque[CommitInput]] = [deque() for _ in range(workers_for(total))]
         if self._parts:
-            self._workers = [*_Worker.start(root, base, on_items, self, range(len(self._parts)))]
-            if self._workers:  # and this process, once its read of the window is over
-                self._workers.append(_Here(self, on_items, late=True))
+            self._workers = [*_Worker.start(root, base, on_items, self, len(self._parts))]
         if not self._workers:  # a short window, or no process could start: a thread here
             self._parts = [deque()]
             self._workers = [_Here(self, on_items)]
@@ -143,7 +142,7 @@ class RadarStream:
         """The next commits for ``worker``, once it has fewer than :data:`AHEAD`
         unanswered (blocks until then); None when there are no more for it (all were taken
         after the last one came, the worker is gone, or the run is over). The late helper
-        asks only once :meth:`wait_read` returned."""
+        (no part of its own) asks only once :meth:`wait_read` returned."""
         with self._changed:
             own = self._parts[worker.part] if worker.part is not None else deque()
             while True:
@@ -169,7 +168,7 @@ class RadarStream:
 
     def wait_read(self) -> None:
         """Block until every commit was added, the run failed or :meth:`release` was
-        called (the late helper's wait: it scans nothing while this process reads)."""
+        called (the late helper's wait: it is not even forked while this process reads)."""
         self._over.wait()
 
     def release(self) -> None:
@@ -183,9 +182,8 @@ class RadarStream:
 
     def finish(self, commits: Sequence[CommitInput]) -> Found:
         """Items per SHA of ``commits`` (the whole window, oldest first); blocks until every
-        worker is done, and scans here what a worker could not."""
-        from commitdigest.analysis.radar.driver import WindowScanner
-
+        worker is done, and scans here what a worker could not (only then are the radar's
+        kinds imported in this process)."""
         results: Found = {}
         self.close()
         with BlobReader(self.root) as reader:
@@ -196,7 +194,10 @@ class RadarStream:
                 if self._aborted:
                     break  # the run is over: nobody waits for the rest
                 if c.sha not in results:  # no worker, or its worker failed
-                    scanner = scanner or WindowScanner(reader, self.base)
+                    if scanner is None:
+                        from commitdigest.analysis.radar.driver import WindowScanner
+
+                        scanner = WindowScanner(reader, self.base)
                     with SCANNING:
                         results[c.sha] = scanner.scan(c)
         wanted = {c.sha for c in commits}
@@ -246,22 +247,12 @@ class _Here:
     this process, with a blob reader of its own, that reads the window's public surface while
     ``git log`` starts, then scans each commit as the source reads it (git's work leaves this
     process idle). A scan that raises leaves the rest to :meth:`RadarStream.finish`, which
-    raises it again there.
-
-    ``late``: the helper of a long window's worker processes, which does nothing before the
-    read is over and the first worker process has sent the public surface, which it takes
-    (it starts its blob reader then, if the workers left it anything): then it scans the last
-    commits of the part with the most left (the worker processes scan from the newest on, it
-    from the oldest), on the core ``git log`` and the read leave free. (A second process during the
-    read made four busy processes on two cores: the same work cost 0.35 s more CPU on
-    vllm-ascend's 12 weeks, and the one process left scanned alone for a second after the
-    read.)"""
+    raises it again there."""
 
     unanswered = 0  # it answers each commit it takes before it takes more
 
-    def __init__(self, stream: RadarStream, on_items: OnItems, *, late: bool = False) -> None:
-        self.late = late
-        self.part: int | None = None if late else 0  # a helper has no part of its own
+    def __init__(self, stream: RadarStream, on_items: OnItems) -> None:
+        self.part: int | None = 0
         self._stream = stream
         self._on_items = on_items
         self._found: Found = {}
@@ -271,27 +262,15 @@ class _Here:
 
     def _run(self) -> None:
         from commitdigest.analysis.radar.driver import WindowScanner
-        from commitdigest.analysis.radar.public import public_surface, share_surface
+        from commitdigest.analysis.radar.public import public_surface
 
         stream = self._stream
         try:
-            first: list[CommitInput] | None = []
-            if self.late:  # the helper: after the read, what the workers left, with the
-                # surface the first worker process reads (it may still be at it when the
-                # read is over: SQLAlchemy's, 0.4 s, was read again here)
-                stream.wait_read()
-                stream.surface_sent.wait()
-                first = None if self.gone else stream.take(self)
-            if first is None:
-                return  # the workers left nothing
             with BlobReader(stream.root) as reader:
                 scanner = WindowScanner(reader, stream.base)
-                if stream.surface is not None:
-                    share_surface(scanner.repo, stream.surface)
                 with SCANNING:
                     public_surface(scanner.repo)  # what every kind asks first
-                while not self.gone and (commits := first or stream.take(self)) is not None:
-                    first = []
+                while not self.gone and (commits := stream.take(self)) is not None:
                     for commit in commits:
                         if self.gone:
                             return
@@ -314,22 +293,21 @@ class _Here:
         wait for a scan; the thread closes its blob reader as it ends)."""
         self.gone = True
         self._stream.changed()
-        if self.late:  # (it may wait for the read's end, or for the surface)
-            self._stream.release()
-            self._stream.surface_sent.set()
 
 
 class _Worker:
     """One worker (a process, or a process forked by it), the thread that writes it the
-    commits it takes from the stream and the one that reads their items."""
+    commits it takes from the stream and the one that reads their items. ``part`` None: the
+    late helper, which writes nothing before the read is over and then the mark that has it
+    forked (:data:`_GO`) before its first commits, or closes its pipe when none are left."""
 
     def __init__(
         self, proc: subprocess.Popen[bytes], pipes: tuple[IO[bytes], IO[bytes]],
-        header: tuple[str, str], stream: RadarStream, part: int, on_items: OnItems,
+        header: tuple[str, str], stream: RadarStream, part: int | None, on_items: OnItems,
     ) -> None:  # fmt: skip
         self.proc = proc  # the process it runs in, or the one that forked it
         self._to, self._from = pipes
-        self.part: int | None = part  # the index of its part of the window
+        self.part = part  # the index of its part of the window
         self._header = header
         self._stream = stream
         self._on_items = on_items
@@ -343,20 +321,22 @@ class _Worker:
 
     @classmethod
     def start(
-        cls, root: Path, base: str, on_items: OnItems, stream: RadarStream, parts: range
+        cls, root: Path, base: str, on_items: OnItems, stream: RadarStream, parts: int
     ) -> list[_Worker]:
-        """Workers for ``parts``: one process that serves the first and forks one more for
-        each other part (so they share its imports and the window's public surface, read
-        once), each on a pipe pair of its own (the process :func:`prestart` started, if it
-        did); [] if it cannot start."""
-        started = _spare(len(parts)) or _spawn(len(parts))
+        """Workers for ``parts`` parts and the late helper: one process that serves the
+        first part and forks one more for each other part (so they share its imports and
+        the window's public surface, read once) and the helper once asked, each on a pipe
+        pair of its own (the process :func:`prestart` started, if it did); [] if it cannot
+        start."""
+        started = _spare(parts) or _spawn(parts)
         if started is None:
             return []
         proc, ends = started
         header = (str(root), base)
+        numbers: list[int | None] = [*range(parts), None]
         return [
             cls(proc, end, header, stream, part, on_items)
-            for part, end in zip(parts, ends, strict=True)
+            for part, end in zip(numbers, ends, strict=True)
         ]
 
     @property
@@ -364,12 +344,22 @@ class _Worker:
         return self._sent - len(self._found)
 
     def _write(self) -> None:
-        """The header, then the commits the worker takes, then the end mark."""
+        """The header (the late helper: the mark that has it forked, once the read is over
+        and if any commit is left), then the commits the worker takes, then the end mark."""
         stdin = self._to
         try:
-            pickle.dump(self._header, stdin, protocol=pickle.HIGHEST_PROTOCOL)
-            stdin.flush()
-            while (commits := self._stream.take(self)) is not None:
+            first: list[CommitInput] | None = []
+            if self.part is None:
+                self._stream.wait_read()
+                first = None if self.gone else self._stream.take(self)
+                if first is None:
+                    return  # none left: its pipe closes, and no process is forked for it
+                stdin.write(_GO)
+            else:
+                pickle.dump(self._header, stdin, protocol=pickle.HIGHEST_PROTOCOL)
+                stdin.flush()
+            while (commits := first or self._stream.take(self)) is not None:
+                first = []
                 for commit in commits:
                     pickle.dump(commit, stdin, protocol=pickle.HIGHEST_PROTOCOL)
                     self._sent += 1
@@ -387,9 +377,6 @@ class _Worker:
         """Each commit's items as the worker writes them, up to its end mark."""
         stdout = self._from
         try:
-            if self.part == 0:  # the first part's process sends the window's public surface
-                self._stream.surface = pickle.load(stdout)  # first (before forking the others)
-                self._stream.surface_sent.set()
             while (message := pickle.load(stdout)) is not _END:
                 sha, items = message
                 self._found[sha] = items
@@ -399,8 +386,6 @@ class _Worker:
         except (OSError, EOFError, ValueError, TypeError, AttributeError, pickle.PickleError):
             pass  # the worker failed: its answers so far stand, the rest is scanned here
         finally:
-            if self.part == 0:  # (it may have ended without sending the surface: the
-                self._stream.surface_sent.set()  # helper reads it then)
             self._end()
             stdout.close()
 
@@ -430,12 +415,12 @@ _Started = tuple[subprocess.Popen[bytes], list[tuple[IO[bytes], IO[bytes]]]]
 
 
 def _spawn(parts: int) -> _Started | None:
-    """The worker process for ``parts`` parts and our ends of their pipe pairs (requests,
-    answers); None if it cannot start. It waits for the repository and the window's start
-    on the first part's pipe."""
+    """The worker process for ``parts`` parts and the late helper, and our ends of their
+    pipe pairs (requests, answers; the helper's last); None if it cannot start. It waits
+    for the repository and the window's start on the first part's pipe."""
     pipes: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (requests, answers)
     try:
-        for _ in range(parts):
+        for _ in range(parts + 1):
             pipes.append((os.pipe(), os.pipe()))
     except OSError:  # out of file descriptors: this process scans it all
         _close([fd for requests, answers in pipes for fd in (*requests, *answers)])
@@ -480,7 +465,7 @@ def prestart() -> None:
 
 def _spare(parts: int) -> _Started | None:
     with _spares_lock:
-        return _SPARES.pop() if _SPARES and len(_SPARES[-1][1]) == parts else None
+        return _SPARES.pop() if _SPARES and len(_SPARES[-1][1]) == parts + 1 else None
 
 
 def discard() -> None:
@@ -513,38 +498,41 @@ def _close(fds: list[int]) -> None:
 
 def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
     """The worker process: the repository and the window's start, from the first part's
-    requests; the window's public surface is read (and sent first on the first part's
-    answers) and a process is forked for each other part (each starts its own blob reader);
-    then each process serves its part (:func:`_serve`), and the first waits for those it
-    forked."""
+    requests; the window's public surface is read and a process is forked for each other
+    part (each starts its own blob reader); then each process serves its part
+    (:func:`_serve`), the first with the late helper's pipe (the last), and the first waits
+    for those it forked."""
     from commitdigest.analysis.radar.driver import WindowScanner
     from commitdigest.analysis.radar.public import public_surface
 
-    root, base = pickle.load(pipes[0][0])
+    *parts, late = pipes
+    root, base = pickle.load(parts[0][0])
     reader = BlobReader(Path(root))
     scanner = WindowScanner(reader, base)
-    # once, for every part, and for the helper of the process that started it
-    pickle.dump(public_surface(scanner.repo), pipes[0][1], pickle.HIGHEST_PROTOCOL)
-    pipes[0][1].flush()
+    public_surface(scanner.repo)  # once, for every part
     reader.close()  # no git process is shared across a fork: each starts its own
     gc.freeze()  # what is read so far stays shared: no collection copies its pages
     forked: list[int] = []
     mine = 0
-    for part in range(1, len(pipes)):
+    for part in range(1, len(parts)):
         pid = os.fork()
         if pid == 0:
             forked, mine = [], part
             break
         forked.append(pid)
     try:
-        for part, ends in enumerate(pipes):
+        for part, ends in enumerate(parts):
             if part != mine:  # only its own pipes: the others' end when their worker ends
                 for end in ends:
                     end.close()
-        requests, answers = pipes[mine]
+        requests, answers = parts[mine]
         if mine:
+            for end in late:
+                end.close()
             pickle.load(requests)  # the header, read above by the first
-        _serve(scanner, requests, answers)
+            _serve(scanner, reader, requests, answers)
+        else:
+            forked += _serve(scanner, reader, requests, answers, late)
     except BaseException:
         if mine:
             os._exit(1)  # a forked worker: nothing of the first's exit to run twice
@@ -559,11 +547,24 @@ def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
 
 
 COLLECT_EVERY = 1024  # commits a worker scans between two collections of reference cycles
+_GO = b"G"  # what the late helper's pipe says first: fork it
 
 
-def _serve(scanner: WindowScanner, requests: IO[bytes], answers: IO[bytes]) -> None:
+def _serve(
+    scanner: WindowScanner,
+    reader: BlobReader,
+    requests: IO[bytes],
+    answers: IO[bytes],
+    late: tuple[IO[bytes], IO[bytes]] | None = None,
+) -> list[int]:
     """Commits until the end mark from ``requests``; each commit's ``(sha, items)`` to
     ``answers`` once scanned, then the end mark.
+
+    ``late``: the late helper's pipes. After each commit, if this process was asked to
+    fork it (:data:`_GO`, written once the window's read is over), it forks: the child
+    serves the helper's pipes, the parent goes on with its own. If it was not asked by the
+    end of its own part, it serves what the helper's pipe asks itself. The forked
+    process's id, if any.
 
     The worker collects reference cycles itself, every :data:`COLLECT_EVERY` commits, not
     whenever enough objects were made: the scan makes millions of short-lived lists and
@@ -571,14 +572,53 @@ def _serve(scanner: WindowScanner, requests: IO[bytes], answers: IO[bytes]) -> N
     automatic collections cost a tenth of its time."""
     gc.disable()
     served = 0
+    forked: list[int] = []
     while (commit := pickle.load(requests)) is not _END:
         pickle.dump((commit.sha, scanner.scan(commit)), answers, pickle.HIGHEST_PROTOCOL)
         answers.flush()
         served += 1
         if served % COLLECT_EVERY == 0:
             gc.collect()
+        if late is not None and select.select([late[0]], [], [], 0)[0]:
+            if os.read(late[0].fileno(), 1) == _GO:
+                forked.append(_fork_late(scanner, reader, (requests, answers), late))
+            _close_pipes(late)
+            late = None
     pickle.dump(_END, answers)
     answers.flush()
+    if late is not None:  # not asked while it scanned its own part: asked now, or never
+        if os.read(late[0].fileno(), 1) == _GO:
+            _serve(scanner, reader, *late)
+        _close_pipes(late)
+    return forked
+
+
+def _fork_late(
+    scanner: WindowScanner,
+    reader: BlobReader,
+    own: tuple[IO[bytes], IO[bytes]],
+    late: tuple[IO[bytes], IO[bytes]],
+) -> int:
+    """Fork the late helper: the child serves ``late`` with every text and reading of this
+    process so far (``reader``'s too, with a git process of its own), and ends; the parent
+    gets its id."""
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        _close_pipes(own)
+        reader.forget()  # (its parent's git answers its parent)
+        _serve(scanner, reader, *late)
+        reader.close()
+    except BaseException:
+        os._exit(1)
+    os._exit(0)
+
+
+def _close_pipes(pipes: tuple[IO[bytes], IO[bytes]]) -> None:
+    for pipe in pipes:
+        with contextlib.suppress(OSError):
+            pipe.close()
 
 
 if __name__ == "__main__":

@@ -422,7 +422,7 @@ class ReportRun:
         self, repo: SourceRepository, radar: RadarStream, commits: list[Commit], fed: int
     ) -> int:
         """Hand ``commits[fed:]`` to the radar's workers; how many were handed in all."""
-        from commitdigest.analysis.radar.driver import CommitInput
+        from commitdigest.analysis.radar.commit import CommitInput
 
         for commit in commits[fed:]:
             self._awaiting[(repo.identity, commit.sha)] = commit
@@ -738,7 +738,7 @@ async def _radar(
     cached = store.get_radar(keys.values())
     if len(cached) == len(keys):  # a re-run: nothing to read from git, no kind to import
         return {sha: cached[key] for sha, key in keys.items()}
-    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.analysis.radar.commit import CommitInput
     from commitdigest.pipeline.radar_scan import scan_repository
 
     # a partial hit: only the commits not scanned before (each kind looks at one commit)
@@ -768,7 +768,7 @@ async def _finish_radar(
     stream: RadarStream, commits: list[Commit], store: Store
 ) -> dict[str, list[ApiChange]]:
     """The items of a radar that scanned the window while it was read, stored."""
-    from commitdigest.analysis.radar.driver import CommitInput
+    from commitdigest.analysis.radar.commit import CommitInput
     from commitdigest.analysis.radar.models import cache_key
 
     ordered = sorted(commits, key=lambda c: c.committed_at)

@@ -262,6 +262,21 @@ class BlobReader:
             raise SourceError(f"git {args[0]} failed in {self.root}: {first_line(done.stderr)}")
         return done.stdout.decode("utf-8", "surrogateescape")
 
+    def forget(self) -> None:
+        """In a process forked while this reader ran git: leave that git to the process
+        that started it (close only this process's copies of its pipes, which would keep it
+        from ever seeing its input end), and start one of its own at the next read; every
+        text read so far stays."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        for pipe in (proc.stdin, proc.stdout, self._stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        self._stderr = None
+        proc.returncode = 0  # not this process's child: never waited for here
+
     def close(self) -> None:
         proc, self._proc = self._proc, None
         if proc is None:

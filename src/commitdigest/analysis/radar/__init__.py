@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from commitdigest.lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from commitdigest.analysis.radar.driver import CommitInput, scan_window
+    from commitdigest.analysis.radar.commit import CommitInput
+    from commitdigest.analysis.radar.driver import scan_window
     from commitdigest.analysis.radar.models import (
         RADAR_VERSION,
         ApiChange,
@@ -26,7 +27,7 @@ _HOMES = {
     "ApiChange": ".models",
     "RadarKind": ".models",
     "cache_key": ".models",
-    "CommitInput": ".driver",
+    "CommitInput": ".commit",
     "scan_window": ".driver",
 }
 
