@@ -406,9 +406,7 @@ class _Worker:
         self.proc.wait()
         self._writer.join(timeout=5)
         self._reader.join(timeout=5)
-        for pipe in (self._to, self._from):
-            with contextlib.suppress(OSError, ValueError):
-                pipe.close()
+        _close_pipes((self._to, self._from))
 
 
 _Started = tuple[subprocess.Popen[bytes], list[tuple[IO[bytes], IO[bytes]]]]
@@ -474,9 +472,8 @@ def discard() -> None:
         spares = _SPARES[:]
         _SPARES.clear()
     for proc, ends in spares:
-        for pipe in (p for end in ends for p in end):
-            with contextlib.suppress(OSError):
-                pipe.close()
+        for end in ends:
+            _close_pipes(end)
         _kill(proc)
 
 
@@ -616,8 +613,9 @@ def _fork_late(
 
 
 def _close_pipes(pipes: tuple[IO[bytes], IO[bytes]]) -> None:
+    """Close a pipe pair's ends, whatever state a worker that died left them in."""
     for pipe in pipes:
-        with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError, ValueError):
             pipe.close()
 
 
