@@ -16,7 +16,7 @@ from gitfixture import CommitSpec, build_repo, commit, git, init_repo, merge
 from commitdigest.errors import SourceError
 from commitdigest.models import Commit, FileStatus
 from commitdigest.sources import git as git_source
-from commitdigest.sources.git import git_log_argv, iter_commits, read_commits, window_commits
+from commitdigest.sources.git import git_log_argv, iter_commits, read_commits
 from commitdigest.sources.gitlog_parse import GitLogParser, PatchLimits, parse_log
 from commitdigest.sources.repo_info import (
     RepositoryInfo,
@@ -25,6 +25,7 @@ from commitdigest.sources.repo_info import (
     resolve_repository,
     resolve_repository_sync,
 )
+from commitdigest.sources.window_plan import window_commits
 
 CST = timezone(timedelta(hours=8))
 EVER = (datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC))

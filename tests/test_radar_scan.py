@@ -546,6 +546,180 @@ def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
         radar_scan.discard()  # (none left for another test's stream to take)
 
 
+# the worker process's start (``_work``) in a fresh interpreter, on pipes of its own: told
+# of a window (a hint: repository, start, end), then of the run's (root, base), then the
+# window's commits; prints the revisions it read a public surface at and what it answered
+_AHEAD = """
+import os, pickle, sys, threading
+from pathlib import Path
+from commitdigest.analysis.radar import public
+from commitdigest.pipeline import radar_scan
+from commitdigest.sources.repo_info import resolve_repository_sync
+
+read_at = []
+real = public.PublicSurface.at.__func__
+def at(cls, repo, rev):
+    read_at.append(rev)
+    return real(cls, repo, rev)
+public.PublicSurface.at = classmethod(at)
+
+repo, start, end, base, inputs = sys.argv[1:6]
+inputs = pickle.loads(Path(inputs).read_bytes())
+def pipe():
+    r, w = os.pipe()
+    return os.fdopen(r, "rb"), os.fdopen(w, "wb")
+rq, rq_w = pipe()
+an_r, an = pipe()
+late_rq, late_rq_w = pipe()
+late_an_r, late_an = pipe()
+late_rq_w.close()  # (no late helper asked)
+pickle.dump((radar_scan._HINT, repo, None, float(start), float(end)), rq_w)
+pickle.dump((str(resolve_repository_sync(Path(repo)).root), base), rq_w)
+for c in inputs:
+    pickle.dump(c, rq_w)
+pickle.dump(radar_scan._END, rq_w)
+rq_w.close()
+found = {}
+def answers():
+    while (m := pickle.load(an_r)) is not radar_scan._END:
+        found[m[0]] = m[1]
+reader = threading.Thread(target=answers)
+reader.start()
+code = radar_scan._work([(rq, an), (late_rq, late_an)])
+an.close()
+reader.join()
+print(repr((code, read_at, {sha: [i.name for i in items] for sha, items in found.items()})))
+"""
+
+
+@pytest.mark.parametrize(
+    ("hinted", "reads"),
+    [
+        ("2026-01-11T00:00:00", 1),  # the run's window: its surface is read once, ahead
+        ("2026-01-11T10:30:00", 2),  # a window that starts elsewhere: read again, told
+        ("2020-01-01T00:00:00", 1),  # (a window of no commit: nothing is read ahead)
+    ],
+)
+def test_a_worker_told_of_the_window_early_reads_its_surface_once_and_finds_the_same(
+    tmp_path: Path, hinted: str, reads: int
+) -> None:
+    """``prestart(hint)``: the worker lists the window the command line names and reads the
+    public surface at its start before the run tells it where the window starts; it keeps
+    that reading when the start is the same, and reads the surface at the start it is told
+    otherwise. Either way it answers what a process told only the run's window finds."""
+    from datetime import datetime
+
+    from commitdigest.analysis.radar.driver import scan_window
+
+    repo = tmp_path / "repo"
+    _history(repo)
+    inputs = _inputs(repo)
+    base = inputs[0].parent or ""
+    with BlobReader(repo) as reader:
+        serial = scan_window(reader, inputs)
+    start = datetime.fromisoformat(hinted + "+00:00").timestamp()
+    end = datetime.fromisoformat("2026-01-12T00:00:00+00:00").timestamp()
+    if hinted.startswith("2020"):
+        end = datetime.fromisoformat("2020-02-01T00:00:00+00:00").timestamp()
+    (tmp_path / "inputs.pkl").write_bytes(pickle.dumps(inputs))
+    run = subprocess.run(
+        [sys.executable, "-c", _AHEAD, str(repo), str(start), str(end), base,
+         str(tmp_path / "inputs.pkl")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    code, read_at, found = ast.literal_eval(run.stdout.strip().splitlines()[-1])
+    assert code == 0
+    assert len(read_at) == reads and read_at[-1] == base  # the run's start, in the end
+    assert found == {sha: [i.name for i in items] for sha, items in serial.items()}
+    assert "PKG_B" in {n for names in found.values() for n in names}
+
+
+def test_the_command_line_names_the_window_before_it_is_parsed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cli.early`` reads ``report``'s window from ``sys.argv`` as typer will parse it:
+    both forms of an option, a value is never a repository (``--downstream`` and ``--out``
+    name folders too), the program's ``-v`` before the command; another command, or a
+    count that is no number, is left to typer. A long window of one local repository
+    starts the worker told of that window (``--tz``, else the machine's zone); of two, or
+    ``--last``, without a window."""
+    from commitdigest.cli import early
+
+    repo, other = tmp_path / "repo", tmp_path / "mine"
+    for folder in (repo, other):
+        folder.mkdir()
+    argv = ["-v", "report", "--format", "json", "--out", str(other), str(repo),
+            "--since=2026-05-01", "--until", "2026-08-01", "--no-overview",
+            "--downstream", str(other), "--tz", "Asia/Shanghai", "--no-radar"]  # fmt: skip
+    read = early.window_args(argv)
+    assert read == early.WindowArgs(
+        repositories=[str(repo)], radar=False, since="2026-05-01", until="2026-08-01",
+        tz="Asia/Shanghai",
+    )  # fmt: skip
+    assert early.window_args(["report", "--", "--odd-name"]) == early.WindowArgs(
+        repositories=["--odd-name"]
+    )
+    assert early.window_args(["site", str(repo), "--since", "2026-05-01"]) is None
+    assert early.window_args(["report", str(repo), "--days", "many"]) is None
+
+    hints: list[object] = []
+    monkeypatch.setattr(radar_scan, "prestart", hints.append)
+    early.start_early(argv[:-1])  # (with the radar)
+    assert hints == [(str(repo), None, 1777564800.0, 1785513600.0)]  # Shanghai's midnights
+    early.start_early(["report", str(repo), "--days", "30", "--branch", "dev", "--tz", "UTC"])
+    assert hints[-1][:2] == (str(repo), "dev")  # type: ignore[index]
+    early.start_early(["report", str(repo), str(other), "--since", "2026-05-01"])
+    early.start_early(["report", str(repo), "--last", "500"])
+    assert hints[-2:] == [None, None]  # a worker, told of no window
+    early.start_early(["report", str(repo), "--since", "2026-07-10", "--until", "2026-07-11"])
+    early.start_early(["report", str(repo), "--since", "2026-05-01", "--no-radar"])
+    assert len(hints) == 4  # a short window, no radar: no worker
+
+
+def test_the_options_read_before_parsing_take_a_value_as_typer_says() -> None:
+    """:data:`cli.early.FLAGS` are exactly the options of ``report`` (and of the program)
+    that take no value: an option added later that takes none is listed, or its next word
+    would be skipped as its value."""
+    import typer
+
+    from commitdigest.cli import app
+    from commitdigest.cli.early import COMMAND, FLAGS
+
+    group = typer.main.get_command(app)  # (typer's own click: read as click documents it)
+    report = group.commands[COMMAND]  # type: ignore[attr-defined]
+    options = [
+        p for params in (group.params, report.params) for p in params
+        if p.param_type_name == "option"
+    ]  # fmt: skip
+    assert {"--since", "--tz", "--downstream", "--no-radar"} <= {
+        name for p in options for name in (*p.opts, *p.secondary_opts)
+    }
+    flags = {
+        name
+        for p in options
+        if (p.is_flag or p.count) and not p.is_eager  # (--version ends the program)
+        for name in (*p.opts, *p.secondary_opts)
+    }
+    assert flags | {"--help"} == FLAGS
+
+
+def test_the_script_starts_the_worker_before_it_imports_typer(tmp_path: Path) -> None:
+    """``commitdigest report`` starts a long window's worker before typer and the commands
+    are imported (0.15-0.3 s): ``cli.script`` reads the command line first."""
+    code = (
+        "import os, sys; from commitdigest.pipeline import radar_scan; "
+        "radar_scan.prestart = lambda hint=None: (print('typer' in sys.modules, hint), "
+        "sys.stdout.flush(), os._exit(0)); "
+        "from commitdigest.cli import script; "
+        f"sys.argv = ['commitdigest', 'report', {str(tmp_path)!r}, '--days', '30']; script()"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    imported, hint = run.stdout.split(" ", 1)
+    assert imported == "False" and hint.startswith(f"({str(tmp_path)!r}, None, ")
+
+
 @pytest.mark.parametrize(
     ("argv", "long"),
     [
@@ -561,7 +735,10 @@ def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
 def test_the_worker_starts_early_only_for_a_window_that_may_be_long(
     tmp_path: Path, argv: list[str], long: bool
 ) -> None:
-    from commitdigest.cli.report import ReportArgs, _long_local_window
+    """Whether the options as parsed, and as :mod:`cli.early` reads them from the command
+    line before it is parsed, name a window long enough for the worker process."""
+    from commitdigest.cli.early import long_local_window, window_args
+    from commitdigest.cli.report import ReportArgs
 
     fields = dict.fromkeys(ReportArgs.__dataclass_fields__)
     fields["repositories"] = [str(tmp_path)]
@@ -573,9 +750,13 @@ def test_the_worker_starts_early_only_for_a_window_that_may_be_long(
         else:
             value = next(flags)
             fields[name] = int(value) if name in ("days", "last") else value
-    assert _long_local_window(ReportArgs(**fields)) is long  # type: ignore[arg-type]
+    assert long_local_window(ReportArgs(**fields)) is long  # type: ignore[arg-type]
+    read = window_args(["report", "--format", "json", str(tmp_path), *argv])
+    assert read is not None and long_local_window(read) is long
     fields["repositories"] = ["owner/name"]  # no local repository: no radar workers
-    assert _long_local_window(ReportArgs(**fields)) is False  # type: ignore[arg-type]
+    assert long_local_window(ReportArgs(**fields)) is False  # type: ignore[arg-type]
+    read = window_args(["report", "owner/name", *argv])
+    assert read is not None and long_local_window(read) is False
 
 
 def test_a_short_window_is_scanned_on_a_thread_here_as_its_commits_come(

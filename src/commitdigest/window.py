@@ -15,10 +15,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, tzinfo
 from pathlib import Path
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import UsageError
-from .models import WindowInfo
+
+if TYPE_CHECKING:  # (the models import pydantic: not for planning a window, which the
+    # command line does before it has parsed its options, see cli.early)
+    from .models import WindowInfo
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,8 @@ class DayWindow:
         )
 
     def info(self) -> WindowInfo:
+        from .models import WindowInfo
+
         label = self.label or self.day.isoformat()
         return WindowInfo(start=self.start, end=self.end, tz=self.tz, label=label)
 

@@ -1,5 +1,29 @@
-"""The command line (typer + rich live here only)."""
+"""The command line (typer + rich live here only).
 
-from commitdigest.cli.app import app, main, script
+:func:`script` reads ``sys.argv`` for a long window's radar worker (:mod:`.early`) before
+it imports typer and the commands; ``app`` and ``main`` load on first use.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, NoReturn
+
+from commitdigest.lazy import lazy_getattr
+
+if TYPE_CHECKING:
+    from commitdigest.cli.app import app, main
 
 __all__ = ["app", "main", "script"]
+
+__getattr__ = lazy_getattr(__name__, {"app": ".app", "main": ".app"})
+
+
+def script() -> NoReturn:
+    """The ``commitdigest`` script and ``python -m commitdigest`` (:func:`.app.script`)."""
+    from commitdigest.cli.early import start_early
+
+    start_early(sys.argv[1:])
+    from commitdigest.cli.app import script as run
+
+    run()

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Protocol
 import typer
 
 from commitdigest.cli.console import degraded_code, err, exit_with, guard, out, print_written
+from commitdigest.cli.early import long_local_window
 from commitdigest.cli.options import (
     AnalyserOption,
     BranchOption,
@@ -136,29 +137,6 @@ class ReportArgs:
     home: HomeOption = None
 
 
-def _long_local_window(args: ReportArgs) -> bool:
-    """Whether the window may hold enough commits of a local repository for the radar's
-    worker process (``PARALLEL_FROM``): ``--last`` of as many, or ``--since``/``--days``
-    spanning a week or more. Then the process starts before anything else (see
-    ``radar_scan.prestart``); a window that turns out short ends it."""
-    from datetime import date
-
-    from commitdigest.pipeline.radar_scan import PARALLEL_FROM
-
-    if args.radar is False or not any(Path(r).expanduser().is_dir() for r in args.repositories):
-        return False
-    if args.last is not None:
-        return args.last >= PARALLEL_FROM
-    if args.days is not None:
-        return args.days >= 7
-    try:
-        since = date.fromisoformat(args.since[:10]) if args.since else None
-        until = date.fromisoformat(args.until[:10]) if args.until else date.today()
-    except ValueError:
-        return False  # (the window's own parsing says what is wrong)
-    return since is not None and (until - since).days >= 7
-
-
 def register(app: typer.Typer) -> None:
     """Add ``report``, ``render`` and ``runs`` to ``app``."""
 
@@ -175,7 +153,7 @@ def register(app: typer.Typer) -> None:
         """
 
         def action() -> int:
-            if _long_local_window(args):
+            if long_local_window(args):  # (started already, unless cli.early misread argv)
                 from commitdigest.pipeline.radar_scan import prestart
 
                 prestart()  # while this process imports the rest

@@ -410,12 +410,17 @@ class _Worker:
 
 
 _Started = tuple[subprocess.Popen[bytes], list[tuple[IO[bytes], IO[bytes]]]]
+# the window a worker started early is told of (:func:`prestart`): the repository as the
+# command line names it, the branch (None: HEAD), the start and the end (POSIX seconds)
+Hint = tuple[str, str | None, float, float]
+_HINT = "hint"  # what a hint's message starts with (a header starts with a path)
 
 
-def _spawn(parts: int) -> _Started | None:
+def _spawn(parts: int, hint: Hint | None = None) -> _Started | None:
     """The worker process for ``parts`` parts and the late helper, and our ends of their
     pipe pairs (requests, answers; the helper's last); None if it cannot start. It waits
-    for the repository and the window's start on the first part's pipe."""
+    for the repository and the window's start on the first part's pipe (after ``hint``,
+    written there first)."""
     pipes: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (requests, answers)
     try:
         for _ in range(parts + 1):
@@ -439,24 +444,37 @@ def _spawn(parts: int) -> _Started | None:
         return None
     finally:
         _close(theirs)
-    return proc, [(os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes]
+    ends: list[tuple[IO[bytes], IO[bytes]]] = [
+        (os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes
+    ]
+    if hint is not None:  # (a few bytes: the pipe takes them without waiting)
+        pickle.dump((_HINT, *hint), ends[0][0], pickle.HIGHEST_PROTOCOL)
+        ends[0][0].flush()
+    return proc, ends
 
 
 _SPARES: list[_Started] = []  # started by prestart(), not yet taken by a window
 _spares_lock = threading.Lock()
 
 
-def prestart() -> None:
+def prestart(hint: Hint | None = None) -> None:
     """Start a long window's worker process now, before the window is listed: its
     interpreter and the radar's imports (about a quarter second of CPU) then run while this
     process is still starting up, on the core that leaves idle, instead of beside ``git log``
     and the read. The first long window's stream takes it; :func:`discard` ends it when none
-    does (a short window is scanned on a thread here)."""
+    does (a short window is scanned on a thread here).
+
+    ``hint``: the window the command line names, before this process has read its
+    configuration: the worker lists it and reads the public surface at its start at once
+    (the longest part of a window's fixed cost, 0.1-0.9 s on real ones), and keeps it when
+    the window the run tells it starts at the same commit; else (a time zone from the
+    configuration that moves the window's first commit, another repository) it reads the
+    surface there, as without a hint."""
     parts = workers_for(PARALLEL_FROM)
     with _spares_lock:
         if not parts or _SPARES:
             return
-        started = _spawn(parts)
+        started = _spawn(parts, hint)
         if started is not None:
             _SPARES.append(started)
 
@@ -495,18 +513,28 @@ def _close(fds: list[int]) -> None:
 
 def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
     """The worker process: the repository and the window's start, from the first part's
-    requests; the window's public surface is read and a process is forked for each other
-    part (each starts its own blob reader); then each process serves its part
-    (:func:`_serve`), the first with the late helper's pipe (the last), and the first waits
-    for those it forked."""
+    requests (after the window :func:`prestart` was told of, if it was: its surface is read
+    while the run starts, and kept when the start is the same); the window's public surface
+    is read and a process is forked for each other part (each starts its own blob reader);
+    then each process serves its part (:func:`_serve`), the first with the late helper's
+    pipe (the last), and the first waits for those it forked."""
     from commitdigest.analysis.radar.driver import WindowScanner
     from commitdigest.analysis.radar.public import public_surface
 
     *parts, late = pipes
-    root, base = pickle.load(parts[0][0])
-    reader = BlobReader(Path(root))
-    scanner = WindowScanner(reader, base)
-    public_surface(scanner.repo)  # once, for every part
+    header = pickle.load(parts[0][0])
+    ahead = _read_ahead(header[1:]) if header[0] == _HINT else None
+    if header[0] == _HINT:
+        header = pickle.load(parts[0][0])
+    root, base = header
+    if ahead is not None and ahead[0].repo.base == base and ahead[2] == root:
+        scanner, reader, _ = ahead  # the window it was told of: its surface is read
+    else:
+        if ahead is not None:
+            ahead[1].close()
+        reader = BlobReader(Path(root))
+        scanner = WindowScanner(reader, base)
+        public_surface(scanner.repo)  # once, for every part
     reader.close()  # no git process is shared across a fork: each starts its own
     gc.freeze()  # what is read so far stays shared: no collection copies its pages
     forked: list[int] = []
@@ -541,6 +569,38 @@ def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
     if mine:
         os._exit(0)
     return 0
+
+
+def _read_ahead(hint: Hint) -> tuple[WindowScanner, BlobReader, str] | None:
+    """A scanner of the window ``hint`` names, its public surface read, its blob reader and
+    the repository's root as the run names it (see :func:`prestart`); None when it cannot
+    be listed."""
+    from datetime import UTC, datetime
+
+    from commitdigest.analysis.radar.driver import WindowScanner
+    from commitdigest.analysis.radar.public import public_surface
+    from commitdigest.errors import SourceError
+    from commitdigest.sources.repo_info import resolve_repository_sync
+    from commitdigest.sources.window_plan import window_base, window_commits
+
+    named, branch, start, end = hint
+    try:
+        info = resolve_repository_sync(Path(named).expanduser(), branch)
+        listed = window_commits(
+            info, datetime.fromtimestamp(start, UTC), datetime.fromtimestamp(end, UTC)
+        )
+    except (SourceError, OSError, ValueError):
+        return None
+    if not listed:
+        return None
+    reader = BlobReader(info.root)
+    scanner = WindowScanner(reader, window_base(listed))
+    try:
+        public_surface(scanner.repo)
+    except Exception:  # (read again, where it raises as it would have, once told)
+        reader.close()
+        return None
+    return scanner, reader, str(info.root)
 
 
 COLLECT_EVERY = 1024  # commits a worker scans between two collections of reference cycles

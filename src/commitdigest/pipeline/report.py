@@ -45,6 +45,7 @@ from commitdigest.render.folder import ReportsFolder
 from commitdigest.render.json_output import load_context, render_json
 from commitdigest.sources.git import PatchLimits
 from commitdigest.sources.open import LocalGitRepository, SourceRepository, open_local
+from commitdigest.sources.window_plan import window_base
 from commitdigest.store import Store
 from commitdigest.text import slugify
 from commitdigest.window import DayWindow
@@ -747,13 +748,6 @@ async def _radar(
     found = await asyncio.to_thread(scan_repository, root, inputs, base)
     store.put_radar({keys[sha]: items for sha, items in found.items() if sha in keys})
     return {sha: cached[key] if key in cached else found.get(sha, []) for sha, key in keys.items()}
-
-
-def window_base(listed: Sequence[tuple[str, str | None]]) -> str:
-    """The revision a window of ``(sha, first parent)`` starts from: the parent of its
-    oldest commit (the last one listed), or that commit when it is the root."""
-    oldest, parent = listed[-1]
-    return parent or oldest
 
 
 def _base_of(commits: Sequence[Commit]) -> str | None:

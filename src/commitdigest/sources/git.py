@@ -49,6 +49,7 @@ from commitdigest.sources.gitlog_parse import (
     PatchLimits,
 )
 from commitdigest.sources.repo_info import RepositoryInfo
+from commitdigest.sources.window_plan import check_window
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -56,7 +57,6 @@ __all__ = [
     "git_log_argv",
     "iter_commits",
     "read_commits",
-    "window_commits",
 ]
 
 CHUNK_SIZE = 1 << 20
@@ -82,11 +82,6 @@ LOG_FLAGS = (
     "--submodule=short",
     LOG_FORMAT,
 )
-
-
-def _check_window(start: datetime, end: datetime) -> None:
-    if start.tzinfo is None or end.tzinfo is None:
-        raise ValueError("start and end must be timezone-aware datetimes")
 
 
 SINCE_AS_FILTER = (2, 37)  # the git that filters by date without stopping the walk
@@ -117,7 +112,7 @@ def since_flag(since: int) -> str:
 def git_log_argv(repo: RepositoryInfo, start: datetime, end: datetime) -> list[str]:
     """The full ``git log`` command line used for ``[start, end)`` (git walks a bit wider;
     the parser keeps exactly the commits whose committer date lies in the window)."""
-    _check_window(start, end)
+    check_window(start, end)
     rev = repo.head_sha or repo.branch
     since = math.floor(start.timestamp())
     until = math.ceil(end.timestamp())
@@ -131,43 +126,6 @@ def git_log_argv(repo: RepositoryInfo, start: datetime, end: datetime) -> list[s
         "--",
         repo=repo.root,
     )
-
-
-def window_commits(
-    repo: RepositoryInfo, start: datetime, end: datetime
-) -> list[tuple[str, str | None]]:
-    """``(sha, first parent)`` of the commits :func:`iter_commits` gives for the window, newest
-    first, without their diffs (one quick ``git log``): what the window holds before it is read.
-    A hint, for planning the work: the walk stops at the first commit older than the window
-    (``--since``), so a commit behind a parent with a skewed clock may be missing (the read
-    has it). Empty when git fails (reading the window then says why)."""
-    _check_window(start, end)
-    if repo.head_sha is None or start >= end:
-        return []
-    argv = git_argv(
-        "log",
-        "--first-parent",
-        "--format=%H %ct %P",
-        f"--since=@{math.floor(start.timestamp())}",
-        f"--until=@{math.ceil(end.timestamp())}",
-        "--end-of-options",
-        repo.head_sha,
-        "--",
-        repo=repo.root,
-    )
-    try:
-        out = subprocess.run(argv, capture_output=True, env=git_env(), check=False)
-    except OSError:
-        return []
-    if out.returncode != 0:
-        return []
-    low, high = start.timestamp(), end.timestamp()
-    found: list[tuple[str, str | None]] = []
-    for line in out.stdout.decode("ascii", "replace").splitlines():
-        parts = line.split()  # sha, committer time, parents
-        if len(parts) >= 2 and parts[1].isdigit() and low <= int(parts[1]) < high:
-            found.append((parts[0], parts[2] if len(parts) > 2 else None))
-    return found
 
 
 class _Pump:
@@ -325,7 +283,7 @@ async def iter_commits(
     """Yield the commits with ``start <= committed_at < end``, newest first, as git streams
     them. Memory stays bounded: the patch budget per commit plus the chunks read ahead
     (at most AHEAD_CHUNKS)."""
-    _check_window(start, end)
+    check_window(start, end)
     if repo.head_sha is None or start >= end:
         return
     await asyncio.to_thread(check_not_shallow_before, repo, start)

@@ -19,10 +19,11 @@ from ..config import SECRET_HINTS, GitHubSettings
 from ..errors import SourceError
 from ..gitcmd import git_argv, git_env
 from ..models import Commit, Subscription
-from .git import PatchLimits, iter_commits, read_commits, window_commits
+from .git import PatchLimits, iter_commits, read_commits
 from .mirror import ensure_mirror, ensure_remote_mirror
 from .remote import Remote, commit_template, parse_remote, web_address
 from .repo_info import RepositoryInfo, resolve_repository, resolve_repository_sync
+from .window_plan import window_commits
 
 if TYPE_CHECKING:  # the GitHub client (httpx2) is imported when a GitHub repository is opened
     import httpx2
@@ -88,7 +89,7 @@ class LocalGitRepository:
 
     def window_commits(self, start: datetime, end: datetime) -> list[tuple[str, str | None]]:
         """``(sha, first parent)`` of the window's commits, newest first, before reading
-        them (see :func:`~.git.window_commits`)."""
+        them (see :func:`~.window_plan.window_commits`)."""
         return window_commits(self.info, start, end)
 
 
