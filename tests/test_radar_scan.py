@@ -388,7 +388,13 @@ def test_a_helper_forked_after_the_read_scans_what_the_worker_left(
 # helper's pipe given the mark and two commits at ``LATE`` ("first": before its first
 # commit, "end": once its part is done, "never": closed unasked); each answer names the
 # process that scanned it
-_SERVE = """
+_PIPE = """
+def pipe():  # (read end, write end)
+    r, w = os.pipe()
+    return os.fdopen(r, "rb"), os.fdopen(w, "wb")
+"""
+_SERVE = (
+    """
 import os, pickle, sys, threading
 from commitdigest.analysis.radar.commit import CommitInput
 from commitdigest.pipeline import radar_scan
@@ -402,11 +408,9 @@ class Reader:
         pass
     def close(self):
         pass
-
-def pipe():
-    r, w = os.pipe()
-    return os.fdopen(r, "rb"), os.fdopen(w, "wb")
-
+"""
+    + _PIPE
+    + """
 own_rq, own_rq_w = pipe()
 own_an_r, own_an = pipe()
 late_rq, late_rq_w = pipe()
@@ -455,6 +459,7 @@ me = os.getpid()
 print((forked, [a if a in ("end", "eof") else a == me for a in got["own"]],
        [a if a in ("end", "eof") else ("here" if a == me else a) for a in got["late"]]))
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -549,7 +554,8 @@ def test_a_worker_started_before_the_window_is_listed_is_taken_or_ended(
 # the worker process's start (``_work``) in a fresh interpreter, on pipes of its own: told
 # of a window (a hint: repository, start, end), then of the run's (root, base), then the
 # window's commits; prints the revisions it read a public surface at and what it answered
-_AHEAD = """
+_AHEAD = (
+    """
 import os, pickle, sys, threading
 from pathlib import Path
 from commitdigest.analysis.radar import public
@@ -565,9 +571,9 @@ public.PublicSurface.at = classmethod(at)
 
 repo, start, end, base, inputs = sys.argv[1:6]
 inputs = pickle.loads(Path(inputs).read_bytes())
-def pipe():
-    r, w = os.pipe()
-    return os.fdopen(r, "rb"), os.fdopen(w, "wb")
+"""
+    + _PIPE
+    + """
 rq, rq_w = pipe()
 an_r, an = pipe()
 late_rq, late_rq_w = pipe()
@@ -590,6 +596,7 @@ an.close()
 reader.join()
 print(repr((code, read_at, {sha: [i.name for i in items] for sha, items in found.items()})))
 """
+)
 
 
 @pytest.mark.parametrize(
