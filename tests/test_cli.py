@@ -171,3 +171,17 @@ def test_only_cli_imports_typer_and_rich() -> None:
         )
     ]
     assert offenders == []
+
+
+def test_the_package_gives_typers_app_whatever_was_imported_first() -> None:
+    """``commitdigest.cli`` loads ``app`` and ``main`` on first use (its ``script`` reads the
+    command line before typer is imported): no submodule of that name shadows them, when
+    the commands' module was imported first too."""
+    code = (
+        "import typer; from commitdigest.cli.commands import app as made, main as run; "
+        "from commitdigest.cli import app, main; "
+        "print(app is made and isinstance(app, typer.Typer), main is run)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "True"]

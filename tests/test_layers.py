@@ -378,10 +378,10 @@ def test_from_the_package_import_a_room_is_an_import_of_the_room() -> None:
 
 
 def test_a_name_from_the_package_root_is_an_import_of_the_root() -> None:
-    found = imports_in("from commitdigest import __version__\n", "commitdigest.cli.app")
+    found = imports_in("from commitdigest import __version__\n", "commitdigest.cli.commands")
     assert found == [("commitdigest", 1)]
-    assert layer_violations({"commitdigest.cli.app": found}) == [
-        "commitdigest.cli.app:1 (cli) imports commitdigest (root)"
+    assert layer_violations({"commitdigest.cli.commands": found}) == [
+        "commitdigest.cli.commands:1 (cli) imports commitdigest (root)"
     ]
 
 

@@ -642,6 +642,19 @@ def test_a_worker_told_of_the_window_early_reads_its_surface_once_and_finds_the_
     assert "PKG_B" in {n for names in found.values() for n in names}
 
 
+def test_a_hint_too_long_for_the_pipe_is_not_told(tmp_path: Path) -> None:
+    """A hint is written to the worker's pipe before the worker reads it: one longer than an
+    empty pipe takes at once (a branch name of kilobytes, from the command line) is not
+    told, so the run never waits for the worker's imports to write it."""
+    import select
+
+    short = (str(tmp_path), "main", 0.0, 1.0)
+    told = radar_scan._told(short)
+    assert told is not None and len(told) <= select.PIPE_BUF
+    assert pickle.loads(told) == (radar_scan._HINT, *short)
+    assert radar_scan._told((str(tmp_path), "b" * select.PIPE_BUF, 0.0, 1.0)) is None
+
+
 def test_the_command_line_names_the_window_before_it_is_parsed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -705,7 +718,7 @@ def test_the_options_read_before_parsing_take_a_value_as_typer_says() -> None:
     flags = {
         name
         for p in options
-        if (p.is_flag or p.count) and not p.is_eager  # (--version ends the program)
+        if (getattr(p, "is_flag", False) or getattr(p, "count", False)) and not p.is_eager
         for name in (*p.opts, *p.secondary_opts)
     }
     assert flags | {"--help"} == FLAGS

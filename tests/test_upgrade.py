@@ -12,7 +12,7 @@ import pytest
 from gitfixture import CommitSpec, build_repo, commit, git
 from typer.testing import CliRunner
 
-from commitdigest.cli.app import app
+from commitdigest.cli import app
 from commitdigest.models import ApiChange
 
 DAY = "2026-03-{:02d}T10:00:00+00:00"

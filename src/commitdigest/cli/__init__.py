@@ -12,18 +12,18 @@ from typing import TYPE_CHECKING, NoReturn
 from commitdigest.lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from commitdigest.cli.app import app, main
+    from commitdigest.cli.commands import app, main
 
 __all__ = ["app", "main", "script"]
 
-__getattr__ = lazy_getattr(__name__, {"app": ".app", "main": ".app"})
+__getattr__ = lazy_getattr(__name__, {"app": ".commands", "main": ".commands"})
 
 
 def script() -> NoReturn:
-    """The ``commitdigest`` script and ``python -m commitdigest`` (:func:`.app.script`)."""
+    """The ``commitdigest`` script and ``python -m commitdigest`` (:func:`.commands.script`)."""
     from commitdigest.cli.early import start_early
 
     start_early(sys.argv[1:])
-    from commitdigest.cli.app import script as run
+    from commitdigest.cli.commands import script as run
 
     run()

@@ -413,7 +413,7 @@ _Started = tuple[subprocess.Popen[bytes], list[tuple[IO[bytes], IO[bytes]]]]
 # the window a worker started early is told of (:func:`prestart`): the repository as the
 # command line names it, the branch (None: HEAD), the start and the end (POSIX seconds)
 Hint = tuple[str, str | None, float, float]
-_HINT = "hint"  # what a hint's message starts with (a header starts with a path)
+_HINT = "\0hint"  # what a hint's message starts with (a header's, a path: never a NUL)
 
 
 def _spawn(parts: int, hint: Hint | None = None) -> _Started | None:
@@ -447,10 +447,25 @@ def _spawn(parts: int, hint: Hint | None = None) -> _Started | None:
     ends: list[tuple[IO[bytes], IO[bytes]]] = [
         (os.fdopen(rq[1], "wb"), os.fdopen(an[0], "rb")) for rq, an in pipes
     ]
-    if hint is not None:  # (a few bytes: the pipe takes them without waiting)
-        pickle.dump((_HINT, *hint), ends[0][0], pickle.HIGHEST_PROTOCOL)
-        ends[0][0].flush()
+    told = _told(hint) if hint is not None else None
+    if told is not None:
+        try:
+            ends[0][0].write(told)
+            ends[0][0].flush()
+        except OSError:  # (it ended already)
+            for end in ends:
+                _close_pipes(end)
+            _kill(proc)
+            return None
     return proc, ends
+
+
+def _told(hint: Hint) -> bytes | None:
+    """The message that tells a worker of ``hint``; None when it is longer than an empty
+    pipe takes without waiting (a branch name of kilobytes): the worker is not told, and
+    waits for the run's header as without a hint."""
+    told = pickle.dumps((_HINT, *hint), pickle.HIGHEST_PROTOCOL)
+    return told if len(told) <= select.PIPE_BUF else None
 
 
 _SPARES: list[_Started] = []  # started by prestart(), not yet taken by a window
