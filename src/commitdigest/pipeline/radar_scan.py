@@ -465,7 +465,7 @@ def _told(hint: Hint) -> bytes | None:
     pipe takes without waiting (a branch name of kilobytes): the worker is not told, and
     waits for the run's header as without a hint."""
     told = pickle.dumps((_HINT, *hint), pickle.HIGHEST_PROTOCOL)
-    return told if len(told) <= select.PIPE_BUF else None
+    return told if len(told) <= getattr(select, "PIPE_BUF", 512) else None  # (POSIX: 512+)
 
 
 _SPARES: list[_Started] = []  # started by prestart(), not yet taken by a window
