@@ -21,7 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from commitdigest.pipeline.radar_scan import Hint
 
 __all__ = ["FLAGS", "WindowArgs", "long_local_window", "start_early", "window_args"]
 
@@ -147,7 +150,7 @@ def start_early(argv: Sequence[str]) -> None:
     prestart(_hint(args))
 
 
-def _hint(args: WindowArgs) -> tuple[str, str | None, float, float] | None:
+def _hint(args: WindowArgs) -> Hint | None:
     """The repository, branch, start and end of the window, if ``args`` name one local
     repository and days (``--last`` is counted in commits: listed once the run starts). The
     time zone is ``--tz``, else the machine's: the configuration's is not read yet."""

@@ -453,9 +453,7 @@ def _spawn(parts: int, hint: Hint | None = None) -> _Started | None:
             ends[0][0].write(told)
             ends[0][0].flush()
         except OSError:  # (it ended already)
-            for end in ends:
-                _close_pipes(end)
-            _kill(proc)
+            _end_started((proc, ends))
             return None
     return proc, ends
 
@@ -504,10 +502,16 @@ def discard() -> None:
     with _spares_lock:
         spares = _SPARES[:]
         _SPARES.clear()
-    for proc, ends in spares:
-        for end in ends:
-            _close_pipes(end)
-        _kill(proc)
+    for started in spares:
+        _end_started(started)
+
+
+def _end_started(started: _Started) -> None:
+    """Close our ends of a worker process's pipes and kill it (and what it forked)."""
+    proc, ends = started
+    for end in ends:
+        _close_pipes(end)
+    _kill(proc)
 
 
 atexit.register(discard)
@@ -538,8 +542,9 @@ def _work(pipes: Sequence[tuple[IO[bytes], IO[bytes]]]) -> int:
 
     *parts, late = pipes
     header = pickle.load(parts[0][0])
-    ahead = _read_ahead(header[1:]) if header[0] == _HINT else None
+    ahead = None
     if header[0] == _HINT:
+        ahead = _read_ahead(header[1:])
         header = pickle.load(parts[0][0])
     root, base = header
     if ahead is not None and ahead[0].repo.base == base and ahead[2] == root:
