@@ -7933,6 +7933,59 @@ def test_names_a_call_with_the_modules_name_serves_deprecated_are_not_removed(
     ]
 
 
+CLI_EAGER = """\
+from tool.cli.app import app, main
+
+__all__ = ["app", "main", "script"]
+
+
+def script():
+    main()
+"""
+LOADER = """\
+import sys
+from importlib import import_module
+
+
+def on_first_use(package, homes):
+    def __getattr__(name):
+        return getattr(import_module(homes[name], package), name)
+
+    return __getattr__
+"""
+
+
+@pytest.mark.parametrize("served", ['"app": ".app", "main": ".app"', '"app": ".app"'])
+def test_names_the_modules_getattr_made_by_an_imported_call_serves_are_not_removed(
+    tmp_path: Path, mode: str, served: str
+) -> None:
+    """Our own b55e0b1 made ``commitdigest.cli`` load ``app`` and ``main`` on first use:
+    their import became ``__getattr__ = lazy_getattr(__name__, {"app": ".app", …})``, the
+    factory imported from another module; both read as removed. A name the table does not
+    list (``main`` when only ``app`` is served) is removed."""
+    after = CLI_EAGER.replace(
+        "from tool.cli.app import app, main\n",
+        "from typing import TYPE_CHECKING\n\nfrom tool._loader import on_first_use\n\n"
+        "if TYPE_CHECKING:\n    from tool.cli.app import app, main\n",
+    ).replace('"script"]\n', f'"script"]\n\n__getattr__ = on_first_use(__name__, {{{served}}})\n')
+    files = {
+        "src/tool/__init__.py": "", "src/tool/_loader.py": LOADER,
+        "src/tool/cli/__init__.py": CLI_EAGER,
+        "src/tool/cli/app.py": "app = object()\n\n\ndef main():\n    pass\n",
+    }  # fmt: skip
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files=files),
+        CommitSpec("cli: load the commands on first use", D[1],
+                   files={"src/tool/cli/__init__.py": after}),
+    ], mode)  # fmt: skip
+    removed = [(i.name, i.change) for i in items if i.kind is RadarKind.PYTHON_API]
+    assert removed == ([] if "main" in served else [("tool.cli.main", ApiChangeType.REMOVED)])
+    from commitdigest.analysis.radar.pyapi import module_api
+
+    api = module_api(after, "tool.cli", True)
+    assert api.lazy == ({"app": ".app", "main": ".app"} if "main" in served else {"app": ".app"})
+
+
 CONSOLE = """\
 import warnings
 

@@ -204,7 +204,7 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 38: a helper's review of litestar, structlog, trio, peft (housekeeping's breaking marker,
 #     litestar's changelog directives, __post_init__ deprecations, deprecate_attributes(),
 #     a deprecation said to be over, symbols of what an entry adds, f-string replacements)
-RADAR_VERSION = 38
+RADAR_VERSION = 39
 
 
 def cache_key(sha: str, base: str) -> str:

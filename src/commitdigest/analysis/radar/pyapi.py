@@ -772,15 +772,19 @@ def module_api(text: str, module: str, is_package: bool = False) -> ModuleApi:
     if LAZY_MODULE in text:
         api.getattr_names |= _lazy_module_names(tree, api, module)
     if serves_by_call(text):
-        api.getattr_names |= _served_by_call(tree)
+        api.getattr_names |= _served_by_call(tree, api)
     return api
 
 
-# a module-level call that gives the module's own name and a table of the names it serves
-# (trio's ``_deprecate.deprecate_attributes(__name__, {"RaisesGroup": …})``, which gives the
-# module a class whose ``__getattr__`` looks them up), by the callee's name
+# a module-level call that gives the module's own name and a table of the names it serves:
+# one whose callee's name says so (trio's ``_deprecate.deprecate_attributes(__name__,
+# {"RaisesGroup": …})``, which gives the module a class whose ``__getattr__`` looks them
+# up), or any call whose result is the module's ``__getattr__`` (``__getattr__ =
+# lazy_getattr(__name__, {"app": ".commands"})``, the factory imported from elsewhere)
 SERVED_BY_CALL = re.compile(
-    r"^[A-Za-z_][\w.]*(?:deprecat|attr|lazy|alias)\w*[ \t]*\(\s*__name__\s*,\s*\{", re.M | re.I
+    r"^(?:[A-Za-z_][\w.]*(?:deprecat|attr|lazy|alias)\w*|__getattr__[ \t]*=[ \t]*[A-Za-z_][\w.]*)"
+    r"[ \t]*\(\s*__name__\s*,\s*\{",
+    re.M | re.I,
 )
 
 
@@ -790,25 +794,34 @@ def serves_by_call(text: str) -> bool:
     return "__name__," in text and SERVED_BY_CALL.search(text) is not None
 
 
-def _served_by_call(tree: ast.Module) -> set[str]:
+def _served_by_call(tree: ast.Module, api: ModuleApi) -> set[str]:
     """The keys of the dict that a module-level call given ``__name__`` serves
-    (:data:`SERVED_BY_CALL`)."""
+    (:data:`SERVED_BY_CALL`). Where the call makes the module's ``__getattr__``, a string
+    value is kept in ``api.lazy`` as where the name comes from (``".commands"``)."""
     names: set[str] = set()
     for node in top_level(tree.body, run_time=True):
-        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
+        if isinstance(node, ast.Expr):
+            call, made = node.value, False
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__getattr__" for t in node.targets
+        ):
+            call, made = node.value, True
+        else:
             continue
-        args = node.value.args
+        if not isinstance(call, ast.Call):
+            continue
+        args = call.args
         if (
             len(args) >= 2
             and isinstance(args[0], ast.Name)
             and args[0].id == "__name__"
             and isinstance(args[1], ast.Dict)
         ):
-            names |= {
-                k.value
-                for k in args[1].keys
-                if isinstance(k, ast.Constant) and isinstance(k.value, str)
-            }
+            for k, v in zip(args[1].keys, args[1].values, strict=True):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    names.add(k.value)
+                    if made and isinstance(v, ast.Constant) and isinstance(v.value, str):
+                        api.lazy.setdefault(k.value, v.value)
     return {n for n in names if n.isidentifier()}
 
 
