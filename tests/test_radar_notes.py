@@ -155,6 +155,7 @@ def test_a_list_opened_by_another_paragraph_does_not_take_the_bullets_words() ->
         "default. To install these dependencies use `uvicorn[standard]`.",
         "``Client`` no longer accepts extra keyword arguments.",
         "The CLI no longer accepts the redundant ``--foo`` flag.",
+        "The parser no longer accepts an empty line between the header and the body.",
     ],
 )
 def test_no_longer_accepting_or_shipping_extra_things_still_breaks(text: str) -> None:
@@ -599,6 +600,24 @@ def test_a_string_constant_of_the_same_value_is_the_same_default(tmp_path: Path,
     assert _items(tmp_path, mode, before, after) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Scrapy 2.18.0 (docs/news.rst): a feature made stable, no break
+        "The Twisted-based HTTP/2 download handler is no longer experimental.",
+        "``RetryMiddleware.get_retry_request()`` is no longer considered provisional.",
+        "The async API is no longer marked as beta.",
+    ],
+)
+def test_what_is_no_longer_experimental_is_made_stable(text: str) -> None:
+    assert announces(Entry(1, text, "Changes")) is None
+
+
+def test_what_no_longer_takes_an_experimental_flag_still_breaks() -> None:
+    text = "The server no longer accepts the experimental ``--h2`` flag."
+    assert announces(Entry(1, text, "Changes")) == (None, True)
+
+
 # --- 7962df0 / 8f16293 release notes -----------------------------------------------------
 
 
@@ -648,6 +667,14 @@ def test_chinese_change_word_next_to_a_snake_case_name() -> None:
             "added when they are right after another import line (#3610)",
             "Stable style",
         ),
+        # black CHANGES.md, 2026-08-19 (3224f36, "Fix --line-ranges inserting a blank line
+        # after a docstring"): an empty line is a formatter's blemish too
+        (
+            "`--line-ranges` no longer inserts an empty line after a docstring when the range "
+            "covers only the docstring itself (#5312)",
+            "Stable style",
+        ),
+        ("The formatter no longer adds blank lines before a nested class.", "Preview style"),
     ],
 )
 def test_a_blemish_no_longer_made_is_no_break_whatever_its_verb(text: str, heading: str) -> None:

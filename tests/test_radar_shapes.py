@@ -614,6 +614,34 @@ def test_config_keys_only_from_configuration_shipped_to_users(tmp_path: Path, mo
     ]
 
 
+def test_config_keys_of_a_file_moved_or_outside_an_src_layout_are_not_removed(
+    tmp_path: Path, mode: str
+) -> None:
+    """peft (an ``src/`` layout) renamed the folders of its experiments under
+    ``method_comparison/``: each ``adapter_config.json`` "removed" its twenty keys, fifty
+    lines of the Breaking section; nothing there is installed, though the folder is a
+    package of its own (its functions are no API either). A shipped file moved is compared
+    with itself at its new path: only the key it loses is removed."""
+    adapter = '{"alpha": 32, "r": 8, "target_modules": ["q"]}'
+    shipped = '{"rank": 8, "legacy_mode": true}'
+    old, new = "method_comparison/exp/lokr/run1", "method_comparison/exp/lokr/run1-factor4"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "src/pkg/__init__.py": "", f"{old}/adapter_config.json": adapter,
+            "src/pkg/configs/default_config.json": shipped,
+            "method_comparison/__init__.py": "",
+            "method_comparison/app.py": "def compare(a):\n    pass\n\n\ndef plot():\n    pass\n"}),
+        CommitSpec("new hyper-params", D[1], files={
+            f"{old}/adapter_config.json": None, f"{new}/adapter_config.json": '{"r": 32}',
+            "src/pkg/configs/default_config.json": None,
+            "src/pkg/presets/default_config.json": '{"rank": 8}',
+            "method_comparison/app.py": "def plot():\n    pass\n"}),
+    ], mode)  # fmt: skip
+    assert [(i.kind, i.name, i.path) for i in items] == [
+        (RadarKind.CONFIG_KEY, "legacy_mode", "src/pkg/configs/default_config.json")
+    ]
+
+
 def test_a_base_imported_another_way_is_the_same_base(tmp_path: Path, mode: str) -> None:
     """starlette 2ff76532 ("improve type hints") wrote ``typing.NamedTuple`` as
     ``NamedTuple`` and ``typing.Mapping[str, str]`` as ``Mapping[str, str]`` from
@@ -1550,6 +1578,32 @@ def test_a_module_logger_and_a_forwarding_shim_break_no_caller(tmp_path: Path, m
     }  # fmt: skip
 
 
+def test_a_type_variable_removed_is_internal(tmp_path: Path, mode: str) -> None:
+    """click's merge of its stable branch dropped ``ShellCompleteType =
+    t.TypeVar("ShellCompleteType", bound="type[ShellComplete]")`` with the generic
+    ``add_completion_class`` it typed: a public "removed" line of the Breaking section for
+    a name no one imports. A type variable goes with the generics written with it: an
+    internal item (a downstream checkout that imports it still sees it); a class or a
+    constant named alike is still public."""
+    before = (
+        "import typing as t\nfrom typing import ParamSpec\n\n"
+        'ShellCompleteType = t.TypeVar("ShellCompleteType", bound="type[ShellComplete]")\n'
+        'P = ParamSpec("P")\nTypeVarName = "T"\n\n\n'
+        "class ShellComplete:\n    pass\n\n\nclass BashComplete(ShellComplete):\n    pass\n"
+    )
+    after = "class ShellComplete:\n    pass\n"
+    [items] = module_items(
+        tmp_path, mode, "pkg/shell_completion.py", [("init", before), ("stable", after)]
+    )
+    found = sorted((i.name, i.visibility.value) for i in items)
+    assert found == [
+        ("pkg.shell_completion.BashComplete", "public"),
+        ("pkg.shell_completion.P", "internal"),
+        ("pkg.shell_completion.ShellCompleteType", "internal"),
+        ("pkg.shell_completion.TypeVarName", "public"),
+    ]
+
+
 def _modelled_whole(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The modules the API kind models whole from now on (``api_of``), by name, as asked."""
     from commitdigest.analysis.radar import python_api
@@ -1961,6 +2015,66 @@ def test_a_release_date_written_as_words_dates_the_release(tmp_path: Path, mode:
     assert [(i.name[:30], i.release) for i in written] == [("The deprecated `proxies` argum", "")]
     assert [(i.name[:30], i.release) for i in released] == [
         ("The deprecated `proxies` argum", "0.28.0")
+    ]
+
+
+NEWS_RST = """\
+Release notes
+=============
+
+Scrapy 2.18.0 (unreleased)
+--------------------------
+
+-   Faster feeds.
+
+Scrapy 2.17.0 (2026-07-07)
+--------------------------
+
+-   Something new.
+
+Scrapy 2.16.0 (2026-05-19)
+--------------------------
+
+-   Something else.
+
+Scrapy 2.12.0 (November 18, 2024)
+---------------------------------
+
+Deprecations
+~~~~~~~~~~~~
+
+-   ``scrapy.utils.url.escape_ajax()`` is now deprecated.
+"""
+
+
+def test_an_entry_added_to_a_version_released_long_ago_is_no_news(
+    tmp_path: Path, mode: str
+) -> None:
+    """Scrapy's "Remove deprecated CaselessDict and md5sum()" (2026) also added
+    "``scrapy.utils.misc.md5sum()`` is now deprecated." to the Deprecations of 2.12.0 (2024),
+    which had left it out: announced as a deprecation of the day. An entry added to a
+    version released more than 90 days before the latest release the changelog dates is
+    history; one added to the next version, or to a release weeks before the latest (a
+    maintenance release written after a newer one), is news."""
+    added = (
+        NEWS_RST.replace(
+            "-   Faster feeds.\n", "-   Faster feeds.\n\n-   ``scrapy.Spider.log()`` is removed.\n"
+        )
+        .replace(
+            "-   Something else.\n", "-   Something else.\n\n-   ``scrapy.Foo`` is deprecated.\n"
+        )
+        .replace(
+            "is now deprecated.\n",
+            "is now deprecated.\n\n-   ``scrapy.utils.misc.md5sum()`` is now deprecated.\n",
+        )
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={"scrapy/__init__.py": "", "docs/news.rst": NEWS_RST}),
+        CommitSpec("Remove deprecated md5sum()", D[1], files={"docs/news.rst": added}),
+    ], mode)  # fmt: skip
+    assert sorted((i.name, i.change) for i in items if i.kind is RadarKind.ANNOUNCED) == [
+        ("``scrapy.Foo`` is deprecated.", ApiChangeType.DEPRECATED),
+        ("``scrapy.Spider.log()`` is removed.", ApiChangeType.REMOVED),
     ]
 
 
@@ -5162,6 +5276,35 @@ def test_a_deprecation_named_by_its_class_not_its_private_helpers(
     ]
 
 
+@pytest.mark.parametrize(
+    "message, name",
+    [
+        ("The pkg.interfaces module is deprecated.", "pkg.interfaces"),
+        ("The interfaces module is deprecated, use pkg.spiders.", "pkg.interfaces"),
+        # (a module-level warning of something else is named by its words, as before)
+        ("Python 3.9 support is deprecated.", "Python 3.9 support is deprecated."),
+    ],
+)
+def test_a_warning_as_a_module_is_imported_that_names_it_deprecates_the_module(
+    tmp_path: Path, mode: str, message: str, name: str
+) -> None:
+    """Scrapy deprecated ``scrapy.interfaces`` with a ``warnings.warn("The
+    scrapy.interfaces module is deprecated.", …)`` at its top: the item was named by the
+    sentence, which no downstream checkout can be searched for. A warning at a module's
+    top that names the module deprecates the module."""
+    before = "from zope.interface import Interface\n\n\nclass ISpiderLoader(Interface):\n    pass\n"
+    after = before.replace(
+        "\n\n\nclass",
+        f"\nimport warnings\n\nwarnings.warn(\n    {message!r},\n"
+        "    DeprecationWarning,\n    stacklevel=2,\n)\n\n\nclass",
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/interfaces.py", [("init", before), ("Deprecate it", after)],
+        kind=RadarKind.DEPRECATION,
+    )  # fmt: skip
+    assert [(i.name, i.visibility) for i in items] == [(name, Visibility.PUBLIC)]
+
+
 def test_a_private_class_exported_publicly_and_a_message_about_its_arguments(
     tmp_path: Path, mode: str
 ) -> None:
@@ -7328,6 +7471,39 @@ def test_what_a_package_imports_for_itself_from_elsewhere_is_no_reexport(
         "pkg.domains.SphinxError",  # its own package's (Sphinx restored such a name)
         "pkg.domains.escape",  # imported, used nowhere in it: offered
         "pkg.domains.soft_str",  # written "as soft_str" too, over several lines
+    ]
+
+
+def test_a_module_of_another_package_a_package_uses_itself_is_no_reexport(
+    tmp_path: Path, mode: str
+) -> None:
+    """diffusers dropped the experimental warning of ``diffusers.modular_pipelines``:
+    ``from ..utils import (…, logging)`` went with ``logger = logging.get_logger(__name__)``,
+    and ``diffusers.modular_pipelines.logging`` read as removed API. A module of another
+    package of its own that a package ``__init__`` uses itself is no re-export; one it uses
+    nowhere, a function of its own package, and its own submodule still are."""
+    before = (
+        "from ..utils import is_torch_available, logging, helpers, tables\n"
+        "from . import blocks\n\n"
+        'logger = logging.get_logger(__name__)\nlogger.warning("experimental")\n\n'
+        "if is_torch_available():\n    tables.load()\n"
+    )
+    after = "from ..utils import tables\n\ntables.load()\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": "",
+            "pkg/utils/__init__.py": "from . import helpers, logging, tables\n\n\n"
+                                     "def is_torch_available():\n    return False\n",
+            "pkg/utils/logging.py": "def get_logger(name):\n    return name\n",
+            "pkg/utils/helpers.py": "def helper():\n    pass\n",
+            "pkg/utils/tables.py": "def load():\n    pass\n",
+            "pkg/pipes/__init__.py": before, "pkg/pipes/blocks.py": "X = 1\n"}),
+        CommitSpec("no experimental warning", D[1], files={"pkg/pipes/__init__.py": after}),
+    ], mode)  # fmt: skip
+    assert sorted(i.name for i in items if i.kind is RadarKind.PYTHON_API) == [
+        "pkg.pipes.blocks",  # its own submodule
+        "pkg.pipes.helpers",  # a module used nowhere in it: offered
+        "pkg.pipes.is_torch_available",  # its own package's function
     ]
 
 

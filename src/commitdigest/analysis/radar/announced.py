@@ -25,7 +25,8 @@ import keyword
 import re
 from bisect import bisect_left
 from collections.abc import Callable
-from functools import cache, lru_cache
+from datetime import date
+from functools import cache, lru_cache, partial
 
 from commitdigest.analysis.radar.changelog import (
     Edit,
@@ -143,10 +144,13 @@ def detect(view: CommitView) -> list[ApiChange]:
         if path in untouched and (released is None or _DATE.search(_stamp(released))):
             continue  # not this version's, or dated: the commit that dated it released it
         added = sorted(edit[1]) if edit is not None and numbered_as_git(after) else None
+        latest = cache(partial(_latest_date, old_sections))  # (read once, if asked)
         for at, section in enumerate(new_sections):
             in_release = section is released
             if not in_release and added is not None and not _adds_to(section, added):
                 continue  # the commit adds no line to it: nothing new in it
+            if not in_release and _long_released(section, latest):
+                continue  # history corrected: what it says was released long ago
             old_section = prior.get(section.title)
             if old_section is None and at < len(old_sections):  # the section in its place,
                 # retitled (Sphinx's "Retarget to Sphinx 9.0": "Release 8.3.0 (in
@@ -617,6 +621,55 @@ def _dated(stamp: str) -> bool:
 # ``:released: June 27, 2026`` (litestar's ``:date: 2026-06-11``), Django's "*August 7, 2024*"
 # (and "*Expected August 2024*")
 _UNDER_TITLE = re.compile(r":?(?:un)?released|:date:|\*[^*]+\*$", re.I)
+
+
+# a release date as changelogs write it: 2024-11-18, November 18, 2024, 18 Nov 2024
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_NAMED_DATE = re.compile(
+    r"\b(?:(?P<m1>[a-z]{3})[a-z]*\.?\s+(?P<d1>\d{1,2})(?:st|nd|rd|th)?,?\s+(?P<y1>\d{4})"
+    r"|(?P<d2>\d{1,2})(?:st|nd|rd|th)?\s+(?P<m2>[a-z]{3})[a-z]*\.?,?\s+(?P<y2>\d{4}))\b",
+    re.I,
+)
+HISTORY_DAYS = 90  # a section released this long before the newest is history
+
+
+def _section_date(section: Section) -> date | None:
+    """The release date a version section's heading or the line under it gives."""
+    stamp = _stamp(section)
+    try:
+        if (m := _ISO_DATE.search(stamp)) is not None:
+            return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+        if (m := _NAMED_DATE.search(stamp)) is not None:
+            month = (m.group("m1") or m.group("m2")).lower()
+            if month in _MONTHS:
+                day, year = m.group("d1") or m.group("d2"), m.group("y1") or m.group("y2")
+                return date(int(year), _MONTHS.index(month) + 1, int(day))
+    except ValueError:
+        return None  # (no such day: 2024-02-31)
+    return None
+
+
+def _latest_date(sections: list[Section]) -> date | None:
+    """The latest release date of a changelog's version sections (before the commit)."""
+    dates = [d for s in sections if s.version and (d := _section_date(s)) is not None]
+    return max(dates, default=None)
+
+
+def _long_released(section: Section, latest: Callable[[], date | None]) -> bool:
+    """Whether ``section`` is a version released more than :data:`HISTORY_DAYS` before the
+    latest release its changelog already dated (``latest()``): an entry added to it
+    corrects the history (Scrapy added "``scrapy.utils.misc.md5sum()`` is now deprecated"
+    to 2.12.0's section of 2024 in the commit that removed it, in 2026: no deprecation of
+    the day). A section of a maintenance release written after a newer series' release
+    (SQLAlchemy's 2.0.52 beside 2.1) is days apart, and news."""
+    if not section.version:
+        return False
+    when = _section_date(section)
+    if when is None:
+        return False
+    newest = latest()
+    return newest is not None and (newest - when).days > HISTORY_DAYS
 
 
 def _stamp(section: Section) -> str:

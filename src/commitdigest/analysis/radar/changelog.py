@@ -128,6 +128,9 @@ _BREAK_WORDS = re.compile(
     # dependency" (not "no longer accepts", "no longer a dependency of `x`")
     r"|(?:an?\s+)?(?:mandatory|compulsory|hard[- ]?(?:dependenc|requirement|required))"
     r"|an?\s+required\b"
+    # a feature made stable: Scrapy 2.18.0's "The Twisted-based HTTP/2 download handler is
+    # no longer experimental" (not "no longer accepts the experimental `--h2` flag")
+    r"|(?:(?:considered|marked)\s+(?:as\s+)?)?(?:experimental|provisional|beta|alpha|unstable)\b"
     r"|triggers?\s+(?:an?\s+)?(?:\S*warning|spurious|x\b)"
     r"|gets?\s+(?:replaced|lost|stuck|dropped|corrupted|truncated)"
     r"|(?:silently|incorrectly|wrongly|erroneously|accidentally|unnecessarily|unexpectedly"
@@ -137,7 +140,8 @@ _BREAK_WORDS = re.compile(
     # ships extra dependencies", "accepts the redundant flag")
     r"|(?!(?:accept|ship|install|support|require|take|expose|export|provide|allow|offer"
     r"|bundle|include|pull|bring|depend)s?\b)\w+\s+(?:(?:an?|the|any)\s+)?(?:stray|spurious"
-    r"|extra|duplicated?|redundant|unnecessary|unneeded|superfluous)\b))"
+    r"|extra|duplicated?|redundant|unnecessary|unneeded|superfluous"
+    r"|(?:empty|blank)\s+lines?)\b))"  # (black's "no longer inserts an empty line after")
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
     # what users must update their code to ("respect the changed API of `ContentDecoder`",
     # urllib3 2.6.0's caution); not "API changes", a release notes' word for its news

@@ -3,7 +3,8 @@ INI): never CI (``.github/``, any dot-folder, ``ci/``), tests, docs, examples, b
 scripts, tools or container files, and never a development tool's own settings
 (``pyproject.toml``, ``setup.cfg``, ``tox.ini``, ``.pre-commit-config.yaml``, mkdocs, codecov,
 readthedocs, renovate, dependabot, release-please, ``tsconfig.json``, linters and test
-runners)."""
+runners); in a ``src/`` layout, never a file outside ``src/``, which is not installed (peft's
+``method_comparison/`` experiments). A file moved is compared with itself at its new path."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from commitdigest.analysis.radar.models import (
     RadarKind,
     removed_from,
 )
+from commitdigest.analysis.radar.public import shipped
 from commitdigest.analysis.radar.reads import is_config
 
 _YAML_KEY = re.compile(r"^(\s*)([A-Za-z_][\w.-]*)\s*:", re.M)
@@ -67,14 +69,29 @@ def keys(path: str, text: str | None) -> set[str]:
 
 def detect(view: CommitView) -> list[ApiChange]:
     items: list[ApiChange] = []
-    for path in view.paths:
-        if not is_config(path) or view.before.get(path) is None:
-            continue
-        gone = keys(path, view.before.get(path)) - keys(path, view.after.get(path))
+    paths = [p for p in view.paths if is_config(p) and view.before.get(p) is not None]
+    for path in shipped(view.repo, paths):
+        before = view.before.get(path)
+        after = view.after.get(path)
+        if after is None:
+            after = _moved_to(view, path)
+        gone = keys(path, before) - keys(path, after)
         # a removed table lists its children too: report the topmost removed key only
         top = sorted(k for k in gone if not any(k.startswith(g + ".") for g in gone))
         for key in top:
             last = key.rsplit(".", 1)[-1]
-            before = view.before.get(path)
             items.append(removed_from(RadarKind.CONFIG_KEY, key, path, before, last))
     return items
+
+
+def _moved_to(view: CommitView, path: str) -> str | None:
+    """The text of the file the commit moved the deleted ``path`` to: the one file of the
+    same name it adds (peft renamed the folders of its experiments, and each
+    ``adapter_config.json`` "removed" its twenty keys)."""
+    name = path.rpartition("/")[2]
+    added = [
+        p
+        for p in view.paths
+        if p != path and p.rpartition("/")[2] == name and view.before.get(p) is None
+    ]
+    return view.after.get(added[0]) if len(added) == 1 else None

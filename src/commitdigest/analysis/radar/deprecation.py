@@ -354,6 +354,9 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
         # 'timeout' argument with the TestClient", under ``if timeout is not …:``)
         if name:
             return [(f"{'.'.join([module, *chain])}({name})", _position(params, name))]
+    if not name and not chain and _names_module(message, module):
+        return [(module, None)]  # a warning as it is imported: Scrapy's "The
+        # scrapy.interfaces module is deprecated." (the item was named by its words)
     if not name:
         return [(".".join([module, *chain]), None)] if chain else []
     if "." in name:
@@ -369,6 +372,16 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
     if chain and (name in params or f"**{name}" in params or _passed_on(message, name, params)):
         return [(f"{'.'.join([module, *chain])}({name})", _position(params, name))]
     return [(name, None)]
+
+
+def _names_module(message: str, module: str) -> bool:
+    """Whether a message names the module ``module`` it is in: its dotted name, or its
+    last part followed by "module" ("The interfaces module is deprecated")."""
+    last = module.rpartition(".")[2]
+    return bool(module) and (
+        re.search(rf"(?<![\w.]){re.escape(module)}(?![\w])", message) is not None
+        or re.search(rf"(?<![\w.]){re.escape(last)}\s+module\b", message) is not None
+    )
 
 
 def _quoted_alone(lines: list[str], i: int, name: str) -> bool:

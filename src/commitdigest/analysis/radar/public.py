@@ -153,6 +153,8 @@ class PublicSurface:
             surface.roots.add(parent)
         for root in list(surface.roots):
             _namespace(surface, root, paths)
+        if "src" in surface.roots and len(surface.roots) > 1:
+            _installed_from_src(surface)
         if not surface.packages:
             surface.convention = True
             return surface
@@ -235,6 +237,18 @@ class PublicSurface:
 
 
 _SCRIPTS = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "manage.py"})
+
+
+def _installed_from_src(surface: PublicSurface) -> None:
+    """Keep the packages of a ``src/`` layout only: a project that puts a package under
+    ``src/`` installs from there, and its packages elsewhere are its own tooling (peft's
+    ``method_comparison``, huggingface_hub's ``utils/release_notes``, attrs'
+    ``typing_tests``), whose removals read as public API and whose configuration and
+    options as the project's."""
+    surface.packages = {
+        name: folder for name, folder in surface.packages.items() if folder.startswith("src/")
+    }
+    surface.roots = {r for r in surface.roots if r == "src" or r.startswith("src/")}
 
 
 def _namespace(surface: PublicSurface, root: str, paths: list[str]) -> None:

@@ -2113,13 +2113,20 @@ def typing_import(target: str) -> bool:
 
 
 def dropped_exports(
-    old: ModuleApi, new: ModuleApi, package_init: bool, text: str = "", home: str = ""
+    old: ModuleApi,
+    new: ModuleApi,
+    package_init: bool,
+    text: str = "",
+    module: str = "",
+    is_module: Callable[[str], bool] | None = None,
 ) -> list[Breakage]:
     """Imported names the module exported (``__all__``, or any public name a package
     ``__init__.py`` imports from a module, but the typing helpers it annotates with, what
-    it takes from the standard library, and what it takes from another project than
-    ``home`` — its top package — to use itself: :func:`_own_use`) that it no longer
-    provides: a dropped re-export, at its import line. ``text``: the old version's."""
+    it takes from the standard library, and what it takes to use itself from another
+    project than its own or, a module, from another package of its own: :func:`_own_use`)
+    that it no longer provides: a dropped re-export, at its import line. ``text``: the old
+    version's; ``module``: its dotted name; ``is_module``: whether a dotted name of the
+    project is a module of it."""
     # (a module bound by ``import warnings`` is no name the package offers: scipy's deleted
     # ``scipy.misc`` "removed" ``scipy.misc.warnings``)
     exported = old.all if old.all is not None else (
@@ -2137,7 +2144,7 @@ def dropped_exports(
         and not new.provides(name)
     ]
     if old.all is None and found:
-        mine = _own_use(old, [b.qualname for b in found], text, home)
+        mine = _own_use(old, [b.qualname for b in found], text, module, is_module)
         found = [b for b in found if b.qualname not in mine]
     return found
 
@@ -2145,27 +2152,41 @@ def dropped_exports(
 _STDLIB = frozenset(sys.stdlib_module_names)
 
 
-def _own_use(old: ModuleApi, names: list[str], text: str, home: str) -> set[str]:
-    """Which of ``names``, imported by a package ``__init__`` without ``__all__``, are the
-    module's own use and no re-export: what it takes from the standard library (Sphinx's
-    ``from os import path``: no one imports ``sphinx.path``), and what it takes from
-    another project than ``home`` and uses itself (``from docutils.nodes import Element``
-    for its annotations; Flask's ``from markupsafe import escape``, used nowhere in it,
-    offered ``flask.escape``). ``from m import X as X`` re-exports ``X`` all the same."""
+def _own_use(
+    old: ModuleApi,
+    names: list[str],
+    text: str,
+    module: str,
+    is_module: Callable[[str], bool] | None,
+) -> set[str]:
+    """Which of ``names``, imported by the package ``__init__`` of ``module`` without
+    ``__all__``, are its own use and no re-export: what it takes from the standard library
+    (Sphinx's ``from os import path``: no one imports ``sphinx.path``), and what it uses
+    itself of another project (``from docutils.nodes import Element`` for its annotations;
+    Flask's ``from markupsafe import escape``, used nowhere in it, offered ``flask.escape``)
+    or, a module, of another package of its own (diffusers' ``from ..utils import logging``
+    in ``diffusers.modular_pipelines``, for its logger: no one imports
+    ``diffusers.modular_pipelines.logging``; its own package's classes and functions are
+    re-exports, and Sphinx restored one). ``from m import X as X`` re-exports ``X`` all the
+    same."""
+    home = module.split(".")[0]
     lines = text.split("\n")
     foreign = {}  # name -> whether it comes from the standard library
     for name in names:
-        top = old.imports[name].split(".")[0]
+        target = old.imports[name]
+        top = target.split(".")[0]
+        if top == home and not (
+            is_module is not None and not target.startswith(module + ".") and is_module(target)
+        ):
+            continue  # its own package's name: offered
         at = old.import_lines.get(name)
         statement = (  # (an import over several lines: all of it)
             "\n".join(lines[at - 1 : statement_end(lines, at - 1) + 1])
             if at is not None and 0 < at <= len(lines)
             else ""
         )
-        if top != home and not re.search(
-            rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", statement
-        ):
-            foreign[name] = top in _STDLIB
+        if not re.search(rf"\b{re.escape(name)}\s+as\s+{re.escape(name)}\b", statement):
+            foreign[name] = top != home and top in _STDLIB
     if not any(not stdlib for stdlib in foreign.values()):
         return set(foreign)
     tree = _parsed(text)

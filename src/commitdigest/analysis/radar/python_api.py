@@ -236,6 +236,13 @@ def _as_other_file(view: CommitView, path: str) -> str | None:
     return view.repo.text(view.sha, other) if view.repo is not None else None
 
 
+def _is_module(public: PublicSurface | None) -> Callable[[str], bool] | None:
+    """Whether a dotted name is a module of the repository, where its surface is known."""
+    if public is None:
+        return None
+    return lambda dotted: public.path_of(dotted) is not None
+
+
 def init_paths(paths: tuple[str, ...]) -> list[str]:
     """The package ``__init__.py`` files that may re-export the touched modules."""
     return [p.rsplit("/", 1)[0] + "/__init__.py" for p in paths if p.endswith(".py") and "/" in p]
@@ -732,7 +739,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue  # a syntax error on either side: no facts
             found = [
                 *compare(old, new, after or ""),
-                *dropped_exports(old, new, is_init, before, module.split(".")[0]),
+                *dropped_exports(old, new, is_init, before, module, _is_module(public)),
                 *_unserved(old, new, before),
             ]
         if marked:
@@ -789,14 +796,20 @@ def detect(view: CommitView) -> list[ApiChange]:
 
 # a module's logger: ``logger = logging.getLogger(__name__)``, ``log = get_logger(__name__)``
 _LOGGER = re.compile(r"\w+[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?(?:getLogger|get_logger)\(")
+# a type variable the module's generics are written with: ``T = TypeVar("T")``, click's
+# ``ShellCompleteType = t.TypeVar("ShellCompleteType", bound=…)``, ``P = ParamSpec("P")``
+_TYPE_VARIABLE = re.compile(
+    r"\w+[ \t]*(?::[^=\n]*)?=[ \t]*(?:[\w.]+\.)?(?:TypeVar|ParamSpec|TypeVarTuple)\("
+)
 
 
-def _a_logger(text: str, line: int | None) -> bool:
-    """Whether line ``line`` (1-based) of ``text`` binds a logger at the module's top."""
+def _binds(text: str, line: int | None, pattern: re.Pattern[str]) -> bool:
+    """Whether line ``line`` (1-based) of ``text`` binds a name at the module's top as
+    ``pattern`` (:data:`_LOGGER`, :data:`_TYPE_VARIABLE`) says."""
     lines = lines_of(text)
     if line is None or not 0 < line <= len(lines):
         return False
-    return _LOGGER.match(lines[line - 1]) is not None
+    return pattern.match(lines[line - 1]) is not None
 
 
 @lru_cache(maxsize=256)  # (asked for each parameter item of the function)
@@ -1643,7 +1656,7 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         return None  # a base written as a module's alias of it (``IterableBase = Iterable``)
     if brk.change == "removed" and not rest and _star_provided(view, public, path, module, qual):
         return None  # moved, and the module star-imports it from its new home
-    if brk.change == "removed" and not rest and _a_logger(models.before, brk.line):
+    if brk.change == "removed" and not rest and _binds(models.before, brk.line, _LOGGER):
         return None  # the module's logger (``logger = get_logger(__name__)``): no API
     if brk.param and models.after is not None and _passes_all_on(models.after, qual):
         return None  # it takes every call it took, and passes it on
@@ -1673,7 +1686,9 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
         dotted, visibility = f"{heirs[0]}.{rest}", Visibility.PUBLIC
     elif private:
         return None  # a private module's own names are no one's API
-    elif served or public is None or public.is_public(module, qual, models.all):
+    elif (served or public is None or public.is_public(module, qual, models.all)) and not (
+        brk.change == "removed" and not rest and _binds(models.before, brk.line, _TYPE_VARIABLE)
+    ):  # (a type variable goes with the generics written with it: no one imports it)
         visibility = Visibility.PUBLIC
     name = f"{dotted}({brk.param})" if brk.param else dotted
     param = f"({brk.param})" if brk.param else ""
