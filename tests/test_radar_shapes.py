@@ -99,6 +99,76 @@ def test_an_override_inherited_from_another_module_of_the_repository(
     assert items == []
 
 
+FP8_CONFIG = """\
+import enum
+
+from vllm.quantization.base_config import QuantizationConfig
+
+
+class AscendFp8Config(QuantizationConfig):
+    @classmethod
+    def get_name(cls):
+        return "fp8"
+
+    @classmethod
+    def from_config(cls, config):
+        return cls()
+
+    def describe(self):
+        return "ascend"
+
+
+class Mode(enum.IntEnum):
+    FAST = 1
+
+    def label(self):
+        return "fast"
+
+
+class Plain(QuantizationConfig):
+    def get_name(self):
+        return "plain"
+"""
+
+
+def test_methods_a_class_drops_as_it_derives_from_another_projects_class_are_inherited(
+    tmp_path: Path, mode: str
+) -> None:
+    """vllm-ascend made ``AscendFp8Config(QuantizationConfig)`` derive from vLLM's
+    ``Fp8Config`` and dropped ``get_name``, ``from_config`` and more, which that class
+    gives it: four "removed" lines beside the ``bases`` item. A member a class drops in the
+    commit that makes it derive from another project's class is presumed inherited from
+    it; a base from the standard library gives nothing of the kind (``Mode.label`` goes),
+    and neither does an upstream base the class already had (``Plain.get_name`` goes)."""
+    after = (
+        FP8_CONFIG.replace(
+            "from vllm.quantization.base_config import QuantizationConfig\n",
+            "from vllm.quantization.base_config import QuantizationConfig\n"
+            "from vllm.quantization.fp8 import Fp8Config\n",
+        )
+        .replace(
+            "class AscendFp8Config(QuantizationConfig):\n"
+            '    @classmethod\n    def get_name(cls):\n        return "fp8"\n\n'
+            "    @classmethod\n    def from_config(cls, config):\n        return cls()\n\n",
+            "class AscendFp8Config(Fp8Config):\n",
+        )
+        .replace("class Mode(enum.IntEnum):", "class Mode(enum.IntEnum, enum.ReprEnum):")
+        .replace('\n    def label(self):\n        return "fast"\n', "")
+        .replace('    def get_name(self):\n        return "plain"\n', "    pass\n")
+    )
+    [items] = module_items(
+        tmp_path,
+        mode,
+        "pkg/fp8_config.py",
+        [("init", FP8_CONFIG), ("derive from Fp8Config", after)],
+    )
+    assert sorted((i.name, i.change.value) for i in items) == [
+        ("pkg.fp8_config.AscendFp8Config", "signature_changed"),  # its bases
+        ("pkg.fp8_config.Mode.label", "removed"),
+        ("pkg.fp8_config.Plain.get_name", "removed"),
+    ]
+
+
 def test_a_base_shared_by_the_overrides_a_commit_drops_is_found_once(
     tmp_path: Path, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -5303,6 +5373,46 @@ def test_a_warning_as_a_module_is_imported_that_names_it_deprecates_the_module(
         kind=RadarKind.DEPRECATION,
     )  # fmt: skip
     assert [(i.name, i.visibility) for i in items] == [(name, Visibility.PUBLIC)]
+
+
+@pytest.mark.parametrize("twin", [False, True])
+def test_a_bare_name_a_warning_quotes_is_the_packages_one_object_of_that_name(
+    tmp_path: Path, mode: str, twin: bool
+) -> None:
+    """litestar's ``FieldDefinition`` warns "Deprecated use of 'Body()' as a default
+    value" where ``Body`` is not imported: the item was the bare ``Body``, which no
+    downstream checkout's ``from litestar.params import Body`` matches. A bare name is the
+    package's one public object of that name, as users import it; where two modules
+    define one, it stays as written."""
+    field = (
+        "class FieldDefinition:\n    def __init__(self, default=None):\n"
+        "        self.default = default\n"
+    )
+    warned = field.replace(
+        "        self.default = default\n",
+        "        if default is not None:\n            warnings.warn(\n"
+        "                \"Deprecated use of 'Body()' as a default value.\",\n"
+        "                DeprecationWarning,\n            )\n        self.default = default\n",
+    )
+    files = {
+        "pkg/__init__.py": "from .params import Body\n\n__all__ = ['Body']\n",
+        "pkg/params.py": "class Body:\n    pass\n",
+        "pkg/typing.py": "import warnings\n\n\n" + field,
+    }  # fmt: skip
+    if twin:
+        files["pkg/__init__.py"] = (
+            "from .forms import Body as FormBody\nfrom .params import Body\n\n"
+            "__all__ = ['Body', 'FormBody']\n"
+        )
+        files["pkg/forms.py"] = "class Body:\n    pass\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files=files),
+        CommitSpec("Introduce body markers", D[1],
+                   files={"pkg/typing.py": "import warnings\n\n\n" + warned}),
+    ], mode)  # fmt: skip
+    assert [i.name for i in items if i.kind is RadarKind.DEPRECATION] == [
+        "Body" if twin else "pkg.Body"
+    ]
 
 
 def test_a_private_class_exported_publicly_and_a_message_about_its_arguments(

@@ -711,10 +711,13 @@ def _is_helper(chain: list[str], params: list[str], lines: list[str], i: int) ->
 def _as_users_see(
     public: PublicSurface | None, module: str, path: str, subject: str
 ) -> tuple[str, Visibility]:
-    """The subject named as users reach it (a re-exported name by its public name) and
-    whether it is public: a name of the package's surface is; another name, or a message
-    without one, is as public as its module."""
+    """The subject named as users reach it (a re-exported name by its public name, a bare
+    name by the one public object of that name) and whether it is public: a name of the
+    package's surface is; another name, or a message without one, is as public as its
+    module."""
     if not subject.startswith(module + "."):
+        if public is not None and subject.isidentifier() and (named := public.named(subject)):
+            return named, Visibility.PUBLIC  # a bare name of the package's one such object
         return subject, Visibility.INTERNAL if is_private_module(path) else Visibility.PUBLIC
     qual, _, param = subject[len(module) + 1 :].partition("(")
     alias = public.public_name(module, qual) if public is not None else None

@@ -208,6 +208,14 @@ class PublicSurface:
             alias = f"{served}.{first}"
         return f"{alias}.{rest}" if rest else alias
 
+    def named(self, name: str) -> str | None:
+        """The public name of the one object of the surface called ``name`` (litestar's
+        "Deprecated use of 'Body()' as a default value", written where ``Body`` is not
+        imported: ``litestar.params.Body``); None where there are none or several."""
+        found = {self.aliases.get(o, o) for o in self.objects if o.rpartition(".")[2] == name}
+        found |= {a for a in self.aliases.values() if a.rpartition(".")[2] == name}
+        return found.pop() if len(found) == 1 else None
+
     def _served_module(self, module: str) -> str | None:
         """The name users import a public module of a served package by (``distutils.
         dir_util`` for ``setuptools._distutils.dir_util``): one the docs name, or the

@@ -25,6 +25,7 @@ from __future__ import annotations
 import ast
 import builtins
 import re
+import sys
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -1946,7 +1947,37 @@ def _still_inherited(
     # ``__init__(self)``: still ``KubeflowEnvironment()``; werkzeug's ``Rule.__str__``,
     # whose ``str(rule)`` now gives another text, still counts)
     bare = signature is not None and len(signature[0]) == 1  # ``__init__(self)``: nothing more
+    if found is None and _upstream_base_added(
+        models.after, bases_of(models.before, cls) or (), bases, module, public
+    ):
+        return True  # the class now derives from another project's class, which the
+        # commit made it derive from to inherit what it removed (vllm-ascend's
+        # ``AscendFp8Config(QuantizationConfig)`` became ``(Fp8Config)``, vLLM's, and its
+        # ``get_name``, ``from_config`` … "removed"; the ``bases`` item still says so)
     return found is True or (found is False and bare and meth == "__init__")
+
+
+def _upstream_base_added(
+    after: str,
+    old: tuple[str, ...],
+    new: tuple[str, ...],
+    module: str,
+    public: PublicSurface | None,
+) -> bool:
+    """Whether the bases ``new`` of a class (after the commit) hold one the old bases did
+    not that the module imports from another project (not this one, not the standard
+    library: ``abc.ABC``, ``enum.Enum`` give no such methods)."""
+    added = [b for b in new if plain_base(b) not in {plain_base(o) for o in old}]
+    if not added:
+        return False
+    ours = set(public.packages) if public is not None else {module.split(".")[0]}
+    imports = imports_in(after)
+    for base in added:
+        target = imports.get(base.split("[", 1)[0].strip().split(".")[0])
+        top = target.split(".")[0] if target else ""
+        if top and top not in ours and top not in sys.stdlib_module_names:
+            return True
+    return False
 
 
 _NO_BASES = frozenset({"object", "Generic", "Protocol"})  # bases that define nothing
