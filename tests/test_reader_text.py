@@ -118,6 +118,49 @@ def test_a_version_released_by_two_commits_of_a_day_is_one_line() -> None:
     ]
 
 
+def test_entries_a_release_of_the_day_announces_again_are_shown_once() -> None:
+    """Scrapy wrote its 2.18 release notes (713360c) and released them 44 seconds later
+    (2216063): the day's Breaking section listed 16 entries twice, and Act on gave the
+    notes a line of their own beside the release's. The release shows them; the commit
+    that wrote them keeps them in its own section, and a line for what else it breaks."""
+    from fake_receivers import busy_day
+
+    from commitdigest.render.act_on import act_on
+    from commitdigest.render.headline import headline
+
+    entry = busy_day(1, lang="en").repositories[0].commits[0]
+
+    def announced(name: str, release: str = "") -> ApiChange:
+        return ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED, name=name,
+                         release=release, breaking=True)  # fmt: skip
+
+    entries = ["`md5sum()` is removed.", "`xmliter()` is removed."]
+    notes = entry.model_copy(
+        update={"sha": "a" * 40, "api_changes": [announced(n) for n in entries]}
+    )
+    bump = entry.model_copy(
+        update={"sha": "b" * 40, "api_changes": [announced(n, "2.18.0") for n in entries]}
+    )
+    found = headline([notes, bump], lambda c: c.api_changes)
+    assert [(c.sha[0], i.name, i.release) for c, i in found.breaking] == [
+        ("b", entries[0], "2.18.0"), ("b", entries[1], "2.18.0")
+    ]  # fmt: skip
+    assert (found.public_count, len(found.released)) == (2, 2)
+    assert [(ln.kind, ln.commit.sha[0]) for ln in act_on([("r", [notes, bump])]).lines] == [
+        ("release", "b")
+    ]
+    other = ApiChange(kind=RadarKind.PYTHON_API, change=ApiChangeType.REMOVED, name="pkg.f",
+                      breaking=True)  # fmt: skip
+    more = notes.model_copy(update={"api_changes": [*notes.api_changes, other]})
+    lines = act_on([("r", [more, bump])]).lines
+    assert [(ln.kind, ln.commit.sha[0], [i.name for i in ln.items]) for ln in lines] == [
+        ("breaking", "a", ["pkg.f"]),
+        ("release", "b", entries),
+    ]
+    # a day without the release: the notes' entries are its news
+    assert [c.sha[0] for c, _ in headline([notes], lambda c: c.api_changes).breaking] == ["a", "a"]
+
+
 def test_an_announcement_named_by_the_title_is_not_said_twice() -> None:
     """uv's "Remove bz/lzma/xz support from ZIP handling (#18927)" says in its message
     "This is a breaking change": its announcement is named by the title, and Act on read

@@ -78,7 +78,8 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
         by_commit: dict[str, list[ApiChange]] = {}
         for c, item in found.breaking:
             by_commit.setdefault(c.sha, []).append(item)
-        listed = {c.sha for c, _ in found.affecting} | set(by_commit)
+        listed = {c.sha for c, _ in (*found.affecting, *found.released)} | set(by_commit)
+        # (a commit whose announcements a release of the day repeats: its line says them)
         for c in commits:
             items = by_commit.get(c.sha)
             deprecated = _deprecated(c)

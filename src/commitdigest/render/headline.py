@@ -11,6 +11,9 @@ Markdown and HTML, the weekly, the e-mail, chat digests, the site, the MCP archi
   ``enable_vae_slicing`` and three more methods from 37 pipelines, "copied from" one
   another: ``enable_vae_slicing — removed (AllegroPipeline, AudioLDM2Pipeline,
   ChromaPipeline (+34))``, 4 lines for 148), the commit's own section listing them all;
+* an entry a changelog announces that a release of the same commits announces again (Scrapy
+  wrote its 2.18 release notes and released them 44 seconds later: 16 entries were each two
+  lines of the day's Breaking section) is shown once, by the release;
 * the same change of :data:`MEMBERS_FROM` members or more of one class in one commit is one
   line, named ``Cls.*``, the members in its detail (pytorch-lightning made ``NeptuneLogger``
   a stub that raises: ``lightning.pytorch.loggers.NeptuneLogger.* — removed (experiment,
@@ -21,7 +24,7 @@ Markdown and HTML, the weekly, the e-mail, chat digests, the site, the MCP archi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from commitdigest.models import ApiChange, RadarKind
@@ -77,6 +80,8 @@ class Headline(Generic[C]):
     breaking: list[tuple[C, ApiChange]]
     internal: list[InternalGroup[C]]
     folded: int = 0  # breaking items shown by another's line (the same change of a member)
+    # announced entries a release of the same commits announces again: its line shows them
+    released: list[tuple[C, ApiChange]] = field(default_factory=list)
 
     @property
     def public_count(self) -> int:
@@ -92,13 +97,28 @@ def headline(commits: Iterable[C], items_of: Callable[[C], Sequence[ApiChange]])
     affecting: list[tuple[C, ApiChange]] = []
     breaking: list[tuple[C, ApiChange]] = []
     internal: list[InternalGroup[C]] = []
+    released: list[tuple[C, ApiChange]] = []
     folded = 0
+    commits = list(commits)
+    announced = {
+        (i.name, i.change)
+        for c in commits
+        for i in items_of(c)
+        if i.kind is RadarKind.ANNOUNCED and i.release
+    }
     for commit in commits:
         shown: list[ApiChange] = []
         hidden: list[ApiChange] = []
         for item in items_of(commit):
             if item.affects:
                 affecting.append((commit, item))
+            elif (
+                item.kind is RadarKind.ANNOUNCED
+                and not item.release
+                and (item.name, item.change) in announced
+            ):
+                if item.breaking and item.public:
+                    released.append((commit, item))
             elif item.breaking and item.public:
                 shown.append(item)
             elif item.breaking:
@@ -108,7 +128,7 @@ def headline(commits: Iterable[C], items_of: Callable[[C], Sequence[ApiChange]])
         folded += len(shown) - len(lines)
         if hidden:
             internal.append(InternalGroup(commit, hidden))
-    return Headline(affecting, breaking, internal, folded)
+    return Headline(affecting, breaking, internal, folded, released)
 
 
 def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:
