@@ -309,6 +309,34 @@ def test_the_feed_counts_items_when_one_line_shows_many() -> None:
     assert "enable_slicing" in summary_text(summary)
 
 
+def test_a_release_of_one_repository_repeats_no_entry_of_another() -> None:
+    """The day's summary reads every repository's items: an entry that repository A's
+    release announces again leaves A's Breaking lines once, and B's entry of the same words
+    in a changelog of the same name stays B's."""
+    from commitdigest.models import ApiChange, ApiChangeType, RadarKind
+    from commitdigest.site.summary import summarise
+
+    ctx = busy_day(2, lang="en")
+    repo = ctx.repositories[0]
+
+    def said(release: str) -> ApiChange:
+        return ApiChange(kind=RadarKind.ANNOUNCED, change=ApiChangeType.REMOVED,
+                         name="Drop support for Python 3.9.", path="CHANGES.md",
+                         release=release)  # fmt: skip
+
+    first, second = repo.commits[0], repo.commits[1]
+    a = repo.model_copy(update={"name": "a", "commits": [
+        first.model_copy(update={"api_changes": [said("")]}),
+        second.model_copy(update={"api_changes": [said("2.0")]}),
+    ]})  # fmt: skip
+    b = repo.model_copy(update={"name": "b", "commits": [
+        first.model_copy(update={"api_changes": [said("")]})
+    ]})  # fmt: skip
+    summary = summarise("2026-01-13", ctx.model_copy(update={"repositories": [a, b]}))
+    shas = [line.rpartition("(")[2].rstrip(")") for line in summary.breaking]
+    assert shas == [second.short_sha, first.short_sha]  # a's release, then b's entry
+
+
 def test_what_needs_action_comes_first_in_the_digest_and_the_feed() -> None:
     from commitdigest.deliver.digest import digest_lines
     from commitdigest.site.feed import summary_text

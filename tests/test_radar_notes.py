@@ -156,6 +156,8 @@ def test_a_list_opened_by_another_paragraph_does_not_take_the_bullets_words() ->
         "``Client`` no longer accepts extra keyword arguments.",
         "The CLI no longer accepts the redundant ``--foo`` flag.",
         "The parser no longer accepts an empty line between the header and the body.",
+        "`read_rows()` no longer skips blank lines; they are yielded as empty rows.",
+        "The config loader no longer ignores empty lines in `requirements.txt`.",
     ],
 )
 def test_no_longer_accepting_or_shipping_extra_things_still_breaks(text: str) -> None:

@@ -128,6 +128,16 @@ class Mode(enum.IntEnum):
 class Plain(QuantizationConfig):
     def get_name(self):
         return "plain"
+
+
+class Settings:
+    def from_env(self):
+        return self
+
+
+class Cfg(QuantizationConfig):
+    def ascend_only_helper(self):
+        return 1
 """
 
 
@@ -138,8 +148,10 @@ def test_methods_a_class_drops_as_it_derives_from_another_projects_class_are_inh
     ``Fp8Config`` and dropped ``get_name``, ``from_config`` and more, which that class
     gives it: four "removed" lines beside the ``bases`` item. A member a class drops in the
     commit that makes it derive from another project's class is presumed inherited from
-    it; a base from the standard library gives nothing of the kind (``Mode.label`` goes),
-    and neither does an upstream base the class already had (``Plain.get_name`` goes)."""
+    it, where it replaces another class of that project; a base from the standard library
+    gives nothing of the kind (``Mode.label`` goes), nor does an upstream base the class
+    already had (``Plain.get_name``), one it only gains (``Cfg(QuantizationConfig,
+    torch.nn.Module)``), or another project's (``Settings`` made a pydantic model)."""
     after = (
         FP8_CONFIG.replace(
             "from vllm.quantization.base_config import QuantizationConfig\n",
@@ -155,6 +167,15 @@ def test_methods_a_class_drops_as_it_derives_from_another_projects_class_are_inh
         .replace("class Mode(enum.IntEnum):", "class Mode(enum.IntEnum, enum.ReprEnum):")
         .replace('\n    def label(self):\n        return "fast"\n', "")
         .replace('    def get_name(self):\n        return "plain"\n', "    pass\n")
+        .replace(
+            "class Settings:\n    def from_env(self):\n        return self\n",
+            "class Settings(BaseModel):\n    pass\n",
+        )
+        .replace(
+            "class Cfg(QuantizationConfig):\n    def ascend_only_helper(self):\n        return 1\n",
+            "class Cfg(QuantizationConfig, torch.nn.Module):\n    pass\n",
+        )
+        .replace("import enum\n", "import enum\n\nimport torch\nfrom pydantic import BaseModel\n")
     )
     [items] = module_items(
         tmp_path,
@@ -164,8 +185,10 @@ def test_methods_a_class_drops_as_it_derives_from_another_projects_class_are_inh
     )
     assert sorted((i.name, i.change.value) for i in items) == [
         ("pkg.fp8_config.AscendFp8Config", "signature_changed"),  # its bases
+        ("pkg.fp8_config.Cfg.ascend_only_helper", "removed"),  # a base added, none replaced
         ("pkg.fp8_config.Mode.label", "removed"),
         ("pkg.fp8_config.Plain.get_name", "removed"),
+        ("pkg.fp8_config.Settings.from_env", "removed"),  # made a pydantic model
     ]
 
 
@@ -691,24 +714,56 @@ def test_config_keys_of_a_file_moved_or_outside_an_src_layout_are_not_removed(
     ``method_comparison/``: each ``adapter_config.json`` "removed" its twenty keys, fifty
     lines of the Breaking section; nothing there is installed, though the folder is a
     package of its own (its functions are no API either). A shipped file moved is compared
-    with itself at its new path: only the key it loses is removed."""
+    with itself at its new path: only the key it loses is removed; a file of the same name
+    added for another model, which keeps few of its lines, is no move."""
     adapter = '{"alpha": 32, "r": 8, "target_modules": ["q"]}'
-    shipped = '{"rank": 8, "legacy_mode": true}'
+    shipped = '{\n  "rank": 8,\n  "dropout": 0.1,\n  "legacy_mode": true\n}\n'
     old, new = "method_comparison/exp/lokr/run1", "method_comparison/exp/lokr/run1-factor4"
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files={
             "src/pkg/__init__.py": "", f"{old}/adapter_config.json": adapter,
             "src/pkg/configs/default_config.json": shipped,
+            "src/pkg/bert/model_config.json": '{"layers": 12, "heads": 12}',
             "method_comparison/__init__.py": "",
             "method_comparison/app.py": "def compare(a):\n    pass\n\n\ndef plot():\n    pass\n"}),
         CommitSpec("new hyper-params", D[1], files={
             f"{old}/adapter_config.json": None, f"{new}/adapter_config.json": '{"r": 32}',
             "src/pkg/configs/default_config.json": None,
-            "src/pkg/presets/default_config.json": '{"rank": 8}',
+            "src/pkg/presets/default_config.json": '{\n  "rank": 8,\n  "dropout": 0.1\n}\n',
+            # (another model's file of the same name, with other lines: no move)
+            "src/pkg/bert/model_config.json": None,
+            "src/pkg/gpt/model_config.json": '{"layers": 24}',
             "method_comparison/app.py": "def plot():\n    pass\n"}),
     ], mode)  # fmt: skip
-    assert [(i.kind, i.name, i.path) for i in items] == [
-        (RadarKind.CONFIG_KEY, "legacy_mode", "src/pkg/configs/default_config.json")
+    assert sorted((i.kind, i.name, i.path) for i in items) == [
+        (RadarKind.CONFIG_KEY, "heads", "src/pkg/bert/model_config.json"),
+        (RadarKind.CONFIG_KEY, "layers", "src/pkg/bert/model_config.json"),
+        (RadarKind.CONFIG_KEY, "legacy_mode", "src/pkg/configs/default_config.json"),
+    ]
+
+
+def test_a_second_distribution_in_a_src_folder_of_its_own_is_installed(
+    tmp_path: Path, mode: str
+) -> None:
+    """hatch ships ``src/hatch`` and, from ``backend/src/hatchling``, the build backend
+    plugins build on: both are ``src/`` layouts, and a method removed from hatchling's
+    ``WheelBuilder`` is public API; ``scripts/`` beside them is tooling."""
+    builder = (
+        "class WheelBuilder:\n    def build(self):\n        pass\n\n"
+        "    def get_default_versions(self):\n        return []\n"
+    )
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "src/hatch/__init__.py": "", "backend/src/hatchling/__init__.py": "",
+            "backend/src/hatchling/builders.py": builder,
+            "release/__init__.py": "", "release/notes.py": "def render():\n    pass\n"}),
+        CommitSpec("drop get_default_versions", D[1], files={
+            "backend/src/hatchling/builders.py": builder.split("\n\n    def get_default")[0]
+            + "\n",
+            "release/notes.py": "X = 1\n"}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.visibility.value) for i in items] == [
+        ("hatchling.builders.WheelBuilder.get_default_versions", "public")
     ]
 
 
@@ -1654,7 +1709,8 @@ def test_a_type_variable_removed_is_internal(tmp_path: Path, mode: str) -> None:
     ``add_completion_class`` it typed: a public "removed" line of the Breaking section for
     a name no one imports. A type variable goes with the generics written with it: an
     internal item (a downstream checkout that imports it still sees it); a class or a
-    constant named alike is still public."""
+    constant named alike is still public, and so is one the module's ``__all__`` lists
+    (fastapi's ``fastapi.types.DecoratedCallable``, which downstream code imports)."""
     before = (
         "import typing as t\nfrom typing import ParamSpec\n\n"
         'ShellCompleteType = t.TypeVar("ShellCompleteType", bound="type[ShellComplete]")\n'
@@ -1671,6 +1727,16 @@ def test_a_type_variable_removed_is_internal(tmp_path: Path, mode: str) -> None:
         ("pkg.shell_completion.P", "internal"),
         ("pkg.shell_completion.ShellCompleteType", "internal"),
         ("pkg.shell_completion.TypeVarName", "public"),
+    ]
+    listed = 'import typing as t\n\n__all__ = ["DecoratedCallable"]\n\n' + (
+        'DecoratedCallable = t.TypeVar("DecoratedCallable")\n'
+    )
+    [items] = module_items(
+        tmp_path / "listed", mode, "pkg/types.py",
+        [("init", listed), ("drop it", "import typing as t\n\n__all__ = []\n")],
+    )  # fmt: skip
+    assert [(i.name, i.visibility.value) for i in items] == [
+        ("pkg.types.DecoratedCallable", "public")
     ]
 
 
@@ -2091,6 +2157,9 @@ def test_a_release_date_written_as_words_dates_the_release(tmp_path: Path, mode:
 NEWS_RST = """\
 Release notes
 =============
+
+Scrapy 2.19.0 (expected 2027-06-01)
+-----------------------------------
 
 Scrapy 2.18.0 (unreleased)
 --------------------------
@@ -5353,6 +5422,14 @@ def test_a_deprecation_named_by_its_class_not_its_private_helpers(
         ("The interfaces module is deprecated, use pkg.spiders.", "pkg.interfaces"),
         # (a module-level warning of something else is named by its words, as before)
         ("Python 3.9 support is deprecated.", "Python 3.9 support is deprecated."),
+        (
+            "Support for Python 3.8 in pkg.interfaces is deprecated.",
+            "Support for Python 3.8 in pkg.interfaces is deprecated.",
+        ),
+        (
+            "pkg.interfaces.json_helpers is deprecated.",
+            "pkg.interfaces.json_helpers is deprecated.",
+        ),
     ],
 )
 def test_a_warning_as_a_module_is_imported_that_names_it_deprecates_the_module(
@@ -5375,15 +5452,16 @@ def test_a_warning_as_a_module_is_imported_that_names_it_deprecates_the_module(
     assert [(i.name, i.visibility) for i in items] == [(name, Visibility.PUBLIC)]
 
 
-@pytest.mark.parametrize("twin", [False, True])
+@pytest.mark.parametrize("twin", [False, True, "imported"])
 def test_a_bare_name_a_warning_quotes_is_the_packages_one_object_of_that_name(
-    tmp_path: Path, mode: str, twin: bool
+    tmp_path: Path, mode: str, twin: bool | str
 ) -> None:
     """litestar's ``FieldDefinition`` warns "Deprecated use of 'Body()' as a default
     value" where ``Body`` is not imported: the item was the bare ``Body``, which no
     downstream checkout's ``from litestar.params import Body`` matches. A bare name is the
     package's one public object of that name, as users import it; where two modules
-    define one, it stays as written."""
+    define one, or the module imports its own (``from pydantic import Body``), it stays
+    as written."""
     field = (
         "class FieldDefinition:\n    def __init__(self, default=None):\n"
         "        self.default = default\n"
@@ -5399,7 +5477,11 @@ def test_a_bare_name_a_warning_quotes_is_the_packages_one_object_of_that_name(
         "pkg/params.py": "class Body:\n    pass\n",
         "pkg/typing.py": "import warnings\n\n\n" + field,
     }  # fmt: skip
-    if twin:
+    head = "import warnings\n\n\n"
+    if twin == "imported":
+        head = "import warnings\n\nfrom pydantic import Body\n\n\n"
+        files["pkg/typing.py"] = head + field
+    elif twin:
         files["pkg/__init__.py"] = (
             "from .forms import Body as FormBody\nfrom .params import Body\n\n"
             "__all__ = ['Body', 'FormBody']\n"
@@ -5407,8 +5489,7 @@ def test_a_bare_name_a_warning_quotes_is_the_packages_one_object_of_that_name(
         files["pkg/forms.py"] = "class Body:\n    pass\n"
     [items] = scan(tmp_path, [
         CommitSpec("init", D[0], files=files),
-        CommitSpec("Introduce body markers", D[1],
-                   files={"pkg/typing.py": "import warnings\n\n\n" + warned}),
+        CommitSpec("Introduce body markers", D[1], files={"pkg/typing.py": head + warned}),
     ], mode)  # fmt: skip
     assert [i.name for i in items if i.kind is RadarKind.DEPRECATION] == [
         "Body" if twin else "pkg.Body"
@@ -7597,6 +7678,7 @@ def test_a_module_of_another_package_a_package_uses_itself_is_no_reexport(
         "from . import blocks\n\n"
         'logger = logging.get_logger(__name__)\nlogger.warning("experimental")\n\n'
         "if is_torch_available():\n    tables.load()\n"
+        "if blocks.X:\n    tables.load()\n"  # (its own submodule, used: offered still)
     )
     after = "from ..utils import tables\n\ntables.load()\n"
     [items] = scan(tmp_path, [

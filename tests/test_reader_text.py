@@ -159,6 +159,20 @@ def test_entries_a_release_of_the_day_announces_again_are_shown_once() -> None:
     ]
     # a day without the release: the notes' entries are its news
     assert [c.sha[0] for c, _ in headline([notes], lambda c: c.api_changes).breaking] == ["a", "a"]
+    # another changelog's entry of the same words (a monorepo's other package) is its own
+    moved = [replace(i, path="packages/b/CHANGES.md") for i in notes.api_changes]
+    elsewhere = notes.model_copy(update={"api_changes": moved})
+    found = headline([elsewhere, bump], lambda c: c.api_changes)
+    assert (len(found.breaking), found.released) == (4, [])
+    # a security fix that wrote an entry keeps its line
+    from commitdigest.models import ChangeType
+
+    fix = notes.model_copy(
+        update={"analysis": notes.analysis.model_copy(update={"change_type": ChangeType.SECURITY})}
+    )
+    assert [(ln.kind, ln.commit.sha[0]) for ln in act_on([("r", [fix, bump])]).lines] == [
+        ("release", "b"), ("security", "a")
+    ]  # fmt: skip
 
 
 def test_an_announcement_named_by_the_title_is_not_said_twice() -> None:

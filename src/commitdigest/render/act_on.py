@@ -78,8 +78,9 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
         by_commit: dict[str, list[ApiChange]] = {}
         for c, item in found.breaking:
             by_commit.setdefault(c.sha, []).append(item)
-        listed = {c.sha for c, _ in (*found.affecting, *found.released)} | set(by_commit)
-        # (a commit whose announcements a release of the day repeats: its line says them)
+        listed = {c.sha for c, _ in found.affecting} | set(by_commit)
+        # a commit whose announcements a release of the day repeats: its line says them
+        repeated = {c.sha for c, _ in found.released}
         for c in commits:
             items = by_commit.get(c.sha)
             deprecated = _deprecated(c)
@@ -96,6 +97,8 @@ def act_on(repos: Sequence[tuple[str, Sequence[CommitEntry]]], limit: int = LIMI
                                         deprecated=_count(deprecated, release)))  # fmt: skip
             elif c.analysis.change_type is ChangeType.SECURITY:
                 security.append(ActLine("security", shown, c, reason=_reason(c)))
+            elif c.sha in repeated:
+                continue  # (high for what it announced, which the release's line says)
             elif c.analysis.importance is Importance.HIGH and (
                 c.analysis.change_type not in _NOT_FELT
             ):

@@ -101,7 +101,7 @@ def headline(commits: Iterable[C], items_of: Callable[[C], Sequence[ApiChange]])
     folded = 0
     commits = list(commits)
     announced = {
-        (i.name, i.change)
+        _said(i)
         for c in commits
         for i in items_of(c)
         if i.kind is RadarKind.ANNOUNCED and i.release
@@ -110,15 +110,11 @@ def headline(commits: Iterable[C], items_of: Callable[[C], Sequence[ApiChange]])
         shown: list[ApiChange] = []
         hidden: list[ApiChange] = []
         for item in items_of(commit):
-            if item.affects:
-                affecting.append((commit, item))
-            elif (
-                item.kind is RadarKind.ANNOUNCED
-                and not item.release
-                and (item.name, item.change) in announced
-            ):
-                if item.breaking and item.public:
+            if item.kind is RadarKind.ANNOUNCED and not item.release and _said(item) in announced:
+                if item.affects or (item.breaking and item.public):
                     released.append((commit, item))
+            elif item.affects:
+                affecting.append((commit, item))
             elif item.breaking and item.public:
                 shown.append(item)
             elif item.breaking:
@@ -129,6 +125,11 @@ def headline(commits: Iterable[C], items_of: Callable[[C], Sequence[ApiChange]])
         if hidden:
             internal.append(InternalGroup(commit, hidden))
     return Headline(affecting, breaking, internal, folded, released)
+
+
+def _said(item: ApiChange) -> tuple[str, str, str]:
+    """An announcement's entry, change and changelog: the same one a release repeats."""
+    return item.name, item.change.value, item.path or ""
 
 
 def same_changes(items: Sequence[ApiChange]) -> list[ApiChange]:

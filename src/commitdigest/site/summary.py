@@ -112,10 +112,14 @@ def summarise(
         )
     by_name = {r.name: r.page for r in repos}
     top, more = top_changes(everything, untitled, pages=by_name)
-    found = headline((commit for _, commit in everything), lambda c: c.api_changes)
+    found = [  # each repository's own (a release of one repeats no other's entries)
+        headline([c for name, c in everything if name == repo.name], lambda c: c.api_changes)
+        for repo in repos
+    ]
     breaking = [
         f"{labels.radar_text(item)} ({commit.short_sha})"
-        for commit, item in found.affecting + found.breaking
+        for commit, item in [p for f in found for p in f.affecting]
+        + [p for f in found for p in f.breaking]
     ]
     generated = context.generated_at
     if generated.tzinfo is None:

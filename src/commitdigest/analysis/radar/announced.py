@@ -612,9 +612,12 @@ def _dated_here(view: CommitView, replaced: Callable[[], str]) -> str | None:
 
 def _dated(stamp: str) -> bool:
     """Whether a version heading (and the line under it) gives a release date."""
-    return _DATE.search(stamp) is not None and not re.search(
-        r"unreleased|未发布|expected|under\s+development|upcoming", stamp, re.I
-    )
+    return _DATE.search(stamp) is not None and not _NOT_YET.search(stamp)
+
+
+# a date a version heading gives that is not its release's: "Unreleased", "(expected
+# 2026-09-01)", Django's "*Expected August 2024*", "planned for …"
+_NOT_YET = re.compile(r"unreleased|未发布|expected|planned|under\s+development|upcoming", re.I)
 
 
 # the line under a version's title that says when: "Released 2022-02-17", "Unreleased",
@@ -635,8 +638,11 @@ HISTORY_DAYS = 90  # a section released this long before the newest is history
 
 
 def _section_date(section: Section) -> date | None:
-    """The release date a version section's heading or the line under it gives."""
+    """The release date a version section's heading or the line under it gives (not one
+    it expects)."""
     stamp = _stamp(section)
+    if _NOT_YET.search(stamp):
+        return None
     try:
         if (m := _ISO_DATE.search(stamp)) is not None:
             return date(int(m.group(1)), int(m.group(2)), int(m.group(3)))

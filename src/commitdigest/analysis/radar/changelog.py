@@ -140,8 +140,11 @@ _BREAK_WORDS = re.compile(
     # ships extra dependencies", "accepts the redundant flag")
     r"|(?!(?:accept|ship|install|support|require|take|expose|export|provide|allow|offer"
     r"|bundle|include|pull|bring|depend)s?\b)\w+\s+(?:(?:an?|the|any)\s+)?(?:stray|spurious"
-    r"|extra|duplicated?|redundant|unnecessary|unneeded|superfluous"
-    r"|(?:empty|blank)\s+lines?)\b))"  # (black's "no longer inserts an empty line after")
+    r"|extra|duplicated?|redundant|unnecessary|unneeded|superfluous)\b"
+    # an empty line a formatter or printer stops writing: black's "no longer inserts an
+    # empty line after a docstring" (not "no longer skips blank lines": what it reads)
+    r"|(?:insert|add|emit|print|output|leave|put|write|generate|render|produce)s?\s+"
+    r"(?:(?:an?|the|any)\s+)?(?:extra\s+)?(?:empty|blank)\s+lines?\b))"
     r"|\bbreaking\b|\bbackwards?[- ]incompatib|\bincompatible\s+change"
     # what users must update their code to ("respect the changed API of `ContentDecoder`",
     # urllib3 2.6.0's caution); not "API changes", a release notes' word for its news

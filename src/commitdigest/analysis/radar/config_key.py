@@ -4,7 +4,8 @@ scripts, tools or container files, and never a development tool's own settings
 (``pyproject.toml``, ``setup.cfg``, ``tox.ini``, ``.pre-commit-config.yaml``, mkdocs, codecov,
 readthedocs, renovate, dependabot, release-please, ``tsconfig.json``, linters and test
 runners); in a ``src/`` layout, never a file outside ``src/``, which is not installed (peft's
-``method_comparison/`` experiments). A file moved is compared with itself at its new path."""
+``method_comparison/`` experiments). A file moved (renamed as git finds one, to a shipped
+path) is compared with itself at its new path."""
 
 from __future__ import annotations
 
@@ -74,7 +75,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         before = view.before.get(path)
         after = view.after.get(path)
         if after is None:
-            after = _moved_to(view, path)
+            after = _moved_to(view, path, before or "")
         gone = keys(path, before) - keys(path, after)
         # a removed table lists its children too: report the topmost removed key only
         top = sorted(k for k in gone if not any(k.startswith(g + ".") for g in gone))
@@ -84,14 +85,22 @@ def detect(view: CommitView) -> list[ApiChange]:
     return items
 
 
-def _moved_to(view: CommitView, path: str) -> str | None:
-    """The text of the file the commit moved the deleted ``path`` to: the one file of the
-    same name it adds (peft renamed the folders of its experiments, and each
-    ``adapter_config.json`` "removed" its twenty keys)."""
+SIMILAR = 0.5  # the share of its lines a moved file keeps (git's rename threshold)
+
+
+def _moved_to(view: CommitView, path: str, before: str) -> str | None:
+    """The text of the file the commit moved the deleted ``path`` to: the one shipped file
+    of the same name it adds that keeps at least :data:`SIMILAR` of its lines, as git
+    finds a rename (a file of that name for another model, added as one goes, is none)."""
     name = path.rpartition("/")[2]
     added = [
         p
-        for p in view.paths
-        if p != path and p.rpartition("/")[2] == name and view.before.get(p) is None
+        for p in shipped(view.repo, [p for p in view.paths if p != path])
+        if p.rpartition("/")[2] == name and view.before.get(p) is None
     ]
-    return view.after.get(added[0]) if len(added) == 1 else None
+    text = view.after.get(added[0]) if len(added) == 1 else None
+    if text is None:
+        return None
+    old = [line.strip() for line in before.splitlines() if line.strip()]
+    kept = set(line.strip() for line in text.splitlines())
+    return text if old and sum(line in kept for line in old) >= SIMILAR * len(old) else None

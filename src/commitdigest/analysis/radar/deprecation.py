@@ -25,6 +25,7 @@ from commitdigest.analysis.radar.pyapi import (
     code_of,
     header_params,
     header_text,
+    imports_in,
     in_spans,
     indent_of,
     not_code_at_end,
@@ -375,12 +376,22 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
 
 
 def _names_module(message: str, module: str) -> bool:
-    """Whether a message names the module ``module`` it is in: its dotted name, or its
-    last part followed by "module" ("The interfaces module is deprecated")."""
-    last = module.rpartition(".")[2]
-    return bool(module) and (
-        re.search(rf"(?<![\w.]){re.escape(module)}(?![\w])", message) is not None
-        or re.search(rf"(?<![\w.]){re.escape(last)}\s+module\b", message) is not None
+    """Whether a message has the module ``module`` it is in for its subject, deprecated:
+    "The scrapy.interfaces module is deprecated", "`pkg.old` has been deprecated", "The
+    interfaces module will be deprecated" (not "Support for Python 3.8 in pkg is
+    deprecated", nor "Importing pkg.io.json_helpers is deprecated" in ``pkg.io``)."""
+    if not module:
+        return False
+    last = re.escape(module.rpartition(".")[2])
+    spelled = rf"(?:{re.escape(module)}(?:\s+(?:module|package))?|{last}\s+(?:module|package))"
+    return (
+        re.match(
+            rf"\W*(?:the\s+)?[`'\"]*{spelled}[`'\"]*(?!\.?\w)\s+(?:is|has\s+been|will\s+be"
+            r"|was|are)\b[^.]*deprecat",
+            message,
+            re.I,
+        )
+        is not None
     )
 
 
@@ -709,14 +720,19 @@ def _is_helper(chain: list[str], params: list[str], lines: list[str], i: int) ->
 
 
 def _as_users_see(
-    public: PublicSurface | None, module: str, path: str, subject: str
+    public: PublicSurface | None, module: str, path: str, subject: str, text: str = ""
 ) -> tuple[str, Visibility]:
     """The subject named as users reach it (a re-exported name by its public name, a bare
-    name by the one public object of that name) and whether it is public: a name of the
-    package's surface is; another name, or a message without one, is as public as its
-    module."""
+    name the module ``text`` neither imports nor defines by the package's one public object
+    of that name) and whether it is public: a name of the package's surface is; another
+    name, or a message without one, is as public as its module."""
     if not subject.startswith(module + "."):
-        if public is not None and subject.isidentifier() and (named := public.named(subject)):
+        if (
+            public is not None
+            and subject.isidentifier()
+            and not _binds_name(text, subject)
+            and (named := public.named(subject))
+        ):
             return named, Visibility.PUBLIC  # a bare name of the package's one such object
         return subject, Visibility.INTERNAL if is_private_module(path) else Visibility.PUBLIC
     qual, _, param = subject[len(module) + 1 :].partition("(")
@@ -730,6 +746,17 @@ def _as_users_see(
     if public is None or public.is_public(module, qual):
         return subject, Visibility.PUBLIC
     return subject, Visibility.INTERNAL
+
+
+def _binds_name(text: str, name: str) -> bool:
+    """Whether a module's source imports or defines ``name`` at its top (``from pydantic
+    import Field``: its "'Field' is deprecated" is about that ``Field``)."""
+    if name in imports_in(text):
+        return True
+    return (
+        re.search(rf"^(?:(?:async\s+)?def|class)\s+{name}\b|^{name}\s*(?::[^=\n]*)?=", text, re.M)
+        is not None
+    )
 
 
 def detect(view: CommitView) -> list[ApiChange]:
@@ -754,7 +781,7 @@ def detect(view: CommitView) -> list[ApiChange]:
                 continue
             if told.setdefault(message, lineno) != lineno and not subject:
                 continue  # the same message at another marker (a decorator's category=)
-            subject, visibility = _as_users_see(public, module, path, subject)
+            subject, visibility = _as_users_see(public, module, path, subject, after_text)
             if subject and subject in named:
                 continue
             named.add(subject)

@@ -153,7 +153,7 @@ class PublicSurface:
             surface.roots.add(parent)
         for root in list(surface.roots):
             _namespace(surface, root, paths)
-        if "src" in surface.roots and len(surface.roots) > 1:
+        if "src" in surface.roots and surface.roots != {"src"}:
             _installed_from_src(surface)
         if not surface.packages:
             surface.convention = True
@@ -168,10 +168,12 @@ class PublicSurface:
 
     def ships(self, path: str) -> bool:
         """Whether a file is part of what the project installs, as far as its layout says:
-        in a ``src/`` layout (every package under ``src/``) a file in another folder is not
+        in a ``src/`` layout (packages under ``src/``) a file in another folder is not
         (black's ``gallery/gallery.py``, a maintainers' script whose options were reported
         as the command line's); a file at the root (``setup.py``) still counts."""
-        return self.roots != {"src"} or path.startswith("src/") or "/" not in path
+        if "src" not in self.roots:
+            return True
+        return "/" not in path or any(path.startswith(root + "/") for root in self.roots)
 
     def path_of(self, module: str) -> str | None:
         """The file of ``module`` in the tree (a package's ``__init__.py``), if any; a
@@ -248,15 +250,24 @@ _SCRIPTS = frozenset({"setup.py", "conftest.py", "noxfile.py", "fabfile.py", "ma
 
 
 def _installed_from_src(surface: PublicSurface) -> None:
-    """Keep the packages of a ``src/`` layout only: a project that puts a package under
-    ``src/`` installs from there, and its packages elsewhere are its own tooling (peft's
+    """Keep the packages of ``src/`` layouts only: a project that puts a package under
+    ``src/`` installs from there (and from another distribution's own ``…/src/``, hatch's
+    ``backend/src/hatchling``), and its packages elsewhere are its own tooling (peft's
     ``method_comparison``, huggingface_hub's ``utils/release_notes``, attrs'
     ``typing_tests``), whose removals read as public API and whose configuration and
     options as the project's."""
+    surface.roots = {r for r in surface.roots if _src_root(r)}
     surface.packages = {
-        name: folder for name, folder in surface.packages.items() if folder.startswith("src/")
+        name: folder
+        for name, folder in surface.packages.items()
+        if any(folder.startswith(root + "/") for root in surface.roots)
     }
-    surface.roots = {r for r in surface.roots if r == "src" or r.startswith("src/")}
+
+
+def _src_root(root: str) -> bool:
+    """Whether a folder holding top-level packages is a ``src/`` layout's (``src``,
+    ``backend/src``, or a namespace folder under one, ``src/poetry``)."""
+    return root == "src" or root.endswith("/src") or root.startswith("src/") or "/src/" in root
 
 
 def _namespace(surface: PublicSurface, root: str, paths: list[str]) -> None:

@@ -820,7 +820,14 @@ def _served_by_call(tree: ast.Module, api: ModuleApi) -> set[str]:
             for k, v in zip(args[1].keys, args[1].values, strict=True):
                 if isinstance(k, ast.Constant) and isinstance(k.value, str):
                     names.add(k.value)
-                    if made and isinstance(v, ast.Constant) and isinstance(v.value, str):
+                    if (
+                        made
+                        and isinstance(v, ast.Constant)
+                        and isinstance(v.value, str)
+                        and re.fullmatch(
+                            r"\.+[\w.]*(?::\w+)?|\w+(?:\.\w+)+(?::\w+)?|\w+:\w+", v.value
+                        )
+                    ):  # (a module, ``".commands"``, ``"pkg.mod:attr"``; not a new name)
                         api.lazy.setdefault(k.value, v.value)
     return {n for n in names if n.isidentifier()}
 

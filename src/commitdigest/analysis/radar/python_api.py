@@ -1688,8 +1688,12 @@ def _item(where: _Where, brk: Breakage) -> ApiChange | None:
     elif private:
         return None  # a private module's own names are no one's API
     elif (served or public is None or public.is_public(module, qual, models.all)) and not (
-        brk.change == "removed" and not rest and _binds(models.before, brk.line, _TYPE_VARIABLE)
-    ):  # (a type variable goes with the generics written with it: no one imports it)
+        brk.change == "removed"
+        and not rest
+        and _binds(models.before, brk.line, _TYPE_VARIABLE)
+        and first not in (models.all or ())
+    ):  # (a type variable goes with the generics written with it: no one imports it, unless
+        # the module lists it in ``__all__``, as fastapi's ``types.DecoratedCallable``)
         visibility = Visibility.PUBLIC
     name = f"{dotted}({brk.param})" if brk.param else dotted
     param = f"({brk.param})" if brk.param else ""
@@ -1948,36 +1952,46 @@ def _still_inherited(
     # whose ``str(rule)`` now gives another text, still counts)
     bare = signature is not None and len(signature[0]) == 1  # ``__init__(self)``: nothing more
     if found is None and _upstream_base_added(
-        models.after, bases_of(models.before, cls) or (), bases, module, public
+        (models.before, models.after), bases_of(models.before, cls) or (), bases, module, public
     ):
-        return True  # the class now derives from another project's class, which the
-        # commit made it derive from to inherit what it removed (vllm-ascend's
+        return True  # the class now derives from another class of the project it derived
+        # from, which the commit made it derive from to inherit what it removed (vllm-ascend's
         # ``AscendFp8Config(QuantizationConfig)`` became ``(Fp8Config)``, vLLM's, and its
         # ``get_name``, ``from_config`` … "removed"; the ``bases`` item still says so)
     return found is True or (found is False and bare and meth == "__init__")
 
 
 def _upstream_base_added(
-    after: str,
+    texts: tuple[str, str],
     old: tuple[str, ...],
     new: tuple[str, ...],
     module: str,
     public: PublicSurface | None,
 ) -> bool:
-    """Whether the bases ``new`` of a class (after the commit) hold one the old bases did
-    not that the module imports from another project (not this one, not the standard
-    library: ``abc.ABC``, ``enum.Enum`` give no such methods)."""
-    added = [b for b in new if plain_base(b) not in {plain_base(o) for o in old}]
-    if not added:
+    """Whether the commit replaced a base of a class that the module (``texts``: before
+    and after) imports from another project (not this one, not the standard library) by
+    another class of that project: vllm-ascend's ``(QuantizationConfig)`` became
+    ``(Fp8Config)``, both vLLM's. (A class that only gains a base, ``Settings`` made a
+    pydantic ``BaseModel``, inherits nothing it defined itself.)"""
+    olds, news = {plain_base(b) for b in old}, {plain_base(b) for b in new}
+    dropped = [b for b in old if plain_base(b) not in news]
+    added = [b for b in new if plain_base(b) not in olds]
+    if not dropped or not added:
         return False
     ours = set(public.packages) if public is not None else {module.split(".")[0]}
-    imports = imports_in(after)
-    for base in added:
-        target = imports.get(base.split("[", 1)[0].strip().split(".")[0])
-        top = target.split(".")[0] if target else ""
-        if top and top not in ours and top not in sys.stdlib_module_names:
-            return True
-    return False
+
+    def project(base: str, text: str) -> str:
+        """The other project a base is imported from in ``text``, or ""."""
+        target = imports_in(text).get(base.split("[", 1)[0].strip().split(".")[0]) or ""
+        top = target.split(".")[0]
+        return top if top and top not in ours and top not in _STANDARD else ""
+
+    from_dropped = {project(b, texts[0]) for b in dropped} - {""}
+    return any(project(b, texts[1]) in from_dropped for b in added)
+
+
+# what annotations and bases come from besides the standard library itself
+_STANDARD = frozenset({*sys.stdlib_module_names, "typing_extensions"})
 
 
 _NO_BASES = frozenset({"object", "Generic", "Protocol"})  # bases that define nothing
