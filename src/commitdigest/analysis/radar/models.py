@@ -204,6 +204,11 @@ def items_digest(items: Sequence[ApiChange] | None) -> str:
 # 38: a helper's review of litestar, structlog, trio, peft (housekeeping's breaking marker,
 #     litestar's changelog directives, __post_init__ deprecations, deprecate_attributes(),
 #     a deprecation said to be over, symbols of what an entry adds, f-string replacements)
+# 39: real August days read: a __getattr__ an imported factory makes; src/ layouts install
+#     from src/ only; a moved config file; a module used by a package __init__; type
+#     variables internal; history corrected in old sections; empty lines and "no longer
+#     experimental"; a module deprecated by its warning; bare names resolved; members
+#     inherited from a replacing upstream base
 RADAR_VERSION = 39
 
 
