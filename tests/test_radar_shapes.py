@@ -845,6 +845,66 @@ def test_a_base_kept_through_a_module_alias_or_a_new_base_is_the_same(
     ]
 
 
+def test_a_standard_class_that_derives_from_the_old_base_keeps_it(
+    tmp_path: Path, mode: str
+) -> None:
+    """click made ``ParameterSource(enum.Enum)`` an ``enum.IntEnum`` and litestar its
+    ``HttpMethod(str, Enum)`` a ``StrEnum`` (four "bases" lines): ``IntEnum`` and
+    ``StrEnum`` derive from ``Enum``, and ``StrEnum`` from ``str``. A base replaced by a
+    built-in or standard class that derives from it is no base dropped; one that does
+    not still is (``IntEnum`` made ``Enum`` drops ``int``)."""
+    before = (
+        "import enum\nfrom collections.abc import Mapping, MutableMapping\n"
+        "from enum import Enum, IntEnum\n\n\n"
+        "class ParameterSource(enum.Enum):\n    COMMANDLINE = 1\n\n\n"
+        "class HttpMethod(str, Enum):\n    GET = 'GET'\n\n\n"
+        "class Level(IntEnum):\n    LOW = 1\n\n\n"
+        "class Headers(Mapping):\n    pass\n\n\n"
+        "class Table(MutableMapping):\n    pass\n"
+    )
+    after = (
+        "import enum\nfrom collections.abc import Mapping, MutableMapping\n"
+        "from enum import Enum, StrEnum\n\n\n"
+        "class ParameterSource(enum.IntEnum):\n    COMMANDLINE = 1\n\n\n"
+        "class HttpMethod(StrEnum):\n    GET = 'GET'\n\n\n"
+        "class Level(Enum):\n    LOW = 1\n\n\n"
+        "class Headers(MutableMapping):\n    pass\n\n\n"
+        "class Table(Mapping):\n    pass\n"
+    )
+    [items] = module_items(tmp_path, mode, "pkg/core.py", [("init", before), ("enums", after)])
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.core.Level", "bases (IntEnum) → (Enum)"),
+        ("pkg.core.Table", "bases (MutableMapping) → (Mapping)"),
+    ]
+
+
+def test_a_default_written_with_another_name_of_the_same_object_is_the_same(
+    tmp_path: Path, mode: str
+) -> None:
+    """litestar dropped Python 3.10 and wrote ``datetime.now(timezone.utc)`` as
+    ``datetime.now(UTC)`` (``datetime.UTC`` is ``timezone.utc``): its JWT ``Token.iat``
+    read "default changed". Another name of the same object is the same default; another
+    zone still changes it."""
+    before = (
+        "from dataclasses import dataclass, field\n"
+        "from datetime import datetime, timezone\n\n\n"
+        "@dataclass\nclass Token:\n"
+        "    iat: datetime = field(default_factory=lambda: datetime.now(timezone.utc))\n\n\n"
+        "def stamp(tz=timezone.utc, other=timezone.utc):\n    return datetime.now(tz)\n"
+    )
+    after = (
+        before.replace("datetime, timezone\n", "UTC, datetime, timedelta, timezone\n")
+        .replace("now(timezone.utc))", "now(UTC))")
+        .replace(
+            "tz=timezone.utc, other=timezone.utc", "tz=UTC, other=timezone(timedelta(hours=1))"
+        )
+    )
+    [items] = module_items(tmp_path, mode, "pkg/token.py", [("init", before), ("3.11+", after)])
+    assert [(i.name, i.detail) for i in items] == [
+        ("pkg.token.stamp(other)", "timezone.utc → timezone(timedelta(hours=1))")
+    ]
+
+
 def test_a_base_imported_through_a_compat_module_and_a_build_script(
     tmp_path: Path, mode: str
 ) -> None:

@@ -1775,8 +1775,20 @@ def _is_ellipsis(node: ast.expr) -> bool:
 
 
 def _same_default_text(old: str, new: str) -> bool:
-    """Whether two defaults as written are the same: the same text, or the same plain value."""
-    return old == new or same_plain_value(old, new)
+    """Whether two defaults as written are the same: the same text, the same plain value, or
+    the same text but for another name of the same object (:data:`_ALIASES`)."""
+    if old == new or same_plain_value(old, new):
+        return True
+    return any(
+        pattern.search(old) and pattern.sub(name, old) == pattern.sub(name, new)
+        for pattern, name in _ALIASES
+    )
+
+
+# Python's names for one object, which upgrade tools rewrite: ``datetime.UTC`` is
+# ``timezone.utc`` (3.11; litestar's ``Token.iat`` ``default_factory=lambda: …
+# datetime.now(timezone.utc)`` made ``datetime.now(UTC)`` read as a default changed)
+_ALIASES = ((re.compile(r"\b(?:datetime\.)?(?:timezone\.utc|UTC)\b"), "UTC"),)
 
 
 def same_plain_value(a: str, b: str) -> bool:

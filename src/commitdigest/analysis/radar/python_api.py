@@ -30,6 +30,7 @@ import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache, partial
+from importlib import import_module
 from typing import NamedTuple
 
 from commitdigest.analysis.radar.kept import ByText
@@ -2223,7 +2224,37 @@ def _still_derived(
             todo += [
                 (origin[0], origin[1], b, origin[3]) for b in bases_of(origin[1], origin[2]) or ()
             ]
+        else:
+            found |= _standard_ancestors(key)
     return all(w & found for w in wanted)
+
+
+# standard modules whose classes users derive from, read for their ancestry (imported here,
+# never a module a repository names: a name is looked up in these alone)
+_ANCESTRY_MODULES = ("enum", "collections.abc", "numbers", "abc", "io")
+
+
+def _standard_ancestors(key: str) -> set[str]:
+    """The ancestors of a built-in or standard class a base names (``enum.StrEnum``: ``str``,
+    ``enum.ReprEnum``, ``enum.Enum``), as :func:`_class_key` names them: litestar's
+    ``HttpMethod(str, Enum)`` -> ``(StrEnum)`` and click's ``ParameterSource(enum.Enum)`` ->
+    ``(enum.IntEnum)`` dropped no base. Empty for any other name."""
+    module, _, name = key.rpartition(".")
+    if not name.isidentifier():
+        return set()
+    if not module:
+        found = getattr(builtins, name, None)
+    elif module in _ANCESTRY_MODULES:
+        found = getattr(sys.modules.get(module) or import_module(module), name, None)
+    else:
+        return set()
+    if not isinstance(found, type):
+        return set()
+    return {
+        c.__name__ if c.__module__ == "builtins" else f"{c.__module__}.{c.__qualname__}"
+        for c in found.__mro__[1:]
+        if c is not object
+    }
 
 
 def _class_key(
