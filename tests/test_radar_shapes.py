@@ -905,6 +905,57 @@ def test_a_default_written_with_another_name_of_the_same_object_is_the_same(
     ]
 
 
+NOTSET_BEFORE = """\
+class Notset:
+    def __repr__(self):
+        return "<notset>"
+
+
+notset = Notset()
+
+
+class MonkeyPatch:
+    def setattr(self, target, name, value=notset, raising=True):
+        if isinstance(value, Notset):
+            value = name
+        oldval = getattr(target, name, notset)
+        return oldval
+
+    def delattr(self, target, name=notset):
+        if isinstance(name, Notset):
+            name = target
+        return name
+"""
+
+
+def test_a_sentinel_made_another_the_function_reads_alike_is_no_change(
+    tmp_path: Path, mode: str
+) -> None:
+    """pytest replaced its ``notset = Notset()`` with the shared ``NOTSET``
+    (``isinstance(value, Notset)`` became ``value is NOTSET``): ``MonkeyPatch.setattr(value)``
+    and five more read "default changed notset → NOTSET". A sentinel made another that the
+    function reads the same way is no change; one it now reads otherwise still is."""
+    after = (
+        NOTSET_BEFORE.replace(
+            'class Notset:\n    def __repr__(self):\n        return "<notset>"\n\n\n'
+            "notset = Notset()\n",
+            "from pkg.compat import NOTSET\n",
+        )
+        .replace("isinstance(value, Notset)", "value is NOTSET")
+        .replace("isinstance(name, Notset)", "name is NOTSET")
+        .replace("notset", "NOTSET")
+        .replace("            name = target\n", "            name = None\n")
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/monkeypatch.py", [("init", NOTSET_BEFORE), ("cleanups", after)]
+    )
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.monkeypatch.MonkeyPatch.delattr(name)", "notset → NOTSET"),
+        ("pkg.monkeypatch.Notset", ""),  # (the sentinel and its class are gone: true)
+        ("pkg.monkeypatch.notset", ""),
+    ]
+
+
 def test_a_base_imported_through_a_compat_module_and_a_build_script(
     tmp_path: Path, mode: str
 ) -> None:
@@ -5554,6 +5605,33 @@ def test_a_bare_name_a_warning_quotes_is_the_packages_one_object_of_that_name(
     assert [i.name for i in items if i.kind is RadarKind.DEPRECATION] == [
         "Body" if twin else "pkg.Body"
     ]
+
+
+def test_a_module_getattr_that_looks_its_argument_up_in_a_table_deprecates_its_keys(
+    tmp_path: Path, mode: str
+) -> None:
+    """pydantic-core's ``__getattr__`` looks names up in ``_deprecated_import_lookup`` and
+    warns f"`{attr_name}` is deprecated, use `{new_attr.__name__}` instead.": the item was
+    named by the template. Each key of the module's table it looks its argument up in is
+    deprecated; a table it does not look the argument up in deprecates nothing."""
+    before = "class ValidationInfo:\n    pass\n\n\nOTHER = {'Unrelated': 1}\n"
+    after = before + (
+        "\n_deprecated_import_lookup = {\n"
+        "    'FieldValidationInfo': ValidationInfo,\n    \"GeneralInfo\": ValidationInfo,\n}\n\n\n"
+        "def __getattr__(attr_name: str) -> object:\n"
+        "    new_attr = _deprecated_import_lookup.get(attr_name)\n"
+        "    if new_attr is None:\n        raise AttributeError(attr_name)\n    else:\n"
+        "        import warnings\n\n"
+        "        msg = f'`{attr_name}` is deprecated, use `{new_attr.__name__}` instead.'\n"
+        "        warnings.warn(msg, DeprecationWarning, stacklevel=1)\n        return new_attr\n"
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/core_schema.py", [("init", before), ("Add the shim", after)],
+        kind=RadarKind.DEPRECATION,
+    )  # fmt: skip
+    assert sorted(i.name for i in items) == [
+        "pkg.core_schema.FieldValidationInfo", "pkg.core_schema.GeneralInfo"
+    ]  # fmt: skip
 
 
 def test_a_private_class_exported_publicly_and_a_message_about_its_arguments(

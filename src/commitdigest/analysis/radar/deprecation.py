@@ -324,7 +324,7 @@ def _subjects(message: str, lines: list[str], i: int, module: str) -> list[tuple
         # it warns as the class is built, of the class or of what its constructor took
         chain, params = [*chain[:-1], "__init__"], ["self", *_fields(lines, i)]
     if chain == ["__getattr__"]:  # a module shim: ``if name == "Old":`` / ``in {…}``
-        served = _served(lines, i)
+        served = _served(lines, i) or _looked_up(lines, i)
         if served:
             tail = name.rsplit(".", 1)[-1]
             names = [tail] if tail in served else served
@@ -535,6 +535,48 @@ def _served(lines: list[str], i: int) -> list[str]:
             condition = condition.split(":", 1)[0]
         names = [m.group(1)[1:-1] for m in _STRING.finditer(condition)]
         return [n for n in names if n.isidentifier()]
+    return []
+
+
+def _looked_up(lines: list[str], i: int) -> list[str]:
+    """The keys of the module-level table a module ``__getattr__`` looks its argument up in
+    (``new_attr = _deprecated_import_lookup.get(attr_name)``, or ``TABLE[name]``) above
+    line ``i``: pydantic-core warns "`{attr_name}` is deprecated, use …" of each, and the
+    item was named by the message's template."""
+    top = next(
+        (
+            j
+            for j in range(i - 1, -1, -1)
+            if lines[j].startswith(("def __getattr__(", "async def __getattr__("))
+        ),
+        -1,
+    )
+    param = re.match(r"(?:async\s+)?def\s+__getattr__\(\s*(\w+)", lines[top]) if top >= 0 else None
+    if param is None:
+        return []
+    arg = re.escape(param.group(1))
+    body = "\n".join(lines[top + 1 : i])
+    for m in re.finditer(rf"\b([A-Za-z_]\w*)(?:\.get\(\s*{arg}\b|\[\s*{arg}\s*\])", body):
+        keys = _module_table(lines, m.group(1))
+        if keys:
+            return keys
+    return []
+
+
+def _module_table(lines: list[str], name: str) -> list[str]:
+    """The string keys of the dict ``name = {…}`` at a module's top, one or more a line."""
+    start = re.compile(rf"{re.escape(name)}\s*(?::[^=]*)?=\s*\{{")
+    for k, line in enumerate(lines):
+        if start.match(line):
+            keys: list[str] = []
+            for row in lines[k : k + 400]:
+                keys += [
+                    m.group(1)[1:-1]
+                    for m in re.finditer(rf"{_STRING.pattern}\s*:", row.split("{", 1)[-1])
+                ]
+                if row.rstrip().endswith("}") or row.startswith("}"):
+                    break
+            return [key for key in keys if key.isidentifier()]
     return []
 
 

@@ -1067,7 +1067,34 @@ def _same_set_back(brk: Breakage, before: str, after: str) -> bool:
         return False
     old_to = _set_back_to(old_body, param, unset_old)
     new_to = _set_back_to(new_body, param, unset_new)
-    return old_to is not None and old_to == new_to
+    if old_to is not None and old_to == new_to:
+        return True
+    return "None" not in (unset_old, unset_new) and _marked_alike(
+        param, (old_body, unset_old, before), (new_body, unset_new, after)
+    )
+
+
+def _marked_alike(param: str, old: tuple[str, str, str], new: tuple[str, str, str]) -> bool:
+    """Whether a function's lines that read its parameter ``param`` (before and after the
+    commit: the function's body, the sentinel the default is, the module's source) read
+    the same but for the sentinel, and for a test of the old one's class made a test of
+    identity: pytest made its ``notset = Notset()`` the shared ``NOTSET``
+    (``isinstance(value, Notset)`` -> ``value is NOTSET``), and ``MonkeyPatch.setattr
+    (value)``, ``Config.getoption(default)`` and four more read "default changed"."""
+    word = re.compile(rf"(?<![\w.]){re.escape(param)}(?!\w)")
+
+    def read(body: str, unset: str, text: str) -> list[str]:
+        made = re.search(
+            rf"^{re.escape(unset)}\s*(?::[^=\n]*)?=\s*([A-Za-z_][\w.]*)\(\s*\)", text, re.M
+        )
+        if made is not None:  # (a test of its class: ``isinstance(value, Notset)``)
+            cls = re.escape(made.group(1))
+            body = re.sub(rf"\bisinstance\(\s*(\w+)\s*,\s*{cls}\s*\)", rf"\1 is {unset}", body)
+        body = re.sub(rf"(?<![\w.]){re.escape(unset)}(?![\w])", "\0", body)
+        return [line.strip() for line in body.split("\n") if word.search(line)]
+
+    lines = read(*old)
+    return bool(lines) and lines == read(*new)
 
 
 def _set_back_to(body: str, param: str, unset: str) -> str | None:
