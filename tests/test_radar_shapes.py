@@ -860,7 +860,9 @@ def test_a_standard_class_that_derives_from_the_old_base_keeps_it(
         "class HttpMethod(str, Enum):\n    GET = 'GET'\n\n\n"
         "class Level(IntEnum):\n    LOW = 1\n\n\n"
         "class Headers(Mapping):\n    pass\n\n\n"
-        "class Table(MutableMapping):\n    pass\n"
+        "class Table(MutableMapping):\n    pass\n\n\n"
+        "class RequestError(Exception):\n    pass\n\n\n"
+        "class ReadError(OSError):\n    pass\n"
     )
     after = (
         "import enum\nfrom collections.abc import Mapping, MutableMapping\n"
@@ -869,11 +871,15 @@ def test_a_standard_class_that_derives_from_the_old_base_keeps_it(
         "class HttpMethod(StrEnum):\n    GET = 'GET'\n\n\n"
         "class Level(Enum):\n    LOW = 1\n\n\n"
         "class Headers(MutableMapping):\n    pass\n\n\n"
-        "class Table(Mapping):\n    pass\n"
+        "class Table(Mapping):\n    pass\n\n\n"
+        "class RequestError(Exception):\n    pass\n\n\n"
+        "ConnectionError = RequestError\n\n\n"  # (the module's own, not the built-in)
+        "class ReadError(ConnectionError):\n    pass\n"
     )
     [items] = module_items(tmp_path, mode, "pkg/core.py", [("init", before), ("enums", after)])
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.core.Level", "bases (IntEnum) → (Enum)"),
+        ("pkg.core.ReadError", "bases (OSError) → (ConnectionError)"),
         ("pkg.core.Table", "bases (MutableMapping) → (Mapping)"),
     ]
 
@@ -890,7 +896,8 @@ def test_a_default_written_with_another_name_of_the_same_object_is_the_same(
         "from datetime import datetime, timezone\n\n\n"
         "@dataclass\nclass Token:\n"
         "    iat: datetime = field(default_factory=lambda: datetime.now(timezone.utc))\n\n\n"
-        "def stamp(tz=timezone.utc, other=timezone.utc):\n    return datetime.now(tz)\n"
+        "def stamp(tz=timezone.utc, other=timezone.utc):\n    return datetime.now(tz)\n\n\n"
+        "def zone(name='timezone.utc'):\n    return name\n"
     )
     after = (
         before.replace("datetime, timezone\n", "UTC, datetime, timedelta, timezone\n")
@@ -898,11 +905,20 @@ def test_a_default_written_with_another_name_of_the_same_object_is_the_same(
         .replace(
             "tz=timezone.utc, other=timezone.utc", "tz=UTC, other=timezone(timedelta(hours=1))"
         )
+        .replace("name='timezone.utc'", "name='UTC'")
     )
     [items] = module_items(tmp_path, mode, "pkg/token.py", [("init", before), ("3.11+", after)])
-    assert [(i.name, i.detail) for i in items] == [
-        ("pkg.token.stamp(other)", "timezone.utc → timezone(timedelta(hours=1))")
+    assert sorted((i.name, i.detail) for i in items) == [
+        ("pkg.token.stamp(other)", "timezone.utc → timezone(timedelta(hours=1))"),
+        ("pkg.token.zone(name)", "'timezone.utc' → 'UTC'"),  # strings, not the zone
     ]
+    # a name ``UTC`` the module binds itself is another object
+    own = before.replace("\n\n\n@dataclass", "\n\nUTC = 'UTC'\n\n\n@dataclass")
+    [items] = module_items(
+        tmp_path / "own", mode, "pkg/token.py",
+        [("init", own), ("3.11+", own.replace("tz=timezone.utc,", "tz=UTC,"))],
+    )  # fmt: skip
+    assert [(i.name, i.detail) for i in items] == [("pkg.token.stamp(tz)", "timezone.utc → UTC")]
 
 
 NOTSET_BEFORE = """\
@@ -925,6 +941,24 @@ class MonkeyPatch:
         if isinstance(name, Notset):
             name = target
         return name
+
+
+def compute():
+    return 1
+
+
+def first(y=notset):
+    if isinstance(y, Notset):
+        return compute()
+    return y
+
+
+def get(key, default=notset):
+    return _lookup(key, default)
+
+
+def _lookup(key, default):
+    return default
 """
 
 
@@ -934,7 +968,8 @@ def test_a_sentinel_made_another_the_function_reads_alike_is_no_change(
     """pytest replaced its ``notset = Notset()`` with the shared ``NOTSET``
     (``isinstance(value, Notset)`` became ``value is NOTSET``): ``MonkeyPatch.setattr(value)``
     and five more read "default changed notset → NOTSET". A sentinel made another that the
-    function reads the same way is no change; one it now reads otherwise still is."""
+    function reads the same way is no change; one it now reads otherwise (on any line of
+    its body), or passes on before it sets it, still is."""
     after = (
         NOTSET_BEFORE.replace(
             'class Notset:\n    def __repr__(self):\n        return "<notset>"\n\n\n'
@@ -945,6 +980,7 @@ def test_a_sentinel_made_another_the_function_reads_alike_is_no_change(
         .replace("isinstance(name, Notset)", "name is NOTSET")
         .replace("notset", "NOTSET")
         .replace("            name = target\n", "            name = None\n")
+        .replace("        return compute()\n", "        return None\n")
     )
     [items] = module_items(
         tmp_path, mode, "pkg/monkeypatch.py", [("init", NOTSET_BEFORE), ("cleanups", after)]
@@ -952,6 +988,8 @@ def test_a_sentinel_made_another_the_function_reads_alike_is_no_change(
     assert sorted((i.name, i.detail) for i in items) == [
         ("pkg.monkeypatch.MonkeyPatch.delattr(name)", "notset → NOTSET"),
         ("pkg.monkeypatch.Notset", ""),  # (the sentinel and its class are gone: true)
+        ("pkg.monkeypatch.first(y)", "notset → NOTSET"),  # what it does unset changed
+        ("pkg.monkeypatch.get(default)", "notset → NOTSET"),  # passed on: not seen
         ("pkg.monkeypatch.notset", ""),
     ]
 
@@ -5612,14 +5650,19 @@ def test_a_module_getattr_that_looks_its_argument_up_in_a_table_deprecates_its_k
 ) -> None:
     """pydantic-core's ``__getattr__`` looks names up in ``_deprecated_import_lookup`` and
     warns f"`{attr_name}` is deprecated, use `{new_attr.__name__}` instead.": the item was
-    named by the template. Each key of the module's table it looks its argument up in is
-    deprecated; a table it does not look the argument up in deprecates nothing."""
+    named by the template. Each key of the module's table it looks its argument up in,
+    nearest the warning, is deprecated (values with braces of their own, a header over
+    several lines); a lazy-import table looked up first, or one it never looks the
+    argument up in, deprecates nothing."""
     before = "class ValidationInfo:\n    pass\n\n\nOTHER = {'Unrelated': 1}\n"
     after = before + (
-        "\n_deprecated_import_lookup = {\n"
-        "    'FieldValidationInfo': ValidationInfo,\n    \"GeneralInfo\": ValidationInfo,\n}\n\n\n"
-        "def __getattr__(attr_name: str) -> object:\n"
-        "    new_attr = _deprecated_import_lookup.get(attr_name)\n"
+        "\n_LAZY = {'Foo': '.foo', 'Bar': '.bar'}\n"
+        "\n_deprecated_import_lookup: dict[str, object] = {\n"
+        "    'FieldValidationInfo': {'new': ValidationInfo, 'since': '2.0'},  # see {here}\n"
+        "    \"GeneralInfo\": {\n        'new': ValidationInfo,\n    },\n}\n\n\n"
+        "def __getattr__(\n    attr_name: str,\n) -> object:\n"
+        "    lazy = _LAZY.get(attr_name)\n"
+        "    new_attr = _deprecated_import_lookup[attr_name]\n"
         "    if new_attr is None:\n        raise AttributeError(attr_name)\n    else:\n"
         "        import warnings\n\n"
         "        msg = f'`{attr_name}` is deprecated, use `{new_attr.__name__}` instead.'\n"

@@ -8,6 +8,7 @@ deprecates nothing itself."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from functools import lru_cache
@@ -541,42 +542,56 @@ def _served(lines: list[str], i: int) -> list[str]:
 def _looked_up(lines: list[str], i: int) -> list[str]:
     """The keys of the module-level table a module ``__getattr__`` looks its argument up in
     (``new_attr = _deprecated_import_lookup.get(attr_name)``, or ``TABLE[name]``) above
-    line ``i``: pydantic-core warns "`{attr_name}` is deprecated, use …" of each, and the
-    item was named by the message's template."""
-    top = next(
-        (
-            j
-            for j in range(i - 1, -1, -1)
-            if lines[j].startswith(("def __getattr__(", "async def __getattr__("))
-        ),
-        -1,
-    )
-    param = re.match(r"(?:async\s+)?def\s+__getattr__\(\s*(\w+)", lines[top]) if top >= 0 else None
+    line ``i``, the lookup nearest the warning first (a lazy-import table looked up before
+    it is no deprecation's): pydantic-core warns "`{attr_name}` is deprecated, use …" of
+    each, and the item was named by the message's template."""
+    top = next((j for j in range(i - 1, -1, -1) if _GETATTR_DEF.match(lines[j])), -1)
+    if top < 0:
+        return []
+    header = " ".join(lines[top : top + 3])  # (a header over several lines)
+    param = re.match(r"\s*(?:async\s+)?def\s+__getattr__\(\s*(\w+)", header)
     if param is None:
         return []
     arg = re.escape(param.group(1))
     body = "\n".join(lines[top + 1 : i])
-    for m in re.finditer(rf"\b([A-Za-z_]\w*)(?:\.get\(\s*{arg}\b|\[\s*{arg}\s*\])", body):
+    lookups = re.finditer(rf"\b([A-Za-z_]\w*)(?:\.get\(\s*{arg}\b|\[\s*{arg}\s*\])", body)
+    for m in reversed(list(lookups)):
         keys = _module_table(lines, m.group(1))
         if keys:
             return keys
     return []
 
 
+_GETATTR_DEF = re.compile(r"(?:async\s+)?def\s+__getattr__\(")
+
+
 def _module_table(lines: list[str], name: str) -> list[str]:
-    """The string keys of the dict ``name = {…}`` at a module's top, one or more a line."""
+    """The string keys of the dict literal ``name = {…}`` (or ``name: T = {…}``) at a
+    module's top, read as Python reads it."""
     start = re.compile(rf"{re.escape(name)}\s*(?::[^=]*)?=\s*\{{")
     for k, line in enumerate(lines):
-        if start.match(line):
-            keys: list[str] = []
-            for row in lines[k : k + 400]:
-                keys += [
-                    m.group(1)[1:-1]
-                    for m in re.finditer(rf"{_STRING.pattern}\s*:", row.split("{", 1)[-1])
-                ]
-                if row.rstrip().endswith("}") or row.startswith("}"):
-                    break
-            return [key for key in keys if key.isidentifier()]
+        if not start.match(line):
+            continue
+        # the statement ends at the first line after which it parses: one line, or up to
+        # a closing brace at the margin
+        ends = [k] + [j for j in range(k + 1, min(len(lines), k + 5000)) if lines[j][:1] == "}"]
+        for end in ends:
+            try:
+                tree = ast.parse("\n".join(lines[k : end + 1]))
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                continue
+            node = tree.body[0] if tree.body else None
+            value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+            if not isinstance(value, ast.Dict):
+                return []
+            return [
+                key.value
+                for key in value.keys
+                if isinstance(key, ast.Constant)
+                and isinstance(key.value, str)
+                and key.value.isidentifier()
+            ]
+        return []
     return []
 
 

@@ -26,7 +26,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
 from commitdigest.analysis.radar.patch import lines_of
@@ -1774,21 +1774,50 @@ def _is_ellipsis(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is Ellipsis
 
 
-def _same_default_text(old: str, new: str) -> bool:
+def _same_default_text(old: str, new: str, utc: Callable[[], frozenset[str]] = frozenset) -> bool:
     """Whether two defaults as written are the same: the same text, the same plain value, or
-    the same text but for another name of the same object (:data:`_ALIASES`)."""
+    the same expression but for a spelling of ``datetime``'s UTC zone (``timezone.utc``,
+    ``datetime.UTC``, or a name ``utc()`` gives: those the new module imports as
+    ``datetime.UTC``): litestar's ``Token.iat`` ``default_factory=lambda: …
+    datetime.now(timezone.utc)`` made ``datetime.now(UTC)`` read as a default changed."""
     if old == new or same_plain_value(old, new):
         return True
-    return any(
-        pattern.search(old) and pattern.sub(name, old) == pattern.sub(name, new)
-        for pattern, name in _ALIASES
-    )
+    if "utc" not in old.lower() or "utc" not in new.lower():
+        return False
+    factory = re.compile(r"(?:default_factory|factory)=")  # (a field's, as field_default says)
+    if (head := factory.match(old)) is not None:
+        if not new.startswith(head.group(0)):
+            return False
+        old, new = old[head.end() :], new[head.end() :]
+    names = utc()
+    first = _utc_read(old, names)
+    return first is not None and first == _utc_read(new, names)
 
 
-# Python's names for one object, which upgrade tools rewrite: ``datetime.UTC`` is
-# ``timezone.utc`` (3.11; litestar's ``Token.iat`` ``default_factory=lambda: …
-# datetime.now(timezone.utc)`` made ``datetime.now(UTC)`` read as a default changed)
-_ALIASES = ((re.compile(r"\b(?:datetime\.)?(?:timezone\.utc|UTC)\b"), "UTC"),)
+_UTC_SPELLED = frozenset({"timezone.utc", "datetime.timezone.utc", "datetime.UTC"})
+
+
+def _utc_read(text: str, names: frozenset[str]) -> str | None:
+    """The expression ``text`` with each spelling of the UTC zone as one name (not in a
+    string: ``"Etc/UTC"`` is a string still); None where it does not parse."""
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+
+    class _Zone(ast.NodeTransformer):
+        def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+            if ast.unparse(node) in _UTC_SPELLED:
+                return ast.Name(id="\0UTC", ctx=ast.Load())
+            return self.generic_visit(node)
+
+        def visit_Name(self, node: ast.Name) -> ast.AST:
+            return ast.Name(id="\0UTC", ctx=ast.Load()) if node.id in names else node
+
+    try:
+        return ast.dump(_Zone().visit(tree))
+    except RecursionError:
+        return None
 
 
 def same_plain_value(a: str, b: str) -> bool:
@@ -2030,6 +2059,11 @@ def compare_objects(
     version's imports bind (before, after; asked only of bases spelled otherwise)."""
     out: list[Breakage] = []
     renamed: dict[str, str] = {}  # a class renamed, its old name kept as an alias of it
+
+    @cache
+    def utc() -> frozenset[str]:  # the names the new version imports as ``datetime.UTC``
+        return frozenset(n for n, target in imports()[1].items() if target == "datetime.UTC")
+
     for qual, (before, after) in pairs.items():
         if (
             before is not None and after is not None and "." not in qual
@@ -2065,7 +2099,7 @@ def compare_objects(
                 # effect: its calls go to the class's __init__ (huggingface_hub's
                 # ``disable_progress_bars(…) -> None`` made a class, a context manager too;
                 # an async def, or one whose value callers use, still changes kind)
-                out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line))
+                out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line, utc))
                 continue
         if before.kind != after.kind and not (
             before.kind == "attribute" and after.kind == "attribute"
@@ -2098,14 +2132,16 @@ def compare_objects(
                 )  # fmt: skip
         elif before.kind == "function":
             if not (_cli_command(before) or _cli_command(after)):
-                out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line))
+                out.extend(_param_changes(qual, old_sig[0], new_sig[0], after.line, utc))
         elif before.field and after.field:
             old_default = field_default(before.value or "")
             new_default = field_default(after.value or "")
             # (a required field given a default breaks no caller)
             if old_default is not None and new_default is None:  # its default taken away
                 out.append(Breakage(qual, "now_required", old=old_default, line=after.line))
-            elif old_default is not None and not _same_default_text(old_default, new_default or ""):
+            elif old_default is not None and not _same_default_text(
+                old_default, new_default or "", utc
+            ):
                 shown = None  # (as the module writes them: ``""``, not ``''``)
                 if before.written or after.written:
                     was = field_default(before.written or before.value or "", True)
@@ -2282,10 +2318,14 @@ _CALLED_BY_NAME = frozenset(
 
 
 def _param_changes(
-    qual: str, old_params: tuple[Param, ...], new_params: tuple[Param, ...], line: int
+    qual: str,
+    old_params: tuple[Param, ...],
+    new_params: tuple[Param, ...],
+    line: int,
+    utc: Callable[[], frozenset[str]] = frozenset,
 ) -> list[Breakage]:
     """The parameter changes of ``qual`` between its two signatures (the new one's header
-    at ``line``)."""
+    at ``line``; ``utc()``: the names the new module imports as ``datetime.UTC``)."""
     out: list[Breakage] = []
     old = {p.name: p for p in old_params}
     new = {p.name: p for p in new_params}
@@ -2331,7 +2371,7 @@ def _param_changes(
         elif (
             p.default is not None
             and q.default is not None
-            and not _same_default_text(p.default, q.default)
+            and not _same_default_text(p.default, q.default, utc)
         ):
             out.append(
                 Breakage(qual, "default_changed", param=name, old=p.default, new=q.default,

@@ -1075,26 +1075,45 @@ def _same_set_back(brk: Breakage, before: str, after: str) -> bool:
 
 
 def _marked_alike(param: str, old: tuple[str, str, str], new: tuple[str, str, str]) -> bool:
-    """Whether a function's lines that read its parameter ``param`` (before and after the
-    commit: the function's body, the sentinel the default is, the module's source) read
-    the same but for the sentinel, and for a test of the old one's class made a test of
-    identity: pytest made its ``notset = Notset()`` the shared ``NOTSET``
-    (``isinstance(value, Notset)`` -> ``value is NOTSET``), and ``MonkeyPatch.setattr
-    (value)``, ``Config.getoption(default)`` and four more read "default changed"."""
-    word = re.compile(rf"(?<![\w.]){re.escape(param)}(?!\w)")
+    """Whether a function's body (before and after the commit: the body, the sentinel its
+    parameter ``param`` defaults to, the module's source) reads the same but for the
+    sentinel, and for a test of the old one's class made a test of identity, and does not
+    pass the parameter on before it sets it: pytest made its ``notset = Notset()`` the
+    shared ``NOTSET`` (``isinstance(value, Notset)`` -> ``value is NOTSET``), and
+    ``MonkeyPatch.setattr(value)`` and more read "default changed". What the function does
+    without the argument is what it did (a body changed anywhere, or a sentinel handed to
+    another function, whose reading of it this does not see, still counts)."""
 
-    def read(body: str, unset: str, text: str) -> list[str]:
+    def read(body: str, unset: str, text: str) -> str:
         made = re.search(
             rf"^{re.escape(unset)}\s*(?::[^=\n]*)?=\s*([A-Za-z_][\w.]*)\(\s*\)", text, re.M
         )
-        if made is not None:  # (a test of its class: ``isinstance(value, Notset)``)
+        if made is not None and made.group(1) not in _BUILTIN_NAMES:  # (its class tested)
             cls = re.escape(made.group(1))
             body = re.sub(rf"\bisinstance\(\s*(\w+)\s*,\s*{cls}\s*\)", rf"\1 is {unset}", body)
         body = re.sub(rf"(?<![\w.]){re.escape(unset)}(?![\w])", "\0", body)
-        return [line.strip() for line in body.split("\n") if word.search(line)]
+        return "\n".join(line.strip() for line in body.split("\n") if line.strip())
 
-    lines = read(*old)
-    return bool(lines) and lines == read(*new)
+    body = read(*old)
+    return bool(body) and body == read(*new) and not _passed_before_set(old[0], param)
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+def _passed_before_set(body: str, param: str) -> bool:
+    """Whether ``body`` passes ``param`` to a call before any line sets it (``return
+    _lookup(key, default)``: the sentinel goes on, and what that function makes of it may
+    have changed)."""
+    name = re.escape(param)
+    sets = re.compile(rf"^\s*{name}\s*(?::[^=\n]*)?=(?!=)")
+    passes = re.compile(rf"[(,]\s*(?:\w+\s*=\s*)?\*{{0,2}}{name}\s*[,)]")
+    for line in body.split("\n"):
+        if sets.search(line):
+            return False
+        if passes.search(re.sub(r"\bisinstance\([^()]*\)", "", line)):  # (a test, no pass)
+            return True
+    return False
 
 
 def _set_back_to(body: str, param: str, unset: str) -> str | None:
@@ -2251,9 +2270,23 @@ def _still_derived(
             todo += [
                 (origin[0], origin[1], b, origin[3]) for b in bases_of(origin[1], origin[2]) or ()
             ]
-        else:
+        elif "." in key or not _binds_itself(text, key):
             found |= _standard_ancestors(key)
     return all(w & found for w in wanted)
+
+
+def _binds_itself(text: str, name: str) -> bool:
+    """Whether a module binds ``name`` itself, or may (a star import): then a base of that
+    name is not the built-in class (``ConnectionError = RequestError``, or a
+    ``TimeoutError`` from ``from .errors import *``)."""
+    return (
+        bases_of(text, name) is not None
+        or name in imports_of(text)
+        or re.search(
+            rf"^(?:{re.escape(name)}\s*(?::[^=\n]*)?=|from\s+\S+\s+import\s+\*)", text, re.M
+        )
+        is not None
+    )
 
 
 # standard modules whose classes users derive from, read for their ancestry (imported here,
