@@ -23,10 +23,10 @@ from commitdigest.analysis.radar.models import (
 )
 from commitdigest.analysis.radar.public import PublicSurface, module_name, public_surface
 from commitdigest.analysis.radar.pyapi import (
+    binds_at_top,
     code_of,
     header_params,
     header_text,
-    imports_in,
     in_spans,
     indent_of,
     not_code_at_end,
@@ -787,7 +787,7 @@ def _as_users_see(
         if (
             public is not None
             and subject.isidentifier()
-            and not _binds_name(text, subject)
+            and not binds_at_top(text, subject)
             and (named := public.named(subject))
         ):
             return named, Visibility.PUBLIC  # a bare name of the package's one such object
@@ -803,17 +803,6 @@ def _as_users_see(
     if public is None or public.is_public(module, qual):
         return subject, Visibility.PUBLIC
     return subject, Visibility.INTERNAL
-
-
-def _binds_name(text: str, name: str) -> bool:
-    """Whether a module's source imports or defines ``name`` at its top (``from pydantic
-    import Field``: its "'Field' is deprecated" is about that ``Field``)."""
-    if name in imports_in(text):
-        return True
-    return (
-        re.search(rf"^(?:(?:async\s+)?def|class)\s+{name}\b|^{name}\s*(?::[^=\n]*)?=", text, re.M)
-        is not None
-    )
 
 
 def detect(view: CommitView) -> list[ApiChange]:

@@ -43,6 +43,7 @@ __all__ = [
     "aliases_in",
     "api_of",
     "bases_dropped",
+    "binds_at_top",
     "brackets_balanced",
     "calls_super",
     "class_aliases",
@@ -1381,6 +1382,18 @@ def imports_in(text: str) -> dict[str, str]:
             bound = words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]
             found.setdefault(bound, f"{module}.{words[0]}" if module else words[0])
     return found
+
+
+def binds_at_top(text: str, name: str) -> bool:
+    """Whether a module's source binds ``name`` at its top itself: imports it, defines a
+    function or class of that name, or assigns it (then ``name`` is not a built-in's, nor
+    the package's object of that name)."""
+    if name in imports_in(text):
+        return True
+    pattern = (
+        rf"^(?:(?:async\s+)?def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*(?::[^=\n]*)?="
+    )
+    return re.search(pattern, text, re.M) is not None
 
 
 def _import_statements(text: str) -> Iterator[re.Match[str]]:

@@ -59,6 +59,7 @@ from commitdigest.analysis.radar.pyapi import (
     absolute_module,
     api_of,
     bases_dropped,
+    binds_at_top,
     brackets_balanced,
     calls_super,
     class_aliases,
@@ -2027,14 +2028,15 @@ def _upstream_base_added(
         return False
     ours = set(public.packages) if public is not None else {module.split(".")[0]}
 
-    def project(base: str, text: str) -> str:
-        """The other project a base is imported from in ``text``, or ""."""
-        target = imports_in(text).get(base.split("[", 1)[0].strip().split(".")[0]) or ""
+    def project(base: str, imports: Mapping[str, str]) -> str:
+        """The other project a base is imported from (``imports``: the module's), or ""."""
+        target = imports.get(base.split("[", 1)[0].strip().split(".")[0]) or ""
         top = target.split(".")[0]
         return top if top and top not in ours and top not in _STANDARD else ""
 
-    from_dropped = {project(b, texts[0]) for b in dropped} - {""}
-    return any(project(b, texts[1]) in from_dropped for b in added)
+    was, now = imports_in(texts[0]), imports_in(texts[1])
+    from_dropped = {project(b, was) for b in dropped} - {""}
+    return any(project(b, now) in from_dropped for b in added)
 
 
 # what annotations and bases come from besides the standard library itself
@@ -2276,17 +2278,13 @@ def _still_derived(
 
 
 def _binds_itself(text: str, name: str) -> bool:
-    """Whether a module binds ``name`` itself, or may (a star import): then a base of that
-    name is not the built-in class (``ConnectionError = RequestError``, or a
-    ``TimeoutError`` from ``from .errors import *``)."""
-    return (
-        bases_of(text, name) is not None
-        or name in imports_of(text)
-        or re.search(
-            rf"^(?:{re.escape(name)}\s*(?::[^=\n]*)?=|from\s+\S+\s+import\s+\*)", text, re.M
-        )
-        is not None
-    )
+    """Whether a module binds ``name`` itself (:func:`binds_at_top`), or may (a star
+    import): then a base of that name is not the built-in class (``ConnectionError =
+    RequestError``, or a ``TimeoutError`` from ``from .errors import *``)."""
+    return binds_at_top(text, name) or _STAR_IMPORT.search(text) is not None
+
+
+_STAR_IMPORT = re.compile(r"^from\s+\S+\s+import\s+\*", re.M)
 
 
 # standard modules whose classes users derive from, read for their ancestry (imported here,
