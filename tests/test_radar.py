@@ -457,12 +457,13 @@ def test_a_version_bump_reads_no_requirement(
     both versions were parsed as TOML each time (0.13 s of its three months' radar). A
     commit whose changed lines write no version specifier and no ``requires-python``
     moves no lower bound; the next one that does is read."""
-    from commitdigest.analysis.radar import dependency
+    from commitdigest.analysis.radar import dependency, models
 
     dependency._project.cache_clear()  # (the texts of another mode's run)
+    models.toml_of.cache_clear()
     parsed: list[str] = []
-    loads = dependency.tomllib.loads
-    monkeypatch.setattr(dependency.tomllib, "loads", lambda t: parsed.append(t) or loads(t))
+    loads = models.tomllib.loads
+    monkeypatch.setattr(models.tomllib, "loads", lambda t: parsed.append(t) or loads(t))
     head = '[project]\nname = "x"\nversion = "{}"\ndependencies = ["pydantic>={}"]\n'
     bumped, raised = scan(
         tmp_path,
@@ -476,6 +477,47 @@ def test_a_version_bump_reads_no_requirement(
     # the last commit's two versions, once each (without the changed lines, a cut patch or
     # the whole files alone, every version once: the bump's new one is the next one's old)
     assert len(parsed) == (2 if MODE == "patches" else 3)
+
+
+def test_a_pyproject_is_parsed_once_for_every_kind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The command-line kind (its ``[project.scripts]``) and the dependency kind (its
+    ``dependencies``) read the same ``pyproject.toml``: each version is parsed once, not
+    once per kind (Scrapy's five months: 21 parses, 0.1 s, for 13 versions)."""
+    from commitdigest.analysis.radar import cli_option, dependency, models
+
+    dependency._project.cache_clear()
+    cli_option._cached_commands.cache_clear()
+    models.toml_of.cache_clear()
+    parsed: list[str] = []
+    loads = models.tomllib.loads
+    monkeypatch.setattr(models.tomllib, "loads", lambda t: parsed.append(t) or loads(t))
+    head = '[project]\nname = "x"\ndependencies = ["pydantic>={}"]\n[project.scripts]\n{}'
+    (changed,) = scan(
+        tmp_path,
+        [
+            CommitSpec(
+                "init",
+                D1,
+                files={
+                    "pyproject.toml": head.format("1.10", 'x = "x.cli:main"\nold = "x.cli:old"\n'),
+                    "x/__init__.py": "",
+                    "x/cli.py": "def main(): ...\ndef old(): ...\n",
+                },
+            ),
+            CommitSpec(
+                "drop old, pydantic 2",
+                D2,
+                files={"pyproject.toml": head.format("2.0", 'x = "x.cli:main"\n')},
+            ),
+        ],
+    )
+    assert sorted((i.kind, i.name) for i in changed if i.kind is not RadarKind.PYTHON_API) == [
+        (RadarKind.CLI_COMMAND, "old"),
+        (RadarKind.DEPENDENCY, "pydantic"),
+    ]
+    assert len(parsed) == len(set(parsed)) == 2  # each version once, for both kinds
 
 
 def test_a_dependency_item_points_at_its_requirement_line(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ enumerations as their strings), and it crosses a worker's pipe as a plain object
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -159,9 +159,16 @@ class ApiChange:
     def as_json(self, *, affects: bool = True) -> dict[str, Any]:
         """Its fields as JSON values, in order (without ``affects`` when asked), as the
         report writes them."""
-        data = asdict(self)
+        data: dict[str, Any] = {name: getattr(self, name) for name in _FIELDS}
         for name in ("kind", "change", "visibility"):
             data[name] = str(data[name])
-        if not affects:
+        data["symbols"] = list(self.symbols)
+        if affects:  # (field by field: ``asdict`` copied every value deeply, 0.2 ms an item,
+            # asked for each commit's cache key)
+            data["affects"] = [{"path": p.path, "line": p.line} for p in self.affects]
+        else:
             del data["affects"]
         return data
+
+
+_FIELDS = tuple(f.name for f in fields(ApiChange))  # (in their order, as asdict gave them)

@@ -702,44 +702,40 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
     where a name it wrote before goes from ("from `starlette.routing`")."""
     out: list[str] = []
     words = plain_text(entry)
-    place: tuple[str, str] | None = None  # the last span that says where from (and its
-    # pattern), for a list of them
-    added: str | None = None  # the pattern of the last span it adds, for a list of them
+    place: str | None = None  # the last span that says where from, for a list of them
+    added: str | None = None  # the last span it adds, for a list of them
     said = announcing(entry)
     for at, span in enumerate(code_spans(said)):
-        quoted = rf"`+{re.escape(span)}`+"
-        before = re.search(rf"(\w+)\s+{quoted}", words) or re.search(
-            rf"(\w+)\s+:[\w:]+:`[^`<]*<{re.escape(span)}>`", said
-        )  # (a role's target: ":data:`di.NamedDependency <litestar.di.NamedDependency>`")
-        after = re.search(rf"{quoted}\s+(\w+)", words)
-        if before is not None and _REPLACEMENT.fullmatch(before.group(1)):
+        runs = _quoted_runs(words, span)
+        before = _word_before(words, runs) or _role_word(said, span)
+        after = _word_after(words, runs)
+        if before is not None and _REPLACEMENT.fullmatch(before):
             continue
-        if (before is not None and _ADDED.fullmatch(before.group(1))) or (
-            added and re.search(rf"{added}[\s,]*(?:(?:and|or)\s+)?{quoted}", words)
+        if (before is not None and _ADDED.fullmatch(before)) or (
+            added is not None and _listed_after(words, runs, added, ",")
         ):
-            added = quoted
+            added = span
             continue
         added = None
         if re.fullmatch(r"--?[A-Za-z][\w-]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+", span):
             out.append(span)  # a flag, an environment variable
             continue
         if at and (
-            (before is not None and _LOCATION.fullmatch(before.group(1)))
+            (before is not None and _LOCATION.fullmatch(before))
             or (
-                place
-                and re.search(rf"{place[1]}[\s,/]*(?:(?:and|or)\s+)?{quoted}", words)
-                and _module_like(span) == _module_like(place[0])
+                place is not None
+                and _listed_after(words, runs, place, ",/")
+                and _module_like(span) == _module_like(place)
                 and not (
-                    after is not None
-                    and (_LOCATION.fullmatch(after.group(1)) or _PARAM_WORDS.match(after.group(1)))
+                    after is not None and (_LOCATION.fullmatch(after) or _PARAM_WORDS.match(after))
                 )
             )
         ):  # where from: "from `HTTPConnection`, `HTTPSConnection` and `HTTPResponse`" (not
             # "from `Client`, `app` from …", which says what goes again)
-            place = (span, quoted)
+            place = span
             continue
         place = None
-        near = " ".join(m.group(1) for m in (before, after) if m is not None)
+        near = " ".join(word for word in (before, after) if word is not None)
         if (param := re.fullmatch(r"([A-Za-z_]\w*)\s*=.*", span)) is not None:
             out.extend(f"{p}.*({param.group(1)})" for p in packages)
         elif _DOTTED.fullmatch(span.removesuffix("()")):
@@ -764,6 +760,97 @@ def symbols_of(entry: str, packages: list[str]) -> list[str]:
             else:
                 out.extend(f"{p}.{name}" for p in packages)
     return list(dict.fromkeys(out))
+
+
+# Where an entry writes a span as code, found by string search and precompiled patterns,
+# not by a pattern made for each span: Scrapy's entries compiled four a span, a tenth of
+# its window's scan (Python keeps 512 compiled patterns; each span's were new).
+_WORD_BEFORE = re.compile(r"(\w+)\s+\Z")  # the word before a position (searched to it)
+_WORD_AFTER = re.compile(r"\s+(\w+)")  # the word after a position
+_ROLE_BEFORE = re.compile(r"(\w+)\s+:[\w:]+:`[^`<]*\Z")  # ":data:`text <" before a target
+
+
+def _quoted_runs(words: str, span: str) -> list[tuple[int, int, int]]:
+    """Where ``words`` writes ``span`` between backticks (as the pattern ```+span`+``
+    finds it): each place's start (its first backtick), the span's start, and its end
+    (after its last backtick)."""
+    runs: list[tuple[int, int, int]] = []
+    at = words.find(span)
+    while at >= 0 and span:
+        end = at + len(span)
+        if at and words[at - 1] == "`" and end < len(words) and words[end] == "`":
+            start = at - 1
+            while start and words[start - 1] == "`":
+                start -= 1
+            stop = end + 1
+            while stop < len(words) and words[stop] == "`":
+                stop += 1
+            runs.append((start, at, stop))
+        at = words.find(span, at + 1)
+    return runs
+
+
+def _word_before(words: str, runs: list[tuple[int, int, int]]) -> str | None:
+    """The word before the first of ``runs`` that has one before it, blanks between."""
+    for start, _, _ in runs:
+        if (m := _WORD_BEFORE.search(words, 0, start)) is not None:
+            return m.group(1)
+    return None
+
+
+def _word_after(words: str, runs: list[tuple[int, int, int]]) -> str | None:
+    """The word after the first of ``runs`` that has one after it, blanks between."""
+    for _, _, stop in runs:
+        if (m := _WORD_AFTER.match(words, stop)) is not None:
+            return m.group(1)
+    return None
+
+
+def _role_word(said: str, span: str) -> str | None:
+    """The word before a role whose target is ``span`` (":data:`di.NamedDependency
+    <litestar.di.NamedDependency>`")."""
+    target = f"<{span}>`"
+    at = said.find(target)
+    while at >= 0:
+        if (m := _ROLE_BEFORE.search(said, 0, at)) is not None:
+            return m.group(1)
+        at = said.find(target, at + 1)
+    return None
+
+
+def _listed_after(words: str, runs: list[tuple[int, int, int]], previous: str, gaps: str) -> bool:
+    """Whether one of ``runs`` follows ``previous`` written as code, with only ``gaps``
+    characters and blanks between (and an "and" or "or"): the next of a list. (Two spans
+    with nothing between share their backticks: ```a``b``` is `a` and `b`.)"""
+    for start, at, _ in runs:
+        gap = start
+        while gap and (words[gap - 1] in gaps or words[gap - 1].isspace()):
+            gap -= 1
+        ends = [gap]
+        if gap == start and at - start >= 2:  # (backticks shared: ``previous`` ends here)
+            ends.append(at - 1)
+        tail = start  # "and"/"or" and the blanks after it, the gap before that
+        while tail and words[tail - 1].isspace():
+            tail -= 1
+        if tail < start:
+            for word in ("and", "or"):
+                if words.endswith(word, 0, tail):
+                    head = tail - len(word)
+                    while head and (words[head - 1] in gaps or words[head - 1].isspace()):
+                        head -= 1
+                    ends.append(head)
+        for end in ends:
+            code = end
+            while code and words[code - 1] == "`":
+                code -= 1
+            if (
+                code < end
+                and words.endswith(previous, 0, code)
+                and code - len(previous) > 0
+                and words[code - len(previous) - 1] == "`"
+            ):
+                return True
+    return False
 
 
 _BUILTIN_CLASSES = frozenset(  # Python's own warnings and exceptions

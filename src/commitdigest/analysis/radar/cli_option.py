@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import configparser
 import re
-import tomllib
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any
@@ -23,6 +22,7 @@ from commitdigest.analysis.radar.models import (
     RadarKind,
     is_own_python,
     removed_from,
+    toml_of,
 )
 from commitdigest.analysis.radar.public import shipped
 from commitdigest.analysis.radar.reads import is_packaging
@@ -85,9 +85,8 @@ def _cached_commands(name: str, text: str) -> tuple[tuple[str, str], ...]:
 def _pyproject_commands(text: str) -> dict[str, str]:
     """``[project.scripts]``, ``[project.gui-scripts]``, Poetry's ``[tool.poetry.scripts]``
     (a string, or a table with ``reference`` or ``callable``)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    data = toml_of(text)
+    if data is None:
         return {}
     found: dict[str, str] = {}
     for table in (("project", "scripts"), ("project", "gui-scripts"),

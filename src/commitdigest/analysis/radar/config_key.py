@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from typing import Any
 
 from commitdigest.analysis.radar.models import (
@@ -19,6 +18,7 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     removed_from,
+    toml_of,
 )
 from commitdigest.analysis.radar.public import shipped
 from commitdigest.analysis.radar.reads import is_config
@@ -41,7 +41,7 @@ def keys(path: str, text: str | None) -> set[str]:
         return set()
     try:
         if path.endswith(".toml"):
-            return _flatten(tomllib.loads(text))
+            return _flatten(toml_of(text))
         if path.endswith(".json"):
             return _flatten(json.loads(text))
     except ValueError:

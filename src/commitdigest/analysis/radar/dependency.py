@@ -22,7 +22,6 @@ packages' files."""
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import lru_cache
 from typing import Any
 
@@ -31,6 +30,7 @@ from commitdigest.analysis.radar.models import (
     CommitView,
     RadarKind,
     line_of,
+    toml_of,
 )
 from commitdigest.analysis.radar.reads import is_dependency_file, is_setup_file
 from commitdigest.facts import ApiChangeType
@@ -44,10 +44,10 @@ _REQ = re.compile(
 def _project(text: str) -> dict[str, Any] | None:
     """A ``pyproject.toml``'s ``[project]`` table (None: it does not read as TOML), parsed
     once per text (a release bot's version bump is both versions of the file)."""
-    try:
-        project = tomllib.loads(text).get("project", {})
-    except ValueError:
+    data = toml_of(text)
+    if data is None:
         return None
+    project = data.get("project", {})
     return project if isinstance(project, dict) else {}
 
 

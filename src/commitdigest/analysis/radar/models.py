@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from commitdigest.facts import ApiChange as ApiChange
 from commitdigest.facts import ApiChangeType
@@ -135,6 +136,18 @@ def removed_from(
         path=path,
         line=line_of(before or "", needle or name),
     )
+
+
+@lru_cache(maxsize=64)
+def toml_of(text: str) -> dict[str, Any] | None:
+    """A TOML text's tables, parsed once per text and shared (never to be changed by who
+    asks); None where it does not read as TOML. A ``pyproject.toml`` is read by the
+    command-line kind and the dependency kind, and each version of it is both sides of
+    neighbouring commits (Scrapy's five months parsed it 21 times, 0.1 s)."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def items_digest(items: Sequence[ApiChange] | None) -> str:
