@@ -1113,6 +1113,174 @@ def test_a_module_with_all_is_read_around_its_changes_unless_its_exports_may_cha
         assert (after in parsed) == (found == [("pkg.mod.Base", "removed")])
 
 
+_SERVING = (
+    "import warnings\n\nfrom .base import Base\n\n_DEPRECATED = {'OldSchema': 'Schema'}\n\n\n"
+    "def make(a, b=1):\n    return a\n\n\ndef helper():\n    return 1\n\n\n"
+    "def __getattr__(name):\n    if name in _DEPRECATED:\n"
+    "        warnings.warn(name, DeprecationWarning)\n        return globals()[_DEPRECATED[name]]\n"
+    "    raise AttributeError(name)\n"
+)
+_ADDED = "\n\ndef fraction(x):\n    return Fraction(x)\n"
+
+
+@pytest.mark.parametrize(
+    ("after", "whole"),
+    [  # an import of a new name and a new function added, a parameter removed elsewhere
+        (
+            _SERVING.replace(
+                "import warnings\n", "import warnings\nfrom fractions import Fraction\n"
+            ).replace("a, b=1", "a")
+            + _ADDED,
+            False,
+        ),
+        (  # an import in a docstring's example imports nothing
+            _SERVING.replace("a, b=1", "a")
+            + '\n\ndef fraction(x):\n    """As in::\n\n        from fractions import Fraction\n'
+            '    """\n    return x\n',
+            False,
+        ),
+        (  # the import added where a def binds the name: the module is compared whole
+            _SERVING.replace(
+                "import warnings\n", "import warnings\nfrom .impl import helper\n"
+            ).replace("a, b=1", "a")
+            + _ADDED,
+            True,
+        ),
+        (  # an import added inside a block: compared whole
+            _SERVING.replace(
+                "import warnings\n",
+                "import warnings\ntry:\n    from fractions import Fraction\n"
+                "except ImportError:\n    pass\n",
+            ).replace("a, b=1", "a")
+            + _ADDED,
+            True,
+        ),
+    ],
+)
+def test_a_module_with_a_getattr_that_only_gains_imports_is_read_around_its_changes(
+    tmp_path: Path, mode: str, after: str, whole: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module whose ``__getattr__`` serves names, and whose commit only adds imports at
+    its top (of names it did not bind) beside other changes, is read around its changed
+    lines: its imports bind what they bound and what it serves is what it lacked
+    (pydantic-core's ``core_schema``, 240 KB, was parsed twice for ``from fractions import
+    Fraction`` and a new schema, whose docstring shows that import indented: no import
+    either). An import that binds a name the module defined, or one added in a block, is
+    compared whole; the removed parameter is found either way."""
+    from commitdigest.analysis.radar import pyapi
+
+    parsed: list[str] = []
+    real = pyapi.module_api
+    monkeypatch.setattr(pyapi, "module_api", lambda text, *a: parsed.append(text) or real(text, *a))
+    assert [(n, c) for n, c, _ in _items(tmp_path, mode, _SERVING, after)] == [
+        ("pkg.mod.make(b)", "removed")
+    ]
+    if mode == "patches":
+        assert (after in parsed) == whole
+
+
+_STRUCTURE = (
+    "from typing import TYPE_CHECKING\n\n"
+    "from .utils import OptionalDependencyNotAvailable, _LazyModule, is_torch_available\n\n"
+    '_import_structure = {"utils": ["OptionalDependencyNotAvailable"]}\n'
+    '_import_structure["prx"] = ["PRXPipeline"]\n'
+    '_import_structure["other"] = [\n    "OtherC",\n    "OtherA",\n]\n\n'
+    "if TYPE_CHECKING:\n"
+    "    from .other import OtherA, OtherC\n"
+    "    from .prx import PRXPipeline\n"
+    "else:\n"
+    "    import sys\n\n"
+    "    sys.modules[__name__] = _LazyModule(__name__, globals()['__file__'], _import_structure)\n"
+)
+_BACKEND = (
+    "try:\n"
+    "    if not is_torch_available():\n"
+    "        raise OptionalDependencyNotAvailable()\n"
+    "except OptionalDependencyNotAvailable:\n"
+    "    from .utils import dummy_objects\n\n"
+    '    _import_structure["utils.dummy_objects"] = [\n'
+    '        n for n in dir(dummy_objects) if not n.startswith("_")\n'
+    "    ]\n"
+    "else:\n"
+    '    _import_structure["prx"].append("PRXFast")\n'
+)
+_OTHER_LIST = '    "OtherC",\n    "OtherA",\n'
+
+
+@pytest.mark.parametrize(
+    ("after", "whole", "gone"),
+    [
+        (  # a name added to a list written on one line and to an import on one line
+            _STRUCTURE.replace('["PRXPipeline"]', '["PRXPipeline", "PRXPixelPipeline"]').replace(
+                "import PRXPipeline\n", "import PRXPipeline, PRXPixelPipeline\n"
+            ),
+            False,
+            [],
+        ),
+        (  # a name put in a sorted list, one line moved below it
+            _STRUCTURE.replace(
+                _OTHER_LIST, '    "OtherA",\n    "OtherB",\n    "OtherC",\n'
+            ).replace("OtherA, OtherC", "OtherA, OtherB, OtherC"),
+            False,
+            [],
+        ),
+        (  # a block for an optional backend
+            _STRUCTURE.replace("\nif TYPE_CHECKING:", f"\n{_BACKEND}\nif TYPE_CHECKING:"),
+            False,
+            [],
+        ),
+        (  # a name replaced in both: compared whole
+            _STRUCTURE.replace('["PRXPipeline"]', '["PRXNew"]').replace(
+                "import PRXPipeline\n", "import PRXNew\n"
+            ),
+            True,
+            [("pkg.PRXPipeline", "removed")],
+        ),
+        (  # a name moved to another list: compared whole
+            _STRUCTURE.replace(_OTHER_LIST, '    "OtherA",\n').replace(
+                '["PRXPipeline"]', '["PRXPipeline", "OtherC"]'
+            ),
+            True,
+            [],
+        ),
+        (  # a block that binds a name otherwise: compared whole
+            _STRUCTURE.replace(
+                "\nif TYPE_CHECKING:",
+                "\ntry:\n    import torch\nexcept ImportError:\n    torch = None\n"
+                "\nif TYPE_CHECKING:",
+            ),
+            True,
+            [],
+        ),
+    ],
+)
+def test_a_package_init_that_only_adds_names_is_not_compared_whole(
+    tmp_path: Path,
+    mode: str,
+    after: str,
+    whole: bool,
+    gone: list[tuple[str, str]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A package ``__init__`` whose commit rewrites lines with more names (an import on one
+    line, a list of the import structure), moves a line of a sorted list, or adds a whole
+    block that only imports, raises and appends to the import structure, loses no name:
+    it is not parsed whole (diffusers' 1,800-line ``__init__``, parsed twice for each new
+    pipeline or backend). A name replaced, one moved to another list, or a block that binds
+    a name otherwise, is compared whole, and what goes is found."""
+    from commitdigest.analysis.radar import pyapi
+
+    parsed: list[str] = []
+    real = pyapi.module_api
+    monkeypatch.setattr(pyapi, "module_api", lambda text, *a: parsed.append(text) or real(text, *a))
+    [items] = module_items(
+        tmp_path, mode, "pkg/__init__.py", [("init", _STRUCTURE), ("change", after)]
+    )
+    assert sorted((i.name, i.change.value) for i in items) == gone
+    if mode == "patches":
+        assert (after in parsed) == whole
+
+
 @pytest.mark.parametrize("grows", [False, True])
 def test_a_listed_name_gone_from_an_import_over_several_lines_is_found(
     tmp_path: Path, mode: str, grows: bool

@@ -56,6 +56,7 @@ __all__ = [
     "derived_classes",
     "find",
     "imports_of",
+    "in_a_string",
     "in_definitions",
     "local_breakages",
     "subclasses",
@@ -737,6 +738,12 @@ def in_definitions(text: str, numbers: Iterable[int]) -> bool:
         if t < 0 or not lines[t].startswith(_DEFINES) or side._in_string(t):
             return False
     return True
+
+
+def in_a_string(text: str, number: int) -> bool:
+    """Whether 1-based line ``number`` of a module's source starts inside a triple-quoted
+    string (a docstring's example: ``    from fractions import Fraction``)."""
+    return _side(text)._in_string(number - 1)
 
 
 def qualname_at(text: str, i: int) -> str | None:

@@ -26,6 +26,7 @@ import ast
 import builtins
 import re
 import sys
+import textwrap
 import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -92,6 +93,7 @@ from commitdigest.analysis.radar.pylocal import (
     derived_classes,
     find,
     imports_of,
+    in_a_string,
     in_definitions,
     local_breakages,
     qualname_at,
@@ -304,7 +306,7 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         return False
     if LAZY_MODULE in before or (after is not None and LAZY_MODULE in after):
         return False  # (what a lazy module object serves is listed in the module's tables)
-    indents = [m.group(1) for m in _IMPORT_LINE.finditer(changed)]
+    indents = _import_indents(view.numbers[path], before, after)
     gone = (
         imports_of(before).keys() - imports_of(after).keys()
         if _in_imports(before, view.numbers[path][0])
@@ -313,7 +315,13 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     if not indents and not gone:
         return True  # (no import changed: a name taken from an import over several lines
         # changes no line that says "import")
-    if _module_getattr(before) or _module_getattr(after):
+    if (_module_getattr(before) or _module_getattr(after)) and (
+        gone or any(indents) or not _imports_added_only(before, after)
+    ):  # (what a module __getattr__ serves is the names the module lacks: an import
+        # that goes, or binds another object, may change it; imports only added at the top,
+        # of names the module did not bind, add names and leave the others as they were:
+        # pydantic-core's ``core_schema``, 240 KB, parsed twice for ``from fractions
+        # import Fraction`` and a new schema, a sixth of its window's radar)
         return False
     if any(indents) and (view.numbers[path][0] or not _adds_inside(changed)):
         return False  # (an import made lazy, or typing-only, no longer binds its name; one
@@ -323,6 +331,32 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
     # written out, which does not name them (openai-python's resources swap the helpers
     # they import; pydantic's ``types`` stopped importing ``Union``, a word its docs quote)
     return not gone or ((listed := listed_all(before)) is not None and not gone & listed)
+
+
+def _import_indents(
+    numbers: tuple[frozenset[int], frozenset[int]], before: str, after: str
+) -> list[str]:
+    """The indentation of each changed line (removed: of ``before``; added: of ``after``)
+    that imports, as code: not a line of a string (pydantic-core's new schema documents
+    ``    from fractions import Fraction`` in its docstring, which imports nothing)."""
+    found: list[str] = []
+    for text, changed in zip((before, after), numbers, strict=True):
+        lines = lines_of(text)
+        for n in sorted(changed):
+            line = lines[n - 1] if 0 < n <= len(lines) else ""
+            if (m := _IMPORT_LINE.match(line)) is not None and not in_a_string(text, n):
+                found.append(m.group(1))
+    return found
+
+
+def _imports_added_only(before: str, after: str) -> bool:
+    """Whether every name the old version's imports bind is bound by the new one's to the
+    same target, and each name only the new one's bind was bound nowhere at the old one's
+    top (no def, class or assignment of it)."""
+    old, new = imports_of(before), imports_of(after)
+    return all(new.get(name) == target for name, target in old.items()) and not any(
+        binds_at_top(before, name) for name in new.keys() - old.keys()
+    )
 
 
 _STRING = r"(?:\"[^\"\\\n]*\"|'[^'\\\n]*')"  # a string on one line, without escapes
@@ -530,9 +564,12 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
     each new model's import to ``types/__init__.py`` (51 of its 60 changes of a package's
     ``__init__`` in three months), huggingface_hub each new function's name to its lazy
     table, its ``__all__`` and its typing imports: both versions were modelled whole
-    (60 KB of imports and names, 48 times in four months)."""
+    (60 KB of imports and names, 48 times in four months). Lines it removes must each be
+    rewritten in place with more names (:func:`_rewritten_with_more`: diffusers' ``from
+    .prx import PRXPipeline`` became ``from .prx import PRXPipeline, PRXPixelPipeline``
+    for a new pipeline, its 1,800-line ``__init__`` parsed twice)."""
     changed, numbers, after = view.changed.get(path), view.numbers.get(path), view.after.get(path)
-    if changed is None or numbers is None or numbers[0] or not after:
+    if changed is None or numbers is None or not after:
         return False
     if _HOOK_WORDS.search(changed) or LAZY_MODULE in changed:
         return False
@@ -543,8 +580,18 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
         or changed.count("{") != changed.count("}")
     ):
         return False  # (a bracket the added lines leave open: the module may not parse)
+    added = numbers[1]
+    if numbers[0]:  # lines removed: each run of them rewritten with more names, in place
+        rewritten = _rewritten_with_more(view.before.get(path) or "", after, numbers)
+        if rewritten is None:
+            return False
+        added = added - rewritten
     lines = lines_of(after)
-    for n in numbers[1]:
+    before = view.before.get(path) or ""
+    for _, first, last in list(_runs(sorted(added))):  # whole statements added
+        if _adds_statements(lines[first - 1 : last], before):
+            added = added - frozenset(range(first, last + 1))
+    for n in added:
         line = lines[n - 1] if 0 < n <= len(lines) else ""
         new_key = _NEW_KEY.fullmatch(line)
         if new_key is not None:  # names listed under a key the module never wrote before
@@ -579,6 +626,152 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
         ):
             return False  # a string added elsewhere (a default value over several lines)
     return True
+
+
+def _rewritten_with_more(
+    before: str, after: str, numbers: tuple[frozenset[int], frozenset[int]]
+) -> frozenset[int] | None:
+    """The added lines (1-based, of ``after``) that rewrite the removed ones in place, each
+    run of removed lines by the run of added lines between the same unchanged lines, as
+    statements that bind every name the old ones bound and more (:func:`_binds_more`), or
+    of strings of a list each written again in it (:func:`_moved_in_list`); None where a
+    run of removed lines is neither."""
+    old_lines, new_lines = lines_of(before), lines_of(after)
+    # each run of added lines by the number of unchanged lines above it (both versions
+    # have the same unchanged lines, in the same order)
+    new_runs = {first - 1 - k: (first, last) for k, first, last in _runs(sorted(numbers[1]))}
+    taken: set[int] = set()
+    added = numbers[1]
+    for k, first, last in _runs(sorted(numbers[0])):
+        run = new_runs.get(first - 1 - k)
+        if run is not None and _binds_more(
+            old_lines[first - 1 : last], new_lines[run[0] - 1 : run[1]]
+        ):
+            taken.update(range(run[0], run[1] + 1))
+        elif not all(
+            _moved_in_list(old_lines, i, new_lines, added) for i in range(first - 1, last)
+        ):
+            return None
+    return frozenset(taken)
+
+
+def _moved_in_list(old: list[str], i: int, new: list[str], added: frozenset[int]) -> bool:
+    """Whether line index ``i`` of ``old`` is a string of a list written one to a line that
+    an added line writes again in the same list (the list's opening line reads the same):
+    moved, as a sorted list of names moves one for a name put before it (diffusers'
+    ``"Cosmos2VideoToWorldPipeline",`` under ``"Cosmos3OmniPipeline",``)."""
+    entry = old[i].strip().rstrip(",").rstrip()
+    if not _LISTED_STRING.fullmatch(entry) or (head := _opening(old, i)) < 0:
+        return False
+    for n in added:
+        line = new[n - 1] if 0 < n <= len(new) else ""
+        if line.strip().rstrip(",").rstrip() == entry:
+            there = _opening(new, n - 1)
+            if there >= 0 and new[there] == old[head]:
+                return True
+    return False
+
+
+_LISTED_STRING = re.compile(_STRING)
+
+
+def _adds_statements(lines: list[str], before: str) -> bool:
+    """Whether added ``lines`` (a run of them, between the same unchanged lines) are whole
+    statements that bind no name anew but by importing it, each (and each in their blocks)
+    an import, a ``raise``, ``pass``, an ``if``/``try`` of such, an ``.append()`` or
+    ``.extend()`` call, or a list set to a table's key the module never wrote: diffusers
+    adds a ``try:`` block for each optional backend, which imports a dummy module or
+    appends its config's name to the import structure (three a month, its 1,800-line
+    ``__init__`` parsed twice for each)."""
+    try:
+        body = ast.parse(textwrap.dedent("\n".join(lines))).body
+    except (SyntaxError, ValueError):
+        return False  # (part of a statement: read line by line)
+    return bool(body) and all(_adds_only(node, before) for node in body)
+
+
+def _adds_only(node: ast.stmt, before: str) -> bool:
+    if isinstance(node, ast.Import | ast.ImportFrom | ast.Raise | ast.Pass):
+        return True
+    if isinstance(node, ast.If | ast.Try):
+        blocks = [node.body, node.orelse]
+        if isinstance(node, ast.Try):
+            blocks += [h.body for h in node.handlers] + [node.finalbody]
+            if any(h.name for h in node.handlers):
+                return False  # (``except E as name`` binds and unbinds a name)
+        elif any(isinstance(n, ast.NamedExpr) for n in ast.walk(node.test)):
+            return False
+        return all(_adds_only(n, before) for block in blocks for n in block)
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        func = node.value.func
+        return isinstance(func, ast.Attribute) and func.attr in ("append", "extend")
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        return (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and isinstance(target.slice, ast.Constant)
+            and isinstance(target.slice.value, str)
+            and not _quoted(target.slice.value, before)
+        )
+    return False
+
+
+def _runs(numbers: list[int]) -> Iterator[tuple[int, int, int]]:
+    """The runs of consecutive line numbers of the sorted ``numbers``: how many numbers
+    come before each run, its first and its last."""
+    k = 0
+    while k < len(numbers):
+        end = k
+        while end + 1 < len(numbers) and numbers[end + 1] == numbers[end] + 1:
+            end += 1
+        yield k, numbers[k], numbers[end]
+        k = end + 1
+
+
+def _binds_more(old: list[str], new: list[str]) -> bool:
+    """Whether the statements ``new`` (lines at the indentation of ``old``'s) bind what the
+    statements ``old`` bound, one for one, and may bind more: an import of the same module
+    that imports the same names (as the same names) and others, or the same target given a
+    list or tuple of strings that holds the old one's and others (an import structure's)."""
+    if not old or not new or indent_of(old[0]) != indent_of(new[0]):
+        return False
+    try:
+        was = ast.parse(textwrap.dedent("\n".join(old))).body
+        now = ast.parse(textwrap.dedent("\n".join(new))).body
+    except (SyntaxError, ValueError):
+        return False  # (part of a statement: what holds it is not read here)
+    return len(was) == len(now) > 0 and all(
+        _statement_binds_more(a, b) for a, b in zip(was, now, strict=True)
+    )
+
+
+def _statement_binds_more(old: ast.stmt, new: ast.stmt) -> bool:
+    if isinstance(old, ast.ImportFrom) and isinstance(new, ast.ImportFrom):
+        return (old.module, old.level) == (new.module, new.level) and _aliases(old) <= _aliases(new)
+    if isinstance(old, ast.Import) and isinstance(new, ast.Import):
+        return _aliases(old) <= _aliases(new)
+    if isinstance(old, ast.Assign) and isinstance(new, ast.Assign):
+        was, now = _strings(old.value), _strings(new.value)
+        return (
+            was is not None
+            and now is not None
+            and was <= now
+            and [ast.dump(t) for t in old.targets] == [ast.dump(t) for t in new.targets]
+        )
+    return False
+
+
+def _aliases(node: ast.Import | ast.ImportFrom) -> set[tuple[str, str | None]]:
+    return {(a.name, a.asname) for a in node.names}
+
+
+def _strings(node: ast.expr) -> set[str] | None:
+    """The strings of a list or tuple of strings; None for any other value."""
+    if not isinstance(node, ast.List | ast.Tuple):
+        return None
+    found = {e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
+    return found if len(found) == len(node.elts) else None
 
 
 # a string key of a table set to a list of strings, whole or opened on the line:
