@@ -306,7 +306,11 @@ def _local(view: CommitView, path: str, before: str, after: str | None) -> bool:
         return False
     if LAZY_MODULE in before or (after is not None and LAZY_MODULE in after):
         return False  # (what a lazy module object serves is listed in the module's tables)
-    indents = _import_indents(view.numbers[path], before, after)
+    indents = (
+        _import_indents(view.numbers[path], before, after)
+        if _IMPORT_LINE.search(changed) is not None
+        else []
+    )
     gone = (
         imports_of(before).keys() - imports_of(after).keys()
         if _in_imports(before, view.numbers[path][0])
@@ -344,8 +348,10 @@ def _import_indents(
         lines = lines_of(text)
         for n in sorted(changed):
             line = lines[n - 1] if 0 < n <= len(lines) else ""
-            if (m := _IMPORT_LINE.match(line)) is not None and not in_a_string(text, n):
-                found.append(m.group(1))
+            if "import" not in line or (m := _IMPORT_LINE.match(line)) is None:
+                continue
+            if not m.group(1) or not in_a_string(text, n):  # (one at the first column is
+                found.append(m.group(1))  # read as an import: the same answer for less)
     return found
 
 
