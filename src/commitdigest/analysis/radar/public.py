@@ -55,6 +55,36 @@ _DOC_GLOBS = ("*.md", "*.rst", "*.txt", "*.yml", "*.yaml", ":!tests/**", ":!**/t
 _NOT_CODE = (":!tests/**", ":!**/tests/**", ":!test/**", ":!**/test/**")
 
 
+_ONE_BY_ONE = 3  # names of a module looked for one by one, before all are listed
+_OCCURRENCES = 24  # of a name in a module, looked at one by one before all are listed
+_AHEAD = 3  # levels of re-exports read ahead, each in one request (see _Walker.read_ahead)
+# what comes before a name a def or class line defines, and after one an assignment sets
+_DEF_BEFORE = re.compile(r"(?:async[ \t]+)?def[ \t]+|class[ \t]+")
+_SET_AFTER = re.compile(r"[ \t]*(?::[^=\n]*)?=(?!=)")
+
+
+def _defines_at_top(text: str, name: str) -> bool | None:
+    """Whether ``name`` is one of the names :data:`_TOP_DEFINED` finds in ``text``: a whole
+    word at a line's start that an assignment sets, or after ``def``/``class`` there; None
+    where the text writes it more than :data:`_OCCURRENCES` times elsewhere (SQLAlchemy's
+    ``select``: then every name it defines is listed at once)."""
+    at = text.find(name) if name else -1
+    seen = 0
+    while at >= 0:
+        end = at + len(name)
+        if end == len(text) or not word_char(text[end]):
+            start = text.rfind("\n", 0, at) + 1
+            if (start == at and _SET_AFTER.match(text, end) is not None) or (
+                start < at and _DEF_BEFORE.fullmatch(text, start, at) is not None
+            ):
+                return True
+        seen += 1
+        if seen > _OCCURRENCES:
+            return None
+        at = text.find(name, end)
+    return False
+
+
 def _serving_code(path: str) -> bool:
     """A Python file that may serve a package under another name: not a test's, a
     ``conftest.py`` or a ``setup.py``."""
@@ -316,6 +346,7 @@ class _Walker:
         self.by_module: dict[str, str] = {surface.module_of(p): p for p in surface.files}
         self._apis: dict[str, ModuleApi] = {}
         self._tops: dict[str, frozenset[str]] = {}  # module -> the names it defines at top
+        self._asked: dict[str, int] = {}  # module -> how many names were looked for in it
         # module -> where its statements start ([] where its lines cannot tell)
         self._starts: dict[str, list[int]] = {}
         # an object of a served package (served()) -> the name the docs give it
@@ -334,18 +365,27 @@ class _Walker:
 
     def defines_at_top(self, module: str, name: str) -> bool:
         """Whether ``module`` defines ``name`` by a def, a class or an assignment at its
-        first column: the names a module so defines are listed by one search of its text,
-        once (vllm-ascend's documented ``quantization.methods`` re-exports 30 modules'
-        classes, each modelled in full before: 0.04 s of every window; a search per name
-        then took SQLAlchemy's surface 0.9 s, a regex compiled for each of 1,000 names)."""
+        first column. The first names asked of a module are looked for in its text one by
+        one (:func:`_defines_at_top`, a string search: most modules are asked one name, and
+        one search of every definition of diffusers' 600 pipeline modules was a fifth of
+        its surface); a module asked more has the names it so defines listed by one search
+        of its text, once (vllm-ascend's documented ``quantization.methods`` re-exports 30
+        modules' classes, each modelled in full before: 0.04 s of every window; a search
+        per name then took SQLAlchemy's surface 0.9 s, a regex compiled for each of 1,000
+        names)."""
         tops = self._tops.get(module)
-        if tops is None:
-            path = self.by_module.get(module)
-            text = self.repo.text(self.rev, path) if path is not None else None
-            tops = self._tops[module] = frozenset(
-                m.group(1) or m.group(2) or m.group(3)
-                for m in _TOP_DEFINED.finditer(f"\n{text or ''}")
-            )
+        if tops is not None:
+            return name in tops
+        path = self.by_module.get(module)
+        text = self.repo.text(self.rev, path) if path is not None else None
+        asked = self._asked[module] = self._asked.get(module, 0) + 1
+        if not text:
+            return False
+        if asked <= _ONE_BY_ONE and (found := _defines_at_top(text, name)) is not None:
+            return found
+        tops = self._tops[module] = frozenset(
+            m.group(1) or m.group(2) or m.group(3) for m in _TOP_DEFINED.finditer(f"\n{text}")
+        )
         return name in tops
 
     def binding(self, module: str, name: str) -> tuple[bool, str | None] | None:
@@ -444,8 +484,13 @@ class _Walker:
         before each is looked at in turn (openai-python's surface asked git for 918 files
         one at a time, a round trip each; 76 requests now): the module that defines each
         name it imports, and each subpackage it exposes, whose ``__init__`` is walked next;
-        not a module it binds as a module, which is not read."""
+        not a module it binds as a module, which is not read. Then, for :data:`_AHEAD`
+        levels, the modules those import the names from in turn, as
+        :meth:`resolve_object` will find them, one request a level (diffusers' pipelines
+        import their classes from the modules beside them: 600 requests, a round trip
+        each, a third of its surface's time)."""
         paths: set[str] = set()
+        level: list[tuple[str, str]] = []  # (a module read, the name asked of it)
         for name in names:
             target = None if name in api.objects else import_target(api, module, name)
             own = True  # the target is a module itself, not a name in one
@@ -456,7 +501,38 @@ class _Walker:
                         paths.add(path)
                     break
                 target, own = target.rpartition(".")[0], False
+            if target and not own:
+                level.append((target, (import_target(api, module, name) or "")[len(target) + 1 :]))
         self.repo.texts(self.rev, sorted(paths))
+        for _ in range(_AHEAD):
+            paths, next_level = set(), []
+            for where, dotted in level:
+                first = dotted.split(".")[0]
+                if not first or self.defines_at_top(where, first):
+                    continue
+                bound = self.binding(where, first) if where not in self._apis else None
+                if bound is None or bound[0] or not bound[1]:
+                    continue
+                found = self._place(bound[1])
+                if found is not None:
+                    paths.add(self.by_module[found[0]])
+                    next_level.append(found)
+            if not paths:
+                return
+            self.repo.texts(self.rev, sorted(paths))
+            level = next_level
+
+    def _place(self, dotted: str) -> tuple[str, str] | None:
+        """The module of the tree that holds the object ``dotted``, and its name there
+        (``pkg.mod.Cls.attr``: ``pkg.mod``, ``Cls.attr``), as :meth:`resolve_object`
+        finds them; None where no module of the tree does."""
+        module, _, name = dotted.rpartition(".")
+        for _ in range(8):
+            if not module or module in self.by_module:
+                break
+            module, _, rest = module.rpartition(".")
+            name = f"{rest}.{name}"
+        return (module, name) if module in self.by_module else None
 
     def exposed_names(self, api: ModuleApi) -> set[str]:
         names = set(api.getattr_names)
