@@ -1682,6 +1682,39 @@ def test_the_modules_re_exports_come_from_are_read_a_level_at_a_time(
         assert len(reads) == 1 and len(reads[0]) == len(ks), asked
 
 
+def test_a_module_imported_with_star_is_modelled_only_where_it_writes_the_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package that imports ``*`` from several modules (diffusers' 20 dummy modules, one
+    per optional backend) has each name it serves looked for in each of them: one that
+    never writes the name (and imports nothing with ``*`` itself) is not modelled for it,
+    whole, to find nothing (a third of diffusers' surface); the surface is the same."""
+    from commitdigest.analysis.radar import public, pyapi
+    from commitdigest.analysis.radar.repo import RepoView
+    from commitdigest.sources.blobs import BlobReader
+
+    dummy = "class {}(metaclass=DummyObject):\n    _backends = ['torch']\n"
+    files = {
+        "pkg/__init__.py": '__all__ = ["A", "B"]\n\nfrom .dummy_a import *\n'
+        "from .dummy_b import *\nfrom .dummy_c import *\nfrom .more import *\n",
+        "pkg/dummy_a.py": dummy.format("A"),
+        "pkg/dummy_b.py": dummy.format("B"),
+        "pkg/dummy_c.py": dummy.format("C"),
+        "pkg/more.py": "from .deeper import *\n",  # (nothing written, but a * import: read)
+        "pkg/deeper.py": dummy.format("B"),
+    }
+    [rev] = build_repo(tmp_path / "repo", [CommitSpec("init", D[0], files=files)])
+    modelled: list[str] = []
+    real = pyapi.module_api
+    monkeypatch.setattr(
+        public, "module_api", lambda text, *a: modelled.append(text) or real(text, *a)
+    )
+    with BlobReader(tmp_path / "repo") as blobs:
+        surface = public.PublicSurface.at(RepoView(blobs, rev), rev)
+    assert {"pkg.dummy_a.A", "pkg.dummy_b.B", "pkg.deeper.B"} <= surface.objects
+    assert files["pkg/dummy_c.py"] not in modelled and files["pkg/more.py"] in modelled
+
+
 @pytest.mark.parametrize("name", ["Foo", "bar", "X", "Y", "Zeta", "Z", "select", "sel", "q"])
 def test_a_name_defined_at_a_modules_top_is_found_by_a_search_for_it(name: str) -> None:
     """A name looked for in a module alone (a string search) is defined at its top just

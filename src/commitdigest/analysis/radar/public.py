@@ -85,6 +85,22 @@ def _defines_at_top(text: str, name: str) -> bool | None:
     return False
 
 
+_STAR_IMPORT = re.compile(r"\bimport[ \t]*\(?[ \t]*\*")
+
+
+def _word_in(text: str, name: str) -> bool:
+    """Whether ``text`` writes ``name`` as a whole word."""
+    at = text.find(name) if name else -1
+    while at >= 0:
+        end = at + len(name)
+        if (not at or not word_char(text[at - 1])) and (
+            end == len(text) or not word_char(text[end])
+        ):
+            return True
+        at = text.find(name, end)
+    return False
+
+
 def _serving_code(path: str) -> bool:
     """A Python file that may serve a package under another name: not a test's, a
     ``conftest.py`` or a ``setup.py``."""
@@ -347,6 +363,7 @@ class _Walker:
         self._apis: dict[str, ModuleApi] = {}
         self._tops: dict[str, frozenset[str]] = {}  # module -> the names it defines at top
         self._asked: dict[str, int] = {}  # module -> how many names were looked for in it
+        self._stars: dict[str, bool] = {}  # module -> whether it imports anything with *
         # module -> where its statements start ([] where its lines cannot tell)
         self._starts: dict[str, list[int]] = {}
         # an object of a served package (served()) -> the name the docs give it
@@ -595,6 +612,8 @@ class _Walker:
         target = bound[1] if bound is not None else None
         api: ModuleApi | None = None
         if target is None or target == dotted:
+            if bound is None and module not in self._apis and self._nowhere(module, first):
+                return  # (modelled, it would name nothing more)
             api = self.api(module)
             if api is None or first in api.objects:
                 return
@@ -606,9 +625,24 @@ class _Walker:
                 self.resolve_object(target, public, depth + 1)
             return
         for star in api.star_imports if api is not None else ():
+            if star not in self._apis and self._nowhere(star, first):
+                continue  # (diffusers' ``pipelines`` imports * from 20 dummy modules)
             star_api = self.api(star)
             if star_api is not None and (first in star_api.objects or first in star_api.imports):
                 self.resolve_object(f"{star}.{first}", public, depth + 1)
+
+    def _nowhere(self, module: str, name: str) -> bool:
+        """Whether ``module`` never writes ``name`` as a word and imports nothing with
+        ``*``: its model would hold no such object, import or lazy name, and no module to
+        look in next."""
+        path = self.by_module.get(module)
+        text = self.repo.text(self.rev, path) if path is not None else None
+        if not text:
+            return False
+        stars = self._stars.get(module)
+        if stars is None:
+            stars = self._stars[module] = _STAR_IMPORT.search(text) is not None
+        return not stars and not _word_in(text, name)
 
     def docs(self) -> list[str]:
         """The dotted names the docs write that start with a top package's name, or with
