@@ -871,19 +871,21 @@ def top_statements(text: str) -> list[int] | None:
     strings = [(a, b) for a, b in not_code_spans(text) if text.count("\n", a, b)]
     starts: list[int] = []
     decorated = False  # the last statement started is decorators, so far
-    goes_on = False  # the line above ends with a backslash
-    pos = 0
-    for line in text.split("\n"):
-        head = line[:1]
-        if head and head not in " \t#\r)]}" and not (strings and in_spans(strings, pos)):
-            if goes_on:
-                return None
-            if not decorated and not (starts and _CONTINUED.match(line)):
-                starts.append(pos)
-            decorated = head == "@"
-        goes_on = continued(line)
-        pos += len(line) + 1
+    for m in _FIRST_COLUMN.finditer(text):  # (the lines that start with code, found by one
+        pos = m.start()  # search: a loop over every line was most of a surface's reading)
+        if strings and in_spans(strings, pos):
+            continue
+        if pos and continued(text[text.rfind("\n", 0, pos - 1) + 1 : pos - 1]):
+            return None  # (the line above goes on onto it)
+        if not decorated and not (starts and _CONTINUED.match(text, pos)):
+            starts.append(pos)
+        decorated = m.group() == "@"
     return [*starts, len(text)]
+
+
+# the first character of a line that starts with code at the first column (not a blank, a
+# comment, a closing bracket)
+_FIRST_COLUMN = re.compile(r"^[^ \t#\r)\]}\n]", re.M)
 
 
 def statements_api(
