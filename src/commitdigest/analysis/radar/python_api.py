@@ -594,8 +594,13 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
         added = added - rewritten
     lines = lines_of(after)
     before = view.before.get(path) or ""
-    for _, first, last in list(_runs(sorted(added))):  # whole statements added
-        if _adds_statements(lines[first - 1 : last], before):
+    for _, first, last in list(_runs(sorted(added))):  # whole statements added, that run
+        top = next((i for i in range(first - 1, last) if lines[i].strip()), None)
+        if (  # when the module is imported (not a def's: a function's own lines)
+            top is not None
+            and _module_statement(lines, top)
+            and _adds_statements(lines[first - 1 : last], before)
+        ):
             added = added - frozenset(range(first, last + 1))
     for n in added:
         line = lines[n - 1] if 0 < n <= len(lines) else ""
