@@ -4,6 +4,7 @@ user reading the report must see."""
 
 from __future__ import annotations
 
+import textwrap
 import time
 from pathlib import Path
 
@@ -1226,6 +1227,15 @@ _OTHER_LIST = '    "OtherC",\n    "OtherA",\n'
         ),
         (  # a block for an optional backend
             _STRUCTURE.replace("\nif TYPE_CHECKING:", f"\n{_BACKEND}\nif TYPE_CHECKING:"),
+            False,
+            [],
+        ),
+        (  # and its imports for the type checker, under ``if TYPE_CHECKING:``
+            _STRUCTURE.replace(
+                "    from .prx import PRXPipeline\n",
+                "    from .prx import PRXPipeline\n\n"
+                + textwrap.indent(_BACKEND.replace("from .utils import", "from .x import"), "    "),
+            ),
             False,
             [],
         ),

@@ -596,9 +596,9 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
     before = view.before.get(path) or ""
     for _, first, last in list(_runs(sorted(added))):  # whole statements added, that run
         top = next((i for i in range(first - 1, last) if lines[i].strip()), None)
-        if (  # when the module is imported (not a def's: a function's own lines)
+        if (  # in no def or class (a function's own lines, a class's attributes)
             top is not None
-            and _module_statement(lines, top)
+            and _in_module_blocks(lines, top)
             and _adds_statements(lines[first - 1 : last], before)
         ):
             added = added - frozenset(range(first, last + 1))
@@ -804,6 +804,20 @@ def _module_statement(lines: list[str], i: int) -> bool:
         if i < 0 or not MODULE_BLOCK.match(lines[i].lstrip()):
             return False
     return True
+
+
+def _in_module_blocks(lines: list[str], i: int) -> bool:
+    """Whether the line at index ``i`` is at the first column or in blocks that
+    module-level ``if``/``else``/``try``/``with`` lines open, ``if TYPE_CHECKING:`` too
+    (diffusers adds each backend's ``try:`` block there as well): in no def or class."""
+    while lines[i][:1].isspace():
+        i = _opening(lines, i)
+        if i < 0 or not _BLOCK.match(lines[i].lstrip()):
+            return False
+    return True
+
+
+_BLOCK = re.compile(r"(?:(?:el)?if|else|try|except|finally|with)\b.*:[ \t]*(?:#.*)?\r?$")
 
 
 def _opening(lines: list[str], i: int) -> int:
