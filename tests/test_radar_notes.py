@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from gitfixture import CommitSpec, build_repo
 from radarscan import MODES, scan_log
-from test_radar_shapes import module_items
+from test_radar_shapes import module_items, scan
 
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar import python_api
@@ -1289,6 +1289,118 @@ def test_a_package_init_that_only_adds_names_is_not_compared_whole(
     assert sorted((i.name, i.change.value) for i in items) == gone
     if mode == "patches":
         assert (after in parsed) == whole
+
+
+_LAZY_HEAD = "import sys\nfrom .utils import _LazyModule\n"
+_LAZY_TAIL = (
+    'sys.modules[__name__] = _LazyModule(__name__, globals()["__file__"], _import_structure)\n'
+)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [  # a name moved from the served table's list to another list whose opening line reads
+        # the same (``    [`` under ``.extend(``; ``    "a": [`` of another table)
+        (
+            _LAZY_HEAD + '_import_structure = {"a": [], "b": []}\n_import_structure["a"].extend(\n'
+            '    [\n        "foo",\n        "bar",\n    ]\n)\n_unused = []\n_unused.extend(\n'
+            '    [\n        "zzz",\n    ]\n)\n' + _LAZY_TAIL,
+            _LAZY_HEAD + '_import_structure = {"a": [], "b": []}\n_import_structure["a"].extend(\n'
+            '    [\n        "foo",\n    ]\n)\n_unused = []\n_unused.extend(\n'
+            '    [\n        "bar",\n        "zzz",\n    ]\n)\n' + _LAZY_TAIL,
+        ),
+        (
+            _LAZY_HEAD
+            + '_import_structure = {\n    "a": [\n        "foo",\n        "bar",\n    ],\n}\n'
+            '_extra = {\n    "a": [\n        "zzz",\n    ],\n}\n' + _LAZY_TAIL,
+            _LAZY_HEAD + '_import_structure = {\n    "a": [\n        "foo",\n    ],\n}\n'
+            '_extra = {\n    "a": [\n        "bar",\n        "zzz",\n    ],\n}\n' + _LAZY_TAIL,
+        ),
+    ],
+)
+def test_a_name_moved_to_another_list_that_reads_alike_is_gone(
+    tmp_path: Path, mode: str, before: str, after: str
+) -> None:
+    """A line of a list moved within it takes nothing away, but one moved to another list
+    whose opening line only reads the same (another ``.extend(`` list's ``    [``) is no
+    longer served: the opening line must be the same line of both versions (a reviewer's;
+    the shortcut said nothing)."""
+    files = {"pkg/__init__.py": before, "pkg/utils.py": "class _LazyModule:\n    pass\n"}
+    files["pkg/a.py"] = "def foo():\n    pass\n\n\ndef bar():\n    pass\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files=files),
+        CommitSpec("move", D[1], files={"pkg/__init__.py": after}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change.value) for i in items if i.kind is RadarKind.PYTHON_API] == [
+        ("pkg.bar", "removed")
+    ]
+
+
+def test_a_default_on_a_line_of_its_own_in_a_package_init_is_no_statement(
+    tmp_path: Path, mode: str
+) -> None:
+    """``modes=["r", "w"]``, the last parameter of a header over several lines of a
+    package ``__init__``'s function, reads alone as an assignment of a list of strings:
+    given one more string, it is still a changed default (a reviewer's; the shortcut
+    for an import structure's lists took it for one)."""
+    before = 'def configure(\n    mode,\n    modes=["r", "w"]\n):\n    return mode\n'
+    after = before.replace('["r", "w"]', '["r", "w", "x"]')
+    [items] = module_items(tmp_path, mode, "pkg/__init__.py", [("init", before), ("change", after)])
+    assert [(i.name, i.change.value) for i in items] == [
+        ("pkg.configure(modes)", "default_changed")
+    ]
+
+
+def test_a_constant_its_getattr_serves_now_is_deprecated_not_removed(
+    tmp_path: Path, mode: str
+) -> None:
+    """Scrapy's ``tls.DEFAULT_CIPHERS``: the constant deleted, its name served by the module
+    ``__getattr__`` with a warning. It is deprecated, not removed (read around the changed
+    lines, it was both)."""
+    before = (
+        "import warnings\nfrom typing import Any\n\n\n"
+        'DEFAULT_CIPHERS: str = make_ciphers(\n    "DEFAULT"\n)\n\n\n'
+        "def __getattr__(name: str) -> Any:\n    raise AttributeError(name)\n"
+    )
+    after = before.replace(
+        'DEFAULT_CIPHERS: str = make_ciphers(\n    "DEFAULT"\n)\n\n\n', ""
+    ).replace(
+        "    raise AttributeError(name)\n",
+        '    if name == "DEFAULT_CIPHERS":\n        warnings.warn(\n'
+        '            "pkg.mod.DEFAULT_CIPHERS is deprecated.",\n'
+        "            DeprecationWarning,\n            stacklevel=2,\n        )\n"
+        '        return make_ciphers("DEFAULT")\n    raise AttributeError(name)\n',
+    )
+    [items] = module_items(
+        tmp_path, mode, "pkg/mod.py", [("init", before), ("change", after)], kind=None
+    )
+    assert [(i.kind.value, i.change.value, i.name) for i in items] == [
+        ("deprecation", "deprecated", "pkg.mod.DEFAULT_CIPHERS")
+    ]
+
+
+@pytest.mark.parametrize("import_added", [False, True])
+def test_a_function_moved_into_the_getattr_table_is_not_removed(
+    tmp_path: Path, mode: str, import_added: bool
+) -> None:
+    """The usual deprecation: a function deleted and its name put in the table the module
+    ``__getattr__`` serves from (with ``import warnings`` added, often): still served, no
+    removal, read around the changed lines as read whole (a reviewer's: the changed lines
+    alone said removed, in patches mode only)."""
+    before = (
+        '"""Helpers."""\nfrom __future__ import annotations\n\n__all__ = ["new_name"]\n\n\n'
+        "def new_name(a, b):\n    return a\n\n\ndef old_name(a, b):\n    return new_name(a, b)\n"
+        "\n\n_DEPRECATED = {\n}\n\n\ndef __getattr__(name):\n    if name in _DEPRECATED:\n"
+        '        warnings.warn(f"{name} is deprecated", DeprecationWarning, stacklevel=2)\n'
+        "        return globals()[_DEPRECATED[name]]\n    raise AttributeError(name)\n"
+    )
+    after = before.replace("def old_name(a, b):\n    return new_name(a, b)\n\n\n", "").replace(
+        "_DEPRECATED = {\n}", '_DEPRECATED = {"old_name": "new_name"}'
+    )
+    if import_added:
+        after = after.replace("annotations\n", "annotations\n\nimport warnings\n")
+    [items] = module_items(tmp_path, mode, "pkg/mod.py", [("init", before), ("change", after)])
+    assert items == []
 
 
 @pytest.mark.parametrize("grows", [False, True])

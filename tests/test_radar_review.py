@@ -361,6 +361,9 @@ def test_an_argument_listed_after_a_location_is_still_a_symbol() -> None:
             "Removed the :class:`Thing <lib.Thing>` and ``lib.Other``; use `Thing2` instead.",
             ["lib.Thing", "lib.Other"],
         ),
+        # (spans that share backticks after a comma or a slash of the span before)
+        ("Added ``a,````b`` and removed ``c``.", ["lib.c"]),
+        ("Removed `foo` from ``lib/````sub``.", ["lib.foo"]),
     ],
 )
 def test_the_spans_of_a_list_are_read_by_their_neighbours(entry: str, symbols: list[str]) -> None:

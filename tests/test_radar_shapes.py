@@ -1715,6 +1715,33 @@ def test_a_module_imported_with_star_is_modelled_only_where_it_writes_the_name(
     assert files["pkg/dummy_c.py"] not in modelled and files["pkg/more.py"] in modelled
 
 
+@pytest.mark.parametrize(
+    ("name", "sub"),
+    [
+        ("Foo", "from ._impl import \\\n    *\n"),  # a * import continued by a backslash
+        ("file", "from ._impl import ﬁle\n"),  # a name as Python reads it (NFKC: ``file``)
+    ],
+)
+def test_a_module_that_may_import_a_name_with_star_is_modelled(
+    tmp_path: Path, mode: str, name: str, sub: str
+) -> None:
+    """A module that imports ``*`` on a line continued by a backslash, or a name written
+    with a ligature (Python reads ``ﬁle`` as ``file``), is looked into for the names it
+    re-exports: the object stays public and its changes are found (a reviewer's: the
+    shortcut that skips modules never writing a name missed both)."""
+    impl = f"class {name}:\n    def run(self, a, b):\n        return a\n"
+    [items] = scan(tmp_path, [
+        CommitSpec("init", D[0], files={
+            "pkg/__init__.py": f"from .sub import {name}\n", "pkg/sub.py": sub,
+            "pkg/_impl.py": impl,
+        }),
+        CommitSpec("change", D[1], files={"pkg/_impl.py": impl.replace("a, b)", "a)")}),
+    ], mode)  # fmt: skip
+    assert [(i.name, i.change.value, i.visibility.value) for i in items] == [
+        (f"pkg.{name}.run(b)", "removed", "public")
+    ]
+
+
 @pytest.mark.parametrize("name", ["Foo", "bar", "X", "Y", "Zeta", "Z", "select", "sel", "q"])
 def test_a_name_defined_at_a_modules_top_is_found_by_a_search_for_it(name: str) -> None:
     """A name looked for in a module alone (a string search) is defined at its top just

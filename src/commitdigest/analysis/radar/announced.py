@@ -827,7 +827,7 @@ def _listed_after(words: str, runs: list[tuple[int, int, int]], previous: str, g
         while gap and (words[gap - 1] in gaps or words[gap - 1].isspace()):
             gap -= 1
         ends = [gap]
-        if gap == start and at - start >= 2:  # (backticks shared: ``previous`` ends here)
+        if at - start >= 2:  # (backticks shared: ``previous`` ends where they start)
             ends.append(at - 1)
         tail = start  # "and"/"or" and the blanks after it, the gap before that
         while tail and words[tail - 1].isspace():

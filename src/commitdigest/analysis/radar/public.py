@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -85,7 +86,8 @@ def _defines_at_top(text: str, name: str) -> bool | None:
     return False
 
 
-_STAR_IMPORT = re.compile(r"\bimport[ \t]*\(?[ \t]*\*")
+# an import of ``*`` (over lines continued by a backslash too: ``from ._impl import \``)
+_STAR_IMPORT = re.compile(r"\bimport\b[\s\\(]*\*")
 
 
 def _word_in(text: str, name: str) -> bool:
@@ -364,6 +366,7 @@ class _Walker:
         self._tops: dict[str, frozenset[str]] = {}  # module -> the names it defines at top
         self._asked: dict[str, int] = {}  # module -> how many names were looked for in it
         self._stars: dict[str, bool] = {}  # module -> whether it imports anything with *
+        self._nfkc: dict[str, str] = {}  # module -> its text as Python reads its names
         # module -> where its statements start ([] where its lines cannot tell)
         self._starts: dict[str, list[int]] = {}
         # an object of a served package (served()) -> the name the docs give it
@@ -632,9 +635,9 @@ class _Walker:
                 self.resolve_object(f"{star}.{first}", public, depth + 1)
 
     def _nowhere(self, module: str, name: str) -> bool:
-        """Whether ``module`` never writes ``name`` as a word and imports nothing with
-        ``*``: its model would hold no such object, import or lazy name, and no module to
-        look in next."""
+        """Whether ``module`` never writes ``name`` as a word (as Python reads its names)
+        and imports nothing with ``*``: its model would hold no such object, import or lazy
+        name, and no module to look in next."""
         path = self.by_module.get(module)
         text = self.repo.text(self.rev, path) if path is not None else None
         if not text:
@@ -642,7 +645,15 @@ class _Walker:
         stars = self._stars.get(module)
         if stars is None:
             stars = self._stars[module] = _STAR_IMPORT.search(text) is not None
-        return not stars and not _word_in(text, name)
+        if stars or _word_in(text, name):
+            return False
+        # (Python reads a name as its NFKC form: ``ﬁle``, with a ligature, binds ``file``)
+        if text.isascii():
+            return True
+        read = self._nfkc.get(module)
+        if read is None:
+            read = self._nfkc[module] = unicodedata.normalize("NFKC", text)
+        return not _word_in(read, name)
 
     def docs(self) -> list[str]:
         """The dotted names the docs write that start with a top package's name, or with

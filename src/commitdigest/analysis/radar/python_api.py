@@ -23,6 +23,7 @@ Names a module ``__getattr__`` served before and no longer serves are removed (F
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import re
 import sys
@@ -355,6 +356,22 @@ def _import_indents(
     return found
 
 
+def _still_served(found: list[Breakage], after: str, models: _Models) -> list[Breakage]:
+    """``found`` (read around the changed lines) without the module's names it removes
+    that its ``__getattr__`` serves now: the usual deprecation moves a function into the
+    table it looks names up in (``_DEPRECATED = {"old_name": "new_name"}``), and only a
+    model of the new version tells (made only where a removed name is quoted in it)."""
+    gone = {
+        b.qualname
+        for b in found
+        if b.change == "removed" and "." not in b.qualname and _quoted(b.qualname, after)
+    }
+    if not gone or not _module_getattr(after):
+        return found
+    served = models.new.getattr_names
+    return [b for b in found if b.qualname not in gone or b.qualname not in served]
+
+
 def _imports_added_only(before: str, after: str) -> bool:
     """Whether every name the old version's imports bind is bound by the new one's to the
     same target, and each name only the new one's bind was bound nowhere at the old one's
@@ -648,39 +665,80 @@ def _rewritten_with_more(
     of strings of a list each written again in it (:func:`_moved_in_list`); None where a
     run of removed lines is neither."""
     old_lines, new_lines = lines_of(before), lines_of(after)
+    removed, added = sorted(numbers[0]), sorted(numbers[1])
     # each run of added lines by the number of unchanged lines above it (both versions
     # have the same unchanged lines, in the same order)
-    new_runs = {first - 1 - k: (first, last) for k, first, last in _runs(sorted(numbers[1]))}
+    new_runs = {first - 1 - k: (first, last) for k, first, last in _runs(added)}
     taken: set[int] = set()
-    added = numbers[1]
-    for k, first, last in _runs(sorted(numbers[0])):
+    for k, first, last in _runs(removed):
         run = new_runs.get(first - 1 - k)
-        if run is not None and _binds_more(
-            old_lines[first - 1 : last], new_lines[run[0] - 1 : run[1]]
+        if (
+            run is not None
+            and _starts_statement(old_lines, first - 1, last)
+            and _binds_more(old_lines[first - 1 : last], new_lines[run[0] - 1 : run[1]])
         ):
             taken.update(range(run[0], run[1] + 1))
         elif not all(
-            _moved_in_list(old_lines, i, new_lines, added) for i in range(first - 1, last)
+            _moved_in_list(old_lines, i, new_lines, removed, added) for i in range(first - 1, last)
         ):
             return None
     return frozenset(taken)
 
 
-def _moved_in_list(old: list[str], i: int, new: list[str], added: frozenset[int]) -> bool:
+def _starts_statement(lines: list[str], first: int, last: int) -> bool:
+    """Whether the lines from index ``first`` to 1-based ``last`` may be whole statements
+    where they are: the first with code is in no def or class (not a parameter of a header
+    over several lines: ``modes=["r", "w"]`` reads as an assignment alone), and the line
+    with code above them leaves no bracket open, no line continued, no decorator."""
+    top = next((i for i in range(first, last) if lines[i].strip()), None)
+    if top is None or not _in_module_blocks(lines, top):
+        return False
+    above = next(
+        (
+            j
+            for j in range(first - 1, -1, -1)
+            if lines[j].strip() and not lines[j].lstrip().startswith("#")
+        ),
+        None,
+    )
+    if above is None:
+        return True
+    code = lines[above].partition("#")[0].rstrip()
+    return not code.endswith(("(", "[", "{", ",", "\\")) and not code.lstrip().startswith("@")
+
+
+def _moved_in_list(
+    old: list[str], i: int, new: list[str], removed: list[int], added: list[int]
+) -> bool:
     """Whether line index ``i`` of ``old`` is a string of a list written one to a line that
-    an added line writes again in the same list (the list's opening line reads the same):
-    moved, as a sorted list of names moves one for a name put before it (diffusers'
-    ``"Cosmos2VideoToWorldPipeline",`` under ``"Cosmos3OmniPipeline",``)."""
+    an added line writes again in the same list (the list's opening line is the same line
+    of both versions, one the commit leaves as it was): moved, as a sorted list of names
+    moves one for a name put before it (diffusers' ``"Cosmos2VideoToWorldPipeline",`` under
+    ``"Cosmos3OmniPipeline",``). (An opening line that only reads the same, another list's
+    ``    [`` under its ``.extend(``, is another list: a name moved there is gone.)"""
     entry = old[i].strip().rstrip(",").rstrip()
     if not _LISTED_STRING.fullmatch(entry) or (head := _opening(old, i)) < 0:
         return False
+    unchanged = _unchanged_above(head, removed)
+    if unchanged is None:
+        return False  # (its list's opening line is changed itself)
     for n in added:
         line = new[n - 1] if 0 < n <= len(new) else ""
         if line.strip().rstrip(",").rstrip() == entry:
             there = _opening(new, n - 1)
-            if there >= 0 and new[there] == old[head]:
+            if there >= 0 and _unchanged_above(there, added) == unchanged:
                 return True
     return False
+
+
+def _unchanged_above(i: int, changed: list[int]) -> int | None:
+    """How many unchanged lines come before line index ``i`` of a version whose changed
+    lines (1-based, sorted) are ``changed``: which unchanged line it is, the same in both
+    versions; None where it is changed."""
+    k = bisect.bisect_left(changed, i + 1)
+    if k < len(changed) and changed[k] == i + 1:
+        return None
+    return i - k
 
 
 _LISTED_STRING = re.compile(_STRING)
@@ -944,7 +1002,7 @@ def detect(view: CommitView) -> list[ApiChange]:
         if after is not None and not serving and _local(view, path, before, after):
             local = True
             removed, added = view.numbers[path]
-            found = local_breakages(before, after, removed, added)
+            found = _still_served(local_breakages(before, after, removed, added), after, models)
         else:
             # (what a package's __init__ or a module with __all__ imports, it exports)
             if (
