@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from radarscan import MODES, scan_log
 
 from commitdigest.analysis.radar.downstream import attach_affects, scan_downstream
+from commitdigest.analysis.radar.public import PublicSurface
 from commitdigest.models import ApiChange, ApiChangeType, RadarKind, Visibility
 
 D = [f"2026-02-0{n}T10:00:00+00:00" for n in range(1, 10)]
@@ -1610,24 +1611,15 @@ def test_a_module_is_modelled_whole_only_where_the_statements_naming_a_name_cann
     assert {"pkg.dialects.base.CoreSchema", "pkg.dialects.base.Thing"} <= fast.objects
 
 
-def test_the_modules_a_package_takes_names_from_are_read_in_one_request(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The public surface reads the modules a package re-exports from in one request to
-    git, not one each as it looks at each name (openai-python's surface asked for 918
-    files one at a time); a module it binds as a module is not read (nothing in it is
-    looked at); the surface is the same."""
+def _surface_asked(
+    tmp_path: Path, files: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> tuple[PublicSurface, list[list[str]]]:
+    """The public surface of a repository of ``files`` and the specs of each request it
+    made to git."""
     from commitdigest.analysis.radar import public
     from commitdigest.analysis.radar.repo import RepoView
     from commitdigest.sources import blobs as blob_module
 
-    modules = [f"m{k}" for k in range(6)]
-    files = {f"pkg/{m}.py": f"class {m.upper()}:\n    pass\n" for m in modules}
-    files["pkg/__init__.py"] = "".join(f"from .{m} import {m.upper()}\n" for m in modules)
-    files["pkg/__init__.py"] += "from . import sub, big\n"
-    files["pkg/sub/__init__.py"] = "from .deep import Deep\n"
-    files["pkg/sub/deep.py"] = "class Deep:\n    pass\n"
-    files["pkg/big.py"] = "class Big:\n    pass\n"
     [rev] = build_repo(tmp_path / "repo", [CommitSpec("init", D[0], files=files)])
     asked: list[list[str]] = []  # the specs of each request
     exchange = blob_module.BlobReader._exchange
@@ -1638,7 +1630,25 @@ def test_the_modules_a_package_takes_names_from_are_read_in_one_request(
 
     monkeypatch.setattr(blob_module.BlobReader, "_exchange", spy)
     with blob_module.BlobReader(tmp_path / "repo") as blobs:
-        surface = public.PublicSurface.at(RepoView(blobs, rev), rev)
+        return public.PublicSurface.at(RepoView(blobs, rev), rev), asked
+
+
+def test_the_modules_a_package_takes_names_from_are_read_in_one_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public surface reads the modules a package re-exports from in one request to
+    git, not one each as it looks at each name (openai-python's surface asked for 918
+    files one at a time); a module it binds as a module is not read (nothing in it is
+    looked at); the surface is the same."""
+
+    modules = [f"m{k}" for k in range(6)]
+    files = {f"pkg/{m}.py": f"class {m.upper()}:\n    pass\n" for m in modules}
+    files["pkg/__init__.py"] = "".join(f"from .{m} import {m.upper()}\n" for m in modules)
+    files["pkg/__init__.py"] += "from . import sub, big\n"
+    files["pkg/sub/__init__.py"] = "from .deep import Deep\n"
+    files["pkg/sub/deep.py"] = "class Deep:\n    pass\n"
+    files["pkg/big.py"] = "class Big:\n    pass\n"
+    surface, asked = _surface_asked(tmp_path, files, monkeypatch)
     assert {f"pkg.{m}.{m.upper()}" for m in modules} | {"pkg.sub.deep.Deep"} <= surface.objects
     together = [specs for specs in asked if any(s.endswith("/m0.py") for s in specs)]
     assert len(together) == 1 and all(
@@ -1655,26 +1665,13 @@ def test_the_modules_re_exports_come_from_are_read_a_level_at_a_time(
     pipelines import their classes from the modules beside them, two levels down), each
     level is read in one request, not one module at a time (600 round trips, a third of
     its surface's time); the surface is the same."""
-    from commitdigest.analysis.radar import public
-    from commitdigest.analysis.radar.repo import RepoView
-    from commitdigest.sources import blobs as blob_module
 
     ks = range(5)
     files = {"pkg/__init__.py": "".join(f"from .m{k} import C{k}\n" for k in ks)}
     files |= {f"pkg/m{k}.py": f"from .impl{k} import C{k}\n\nX = 1\n" for k in ks}
     files |= {f"pkg/impl{k}.py": f"from pkg.core{k} import C{k}\n" for k in ks}
     files |= {f"pkg/core{k}.py": f"class  C{k}:\n    pass\n" for k in ks}  # (two blanks)
-    [rev] = build_repo(tmp_path / "repo", [CommitSpec("init", D[0], files=files)])
-    asked: list[list[str]] = []
-    exchange = blob_module.BlobReader._exchange
-
-    def spy(self: blob_module.BlobReader, specs: list[str]) -> None:
-        asked.append(specs)
-        exchange(self, specs)
-
-    monkeypatch.setattr(blob_module.BlobReader, "_exchange", spy)
-    with blob_module.BlobReader(tmp_path / "repo") as blobs:
-        surface = public.PublicSurface.at(RepoView(blobs, rev), rev)
+    surface, asked = _surface_asked(tmp_path, files, monkeypatch)
     assert {f"pkg.core{k}.C{k}" for k in ks} <= surface.objects
     assert surface.aliases["pkg.core0.C0"] == "pkg.C0"
     for level in ("impl", "core"):
