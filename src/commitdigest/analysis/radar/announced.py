@@ -818,27 +818,26 @@ def _role_word(said: str, span: str) -> str | None:
     return None
 
 
+def _back_over(words: str, at: int, gaps: str) -> int:
+    """Where the run of ``gaps`` characters and blanks that ends at ``at`` starts."""
+    while at and (words[at - 1] in gaps or words[at - 1].isspace()):
+        at -= 1
+    return at
+
+
 def _listed_after(words: str, runs: list[tuple[int, int, int]], previous: str, gaps: str) -> bool:
     """Whether one of ``runs`` follows ``previous`` written as code, with only ``gaps``
     characters and blanks between (and an "and" or "or"): the next of a list. (Two spans
     with nothing between share their backticks: ```a``b``` is `a` and `b`.)"""
     for start, at, _ in runs:
-        gap = start
-        while gap and (words[gap - 1] in gaps or words[gap - 1].isspace()):
-            gap -= 1
-        ends = [gap]
+        ends = [_back_over(words, start, gaps)]
         if at - start >= 2:  # (backticks shared: ``previous`` ends where they start)
             ends.append(at - 1)
-        tail = start  # "and"/"or" and the blanks after it, the gap before that
-        while tail and words[tail - 1].isspace():
-            tail -= 1
+        tail = _back_over(words, start, "")  # "and"/"or", blanks after it, the gap before
         if tail < start:
             for word in ("and", "or"):
                 if words.endswith(word, 0, tail):
-                    head = tail - len(word)
-                    while head and (words[head - 1] in gaps or words[head - 1].isspace()):
-                        head -= 1
-                    ends.append(head)
+                    ends.append(_back_over(words, tail - len(word), gaps))
         for end in ends:
             code = end
             while code and words[code - 1] == "`":

@@ -23,7 +23,7 @@ import bisect
 import re
 import unicodedata
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -90,17 +90,21 @@ def _defines_at_top(text: str, name: str) -> bool | None:
 _STAR_IMPORT = re.compile(r"\bimport\b[\s\\(]*\*")
 
 
-def _word_in(text: str, name: str) -> bool:
-    """Whether ``text`` writes ``name`` as a whole word."""
+def _words_at(text: str, name: str) -> Iterator[int]:
+    """Where ``text`` writes ``name`` as a whole word (its offsets, in order)."""
     at = text.find(name) if name else -1
     while at >= 0:
         end = at + len(name)
         if (not at or not word_char(text[at - 1])) and (
             end == len(text) or not word_char(text[end])
         ):
-            return True
+            yield at
         at = text.find(name, end)
-    return False
+
+
+def _word_in(text: str, name: str) -> bool:
+    """Whether ``text`` writes ``name`` as a whole word."""
+    return next(_words_at(text, name), None) is not None
 
 
 def _serving_code(path: str) -> bool:
@@ -426,18 +430,12 @@ class _Walker:
             return None
         picked: list[int] = []  # the statements that may bind the name: that hold it as a
         # word, but a def or class of another name (a class that uses it binds it nowhere)
-        at = text.find(name)
-        while at >= 0:
-            end = at + len(name)
-            if (not at or not word_char(text[at - 1])) and (
-                end == len(text) or not word_char(text[end])
-            ):
-                k = bisect.bisect_right(starts, at) - 1
-                if k >= 0 and (not picked or picked[-1] != k):
-                    head = _DEF_NAME.match(text, starts[k])
-                    if head is None or head.group(1) == name:
-                        picked.append(k)
-            at = text.find(name, end)
+        for at in _words_at(text, name):
+            k = bisect.bisect_right(starts, at) - 1
+            if k >= 0 and (not picked or picked[-1] != k):
+                head = _DEF_NAME.match(text, starts[k])
+                if head is None or head.group(1) == name:
+                    picked.append(k)
         if not picked:
             return None
         key = (module, tuple(picked))

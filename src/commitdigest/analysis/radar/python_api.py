@@ -612,10 +612,8 @@ def _adds_names_only(view: CommitView, path: str) -> bool:
     lines = lines_of(after)
     before = view.before.get(path) or ""
     for _, first, last in list(_runs(sorted(added))):  # whole statements added, that run
-        top = next((i for i in range(first - 1, last) if lines[i].strip()), None)
         if (  # in no def or class (a function's own lines, a class's attributes)
-            top is not None
-            and _in_module_blocks(lines, top)
+            _in_module_blocks(lines, first - 1, last)
             and _adds_statements(lines[first - 1 : last], before)
         ):
             added = added - frozenset(range(first, last + 1))
@@ -690,8 +688,7 @@ def _starts_statement(lines: list[str], first: int, last: int) -> bool:
     where they are: the first with code is in no def or class (not a parameter of a header
     over several lines: ``modes=["r", "w"]`` reads as an assignment alone), and the line
     with code above them leaves no bracket open, no line continued, no decorator."""
-    top = next((i for i in range(first, last) if lines[i].strip()), None)
-    if top is None or not _in_module_blocks(lines, top):
+    if not _in_module_blocks(lines, first, last):
         return False
     above = next(
         (
@@ -852,30 +849,30 @@ _NEW_KEY = re.compile(
 _BRACKET_ONLY = re.compile(r"[ \t]*[\[({][ \t]*(?:#.*)?\r?")
 
 
-def _module_statement(lines: list[str], i: int) -> bool:
+def _module_statement(lines: list[str], i: int, blocks: re.Pattern[str] = MODULE_BLOCK) -> bool:
     """Whether the statement at line index ``i`` runs when the module is imported: it is at
     the first column, or in blocks that module-level ``if``/``else``/``try``/``with`` lines
     open (diffusers extends its import structure under ``else:`` of a ``try`` that checks
-    an optional dependency); not in a def or a class, nor under ``if TYPE_CHECKING:``."""
+    an optional dependency); not in a def or a class, nor under ``if TYPE_CHECKING:``
+    (``blocks``: the lines that open the blocks it may be in; :data:`_ANY_BLOCK`, under
+    ``if TYPE_CHECKING:`` too)."""
     while lines[i][:1].isspace():
         i = _opening(lines, i)
-        if i < 0 or not MODULE_BLOCK.match(lines[i].lstrip()):
+        if i < 0 or not blocks.match(lines[i].lstrip()):
             return False
     return True
 
 
-def _in_module_blocks(lines: list[str], i: int) -> bool:
-    """Whether the line at index ``i`` is at the first column or in blocks that
-    module-level ``if``/``else``/``try``/``with`` lines open, ``if TYPE_CHECKING:`` too
-    (diffusers adds each backend's ``try:`` block there as well): in no def or class."""
-    while lines[i][:1].isspace():
-        i = _opening(lines, i)
-        if i < 0 or not _BLOCK.match(lines[i].lstrip()):
-            return False
-    return True
+# a module-level block's opening line, ``if TYPE_CHECKING:`` too (diffusers adds each
+# backend's ``try:`` block there as well)
+_ANY_BLOCK = re.compile(r"(?:(?:el)?if|else|try|except|finally|with)\b.*:[ \t]*(?:#.*)?\r?$")
 
 
-_BLOCK = re.compile(r"(?:(?:el)?if|else|try|except|finally|with)\b.*:[ \t]*(?:#.*)?\r?$")
+def _in_module_blocks(lines: list[str], first: int, last: int) -> bool:
+    """Whether the first line with code from index ``first`` to 1-based ``last`` is at the
+    first column or in module-level blocks (:data:`_ANY_BLOCK`): in no def or class."""
+    top = next((i for i in range(first, last) if lines[i].strip()), None)
+    return top is not None and _module_statement(lines, top, _ANY_BLOCK)
 
 
 def _opening(lines: list[str], i: int) -> int:
