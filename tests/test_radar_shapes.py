@@ -885,6 +885,33 @@ def test_a_standard_class_that_derives_from_the_old_base_keeps_it(
     ]
 
 
+@pytest.mark.parametrize(
+    ("head", "found"),
+    [
+        ("", []),  # Python's TimeoutError derives from OSError: no base dropped
+        (  # a * import in a block, or over a line continued by a backslash, may bind it
+            "try:\n    from .compat import *\nexcept ImportError:\n    pass\n\n\n",
+            [("pkg.errs.ReadError", "bases (OSError) → (TimeoutError)")],
+        ),
+        (
+            "from .compat import \\\n    *\n\n\n",
+            [("pkg.errs.ReadError", "bases (OSError) → (TimeoutError)")],
+        ),
+    ],
+)
+def test_a_base_a_star_import_may_bind_is_not_the_built_in(
+    tmp_path: Path, mode: str, head: str, found: list[tuple[str, str]]
+) -> None:
+    """A base named as a built-in class is the built-in unless the module may bind the
+    name itself, which an import of ``*`` may anywhere it is written: in a ``try:`` block,
+    or continued by a backslash (one pattern for both, the public surface's; the radar's
+    own read only one at the first column, on one line)."""
+    before = f"{head}class ReadError(OSError):\n    pass\n"
+    after = before.replace("(OSError)", "(TimeoutError)")
+    [items] = module_items(tmp_path, mode, "pkg/errs.py", [("init", before), ("change", after)])
+    assert sorted((i.name, i.detail) for i in items) == found
+
+
 def test_a_default_written_with_another_name_of_the_same_object_is_the_same(
     tmp_path: Path, mode: str
 ) -> None:

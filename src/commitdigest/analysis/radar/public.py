@@ -29,6 +29,7 @@ from functools import cached_property
 
 from commitdigest.analysis.radar.models import is_test_or_docs
 from commitdigest.analysis.radar.pyapi import (
+    STAR_IMPORT,
     ModuleApi,
     module_api,
     statements_api,
@@ -84,10 +85,6 @@ def _defines_at_top(text: str, name: str) -> bool | None:
             return None
         at = text.find(name, end)
     return False
-
-
-# an import of ``*`` (over lines continued by a backslash too: ``from ._impl import \``)
-_STAR_IMPORT = re.compile(r"\bimport\b[\s\\(]*\*")
 
 
 def _words_at(text: str, name: str) -> Iterator[int]:
@@ -642,7 +639,7 @@ class _Walker:
             return False
         stars = self._stars.get(module)
         if stars is None:
-            stars = self._stars[module] = _STAR_IMPORT.search(text) is not None
+            stars = self._stars[module] = STAR_IMPORT.search(text) is not None
         if stars or _word_in(text, name):
             return False
         # (Python reads a name as its NFKC form: ``ﬁle``, with a ligature, binds ``file``)

@@ -34,6 +34,7 @@ from commitdigest.analysis.radar.patch import lines_of
 __all__ = [
     "LAZY_MODULE",
     "MODULE_BLOCK",
+    "STAR_IMPORT",
     "TOP_LINE",
     "TYPE_CHECKING_IF",
     "Breakage",
@@ -1384,6 +1385,11 @@ def imports_in(text: str) -> dict[str, str]:
             bound = words[-1] if len(words) == 3 and words[1] == "as" else words[0].split(".")[0]
             found.setdefault(bound, f"{module}.{words[0]}" if module else words[0])
     return found
+
+
+# an import of ``*``, wherever it is written (in a block, over a line continued by a
+# backslash: ``from ._impl import \``)
+STAR_IMPORT = re.compile(r"\bimport\b[\s\\(]*\*")
 
 
 def binds_at_top(text: str, name: str) -> bool:

@@ -54,6 +54,7 @@ from commitdigest.analysis.radar.public import (
 from commitdigest.analysis.radar.pyapi import (
     LAZY_MODULE,
     MODULE_BLOCK,
+    STAR_IMPORT,
     Breakage,
     ModuleApi,
     Obj,
@@ -2554,10 +2555,7 @@ def _binds_itself(text: str, name: str) -> bool:
     """Whether a module binds ``name`` itself (:func:`binds_at_top`), or may (a star
     import): then a base of that name is not the built-in class (``ConnectionError =
     RequestError``, or a ``TimeoutError`` from ``from .errors import *``)."""
-    return binds_at_top(text, name) or _STAR_IMPORT.search(text) is not None
-
-
-_STAR_IMPORT = re.compile(r"^from\s+\S+\s+import\s+\*", re.M)
+    return binds_at_top(text, name) or STAR_IMPORT.search(text) is not None
 
 
 # standard modules whose classes users derive from, read for their ancestry (imported here,
