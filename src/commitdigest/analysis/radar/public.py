@@ -507,8 +507,8 @@ class _Walker:
         paths: set[str] = set()
         level: list[tuple[str, str]] = []  # (a module read, the name asked of it)
         for name in names:
-            target = None if name in api.objects else import_target(api, module, name)
-            own = True  # the target is a module itself, not a name in one
+            wanted = None if name in api.objects else import_target(api, module, name)
+            target, own = wanted, True  # own: the target is a module itself, not a name in one
             while target:
                 path = self.by_module.get(target)
                 if path is not None:
@@ -516,8 +516,8 @@ class _Walker:
                         paths.add(path)
                     break
                 target, own = target.rpartition(".")[0], False
-            if target and not own:
-                level.append((target, (import_target(api, module, name) or "")[len(target) + 1 :]))
+            if target and wanted and not own:
+                level.append((target, wanted[len(target) + 1 :]))
         self.repo.texts(self.rev, sorted(paths))
         for _ in range(_AHEAD):
             paths, next_level = set(), []
