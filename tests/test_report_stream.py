@@ -406,3 +406,72 @@ def test_with_the_radar_the_read_keeps_the_patches_it_reads_whole(
         asked[0].max_patch_bytes_per_file,
         asked[0].max_patch_bytes_per_commit,
     )
+
+
+@pytest.mark.parametrize("parallel_from", [2, 1000])  # worker processes / a thread here
+def test_each_day_is_written_once_its_commits_are_analysed_while_the_radar_scans(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, parallel_from: int
+) -> None:
+    """A day's report does not wait for the radar's last commit: it is written as soon as
+    every commit of that day has its items and its analysis (while the workers scan the
+    rest of a long window, this process is idle), and the reports are the ones written after
+    everything."""
+    argv = _upstream_history(tmp_path)
+    with monkeypatch.context() as m:
+        after_the_read(m)
+        after_read = json_reports(tmp_path, argv, "after")
+    written: list[str] = []
+    real_write = report._write_day
+
+    def write(window: DayWindow, *args: Any) -> report.DayResult:
+        written.append(window.key)
+        return real_write(window, *args)
+
+    real_finish = report._finish_radar
+    by_the_end: list[int] = []  # the days written when the radar's step ends
+
+    async def slow_finish(*args: Any) -> dict[str, list[ApiChange]]:
+        found = await real_finish(*args)  # (every commit's items are in)
+        for _ in range(400):  # the days whose commits are analysed are written meanwhile
+            if len(written) == 5:
+                break
+            await asyncio.sleep(0.025)
+        by_the_end.append(len(written))
+        return found
+
+    monkeypatch.setattr(report, "READY_BATCH", 1)
+    monkeypatch.setattr(radar_scan, "PARALLEL_FROM", parallel_from)
+    monkeypatch.setattr(report, "_write_day", write)
+    monkeypatch.setattr(report, "_finish_radar", slow_finish)
+    early = json_reports(tmp_path, argv, "early")
+    assert by_the_end == [5]  # (2026-03-02 .. 03-06: all written before the radar's end)
+    assert sorted(written) == sorted(set(written))  # each once
+    assert early == after_read
+
+
+def test_a_day_that_cannot_be_written_stops_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Writing a day fails (a full disk): the run stops with that error at once, the radar
+    and the analyses with it, and nothing is left running."""
+    argv = _upstream_history(tmp_path)
+    repo = Path(argv[1])
+
+    def refuse(*args: Any) -> report.DayResult:
+        raise report.OutputError("cannot write 2026-03-02.json: No space left on device")
+
+    monkeypatch.setattr(report, "_write_day", refuse)
+    options = ReportOptions(
+        repositories=[str(repo)],
+        windows=plan_windows(tz="UTC", since="2026-03-01", until="2026-03-07"),
+        lang="en",
+        out_dir=tmp_path / "out",
+    )
+
+    async def run() -> int:
+        with pytest.raises(report.OutputError, match="No space left"):
+            await generate_reports(options, Store.open(tmp_path / "home"))
+        return len([t for t in asyncio.all_tasks() if t is not asyncio.current_task()])
+
+    assert asyncio.run(run()) == 0
+    assert not list((tmp_path / "out").glob("*.json"))

@@ -2,7 +2,7 @@
 
 Reads each repository once for the whole range, splits the commits into day windows,
 analyses every commit (cache first, concurrently), adds each repository's daily overview,
-renders each day and writes its files.
+and renders each day and writes its files as soon as every commit of that day is analysed.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # the radar's modules are imported when it runs (not on a re-
 
 FORMATS: tuple[str, ...] = ("md", "json", "html")
 EARLY_BATCH = 64  # commits analysed together while the read goes on
+READY_BATCH = 8  # and after it, as the radar's workers find their items
 
 Opener = Callable[[Subscription], Awaitable[SourceRepository]]
 
@@ -205,29 +206,22 @@ async def generate_reports(
     try:
         await run.open(opener)
         await run.read()
-        await run.scan_radar()
-        await run.analyse()
-        clock = time.perf_counter()
         generated_at = now or datetime.now(tz=options.windows[0].start.tzinfo)
-        progress.start("render", len(options.windows))
-        # every repository failed: write nothing rather than replace good reports
-        for window in options.windows if run.repos else []:
-            inputs = await run.day_inputs(window)
-            inputs += [  # a repository that could not be read says so in the report
+
+        def write(window: DayWindow, inputs: list[RepositoryInput]) -> DayResult:
+            inputs = inputs + [  # a repository that could not be read says so in the report
                 RepositoryInput(
                     name=name, url=None, branch=None, commits=[], analyses={}, error=reason
                 )
                 for name, reason in outcome.failures.items()
             ]
             if options.separate:
-                result = _write_units(
+                return _write_units(
                     window, inputs, options, formats, generated_at, run.subscriptions
                 )
-            else:
-                result = _write_day(window, inputs, options, formats, generated_at)
-            outcome.days.append(result)
-            progress.advance("render")
-        outcome.timings["render_s"] = round(time.perf_counter() - clock, 3)
+            return _write_day(window, inputs, options, formats, generated_at)
+
+        await run.finish(write)
     except BaseException as exc:
         store.finish_run(run_id, status="failed", error=str(exc)[:500], timings=outcome.timings)
         raise
@@ -274,16 +268,16 @@ def opened_as(raw: Subscription | str, options: ReportOptions) -> Subscription:
 
 RadarFacts = dict[tuple[str, str], list[ApiChange]]
 """The radar's items by ``(repository, sha)``: every commit of a repository it scanned."""
-Analysed = tuple[dict[tuple[str, str], Analysis], AnalysisTally]
-"""Analyses by ``(repository, sha)`` and what making them cost."""
+WriteDay = Callable[[DayWindow, list[RepositoryInput]], DayResult]
+"""Writes one day's report from what each repository shows of it."""
 
 
 @dataclass
 class ReportRun:
-    """One report run's state, filled step by step — :meth:`open`, :meth:`read`,
-    :meth:`scan_radar`, :meth:`analyse`, then :meth:`day_inputs` for each day — each step
-    reading what the earlier ones left and adding its own; failures, counts and timings go
-    to :attr:`outcome`."""
+    """One report run's state, filled step by step — :meth:`open`, :meth:`read`, then
+    :meth:`finish`: :meth:`scan_radar` and :meth:`analyse`, and :meth:`day_inputs` for each
+    day as soon as its commits are analysed — each step reading what the earlier ones left
+    and adding its own; failures, counts and timings go to :attr:`outcome`."""
 
     options: ReportOptions
     store: Store
@@ -294,12 +288,18 @@ class ReportRun:
     commits: list[list[Commit]] = field(default_factory=list)  # each repository's, in order
     # each opened repository's subscription, by the name its source gives it
     subscriptions: dict[str, Subscription] = field(default_factory=dict)
-    radar: RadarFacts | None = None  # None with --no-radar
-    analyses: dict[tuple[str, str], Analysis] = field(default_factory=dict)  # (repo, sha)
+    # the radar's items as they are found (None with --no-radar): each commit's, once its
+    # worker answered or the radar's step found it
+    radar: RadarFacts | None = None
+    # (repo, sha) -> its analysis, the subscription's focus applied: each commit's once
+    # analysed, its radar items among the facts
+    analyses: dict[tuple[str, str], Analysis] = field(default_factory=dict)
     # work started while the commits were still being read, by repository (its identity):
     # its radar, and the analyses started before the read or the radar was over
     _streams: dict[str, RadarStream] = field(default_factory=dict)
-    _early: list[tuple[str, asyncio.Task[Analysed]]] = field(default_factory=list)
+    _early: list[tuple[str, asyncio.Task[AnalysisTally]]] = field(default_factory=list)
+    _reading: bool = False  # the read is on (the radar's answers are analysed in big batches)
+    _settled: asyncio.Event = field(default_factory=asyncio.Event)  # more commits analysed
     # commits sent to the radar's workers, until their items come back; then those whose
     # items came back, until a batch of them is analysed
     _awaiting: dict[tuple[str, str], Commit] = field(default_factory=dict)  # (identity, sha)
@@ -344,6 +344,9 @@ class ReportRun:
         clock = time.perf_counter()
         start, end = options.windows[0].start, options.windows[-1].end
         progress.start("read", len(self.repos))
+        if options.radar:
+            self.radar = {}
+        self._reading = True
 
         limit = asyncio.Semaphore(options.read_concurrency)
 
@@ -369,11 +372,13 @@ class ReportRun:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
+        finally:
+            self._reading = False
         for repo, result in zip(list(self.repos), results, strict=True):
             if isinstance(result, CommitdigestError):
                 self.outcome.failures[repo.name] = result.message
                 self.repos.remove(repo)
-                await self._drop(repo.identity)
+                await self._drop(repo)
             else:
                 self.commits.append(result)
         self.outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
@@ -484,13 +489,17 @@ class ReportRun:
         return stream
 
     def _radar_found(self, repo: SourceRepository, sha: str, items: list[ApiChange]) -> None:
-        """A worker found a commit's radar items: its analysis can start (in batches)."""
+        """A worker found a commit's radar items: its analysis can start (in batches; small
+        ones once the read is over, so the days they complete are written while the workers
+        scan the rest)."""
         commit = self._awaiting.pop((repo.identity, sha), None)
         if commit is None:  # its repository failed, or the run is over
             return
+        if self.radar is not None:
+            self.radar[(repo.name, sha)] = items
         ready = self._ready.setdefault(repo.identity, {})
         ready[sha] = (commit, items)
-        if len(ready) >= EARLY_BATCH:
+        if len(ready) >= (EARLY_BATCH if self._reading else READY_BATCH):
             self._analyse_ready(repo)
 
     def _analyse_ready(self, repo: SourceRepository) -> None:
@@ -505,11 +514,19 @@ class ReportRun:
         """Analyse ``commits`` of ``repo`` (with their radar ``facts``, if the radar runs)
         while the read or the radar goes on."""
         work = [(repo.name, c) for c in commits]
-        task = asyncio.ensure_future(self._analyse(work, facts=facts))
+        task = asyncio.ensure_future(self._settle(work, facts=facts))
         self._early.append((repo.identity, task))
 
-    async def _drop(self, identity: str) -> None:
-        """Stop the work started for a repository that failed, and forget it."""
+    async def _drop(self, repo: SourceRepository) -> None:
+        """Stop the work started for a repository that failed (or whose radar scanned
+        another window), and forget it: what its analyses and radar items said too."""
+        await self._stop(repo.identity)
+        self.analyses = {k: a for k, a in self.analyses.items() if k[0] != repo.name}
+        if self.radar is not None:
+            self.radar = {k: i for k, i in self.radar.items() if k[0] != repo.name}
+
+    async def _stop(self, identity: str) -> None:
+        """Stop the work started for a repository (its identity) that nothing awaited."""
         stream = self._streams.pop(identity, None)
         if stream is not None:
             stream.abort()
@@ -541,65 +558,137 @@ class ReportRun:
             grounding=self.setup.llm is None or self.setup.llm.grounding != "off",
         )
 
+    async def _settle(
+        self,
+        work: Sequence[tuple[str, Commit]],
+        on_done: Callable[[int], None] = lambda n: None,
+        *,
+        facts: RadarFacts | None,
+    ) -> AnalysisTally:
+        """Analyse ``work`` and keep each analysis with its subscription's focus raised
+        (after the cache: changing the focus needs no re-analysis); the days waiting for
+        them are told."""
+        done, tally = await self._analyse(work, on_done, facts=facts)
+        lang = self.options.lang
+        for name, commit in work:
+            subscription = self.subscriptions.get(name)
+            focus = subscription.focus if subscription is not None else None
+            key = (name, commit.sha)
+            self.analyses[key] = apply_focus(done[key], commit, focus, lang)
+        self._settled.set()
+        return tally
+
     async def close(self) -> None:
         """Stop what the read started and nothing awaited (the run failed)."""
         for identity in {*self._streams, *(who for who, _ in self._early)}:
-            await self._drop(identity)
+            await self._stop(identity)
+
+    async def finish(self, write: WriteDay) -> None:
+        """The radar's items and every analysis (:meth:`scan_radar`, :meth:`analyse`), and
+        each day's report written by ``write`` as soon as every commit of that day is
+        analysed: while the radar's workers scan the last commits of a long window (this
+        process idle meanwhile, and its days a quarter second of its time) or an LLM analyses
+        the last ones, not after. None is written when every repository failed (rather than
+        replace good reports); a failure of either stops the other."""
+        await self._drop_skewed()
+        if not self.repos:
+            await self._scan_and_analyse()
+            return
+        work = asyncio.ensure_future(self._scan_and_analyse())
+        writer = asyncio.ensure_future(self._write_days(write))
+        try:
+            done, _ = await asyncio.wait((work, writer), return_when=asyncio.FIRST_EXCEPTION)
+            for task in done:
+                task.result()  # (the first failure, raised)
+        finally:
+            for task in (work, writer):
+                task.cancel()
+            await asyncio.gather(work, writer, return_exceptions=True)
+
+    async def _scan_and_analyse(self) -> None:
+        await self.scan_radar()
+        await self.analyse()
+
+    async def _drop_skewed(self) -> None:
+        """Drop the radar stream of a repository whose window the read found starting
+        elsewhere than the one listed (a skewed clock): its items and the analyses made with
+        them go, before any day is written with them (:meth:`scan_radar` scans it again)."""
+        for repo, commits in zip(self.repos, self.commits, strict=True):
+            stream = self._streams.get(repo.identity)
+            if stream is not None and stream.base != _base_of(commits):
+                await self._drop(repo)
+
+    async def _write_days(self, write: WriteDay) -> None:
+        """Write each day once every commit of it is analysed, in the order they are ready;
+        the days are kept in the windows' order."""
+        windows = self.options.windows
+        self.progress.start("render", len(windows))
+        written: dict[DayWindow, DayResult] = {}
+        took = 0.0  # the time spent writing (beside the radar and the analysis)
+        while len(written) < len(windows):
+            self._settled.clear()  # (cleared before it looks: no analysis is missed)
+            ready = [w for w in windows if w not in written and self._day_ready(w)]
+            if not ready:
+                await self._settled.wait()
+                continue
+            for window in ready:
+                clock = time.perf_counter()
+                written[window] = write(window, await self.day_inputs(window))
+                took += time.perf_counter() - clock
+                self.progress.advance("render")
+        self.outcome.days = [written[w] for w in windows]
+        self.outcome.timings["render_s"] = round(took, 3)
+
+    def _day_ready(self, window: DayWindow) -> bool:
+        """Whether every commit of ``window`` is analysed (with its radar items)."""
+        analysed = self.analyses
+        return all(
+            (repo.name, c.sha) in analysed
+            for repo, commits in zip(self.repos, self.commits, strict=True)
+            for c in self._day_commits(window, repo, commits)
+        )
 
     async def scan_radar(self) -> None:
         """The radar's facts for every commit of the local repositories, before the analysis
         (the analysers take them as facts); none with ``--no-radar``."""
-        if not self.options.radar:
+        if self.radar is None:
             return
         clock = time.perf_counter()
-        facts: RadarFacts = {}
         for repo, commits in zip(self.repos, self.commits, strict=True):
             stream = self._streams.get(repo.identity)
             found: dict[str, list[ApiChange]] | None
-            if stream is not None and stream.base == _base_of(commits):
+            if stream is not None:  # (one that scanned another window was dropped)
                 # kept in _streams until it is done: a failure here is stopped by close()
                 found = await _finish_radar(stream, commits, self.store)
                 del self._streams[repo.identity]
-                self._analyse_ready(repo)  # the last of its commits found
-            else:  # no stream, or the window read starts elsewhere than the one listed
-                if stream is not None:  # (a skewed clock): its items and analyses go
-                    await self._drop(repo.identity)
+            else:
                 found = await _radar(repo, commits, self.store)
             if found is not None:
-                facts.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
-        self.radar = facts
+                self.radar.update({(repo.name, c.sha): found.get(c.sha, []) for c in commits})
+            if stream is not None:
+                self._analyse_ready(repo)  # the last of its commits found
         self.outcome.timings["radar_s"] = round(time.perf_counter() - clock, 3)
 
     async def analyse(self) -> None:
-        """Analyse every commit (cache first), then raise what each subscription's focus
-        matches."""
-        options, setup, outcome = self.options, self.setup, self.outcome
+        """Analyse every commit (cache first), each with its subscription's focus raised."""
+        setup, outcome = self.setup, self.outcome
         clock = time.perf_counter()
         pairs = zip(self.repos, self.commits, strict=True)
         work = [(r.name, c) for r, commits in pairs for c in commits]
         self.progress.start("analyse", len(work))
         tally = AnalysisTally()
         early = [task for _, task in self._early]  # started during the read or the radar
-        for done, part in await asyncio.gather(*early):  # on a failure close() stops the rest
-            self.analyses.update(done)
+        for part in await asyncio.gather(*early):  # on a failure close() stops the rest
             tally.add(part)
         self._early.clear()
         self.progress.advance("analyse", len(self.analyses))
         rest = [(name, c) for name, c in work if (name, c.sha) not in self.analyses]
-        done, part = await self._analyse(
-            rest, lambda n: self.progress.advance("analyse", n), facts=self.radar
-        )
-        self.analyses.update(done)
-        tally.add(part)
+        advance = self.progress.advance
+        tally.add(await self._settle(rest, lambda n: advance("analyse", n), facts=self.radar))
         outcome.analysed, outcome.cached = tally.made, tally.cached
         outcome.fallback = tally.fallback
         if setup.llm is not None:
             outcome.degraded = setup.degraded(tally.made, tally.fallback)
-        for repo, commit in work:  # after the cache: changing the focus needs no re-analysis
-            key = (repo, commit.sha)
-            subscription = self.subscriptions.get(repo)
-            focus = subscription.focus if subscription is not None else None
-            self.analyses[key] = apply_focus(self.analyses[key], commit, focus, options.lang)
         outcome.timings["analyse_s"] = round(time.perf_counter() - clock, 3)
 
     def _of_day(
@@ -610,6 +699,15 @@ class ReportRun:
         if found is None:
             found = self._days[repo.identity] = _by_day(commits, self.options.windows)
         return found
+
+    def _day_commits(
+        self, window: DayWindow, repo: SourceRepository, commits: list[Commit]
+    ) -> list[Commit]:
+        """A repository's commits of ``window``."""
+        by_day = self._of_day(repo, commits)
+        if window in by_day:
+            return by_day[window]
+        return [c for c in commits if window.start <= c.committed_at < window.end]
 
     async def day_inputs(self, window: DayWindow) -> list[RepositoryInput]:
         """What the day's report shows of each repository: its commits of ``window`` with
@@ -628,12 +726,7 @@ class ReportRun:
         self, window: DayWindow, repo: SourceRepository, commits: list[Commit]
     ) -> RepositoryInput:
         options = self.options
-        by_day = self._of_day(repo, commits)
-        day_commits = (
-            by_day[window]
-            if window in by_day
-            else [c for c in commits if window.start <= c.committed_at < window.end]
-        )
+        day_commits = self._day_commits(window, repo, commits)
         facts = self.radar or {}
         radar = {c.sha: found for c in day_commits if (found := facts.get((repo.name, c.sha)))}
         subscription = self.subscriptions.get(repo.name)
