@@ -1484,6 +1484,46 @@ _PACKAGE = (
             [("pkg.configure(strict)", "removed"), ("pkg.y", "removed")],
             True,
         ),
+        (  # an import added at the top, one added in a function, a name added to an
+            # import over several lines: what it re-exports only grows (pytest's
+            # ``_pytest/config`` imports what each change uses)
+            _PACKAGE,
+            _PACKAGE.replace("    Beta,\n", "    Beta,\n    Gamma,\n")
+            .replace("from .util import helper\n", "import os\nfrom .util import helper\n")
+            .replace("path, strict=False):\n", "path):\n    from .a import z\n\n"),
+            [("pkg.configure(strict)", "removed")],
+            False,
+        ),
+        (  # an import added that binds a name the module defined: it moved there
+            _PACKAGE,
+            _PACKAGE.replace("from .util import helper\n", "from .util import Config, helper\n")
+            .replace("class Config:\n    def load(self, name):\n        return name\n", "")
+            .replace("path, strict=False", "path"),
+            [("pkg.configure(strict)", "removed")],
+            True,
+        ),
+        (  # an import that binds another object under a name it imported
+            _PACKAGE,
+            _PACKAGE.replace("from .util import helper\n", "from .other import helper\n").replace(
+                "path, strict=False", "path"
+            ),
+            [("pkg.configure(strict)", "removed")],
+            True,
+        ),
+        (  # an import line that goes on with an assignment after a ";"
+            _PACKAGE.replace("from .util import helper\n", "from .util import helper; LIMIT = 3\n"),
+            _PACKAGE.replace("path, strict=False", "path"),
+            [("pkg.LIMIT", "removed"), ("pkg.configure(strict)", "removed")],
+            True,
+        ),
+        (  # an import of * added: what it binds is not read around the change
+            _PACKAGE,
+            _PACKAGE.replace("from .util import helper\n", "from .util import *\n").replace(
+                "path, strict=False", "path"
+            ),
+            [("pkg.configure(strict)", "removed"), ("pkg.helper", "removed")],
+            True,
+        ),
     ],
 )
 def test_a_package_init_is_read_around_changes_in_its_own_defs_only(
@@ -1497,9 +1537,11 @@ def test_a_package_init_is_read_around_changes_in_its_own_defs_only(
 ) -> None:
     """A package ``__init__`` that defines code of its own (pytest's ``_pytest/config``, 85
     KB) is compared around its changed lines when each is a line of one of its defs or
-    classes (and none imports, and its imports bind the same names): each change of a
-    function parsed both versions whole. A line of an import over several lines, or a block
-    that takes an import in, is still compared whole: what it re-exports may change."""
+    classes or of an import at its top, and its imports bind what they bound and more
+    (names it did not bind): each change of a function parsed both versions whole. A name
+    gone from an import, an import that binds another object or a name the module
+    defined, a line that goes on past its import, an import of ``*`` or a block that takes
+    an import in is still compared whole: what it re-exports may change."""
     from commitdigest.analysis.radar import pyapi
 
     parsed: list[str] = []

@@ -51,7 +51,7 @@ from pathlib import Path
 
 from commitdigest.analysis.classify import is_changelog
 from commitdigest.analysis.radar.models import ApiChange, RadarKind
-from commitdigest.analysis.radar.pyapi import absolute_module, top_level, without_comments
+from commitdigest.analysis.radar.pyapi import absolute_module, top_level, uncommented
 from commitdigest.facts import ApiChangeType, Place
 
 __all__ = ["MAX_FILE_BYTES", "attach_affects", "scan_downstream"]
@@ -978,7 +978,7 @@ def _in_comment(text: str, offset: int) -> bool:
     its comment is taken away (a ``#`` in a string is none)."""
     start = text.rfind("\n", 0, offset) + 1
     end = text.find("\n", offset)
-    code, _ = without_comments(text[start : end if end >= 0 else len(text)])
+    code = uncommented(text[start : end if end >= 0 else len(text)])
     return offset - start >= len(code)
 
 

@@ -32,7 +32,7 @@ from commitdigest.analysis.radar.models import (
     removed_from,
 )
 from commitdigest.analysis.radar.public import shipped
-from commitdigest.analysis.radar.pyapi import iter_string_spans, without_comments
+from commitdigest.analysis.radar.pyapi import iter_string_spans, uncommented, without_comments
 
 _READ = re.compile(
     r"""(getenv|environ\.get|environ\[|environ\.setdefault|environ\.pop)\(?\s*["']([A-Z][A-Z0-9_]{1,})["']"""
@@ -68,7 +68,7 @@ def _statement(code: str, at: int) -> bool:
         line = code[begin:end].strip()
         if line and not line.startswith("#"):
             if "#" in line:
-                line = without_comments(line)[0].rstrip()
+                line = uncommented(line).rstrip()
             return not line or line[-1] not in _CONTINUES
         end = begin - 1
     return True
@@ -111,7 +111,7 @@ def _presence_warned(code: str, at: int) -> bool:
     colon = code.find(":", at, end)
     if colon < 0:
         return False  # a condition over several lines: read as a read
-    body = without_comments(code[colon + 1 : end])[0]
+    body = uncommented(code[colon + 1 : end])
     if body.strip():
         return _WARNS.match(body) is not None
     while end < len(code):  # the body's first line of code, below
@@ -142,7 +142,7 @@ class _Text:
         start = code.rfind("\n", 0, pos) + 1
         if "#" in code[start:pos]:
             head = code[start:pos]
-            if len(without_comments(head)[0]) < len(head):
+            if len(uncommented(head)) < len(head):
                 return False
         spans = self._spans
         if self._read_to <= pos:

@@ -85,6 +85,7 @@ __all__ = [
     "top_level",
     "top_statements",
     "typing_import",
+    "uncommented",
     "without_comments",
     "word_char",
 ]
@@ -966,7 +967,7 @@ def header_text(lines: Iterable[str]) -> str:
     """A def or class header's lines as one line, without their comments: joined, a
     comment would hide the rest of the signature (pytest's ``Package.__init__`` has
     ``# NOTE: following args are unused:`` among its parameters)."""
-    return " ".join(without_comments("\n".join(lines))[0].split())
+    return " ".join(uncommented("\n".join(lines)).split())
 
 
 _NOT_CODE_START = re.compile(r"[\"'#]")
@@ -1152,15 +1153,21 @@ def not_code_at_end(head: str) -> bool:
 
 
 def without_comments(text: str) -> tuple[str, str]:
-    """(``text`` without its comments, the quote of a string literal still open at its end
-    or ""): a ``#`` in a string, even one of several lines (fastapi's
-    ``Doc(\"\"\"… #using-the-same-dependency …\"\"\")`` parameters), is no comment."""
-    if "#" not in text and "'" not in text and '"' not in text:
-        return text, ""
-    code = code_of(text, comments_only=True)
+    """(``text`` without its comments (:func:`uncommented`), the quote of a string literal
+    still open at its end or "")."""
+    code = uncommented(text)
+    if "'" not in text and '"' not in text:
+        return code, ""
     left = code_of(code)  # what no literal took: a quote here opens one
     quotes = [left.find(q) for q in ('"', "'") if q in left]
     return code, left[min(quotes)] if quotes else ""
+
+
+def uncommented(text: str) -> str:
+    """``text`` without its comments: a ``#`` in a string, even one of several lines
+    (fastapi's ``Doc(\"\"\"… #using-the-same-dependency …\"\"\")`` parameters), is no
+    comment."""
+    return code_of(text, comments_only=True) if "#" in text else text
 
 
 def header_params(header: str) -> tuple[Param, ...] | None:

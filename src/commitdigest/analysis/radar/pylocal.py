@@ -19,6 +19,7 @@ context too: a little more is read, the same is found); it gives the same
 
 from __future__ import annotations
 
+import ast
 import bisect
 import keyword
 import re
@@ -55,9 +56,9 @@ __all__ = [
     "bases_of",
     "derived_classes",
     "find",
+    "imports_around",
     "imports_of",
     "in_a_string",
-    "in_definitions",
     "local_breakages",
     "subclasses",
 ]
@@ -723,21 +724,58 @@ def local_breakages(
 _DEFINES = ("def ", "async def ", "class ", "@")  # how a def or class statement starts
 
 
-def in_definitions(text: str, numbers: Iterable[int]) -> bool:
-    """Whether each 1-based line of ``numbers`` is a line of a def or class statement at the
-    module's first column (its decorators, header or body): the last line at or above it
-    that starts with code is a ``def``, ``class`` or decorator line no string holds. What
-    such lines bind is the function's or the class's, never the module's by an import."""
+def imports_around(text: str, numbers: Iterable[int]) -> dict[str, str] | None:
+    """What the import statements at the module's first column that hold 1-based lines
+    ``numbers`` bind ({name: what it names}, each statement parsed alone: ``from .core
+    import (  # noqa (re-exports)`` and the names under it), where every other line is a
+    line of a def or class statement there (its decorators, header or body: what such a
+    line binds is the function's or the class's, never the module's); None where a line
+    is neither, or where such a statement holds more than imports (``import a; LIMIT =
+    3``) or imports ``*``. A line's statement is the last line at or above it that starts
+    with code, no string holding it."""
     side = _side(text)
     lines = side.lines
+    heads: set[int] = set()
     for n in numbers:
-        i = n - 1
-        if not 0 <= i < len(lines):
-            return False
-        t = i if lines[i][:1] not in _NOT_TOP else side._top_above(i)
-        if t < 0 or not lines[t].startswith(_DEFINES) or side._in_string(t):
-            return False
-    return True
+        t = _statement_at(side, n - 1)
+        if t is None:
+            return None
+        if not lines[t].startswith(_DEFINES):
+            if _IMPORT_HEAD.match(lines[t]) is None:
+                return None
+            heads.add(t)
+    found: dict[str, str] = {}
+    for t in sorted(heads):
+        try:
+            body = ast.parse("\n".join(lines[t : statement_end(lines, t) + 1])).body
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        for node in body:
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                return None
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                if isinstance(node, ast.ImportFrom):  # (named as imports_in names them)
+                    module = "." * node.level + (node.module or "")
+                    found[alias.asname or alias.name] = f"{module}.{alias.name}"
+                else:
+                    found[alias.asname or alias.name.split(".")[0]] = alias.name
+    return found
+
+
+def _statement_at(side: _Side, i: int) -> int | None:
+    """The line index of the statement at the first column that holds line index ``i``
+    (the last line at or above it that starts with code, no string holding it); None
+    where there is none."""
+    lines = side.lines
+    if not 0 <= i < len(lines):
+        return None
+    t = i if lines[i][:1] not in _NOT_TOP else side._top_above(i)
+    return None if t < 0 or side._in_string(t) else t
+
+
+_IMPORT_HEAD = re.compile(r"(?:from|import)[ \t(\\]")  # how an import statement starts
 
 
 def in_a_string(text: str, number: int) -> bool:

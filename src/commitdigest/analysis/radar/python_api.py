@@ -94,9 +94,9 @@ from commitdigest.analysis.radar.pylocal import (
     bases_of,
     derived_classes,
     find,
+    imports_around,
     imports_of,
     in_a_string,
-    in_definitions,
     local_breakages,
     qualname_at,
     subclasses,
@@ -409,9 +409,9 @@ def _in_imports(text: str, numbers: frozenset[int]) -> bool:
 
 
 # a changed line of a package ``__init__`` that may change what it exports beyond its
-# definitions: an import (a re-export), a ``del``, a hook, names bound dynamically
+# definitions and imports: a ``del``, a hook, names bound dynamically
 _INIT_EXPORTS = re.compile(
-    r"\bimport\b|\bdel\b|__all__|__getattr__|__dir__|TYPE_CHECKING|globals\(|locals\(|sys\.modules"
+    r"\bdel\b|__all__|__getattr__|__dir__|TYPE_CHECKING|globals\(|locals\(|sys\.modules"
 )
 
 
@@ -419,18 +419,24 @@ def _init_local(
     before: str, after: str, changed: str | None, numbers: tuple[frozenset[int], frozenset[int]]
 ) -> bool:
     """Whether a package ``__init__`` can be compared around its changed lines: each is a
-    line of a def or class at the module's first column in its version (no module-level
-    statement, no import over several lines, no block that would take an import in), none
-    imports, deletes or hooks, neither version has ``__all__`` or a module ``__getattr__``,
-    and both versions' imports bind the same names: what it re-exports is unchanged, what
-    it defines is read around the changes. pytest's ``_pytest/config/__init__.py`` (85 KB
-    of its own code) was parsed whole for each change of a function's body."""
+    line of a def or class at the module's first column in its version, or of an import
+    statement there (no other module-level statement, no block that would take an import
+    in), none deletes or hooks, neither version has ``__all__`` or a module ``__getattr__``,
+    and the import statements the new version's changed lines are in bind every name the
+    old one's did, to the same object, and more only where the module bound that name
+    nowhere at its top (each statement parsed: :func:`~.pylocal.imports_around`): what it
+    re-exports is the same or more, what it defines is read around the changes. pytest's
+    ``_pytest/config/__init__.py`` (85 KB of its own code) was parsed whole for each change
+    of a function's body, and for each that imported what the change used."""
     if changed is None or _INIT_EXPORTS.search(changed) is not None:
         return False
-    if _hooked(before, after, changed) or imports_of(before) != imports_of(after):
+    if _hooked(before, after, changed):
         return False
     removed, added = numbers
-    return in_definitions(before, removed) and in_definitions(after, added)
+    old, new = imports_around(before, removed), imports_around(after, added)
+    if old is None or new is None or any(new.get(n) != target for n, target in old.items()):
+        return False
+    return not any(binds_at_top(before, name) for name in new.keys() - old.keys())
 
 
 # an import statement continued by a backslash
