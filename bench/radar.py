@@ -16,9 +16,10 @@ and prints the radar's cost (with / without, cold and warm) and the report with 
 against raw git, then the CPU seconds of the cold runs (the run, its radar workers and the
 git it waits for: steadier than the wall clock on a shared machine) and their ratio. Each
 time is the best of ``--runs``; ``cold x`` and ``warm x`` are the ratios of those bests,
-``pair x`` the median of each run's own cold ratio (its two reports timed one after the
-other: a machine whose speed moves between runs, as this one's does by 10-25 %, moves both;
-the best of each may come from different runs). It exits 1 when a cold ratio (``pair x``
+``pair x`` the median of each run's own cold ratio (its cold reports timed within seconds
+of each other, the plain one first, its warm run between them: a machine whose speed moves
+between runs, as this one's does by 10-25 %, moves both; the best of each may come from
+different runs). It exits 1 when a cold ratio (``pair x``
 with two runs or more) is above ``--target``, a warm one above ``--warm-target`` or a
 report with the radar above ``--git-target`` times raw git on a window whose raw git takes
 ``--git-from`` seconds or more (the issue's long window: below that the report's start-up,

@@ -1516,6 +1516,45 @@ _PACKAGE = (
             [("pkg.LIMIT", "removed"), ("pkg.configure(strict)", "removed")],
             True,
         ),
+        (  # names unpacked at the first column under an import that gains a name (a
+            # reviewer's: the bracket read as a line of the import)
+            _PACKAGE.replace(
+                "from .util import helper\n", "from .util import helper\n(LIMIT, DEPTH) = (3, 4)\n"
+            ),
+            _PACKAGE.replace(
+                "from .util import helper\n", "from .util import helper, other\n"
+            ).replace("path, strict=False", "path"),
+            [
+                ("pkg.DEPTH", "removed"),
+                ("pkg.LIMIT", "removed"),
+                ("pkg.configure(strict)", "removed"),
+            ],
+            True,
+        ),
+        (  # names unpacked at the first column under a class (read as its body's before)
+            _PACKAGE + "(LIMIT, DEPTH) = (3, 4)\n",
+            _PACKAGE.replace("path, strict=False", "path"),
+            [
+                ("pkg.DEPTH", "removed"),
+                ("pkg.LIMIT", "removed"),
+                ("pkg.configure(strict)", "removed"),
+            ],
+            True,
+        ),
+        (  # the same written with square brackets
+            _PACKAGE.replace(
+                "from .util import helper\n", "from .util import helper\n[LIMIT, DEPTH] = [3, 4]\n"
+            ),
+            _PACKAGE.replace(
+                "from .util import helper\n", "from .util import helper, other\n"
+            ).replace("path, strict=False", "path"),
+            [
+                ("pkg.DEPTH", "removed"),
+                ("pkg.LIMIT", "removed"),
+                ("pkg.configure(strict)", "removed"),
+            ],
+            True,
+        ),
         (  # an import of * added: what it binds is not read around the change
             _PACKAGE,
             _PACKAGE.replace("from .util import helper\n", "from .util import *\n").replace(

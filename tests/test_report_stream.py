@@ -475,3 +475,118 @@ def test_a_day_that_cannot_be_written_stops_the_run(
 
     assert asyncio.run(run()) == 0
     assert not list((tmp_path / "out").glob("*.json"))
+
+
+class _SlowRules:
+    """Rules, each commit after half a second (an LLM, a busy store)."""
+
+    id, version, uses_focus = "slow-rules", "1", False
+
+    def __init__(self) -> None:
+        self.rules = RuleAnalyser()
+
+    async def analyse(
+        self, commit: Commit, *, repository: str, lang: str, focus: str | None = None
+    ) -> Analysis:
+        await asyncio.sleep(0.5)
+        return self.rules.analyse(commit, lang=lang)
+
+
+def test_a_repository_that_fails_leaves_a_namesake_its_radar_items(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two checkouts of the same name, one of which fails its read once the other's radar
+    items are in (``--keep-going``): the other's days are written with every item (a
+    reviewer's: what the failed one made was forgotten by name, the other's items with it,
+    and its days written without them while its radar step still ran)."""
+    good, bad = tmp_path / "y" / "proj", tmp_path / "x" / "proj"
+    _upstream_history(tmp_path)
+    good.parent.mkdir()
+    (tmp_path / "httpx").rename(good)
+    build_repo(bad, [CommitSpec("b", "2026-03-02T12:00:00+00:00", files={"b.txt": "b\n"})])
+    real_read = report.ReportRun._read_one
+
+    async def read_one(self: report.ReportRun, repo: Any, start: Any, end: Any) -> list[Commit]:
+        if Path(repo.identity).parent.name == "x":  # fails once the other's items are in
+            while not self._early or any(k[0] == str(good) for k in self._awaiting):
+                await asyncio.sleep(0.02)
+            raise report.SourceError("x: git log failed")
+        return await real_read(self, repo, start, end)
+
+    real_finish = report._finish_radar
+
+    async def slow_finish(*args: Any) -> dict[str, list[ApiChange]]:
+        found = await real_finish(*args)
+        await asyncio.sleep(2.0)  # (the workers still scan the rest of a long window)
+        return found
+
+    monkeypatch.setattr(report.ReportRun, "_read_one", read_one)
+    monkeypatch.setattr(report, "_finish_radar", slow_finish)
+    monkeypatch.setattr(report, "EARLY_BATCH", 1)
+    options = ReportOptions(
+        repositories=[str(bad), str(good)],
+        windows=plan_windows(tz="UTC", since="2026-03-02", until="2026-03-07"),
+        lang="en",
+        formats=("json",),
+        out_dir=tmp_path / "out",
+        keep_going=True,
+    )
+    setup = AnalysisSetup(analyser=_SlowRules())
+    outcome = asyncio.run(generate_reports(options, Store.open(tmp_path / "home"), setup=setup))
+    assert list(outcome.failures) == ["proj"]
+    items = [
+        (c["title"], len(c["api_changes"]))
+        for p in sorted((tmp_path / "out").glob("*.json"))
+        for r in json.loads(p.read_text(encoding="utf-8"))["repositories"]
+        for c in r["commits"]
+    ]
+    assert len(items) == len(UPSTREAM_V2) and all(n for _, n in items), items
+
+
+def test_a_day_named_twice_is_written_twice(tmp_path: Path) -> None:
+    """The library's caller may name the same day twice: the run ends, the day written for
+    each (a reviewer's: the writer waited forever for a second day that never came)."""
+    build_repo(tmp_path / "r", _day(2))
+    [day] = _windows()
+    options = ReportOptions(
+        repositories=[str(tmp_path / "r")], windows=[day, day], lang="en",
+        out_dir=tmp_path / "out", radar=False,
+    )  # fmt: skip
+
+    async def run() -> list[int]:
+        outcome = await asyncio.wait_for(generate_reports(options, Store.open(tmp_path / "h")), 30)
+        return [d.commits for d in outcome.days]
+
+    assert asyncio.run(run()) == [2, 2]
+
+
+def test_a_run_that_fails_after_writing_days_records_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The radar's step fails after the days whose commits were analysed were written: each
+    stays (a whole report of its day), and the failed run's record names them."""
+    argv = _upstream_history(tmp_path)
+    real = report._finish_radar
+
+    async def failing_finish(*args: Any) -> dict[str, list[ApiChange]]:
+        await real(*args)
+        for _ in range(400):  # (the days are written meanwhile)
+            if len(list((tmp_path / "out").glob("*.json"))) == 5:
+                break
+            await asyncio.sleep(0.025)
+        raise RuntimeError("a radar kind raised on the last commit")
+
+    monkeypatch.setattr(report, "_finish_radar", failing_finish)
+    monkeypatch.setattr(report, "READY_BATCH", 1)
+    options = ReportOptions(
+        repositories=[argv[1]],
+        windows=plan_windows(tz="UTC", since="2026-03-02", until="2026-03-07"),
+        lang="en", formats=("json",), out_dir=tmp_path / "out",
+    )  # fmt: skip
+    store = Store.open(tmp_path / "home")
+    with pytest.raises(RuntimeError, match="radar kind raised"):
+        asyncio.run(generate_reports(options, store))
+    written = sorted(str(p) for p in (tmp_path / "out").glob("*.json"))
+    [run] = store.runs(1)
+    assert len(written) == 5 and run.status == "failed"
+    assert sorted(run.outputs) == written and run.commits == len(UPSTREAM_V2)

@@ -222,8 +222,15 @@ async def generate_reports(
             return _write_day(window, inputs, options, formats, generated_at)
 
         await run.finish(write)
-    except BaseException as exc:
-        store.finish_run(run_id, status="failed", error=str(exc)[:500], timings=outcome.timings)
+    except BaseException as exc:  # (with the days written before the failure, if any)
+        store.finish_run(
+            run_id,
+            status="failed",
+            commits=sum(d.commits for d in outcome.days),
+            error=str(exc)[:500],
+            timings=outcome.timings,
+            outputs=[str(p) for p in outcome.paths],
+        )
         raise
     finally:
         await run.close()
@@ -299,6 +306,7 @@ class ReportRun:
     _streams: dict[str, RadarStream] = field(default_factory=dict)
     _early: list[tuple[str, asyncio.Task[AnalysisTally]]] = field(default_factory=list)
     _reading: bool = False  # the read is on (the radar's answers are analysed in big batches)
+    _all_analysed: bool = False  # the radar and the analysis are over
     _settled: asyncio.Event = field(default_factory=asyncio.Event)  # more commits analysed
     # commits sent to the radar's workers, until their items come back; then those whose
     # items came back, until a batch of them is analysed
@@ -378,7 +386,7 @@ class ReportRun:
             if isinstance(result, CommitdigestError):
                 self.outcome.failures[repo.name] = result.message
                 self.repos.remove(repo)
-                await self._drop(repo)
+                await self._stop(repo.identity)  # (nothing reads what it made: not in repos)
             else:
                 self.commits.append(result)
         self.outcome.timings["read_s"] = round(time.perf_counter() - clock, 3)
@@ -517,13 +525,16 @@ class ReportRun:
         task = asyncio.ensure_future(self._settle(work, facts=facts))
         self._early.append((repo.identity, task))
 
-    async def _drop(self, repo: SourceRepository) -> None:
-        """Stop the work started for a repository that failed (or whose radar scanned
-        another window), and forget it: what its analyses and radar items said too."""
+    async def _drop(self, repo: SourceRepository, commits: Sequence[Commit]) -> None:
+        """Stop the radar and the analyses started for a repository whose radar scanned
+        another window than the read's, and forget what they said of its ``commits`` (a
+        repository of the same name with the same commits makes them again: the keys are
+        by name and SHA)."""
         await self._stop(repo.identity)
-        self.analyses = {k: a for k, a in self.analyses.items() if k[0] != repo.name}
+        keys = {(repo.name, c.sha) for c in commits}
+        self.analyses = {k: a for k, a in self.analyses.items() if k not in keys}
         if self.radar is not None:
-            self.radar = {k: i for k, i in self.radar.items() if k[0] != repo.name}
+            self.radar = {k: i for k, i in self.radar.items() if k not in keys}
 
     async def _stop(self, identity: str) -> None:
         """Stop the work started for a repository (its identity) that nothing awaited."""
@@ -608,6 +619,8 @@ class ReportRun:
     async def _scan_and_analyse(self) -> None:
         await self.scan_radar()
         await self.analyse()
+        self._all_analysed = True  # (every day is ready now, whatever it holds)
+        self._settled.set()
 
     async def _drop_skewed(self) -> None:
         """Drop the radar stream of a repository whose window the read found starting
@@ -616,37 +629,43 @@ class ReportRun:
         for repo, commits in zip(self.repos, self.commits, strict=True):
             stream = self._streams.get(repo.identity)
             if stream is not None and stream.base != _base_of(commits):
-                await self._drop(repo)
+                await self._drop(repo, commits)
 
     async def _write_days(self, write: WriteDay) -> None:
         """Write each day once every commit of it is analysed, in the order they are ready;
-        the days are kept in the windows' order."""
+        :attr:`outcome`'s days are those written so far, in the windows' order (a run that
+        fails later keeps them: each is a whole report of its day)."""
         windows = self.options.windows
         self.progress.start("render", len(windows))
-        written: dict[DayWindow, DayResult] = {}
+        written: dict[int, DayResult] = {}  # by the window's index (a day named twice: twice)
         took = 0.0  # the time spent writing (beside the radar and the analysis)
         while len(written) < len(windows):
             self._settled.clear()  # (cleared before it looks: no analysis is missed)
-            ready = [w for w in windows if w not in written and self._day_ready(w)]
+            ready = [k for k, w in enumerate(windows) if k not in written and self._day_ready(w)]
             if not ready:
                 await self._settled.wait()
                 continue
-            for window in ready:
+            for k in ready:
                 clock = time.perf_counter()
-                written[window] = write(window, await self.day_inputs(window))
+                written[k] = write(windows[k], await self.day_inputs(windows[k]))
                 took += time.perf_counter() - clock
+                self.outcome.days = [written[i] for i in sorted(written)]
                 self.progress.advance("render")
-        self.outcome.days = [written[w] for w in windows]
         self.outcome.timings["render_s"] = round(took, 3)
 
     def _day_ready(self, window: DayWindow) -> bool:
-        """Whether every commit of ``window`` is analysed (with its radar items)."""
+        """Whether every commit of ``window`` is analysed, and has its radar items where
+        the radar scans its repository (or everything is analysed)."""
+        if self._all_analysed:
+            return True
         analysed = self.analyses
-        return all(
-            (repo.name, c.sha) in analysed
-            for repo, commits in zip(self.repos, self.commits, strict=True)
-            for c in self._day_commits(window, repo, commits)
-        )
+        for repo, commits in zip(self.repos, self.commits, strict=True):
+            found = self.radar if _clone_of(repo) is not None else None
+            for c in self._day_commits(window, repo, commits):
+                key = (repo.name, c.sha)
+                if key not in analysed or (found is not None and key not in found):
+                    return False
+        return True
 
     async def scan_radar(self) -> None:
         """The radar's facts for every commit of the local repositories, before the analysis
@@ -813,15 +832,21 @@ def _affects(
     return attach_affects(radar, scan_downstream(downstream, items))
 
 
+def _clone_of(repo: SourceRepository) -> Path | None:
+    """The local clone the radar reads ``repo``'s blobs from; None where it has none (the
+    radar does not scan it)."""
+    root = getattr(getattr(repo, "info", None), "root", None)
+    return root if isinstance(root, Path) else None
+
+
 async def _radar(
     repo: SourceRepository, commits: list[Commit], store: Store
 ) -> dict[str, list[ApiChange]] | None:
     """The radar's facts for a local repository's commits (``None`` for other sources: no
     blobs to read), from the store when every commit was scanned before by this radar
     version."""
-    info = getattr(repo, "info", None)
-    root = getattr(info, "root", None)
-    if not isinstance(root, Path):
+    root = _clone_of(repo)
+    if root is None:
         return None
     base = _base_of(commits)
     if base is None:  # no commits

@@ -743,6 +743,8 @@ def imports_around(text: str, numbers: Iterable[int]) -> dict[str, str] | None:
         if not lines[t].startswith(_DEFINES):
             if _IMPORT_HEAD.match(lines[t]) is None:
                 return None
+            if n - 1 > statement_end(lines, t) and lines[n - 1].strip()[:1] not in ("", "#"):
+                return None  # (code past the import's own lines)
             heads.add(t)
     found: dict[str, str] = {}
     for t in sorted(heads):
@@ -767,12 +769,20 @@ def imports_around(text: str, numbers: Iterable[int]) -> dict[str, str] | None:
 def _statement_at(side: _Side, i: int) -> int | None:
     """The line index of the statement at the first column that holds line index ``i``
     (the last line at or above it that starts with code, no string holding it); None
-    where there is none."""
+    where there is none, or where line ``i`` may start a statement of its own that a line
+    starting with code is not read as (``(LIMIT, DEPTH) = …`` at the first column)."""
     lines = side.lines
     if not 0 <= i < len(lines):
         return None
+    if lines[i][:1] in _MAY_START and not side._in_string(i):
+        return None
     t = i if lines[i][:1] not in _NOT_TOP else side._top_above(i)
     return None if t < 0 or side._in_string(t) else t
+
+
+# how a line at the first column that is not read as starting with code may start a
+# statement all the same (a bracket, a string, a number)
+_MAY_START = frozenset("([{\"'0123456789")
 
 
 _IMPORT_HEAD = re.compile(r"(?:from|import)[ \t(\\]")  # how an import statement starts
