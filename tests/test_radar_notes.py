@@ -1516,44 +1516,28 @@ _PACKAGE = (
             [("pkg.LIMIT", "removed"), ("pkg.configure(strict)", "removed")],
             True,
         ),
-        (  # names unpacked at the first column under an import that gains a name (a
-            # reviewer's: the bracket read as a line of the import)
-            _PACKAGE.replace(
-                "from .util import helper\n", "from .util import helper\n(LIMIT, DEPTH) = (3, 4)\n"
-            ),
-            _PACKAGE.replace(
-                "from .util import helper\n", "from .util import helper, other\n"
-            ).replace("path, strict=False", "path"),
-            [
-                ("pkg.DEPTH", "removed"),
-                ("pkg.LIMIT", "removed"),
-                ("pkg.configure(strict)", "removed"),
-            ],
-            True,
-        ),
-        (  # names unpacked at the first column under a class (read as its body's before)
-            _PACKAGE + "(LIMIT, DEPTH) = (3, 4)\n",
-            _PACKAGE.replace("path, strict=False", "path"),
-            [
-                ("pkg.DEPTH", "removed"),
-                ("pkg.LIMIT", "removed"),
-                ("pkg.configure(strict)", "removed"),
-            ],
-            True,
-        ),
-        (  # the same written with square brackets
-            _PACKAGE.replace(
-                "from .util import helper\n", "from .util import helper\n[LIMIT, DEPTH] = [3, 4]\n"
-            ),
-            _PACKAGE.replace(
-                "from .util import helper\n", "from .util import helper, other\n"
-            ).replace("path, strict=False", "path"),
-            [
-                ("pkg.DEPTH", "removed"),
-                ("pkg.LIMIT", "removed"),
-                ("pkg.configure(strict)", "removed"),
-            ],
-            True,
+        *(
+            (  # names unpacked at the first column under an import that gains a name (a
+                # reviewer's: the bracket read as a line of the import), or under a class
+                # (read as its body's before)
+                before,
+                _PACKAGE.replace(
+                    "from .util import helper\n", f"from .util import helper{gains}\n"
+                ).replace("path, strict=False", "path"),
+                [
+                    ("pkg.DEPTH", "removed"),
+                    ("pkg.LIMIT", "removed"),
+                    ("pkg.configure(strict)", "removed"),
+                ],
+                True,
+            )
+            for before, gains in [
+                *(
+                    (_PACKAGE.replace("helper\n", f"helper\n{unpacked}", 1), ", other")
+                    for unpacked in ("(LIMIT, DEPTH) = (3, 4)\n", "[LIMIT, DEPTH] = [3, 4]\n")
+                ),
+                (_PACKAGE + "(LIMIT, DEPTH) = (3, 4)\n", ""),
+            ]
         ),
         (  # an import of * added: what it binds is not read around the change
             _PACKAGE,

@@ -65,14 +65,19 @@ def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
 
 
-def after_the_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No radar while git is read: it scans the whole window after the read, in this process
-    (the reference a run that scans while it reads must equal)."""
+def after_the_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], name: str = "after"
+) -> list[object]:
+    """The reports of ``argv`` (:func:`json_reports`) with no radar while git is read: it
+    scans the whole window after the read, in this process (the reference a run that scans
+    while it reads must equal)."""
 
     def none(*args: object) -> None:
         return None
 
-    monkeypatch.setattr(report.ReportRun, "_radar_stream", none)
+    with monkeypatch.context() as m:
+        m.setattr(report.ReportRun, "_radar_stream", none)
+        return json_reports(tmp_path, argv, name)
 
 
 def test_two_repositories_of_the_same_name_keep_their_own_commits(tmp_path: Path) -> None:
@@ -189,9 +194,7 @@ def test_a_window_read_wider_than_listed_gets_the_radar_of_a_whole_read(
     argv = ["report", str(tmp_path / "r"), "--since", "2026-03-01", "--until", "2026-03-04",
             "--tz", "UTC", "--format", "json"]  # fmt: skip
 
-    with monkeypatch.context() as m:
-        after_the_read(m)
-        whole = json_reports(tmp_path, argv, "whole")
+    whole = after_the_read(monkeypatch, tmp_path, argv, "whole")
     on_a_thread = json_reports(tmp_path, argv, "thread")  # a short window: a thread here
     monkeypatch.setattr(radar_scan, "PARALLEL_FROM", 2)
     monkeypatch.setattr(report, "EARLY_BATCH", 2)
@@ -228,9 +231,7 @@ def test_a_radar_scanned_while_git_reads_gives_the_same_report(
     read."""
     argv = _upstream_history(tmp_path)
 
-    with monkeypatch.context() as m:
-        after_the_read(m)
-        after_read = json_reports(tmp_path, argv, "after")
+    after_read = after_the_read(monkeypatch, tmp_path, argv)
     here: list[str] = []
     real_here = radar_scan._Here.__init__
 
@@ -292,9 +293,7 @@ def test_commits_read_before_the_radar_is_planned_go_to_it(
     does not wait for it. A listing that ends after the read handed over what was read
     meanwhile, and the report is the one of the radar run after the read."""
     argv = _upstream_history(tmp_path)
-    with monkeypatch.context() as m:
-        after_the_read(m)
-        after_read = json_reports(tmp_path, argv, "after")
+    after_read = after_the_read(monkeypatch, tmp_path, argv)
 
     read_first: list[int] = []
     waited: list[bool] = []
@@ -417,9 +416,7 @@ def test_each_day_is_written_once_its_commits_are_analysed_while_the_radar_scans
     rest of a long window, this process is idle), and the reports are the ones written after
     everything."""
     argv = _upstream_history(tmp_path)
-    with monkeypatch.context() as m:
-        after_the_read(m)
-        after_read = json_reports(tmp_path, argv, "after")
+    after_read = after_the_read(monkeypatch, tmp_path, argv)
     written: list[str] = []
     real_write = report._write_day
 
