@@ -587,3 +587,32 @@ def test_a_run_that_fails_after_writing_days_records_them(
     [run] = store.runs(1)
     assert len(written) == 5 and run.status == "failed"
     assert sorted(run.outputs) == written and run.commits == len(UPSTREAM_V2)
+
+
+def test_the_analysis_bar_comes_before_the_days_bar(tmp_path: Path) -> None:
+    """The days are written while the commits are still analysed: the progress shows the
+    analysis first (its bar above the days'), and each bar ends full."""
+
+    class Recorded:
+        def __init__(self) -> None:
+            self.started: list[tuple[str, int]] = []
+            self.done: dict[str, int] = {}
+
+        def start(self, stage: str, total: int) -> None:
+            self.started.append((stage, total))
+            self.done[stage] = 0
+
+        def advance(self, stage: str, amount: int = 1) -> None:
+            self.done[stage] += amount
+
+    build_repo(tmp_path / "r", _day(3))
+    progress = Recorded()
+    options = ReportOptions(
+        repositories=[str(tmp_path / "r")], windows=_windows(), lang="en",
+        out_dir=tmp_path / "out",
+    )  # fmt: skip
+    asyncio.run(generate_reports(options, Store.open(tmp_path / "h"), progress=progress))
+    stages = [stage for stage, _ in progress.started]
+    assert stages.index("analyse") < stages.index("render")
+    totals = dict(progress.started)
+    assert progress.done == {"read": 1, "analyse": 3, "render": 1} and totals["analyse"] == 3

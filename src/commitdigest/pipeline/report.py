@@ -605,6 +605,8 @@ class ReportRun:
         if not self.repos:
             await self._scan_and_analyse()
             return
+        # (its bar above the days': the analysis comes first as the reader sees the work)
+        self.progress.start("analyse", sum(len(commits) for commits in self.commits))
         work = asyncio.ensure_future(self._scan_and_analyse())
         writer = asyncio.ensure_future(self._write_days(write))
         try:
