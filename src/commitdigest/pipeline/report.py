@@ -602,11 +602,11 @@ class ReportRun:
         the last ones, not after. None is written when every repository failed (rather than
         replace good reports); a failure of either stops the other."""
         await self._drop_skewed()
+        # (its bar above the days': the analysis comes first as the reader sees the work)
+        self.progress.start("analyse", sum(len(commits) for commits in self.commits))
         if not self.repos:
             await self._scan_and_analyse()
             return
-        # (its bar above the days': the analysis comes first as the reader sees the work)
-        self.progress.start("analyse", sum(len(commits) for commits in self.commits))
         work = asyncio.ensure_future(self._scan_and_analyse())
         writer = asyncio.ensure_future(self._write_days(write))
         try:
@@ -641,18 +641,22 @@ class ReportRun:
         self.progress.start("render", len(windows))
         written: dict[int, DayResult] = {}  # by the window's index (a day named twice: twice)
         took = 0.0  # the time spent writing (beside the radar and the analysis)
-        while len(written) < len(windows):
-            self._settled.clear()  # (cleared before it looks: no analysis is missed)
-            ready = [k for k, w in enumerate(windows) if k not in written and self._day_ready(w)]
-            if not ready:
-                await self._settled.wait()
-                continue
-            for k in ready:
-                clock = time.perf_counter()
-                written[k] = write(windows[k], await self.day_inputs(windows[k]))
-                took += time.perf_counter() - clock
-                self.outcome.days = [written[i] for i in sorted(written)]
-                self.progress.advance("render")
+        try:
+            while len(written) < len(windows):
+                self._settled.clear()  # (cleared before it looks: no analysis is missed)
+                ready = [
+                    k for k, w in enumerate(windows) if k not in written and self._day_ready(w)
+                ]
+                if not ready:
+                    await self._settled.wait()
+                    continue
+                for k in ready:
+                    clock = time.perf_counter()
+                    written[k] = write(windows[k], await self.day_inputs(windows[k]))
+                    took += time.perf_counter() - clock
+                    self.progress.advance("render")
+        finally:  # (stopped by a failure too: what was written stands)
+            self.outcome.days = [written[k] for k in sorted(written)]
         self.outcome.timings["render_s"] = round(took, 3)
 
     def _day_ready(self, window: DayWindow) -> bool:
@@ -696,7 +700,6 @@ class ReportRun:
         clock = time.perf_counter()
         pairs = zip(self.repos, self.commits, strict=True)
         work = [(r.name, c) for r, commits in pairs for c in commits]
-        self.progress.start("analyse", len(work))
         tally = AnalysisTally()
         early = [task for _, task in self._early]  # started during the read or the radar
         for part in await asyncio.gather(*early):  # on a failure close() stops the rest

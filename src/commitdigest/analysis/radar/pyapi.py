@@ -61,6 +61,7 @@ __all__ = [
     "has_fields",
     "header_params",
     "header_text",
+    "import_bindings",
     "imports_in",
     "in_spans",
     "indent_of",
@@ -498,18 +499,16 @@ class _Builder:
             self.body(node.body, prefix, typing_only, cls)
 
     def imports(self, node: ast.Import | ast.ImportFrom, typing_only: bool) -> None:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                bound = alias.asname or alias.name.split(".")[0]
-                self.bind(bound, alias.name if alias.asname else bound, node.lineno, typing_only)
-            return
-        base = absolute_module(self.module, node.level, node.module or "", self.is_package)
-        for alias in node.names:
-            if alias.name == "*":
-                self.api.star_imports.append(base)
-                continue
-            target = f"{base}.{alias.name}" if base else alias.name
-            self.bind(alias.asname or alias.name, target, node.lineno, typing_only)
+        base = (
+            absolute_module(self.module, node.level, node.module or "", self.is_package)
+            if isinstance(node, ast.ImportFrom)
+            else ""
+        )
+        for bound, target in import_bindings(node, base):
+            if bound == "*":
+                self.api.star_imports.append(target)
+            else:
+                self.bind(bound, target, node.lineno, typing_only)
 
     def bind(self, bound: str, target: str, line: int, typing_only: bool) -> None:
         """An import binds ``bound``; ``typing_only``: under ``if TYPE_CHECKING:``, which
@@ -525,6 +524,22 @@ class _Builder:
             api.typing_imports.discard(bound)
 
     is_package = False
+
+
+def import_bindings(node: ast.Import | ast.ImportFrom, base: str) -> Iterator[tuple[str, str]]:
+    """(the name bound, what it names) for each name ``node`` imports; ``base``: the module
+    a ``from`` import takes its names from, as the caller names it. An import of ``*`` is
+    ``("*", base)``."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            bound = alias.asname or alias.name.split(".")[0]
+            yield bound, alias.name if alias.asname else bound
+        return
+    for alias in node.names:
+        if alias.name == "*":
+            yield "*", base
+        else:
+            yield alias.asname or alias.name, f"{base}.{alias.name}" if base else alias.name
 
 
 def _names(target: ast.expr) -> list[str]:

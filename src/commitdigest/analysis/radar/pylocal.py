@@ -43,6 +43,7 @@ from commitdigest.analysis.radar.pyapi import (
     field_written_at,
     has_fields,
     header_text,
+    import_bindings,
     imports_in,
     indent_of,
     iter_string_spans,
@@ -735,7 +736,7 @@ def imports_around(text: str, numbers: Iterable[int]) -> dict[str, str] | None:
     with code, no string holding it."""
     side = _side(text)
     lines = side.lines
-    heads: set[int] = set()
+    ends: dict[int, int] = {}  # the import statements' first lines -> their last
     for n in numbers:
         t = _statement_at(side, n - 1)
         if t is None:
@@ -743,26 +744,26 @@ def imports_around(text: str, numbers: Iterable[int]) -> dict[str, str] | None:
         if not lines[t].startswith(_DEFINES):
             if _IMPORT_HEAD.match(lines[t]) is None:
                 return None
-            if n - 1 > statement_end(lines, t) and lines[n - 1].strip()[:1] not in ("", "#"):
+            if t not in ends:
+                ends[t] = statement_end(lines, t)
+            if n - 1 > ends[t] and lines[n - 1].strip()[:1] not in ("", "#"):
                 return None  # (code past the import's own lines)
-            heads.add(t)
     found: dict[str, str] = {}
-    for t in sorted(heads):
+    for t, end in sorted(ends.items()):
         try:
-            body = ast.parse("\n".join(lines[t : statement_end(lines, t) + 1])).body
+            body = ast.parse("\n".join(lines[t : end + 1])).body
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         for node in body:
             if not isinstance(node, ast.Import | ast.ImportFrom):
                 return None
-            for alias in node.names:
-                if alias.name == "*":
+            base = (  # (a relative one's dots kept: both versions read alike)
+                "." * node.level + (node.module or "") if isinstance(node, ast.ImportFrom) else ""
+            )
+            for bound, target in import_bindings(node, base):
+                if bound == "*":
                     return None
-                if isinstance(node, ast.ImportFrom):  # (named as imports_in names them)
-                    module = "." * node.level + (node.module or "")
-                    found[alias.asname or alias.name] = f"{module}.{alias.name}"
-                else:
-                    found[alias.asname or alias.name.split(".")[0]] = alias.name
+                found[bound] = target
     return found
 
 
